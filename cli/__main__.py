@@ -1,0 +1,3 @@
+from manoeuvre_sim.cli.main import main
+
+main()

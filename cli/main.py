@@ -1,0 +1,68 @@
+"""The ``manoeuvre-sim`` command line.
+
+Each subcommand group lives in its own module and is imported only when it is invoked, so
+``--help`` is instant and never compiles a numba kernel.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from manoeuvre_sim import RULES_VERSION, __version__
+
+# name -> (module, attribute, one-line help shown by --help without importing the module)
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "armies": ("manoeuvre_sim.cli.armies", "armies", "List, show, validate and export armies."),
+    "maps": ("manoeuvre_sim.cli.maps", "maps", "List and show the map sections."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in SUBCOMMANDS:
+            return None
+        module, attr, _ = SUBCOMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    __version__, prog_name="manoeuvre-sim", message=f"%(prog)s %(version)s (rules {RULES_VERSION})"
+)
+def cli() -> None:
+    """Rules engine, combat odds and balance analysis for Manoeuvre (GMT Games)."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: user errors print one clear message and exit with status 2."""
+    from manoeuvre_sim.errors import ManoeuvreError
+
+    try:
+        cli.main(args=argv, prog_name="manoeuvre-sim", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except ManoeuvreError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
