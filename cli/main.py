@@ -17,6 +17,8 @@ from manoeuvre_sim import RULES_VERSION, __version__
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "armies": ("manoeuvre_sim.cli.armies", "armies", "List, show, validate and export armies."),
     "maps": ("manoeuvre_sim.cli.maps", "maps", "List and show the map sections."),
+    "simulate": ("manoeuvre_sim.cli.simulate", "simulate", "Play many games, one row per game."),
+    "odds": ("manoeuvre_sim.cli.odds", "odds", "Combat odds: exact, simulated, tables, charts."),
 }
 
 

@@ -1,0 +1,573 @@
+"""``manoeuvre-sim odds``: exact (and optionally simulated) combat odds, tables and charts.
+
+Heavy modules (numpy, numba kernels, matplotlib) are imported inside the commands so that
+``manoeuvre-sim --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import click
+
+from manoeuvre_sim.cli._common import atomic_write, format_table
+from manoeuvre_sim.errors import UsageError
+
+_SIM = click.option(
+    "--simulate",
+    "simulate",
+    type=int,
+    default=0,
+    metavar="N",
+    help="Also run N Monte Carlo resolutions with the engine's kernel and show the "
+    "estimate and its 95% Wilson interval beside the exact odds.",
+)
+_SEED = click.option("--seed", type=int, default=1, show_default=True, help="Monte Carlo seed.")
+_JSON = click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+
+
+def _pct(p: float) -> str:
+    if 0.0 < p < 0.00005:
+        return "<0.01%"
+    if 0.99995 < p < 1.0:
+        return ">99.99%"
+    return f"{100.0 * p:6.2f}%"
+
+
+def _range(text: str, what: str) -> list[int]:
+    """``'0..12'`` or ``'3,5,8'`` -> list of ints."""
+    m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", text)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        if lo > hi or hi - lo > 200:
+            raise UsageError(f"{what}: expected a range LO..HI with LO <= HI (<= 200 values)")
+        return list(range(lo, hi + 1))
+    try:
+        vals = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise UsageError(
+            f"{what}: expected a range like '0..12' or a list like '3,5,8', got {text!r}"
+        ) from None
+    if any(v < 0 for v in vals):
+        raise UsageError(f"{what}: values must be >= 0, got {text!r}")
+    return vals
+
+
+def _emit(names, probs, extra: dict, est, as_json: bool, title: str) -> None:
+    """Print exact probabilities (and a Monte Carlo estimate) as a table or JSON."""
+    if as_json:
+        out = {n: float(p) for n, p in zip(names, probs, strict=True)}
+        out.update(extra)
+        if est is not None:
+            out["simulation"] = est.to_dict()
+        click.echo(json.dumps(out, indent=None))
+        return
+    click.echo(title)
+    headers = ["result", "exact"]
+    rows = [[n, _pct(p)] for n, p in zip(names, probs, strict=True)]
+    if est is not None:
+        lo, hi = est.interval
+        headers += ["simulated", "95% interval"]
+        for r, p, a, b in zip(rows, est.p, lo, hi, strict=True):
+            r += [_pct(p), f"{_pct(a).strip()} .. {_pct(b).strip()}"]
+    click.echo(format_table(headers, rows, align="lr" + "rr" * (est is not None)))
+    if est is not None:
+        click.echo(f"simulated: {est.n:,} resolutions, seed {est.seed}")
+
+
+def _defense_total(defense, defender_strength, terrain, redoubt, sappers, cards, leader) -> int:
+    from manoeuvre_sim import odds
+
+    parts = defender_strength is not None
+    if defense is not None and parts:
+        raise UsageError(
+            "give either --defense (the whole defense total) or --defender-strength with its "
+            "components, not both"
+        )
+    if defense is None and not parts:
+        raise UsageError("give --defense (the defense total) or --defender-strength")
+    if defense is not None:
+        if terrain or redoubt or sappers or cards or leader:
+            raise UsageError(
+                "--defense is the whole defense total; use --defender-strength to build it "
+                "from terrain, redoubt, cards and leader"
+            )
+        if defense < 0:
+            raise UsageError(f"--defense: expected an integer >= 0, got {defense}")
+        return defense
+    ter = 0
+    if terrain:
+        from manoeuvre_sim.model import load_terrain
+
+        ter = odds._terrain(load_terrain(), terrain, "defender").defense
+    return odds.build_defense(
+        defender_strength,
+        terrain=ter,
+        redoubt=redoubt,
+        sappers=sappers,
+        cards=cards,
+        leader_combat=leader,
+    )
+
+
+_DEFENSE_OPTS = [
+    click.option("--defense", type=int, default=None, help="The whole defense total."),
+    click.option(
+        "--defender-strength", type=int, default=None, help="Build the defense total instead."
+    ),
+    click.option("--terrain", default=None, help="Defender's terrain: clear, hill, woods, ..."),
+    click.option("--redoubt", is_flag=True, help="A redoubt on the defender's square (+3)."),
+]
+
+
+def _apply(opts):
+    def deco(f):
+        for o in reversed(opts):
+            f = o(f)
+        return f
+
+    return deco
+
+
+@click.group()
+def odds() -> None:
+    """Exact and simulated combat odds (rules 6.1-6.6, 7, 8), tables and printable charts."""
+
+
+@odds.command()
+@click.option(
+    "--strength",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Attacker's base: unit strength plus leader/hill bonuses.",
+)
+@click.option("--dice", multiple=True, help="Attack dice of a card played (repeatable), e.g. 2d8.")
+@click.option(
+    "--support",
+    multiple=True,
+    metavar="S[:DICE]",
+    help="A supporting unit (rule 6.4): strength, optionally ':' and its cards' dice, "
+    "e.g. 6:2d6 or 5:1d8+1d6. Repeatable.",
+)
+@click.option("--leader-combat", type=int, default=0, help="Attacking leader's Combat value.")
+@click.option(
+    "--leader-command",
+    type=int,
+    default=None,
+    help="Attacking leader's Command value (limits --support to Command - 1).",
+)
+@click.option("--committed", type=int, default=0, help="Committed Attack cards (+2d6 each).")
+@click.option("--hill", is_flag=True, help="Attacker on a hill, defender not: +2.")
+@click.option("--ambush", is_flag=True, help="An Ambush: no attacker strength, +1d10.")
+@_apply(_DEFENSE_OPTS)
+@click.option("--sappers", is_flag=True, help="Sappers/Engineers cancel the redoubt.")
+@click.option(
+    "--defense-card",
+    "defense_cards",
+    type=int,
+    multiple=True,
+    help="Defense value of a defender's unit card played (repeatable).",
+)
+@click.option(
+    "--defender-leader-combat", type=int, default=0, help="Defending leader's Combat value."
+)
+@_SIM
+@_SEED
+@_JSON
+def assault(
+    strength,
+    dice,
+    support,
+    leader_combat,
+    leader_command,
+    committed,
+    hill,
+    ambush,
+    defense,
+    defender_strength,
+    terrain,
+    redoubt,
+    sappers,
+    defense_cards,
+    defender_leader_combat,
+    simulate,
+    seed,
+    as_json,
+) -> None:
+    """Odds of an Assault or Ambush (rule 6.1): the six result bands, exclusive."""
+    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.combat import BAND_NAMES
+
+    supports = []
+    for s in support:
+        st, _, dice_txt = s.partition(":")
+        try:
+            st_v = int(st)
+        except ValueError:
+            raise UsageError(
+                f"--support: expected STRENGTH[:DICE], e.g. 6:2d6, got {s!r}"
+            ) from None
+        supports.append(o.Support(st_v, o.parse_mix(dice_txt) if dice_txt else ()))
+    att = o.build_attack(
+        strength,
+        dice,
+        hill=hill,
+        leader_combat=leader_combat,
+        leader_command=leader_command,
+        supports=supports,
+        committed=committed,
+        ambush=ambush,
+    )
+    d = _defense_total(
+        defense, defender_strength, terrain, redoubt, sappers, defense_cards, defender_leader_combat
+    )
+    res = o.assault_odds(att, d)
+    est = o.simulate_assault(att, d, simulate, seed) if simulate else None
+    extra = {k: v for k, v in res.to_dict().items() if k not in BAND_NAMES}
+    title = (
+        f"{'Ambush' if ambush else 'Assault'}: attack {att.label} "
+        f"(mean {res.attack_total_mean:.2f}) vs defense {d}; bands are exclusive"
+    )
+    _emit(BAND_NAMES, res.probs, extra, est, as_json, title)
+
+
+def _fire(
+    kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
+) -> None:
+    from manoeuvre_sim import odds as o
+
+    d = _defense_total(defense, defender_strength, terrain, redoubt, False, (), 0)
+    res = o.fire_odds(dice, d, hill=hill)
+    est = o.simulate_fire(dice, d, simulate, seed, hill=hill) if simulate else None
+    extra = res.to_dict()
+    del extra["hit"], extra["no_effect"]
+    title = (
+        f"{kind}: {'+'.join(str(x) for x in res.dice)}"
+        f"{' +2 hill' if hill else ''} vs defense {d} (rule 6.2: hit iff attack > defense)"
+    )
+    probs = [res.hit, 1.0 - res.hit]
+    if est is not None:  # same order as the exact rows
+        import numpy as np
+
+        from manoeuvre_sim.odds import Estimate
+
+        est = Estimate(("hit", "no_effect"), np.array(est.counts[::-1]), est.n, est.seed)
+    _emit(("hit", "no_effect"), probs, extra, est, as_json, title)
+
+
+@odds.command()
+@click.option("--dice", multiple=True, help="Bombard dice of the card, e.g. 2d6.")
+@click.option("--grand-battery", is_flag=True, help="Napoleon's Grand Battery: 2d10 (rule 9.1).")
+@_apply(_DEFENSE_OPTS)
+@click.option("--hill", is_flag=True, help="Firing unit on a hill, target not: +2.")
+@_SIM
+@_SEED
+@_JSON
+def bombard(
+    dice, grand_battery, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
+) -> None:
+    """Odds of a Bombardment (rule 6.2): P(dice + hill > defense)."""
+    if grand_battery:
+        if dice:
+            raise UsageError("--grand-battery rolls 2d10: do not also give --dice")
+        dice = ("2d10",)
+    _fire(
+        "Bombardment",
+        dice,
+        defense,
+        defender_strength,
+        terrain,
+        redoubt,
+        hill,
+        simulate,
+        seed,
+        as_json,
+    )
+
+
+@odds.command()
+@click.option("--dice", multiple=True, help="Volley dice of the card, e.g. 2d8.")
+@_apply(_DEFENSE_OPTS)
+@click.option("--hill", is_flag=True, help="Firing unit on a hill, target not: +2.")
+@_SIM
+@_SEED
+@_JSON
+def volley(
+    dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
+) -> None:
+    """Odds of a Volley (rule 6.2): P(dice + hill > defense)."""
+    _fire(
+        "Volley", dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
+    )
+
+
+@odds.command()
+@click.option(
+    "--card",
+    "cards",
+    type=int,
+    multiple=True,
+    help="Pursuit value of a card the pursuing cavalry played (repeatable), e.g. 4.",
+)
+@click.option("--leader-mod", type=int, default=0, help="Leader's pursuit modifier, e.g. -1.")
+@_SIM
+@_SEED
+@_JSON
+def pursuit(cards, leader_mod, simulate, seed, as_json) -> None:
+    """Distribution of pursuit hits (rule 6.6): one d6 per card, hit if d6 + mod <= value."""
+    from manoeuvre_sim import odds as o
+
+    p = o.pursuit_odds(list(cards), leader_mod)
+    est = o.simulate_pursuit(list(cards), leader_mod, simulate, seed) if simulate else None
+    names = [f"{h}_hits" for h in range(p.size)]
+    extra = {
+        "mean_hits": float(sum(h * x for h, x in enumerate(p))),
+        "at_least_one": float(p[1:].sum()),
+        "at_least_two": float(p[2:].sum()),
+        "cards": list(cards),
+        "leader_mod": leader_mod,
+    }
+    title = (
+        f"Pursuit: cards {', '.join(f'1..{c}' for c in cards)}, leader modifier "
+        f"{leader_mod:+d}; two hits eliminate a full-strength unit"
+    )
+    _emit(names, p, extra, est, as_json, title)
+
+
+@odds.command()
+@click.argument("rally")
+@_SIM
+@_SEED
+@_JSON
+def rally(rally, simulate, seed, as_json) -> None:
+    """Leader rally in the Restoration Phase (rule 7): RALLY is 1..6 or 'auto'."""
+    from manoeuvre_sim import odds as o
+
+    if rally != "auto":
+        try:
+            rally = int(rally)
+        except ValueError:
+            raise UsageError(f"rally: expected 1..6 or 'auto', got {rally!r}") from None
+    p = o.rally_odds(rally)
+    est = None
+    if simulate and rally != "auto":
+        est = _swap(o.simulate_d6_range(rally, simulate, seed))
+    _emit(
+        ("success", "failure"),
+        [p, 1 - p],
+        {"rally": rally},
+        est,
+        as_json,
+        f"Rally {rally}: d6 within 1..{rally} (rule 7)",
+    )
+
+
+@odds.command()
+@click.argument("withdraw_max", type=int)
+@_SIM
+@_SEED
+@_JSON
+def withdraw(withdraw_max, simulate, seed, as_json) -> None:
+    """A US unit card's withdraw attempt (rule 8): d6 within 1..WITHDRAW_MAX."""
+    from manoeuvre_sim import odds as o
+
+    p = o.withdraw_odds(withdraw_max)
+    est = _swap(o.simulate_d6_range(withdraw_max, simulate, seed)) if simulate else None
+    _emit(
+        ("success", "failure"),
+        [p, 1 - p],
+        {"withdraw_max": withdraw_max},
+        est,
+        as_json,
+        f"Withdraw 1..{withdraw_max} (rule 8)",
+    )
+
+
+def _swap(est):
+    import numpy as np
+
+    from manoeuvre_sim.odds import Estimate
+
+    return Estimate(("success", "failure"), np.array(est.counts[::-1]), est.n, est.seed)
+
+
+@odds.command()
+@_SIM
+@_SEED
+@_JSON
+def rockets(simulate, seed, as_json) -> None:
+    """A rocket attack (Distant Lands 6.3): d10 1-4 no effect, 5-8 retreat, 9-10 both."""
+    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.combat import ROCKET_NAMES
+
+    p = o.rocket_odds()
+    est = o.simulate_rockets(simulate, seed) if simulate else None
+    _emit(ROCKET_NAMES, [p[n] for n in ROCKET_NAMES], {}, est, as_json, "Rockets (d10)")
+
+
+@odds.command()
+@click.option("--attacker-army", required=True, help="Army name or army .toml file.")
+@click.option("--attacker", required=True, help="Attacking unit's name.")
+@click.option("--defender-army", required=True, help="Army name or army .toml file.")
+@click.option("--defender", required=True, help="Defending unit's name.")
+@click.option("--attacker-reduced", is_flag=True)
+@click.option("--defender-reduced", is_flag=True)
+@click.option("--attacker-terrain", default=None, help="clear, hill, woods, town, field.")
+@click.option("--defender-terrain", default=None, help="clear, hill, woods, town, marsh, field.")
+@click.option("--redoubt", is_flag=True)
+@click.option("--sappers", is_flag=True)
+@click.option("--committed", type=int, default=0)
+@click.option("--attacker-leader", default=None, help="Leader used for Combat (name).")
+@click.option("--defender-leader", default=None, help="Leader used for Combat (name).")
+@click.option(
+    "--attack-cards", type=int, default=1, show_default=True, help="Attack cards played together."
+)
+@click.option(
+    "--defender-cards",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Cards the defender holds and plays.",
+)
+@_JSON
+def matchup(
+    attacker_army,
+    attacker,
+    defender_army,
+    defender,
+    attacker_reduced,
+    defender_reduced,
+    attacker_terrain,
+    defender_terrain,
+    redoubt,
+    sappers,
+    committed,
+    attacker_leader,
+    defender_leader,
+    attack_cards,
+    defender_cards,
+    as_json,
+) -> None:
+    """Odds of a real unit assaulting a real unit, for every card choice (rule 6.1)."""
+    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.combat import BAND_NAMES
+
+    m = o.matchup(
+        attacker_army,
+        attacker,
+        defender_army,
+        defender,
+        attacker_reduced=attacker_reduced,
+        defender_reduced=defender_reduced,
+        attacker_terrain=attacker_terrain,
+        defender_terrain=defender_terrain,
+        redoubt=redoubt,
+        sappers=sappers,
+        committed=committed,
+        attacker_leader=attacker_leader,
+        defender_leader=defender_leader,
+        attack_cards=attack_cards,
+        defender_cards=defender_cards,
+    )
+    if as_json:
+        click.echo(json.dumps(m.to_dict()))
+        return
+    click.echo(m.title)
+    for n in m.notes:
+        click.echo(f"  {n}")
+    click.echo(
+        f"attack base {m.attack_base}, defense before cards {m.defense_base}; bands are exclusive\n"
+    )
+    short = ["att.hit", "none", "def.ch", "att.ch", "hit+ret", "elim"]
+    headers = ["attack", "defense cards", "D"] + short
+    rows = [
+        [r.attack + f" ({r.attack_cards}x)", f"{r.defense} ({r.defense_cards}x)", r.defense_total]
+        + [_pct(p) for p in r.odds.probs]
+        for r in m.rows
+    ]
+    for label, p in m.held_mixture.items():
+        rows.append([label, "random held", ""] + [_pct(x) for x in p])
+    rows.append(["any", "random held", ""] + [_pct(x) for x in m.overall])
+    for label, p in m.hand_mixture.items():
+        rows.append([label, "random hand", ""] + [_pct(x) for x in p])
+    rows.append(["any", "random hand", ""] + [_pct(x) for x in m.hand_overall])
+    click.echo(format_table(headers, rows, align="llr" + "r" * len(BAND_NAMES)))
+    click.echo(
+        "\n(Nx): physical card combinations giving that choice; 'random held': the "
+        f"defender plays {defender_cards} card(s) drawn at random from its unit's cards;\n"
+        "'random hand': the defender's hand is 5 random cards of its deck and it plays every "
+        "card of the unit it holds; it holds "
+        + ", ".join(f"{k}: {_pct(p).strip()}" for k, p in enumerate(m.hand_cards))
+        + " of them"
+    )
+
+
+@odds.command()
+@click.option(
+    "--mix",
+    "mixes",
+    multiple=True,
+    help="Attack dice mix (repeatable), e.g. 2d8 or 2d8+1d6. Default: the printed dice.",
+)
+@click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
+@click.option("--defenses", default="1..20", show_default=True, help="Defense totals.")
+@click.option("--committed", type=int, default=0, help="Committed Attacks added to every mix.")
+@click.option(
+    "--out", type=click.Path(dir_okay=False), default=None, help="CSV file (default stdout)."
+)
+def table(mixes, strengths, defenses, committed, out) -> None:
+    """The assault odds grid as CSV: mix x attacker base x defense total -> six bands."""
+    import csv
+    import io
+
+    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.combat import BAND_NAMES
+
+    mixes = mixes or o.DEFAULT_MIXES
+    if committed:
+        mixes = [f"{m}" + "+2d6" * committed for m in mixes]
+    s = _range(strengths, "--strengths")
+    d = _range(defenses, "--defenses")
+    labels, probs = o.odds_grid(mixes, s, d)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["dice", "strength", "defense", *BAND_NAMES])
+    for i, lab in enumerate(labels):
+        for j, sv in enumerate(s):
+            for k, dv in enumerate(d):
+                w.writerow([lab, sv, dv, *(f"{x:.6f}" for x in probs[i, j, k])])
+    if out:
+        with atomic_write(out, newline="") as f:
+            f.write(buf.getvalue())
+        click.echo(f"wrote {out} ({len(labels) * len(s) * len(d)} rows)", err=True)
+    else:
+        click.echo(buf.getvalue(), nl=False)
+
+
+@odds.command()
+@click.option("--out", type=click.Path(dir_okay=False), required=True, help="PDF file to write.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--mix",
+    "mixes",
+    multiple=True,
+    help="Attack dice mix (repeatable). Default: 1d6 1d8 1d10 2d6 2d8 2d10.",
+)
+@click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
+@click.option("--defenses", default="3..16", show_default=True, help="Defense totals.")
+def chart(out, paper, mixes, strengths, defenses) -> None:
+    """Printable assault odds charts (PDF, one page per dice mix, greyscale)."""
+    if not str(out).lower().endswith(".pdf"):
+        raise UsageError(f"--out: expected a .pdf file name, got {out!r}")
+    from manoeuvre_sim.analyses.odds_chart import write_odds_chart
+
+    s = _range(strengths, "--strengths")
+    d = _range(defenses, "--defenses")
+    if len(s) > 16 or len(d) > 20:
+        raise UsageError("a printable page holds at most 16 strengths and 20 defense totals")
+    if min(d) < 1:
+        raise UsageError("--defenses: every unit has strength >= 1, so defense totals start at 1")
+    n = write_odds_chart(out, mixes=mixes or None, strengths=s, defenses=d, paper=paper)
+    click.echo(f"wrote {out} ({n} pages, {paper})", err=True)

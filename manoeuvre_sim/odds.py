@@ -1,0 +1,866 @@
+"""Combat odds: exact (numpy convolution of dice pmfs) and Monte Carlo (the numba kernels of
+:mod:`manoeuvre_sim.combat`, which the engine uses too) — each the check on the other.
+
+Covers Assault and Ambush (rule 6.1), Bombardment and Volley (rule 6.2, Grand Battery rule
+9.1), Pursuit (rule 6.6), leader Rally (rule 7), United States Withdraw attempts (rule 8) and
+Rockets (Distant Lands 6.3), plus named matchups between units of the army data.
+
+Assault result bands are reported **exclusively**: each outcome falls in exactly one band,
+the highest threshold of the Results Table it reaches (rule 6.1 step 7), so the six
+probabilities sum to 1. ``cumulative`` gives the printed "at least" thresholds.
+
+Every public function validates its input and raises :class:`~manoeuvre_sim.errors.UsageError`
+with a readable message; kernels see only integers and integer arrays.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from manoeuvre_sim.combat import BAND_NAMES, DEFAULT_CHUNK, N_BANDS, ROCKET_NAMES
+from manoeuvre_sim.dice import Dice, parse_dice, sum_pmf
+from manoeuvre_sim.errors import DataError, UsageError
+from manoeuvre_sim.stats import wilson_interval
+
+FIRE_NAMES = ("no_effect", "hit")
+HILL_BONUS = 2  # reference card terrain chart: +2 attacking from a hill against a non-hill
+COMMITTED_DICE = Dice(2, 6)  # rule 9.2 Committed Attack: +2d6 each
+AMBUSH_DICE = Dice(1, 10)  # the printed Ambush card (HQ_CARDS.md): the attack roll is 1d10
+GRAND_BATTERY_DICE = Dice(2, 10)  # rule 9.1 Grand Battery
+ROCKET_PROBS = np.array([0.4, 0.4, 0.2])  # Distant Lands 6.3: d10 1-4, 5-8, 9-10
+MAX_COMMITTED = 8
+HAND_SIZE = 5  # the draw phase fills the hand to 5 cards (reference card, phase 2)
+MAX_SIMULATE = 10**11
+
+
+# ----------------------------------------------------------------------------------------
+# Input helpers
+# ----------------------------------------------------------------------------------------
+
+
+def as_dice(values: Iterable[object] | str | Dice, what: str = "dice") -> tuple[Dice, ...]:
+    """Parse dice notation (``'2d8'``, a :class:`Dice`, or a list of either) into a tuple of
+    :class:`Dice`; a bad value raises :class:`UsageError` naming ``what``."""
+    if isinstance(values, str | Dice):
+        values = [values]
+    out = []
+    for v in values:
+        try:
+            out.append(parse_dice(v))
+        except ValueError as e:
+            raise UsageError(f"{what}: {e}") from None
+    return tuple(out)
+
+
+def _check_int(name: str, v: object, lo: int | None = 0, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int | np.integer):
+        raise UsageError(f"{name}: expected an integer, got {v!r}")
+    v = int(v)
+    if lo is not None and v < lo:
+        raise UsageError(f"{name}: expected an integer >= {lo}, got {v}")
+    if hi is not None and v > hi:
+        raise UsageError(f"{name}: expected an integer <= {hi}, got {v}")
+    return v
+
+
+def _dice_arrays(dice: Sequence[Dice]) -> tuple[np.ndarray, np.ndarray]:
+    counts = np.array([d.count for d in dice], dtype=np.int64)
+    sides = np.array([d.sides for d in dice], dtype=np.int64)
+    return counts, sides
+
+
+def dice_label(dice: Sequence[Dice], committed: int = 0) -> str:
+    """``'2d8+1d10'``; Committed Attacks shown as ``'+CA'`` each."""
+    s = "+".join(str(d) for d in dice) or "no dice"
+    return s + "+CA" * committed
+
+
+# ----------------------------------------------------------------------------------------
+# Building the totals (rule 6.1 step 6, rule 6.2 step 3)
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Support:
+    """A supporting unit (rule 6.4): its strength and the attack dice of the unit cards
+    played for it."""
+
+    strength: int
+    dice: tuple[Dice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An assault or ambush attack total: ``base`` + ``dice`` + 2d6 per Committed Attack.
+
+    ``base`` is every fixed part: attacking unit strength, hill bonus, leader combat value,
+    supporting units' strengths.
+    """
+
+    base: int
+    dice: tuple[Dice, ...]
+    committed: int = 0
+
+    @property
+    def all_dice(self) -> tuple[Dice, ...]:
+        return self.dice + (COMMITTED_DICE,) * self.committed
+
+    @property
+    def label(self) -> str:
+        return f"{self.base}+{dice_label(self.dice, self.committed)}"
+
+
+def build_attack(
+    strength: int = 0,
+    dice: Iterable[object] = (),
+    *,
+    hill: bool = False,
+    leader_combat: int = 0,
+    leader_command: int | None = None,
+    supports: Sequence[Support] = (),
+    committed: int = 0,
+    ambush: bool = False,
+) -> Attack:
+    """The attack total of an assault or ambush (rule 6.1 step 6).
+
+    Parameters
+    ----------
+    strength : int
+        Attacking unit's strength (plus any fixed bonus the caller folds in); 0 in an Ambush.
+    dice : iterable of dice notation
+        Attack dice of every unit card played for the attacking unit.
+    hill : bool
+        Attacking from a hill against a unit not on a hill: +2 (terrain chart). Not in an
+        Ambush (rule 9.2: the ambush comes from the defender's own square).
+    leader_combat : int
+        The leader's Combat value (rule 9.1). Excludes ``supports``: a leader gives
+        Combat or Command, never both.
+    leader_command : int, optional
+        The leader's Command value when ``supports`` are given: at most ``command - 1``
+        supporting units (rule 6.4). Without it, up to 3 (the largest printed Command, 4).
+    supports : sequence of Support
+        Supporting units brought by the leader's Command (rule 6.4).
+    committed : int
+        Committed Attack cards, +2d6 each (rule 9.2; one per attacking/supporting unit).
+    ambush : bool
+        An Ambush: no attacking unit strength, the Ambush card's 1d10 is added.
+
+    Returns
+    -------
+    Attack
+    """
+    strength = _check_int("strength", strength, 0, 200)
+    leader_combat = _check_int("leader combat", leader_combat, 0, 50)
+    committed = _check_int("committed attacks", committed, 0, MAX_COMMITTED)
+    dice_t = as_dice(dice)
+    supports = tuple(supports)
+    if leader_combat and supports:
+        raise UsageError(
+            "a leader adds his Combat value or brings supporting units with his Command "
+            "value, never both (rule 9.1)"
+        )
+    if supports:
+        limit = 3 if leader_command is None else _check_int("leader command", leader_command, 1) - 1
+        if len(supports) > limit:
+            raise UsageError(
+                f"{len(supports)} supporting units but the leader's Command allows {limit} "
+                "(rule 6.4: Command - 1 supporting units)"
+            )
+    units = 1 + len(supports)
+    if committed > units:
+        raise UsageError(
+            f"{committed} Committed Attacks but only {units} attacking/supporting unit(s): "
+            "at most one per unit (rule 6.1 step 5)"
+        )
+    if ambush:
+        if strength:
+            raise UsageError("an Ambush has no attacking unit, so no strength (rule 6.1 step 6)")
+        if hill:
+            raise UsageError("an Ambush gets no terrain benefit for the attacker (rule 9.2)")
+        dice_t = (AMBUSH_DICE,) + dice_t
+    elif not dice_t:
+        raise UsageError(
+            "an Assault needs the attack dice of the unit card that starts it "
+            "(rule 6.1 step 1): give at least one --dice"
+        )
+    base = strength + (HILL_BONUS if hill else 0) + leader_combat
+    for s in supports:
+        base += _check_int("supporting unit strength", s.strength, 0, 200)
+        dice_t = dice_t + as_dice(s.dice, "supporting unit dice")
+    return Attack(base=base, dice=dice_t, committed=committed)
+
+
+def build_defense(
+    strength: int,
+    *,
+    terrain: int = 0,
+    redoubt: bool = False,
+    sappers: bool = False,
+    cards: Iterable[int] = (),
+    leader_combat: int = 0,
+    redoubt_value: int = 3,
+) -> int:
+    """The defense total of an assault or ambush (rule 6.1 step 6).
+
+    Parameters
+    ----------
+    strength : int
+        Defending unit's strength (full or reduced side).
+    terrain : int
+        Terrain defense benefit of the defender's square (Hill/Woods +2, Town +3, Marsh +1).
+    redoubt : bool
+        A redoubt on the square: +3 (rule 9.2 Redoubt) ...
+    sappers : bool
+        ... unless the attacker played Sappers/Engineers, which ignore it (rule 9.2).
+    cards : iterable of int
+        Defense values of the defending unit's cards played (rule 6.1 step 4).
+    leader_combat : int
+        The defending leader's Combat value (rule 9.1).
+
+    Returns
+    -------
+    int
+    """
+    total = _check_int("defender strength", strength, 0, 200)
+    total += _check_int("terrain defense", terrain, 0, 50)
+    if sappers and not redoubt:
+        raise UsageError("Sappers/Engineers only cancel a redoubt: there is none (rule 9.2)")
+    if redoubt and not sappers:
+        total += redoubt_value
+    for c in cards:
+        total += _check_int("defense card value", c, 0, 50)
+    total += _check_int("defender leader combat", leader_combat, 0, 50)
+    return total
+
+
+# ----------------------------------------------------------------------------------------
+# Exact odds
+# ----------------------------------------------------------------------------------------
+
+
+def attack_pmf(base: int, dice: Sequence[Dice], committed: int = 0) -> np.ndarray:
+    """Exact distribution of an attack total.
+
+    Returns
+    -------
+    ndarray(float64, shape=(max_total + 1,))
+        Entry ``t`` is P(attack total == t).
+    """
+    p = sum_pmf(tuple(dice) + (COMMITTED_DICE,) * committed)
+    return np.concatenate([np.zeros(base), p])
+
+
+def _band_thresholds(defense: np.ndarray) -> np.ndarray:
+    """Lower attack-total thresholds of the six bands, ``shape=defense.shape + (6,)``,
+    made non-increasing from the top so that band ``k`` is ``[L_k, L_{k+1})``: this is the
+    "highest threshold reached" rule of :func:`~manoeuvre_sim.combat.assault_band`, also when
+    ``defense == 0``."""
+    d = np.asarray(defense, dtype=np.int64)
+    lo = np.stack([np.full_like(d, np.iinfo(np.int32).min), d, d + 1, 2 * d, 3 * d, 4 * d], axis=-1)
+    return np.minimum.accumulate(lo[..., ::-1], axis=-1)[..., ::-1]
+
+
+def band_probabilities(pmf: np.ndarray, defense: int) -> np.ndarray:
+    """P(each result band) for an attack-total pmf against a defense total (rule 6.1 step 7).
+
+    Parameters
+    ----------
+    pmf : ndarray(float64, shape=(T + 1,))
+        P(attack total == t).
+    defense : int
+
+    Returns
+    -------
+    ndarray(float64, shape=(6,))
+        Exclusive band probabilities, indexed by the band constants of
+        :mod:`manoeuvre_sim.combat`.
+    """
+    return band_grid(pmf, np.array([0]), np.array([defense]))[0, 0]
+
+
+def band_grid(dice_pmf: np.ndarray, bases: np.ndarray, defenses: np.ndarray) -> np.ndarray:
+    """Band probabilities for every (base, defense) pair at once, from one dice pmf.
+
+    The attack total is ``base + X`` with ``X ~ dice_pmf``; band ``k`` covers attack totals
+    ``[L_k, L_{k+1})`` (:func:`_band_thresholds`), so its probability is a difference of the
+    prefix sums of the pmf — one cumulative sum serves every cell.
+
+    Parameters
+    ----------
+    dice_pmf : ndarray(float64, shape=(T + 1,))
+    bases : ndarray(int, shape=(nb,))
+    defenses : ndarray(int, shape=(nd,))
+
+    Returns
+    -------
+    ndarray(float64, shape=(nb, nd, 6))
+    """
+    pmf = np.asarray(dice_pmf, dtype=np.float64)
+    # prefix[i] = P(X < i) for i in 0..T+1; band k is X in [L_k - base, L_{k+1} - base)
+    prefix = np.concatenate([[0.0], np.cumsum(pmf)])
+    n = pmf.shape[0]
+    lo = _band_thresholds(np.asarray(defenses))  # (nd, 6)
+    t = lo[None, :, :] - np.asarray(bases, dtype=np.int64)[:, None, None]  # (nb, nd, 6)
+    t = np.concatenate([t, np.full(t.shape[:2] + (1,), n)], axis=-1)
+    c = prefix[np.clip(t, 0, n)]
+    out = c[..., 1:] - c[..., :-1]
+    return np.clip(out, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class AssaultOdds:
+    """Exact odds of one assault or ambush (rule 6.1)."""
+
+    attack: Attack
+    defense_total: int
+    probs: np.ndarray  # float64 (6,), exclusive, by band constant
+    pmf: np.ndarray = field(repr=False)  # float64 (T+1,), P(attack total == t)
+
+    @property
+    def bands(self) -> dict[str, float]:
+        return {name: float(p) for name, p in zip(BAND_NAMES, self.probs, strict=True)}
+
+    @property
+    def attack_total_mean(self) -> float:
+        return float(np.dot(np.arange(self.pmf.size), self.pmf))
+
+    @property
+    def cumulative(self) -> dict[str, float]:
+        """The printed thresholds, inclusive: P(A > D), P(A >= 2D), P(A >= 3D), P(A >= 4D)."""
+        p = self.probs
+        return {
+            "A>D": float(p[2:].sum()),
+            "A>=2D": float(p[3:].sum()),
+            "A>=3D": float(p[4:].sum()),
+            "A>=4D": float(p[5:].sum()),
+        }
+
+    def to_dict(self) -> dict:
+        nz = np.nonzero(self.pmf)[0]
+        return {
+            **self.bands,
+            "bands_exclusive": True,
+            "attack_total_mean": self.attack_total_mean,
+            "attack_total_min": int(nz[0]),
+            "attack_total_max": int(nz[-1]),
+            "attack_base": self.attack.base,
+            "attack_dice": [str(d) for d in self.attack.dice],
+            "committed_attacks": self.attack.committed,
+            "defense_total": self.defense_total,
+            "cumulative": self.cumulative,
+        }
+
+
+def assault_odds(attack: Attack, defense_total: int) -> AssaultOdds:
+    """Exact result-band probabilities of an assault or ambush (rule 6.1 step 7)."""
+    d = _check_int("defense total", defense_total, 0, 1000)
+    pmf = attack_pmf(attack.base, attack.dice, attack.committed)
+    return AssaultOdds(attack, d, band_probabilities(pmf, d), pmf)
+
+
+@dataclass(frozen=True)
+class FireOdds:
+    """Exact odds of a bombardment or volley (rule 6.2)."""
+
+    dice: tuple[Dice, ...]
+    bonus: int
+    defense_total: int
+    hit: float
+
+    def to_dict(self) -> dict:
+        pmf = sum_pmf(self.dice)
+        return {
+            "hit": self.hit,
+            "no_effect": 1.0 - self.hit,
+            "attack_total_mean": float(np.dot(np.arange(pmf.size), pmf)) + self.bonus,
+            "attack_bonus": self.bonus,
+            "attack_dice": [str(d) for d in self.dice],
+            "defense_total": self.defense_total,
+        }
+
+
+def fire_odds(dice: Iterable[object], defense_total: int, *, hill: bool = False) -> FireOdds:
+    """Exact P(hit) of a bombardment or volley: P(dice + hill bonus > defense) (rule 6.2).
+
+    ``hill``: the firing unit is on a hill and the target is not (+2, terrain chart).
+    """
+    dice_t = as_dice(dice)
+    if not dice_t:
+        raise UsageError("a bombardment or volley needs the dice of its unit card: give --dice")
+    d = _check_int("defense total", defense_total, 0, 1000)
+    bonus = HILL_BONUS if hill else 0
+    pmf = sum_pmf(dice_t)
+    need = d - bonus + 1  # dice total needed
+    hit = float(pmf[max(need, 0) :].sum())
+    return FireOdds(dice_t, bonus, d, min(max(hit, 0.0), 1.0))
+
+
+def pursuit_hit_prob(pursuit_max: int, leader_mod: int = 0) -> float:
+    """P(hit) of one pursuit roll (rule 6.6): P(d6 + leader_mod <= pursuit_max); a modified
+    roll below 1 counts as inside the range (see :func:`manoeuvre_sim.combat.pursuit_hit`)."""
+    return min(max(pursuit_max - leader_mod, 0), 6) / 6.0
+
+
+def pursuit_odds(pursuit_maxes: Sequence[int], leader_mod: int = 0) -> np.ndarray:
+    """Exact distribution of pursuit hits (rule 6.6): one d6 per card played by the
+    pursuing cavalry, each a hit when within the card's range after the leader modifier.
+
+    Returns
+    -------
+    ndarray(float64, shape=(len(pursuit_maxes) + 1,))
+        Entry ``h`` is P(exactly h hits).
+    """
+    maxes = [_check_int("pursuit value", m, 1, 6) for m in pursuit_maxes]
+    if not maxes:
+        raise UsageError("pursuit: give the pursuit value of at least one card (--card)")
+    mod = _check_int("leader pursuit modifier", leader_mod, -5, 5)
+    out = np.array([1.0])
+    for m in maxes:
+        p = pursuit_hit_prob(m, mod)
+        out = np.convolve(out, [1.0 - p, p])
+    return out
+
+
+def d6_range_prob(max_value: int) -> float:
+    """P(d6 within 1..max_value): a leader rally (rule 7) or a US withdraw attempt (rule 8)."""
+    return min(max(_check_int("range", max_value, 0, 6), 0), 6) / 6.0
+
+
+def rally_odds(rally: int | str) -> float:
+    """P(success) of a leader's rally attempt (rule 7); ``'auto'`` always succeeds."""
+    if rally == "auto":
+        return 1.0
+    return d6_range_prob(rally)
+
+
+def withdraw_odds(withdraw_max: int) -> float:
+    """P(success) of a United States unit card's withdraw attempt (rule 8)."""
+    return d6_range_prob(withdraw_max)
+
+
+def rocket_odds() -> dict[str, float]:
+    """Rocket attack outcomes (Distant Lands 6.3): d10 1-4 / 5-8 / 9-10."""
+    return {n: float(p) for n, p in zip(ROCKET_NAMES, ROCKET_PROBS, strict=True)}
+
+
+# ----------------------------------------------------------------------------------------
+# Monte Carlo
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Monte Carlo counts of named outcomes, with Wilson intervals."""
+
+    names: tuple[str, ...]
+    counts: np.ndarray  # int64 (k,)
+    n: int
+    seed: int
+    confidence: float = 0.95
+
+    @property
+    def p(self) -> np.ndarray:
+        return self.counts / self.n
+
+    @property
+    def interval(self) -> tuple[np.ndarray, np.ndarray]:
+        return wilson_interval(self.counts, self.n, self.confidence)
+
+    def to_dict(self) -> dict:
+        lo, hi = self.interval
+        return {
+            "n": self.n,
+            "seed": self.seed,
+            "confidence": self.confidence,
+            "interval": "wilson",
+            "estimates": {
+                name: {"p": float(p), "lo": float(a), "hi": float(b), "count": int(c)}
+                for name, p, a, b, c in zip(self.names, self.p, lo, hi, self.counts, strict=True)
+            },
+        }
+
+
+def _check_sim(n: int, seed: int, chunk: int) -> tuple[int, np.uint64, int]:
+    n = _check_int("number of simulations", n, 1, MAX_SIMULATE)
+    seed = _check_int("seed", seed, 0, (1 << 64) - 1)
+    chunk = _check_int("chunk", chunk, 1, 1 << 30)
+    return n, np.uint64(seed), chunk
+
+
+def simulate_assault(
+    attack: Attack, defense_total: int, n: int, seed: int = 0, chunk: int = DEFAULT_CHUNK
+) -> Estimate:
+    """Monte Carlo estimate of the six result bands with the engine's kernel
+    (:func:`manoeuvre_sim.combat.simulate_assault`). Same seed, same result, on any number
+    of threads."""
+    from manoeuvre_sim import combat
+
+    n, s, chunk = _check_sim(n, seed, chunk)
+    d = _check_int("defense total", defense_total, 0, 1000)
+    counts, sides = _dice_arrays(attack.dice)
+    out = combat.simulate_assault(
+        s, n, attack.base, counts, sides, len(attack.dice), attack.committed, d, chunk
+    )
+    return Estimate(BAND_NAMES, out, n, int(s))
+
+
+def simulate_fire(
+    dice: Iterable[object],
+    defense_total: int,
+    n: int,
+    seed: int = 0,
+    *,
+    hill: bool = False,
+    chunk: int = DEFAULT_CHUNK,
+) -> Estimate:
+    """Monte Carlo estimate of a bombardment or volley (rule 6.2)."""
+    from manoeuvre_sim import combat
+
+    dice_t = as_dice(dice)
+    if not dice_t:
+        raise UsageError("a bombardment or volley needs dice")
+    n, s, chunk = _check_sim(n, seed, chunk)
+    d = _check_int("defense total", defense_total, 0, 1000)
+    counts, sides = _dice_arrays(dice_t)
+    bonus = HILL_BONUS if hill else 0
+    out = combat.simulate_fire(s, n, bonus, counts, sides, len(dice_t), d, chunk)
+    return Estimate(FIRE_NAMES, out, n, int(s))
+
+
+def simulate_pursuit(
+    pursuit_maxes: Sequence[int],
+    leader_mod: int,
+    n: int,
+    seed: int = 0,
+    chunk: int = DEFAULT_CHUNK,
+) -> Estimate:
+    """Monte Carlo estimate of the number of pursuit hits (rule 6.6)."""
+    from manoeuvre_sim import combat
+
+    pursuit_odds(pursuit_maxes, leader_mod)  # validates
+    n, s, chunk = _check_sim(n, seed, chunk)
+    maxes = np.array(pursuit_maxes, dtype=np.int64)
+    out = combat.simulate_pursuit(s, n, maxes, maxes.size, int(leader_mod), chunk)
+    names = tuple(f"{h}_hits" for h in range(maxes.size + 1))
+    return Estimate(names, out, n, int(s))
+
+
+def simulate_d6_range(max_value: int, n: int, seed: int = 0, chunk: int = DEFAULT_CHUNK):
+    """Monte Carlo estimate of a rally (rule 7) or withdraw (rule 8) attempt."""
+    from manoeuvre_sim import combat
+
+    d6_range_prob(max_value)
+    n, s, chunk = _check_sim(n, seed, chunk)
+    k = int(combat.simulate_d6_range(s, n, int(max_value), chunk))
+    return Estimate(("failure", "success"), np.array([n - k, k]), n, int(s))
+
+
+def simulate_rockets(n: int, seed: int = 0, chunk: int = DEFAULT_CHUNK) -> Estimate:
+    """Monte Carlo estimate of a rocket attack (Distant Lands 6.3)."""
+    from manoeuvre_sim import combat
+
+    n, s, chunk = _check_sim(n, seed, chunk)
+    return Estimate(ROCKET_NAMES, combat.simulate_rockets(s, n, chunk), n, int(s))
+
+
+# ----------------------------------------------------------------------------------------
+# Grids (the odds table and chart)
+# ----------------------------------------------------------------------------------------
+
+# The attack dice printed on the base armies' unit cards, single and the common pairs.
+DEFAULT_MIXES = ("1d6", "1d8", "1d10", "2d6", "2d8", "2d10")
+
+
+def odds_grid(
+    mixes: Iterable[object], strengths: Sequence[int], defenses: Sequence[int]
+) -> tuple[list[str], np.ndarray]:
+    """Exact band probabilities for every dice mix x attacker base x defense total.
+
+    Parameters
+    ----------
+    mixes : iterable
+        Each item a dice notation string, a :class:`Dice`, or a list of them (a mix of
+        several cards, e.g. ``["2d8", "1d10"]`` or the string ``"2d8+1d10"``).
+    strengths : sequence of int
+        Attacker bases (strength + fixed bonuses), >= 0.
+    defenses : sequence of int
+        Defense totals, >= 0.
+
+    Returns
+    -------
+    labels : list of str
+    probs : ndarray(float64, shape=(n_mixes, n_strengths, n_defenses, 6))
+    """
+    strengths = [_check_int("strength", s, 0, 200) for s in strengths]
+    defenses = [_check_int("defense", d, 0, 1000) for d in defenses]
+    labels, out = [], []
+    for mix in mixes:
+        dice = parse_mix(mix)
+        labels.append(dice_label(dice))
+        out.append(band_grid(sum_pmf(dice), np.array(strengths), np.array(defenses)))
+    if not out:
+        raise UsageError("give at least one dice mix")
+    return labels, np.stack(out)
+
+
+def parse_mix(mix: object) -> tuple[Dice, ...]:
+    """``'2d8+1d10'`` or ``['2d8', '1d10']`` -> tuple of Dice."""
+    if isinstance(mix, str):
+        parts = [p for p in mix.replace(",", "+").split("+")]
+        if any(not p.strip() for p in parts):
+            raise UsageError(f"dice mix: expected e.g. '2d8' or '2d8+1d10', got {mix!r}")
+        return as_dice(parts, "dice mix")
+    return as_dice(mix, "dice mix")
+
+
+# ----------------------------------------------------------------------------------------
+# Named matchups (army data)
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchupRow:
+    """Odds for one attack-card choice against one defense-card choice."""
+
+    attack: str  # e.g. "2d8"
+    attack_cards: int  # physical card combinations giving this choice
+    defense: str  # e.g. "none" or "+7"
+    defense_cards: int  # physical card combinations giving this choice
+    defense_total: int
+    odds: AssaultOdds
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """A named unit assaulting a named unit: exact odds for each card choice and the
+    mixtures over the cards the defender happens to hold."""
+
+    title: str
+    attack_base: int
+    defense_base: int
+    rows: tuple[MatchupRow, ...]
+    # attack label -> band probabilities when the defender plays one card drawn uniformly
+    # from its unit's cards (the card it happens to hold), and overall (attacker's choice
+    # drawn uniformly from its attack-card combinations too)
+    held_mixture: dict[str, np.ndarray]
+    overall: np.ndarray
+    # attack label -> band probabilities when the defender's hand is a random 5 cards of its
+    # deck and it plays every card of the defending unit it holds; hand_cards[k] is the
+    # chance it holds exactly k of the unit's cards
+    hand_mixture: dict[str, np.ndarray] = field(default_factory=dict)
+    hand_overall: np.ndarray | None = None
+    hand_cards: np.ndarray | None = None
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        def bands(p):
+            return {n: float(x) for n, x in zip(BAND_NAMES, p, strict=True)}
+
+        return {
+            "title": self.title,
+            "attack_base": self.attack_base,
+            "defense_base": self.defense_base,
+            "bands_exclusive": True,
+            "rows": [
+                {
+                    "attack": r.attack,
+                    "attack_card_combinations": r.attack_cards,
+                    "defense": r.defense,
+                    "defense_card_combinations": r.defense_cards,
+                    "defense_total": r.defense_total,
+                    **r.odds.bands,
+                    "attack_total_mean": r.odds.attack_total_mean,
+                }
+                for r in self.rows
+            ],
+            "defender_holds_random_card": {k: bands(v) for k, v in self.held_mixture.items()},
+            "overall": bands(self.overall),
+            "defender_random_hand": {k: bands(v) for k, v in self.hand_mixture.items()},
+            "defender_random_hand_overall": bands(self.hand_overall),
+            "defender_hand_unit_cards": [float(x) for x in self.hand_cards],
+            "notes": list(self.notes),
+        }
+
+
+def _terrain(table, name: str | None, who: str):
+    if not name:
+        return table.terrain["C"]
+    key = name.strip().casefold()
+    for t in table.terrain.values():
+        if t.name.casefold() == key or key == t.name[0].casefold():
+            if not t.enterable:
+                raise UsageError(f"{who} terrain: no unit can stand in a {t.name} square")
+            return t
+    names = ", ".join(t.name.lower() for t in table.terrain.values() if t.enterable)
+    raise UsageError(f"{who} terrain: unknown terrain {name!r}; expected one of: {names}")
+
+
+def _unit(army_name: str, unit_name: str, who: str):
+    from manoeuvre_sim.model import find_army
+
+    army = find_army(army_name)
+    try:
+        return army, army.unit(unit_name)
+    except KeyError:
+        known = ", ".join(u.name for u in army.units)
+        raise DataError(
+            army.name, [(f"{who} unit", f"unknown unit {unit_name!r}; expected one of: {known}")]
+        ) from None
+
+
+def _leader(army, name: str | None, who: str):
+    if not name:
+        return None
+    key = name.strip().casefold()
+    for ld in army.leaders:
+        if ld.name.casefold() == key or key in ld.name.casefold().split():
+            return ld
+    known = ", ".join(ld.name for ld in army.leaders) or "none"
+    raise DataError(
+        army.name, [(f"{who} leader", f"unknown leader {name!r}; expected one of: {known}")]
+    )
+
+
+def matchup(
+    attacker_army: str,
+    attacker_unit: str,
+    defender_army: str,
+    defender_unit: str,
+    *,
+    attacker_reduced: bool = False,
+    defender_reduced: bool = False,
+    attacker_terrain: str | None = None,
+    defender_terrain: str | None = None,
+    redoubt: bool = False,
+    sappers: bool = False,
+    committed: int = 0,
+    attacker_leader: str | None = None,
+    defender_leader: str | None = None,
+    attack_cards: int = 1,
+    defender_cards: int = 1,
+) -> Matchup:
+    """Exact odds of a real unit assaulting a real unit (rule 6.1), from the army data.
+
+    For every choice of ``attack_cards`` of the attacker's unit cards that have attack dice
+    (grouped by their dice), against the defender playing no card or ``defender_cards`` of
+    its unit's cards (grouped by total defense value). ``held_mixture`` averages over the
+    defender's choice as if it holds ``defender_cards`` cards drawn uniformly from its
+    unit's cards and plays them; ``overall`` also averages the attacker's choice uniformly
+    over its attack-card combinations. ``hand_mixture`` is the whole distribution over
+    which of its unit's cards the defender happens to hold: its hand is 5 cards drawn
+    uniformly from its deck (``army.deck_size``, 60), and it plays every card of the
+    defending unit it holds (each only adds defense).
+
+    Terrain names are those of ``data/terrain.toml`` (clear, field, hill, marsh, town,
+    woods). The +2 hill attack bonus applies when the attacker is on a hill and the defender
+    is not; an attacker in a marsh may not assault (rule 6.1 step 1).
+    """
+    from manoeuvre_sim.model import load_terrain
+
+    a_army, a_unit = _unit(attacker_army, attacker_unit, "attacker")
+    d_army, d_unit = _unit(defender_army, defender_unit, "defender")
+    table = load_terrain()
+    a_ter = _terrain(table, attacker_terrain, "attacker")
+    d_ter = _terrain(table, defender_terrain, "defender")
+    if a_ter.no_assault_from:
+        raise UsageError(f"a unit in a {a_ter.name} square may not assault (rule 6.1 step 1)")
+    a_lead = _leader(a_army, attacker_leader, "attacker")
+    d_lead = _leader(d_army, defender_leader, "defender")
+    bonus = a_ter.attack_bonus if a_ter.name != d_ter.name else 0
+    strength = a_unit.reduced if attacker_reduced else a_unit.full
+    a_cards = [c for c in a_unit.cards if c.attack is not None]
+    if not a_cards:
+        raise UsageError(f"{a_unit.name} has no unit card with an attack value (rule 6.1 step 1)")
+    k_att = _check_int("attack cards", attack_cards, 1, len(a_cards))
+    k_def = _check_int("defender cards", defender_cards, 1, len(d_unit.cards))
+    attack_choices: dict[tuple[Dice, ...], int] = {}
+    for combo in itertools.combinations(a_cards, k_att):
+        key = tuple(sorted(c.attack for c in combo))
+        attack_choices[key] = attack_choices.get(key, 0) + 1
+    # rule 4 (draw phase): a hand of 5 cards from the deck; P(holding exactly the subset S of
+    # the unit's cards) = C(deck - unit cards, 5 - |S|) / C(deck, 5)
+    n_unit, deck = len(d_unit.cards), d_army.deck_size
+    hand_subsets: dict[int, float] = {}
+    hand_k = np.zeros(n_unit + 1)
+    for k in range(min(n_unit, HAND_SIZE) + 1):
+        p_sub = math.comb(deck - n_unit, HAND_SIZE - k) / math.comb(deck, HAND_SIZE)
+        for combo in itertools.combinations(d_unit.cards, k):
+            v = sum(c.defense for c in combo)
+            hand_subsets[v] = hand_subsets.get(v, 0.0) + p_sub
+            hand_k[k] += p_sub
+    defense_choices: dict[int, int] = {}
+    for combo in itertools.combinations(d_unit.cards, k_def):
+        v = sum(c.defense for c in combo)
+        defense_choices[v] = defense_choices.get(v, 0) + 1
+    d_strength = d_unit.reduced if defender_reduced else d_unit.full
+    d_base = build_defense(
+        d_strength,
+        terrain=d_ter.defense,
+        redoubt=redoubt,
+        sappers=sappers,
+        leader_combat=d_lead.combat_defense if d_lead else 0,
+        redoubt_value=table.redoubt_defense,
+    )
+    rows, held, overall, total_w = [], {}, np.zeros(N_BANDS), 0
+    hand, hand_overall = {}, np.zeros(N_BANDS)
+    a_base = None
+    for dice, a_w in sorted(attack_choices.items()):
+        att = build_attack(
+            strength,
+            dice,
+            hill=bonus > 0,
+            leader_combat=a_lead.combat_attack if a_lead else 0,
+            committed=committed,
+        )
+        a_base = att.base
+        label = dice_label(dice, committed)
+        rows.append(MatchupRow(label, a_w, "none", 1, d_base, assault_odds(att, d_base)))
+        mix = np.zeros(N_BANDS)
+        d_w_total = 0
+        for v, d_w in sorted(defense_choices.items()):
+            o = assault_odds(att, d_base + v)
+            rows.append(MatchupRow(label, a_w, f"+{v}", d_w, d_base + v, o))
+            mix += d_w * o.probs
+            d_w_total += d_w
+        mix /= d_w_total
+        held[label] = mix
+        overall += a_w * mix
+        total_w += a_w
+        hmix = np.zeros(N_BANDS)
+        for v, p_v in hand_subsets.items():
+            hmix += p_v * assault_odds(att, d_base + v).probs
+        hand[label] = hmix
+        hand_overall += a_w * hmix
+    notes = []
+    if bonus:
+        notes.append(f"attacker's square {a_ter.name}, defender's not: +{bonus} attack")
+    if d_ter.defense:
+        notes.append(f"defender's square {d_ter.name}: +{d_ter.defense} defense")
+    if redoubt:
+        notes.append("redoubt cancelled by Sappers/Engineers" if sappers else "redoubt: +3")
+    if a_lead:
+        notes.append(f"attacking leader {a_lead.name}: combat +{a_lead.combat_attack}")
+    if d_lead:
+        notes.append(f"defending leader {d_lead.name}: combat +{d_lead.combat_defense}")
+    title = (
+        f"{a_army.name} {a_unit.name} ({'reduced' if attacker_reduced else 'full'}, "
+        f"{strength}) assaults {d_army.name} {d_unit.name} "
+        f"({'reduced' if defender_reduced else 'full'}, {d_strength})"
+    )
+    return Matchup(
+        title,
+        a_base,
+        d_base,
+        tuple(rows),
+        held,
+        overall / total_w,
+        hand,
+        hand_overall / total_w,
+        hand_k,
+        tuple(notes),
+    )

@@ -1,0 +1,190 @@
+"""``manoeuvre-sim odds``: the JSON contract, readable tables, CSV, PDF, bad input -> exit 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from manoeuvre_sim.cli.main import main
+from manoeuvre_sim.combat import BAND_NAMES
+
+
+def run(args, capsys):
+    try:
+        main(args)
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_assault_json_contract(capsys):
+    code, out, err = run(["odds", "assault", "--strength", "8", "--dice", "2d8", "--defense", "12",
+                          "--json"], capsys)  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert set(BAND_NAMES) <= set(d)
+    assert d["attacker_hit"] == pytest.approx(3 / 64) and d["attacker_choice"] == pytest.approx(
+        1 / 64
+    )
+    assert sum(d[b] for b in BAND_NAMES) == pytest.approx(1.0)
+    assert d["attack_total_mean"] == 17.0 and d["defense_total"] == 12 and d["bands_exclusive"]
+
+
+def test_assault_components_and_simulate(capsys):
+    code, out, err = run(["odds", "assault", "--strength", "6", "--dice", "2d8", "--dice", "1d6",
+                          "--support", "5:1d8", "--leader-command", "3", "--committed", "1",
+                          "--defender-strength", "8", "--terrain", "woods", "--redoubt",
+                          "--sappers", "--defense-card", "5", "--defender-leader-combat", "2",
+                          "--simulate", "100000", "--seed", "3", "--json"], capsys)  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["attack_base"] == 11 and d["committed_attacks"] == 1
+    assert d["defense_total"] == 8 + 2 + 5 + 2
+    sim = d["simulation"]
+    assert sim["n"] == 100000
+    for b in BAND_NAMES:
+        e = sim["estimates"][b]
+        assert e["lo"] <= e["p"] <= e["hi"]
+        assert abs(e["p"] - d[b]) < 0.01
+
+
+def test_assault_readable_table(capsys):
+    code, out, _ = run(["odds", "assault", "--strength", "8", "--dice", "2d8", "--defense", "12",
+                        "--simulate", "20000"], capsys)  # fmt: skip
+    assert code == 0
+    assert "exclusive" in out and "attacker_hit" in out and "95% interval" in out
+    assert "4.69%" in out
+
+
+@pytest.mark.parametrize("cmd", ["bombard", "volley"])
+def test_fire_json_contract(cmd, capsys):
+    code, out, err = run(["odds", cmd, "--dice", "2d6", "--defense", "6", "--hill", "--json"],
+                         capsys)  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["hit"] == pytest.approx(30 / 36) and d["no_effect"] == pytest.approx(6 / 36)
+
+
+def test_grand_battery_and_pursuit_and_small_rolls(capsys):
+    code, out, _ = run(["odds", "bombard", "--grand-battery", "--defense", "10", "--json"], capsys)
+    assert code == 0 and json.loads(out)["hit"] == pytest.approx(0.55)
+    code, out, _ = run(["odds", "pursuit", "--card", "4", "--card", "3", "--leader-mod", "-1",
+                        "--simulate", "50000", "--json"], capsys)  # fmt: skip
+    d = json.loads(out)
+    assert code == 0 and d["2_hits"] == pytest.approx(5 / 6 * 4 / 6)
+    for args, key, p in [(["rally", "3"], "success", 0.5), (["rally", "auto"], "success", 1.0),
+                         (["withdraw", "2"], "success", 1 / 3),
+                         (["rockets"], "retreat_and_hit", 0.2)]:  # fmt: skip
+        code, out, _ = run(["odds", *args, "--json"], capsys)
+        assert code == 0 and json.loads(out)[key] == pytest.approx(p)
+
+
+def test_matchup_table_and_json(capsys):
+    args = [
+        "odds",
+        "matchup",
+        "--attacker-army",
+        "France",
+        "--attacker",
+        "Garde Imperial",
+        "--defender-army",
+        "Russia",
+        "--defender",
+        "Russian Guard",
+        "--defender-terrain",
+        "hill",
+    ]
+    code, out, err = run(args, capsys)
+    assert code == 0, err
+    assert "Garde Imperial" in out and "random held" in out and "+7 (1x)" in out
+    code, out, _ = run([*args, "--json"], capsys)
+    d = json.loads(out)
+    assert d["defense_base"] == 10 and len(d["rows"]) == 3
+
+
+def test_table_csv(tmp_path, capsys):
+    code, out, _ = run(["odds", "table", "--mix", "2d8", "--mix", "1d10+1d6", "--strengths",
+                        "0..4", "--defenses", "3,6"], capsys)  # fmt: skip
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 2 * 5 * 2 and rows[0]["dice"] == "2d8"
+    assert sum(float(rows[0][b]) for b in BAND_NAMES) == pytest.approx(1.0, abs=1e-5)
+    f = tmp_path / "grid.csv"
+    code, _, err = run(["odds", "table", "--out", str(f)], capsys)
+    assert code == 0 and f.read_text().startswith("dice,strength,defense,attacker_hit")
+    assert "wrote" in err
+
+
+def test_chart_pdf(tmp_path, capsys):
+    f = tmp_path / "odds.pdf"
+    code, _, err = run(["odds", "chart", "--out", str(f), "--paper", "letter", "--mix", "2d8",
+                        "--strengths", "0..5", "--defenses", "3..6"], capsys)  # fmt: skip
+    assert code == 0, err
+    data = f.read_bytes()
+    assert data.startswith(b"%PDF") and b"/Count 1" in data
+    assert not list(tmp_path.glob(".*part"))
+
+
+BAD = [
+    (["odds", "assault", "--strength", "8", "--dice", "3x7", "--defense", "12"], ["3x7", "NdS"]),
+    (["odds", "assault", "--strength", "8", "--dice", "2d8", "--defense", "-3"], ["--defense", ">= 0"]),
+    (["odds", "assault", "--strength", "8", "--defense", "12"], ["rule 6.1 step 1"]),
+    (["odds", "assault", "--strength", "8", "--dice", "2d8"], ["--defense"]),
+    (["odds", "assault", "--strength", "8", "--dice", "2d8", "--defense", "5",
+      "--defender-strength", "5"], ["not both"]),
+    (["odds", "assault", "--dice", "2d8", "--defender-strength", "5", "--terrain", "sea"],
+     ["unknown terrain 'sea'"]),
+    (["odds", "assault", "--dice", "2d8", "--defense", "5", "--simulate", "-4"],
+     ["number of simulations"]),
+    (["odds", "assault", "--dice", "2d8", "--defense", "5", "--support", "x:2d6"], ["STRENGTH"]),
+    (["odds", "bombard", "--dice", "2d40", "--defense", "5"], ["S in 4..20", "2d40"]),
+    (["odds", "volley", "--defense", "5"], ["--dice"]),
+    (["odds", "pursuit", "--card", "9"], ["pursuit value", "<= 6"]),
+    (["odds", "rally", "often"], ["'auto'"]),
+    (["odds", "matchup", "--attacker-army", "France", "--attacker", "Old Guard",
+      "--defender-army", "Russia", "--defender", "Russian Guard"], ["unknown unit 'Old Guard'",
+                                                                    "Garde Imperial"]),
+    (["odds", "matchup", "--attacker-army", "Narnia", "--attacker", "x",
+      "--defender-army", "Russia", "--defender", "Russian Guard"], ["unknown army"]),
+    (["odds", "table", "--strengths", "5..2"], ["--strengths"]),
+    (["odds", "chart", "--out", "x.png"], [".pdf"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "needles"), BAD, ids=[" ".join(a[1:3]) for a, _ in BAD])
+def test_bad_input_exit_2_no_traceback(args, needles, capsys):
+    code, out, err = run(args, capsys)
+    assert code == 2, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    for n in needles:
+        assert n in err, err
+
+
+def test_odds_help_is_lazy():
+    code = (
+        "import sys; from manoeuvre_sim.cli.main import main\n"
+        "for a in (['--help'], ['odds', '--help'], ['odds', 'assault', '--help']):\n"
+        "    try:\n        main(a)\n    except SystemExit:\n        pass\n"
+        "assert 'numba' not in sys.modules, 'numba imported by --help'\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported by --help'\n"
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported by --help'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "odds" in proc.stdout and "--committed" in proc.stdout
+
+
+def test_library_never_imports_matplotlib():
+    code = (
+        "import sys, manoeuvre_sim.odds, manoeuvre_sim.combat, manoeuvre_sim.stats\n"
+        "assert 'matplotlib' not in sys.modules\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
