@@ -18,7 +18,9 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/manoeuvre-sim armies list
-	$(BIN)/manoeuvre-sim armies show France
+	$(BIN)/manoeuvre-sim simulate --army-a France --army-b Russia --games 5000 --seed 1 \
+	    --out reports/france_vs_russia.parquet
+	$(BIN)/manoeuvre-sim odds chart --out reports/assault_odds_a4.pdf
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -28,7 +30,8 @@ test: lint
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/bench_odds.py
+	$(BIN)/python benchmarks/bench_engine.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

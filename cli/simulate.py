@@ -1,0 +1,68 @@
+"""``manoeuvre-sim simulate``: many games between two armies, one row per game."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command()
+@click.option("--army-a", required=True, help="Army A (player 0): a name or a .toml file.")
+@click.option("--army-b", required=True, help="Army B (player 1): a name or a .toml file.")
+@click.option("--games", type=int, default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--out", required=True, type=click.Path(dir_okay=False), help="FILE.parquet or FILE.csv"
+)
+@click.option("--policy-a", default="simple", show_default=True, help="random | simple")
+@click.option("--policy-b", default="simple", show_default=True, help="random | simple")
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option(
+    "--card-bits", is_flag=True, help="Also record which card copies were drawn and played."
+)
+@click.option("--tournament-hand", is_flag=True, help="Rule 3 option: choose the 5 starting cards.")
+@click.option("--advance-to-contact", is_flag=True, help="Distant Lands: 3, 2, then 1 moves.")
+@click.option("--digging-in", is_flag=True, help="Distant Lands: a player may skip its move.")
+@click.option("--max-turns", type=int, default=200, show_default=True, help="Safety turn limit.")
+@click.option("--relax", is_flag=True, help="Accept armies that break the deck-composition rules.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def simulate(out: str, card_bits: bool, quiet: bool, **kw) -> None:
+    """Play --games games of --army-a against --army-b and write one row per game."""
+    from manoeuvre_sim.results import to_frame, write
+    from manoeuvre_sim.runner import SimConfig
+    from manoeuvre_sim.runner import simulate as run
+
+    config = SimConfig(**kw)
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=config.games, unit="game", file=sys.stderr, leave=False)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.n = done
+            bar.refresh()
+
+    if bar is not None:
+        bar.set_description("compiling / playing")
+    res = run(config, progress)
+    if bar is not None:
+        bar.close()
+    if len(res.records) == 0:
+        click.echo("interrupted before any game finished: nothing written", err=True)
+        sys.exit(130)
+    df = to_frame(res.records, res.manifest, card_bits=card_bits)
+    write(df, out, res.manifest)
+    m = res.manifest
+    wins = df["winner"].value_counts()
+    click.echo(
+        f"{m['games_done']} games {m['army_a']} (a) vs {m['army_b']} (b), seed {config.seed}: "
+        f"a won {wins.get('a', 0)}, b won {wins.get('b', 0)}, draws {wins.get('draw', 0)}; "
+        f"{m['seconds']:.1f} s on {m['threads']} thread(s); wrote {out}",
+        err=True,
+    )
+    if res.interrupted:
+        click.echo("interrupted: the finished games were written", err=True)
+        sys.exit(130)

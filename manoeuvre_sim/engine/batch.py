@@ -1,0 +1,121 @@
+"""Many games in parallel: one compact record per game, independent of thread count."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.game import play_game
+from manoeuvre_sim.rng import seed_state
+
+# --- one record per game: ndarray(int32, (n_games, NREC)) ---------------------------------
+R_FIRST = 0  # first player (0 = army A)
+R_WINNER = 1  # 0 army A, 1 army B, -1 draw
+R_VICTORY = 2  # VICTORY_* code
+R_TURNS = 3  # game turns played
+R_ELIM_A = 4  # units of army A eliminated
+R_ELIM_B = 5
+R_RED_A = 6  # units of army A at reduced strength at the end
+R_RED_B = 7
+R_VP_A = 8  # nightfall control points (0 after an attrition victory)
+R_VP_B = 9
+R_MAP = 10  # 4 section numbers (NW NE SW SE), then R_MAP + 4: their rotations
+R_TIEBREAK = 18
+R_TURN_LIMIT = 19
+R_COMBATS_A = 20
+R_COMBATS_B = 21
+R_ASSAULTS_A = 22
+R_ASSAULTS_B = 23
+R_CARDS_A = 24  # cards played
+R_CARDS_B = 25
+R_DRAWN = 26  # 2 x 4 words: 128-bit sets of card copies drawn, army A then B
+R_PLAYED = 34  # 2 x 4 words: card copies played
+NREC = 42
+
+
+@nb.njit(cache=True)
+def _record(st, out):
+    out[R_FIRST] = st[S.FIRST]
+    out[R_WINNER] = st[S.WINNER]
+    out[R_VICTORY] = st[S.VICTORY]
+    out[R_TURNS] = st[S.TURN]
+    out[R_ELIM_A] = st[S.ELIM]
+    out[R_ELIM_B] = st[S.ELIM + 1]
+    ra = 0
+    rb = 0
+    for u in range(S.NUNITS):
+        if st[S.U_STEP + u] == 1:
+            if u < S.MAXU_SIDE:
+                ra += 1
+            else:
+                rb += 1
+    out[R_RED_A] = ra
+    out[R_RED_B] = rb
+    out[R_VP_A] = st[S.VP]
+    out[R_VP_B] = st[S.VP + 1]
+    for i in range(8):
+        out[R_MAP + i] = st[S.MAP + i]
+    out[R_TIEBREAK] = st[S.TIEBREAK]
+    out[R_TURN_LIMIT] = st[S.TURN_LIMIT_HIT]
+    out[R_COMBATS_A] = st[S.COMBATS]
+    out[R_COMBATS_B] = st[S.COMBATS + 1]
+    out[R_ASSAULTS_A] = st[S.ASSAULTS]
+    out[R_ASSAULTS_B] = st[S.ASSAULTS + 1]
+    out[R_CARDS_A] = st[S.CARDS_PLAYED]
+    out[R_CARDS_B] = st[S.CARDS_PLAYED + 1]
+    for i in range(8):
+        out[R_DRAWN + i] = st[S.DRAWN + i]
+        out[R_PLAYED + i] = st[S.PLAYED + i]
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(
+    seed,
+    first_game,
+    n,
+    units,
+    cards,
+    dsize,
+    rank,
+    tprops,
+    sections,
+    section_numbers,
+    pol,
+    params,
+    opt,
+    out,
+):
+    """Play games ``first_game .. first_game + n - 1`` of master ``seed`` into ``out[:n]``.
+
+    Game i's RNG is seeded from (seed, i) alone, so any thread count or chunking gives the
+    same records.
+    """
+    for k in nb.prange(n):
+        st = np.zeros(S.STATE_SIZE, dtype=np.int32)
+        for i in range(64):
+            st[S.OCC + i] = -1
+        for i in range(S.NUNITS):
+            st[S.U_SQ + i] = -1
+        st[S.WINNER] = -1
+        rng = np.zeros(4, dtype=np.uint64)
+        seed_state(np.uint64(seed), np.uint64(first_game + k), rng)
+        tr = np.zeros((0, 6), dtype=np.int32)
+        trn = np.zeros(1, dtype=np.int32)
+        play_game(
+            st,
+            units,
+            cards,
+            dsize,
+            rank,
+            tprops,
+            sections,
+            section_numbers,
+            pol,
+            params,
+            rng,
+            opt,
+            tr,
+            trn,
+        )
+        _record(st, out[k])

@@ -1,0 +1,46 @@
+"""Decision points: what the rules ask a player, and how its options are encoded.
+
+At every decision the rules write the legal options into ``opts`` —
+``ndarray(int32, shape=(MAXOPT, 4))``, one row per option, fields as listed per kind — and a
+policy returns the index of one of them. Anything else raises (never silently absorbed).
+"""
+
+from __future__ import annotations
+
+MAXOPT = 512
+
+D_PLACE = 1  # set-up (rule 3): (square, unit, 0, 0)
+D_PICK_START = 2  # tournament set-up: (deck position, card, 0, 0)
+D_DISCARD = 3  # discard phase: (hand bitmask, 0, 0, 0)
+D_SPY = 4  # play Scout/Spy: (slot or -1, 0, 0, 0)
+D_MOVE = 5  # movement: (unit, to, 0, 0); unit -1 = dig in (Distant Lands option)
+D_FORCED_MARCH = 6  # (slot or -1, to, 0, 0)
+D_SUPPLY_MOVE = 7  # (slot or -1, unit, to, 0)
+D_GUERRILLA = 8  # opponent: (slot or -1, 0, 0, 0)
+D_COMBAT = 9  # (kind CK_* or 0 none, unit/-1, slot, target)
+D_WITHDRAW = 10  # defender: (slot or -1, 0, 0, 0)
+D_DEF_CARD = 11  # defender: (slot or -1, 0, 0, 0)
+D_ATT_CARD = 12  # attacker step 5: (slot or -1, what AC_*, unit, 0)
+D_SUPPORT = 13  # (unit or -1, 0, 0, 0)
+D_HIT_OR_RETREAT = 14  # (0 hit / 1 retreat, 0, 0, 0)
+D_RETREAT_SQ = 15  # (square, 0, 0, 0)
+D_ADVANCE = 16  # (unit or -1, 0, 0, 0)
+D_SKIRMISH_MOVE = 17  # (square or -1, 0, 0, 0)
+D_RESTORE = 18  # (slot or -1, unit, 0, 0)
+D_REDOUBT = 19  # (slot or -1, unit, 0, 0)
+N_DECISIONS = 20
+
+DECISION_NAMES = (
+    "", "place", "pick_start", "discard", "spy", "move", "forced_march", "supply_move",
+    "guerrilla", "combat", "withdraw", "def_card", "att_card", "support", "hit_or_retreat",
+    "retreat_square", "advance", "skirmish_move", "restore", "redoubt",
+)  # fmt: skip
+
+# combat kinds
+CK_NONE, CK_ASSAULT, CK_AMBUSH, CK_BOMBARD, CK_VOLLEY, CK_GRAND_BATTERY = 0, 1, 2, 3, 4, 5
+COMBAT_NAMES = ("none", "assault", "ambush", "bombard", "volley", "grand_battery")
+
+# attacker card uses in step 5
+AC_DONE, AC_UNIT, AC_COMMITTED, AC_SAPPERS, AC_SKIRMISH, AC_LEADER_COMBAT, AC_LEADER_COMMAND = (
+    0, 1, 2, 3, 4, 5, 6,
+)  # fmt: skip

@@ -1,0 +1,124 @@
+"""Packing: validated Python objects -> the fixed-shape integer tables the kernels read.
+
+This is the one boundary between the data model and the kernels; it runs once per run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.model import Army, MapSection, TerrainTable
+from manoeuvre_sim.model.army import HQ_TYPES
+
+
+@dataclass(frozen=True)
+class Packed:
+    """Static tables of one match-up (army A = player 0, army B = player 1).
+
+    units: ndarray(int32, (NUNITS, NUF)); cards: ndarray(int32, (2, MAXC, NCF));
+    deck_size: ndarray(int32, (2,)); rank: ndarray(int32, (2,)) rule 2.2 tie-breaker;
+    tprops: ndarray(int32, (n_codes, 7)); sections: ndarray(int32, (n_sections, 16)) terrain
+    codes of the verified pool; section_numbers: ndarray(int32, (n_sections,)).
+    """
+
+    units: np.ndarray
+    cards: np.ndarray
+    deck_size: np.ndarray
+    rank: np.ndarray
+    tprops: np.ndarray
+    sections: np.ndarray
+    section_numbers: np.ndarray
+    letters: str
+    data_hash: str
+
+
+def pack_army(army: Army, side: int, units: np.ndarray, cards: np.ndarray) -> int:
+    if len(army.units) > S.MAXU_SIDE:
+        raise UsageError(f"army {army.name!r}: at most {S.MAXU_SIDE} units are supported")
+    if army.deck_size > S.MAXC:
+        raise UsageError(f"army {army.name!r}: at most {S.MAXC} cards are supported")
+    for i, u in enumerate(army.units):
+        uid = side * S.MAXU_SIDE + i
+        units[uid] = (1, int(u.is_cavalry), u.full, u.reduced)
+    c = 0
+    for i, u in enumerate(army.units):
+        for card in u.cards:
+            row = cards[side, c]
+            row[S.CF_KIND] = S.KIND_UNIT
+            row[S.CF_UNIT] = i
+            if card.attack:
+                row[S.CF_ATK_N], row[S.CF_ATK_S] = card.attack.count, card.attack.sides
+            row[S.CF_DEF] = card.defense
+            row[S.CF_RANGE] = card.range or 0
+            if card.bombard:
+                row[S.CF_BOMB_N], row[S.CF_BOMB_S] = card.bombard.count, card.bombard.sides
+            if card.volley:
+                row[S.CF_VOL_N], row[S.CF_VOL_S] = card.volley.count, card.volley.sides
+            row[S.CF_PURSUIT] = card.pursuit_max or 0
+            row[S.CF_WITHDRAW] = card.withdraw_max or 0
+            row[S.CF_NRTA] = int(card.not_required_to_advance)
+            row[S.CF_ARTY] = int(card.artillery)
+            c += 1
+    for ld in army.leaders:
+        row = cards[side, c]
+        row[S.CF_KIND] = S.KIND_LEADER
+        row[S.CF_CMD] = ld.command
+        row[S.CF_CBT_A] = ld.combat_attack
+        row[S.CF_CBT_D] = ld.combat_defense
+        row[S.CF_RALLY] = 6 if ld.rally_auto else ld.rally
+        row[S.CF_RALLY_AUTO] = int(ld.rally_auto)
+        row[S.CF_PMOD] = ld.pursuit_mod or 0
+        if ld.grand_battery:
+            row[S.CF_GB_N], row[S.CF_GB_S] = ld.grand_battery.count, ld.grand_battery.sides
+        c += 1
+    for h in army.hq:
+        for _ in range(h.count):
+            cards[side, c, S.CF_KIND] = S.KIND_HQ
+            cards[side, c, S.CF_HQ] = HQ_TYPES.index(h.type)
+            c += 1
+    return c
+
+
+def pack(
+    army_a: Army,
+    army_b: Army,
+    terrain: TerrainTable,
+    sections: tuple[MapSection, ...],
+    *,
+    include_unverified: bool = False,
+) -> Packed:
+    """Pack two armies, the terrain table and the section pool for the kernels."""
+    from manoeuvre_sim.engine.board import terrain_props
+
+    assert tuple(HQ_TYPES) == S.HQ_NAMES
+    units = np.zeros((S.NUNITS, S.NUF), dtype=np.int32)
+    cards = np.zeros((2, S.MAXC, S.NCF), dtype=np.int32)
+    sizes = np.array(
+        [pack_army(army_a, 0, units, cards), pack_army(army_b, 1, units, cards)], dtype=np.int32
+    )
+    letters, tprops = terrain_props(terrain)
+    pool = [s for s in sections if s.verified or include_unverified]
+    if len(pool) < 4:
+        raise UsageError("at least 4 map sections are needed to build a battlefield")
+    secs = np.array([[letters.index(ch) for ch in "".join(s.rows)] for s in pool], dtype=np.int32)
+    h = hashlib.sha256()
+    for obj in (army_a, army_b, terrain):
+        h.update(obj.model_dump_json().encode())
+    for s in pool:
+        h.update(s.model_dump_json().encode())
+    return Packed(
+        units=units,
+        cards=cards,
+        deck_size=sizes,
+        rank=np.array([army_a.tiebreak_rank, army_b.tiebreak_rank], dtype=np.int32),
+        tprops=tprops.astype(np.int32),
+        sections=secs,
+        section_numbers=np.array([s.number for s in pool], dtype=np.int32),
+        letters=letters,
+        data_hash=h.hexdigest()[:16],
+    )

@@ -1,0 +1,248 @@
+"""Player policies: given the legal options of a decision, choose one.
+
+A policy sees only what its seat may see: the board, its own hand, counts, and the
+opponent's hand only while a Scout/Spy it played this turn is in effect (``REVEALED``).
+The policies here read nothing else of the state.
+
+Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
+
+* ``random``: uniform over the legal options at every decision (the rules' reference player).
+* ``simple``: a sensible one-ply heuristic — advances toward the enemy half, prefers
+  defensive terrain, attacks when its expected attack total beats the defense by a margin,
+  defends with its cards, restores reduced units, keeps useful cards.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import TP_DEF, TP_ENTER, adjacent
+from manoeuvre_sim.rng import uniform_below
+
+POLICY_RANDOM = 0
+POLICY_SIMPLE = 1
+POLICY_NAMES = ("random", "simple")
+
+NPARAM = 8
+# simple policy parameters
+P_ADVANCE = 0  # weight of forward progress in a move
+P_TERRAIN = 1  # weight of the destination's defense bonus
+P_ATTACK_MARGIN = 2  # attack when expected attack total >= margin * defense total
+P_CONTACT = 3  # weight of ending adjacent to an enemy unit
+P_KEEP = 4  # discard cards worth less than this (see _card_value)
+DEFAULT_PARAMS = np.array([[1.0, 0.6, 1.2, 0.3, 5.5, 0, 0, 0]] * 2)
+
+
+@nb.njit(cache=True)
+def _mean_dice(n, s):
+    return n * (s + 1) / 2.0
+
+
+@nb.njit(cache=True)
+def _strength(st, units, u):
+    step = st[S.U_STEP + u]
+    if step == 2:
+        return units[u, S.UF_FULL]
+    if step == 1:
+        return units[u, S.UF_REDUCED]
+    return 0
+
+
+@nb.njit(cache=True)
+def _forward(p, sq):
+    """How far sq is toward p's enemy edge (0..7)."""
+    r = sq // 8
+    return 7 - r if p == 0 else r
+
+
+@nb.njit(cache=True)
+def _enemy_adjacent(st, p, sq):
+    n = 0
+    q = 1 - p
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] > 0 and adjacent(st[S.U_SQ + t], sq):
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _card_value(st, cards, p, c):
+    """Rough worth of holding card c (0: useless)."""
+    kind = cards[p, c, S.CF_KIND]
+    if kind == S.KIND_UNIT:
+        if st[S.U_STEP + p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]] == 0:
+            return 0.0
+        v = _mean_dice(cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]) * 0.5
+        v += _mean_dice(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S]) * 0.4
+        v += _mean_dice(cards[p, c, S.CF_VOL_N], cards[p, c, S.CF_VOL_S]) * 0.4
+        return v + 0.3 * cards[p, c, S.CF_DEF]
+    if kind == S.KIND_LEADER:
+        return 4.0 + cards[p, c, S.CF_CBT_A] * 0.5
+    hq = cards[p, c, S.CF_HQ]
+    if hq == S.HQ_WITHDRAW or hq == S.HQ_SUPPLY or hq == S.HQ_REGROUP:
+        return 4.0
+    if hq == S.HQ_COMMITTED or hq == S.HQ_SKIRMISH:
+        return 1.0
+    return 3.0
+
+
+@nb.njit(cache=True)
+def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
+    """Heuristic value of option i of decision dk for the simple policy (higher is better)."""
+    w = params[p]
+    o0 = opts[i, 0]
+    o1 = opts[i, 1]
+    o2 = opts[i, 2]
+    o3 = opts[i, 3]
+    if dk == D.D_PLACE:
+        sq = o0
+        u = o1
+        front = 1.0 if (sq // 8 == 6 and p == 0) or (sq // 8 == 1 and p == 1) else 0.0
+        return front * _strength(st, units, u) * 0.2 + tprops[st[S.TERR + sq], TP_DEF] * 0.5
+    if dk == D.D_PICK_START:
+        c = o1
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            return (
+                _mean_dice(cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S])
+                + 0.1 * cards[p, c, S.CF_DEF]
+            )
+        if kind == S.KIND_LEADER:
+            return 6.0 + cards[p, c, S.CF_CBT_A]
+        return 4.0
+    if dk == D.D_DISCARD:
+        # drop the cards worth less than the keep threshold (cards of eliminated units are
+        # worth nothing), so the deck keeps cycling toward nightfall
+        mask = o0
+        sc = 0.0
+        for s in range(st[S.HAND_N + p]):
+            c = st[S.HAND + p * S.HMAX + s]
+            dropped = (mask >> s) & 1
+            v = _card_value(st, cards, p, c) - w[P_KEEP]
+            if dropped:
+                sc -= v
+        return sc
+    if dk == D.D_MOVE or dk == D.D_SUPPLY_MOVE or dk == D.D_FORCED_MARCH or dk == D.D_SKIRMISH_MOVE:
+        if dk == D.D_MOVE:
+            u, to = o0, o1
+        elif dk == D.D_SUPPLY_MOVE:
+            u, to = o1, o2
+        elif dk == D.D_FORCED_MARCH:
+            u, to = o2, o1
+        else:
+            u, to = o1, o0
+        if u < 0 or to < 0:
+            return 0.0
+        fr = st[S.U_SQ + u]
+        gain = _forward(p, to) - _forward(p, fr)
+        tdef = tprops[st[S.TERR + to], TP_DEF] - tprops[st[S.TERR + fr], TP_DEF]
+        contact = _enemy_adjacent(st, p, to)
+        sc = w[P_ADVANCE] * gain + w[P_TERRAIN] * tdef + w[P_CONTACT] * min(contact, 1)
+        if st[S.U_STEP + u] == 1:
+            sc -= 0.5 * contact
+        if dk != D.D_MOVE:
+            sc -= 0.3  # a card spent
+        return sc
+    if dk == D.D_COMBAT:
+        kind = o0
+        if kind == D.CK_NONE:
+            return 0.0
+        u, s, t = o1, o2, o3
+        c = st[S.HAND + p * S.HMAX + s]
+        tsq = st[S.U_SQ + t]
+        dtot = _strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF] + 3 * st[S.REDOUBT + tsq]
+        if kind == D.CK_ASSAULT:
+            a = _strength(st, units, u) + _mean_dice(
+                cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+            )
+            if a >= w[P_ATTACK_MARGIN] * (dtot + 2.0):
+                return 1.0 + (a - dtot) * 0.1
+            return -1.0
+        if kind == D.CK_AMBUSH:
+            return -0.5
+        if kind == D.CK_BOMBARD:
+            a = _mean_dice(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S])
+        elif kind == D.CK_VOLLEY:
+            a = _mean_dice(cards[p, c, S.CF_VOL_N], cards[p, c, S.CF_VOL_S])
+        else:
+            a = _mean_dice(cards[p, c, S.CF_GB_N], cards[p, c, S.CF_GB_S])
+        return (a - dtot) * 0.2
+    if dk == D.D_WITHDRAW:
+        t = o1
+        return 0.5 if (o0 >= 0 and st[S.U_STEP + t] == 1) else (0.0 if o0 < 0 else -0.2)
+    if dk == D.D_DEF_CARD:
+        if o0 < 0:
+            return 0.0
+        c = st[S.HAND + p * S.HMAX + o0]
+        if cards[p, c, S.CF_KIND] == S.KIND_LEADER:
+            return 0.1 * cards[p, c, S.CF_CBT_D] - 0.3
+        return 0.2 * cards[p, c, S.CF_DEF]
+    if dk == D.D_ATT_CARD:
+        if o0 < 0:
+            return 0.0
+        what = o1
+        if what == D.AC_UNIT or what == D.AC_SAPPERS:
+            return 1.0
+        if what == D.AC_LEADER_COMBAT:
+            c = st[S.HAND + p * S.HMAX + o0]
+            return 0.2 * cards[p, c, S.CF_CBT_A]
+        if what == D.AC_LEADER_COMMAND:
+            return 0.3
+        return -1.0  # Committed Attack, Skirmish: not for this simple player
+    if dk == D.D_SUPPORT:
+        return 1.0 if o0 >= 0 else 0.0
+    if dk == D.D_HIT_OR_RETREAT:
+        t = o1
+        band = o2
+        if band == 3:  # attacker chooses: retreat if it eliminates or the unit is full
+            return 1.0 if o0 == 0 and st[S.U_STEP + t] == 1 else (0.5 if o0 == 1 else 0.0)
+        return 1.0 if o0 == 1 else 0.0  # defender: prefer to give ground
+    if dk == D.D_RETREAT_SQ:
+        return tprops[st[S.TERR + o0], TP_DEF] * 1.0
+    if dk == D.D_ADVANCE:
+        return 1.0 if o0 >= 0 else 0.0
+    if dk == D.D_RESTORE:
+        if o0 < 0:
+            return 0.0
+        c = st[S.HAND + p * S.HMAX + o0]
+        if cards[p, c, S.CF_KIND] == S.KIND_LEADER:
+            return 0.2
+        return 1.0
+    if dk == D.D_REDOUBT:
+        if o0 < 0:
+            return 0.0
+        return 0.5 + 0.5 * _enemy_adjacent(st, p, st[S.U_SQ + o1])
+    if dk == D.D_GUERRILLA or dk == D.D_SPY:
+        return 1.0 if o0 >= 0 else 0.0
+    return 0.0
+
+
+@nb.njit(cache=True)
+def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n):
+    """Index of the option ``seat``'s policy picks among ``opts[:n]`` at decision ``dk``."""
+    if n == 1:
+        return 0
+    kind = pol[seat]
+    if kind == POLICY_RANDOM:
+        return uniform_below(rng, n)
+    best = -1e18
+    bi = 0
+    ties = 0
+    for i in range(n):
+        v = _score(st, units, cards, tprops, seat, params, opts, i, dk, cb)
+        if v > best + 1e-12:
+            best = v
+            bi = i
+            ties = 1
+        elif abs(v - best) <= 1e-12:
+            ties += 1
+            if uniform_below(rng, ties) == 0:  # uniform among equal scores
+                bi = i
+    return bi
+
+
+__all__ = ["DEFAULT_PARAMS", "NPARAM", "POLICY_NAMES", "choose", "TP_ENTER"]

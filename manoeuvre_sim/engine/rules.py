@@ -1,0 +1,283 @@
+"""Rule primitives on the flat state: cards, hits, retreats, movement bookkeeping.
+
+All functions are numba kernels over the state layout of ``state.py``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import retreat_options
+from manoeuvre_sim.rng import roll_die, uniform_below
+
+# --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
+EV_TURN = 1  # a=game turn
+EV_DRAW = 2  # a=card
+EV_DISCARD = 3  # a=card
+EV_MOVE = 4  # a=unit b=from c=to d=how (0 move, 1 supply, 2 forced march, 3 skirmish)
+EV_PLAY = 5  # a=card b=purpose (PURPOSE_*) c=unit or target
+EV_ROLL = 6  # a=what (ROLL_*) b=total c=dice-count d=sides
+EV_COMBAT = 7  # a=kind (CK_*) b=attack total c=defense total d=band/hit
+EV_HIT = 8  # a=unit b=new step
+EV_RETREAT = 9  # a=unit b=from c=to (-1 eliminated: no square)
+EV_ADVANCE = 10  # a=unit b=from c=to
+EV_RESTORE = 11  # a=unit b=success
+EV_REDOUBT = 12  # a=square
+EV_NEGATE = 13  # a=negated card b=guerrilla card
+EV_RESHUFFLE = 14  # a=cards
+EV_SETUP = 15  # a=unit b=square
+EV_END = 16  # a=winner b=victory c=vp0 d=vp1
+EV_FIRST = 17  # a=first player
+EV_MAP = 18  # a=section b=rotation c=position
+EV_SPY = 19  # a=card
+EV_DIG_IN = 20
+EV_NO_MOVE = 21
+EV_PURSUIT = 22  # a=pursuing unit b=roll c=hit
+EV_WITHDRAW = 23  # a=unit b=success
+
+PURPOSE_INITIATE = 1
+PURPOSE_DEFENSE = 2
+PURPOSE_ATTACK = 3
+PURPOSE_LEADER_COMBAT = 4
+PURPOSE_LEADER_COMMAND = 5
+PURPOSE_COMMITTED = 6
+PURPOSE_SAPPERS = 7
+PURPOSE_SKIRMISH = 8
+PURPOSE_WITHDRAW = 9
+PURPOSE_RESTORE = 10
+PURPOSE_REDOUBT = 11
+PURPOSE_SUPPLY_MOVE = 12
+PURPOSE_FORCED_MARCH = 13
+PURPOSE_GUERRILLA = 14
+
+ROLL_FIRST = 1
+ROLL_ATTACK = 2
+ROLL_PURSUIT = 3
+ROLL_RALLY = 4
+ROLL_WITHDRAW = 5
+ROLL_FIRE = 6
+
+
+@nb.njit(cache=True)
+def log(tr, trn, ev, p, a, b, c, d):
+    """Append an event to the trace (no-op when the trace has no rows)."""
+    n = trn[0]
+    if n < tr.shape[0]:
+        tr[n, 0] = ev
+        tr[n, 1] = p
+        tr[n, 2] = a
+        tr[n, 3] = b
+        tr[n, 4] = c
+        tr[n, 5] = d
+        trn[0] = n + 1
+
+
+@nb.njit(cache=True)
+def owner(u):
+    return u // S.MAXU_SIDE
+
+
+@nb.njit(cache=True)
+def strength(st, units, u):
+    step = st[S.U_STEP + u]
+    if step == 2:
+        return units[u, S.UF_FULL]
+    if step == 1:
+        return units[u, S.UF_REDUCED]
+    return 0
+
+
+@nb.njit(cache=True)
+def card_unit(cards, p, c):
+    """Global unit id a unit card belongs to, -1 for other cards."""
+    if cards[p, c, S.CF_KIND] != S.KIND_UNIT:
+        return -1
+    return p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
+
+
+@nb.njit(cache=True)
+def is_hq(cards, p, c, hq):
+    return cards[p, c, S.CF_KIND] == S.KIND_HQ and cards[p, c, S.CF_HQ] == hq
+
+
+@nb.njit(cache=True)
+def _setbit(st, base, p, c):
+    w = base + p * 4 + c // 32
+    st[w] = st[w] | np.int32(np.int64(1) << (c % 32) if c % 32 < 31 else -(2**31))
+
+
+@nb.njit(cache=True)
+def hand_card(st, p, slot):
+    return st[S.HAND + p * S.HMAX + slot]
+
+
+@nb.njit(cache=True)
+def hand_remove(st, p, slot):
+    """Take the card at ``slot`` out of p's hand (the later cards shift down)."""
+    base = S.HAND + p * S.HMAX
+    n = st[S.HAND_N + p]
+    c = st[base + slot]
+    for i in range(slot, n - 1):
+        st[base + i] = st[base + i + 1]
+    st[base + n - 1] = 0
+    st[S.HAND_N + p] = n - 1
+    return c
+
+
+@nb.njit(cache=True)
+def hand_add(st, p, c):
+    n = st[S.HAND_N + p]
+    st[S.HAND + p * S.HMAX + n] = c
+    st[S.HAND_N + p] = n + 1
+
+
+@nb.njit(cache=True)
+def discard(st, p, c):
+    n = st[S.DISC_N + p]
+    st[S.DISC + p * S.MAXC + n] = c
+    st[S.DISC_N + p] = n + 1
+
+
+@nb.njit(cache=True)
+def play_to_table(st, p, slot):
+    """Play the card at hand ``slot`` onto the table (discarded when the combat ends)."""
+    c = hand_remove(st, p, slot)
+    n = st[S.TABLE_N + p]
+    st[S.TABLE + p * S.TMAX + n] = c
+    st[S.TABLE_N + p] = n + 1
+    st[S.CARDS_PLAYED + p] += 1
+    _setbit(st, S.PLAYED, p, c)
+    return c
+
+
+@nb.njit(cache=True)
+def play_and_discard(st, p, slot):
+    """Play the card at hand ``slot`` for an immediate effect; it goes to the discards."""
+    c = hand_remove(st, p, slot)
+    discard(st, p, c)
+    st[S.CARDS_PLAYED + p] += 1
+    _setbit(st, S.PLAYED, p, c)
+    return c
+
+
+@nb.njit(cache=True)
+def clear_table(st, p):
+    n = st[S.TABLE_N + p]
+    for i in range(n):
+        discard(st, p, st[S.TABLE + p * S.TMAX + i])
+        st[S.TABLE + p * S.TMAX + i] = 0
+    st[S.TABLE_N + p] = 0
+
+
+@nb.njit(cache=True)
+def shuffle(arr, start, n, rng):
+    """Fisher-Yates shuffle of arr[start:start+n] with the explicit RNG."""
+    for i in range(n - 1, 0, -1):
+        j = uniform_below(rng, i + 1)
+        t = arr[start + i]
+        arr[start + i] = arr[start + j]
+        arr[start + j] = t
+
+
+@nb.njit(cache=True)
+def draw_one(st, p, rng, tr, trn):
+    """Draw one card (rule 4 Draw Phase). The first time the deck runs out the player has
+    drawn the last card of the first deck (rule 2.3); an empty deck is rebuilt from the
+    shuffled discards as often as needed. Returns False if there is nothing to draw."""
+    if st[S.DECK_N + p] == 0:
+        nd = st[S.DISC_N + p]
+        if nd == 0:
+            return False
+        for i in range(nd):
+            st[S.DECK + p * S.MAXC + i] = st[S.DISC + p * S.MAXC + i]
+        st[S.DISC_N + p] = 0
+        st[S.DECK_N + p] = nd
+        shuffle(st, S.DECK + p * S.MAXC, nd, rng)
+        st[S.RESHUFFLES + p] += 1
+        log(tr, trn, EV_RESHUFFLE, p, nd, 0, 0, 0)
+    n = st[S.DECK_N + p] - 1
+    c = st[S.DECK + p * S.MAXC + n]
+    st[S.DECK_N + p] = n
+    hand_add(st, p, c)
+    _setbit(st, S.DRAWN, p, c)
+    log(tr, trn, EV_DRAW, p, c, 0, 0, 0)
+    if n == 0 and st[S.RESHUFFLES + p] == 0:
+        st[S.FIRST_DECK_DONE + p] = 1  # rule 2.3: the last card of the first deck
+    return True
+
+
+@nb.njit(cache=True)
+def draw_to_five(st, p, rng, tr, trn):
+    while st[S.HAND_N + p] < 5:
+        if not draw_one(st, p, rng, tr, trn):
+            break
+
+
+@nb.njit(cache=True)
+def move_unit(st, u, to):
+    """Move unit u to square ``to``; a redoubt it leaves is removed (rule 9.2 Redoubt)."""
+    fr = st[S.U_SQ + u]
+    st[S.OCC + fr] = -1
+    st[S.REDOUBT + fr] = 0
+    st[S.OCC + to] = u
+    st[S.U_SQ + u] = to
+
+
+@nb.njit(cache=True)
+def eliminate(st, u, tr, trn):
+    sq = st[S.U_SQ + u]
+    if sq >= 0:
+        st[S.OCC + sq] = -1
+        st[S.REDOUBT + sq] = 0
+    st[S.U_SQ + u] = -1
+    if st[S.U_STEP + u] > 0:
+        st[S.ELIM + owner(u)] += 1
+    st[S.U_STEP + u] = 0
+    log(tr, trn, EV_HIT, owner(u), u, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def hit(st, u, tr, trn):
+    """One hit (rule 6.5 Hit): full -> reduced, reduced -> eliminated. Returns True if the
+    unit survives."""
+    if st[S.U_STEP + u] == 2:
+        st[S.U_STEP + u] = 1
+        log(tr, trn, EV_HIT, owner(u), u, 1, 0, 0)
+        return True
+    if st[S.U_STEP + u] == 1:
+        eliminate(st, u, tr, trn)
+    return False
+
+
+@nb.njit(cache=True)
+def roll(rng, n, s):
+    t = 0
+    for _ in range(n):
+        t += roll_die(rng, s)
+    return t
+
+
+@nb.njit(cache=True)
+def retreat_squares(st, tprops, u, out):
+    """Rule 6.5 Retreat: the squares the owner may choose among (0: eliminated instead)."""
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    return retreat_options(occ, terr, tprops, st[S.U_SQ + u], owner(u), out)
+
+
+@nb.njit(cache=True)
+def check_conservation(st, deck_size):
+    """Card conservation: deck + hand + discard + table + out == deck size, per player."""
+    for p in range(2):
+        tot = (
+            st[S.DECK_N + p]
+            + st[S.HAND_N + p]
+            + st[S.DISC_N + p]
+            + st[S.TABLE_N + p]
+            + st[S.OUT_N + p]
+        )
+        if tot != deck_size[p]:
+            return False
+    return True

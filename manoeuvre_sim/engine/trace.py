@@ -1,0 +1,45 @@
+"""One game with its full event log: for replays, golden transcripts and debugging."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from manoeuvre_sim.engine import state as S
+
+
+def play_traced(
+    army_a: str,
+    army_b: str,
+    *,
+    seed: int,
+    game: int = 0,
+    policies: tuple[str, str] = ("simple", "simple"),
+    max_events: int = 20000,
+    check: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play game ``game`` of master ``seed`` (the same game ``simulate`` plays with that seed
+    and index) and return ``(state, trace)``; ``trace`` is ``ndarray(int32, (n, 6))`` rows
+    of (event, player, a, b, c, d) as documented in ``engine/rules.py``."""
+    from manoeuvre_sim.engine.game import play_game
+    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
+
+    cfg = SimConfig(
+        army_a,
+        army_b,
+        games=1,
+        seed=seed,
+        policy_a=policies[0],
+        policy_b=policies[1],
+        check_invariants=check,
+    )
+    _, _, P = prepare(cfg)
+    pol, params = policy_arrays(cfg)
+    st = S.new_state()
+    tr = np.zeros((max_events, 6), dtype=np.int32)
+    trn = np.zeros(1, dtype=np.int32)
+    play_game(
+        st, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections, P.section_numbers,
+        pol, params, new_state(seed, game), rule_options(cfg), tr, trn,
+    )  # fmt: skip
+    return st, tr[: trn[0]].copy()

@@ -1,0 +1,113 @@
+"""Game records -> pandas DataFrame -> Parquet or CSV, always with a manifest.
+
+A file never appears half-written: it is written beside its destination and renamed into
+place. The manifest (seed, rules version, data hash, armies, policies, options) goes into
+the Parquet schema metadata and, for every format, a ``<file>.manifest.json`` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from manoeuvre_sim.errors import UsageError
+
+VICTORY = np.array(["none", "attrition", "nightfall"])
+TIEBREAK = np.array(["squares", "eliminations", "reduced", "nation", "none"])
+
+
+def _bits(words: np.ndarray) -> np.ndarray:
+    """(n, 4) int32 words -> (n,) Python ints of 128 bits, as hex strings."""
+    w = words.astype(np.int64) & 0xFFFFFFFF
+    return np.array(
+        [f"{(r[3] << 96) | (r[2] << 64) | (r[1] << 32) | r[0]:032x}" for r in w.tolist()],
+        dtype=object,
+    )
+
+
+def to_frame(records: np.ndarray, manifest: dict, *, card_bits: bool = False) -> pd.DataFrame:
+    """One row per game with the columns documented in the README."""
+    from manoeuvre_sim.engine import batch as B
+
+    r = records
+    n = len(r)
+    seed = manifest["config"]["seed"]
+    ab = np.array(["a", "b"])
+    winner = np.where(r[:, B.R_WINNER] < 0, "draw", ab[np.clip(r[:, B.R_WINNER], 0, 1)])
+    df = pd.DataFrame(
+        {
+            "game": np.arange(n, dtype=np.int64),
+            "seed": np.full(n, seed, dtype=np.int64),
+            "army_a": manifest["army_a"],
+            "army_b": manifest["army_b"],
+            "policy_a": manifest["config"]["policy_a"],
+            "policy_b": manifest["config"]["policy_b"],
+            "first_player": ab[r[:, B.R_FIRST]],
+            "winner": winner,
+            "victory": VICTORY[r[:, B.R_VICTORY]],
+            "tiebreak": np.where(
+                r[:, B.R_VICTORY] == 2, TIEBREAK[np.clip(r[:, B.R_TIEBREAK], 0, 4)], ""
+            ),
+            "game_turns": r[:, B.R_TURNS],
+            "turn_limit": r[:, B.R_TURN_LIMIT].astype(bool),
+            "eliminated_a": r[:, B.R_ELIM_A],
+            "eliminated_b": r[:, B.R_ELIM_B],
+            "reduced_a": r[:, B.R_RED_A],
+            "reduced_b": r[:, B.R_RED_B],
+            "vp_a": r[:, B.R_VP_A],
+            "vp_b": r[:, B.R_VP_B],
+            "combats_a": r[:, B.R_COMBATS_A],
+            "combats_b": r[:, B.R_COMBATS_B],
+            "assaults_a": r[:, B.R_ASSAULTS_A],
+            "assaults_b": r[:, B.R_ASSAULTS_B],
+            "cards_played_a": r[:, B.R_CARDS_A],
+            "cards_played_b": r[:, B.R_CARDS_B],
+        }
+    )
+    for i, pos in enumerate(("nw", "ne", "sw", "se")):
+        df[f"map_{pos}"] = r[:, B.R_MAP + i]
+        df[f"rot_{pos}"] = r[:, B.R_MAP + 4 + i]
+    if card_bits:
+        # card copy k (1-based card_no - 1 of `armies export`) is bit k of the hex number
+        df["drawn_a"] = _bits(r[:, B.R_DRAWN : B.R_DRAWN + 4])
+        df["drawn_b"] = _bits(r[:, B.R_DRAWN + 4 : B.R_DRAWN + 8])
+        df["played_a"] = _bits(r[:, B.R_PLAYED : B.R_PLAYED + 4])
+        df["played_b"] = _bits(r[:, B.R_PLAYED + 4 : B.R_PLAYED + 8])
+    return df
+
+
+def write(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
+    """Write ``df`` as Parquet (.parquet) or CSV (.csv) plus ``<path>.manifest.json``,
+    atomically."""
+    path = Path(path)
+    ext = path.suffix.lower()
+    if ext not in (".parquet", ".csv"):
+        raise UsageError(f"--out {path}: expected a file name ending in .parquet or .csv")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    try:
+        if ext == ".parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            meta = dict(table.schema.metadata or {})
+            meta[b"manoeuvre_sim"] = json.dumps(manifest).encode()
+            pq.write_table(table.replace_schema_metadata(meta), tmp)
+        else:
+            df.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    mpath = path.with_name(path.name + ".manifest.json")
+    mtmp = mpath.with_name(mpath.name + ".part")
+    mtmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(mtmp, mpath)
+    return path

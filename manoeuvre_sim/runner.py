@@ -1,0 +1,149 @@
+"""Run many games: configuration, seeding, chunks, threads, progress and interruption.
+
+``simulate(config)`` returns the raw records (one row per game) plus a manifest; the
+results module turns them into a DataFrame and files. The same seed gives the same rows
+whatever ``threads`` and ``chunk`` are.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from manoeuvre_sim import RULES_VERSION, __version__
+from manoeuvre_sim.errors import UsageError
+
+POLICIES = ("random", "simple")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """One batch of games between army A (player 0) and army B (player 1)."""
+
+    army_a: str
+    army_b: str
+    games: int = 1000
+    seed: int = 1
+    policy_a: str = "simple"
+    policy_b: str = "simple"
+    threads: int = 0  # 0: all cores
+    chunk: int = 2048
+    tournament_hand: bool = False
+    advance_to_contact: bool = False
+    digging_in: bool = False
+    max_turns: int = 200
+    include_unverified_maps: bool = False
+    relax: bool = False
+    check_invariants: bool = False
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise UsageError(f"--games: expected a positive number of games, got {self.games}")
+        if not (0 <= self.seed < 2**63):
+            raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
+        for side, pol in (("a", self.policy_a), ("b", self.policy_b)):
+            if pol not in POLICIES:
+                raise UsageError(
+                    f"--policy-{side}: unknown policy {pol!r}; expected one of {', '.join(POLICIES)}"
+                )
+        if self.threads < 0:
+            raise UsageError(f"--threads: expected 0 (all cores) or more, got {self.threads}")
+        if self.chunk < 1:
+            raise UsageError(f"chunk: expected a positive size, got {self.chunk}")
+        if self.max_turns < 1:
+            raise UsageError(f"max_turns: expected a positive number, got {self.max_turns}")
+
+
+@dataclass
+class SimResult:
+    records: np.ndarray  # int32 (n_done, NREC)
+    manifest: dict = field(default_factory=dict)
+    interrupted: bool = False
+
+
+def prepare(config: SimConfig):
+    """Load and pack the data a config names (armies, terrain, map sections)."""
+    from manoeuvre_sim.engine.pack import pack
+    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+
+    a = find_army(config.army_a, relax=config.relax)
+    b = find_army(config.army_b, relax=config.relax)
+    terrain = load_terrain()
+    sections = load_sections(terrain=terrain)
+    return a, b, pack(a, b, terrain, sections, include_unverified=config.include_unverified_maps)
+
+
+def rule_options(config: SimConfig) -> np.ndarray:
+    from manoeuvre_sim.engine import game as G
+
+    opt = np.zeros(G.N_OPTIONS, dtype=np.int32)
+    opt[G.OPT_TOURNAMENT_HAND] = int(config.tournament_hand)
+    opt[G.OPT_ADVANCE_TO_CONTACT] = int(config.advance_to_contact)
+    opt[G.OPT_DIGGING_IN] = int(config.digging_in)
+    opt[G.OPT_MAX_TURNS] = config.max_turns
+    opt[G.OPT_CHECK] = int(config.check_invariants)
+    return opt
+
+
+def policy_arrays(config: SimConfig) -> tuple[np.ndarray, np.ndarray]:
+    from manoeuvre_sim.engine.players import DEFAULT_PARAMS, POLICY_NAMES
+
+    pol = np.array(
+        [POLICY_NAMES.index(config.policy_a), POLICY_NAMES.index(config.policy_b)],
+        dtype=np.int32,
+    )
+    return pol, DEFAULT_PARAMS.copy()
+
+
+def simulate(config: SimConfig, progress: Callable[[int, int], None] | None = None) -> SimResult:
+    """Play ``config.games`` games; ``progress(done, total)`` is called after each chunk.
+
+    A KeyboardInterrupt between chunks stops the run and returns the finished games with
+    ``interrupted=True`` (a chunk in flight is discarded whole).
+    """
+    import numba
+
+    from manoeuvre_sim.engine.batch import NREC, play_games
+
+    a, b, P = prepare(config)
+    opt = rule_options(config)
+    pol, params = policy_arrays(config)
+    threads = config.threads or numba.config.NUMBA_NUM_THREADS
+    threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    out = np.zeros((config.games, NREC), dtype=np.int32)
+    done = 0
+    interrupted = False
+    t0 = time.perf_counter()
+    try:
+        while done < config.games:
+            n = min(config.chunk, config.games - done)
+            play_games(
+                config.seed, done, n, P.units, P.cards, P.deck_size, P.rank, P.tprops,
+                P.sections, P.section_numbers, pol, params, opt, out[done : done + n],
+            )  # fmt: skip
+            done += n
+            if progress:
+                progress(done, config.games)
+    except KeyboardInterrupt:
+        interrupted = True
+    elapsed = time.perf_counter() - t0
+    manifest = {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "config": asdict(config),
+        "army_a": a.name,
+        "army_b": b.name,
+        "data_hash": P.data_hash,
+        "map_pool": [int(x) for x in P.section_numbers],
+        "games_requested": config.games,
+        "games_done": done,
+        "interrupted": interrupted,
+        "threads": threads,
+        "seconds": round(elapsed, 3),
+    }
+    return SimResult(records=out[:done].copy(), manifest=manifest, interrupted=interrupted)

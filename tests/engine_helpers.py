@@ -1,0 +1,69 @@
+"""Set up engine states from ASCII boards (tests/boards.py) and real armies."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.game import N_OPTIONS, OPT_CHECK, OPT_MAX_TURNS
+
+
+def engine_unit(board_id: int) -> int:
+    """Board ids 0..7 are player 0's units 0..7; 8..15 are player 1's units 0..7."""
+    return board_id if board_id < 8 else S.MAXU_SIDE + board_id - 8
+
+
+@lru_cache(maxsize=8)
+def packed(army_a: str = "France", army_b: str = "Russia"):
+    from manoeuvre_sim.engine.pack import pack
+    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+
+    t = load_terrain()
+    return pack(find_army(army_a), find_army(army_b), t, load_sections(terrain=t))
+
+
+def state_from_board(board, reduced=()) -> np.ndarray:
+    st = S.new_state()
+    st[S.TERR : S.TERR + 64] = board.terr
+    for bid in range(16):
+        sq = board.unit_sq[bid]
+        if sq >= 0:
+            u = engine_unit(bid)
+            st[S.OCC + sq] = u
+            st[S.U_SQ + u] = sq
+            st[S.U_STEP + u] = 1 if bid in reduced else 2
+    return st
+
+
+def options(check: bool = True, max_turns: int = 200) -> np.ndarray:
+    opt = np.zeros(N_OPTIONS, dtype=np.int32)
+    opt[OPT_MAX_TURNS] = max_turns
+    opt[OPT_CHECK] = int(check)
+    return opt
+
+
+def uowner() -> np.ndarray:
+    return (np.arange(S.NUNITS) // S.MAXU_SIDE).astype(np.int32)
+
+
+def give_hand(st, p, cards_idx):
+    st[S.HAND_N + p] = len(cards_idx)
+    for i, c in enumerate(cards_idx):
+        st[S.HAND + p * S.HMAX + i] = c
+
+
+def card_index(P, p, unit=None, kind="unit", pred=None):
+    """First card index of player p matching: a unit's card satisfying pred, or an HQ type."""
+    for c in range(P.deck_size[p]):
+        row = P.cards[p, c]
+        if kind == "unit" and row[S.CF_KIND] == S.KIND_UNIT and row[S.CF_UNIT] == unit:
+            if pred is None or pred(row):
+                return c
+        if kind == "leader" and row[S.CF_KIND] == S.KIND_LEADER and (pred is None or pred(row)):
+            return c
+        if kind not in ("unit", "leader") and row[S.CF_KIND] == S.KIND_HQ:
+            if S.HQ_NAMES[row[S.CF_HQ]] == kind:
+                return c
+    raise LookupError((p, unit, kind))
