@@ -19,7 +19,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_DEF, TP_ENTER, adjacent
+from manoeuvre_sim.engine.board import TP_DEF, adjacent
 from manoeuvre_sim.rng import uniform_below
 
 POLICY_RANDOM = 0
@@ -243,6 +243,3 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
             if uniform_below(rng, ties) == 0:  # uniform among equal scores
                 bi = i
     return bi
-
-
-__all__ = ["DEFAULT_PARAMS", "NPARAM", "POLICY_NAMES", "choose", "TP_ENTER"]

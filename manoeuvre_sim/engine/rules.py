@@ -265,19 +265,3 @@ def retreat_squares(st, tprops, u, out):
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     return retreat_options(occ, terr, tprops, st[S.U_SQ + u], owner(u), out)
-
-
-@nb.njit(cache=True)
-def check_conservation(st, deck_size):
-    """Card conservation: deck + hand + discard + table + out == deck size, per player."""
-    for p in range(2):
-        tot = (
-            st[S.DECK_N + p]
-            + st[S.HAND_N + p]
-            + st[S.DISC_N + p]
-            + st[S.TABLE_N + p]
-            + st[S.OUT_N + p]
-        )
-        if tot != deck_size[p]:
-            return False
-    return True

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from manoeuvre_sim.model.army import HQ_TYPES
+
 MAXU_SIDE = 16  # units per side the arrays hold (the game has 8; relaxed armies up to 16)
 NUNITS = 2 * MAXU_SIDE
 MAXC = 100  # cards per deck the arrays hold (the game has 60; relaxed decks up to 99)
@@ -94,19 +96,7 @@ CF_GB_N, CF_GB_S = 21, 22  # Grand Battery dice (0 = none)
 NCF = 23
 
 KIND_NONE, KIND_UNIT, KIND_LEADER, KIND_HQ = 0, 1, 2, 3
-HQ_NAMES = (
-    "Ambush",
-    "Committed Attack",
-    "Forced March",
-    "Guerrilla",
-    "Redoubt",
-    "Regroup",
-    "Sappers/Engineers",
-    "Scout/Spy",
-    "Skirmish",
-    "Supply",
-    "Withdraw",
-)
+HQ_NAMES = HQ_TYPES  # HQ type code i is HQ_TYPES[i] (model/army.py)
 (
     HQ_AMBUSH,
     HQ_COMMITTED,
