@@ -110,6 +110,19 @@ def _face(u32, sides):
 
 
 @nb.njit(cache=True, inline="always")
+def _sum_flat(state, dice, pairs, odd):
+    """Total of a flat list of dice sides (``flat_dice``), two dice per 64-bit output: the
+    hot loop of the batch kernels."""
+    t = 0
+    for j in range(pairs):
+        u = next_u64(state)
+        t += _face(u >> _S32, dice[2 * j]) + _face(u & _MASK32, dice[2 * j + 1])
+    if odd:
+        t += _face(next_u64(state) >> _S32, dice[2 * pairs])
+    return t
+
+
+@nb.njit(cache=True, inline="always")
 def roll_dice_list(state, counts, sides, n):
     """The total of ``n`` dice expressions ``counts[i]`` d ``sides[i]``.
 
@@ -279,11 +292,7 @@ def simulate_assault(master_seed, n, base, counts, sides, n_dice, committed, def
         cnt = np.zeros(N_BANDS, dtype=np.int64)
         for _ in range(k):
             a = base
-            for j in range(pairs):
-                u = next_u64(state)
-                a += _face(u >> _S32, dice[2 * j]) + _face(u & _MASK32, dice[2 * j + 1])
-            if odd:
-                a += _face(next_u64(state) >> _S32, dice[m - 1])
+            a += _sum_flat(state, dice, pairs, odd)
             if a < 0:
                 cnt[assault_band(a, defense)] += 1
             else:
@@ -314,11 +323,7 @@ def simulate_fire(master_seed, n, bonus, counts, sides, n_dice, defense, chunk):
         hits = 0
         for _ in range(k):
             a = bonus
-            for j in range(pairs):
-                u = next_u64(state)
-                a += _face(u >> _S32, dice[2 * j]) + _face(u & _MASK32, dice[2 * j + 1])
-            if odd:
-                a += _face(next_u64(state) >> _S32, dice[m - 1])
+            a += _sum_flat(state, dice, pairs, odd)
             if fire_hits(a, defense):
                 hits += 1
         per[c] = hits

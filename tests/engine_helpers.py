@@ -67,3 +67,26 @@ def card_index(P, p, unit=None, kind="unit", pred=None):
             if S.HQ_NAMES[row[S.CF_HQ]] == kind:
                 return c
     raise LookupError((p, unit, kind))
+
+
+def context(P, seed=1, policies=(0, 0), trace=0):
+    """The kernels' context tuple ``g`` (see engine/game.py) for packed tables ``P``."""
+    from manoeuvre_sim.engine import decisions as D
+    from manoeuvre_sim.engine import game as G
+    from manoeuvre_sim.engine.players import DEFAULT_PARAMS
+    from manoeuvre_sim.rng import new_state
+
+    return (
+        P.units,
+        P.cards,
+        P.deck_size,
+        P.tprops,
+        uowner(),
+        np.array(policies, np.int32),
+        DEFAULT_PARAMS.copy(),
+        new_state(seed),
+        np.zeros((D.MAXOPT, 4), np.int32),
+        np.zeros(G.CB_SIZE, np.int32),
+        np.zeros((trace, 6), np.int32),
+        np.zeros(1, np.int32),
+    )

@@ -11,13 +11,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from boards import at, parse_board
-from engine_helpers import card_index, engine_unit, give_hand, packed, state_from_board, uowner
+from engine_helpers import (
+    card_index,
+    context,
+    engine_unit,
+    give_hand,
+    packed,
+    state_from_board,
+    uowner,
+)
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import game as G
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.players import DEFAULT_PARAMS, POLICY_RANDOM
 from manoeuvre_sim.rng import new_state
 
 EMPTY = "\n".join([". . . . . . . ."] * 8)
@@ -198,29 +205,9 @@ def test_surrounded_unit_is_eliminated_when_it_must_retreat():
     """)
     P = packed()
     st = state_from_board(board)
-    rng = new_state(1)
-    tr = np.zeros((100, 6), np.int32)
-    trn = np.zeros(1, np.int32)
-    opts = np.zeros((D.MAXOPT, 4), np.int32)
-    cb = np.zeros(G.CB_SIZE, np.int32)
-    pol = np.array([POLICY_RANDOM, POLICY_RANDOM], np.int32)
+    g = context(P, seed=1)
     u = engine_unit(8)
-    alive = G.retreat(
-        st,
-        P.units,
-        P.cards,
-        P.deck_size,
-        P.tprops,
-        uowner(),
-        pol,
-        DEFAULT_PARAMS,
-        rng,
-        opts,
-        cb,
-        u,
-        tr,
-        trn,
-    )
+    alive = G.retreat(st, g, u)
     assert not alive and st[S.U_STEP + u] == 0 and st[S.ELIM + 1] == 1
     assert st[S.OCC + at(3, 4)] == -1
 
@@ -239,25 +226,7 @@ def test_retreat_goes_toward_own_edge_first():
     """)
     P = packed()
     st = state_from_board(board)
-    args = (
-        P.units,
-        P.cards,
-        P.deck_size,
-        P.tprops,
-        uowner(),
-        np.zeros(2, np.int32),
-        DEFAULT_PARAMS,
-        new_state(2),
-    )
-    G.retreat(
-        st,
-        *args,
-        np.zeros((D.MAXOPT, 4), np.int32),
-        np.zeros(G.CB_SIZE, np.int32),
-        engine_unit(8),
-        np.zeros((0, 6), np.int32),
-        np.zeros(1, np.int32),
-    )
+    G.retreat(st, context(P, seed=2), engine_unit(8))
     assert st[S.U_SQ + engine_unit(8)] == at(2, 4)
 
 
@@ -309,12 +278,8 @@ def test_assault_outcome_follows_its_band(seed):
         rest = [c for c in range(P.deck_size[p]) if c not in used]
         st[S.DECK_N + p] = len(rest)
         st[S.DECK + p * S.MAXC : S.DECK + p * S.MAXC + len(rest)] = rest
-    tr = np.zeros((400, 6), np.int32)
-    trn = np.zeros(1, np.int32)
-    pol = np.zeros(2, np.int32)
-    rng = new_state(seed)
-    opts = np.zeros((D.MAXOPT, 4), np.int32)
-    cb = np.zeros(G.CB_SIZE, np.int32)
+    g = context(P, seed=seed, trace=400)
+    *_, cb, tr, trn = g
     # declare the assault as combat_phase would, then run the procedure
     cb[G.CB_LEADER] = cb[G.CB_DLEADER] = -1
     cb[G.CB_KIND] = D.CK_ASSAULT
@@ -322,25 +287,7 @@ def test_assault_outcome_follows_its_band(seed):
     cb[G.CB_INIT_CARD] = c
     t = engine_unit(8)
     tsq = st[S.U_SQ + t]
-    G.assault(
-        st,
-        P.units,
-        P.cards,
-        P.deck_size,
-        P.tprops,
-        uowner(),
-        pol,
-        DEFAULT_PARAMS,
-        rng,
-        opts,
-        cb,
-        0,
-        D.CK_ASSAULT,
-        7,
-        t,
-        tr,
-        trn,
-    )
+    G.assault(st, g, 0, D.CK_ASSAULT, 7, t)
     G.check_invariants(st, P.deck_size, P.tprops)
     ev = tr[: trn[0]]
     withdrew = any(e[0] == R.EV_WITHDRAW and e[3] == 1 for e in ev)

@@ -92,12 +92,8 @@ def play_games(
     same records.
     """
     for k in nb.prange(n):
-        st = np.zeros(S.STATE_SIZE, dtype=np.int32)
-        for i in range(64):
-            st[S.OCC + i] = -1
-        for i in range(S.NUNITS):
-            st[S.U_SQ + i] = -1
-        st[S.WINNER] = -1
+        st = np.empty(S.STATE_SIZE, dtype=np.int32)
+        S.clear_state(st)
         rng = np.zeros(4, dtype=np.uint64)
         seed_state(np.uint64(seed), np.uint64(first_game + k), rng)
         tr = np.zeros((0, 6), dtype=np.int32)

@@ -135,11 +135,7 @@ def adjacent(a, b):
     -------
     bool
     """
-    ra = a // 8
-    ca = a % 8
-    rb = b // 8
-    cb = b % 8
-    return abs(ra - rb) + abs(ca - cb) == 1
+    return distance(a, b) == 1
 
 
 @nb.njit(cache=True)

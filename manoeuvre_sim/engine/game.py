@@ -2,10 +2,12 @@
 player turn, combat, restoration, and the end of the game (rules 2-9).
 
 The rules enumerate the legal options at each decision (``decisions.py``), the seat's policy
-chooses (``players.py``), and the rules apply the choice. Every kernel takes the same
-argument block, in this order:
+chooses (``players.py``), and the rules apply the choice.
 
-    st      ndarray(int32, (STATE_SIZE,))     the game state (state.py)
+The kernels of a game share one context tuple ``g``, built once by ``play_game``:
+
+    g = (units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+
     units   ndarray(int32, (NUNITS, NUF))     unit table
     cards   ndarray(int32, (2, MAXC, NCF))    both card tables
     dsize   ndarray(int32, (2,))              deck sizes
@@ -18,7 +20,9 @@ argument block, in this order:
     cb      ndarray(int32, (CB_SIZE,))        the current combat (below)
     tr      ndarray(int32, (n, 6))            trace rows (n = 0: no trace)
     trn     ndarray(int32, (1,))              trace rows used
-    opt     ndarray(int32, (N_OPTIONS,))      rule options (OPT_*)
+
+and take the state ``st`` (ndarray(int32, (STATE_SIZE,)), state.py) first; ``opt``
+(ndarray(int32, (N_OPTIONS,))) holds the rule options (OPT_*).
 """
 
 from __future__ import annotations
@@ -87,6 +91,7 @@ from manoeuvre_sim.engine.rules import (
     discard,
     draw_to_five,
     eliminate,
+    hand_add,
     hand_card,
     hand_remove,
     hit,
@@ -132,8 +137,9 @@ MAX_ATT = 5
 
 
 @nb.njit(cache=True)
-def decide(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n):
+def decide(st, g, seat, dk, n):
     """Ask seat's policy to choose among ``opts[:n]``; an illegal answer raises."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     k = choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
     if k < 0 or k >= n:
         raise ValueError("policy chose an option that is not legal")
@@ -214,10 +220,9 @@ def build_map(st, sections, section_numbers, rng, tr, trn):
 
 
 @nb.njit(cache=True)
-def deal(
-    st, dsize, p, rng, tournament, units, cards, tprops, uowner, pol, params, opts, cb, tr, trn
-):
+def deal(st, g, p, tournament):
     """Shuffle p's deck and draw 5 (or choose 5 in the tournament option, rule 3)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     n = dsize[p]
     for i in range(n):
         st[S.DECK + p * S.MAXC + i] = i
@@ -230,22 +235,7 @@ def deal(
                 opts[i, 1] = st[S.DECK + p * S.MAXC + i]
                 opts[i, 2] = 0
                 opts[i, 3] = 0
-            k = decide(
-                st,
-                units,
-                cards,
-                dsize,
-                tprops,
-                uowner,
-                pol,
-                params,
-                rng,
-                opts,
-                cb,
-                p,
-                D.D_PICK_START,
-                m,
-            )
+            k = decide(st, g, p, D.D_PICK_START, m)
             pos = opts[k, 0]
             c = st[S.DECK + p * S.MAXC + pos]
             st[S.DECK + p * S.MAXC + pos] = st[S.DECK + p * S.MAXC + m - 1]
@@ -259,8 +249,9 @@ def deal(
 
 
 @nb.njit(cache=True)
-def place_units(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn):
+def place_units(st, g, p):
     """Rule 3: p sets up its units in the 2 rows nearest its starting edge, one per square."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     rows0 = 6 if p == 0 else 0
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
@@ -278,9 +269,7 @@ def place_units(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts,
                     n += 1
         if n == 0:
             raise ValueError("no square left to set up a unit")
-        k = decide(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_PLACE, n
-        )
+        k = decide(st, g, p, D.D_PLACE, n)
         sq = opts[k, 0]
         st[S.OCC + sq] = u
         st[S.U_SQ + u] = sq
@@ -301,11 +290,10 @@ def find_hq(st, cards, p, hq):
 
 
 @nb.njit(cache=True)
-def guerrilla(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, negated_card, tr, trn
-):
+def guerrilla(st, g, p, negated_card):
     """Rule 9.2 Guerrilla: the opponent of the active player p may cancel the card just
     played; both cards are discarded. Returns True if negated."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     q = 1 - p
     s = find_hq(st, cards, q, S.HQ_GUERRILLA)
     if s < 0:
@@ -316,9 +304,7 @@ def guerrilla(
         opts[i, 1] = negated_card
         opts[i, 2] = 0
         opts[i, 3] = 0
-    k = decide(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, q, D.D_GUERRILLA, 2
-    )
+    k = decide(st, g, q, D.D_GUERRILLA, 2)
     if opts[k, 0] < 0:
         return False
     g = play_and_discard(st, q, s)
@@ -328,9 +314,10 @@ def guerrilla(
 
 
 @nb.njit(cache=True)
-def retreat(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, u, tr, trn):
+def retreat(st, g, u):
     """Rule 6.5 Retreat with its priority; the owner picks among equal choices. Returns True
     if the unit retreated, False if it could not and was eliminated."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     p = owner(u)
     buf = np.empty(4, dtype=np.int32)
     n = retreat_squares(st, tprops, u, buf)
@@ -346,22 +333,7 @@ def retreat(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb,
             opts[i, 1] = u
             opts[i, 2] = 0
             opts[i, 3] = 0
-        k = decide(
-            st,
-            units,
-            cards,
-            dsize,
-            tprops,
-            uowner,
-            pol,
-            params,
-            rng,
-            opts,
-            cb,
-            p,
-            D.D_RETREAT_SQ,
-            n,
-        )
+        k = decide(st, g, p, D.D_RETREAT_SQ, n)
         k = opts[k, 0]
     else:
         k = buf[0]
@@ -398,7 +370,8 @@ def check_attrition(st, p):
 # discard, draw, Scout/Spy (rule 4, rule 9.2 Scout/Spy)
 # ------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def discard_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn):
+def discard_phase(st, g, p):
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     h = st[S.HAND_N + p]
     n = 1 << h
     for m in range(n):
@@ -406,9 +379,7 @@ def discard_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opt
         opts[m, 1] = 0
         opts[m, 2] = 0
         opts[m, 3] = 0
-    k = decide(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_DISCARD, n
-    )
+    k = decide(st, g, p, D.D_DISCARD, n)
     mask = opts[k, 0]
     for s in range(h - 1, -1, -1):
         if mask & (1 << s):
@@ -418,9 +389,10 @@ def discard_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opt
 
 
 @nb.njit(cache=True)
-def spy_step(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn):
+def spy_step(st, g, p):
     """Scout/Spy: the active player looks at the opponent's hand, then draws back to 5 (the
     card may be played in the middle of the Draw Phase)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     s = find_hq(st, cards, p, S.HQ_SPY)
     if s < 0 or st[S.REVEALED + p] == 1:
         return
@@ -430,7 +402,7 @@ def spy_step(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb
         opts[i, 1] = 0
         opts[i, 2] = 0
         opts[i, 3] = 0
-    k = decide(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_SPY, 2)
+    k = decide(st, g, p, D.D_SPY, 2)
     if opts[k, 0] < 0:
         return
     c = play_and_discard(st, p, s)
@@ -466,10 +438,9 @@ def move_options(st, units, tprops, p, moved, opts, start):
 
 
 @nb.njit(cache=True)
-def forced_march(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, u, start_sq, tr, trn
-):
+def forced_march(st, g, p, u, start_sq):
     """Rule 9.2 Forced March: the unit that just moved may move one more square."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
     if s < 0 or st[S.U_STEP + u] == 0:
         return
@@ -487,30 +458,13 @@ def forced_march(
     for i in range(m + 1):
         opts[i, 2] = u
         opts[i, 3] = 0
-    k = decide(
-        st,
-        units,
-        cards,
-        dsize,
-        tprops,
-        uowner,
-        pol,
-        params,
-        rng,
-        opts,
-        cb,
-        p,
-        D.D_FORCED_MARCH,
-        m + 1,
-    )
+    k = decide(st, g, p, D.D_FORCED_MARCH, m + 1)
     if opts[k, 0] < 0:
         return
     to = opts[k, 1]
     c = play_and_discard(st, p, s)
     log(tr, trn, EV_PLAY, p, c, PURPOSE_FORCED_MARCH, u, 0)
-    if guerrilla(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, c, tr, trn
-    ):
+    if guerrilla(st, g, p, c):
         return  # rule 5: no second Forced March for the same unit
     fr = st[S.U_SQ + u]
     move_unit(st, u, to)
@@ -518,9 +472,8 @@ def forced_march(
 
 
 @nb.njit(cache=True)
-def movement_phase(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, opt, p, tr, trn
-):
+def movement_phase(st, g, opt, p):
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
     nmoves = 1
     if opt[OPT_ADVANCE_TO_CONTACT]:
@@ -538,9 +491,7 @@ def movement_phase(
         if n == 0:
             log(tr, trn, EV_NO_MOVE, p, 0, 0, 0, 0)
             break
-        k = decide(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_MOVE, n
-        )
+        k = decide(st, g, p, D.D_MOVE, n)
         u = opts[k, 0]
         if u < 0:
             # Distant Lands, Digging In: no move; the whole hand is discarded
@@ -555,9 +506,7 @@ def movement_phase(
         moved[u - p * S.MAXU_SIDE] = 1
         st[S.MOVES + p] += 1
         log(tr, trn, EV_MOVE, p, u, fr, opts[k, 1], 0)
-        forced_march(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, u, fr, tr, trn
-        )
+        forced_march(st, g, p, u, fr)
     # rule 5 / 9.2 Supply: one Supply card per Movement Phase moves a second unit
     s = find_hq(st, cards, p, S.HQ_SUPPLY)
     if s < 0:
@@ -573,26 +522,20 @@ def movement_phase(
         opts[i, 2] = opts[i, 1]
         opts[i, 1] = opts[i, 0]
         opts[i, 0] = s
-    k = decide(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_SUPPLY_MOVE, n
-    )
+    k = decide(st, g, p, D.D_SUPPLY_MOVE, n)
     if opts[k, 0] < 0:
         return
     u = opts[k, 1]
     to = opts[k, 2]
     c = play_and_discard(st, p, s)
     log(tr, trn, EV_PLAY, p, c, PURPOSE_SUPPLY_MOVE, u, 0)
-    if guerrilla(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, c, tr, trn
-    ):
+    if guerrilla(st, g, p, c):
         return
     fr = st[S.U_SQ + u]
     move_unit(st, u, to)
     st[S.MOVES + p] += 1
     log(tr, trn, EV_MOVE, p, u, fr, to, 1)
-    forced_march(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, u, fr, tr, trn
-    )
+    forced_march(st, g, p, u, fr)
 
 
 # ------------------------------------------------------------------------------------------
@@ -718,26 +661,10 @@ def involved(cb, u):
 
 
 @nb.njit(cache=True)
-def pursue_and_advance(
-    st,
-    units,
-    cards,
-    dsize,
-    tprops,
-    uowner,
-    pol,
-    params,
-    rng,
-    opts,
-    cb,
-    p,
-    vacated,
-    retreated_u,
-    tr,
-    trn,
-):
+def pursue_and_advance(st, g, p, vacated, retreated_u):
     """Rule 6.5 Advance After Combat and 6.6 Pursuit (assaults only). ``vacated``: the
     defender's old square; ``retreated_u``: the defender if it retreated/withdrew alive."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     # who may advance: any living attacking/supporting unit; none only if every involved
     # unit played a "not required to advance" card (rule 6.5)
     all_nrta = True
@@ -768,17 +695,22 @@ def pursue_and_advance(
         n += 1
     k = 0
     if n > 1:
-        k = decide(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_ADVANCE, n
-        )
+        k = decide(st, g, p, D.D_ADVANCE, n)
     u = opts[k, 0]
-    if u < 0:
-        return
+    if u >= 0:
+        advance_into(st, g, p, u, vacated, retreated_u)
+
+
+@nb.njit(cache=True)
+def advance_into(st, g, p, u, vacated, retreated_u):
+    """Unit u advances into the vacated square; if it is cavalry and the defender
+    retreated or withdrew (``retreated_u`` >= 0, still on the board), rule 6.6 Pursuit: a d6
+    per unit card u played in the combat, plus the attacker's leader's pursuit modifier;
+    within the card's range is a hit."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     fr = st[S.U_SQ + u]
     move_unit(st, u, vacated)
     log(tr, trn, EV_ADVANCE, p, u, fr, vacated, 0)
-    # rule 6.6 Pursuit: an advancing cavalry unit rolls a d6 per unit card it played in the
-    # combat, modified by the attacker's leader; within the card's range is a hit
     if units[u, S.UF_CAV] == 0 or retreated_u < 0:
         return
     pmod = 0
@@ -805,11 +737,10 @@ def end_combat(st, p):
 
 
 @nb.njit(cache=True)
-def defender_steps(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, t, ambush, tr, trn
-):
+def defender_steps(st, g, p, t, ambush):
     """Rule 6.1 steps 3-4 for the defender (player q, unit t). Returns True if the defender
     withdrew (the combat is then over but for advance and pursuit)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     q = 1 - p
     # step 3: Withdraw (HQ card, or a US unit card's withdraw attempt, rule 8); only if the
     # unit has somewhere to go
@@ -828,22 +759,7 @@ def defender_steps(
             opts[i, 2] = 0
             opts[i, 3] = 0
         if n > 1:
-            k = decide(
-                st,
-                units,
-                cards,
-                dsize,
-                tprops,
-                uowner,
-                pol,
-                params,
-                rng,
-                opts,
-                cb,
-                q,
-                D.D_WITHDRAW,
-                n,
-            )
+            k = decide(st, g, q, D.D_WITHDRAW, n)
             s = opts[k, 0]
             if s >= 0:
                 c = hand_card(st, q, s)
@@ -879,9 +795,7 @@ def defender_steps(
             opts[i, 1] = t
             opts[i, 2] = 0
             opts[i, 3] = 0
-        k = decide(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, q, D.D_DEF_CARD, n
-        )
+        k = decide(st, g, q, D.D_DEF_CARD, n)
         s = opts[k, 0]
         if s < 0:
             break
@@ -895,10 +809,9 @@ def defender_steps(
 
 
 @nb.njit(cache=True)
-def attacker_step5(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, t, ambush, tr, trn
-):
+def attacker_step5(st, g, p, t, ambush):
     """Rule 6.1 step 5. Returns True if a Skirmish cancelled the combat."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     tsq = st[S.U_SQ + t]
     while True:
         opts[0, 0] = -1
@@ -954,9 +867,7 @@ def attacker_step5(
             return False
         for i in range(n):
             opts[i, 3] = t
-        k = decide(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_ATT_CARD, n
-        )
+        k = decide(st, g, p, D.D_ATT_CARD, n)
         s = opts[k, 0]
         what = opts[k, 1]
         if s < 0:
@@ -1003,22 +914,7 @@ def attacker_step5(
                     opts[i, 1] = t
                     opts[i, 2] = 0
                     opts[i, 3] = 0
-                k = decide(
-                    st,
-                    units,
-                    cards,
-                    dsize,
-                    tprops,
-                    uowner,
-                    pol,
-                    params,
-                    rng,
-                    opts,
-                    cb,
-                    p,
-                    D.D_SUPPORT,
-                    n,
-                )
+                k = decide(st, g, p, D.D_SUPPORT, n)
                 u = opts[k, 0]
                 if u < 0:
                     break
@@ -1028,10 +924,9 @@ def attacker_step5(
 
 
 @nb.njit(cache=True)
-def assault(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, kind, u, t, tr, trn
-):
+def assault(st, g, p, kind, u, t):
     """Rule 6.1, Assault and Ambush, steps 3 to 7 and the results of 6.5 / 6.6."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     q = 1 - p
     ambush = kind == D.CK_AMBUSH
     tsq = st[S.U_SQ + t]
@@ -1039,36 +934,16 @@ def assault(
         cb[CB_ATT] = u
         cb[CB_NATT] = 1
     # step 3 / 4
-    if defender_steps(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, t, ambush, tr, trn
-    ):
+    if defender_steps(st, g, p, t, ambush):
         # Withdraw: retreat exactly as a Retreat; in an Assault the attacking unit must
         # advance and may pursue (rule 6.1 step 3)
-        alive = retreat(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, t, tr, trn
-        )
+        alive = retreat(st, g, t)
         if not ambush:
-            fr = st[S.U_SQ + u]
-            move_unit(st, u, tsq)
-            log(tr, trn, EV_ADVANCE, p, u, fr, tsq, 0)
-            if alive and units[u, S.UF_CAV] == 1:
-                for j in range(st[S.TABLE_N + p]):
-                    c = st[S.TABLE + p * S.TMAX + j]
-                    if card_unit(cards, p, c) == u and cards[p, c, S.CF_PURSUIT] > 0:
-                        if st[S.U_STEP + t] == 0:
-                            break
-                        r = roll_die(rng, 6)
-                        h = 1 if r <= cards[p, c, S.CF_PURSUIT] else 0
-                        log(tr, trn, EV_ROLL, p, ROLL_PURSUIT, r, 1, 6)
-                        log(tr, trn, EV_PURSUIT, p, u, r, h, 0)
-                        if h:
-                            hit(st, t, tr, trn)
+            advance_into(st, g, p, u, tsq, t if alive else -1)
         end_combat(st, p)
         return
     # step 5
-    if attacker_step5(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, t, ambush, tr, trn
-    ):
+    if attacker_step5(st, g, p, t, ambush):
         # rule 9.2 Skirmish: the initiating card returns to the hand, the defender's cards
         # are discarded, the attacking unit may move up to 2 squares
         for j in range(st[S.TABLE_N + p]):
@@ -1077,7 +952,7 @@ def assault(
                 for jj in range(j, st[S.TABLE_N + p] - 1):
                     st[S.TABLE + p * S.TMAX + jj] = st[S.TABLE + p * S.TMAX + jj + 1]
                 st[S.TABLE_N + p] -= 1
-                hand_add_back(st, p, c)
+                hand_add(st, p, c)
                 break
         occ = st[S.OCC : S.OCC + 64]
         terr = st[S.TERR : S.TERR + 64]
@@ -1090,22 +965,7 @@ def assault(
             opts[j, 1] = u
             opts[j, 2] = 0
             opts[j, 3] = 0
-        k = decide(
-            st,
-            units,
-            cards,
-            dsize,
-            tprops,
-            uowner,
-            pol,
-            params,
-            rng,
-            opts,
-            cb,
-            p,
-            D.D_SKIRMISH_MOVE,
-            m + 1,
-        )
+        k = decide(st, g, p, D.D_SKIRMISH_MOVE, m + 1)
         if opts[k, 0] >= 0:
             fr = st[S.U_SQ + u]
             move_unit(st, u, opts[k, 0])
@@ -1176,60 +1036,24 @@ def assault(
             opts[i, 3] = 0
         k = 0
         if n > 1:
-            k = decide(
-                st,
-                units,
-                cards,
-                dsize,
-                tprops,
-                uowner,
-                pol,
-                params,
-                rng,
-                opts,
-                cb,
-                chooser,
-                D.D_HIT_OR_RETREAT,
-                n,
-            )
+            k = decide(st, g, chooser, D.D_HIT_OR_RETREAT, n)
         if opts[k, 0] == 0:
             if not hit(st, t, tr, trn):
                 vacated = True
         else:
-            if retreat(
-                st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, t, tr, trn
-            ):
+            if retreat(st, g, t):
                 retreated = t
             vacated = True
     elif band == 4:
         vacated = True
         if hit(st, t, tr, trn):
-            if retreat(
-                st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, t, tr, trn
-            ):
+            if retreat(st, g, t):
                 retreated = t
     elif band == 5:
         eliminate(st, t, tr, trn)
         vacated = True
     if vacated and not ambush:
-        pursue_and_advance(
-            st,
-            units,
-            cards,
-            dsize,
-            tprops,
-            uowner,
-            pol,
-            params,
-            rng,
-            opts,
-            cb,
-            p,
-            tsq,
-            retreated,
-            tr,
-            trn,
-        )
+        pursue_and_advance(st, g, p, tsq, retreated)
     # rule 9.2 Committed Attack: each unit a card was played for takes a hit at the end
     for i in range(cb[CB_NATT]):
         if cb[CB_CA + i] == 1 and st[S.U_STEP + cb[CB_ATT + i]] > 0:
@@ -1238,18 +1062,10 @@ def assault(
 
 
 @nb.njit(cache=True)
-def hand_add_back(st, p, c):
-    n = st[S.HAND_N + p]
-    st[S.HAND + p * S.HMAX + n] = c
-    st[S.HAND_N + p] = n + 1
-
-
-@nb.njit(cache=True)
-def combat_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn):
+def combat_phase(st, g, p):
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     n = combat_options(st, units, cards, tprops, p, opts)
-    k = decide(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_COMBAT, n
-    )
+    k = decide(st, g, p, D.D_COMBAT, n)
     kind = opts[k, 0]
     if kind == D.CK_NONE:
         return
@@ -1269,25 +1085,7 @@ def combat_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts
     log(tr, trn, EV_PLAY, p, c, PURPOSE_INITIATE, t, kind)
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         st[S.ASSAULTS + p] += 1
-        assault(
-            st,
-            units,
-            cards,
-            dsize,
-            tprops,
-            uowner,
-            pol,
-            params,
-            rng,
-            opts,
-            cb,
-            p,
-            kind,
-            u,
-            t,
-            tr,
-            trn,
-        )
+        assault(st, g, p, kind, u, t)
     else:
         fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn)
         end_combat(st, p)
@@ -1297,9 +1095,8 @@ def combat_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts
 # restoration (rule 7) and redoubts (rule 9.2)
 # ------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def restoration_phase(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn
-):
+def restoration_phase(st, g, p):
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     opts[0, 0] = -1
     opts[0, 1] = -1
     opts[0, 2] = 0
@@ -1327,9 +1124,7 @@ def restoration_phase(
                 opts[n, 3] = 0
                 n += 1
     if n > 1:
-        k = decide(
-            st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_RESTORE, n
-        )
+        k = decide(st, g, p, D.D_RESTORE, n)
         s = opts[k, 0]
         if s >= 0:
             u = opts[k, 1]
@@ -1342,9 +1137,7 @@ def restoration_phase(
                     r = roll_die(rng, 6)
                     log(tr, trn, EV_ROLL, p, ROLL_RALLY, r, 1, 6)
                     ok = r <= cards[p, c, S.CF_RALLY]
-            elif guerrilla(
-                st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, c, tr, trn
-            ):
+            elif guerrilla(st, g, p, c):
                 ok = False  # Supply, Regroup or a Reinforcement negated (rule 9.2 Guerrilla)
             if ok:
                 st[S.U_STEP + u] = 2
@@ -1369,9 +1162,7 @@ def restoration_phase(
         opts[i, 3] = 0
     if n == 1:
         return
-    k = decide(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, D.D_REDOUBT, n
-    )
+    k = decide(st, g, p, D.D_REDOUBT, n)
     if opts[k, 0] < 0:
         return
     u = opts[k, 1]
@@ -1418,32 +1209,27 @@ def score_nightfall(st, units, uowner, rank, tr, trn):
 
 
 @nb.njit(cache=True)
-def player_turn(
-    st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, opt, p, tr, trn
-):
+def player_turn(st, g, opt, p):
     """Rule 4: the five phases of p's player turn. Returns True if the game ended."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     check = opt[OPT_CHECK] == 1
     st[S.ACTIVE] = p
-    discard_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn)
+    discard_phase(st, g, p)
     draw_to_five(st, p, rng, tr, trn)
-    spy_step(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn)
+    spy_step(st, g, p)
     if check:
         check_invariants(st, dsize, tprops)
         if st[S.HAND_N + p] > 5:
             raise AssertionError("hand above 5 after drawing")
-    movement_phase(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, opt, p, tr, trn
-    )
+    movement_phase(st, g, opt, p)
     if check:
         check_invariants(st, dsize, tprops)
-    combat_phase(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn)
+    combat_phase(st, g, p)
     if check:
         check_invariants(st, dsize, tprops)
     if check_attrition(st, p):
         return True
-    restoration_phase(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, p, tr, trn
-    )
+    restoration_phase(st, g, p)
     if check:
         check_invariants(st, dsize, tprops)
     st[S.REVEALED + p] = 0
@@ -1462,6 +1248,7 @@ def play_game(
     cb = np.zeros(CB_SIZE, dtype=np.int32)
     cb[CB_LEADER] = -1
     cb[CB_DLEADER] = -1
+    g = (units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
     # rule 3: the first player by d10, ties rolled again
     while True:
         r0 = roll_die(rng, 10)
@@ -1474,56 +1261,26 @@ def play_game(
     log(tr, trn, EV_FIRST, first, 0, 0, 0, 0)
     build_map(st, sections, section_numbers, rng, tr, trn)
     for p in range(2):
-        deal(
-            st,
-            dsize,
-            p,
-            rng,
-            opt[OPT_TOURNAMENT_HAND],
-            units,
-            cards,
-            tprops,
-            uowner,
-            pol,
-            params,
-            opts,
-            cb,
-            tr,
-            trn,
-        )
-    place_units(st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, first, tr, trn)
-    place_units(
-        st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, 1 - first, tr, trn
-    )
+        deal(st, g, p, opt[OPT_TOURNAMENT_HAND])
+    place_units(st, g, first)
+    place_units(st, g, 1 - first)
     if opt[OPT_CHECK]:
         check_invariants(st, dsize, tprops)
     turn = 1
-    while True:
+    while st[S.OVER] == 0:
         st[S.TURN] = turn
         log(tr, trn, EV_TURN, first, turn, 0, 0, 0)
         for k in range(2):
-            p = first if k == 0 else 1 - first
-            if player_turn(
-                st, units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, opt, p, tr, trn
-            ):
-                log(
-                    tr,
-                    trn,
-                    EV_END,
-                    st[S.WINNER],
-                    st[S.WINNER],
-                    st[S.VICTORY],
-                    st[S.VP],
-                    st[S.VP + 1],
-                )
-                return
+            if player_turn(st, g, opt, first if k == 0 else 1 - first):
+                break  # attrition victory: the game ends at once (rule 2.1)
+        if st[S.OVER] == 1:
+            break
         # rule 2.3: the day ends at the end of the game turn in which both players have
         # drawn the last card of their first deck
         if st[S.FIRST_DECK_DONE] == 1 and st[S.FIRST_DECK_DONE + 1] == 1:
-            break
-        if turn >= opt[OPT_MAX_TURNS]:
+            score_nightfall(st, units, uowner, rank, tr, trn)
+        elif turn >= opt[OPT_MAX_TURNS]:
             st[S.TURN_LIMIT_HIT] = 1
-            break
+            score_nightfall(st, units, uowner, rank, tr, trn)
         turn += 1
-    score_nightfall(st, units, uowner, rank, tr, trn)
     log(tr, trn, EV_END, st[S.WINNER], st[S.WINNER], st[S.VICTORY], st[S.VP], st[S.VP + 1])

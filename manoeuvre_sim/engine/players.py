@@ -20,6 +20,7 @@ import numpy as np
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_DEF, adjacent
+from manoeuvre_sim.engine.rules import strength
 from manoeuvre_sim.rng import uniform_below
 
 POLICY_RANDOM = 0
@@ -39,16 +40,6 @@ DEFAULT_PARAMS = np.array([[1.0, 0.6, 1.2, 0.3, 5.5, 0, 0, 0]] * 2)
 @nb.njit(cache=True)
 def _mean_dice(n, s):
     return n * (s + 1) / 2.0
-
-
-@nb.njit(cache=True)
-def _strength(st, units, u):
-    step = st[S.U_STEP + u]
-    if step == 2:
-        return units[u, S.UF_FULL]
-    if step == 1:
-        return units[u, S.UF_REDUCED]
-    return 0
 
 
 @nb.njit(cache=True)
@@ -102,7 +93,7 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
         sq = o0
         u = o1
         front = 1.0 if (sq // 8 == 6 and p == 0) or (sq // 8 == 1 and p == 1) else 0.0
-        return front * _strength(st, units, u) * 0.2 + tprops[st[S.TERR + sq], TP_DEF] * 0.5
+        return front * strength(st, units, u) * 0.2 + tprops[st[S.TERR + sq], TP_DEF] * 0.5
     if dk == D.D_PICK_START:
         c = o1
         kind = cards[p, c, S.CF_KIND]
@@ -154,9 +145,9 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
         u, s, t = o1, o2, o3
         c = st[S.HAND + p * S.HMAX + s]
         tsq = st[S.U_SQ + t]
-        dtot = _strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF] + 3 * st[S.REDOUBT + tsq]
+        dtot = strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF] + 3 * st[S.REDOUBT + tsq]
         if kind == D.CK_ASSAULT:
-            a = _strength(st, units, u) + _mean_dice(
+            a = strength(st, units, u) + _mean_dice(
                 cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
             )
             if a >= w[P_ATTACK_MARGIN] * (dtot + 2.0):

@@ -10,6 +10,7 @@ edge row 0. Unit ids: player p's units are ``p * MAXU_SIDE + i`` for its i-th un
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from manoeuvre_sim.model.army import HQ_TYPES
@@ -116,9 +117,17 @@ UF_EXISTS, UF_CAV, UF_FULL, UF_REDUCED = 0, 1, 2, 3
 NUF = 4
 
 
-def new_state() -> np.ndarray:
-    st = np.zeros(STATE_SIZE, dtype=np.int32)
+@nb.njit(cache=True)
+def clear_state(st):
+    """Reset ``st`` to the empty game: no units, no cards, no winner."""
+    st[:] = 0
     st[OCC : OCC + 64] = -1
     st[U_SQ : U_SQ + NUNITS] = -1
     st[WINNER] = -1
+
+
+def new_state() -> np.ndarray:
+    """A fresh empty state, ``ndarray(int32, (STATE_SIZE,))``."""
+    st = np.zeros(STATE_SIZE, dtype=np.int32)
+    clear_state(st)
     return st
