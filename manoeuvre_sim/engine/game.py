@@ -102,11 +102,10 @@ from manoeuvre_sim.engine.rules import (
     play_and_discard,
     play_to_table,
     retreat_squares,
-    roll,
     shuffle,
     strength,
 )
-from manoeuvre_sim.rng import roll_die, uniform_below
+from manoeuvre_sim.rng import roll_dice, roll_die, uniform_below
 
 # --- rule options: ndarray(int32, (N_OPTIONS,)) ---------------------------------------------
 OPT_TOURNAMENT_HAND = 0  # rule 3: each player chooses its 5 starting cards
@@ -300,10 +299,8 @@ def guerrilla(st, g, p, negated_card):
         return False
     opts[0, 0] = -1
     opts[1, 0] = s
-    for i in range(2):
-        opts[i, 1] = negated_card
-        opts[i, 2] = 0
-        opts[i, 3] = 0
+    opts[:2, 1] = negated_card
+    opts[:2, 2:] = 0
     k = decide(st, g, q, D.D_GUERRILLA, 2)
     if opts[k, 0] < 0:
         return False
@@ -328,11 +325,9 @@ def retreat(st, g, u):
         return False
     k = 0
     if n > 1:
-        for i in range(n):
-            opts[i, 0] = buf[i]
-            opts[i, 1] = u
-            opts[i, 2] = 0
-            opts[i, 3] = 0
+        opts[:n, 0] = buf[:n]
+        opts[:n, 1] = u
+        opts[:n, 2:] = 0
         k = decide(st, g, p, D.D_RETREAT_SQ, n)
         k = opts[k, 0]
     else:
@@ -398,10 +393,8 @@ def spy_step(st, g, p):
         return
     opts[0, 0] = -1
     opts[1, 0] = s
-    for i in range(2):
-        opts[i, 1] = 0
-        opts[i, 2] = 0
-        opts[i, 3] = 0
+    opts[:2, 1] = 0
+    opts[:2, 2:] = 0
     k = decide(st, g, p, D.D_SPY, 2)
     if opts[k, 0] < 0:
         return
@@ -455,9 +448,8 @@ def forced_march(st, g, p, u, start_sq):
     for j in range(m):
         opts[j + 1, 0] = s
         opts[j + 1, 1] = buf[j]
-    for i in range(m + 1):
-        opts[i, 2] = u
-        opts[i, 3] = 0
+    opts[: m + 1, 2] = u
+    opts[: m + 1, 3] = 0
     k = decide(st, g, p, D.D_FORCED_MARCH, m + 1)
     if opts[k, 0] < 0:
         return
@@ -639,7 +631,7 @@ def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
         nd, sd = cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S]
     else:
         nd, sd = cards[p, c, S.CF_GB_N], cards[p, c, S.CF_GB_S]
-    dice = roll(rng, nd, sd)
+    dice = roll_dice(rng, nd, sd)
     log(tr, trn, EV_ROLL, p, ROLL_FIRE, dice, nd, sd)
     tsq = st[S.U_SQ + t]
     a = dice + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
@@ -754,10 +746,8 @@ def defender_steps(st, g, p, t, ambush):
             ):
                 opts[n, 0] = s
                 n += 1
-        for i in range(n):
-            opts[i, 1] = t
-            opts[i, 2] = 0
-            opts[i, 3] = 0
+        opts[:n, 1] = t
+        opts[:n, 2:] = 0
         if n > 1:
             k = decide(st, g, q, D.D_WITHDRAW, n)
             s = opts[k, 0]
@@ -791,10 +781,8 @@ def defender_steps(st, g, p, t, ambush):
                 n += 1
         if n == 1:
             break
-        for i in range(n):
-            opts[i, 1] = t
-            opts[i, 2] = 0
-            opts[i, 3] = 0
+        opts[:n, 1] = t
+        opts[:n, 2:] = 0
         k = decide(st, g, q, D.D_DEF_CARD, n)
         s = opts[k, 0]
         if s < 0:
@@ -865,8 +853,7 @@ def attacker_step5(st, g, p, t, ambush):
         # opts[:, 0] may repeat a slot (leader combat/command, CA for several units)
         if n == 1:
             return False
-        for i in range(n):
-            opts[i, 3] = t
+        opts[:n, 3] = t
         k = decide(st, g, p, D.D_ATT_CARD, n)
         s = opts[k, 0]
         what = opts[k, 1]
@@ -910,10 +897,8 @@ def attacker_step5(st, g, p, t, ambush):
                         n += 1
                 if n == 1:
                     break
-                for i in range(n):
-                    opts[i, 1] = t
-                    opts[i, 2] = 0
-                    opts[i, 3] = 0
+                opts[:n, 1] = t
+                opts[:n, 2:] = 0
                 k = decide(st, g, p, D.D_SUPPORT, n)
                 u = opts[k, 0]
                 if u < 0:
@@ -961,10 +946,8 @@ def assault(st, g, p, kind, u, t):
         opts[0, 0] = -1
         for j in range(m):
             opts[j + 1, 0] = buf[j]
-        for j in range(m + 1):
-            opts[j, 1] = u
-            opts[j, 2] = 0
-            opts[j, 3] = 0
+        opts[: m + 1, 1] = u
+        opts[: m + 1, 2:] = 0
         k = decide(st, g, p, D.D_SKIRMISH_MOVE, m + 1)
         if opts[k, 0] >= 0:
             fr = st[S.U_SQ + u]
@@ -980,7 +963,7 @@ def assault(st, g, p, kind, u, t):
     for j in range(st[S.TABLE_N + p]):
         c = st[S.TABLE + p * S.TMAX + j]
         if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:
-            dv = roll(rng, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S])
+            dv = roll_dice(rng, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S])
             log(
                 tr,
                 trn,
@@ -993,11 +976,11 @@ def assault(st, g, p, kind, u, t):
             )
             a += dv
         elif is_hq(cards, p, c, S.HQ_AMBUSH):
-            dv = roll(rng, 1, 10)  # the Ambush card rolls 1d10 (HQ_CARDS.md)
+            dv = roll_dice(rng, 1, 10)  # the Ambush card rolls 1d10 (HQ_CARDS.md)
             log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, 1, 10)
             a += dv
         elif is_hq(cards, p, c, S.HQ_COMMITTED):
-            dv = roll(rng, 2, 6)  # rule 9.2 Committed Attack: +2d6
+            dv = roll_dice(rng, 2, 6)  # rule 9.2 Committed Attack: +2d6
             log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, 2, 6)
             a += dv
     if cb[CB_LMODE] == 1:
@@ -1030,10 +1013,9 @@ def assault(st, g, p, kind, u, t):
         if band == 3 or can_retreat(st, tprops, t):
             opts[1, 0] = 1
             n = 2
-        for i in range(n):
-            opts[i, 1] = t
-            opts[i, 2] = band
-            opts[i, 3] = 0
+        opts[:n, 1] = t
+        opts[:n, 2] = band
+        opts[:n, 3] = 0
         k = 0
         if n > 1:
             k = decide(st, g, chooser, D.D_HIT_OR_RETREAT, n)
@@ -1157,9 +1139,7 @@ def restoration_phase(st, g, p):
         opts[n, 0] = s
         opts[n, 1] = u
         n += 1
-    for i in range(n):
-        opts[i, 2] = 0
-        opts[i, 3] = 0
+    opts[:n, 2:] = 0
     if n == 1:
         return
     k = decide(st, g, p, D.D_REDOUBT, n)

@@ -10,7 +10,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import retreat_options
-from manoeuvre_sim.rng import roll_die, uniform_below
+from manoeuvre_sim.rng import uniform_below
 
 # --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
 EV_TURN = 1  # a=game turn
@@ -249,14 +249,6 @@ def hit(st, u, tr, trn):
     if st[S.U_STEP + u] == 1:
         eliminate(st, u, tr, trn)
     return False
-
-
-@nb.njit(cache=True)
-def roll(rng, n, s):
-    t = 0
-    for _ in range(n):
-        t += roll_die(rng, s)
-    return t
 
 
 @nb.njit(cache=True)
