@@ -7,7 +7,6 @@ from functools import lru_cache
 import numpy as np
 
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.game import N_OPTIONS, OPT_CHECK, OPT_MAX_TURNS
 
 
 def engine_unit(board_id: int) -> int:
@@ -35,13 +34,6 @@ def state_from_board(board, reduced=()) -> np.ndarray:
             st[S.U_SQ + u] = sq
             st[S.U_STEP + u] = 1 if bid in reduced else 2
     return st
-
-
-def options(check: bool = True, max_turns: int = 200) -> np.ndarray:
-    opt = np.zeros(N_OPTIONS, dtype=np.int32)
-    opt[OPT_MAX_TURNS] = max_turns
-    opt[OPT_CHECK] = int(check)
-    return opt
 
 
 def uowner() -> np.ndarray:
