@@ -921,10 +921,11 @@ def assault(st, g, p, kind, u, t):
     # step 3 / 4
     if defender_steps(st, g, p, t, ambush):
         # Withdraw: retreat exactly as a Retreat; in an Assault the attacking unit must
-        # advance and may pursue (rule 6.1 step 3)
+        # advance and may pursue (rule 6.1 step 3) — unless its card says "Not required to
+        # advance" (rule 6.5 names Withdrawal; docs/RULE_INTERPRETATIONS.md)
         alive = retreat(st, g, t)
         if not ambush:
-            advance_into(st, g, p, u, tsq, t if alive else -1)
+            pursue_and_advance(st, g, p, tsq, t if alive else -1)
         end_combat(st, p)
         return
     # step 5
