@@ -19,6 +19,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "maps": ("manoeuvre_sim.cli.maps", "maps", "List and show the map sections."),
     "simulate": ("manoeuvre_sim.cli.simulate", "simulate", "Play many games, one row per game."),
     "odds": ("manoeuvre_sim.cli.odds", "odds", "Combat odds: exact, simulated, tables, charts."),
+    "tournament": (
+        "manoeuvre_sim.cli.tournament",
+        "tournament",
+        "Policies against each other: mirrored armies, swapped seats, 95% CIs.",
+    ),
 }
 
 

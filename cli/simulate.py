@@ -15,8 +15,13 @@ import click
 @click.option(
     "--out", required=True, type=click.Path(dir_okay=False), help="FILE.parquet or FILE.csv"
 )
-@click.option("--policy-a", default="simple", show_default=True, help="random | simple")
-@click.option("--policy-b", default="simple", show_default=True, help="random | simple")
+@click.option(
+    "--policy-a",
+    default="balanced",
+    show_default=True,
+    help="random | simple | attritional | territorial | balanced (README: Players)",
+)
+@click.option("--policy-b", default="balanced", show_default=True, help="As --policy-a.")
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option(
     "--card-bits", is_flag=True, help="Also record which card copies were drawn and played."

@@ -16,7 +16,7 @@ import numpy as np
 from manoeuvre_sim import RULES_VERSION, __version__
 from manoeuvre_sim.errors import UsageError
 
-POLICIES = ("random", "simple")
+POLICIES = ("random", "simple", "attritional", "territorial", "balanced")
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,8 @@ class SimConfig:
     army_b: str
     games: int = 1000
     seed: int = 1
-    policy_a: str = "simple"
-    policy_b: str = "simple"
+    policy_a: str = "balanced"  # players.DEFAULT_POLICY
+    policy_b: str = "balanced"
     threads: int = 0  # 0: all cores
     chunk: int = 2048
     tournament_hand: bool = False
@@ -38,6 +38,10 @@ class SimConfig:
     include_unverified_maps: bool = False
     relax: bool = False
     check_invariants: bool = False
+    check_fair_play: int = 0  # pol[2] flags (game.FLAG_*): 1 re-decides on a fogged state
+    # parameter vectors overriding the named policies' defaults (style variants, tuning)
+    params_a: tuple[float, ...] | None = None
+    params_b: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.games < 1:
@@ -89,13 +93,26 @@ def rule_options(config: SimConfig) -> np.ndarray:
 
 
 def policy_arrays(config: SimConfig) -> tuple[np.ndarray, np.ndarray]:
-    from manoeuvre_sim.engine.players import DEFAULT_PARAMS, POLICY_NAMES
+    from manoeuvre_sim.engine.players import POLICY_NAMES, params_for
 
     pol = np.array(
-        [POLICY_NAMES.index(config.policy_a), POLICY_NAMES.index(config.policy_b)],
+        [
+            POLICY_NAMES.index(config.policy_a),
+            POLICY_NAMES.index(config.policy_b),
+            int(config.check_fair_play),
+        ],
         dtype=np.int32,
     )
-    return pol, DEFAULT_PARAMS.copy()
+    params = params_for(config.policy_a, config.policy_b)
+    for side, override in ((0, config.params_a), (1, config.params_b)):
+        if override is not None:
+            if len(override) != params.shape[1]:
+                raise UsageError(
+                    f"params_{'ab'[side]}: expected {params.shape[1]} parameters, "
+                    f"got {len(override)}"
+                )
+            params[side] = override
+    return pol, params
 
 
 def simulate(config: SimConfig, progress: Callable[[int, int], None] | None = None) -> SimResult:

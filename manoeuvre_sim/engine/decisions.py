@@ -44,3 +44,20 @@ COMBAT_NAMES = ("none", "assault", "ambush", "bombard", "volley", "grand_battery
 AC_DONE, AC_UNIT, AC_COMMITTED, AC_SAPPERS, AC_SKIRMISH, AC_LEADER_COMBAT, AC_LEADER_COMMAND = (
     0, 1, 2, 3, 4, 5, 6,
 )  # fmt: skip
+
+# --- the current combat (game.py): ndarray(int32, (CB_SIZE,)), public information ----------
+CB_KIND = 0  # CK_* of the combat under way
+CB_ATT_P = 1  # the active (attacking) player
+CB_DEF_U = 2  # defending unit
+CB_NATT = 3  # number of attacking + supporting units
+CB_ATT = 4  # 5 slots: the attacking unit first (assault), then supporting units
+CB_CA = 9  # 5 slots: 1 if a Committed Attack was played for that unit
+CB_LEADER = 14  # attacker's leader card (-1 none)
+CB_LMODE = 15  # 0 none, 1 combat value, 2 command value
+CB_SAPPERS = 16
+CB_STEP5 = 17  # attacker cards played in step 5
+CB_A = 18  # attack total
+CB_D = 19  # defense total
+CB_DLEADER = 20  # defender's leader card (-1 none)
+CB_INIT_CARD = 21  # the card that initiated the combat
+CB_SIZE = 24

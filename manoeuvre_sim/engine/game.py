@@ -13,7 +13,7 @@ The kernels of a game share one context tuple ``g``, built once by ``play_game``
     dsize   ndarray(int32, (2,))              deck sizes
     tprops  ndarray(int32, (n_codes, 7))      terrain properties (board.py)
     uowner  ndarray(int32, (NUNITS,))         owner of each unit id
-    pol     ndarray(int32, (2,))              policy id per seat (players.py)
+    pol     ndarray(int32, (3,))              policy id per seat (players.py), then flags
     params  ndarray(float64, (2, NPARAM))     policy parameters per seat
     rng     ndarray(uint64, (4,))             the game's RNG state (rng.py)
     opts    ndarray(int32, (MAXOPT, 4))       scratch for decision options
@@ -43,6 +43,23 @@ from manoeuvre_sim.engine.board import (
     forced_march_destinations,
     in_fire_range,
     move_destinations,
+)
+from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
+    CB_A,
+    CB_ATT,
+    CB_ATT_P,
+    CB_CA,
+    CB_D,
+    CB_DEF_U,
+    CB_DLEADER,
+    CB_INIT_CARD,
+    CB_KIND,
+    CB_LEADER,
+    CB_LMODE,
+    CB_NATT,
+    CB_SAPPERS,
+    CB_SIZE,
+    CB_STEP5,
 )
 from manoeuvre_sim.engine.players import choose
 from manoeuvre_sim.engine.rules import (
@@ -115,34 +132,56 @@ OPT_MAX_TURNS = 3  # safety limit on game turns (see docs/RULE_INTERPRETATIONS.m
 OPT_CHECK = 4  # 1: check invariants after every step and raise on a violation
 N_OPTIONS = 5
 
-# --- the current combat: ndarray(int32, (CB_SIZE,)) ---------------------------------------
-CB_KIND = 0  # CK_* of the combat under way
-CB_ATT_P = 1  # the active (attacking) player
-CB_DEF_U = 2  # defending unit
-CB_NATT = 3  # number of attacking + supporting units
-CB_ATT = 4  # 5 slots: the attacking unit first (assault), then supporting units
-CB_CA = 9  # 5 slots: 1 if a Committed Attack was played for that unit
-CB_LEADER = 14  # attacker's leader card (-1 none)
-CB_LMODE = 15  # 0 none, 1 combat value, 2 command value
-CB_SAPPERS = 16
-CB_STEP5 = 17  # attacker cards played in step 5
-CB_A = 18  # attack total
-CB_D = 19  # defense total
-CB_DLEADER = 20  # defender's leader card (-1 none)
-CB_INIT_CARD = 21  # the card that initiated the combat
-CB_SIZE = 24
+FLAG_FAIR_CHECK = 1  # pol[2] bit: re-decide every decision on a fogged state (tests)
+FLAG_FOG_OWN_HAND = 2  # pol[2] bit: fog the deciding player's own hand too, which every real
+# policy reads: the mutation test that shows fair_check can fail
 
 MAX_ATT = 5
 
 
 @nb.njit(cache=True)
 def decide(st, g, seat, dk, n):
-    """Ask seat's policy to choose among ``opts[:n]``; an illegal answer raises."""
+    """Ask seat's policy to choose among ``opts[:n]``; an illegal answer raises.
+
+    With ``pol[2] & FLAG_FAIR_CHECK`` (tests), every decision is taken a second time on a
+    copy of the state whose hidden cards are scrambled (``fair_check``)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    fair = pol.shape[0] > 2 and (pol[2] & FLAG_FAIR_CHECK) != 0
+    rng0 = rng.copy() if fair else rng
     k = choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
     if k < 0 or k >= n:
         raise ValueError("policy chose an option that is not legal")
+    if fair:
+        fair_check(st, g, seat, dk, n, k, rng0)
     return k
+
+
+@nb.njit(cache=True)
+def fair_check(st, g, seat, dk, n, k, rng0):
+    """Raise unless seat's policy takes the same decision when everything it may not see is
+    different: both draw piles (order and contents), and the opponent's hand unless a
+    Scout/Spy revealed it (``REVEALED``). The fog uses its own generator, not the game's."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    fog = st.copy()
+    x = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(st[S.TURN] * 1000003 + dk * 7919 + n)
+    for p in range(2):
+        for i in range(st[S.DECK_N + p]):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            fog[S.DECK + p * S.MAXC + i] = np.int32(x % np.uint64(dsize[p]))
+    q = 1 - seat
+    if (pol[2] & FLAG_FOG_OWN_HAND) != 0:
+        q = seat
+    if st[S.REVEALED + seat] == 0 or q == seat:
+        for i in range(st[S.HAND_N + q]):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            fog[S.HAND + q * S.HMAX + i] = np.int32(x % np.uint64(dsize[q]))
+    k2 = choose(fog, units, cards, tprops, uowner, pol, params, rng0, opts, cb, seat, dk, n)
+    if k2 != k:
+        raise AssertionError("fair play: a decision depends on cards the player may not see")
 
 
 @nb.njit(cache=True)

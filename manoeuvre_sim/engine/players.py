@@ -20,21 +20,47 @@ import numpy as np
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_DEF, adjacent
+from manoeuvre_sim.engine.heuristic import (
+    ATTRITIONAL,
+    BALANCED,
+    NPARAM,
+    TERRITORIAL,
+    choose_heuristic,
+)
 from manoeuvre_sim.engine.rules import strength
 from manoeuvre_sim.rng import uniform_below
 
 POLICY_RANDOM = 0
 POLICY_SIMPLE = 1
-POLICY_NAMES = ("random", "simple")
+POLICY_ATTRITIONAL = 2
+POLICY_TERRITORIAL = 3
+POLICY_BALANCED = 4
+POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced")
+DEFAULT_POLICY = "balanced"  # what simulate and the analyses play unless told otherwise
 
-NPARAM = 8
 # simple policy parameters
 P_ADVANCE = 0  # weight of forward progress in a move
 P_TERRAIN = 1  # weight of the destination's defense bonus
 P_ATTACK_MARGIN = 2  # attack when expected attack total >= margin * defense total
 P_CONTACT = 3  # weight of ending adjacent to an enemy unit
 P_KEEP = 4  # discard cards worth less than this (see _card_value)
-DEFAULT_PARAMS = np.array([[1.0, 0.6, 1.2, 0.3, 5.5, 0, 0, 0]] * 2)
+SIMPLE_PARAMS = np.zeros(NPARAM)
+SIMPLE_PARAMS[:5] = (1.0, 0.6, 1.2, 0.3, 5.5)
+
+# each policy's parameter vector (random ignores it)
+POLICY_PARAMS = {
+    "random": np.zeros(NPARAM),
+    "simple": SIMPLE_PARAMS,
+    "attritional": ATTRITIONAL,
+    "territorial": TERRITORIAL,
+    "balanced": BALANCED,
+}
+DEFAULT_PARAMS = np.array([SIMPLE_PARAMS, SIMPLE_PARAMS])
+
+
+def params_for(policy_a: str, policy_b: str) -> np.ndarray:
+    """The ``(2, NPARAM)`` parameter array for two named policies."""
+    return np.array([POLICY_PARAMS[policy_a], POLICY_PARAMS[policy_b]], dtype=np.float64)
 
 
 @nb.njit(cache=True)
@@ -220,6 +246,8 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
     kind = pol[seat]
     if kind == POLICY_RANDOM:
         return uniform_below(rng, n)
+    if kind >= POLICY_ATTRITIONAL:
+        return choose_heuristic(st, units, cards, tprops, params[seat], rng, opts, cb, seat, dk, n)
     best = -1e18
     bi = 0
     ties = 0

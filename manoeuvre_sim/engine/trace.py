@@ -16,6 +16,7 @@ def play_traced(
     policies: tuple[str, str] = ("simple", "simple"),
     max_events: int = 20000,
     check: bool = True,
+    fair_play: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of master ``seed`` (the same game ``simulate`` plays with that seed
     and index) and return ``(state, trace)``; ``trace`` is ``ndarray(int32, (n, 6))`` rows
@@ -32,6 +33,7 @@ def play_traced(
         policy_a=policies[0],
         policy_b=policies[1],
         check_invariants=check,
+        check_fair_play=fair_play,
     )
     _, _, P = prepare(cfg)
     pol, params = policy_arrays(cfg)

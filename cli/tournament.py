@@ -1,0 +1,109 @@
+"""``manoeuvre-sim tournament``: every pair of policies, mirrored armies, swapped seats."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced"
+
+
+@click.command()
+@click.option(
+    "--policies",
+    default=DEFAULT_POLICIES,
+    show_default=True,
+    help="Comma-separated policies (built-in names or styles from --styles).",
+)
+@click.option("--games", type=int, default=2000, show_default=True, help="Games per pair.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--styles",
+    "styles_file",
+    type=click.Path(dir_okay=False),
+    help="TOML file of style variants ([styles.NAME] base = ..., parameter = value).",
+)
+@click.option("--armies", help="Comma-separated armies to mirror (default: all 8 base armies).")
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option(
+    "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tournament(
+    policies: str,
+    games: int,
+    seed: int,
+    styles_file: str | None,
+    armies: str | None,
+    threads: int,
+    out: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play every pair of --policies on each army against itself, both seatings, and report
+    each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
+    policy the victory mix, game length, combats, eliminations and cards played per turn."""
+    from manoeuvre_sim import tournament as T
+    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.model import find_army
+
+    if threads < 0:
+        raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
+    styles = T.load_styles(styles_file) if styles_file else {}
+    pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
+    army_names = None
+    if armies:
+        army_names = [find_army(a.strip()).name for a in armies.split(",") if a.strip()]
+    bar = None
+    if not quiet and not as_json:
+        from tqdm import tqdm
+
+        bar = tqdm(total=1, unit="game", file=sys.stderr, leave=False, desc="compiling / playing")
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+    res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress)
+    if bar is not None:
+        bar.close()
+    if out and len(res.frame):
+        from manoeuvre_sim.results import write
+
+        write(res.frame, out, res.manifest)
+    doc = T.pairs_json(res)
+    if as_json:
+        doc = doc | {"manifest": res.manifest}
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        rows = [
+            (
+                p["a"], p["b"], f"{p['games']:,}", f"{p['win_rate_a']:.3f}",
+                f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", str(p["draws"]),
+            )
+            for p in doc["pairs"]
+        ]  # fmt: skip
+        click.echo(
+            f"tournament: seed {seed}, {res.manifest['games_per_pair']:,} games per pair, "
+            f"armies mirrored: {', '.join(res.manifest['armies'])}; rules "
+            f"{res.manifest['rules_version']}"
+        )
+        click.echo(format_table(["a", "b", "games", "win rate a", "95% CI", "draws"], rows))
+        if len(res.frame):
+            st = T.policy_stats(res.frame)
+            cols = list(st.columns)
+            srows = [
+                [str(r[0]), f"{r[1]:,}"] + [f"{x:.3f}" for x in r[2:]]
+                for r in st.itertuples(index=False)
+            ]
+            click.echo("\nper policy (means over its games):")
+            click.echo(format_table(cols, srows))
+    if res.interrupted:
+        click.echo("interrupted: the finished pairs are reported", err=True)
+        sys.exit(130)

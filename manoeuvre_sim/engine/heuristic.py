@@ -1,0 +1,922 @@
+"""Scripted heuristic players (issue #5): one numba policy driven by a parameter vector.
+
+The styles (``attritional``, ``territorial``, ``balanced``) are parameter vectors of the
+same policy (``STYLE_PARAMS``); ``balanced`` also turns on the posture switch (``H_SWITCH``),
+which shifts the weights by the score, the time left in the day and the attrition race.
+
+Every decision the rules expose is judged:
+
+* combats by their **exact** band probabilities (rule 6.1 step 7 results table) for the dice
+  on the table, the card being considered and the known defence (the defender's cards once
+  played; before that, its hand only after a Scout/Spy, else an expected ``H_DEFGUESS``);
+* moves by the change of a unit's position value: progress toward the enemy edge, squares of
+  the enemy half (nightfall, rule 2.2), defensive terrain, attack opportunities next turn
+  (the cards in hand) and the threat of adjacent enemy units;
+* cards by a context value (an eliminated unit's card is worth nothing; Withdraw and defence
+  cards are worth more for threatened units; Regroup and Supply when units are reduced).
+
+Fair play: the policy reads the board, its own hand, both hands' sizes, deck counts, the
+cards on the table in the current combat, the elimination counters, and the opponent's hand
+only while ``REVEALED[p]`` is set (Scout/Spy). ``tests/test_players.py`` checks it by
+re-deciding every decision on a state whose hidden cards are scrambled.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_NO_ASSAULT, adjacent, retreat_options
+from manoeuvre_sim.rng import uniform_below
+
+# --- parameters: ndarray(float64, (NPARAM,)) per seat ---------------------------------------
+H_HIT = 0  # value of one step taken off an enemy unit (full -> reduced)
+H_ELIM = 1  # value of eliminating a reduced enemy unit (a full one: H_HIT + H_ELIM)
+H_OWN = 2  # multiplier on own losses (risk aversion)
+H_ATTACK = 3  # least expected value for which a combat is started
+H_ADVANCE = 4  # value of moving a unit from its home edge to the enemy edge (per 7 rows)
+H_CONTROL = 5  # value of a unit standing in the enemy half (nightfall squares, rule 2.2)
+H_TERRAIN = 6  # value per point of terrain defence where enemies are near
+H_THREAT = 7  # weight of the expected loss from adjacent enemy units
+H_OPP = 8  # weight of the attack opportunities a square gives next turn
+H_KEEP = 9  # discard cards whose value is below this
+H_CYCLE = 10  # added to H_KEEP when ahead late in the day (play for nightfall)
+H_CARD = 11  # cost of spending a card, per point of card value
+H_GROUND = 12  # value of ground won (defender retreats, attacker advances)
+H_CA = 13  # multiplier on the cost of a Committed Attack's hit
+H_DEFGUESS = 14  # defence the defender's unseen cards are expected to add
+H_SWITCH = 15  # 1: balanced posture switch on
+H_CHURN = 16  # a full hand sheds its weakest card if worth less than H_KEEP + H_CHURN
+NPARAM = 17
+
+PARAM_NAMES = (
+    "hit", "elim", "own_loss", "attack_min", "advance", "control", "terrain", "threat",
+    "opportunity", "keep", "cycle", "card_cost", "ground", "committed_cost", "def_guess",
+    "switch", "churn",
+)  # fmt: skip
+
+# fmt: off
+#                        hit  elim own  atk   adv  ctl  ter   thr  opp  keep cyc  card  grd   ca   dg   sw   churn
+ATTRITIONAL = np.array([1.0, 1.6, 1.0, 0.0,  1.0, 0.3, 0.25, 0.8, 1.5, 3.0, 0.0, 0.03, 0.35, 0.8, 1.5, 0.0, 2.0])
+TERRITORIAL = np.array([1.0, 1.3, 1.3, 0.1,  2.0, 1.2, 0.35, 1.1, 0.6, 3.0, 1.0, 0.05, 0.6,  1.5, 2.0, 0.0, 2.0])
+BALANCED = np.array(   [1.0, 1.6, 1.0, 0.0,  1.6, 0.6, 0.25, 0.5, 1.5, 4.5, 1.0, 0.03, 0.35, 0.8, 1.5, 1.0, 2.0])
+# fmt: on
+
+
+def _dice_tables(nmax: int = 3, smax: int = 12, kmax: int = 48) -> tuple[np.ndarray, np.ndarray]:
+    """PMF[n, s, k] = P(sum of n s-sided dice == k); GE[n, s, k] = P(sum >= k)."""
+    pmf = np.zeros((nmax + 1, smax + 1, kmax), dtype=np.float64)
+    for s in range(smax + 1):
+        pmf[0, s, 0] = 1.0
+        for n in range(1, nmax + 1):
+            if s == 0:
+                pmf[n, s, 0] = 1.0
+                continue
+            for k in range(kmax):
+                if pmf[n - 1, s, k] == 0:
+                    continue
+                for f in range(1, s + 1):
+                    if k + f < kmax:
+                        pmf[n, s, k + f] += pmf[n - 1, s, k] / s
+    ge = np.cumsum(pmf[:, :, ::-1], axis=2)[:, :, ::-1].copy()
+    return pmf, ge
+
+
+DICE_PMF, DICE_GE = _dice_tables()
+KMAX = DICE_PMF.shape[2]
+LMAX = 160  # length of the attack-dice distributions built from the table
+
+
+@nb.njit(cache=True, inline="always")
+def _ge1(n, s, x):
+    """P(sum of n s-sided dice >= x)."""
+    if x <= 0:
+        return 1.0
+    if x >= KMAX:
+        return 0.0
+    return DICE_GE[n, s, x]
+
+
+@nb.njit(cache=True, inline="always")
+def _ge(cum, x):
+    if x <= 0:
+        return 1.0
+    if x >= LMAX:
+        return 0.0
+    return cum[x]
+
+
+@nb.njit(cache=True)
+def _strength(st, units, u):
+    step = st[S.U_STEP + u]
+    if step == 2:
+        return units[u, S.UF_FULL]
+    if step == 1:
+        return units[u, S.UF_REDUCED]
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def _fwd(p, sq):
+    """Rows of progress of sq from p's home edge toward the enemy edge (0..7)."""
+    r = sq // 8
+    return 7 - r if p == 0 else r
+
+
+@nb.njit(cache=True)
+def _hill(st, tprops, att_sq, def_sq):
+    ta = st[S.TERR + att_sq]
+    if tprops[ta, TP_ATK] > 0 and st[S.TERR + def_sq] != ta:
+        return tprops[ta, TP_ATK]
+    return 0
+
+
+@nb.njit(cache=True)
+def _loss(st, w, u):
+    """Value of one hit on unit u for its owner's enemy (step or elimination)."""
+    if st[S.U_STEP + u] == 2:
+        return w[H_HIT]
+    return w[H_ELIM]
+
+
+@nb.njit(cache=True)
+def _can_retreat(st, tprops, u):
+    buf = np.empty(4, dtype=np.int32)
+    return (
+        retreat_options(
+            st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops, st[S.U_SQ + u], u // 16, buf
+        )
+        > 0
+    )
+
+
+@nb.njit(cache=True)
+def _band_values(st, tprops, w, t, can_ret, own_loss, vals):
+    """Value to the attacker of each band (rule 6.1 step 7 / 6.5) against defender t."""
+    full = st[S.U_STEP + t] == 2
+    hv = w[H_HIT] if full else w[H_ELIM]  # one hit
+    ev = (w[H_HIT] + w[H_ELIM]) if full else w[H_ELIM]  # elimination
+    gr = w[H_GROUND]
+    vals[0] = -own_loss
+    vals[1] = 0.0
+    # defender's choice: the cheaper for it of a hit and a retreat
+    if can_ret:
+        vals[2] = min(hv, gr + 0.15 * w[H_HIT])
+    else:
+        vals[2] = hv
+    # attacker's choice: a hit, or a retreat (an impossible retreat eliminates)
+    if can_ret:
+        vals[3] = max(hv, gr + 0.15 * w[H_HIT])
+    else:
+        vals[3] = ev
+    # hit and retreat
+    if full and can_ret:
+        vals[4] = hv + gr
+    else:
+        vals[4] = ev + gr
+    vals[5] = ev + gr
+
+
+@nb.njit(cache=True)
+def _ev_single(n, s, a0, d, vals):
+    """Expected value of an assault whose attack total is a0 + (n d s) against defence d."""
+    g4 = _ge1(n, s, 4 * d - a0)
+    g3 = _ge1(n, s, 3 * d - a0)
+    g2 = _ge1(n, s, 2 * d - a0)
+    g1 = _ge1(n, s, d + 1 - a0)
+    g0 = _ge1(n, s, d - a0)
+    return (
+        vals[5] * g4
+        + vals[4] * (g3 - g4)
+        + vals[3] * (g2 - g3)
+        + vals[2] * (g1 - g2)
+        + vals[1] * (g0 - g1)
+        + vals[0] * (1.0 - g0)
+    )
+
+
+@nb.njit(cache=True)
+def _ev_cum(cum, a0, d, vals):
+    """As _ev_single, for an attack-dice distribution given by its tail ``cum``."""
+    g4 = _ge(cum, 4 * d - a0)
+    g3 = _ge(cum, 3 * d - a0)
+    g2 = _ge(cum, 2 * d - a0)
+    g1 = _ge(cum, d + 1 - a0)
+    g0 = _ge(cum, d - a0)
+    return (
+        vals[5] * g4
+        + vals[4] * (g3 - g4)
+        + vals[3] * (g2 - g3)
+        + vals[2] * (g1 - g2)
+        + vals[1] * (g0 - g1)
+        + vals[0] * (1.0 - g0)
+    )
+
+
+@nb.njit(cache=True)
+def _convolve(pm, n, s, out):
+    """out = pm * (n d s)."""
+    out[:] = 0.0
+    if n == 0 or s == 0:
+        out[:] = pm
+        return
+    top = n * s
+    for x in range(LMAX):
+        px = pm[x]
+        if px == 0.0:
+            continue
+        for k in range(n, top + 1):
+            if x + k < LMAX:
+                out[x + k] += px * DICE_PMF[n, s, k]
+
+
+@nb.njit(cache=True)
+def _tail(pm, cum):
+    acc = 0.0
+    for x in range(LMAX - 1, -1, -1):
+        acc += pm[x]
+        cum[x] = acc
+
+
+@nb.njit(cache=True)
+def _table_attack_pmf(st, cards, p, pm):
+    """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6)."""
+    pm[:] = 0.0
+    pm[0] = 1.0
+    tmp = np.empty(LMAX, dtype=np.float64)
+    for j in range(st[S.TABLE_N + p]):
+        c = st[S.TABLE + p * S.TMAX + j]
+        kind = cards[p, c, S.CF_KIND]
+        n = 0
+        s = 0
+        if kind == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:
+            n, s = cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
+            n, s = 1, 10
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
+            n, s = 2, 6
+        if n > 0:
+            _convolve(pm, n, s, tmp)
+            pm[:] = tmp
+
+
+@nb.njit(cache=True)
+def _defence(st, units, cards, tprops, t, sappers):
+    """The defence total of t before cards (rule 6.1 step 6): strength, terrain, redoubt."""
+    tsq = st[S.U_SQ + t]
+    d = _strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF]
+    if st[S.REDOUBT + tsq] == 1 and not sappers:
+        d += 3
+    return d
+
+
+@nb.njit(cache=True)
+def _table_defence(st, cards, q):
+    d = 0
+    for j in range(st[S.TABLE_N + q]):
+        c = st[S.TABLE + q * S.TMAX + j]
+        if cards[q, c, S.CF_KIND] == S.KIND_UNIT:
+            d += cards[q, c, S.CF_DEF]
+        elif cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+            d += cards[q, c, S.CF_CBT_D]
+    return d
+
+
+@nb.njit(cache=True)
+def _expected_def_cards(st, cards, w, p, t):
+    """What the defender (owner of t) is expected to add with cards: its best cards for t
+    when p has seen its hand (Scout/Spy), else the guess H_DEFGUESS."""
+    q = 1 - p
+    if st[S.REVEALED + p] == 0:
+        return w[H_DEFGUESS]
+    d = 0
+    best_leader = 0
+    for s in range(st[S.HAND_N + q]):
+        c = st[S.HAND + q * S.HMAX + s]
+        if cards[q, c, S.CF_KIND] == S.KIND_UNIT:
+            if q * S.MAXU_SIDE + cards[q, c, S.CF_UNIT] == t:
+                d += cards[q, c, S.CF_DEF]
+        elif cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+            best_leader = max(best_leader, cards[q, c, S.CF_CBT_D])
+    return float(d + best_leader)
+
+
+# ------------------------------------------------------------------------------------------
+# cards
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _enemy_near(st, p, sq, maxd):
+    """Number of enemy units within maxd orthogonal steps (Manhattan) of sq."""
+    r0 = sq // 8
+    c0 = sq % 8
+    q = 1 - p
+    k = 0
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        if abs(tsq // 8 - r0) + abs(tsq % 8 - c0) <= maxd:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _card_value(st, cards, w, p, c, nreduced):
+    """Worth of holding card c for p (0: none)."""
+    kind = cards[p, c, S.CF_KIND]
+    if kind == S.KIND_UNIT:
+        u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
+        if st[S.U_STEP + u] == 0:
+            return 0.0  # the card of an eliminated unit
+        sq = st[S.U_SQ + u]
+        near = _enemy_near(st, p, sq, 2)
+        v = 0.0
+        if cards[p, c, S.CF_ATK_N] > 0:
+            ea = cards[p, c, S.CF_ATK_N] * (cards[p, c, S.CF_ATK_S] + 1) * 0.5
+            v += ea * (0.45 if near > 0 else 0.25)
+        if cards[p, c, S.CF_BOMB_N] > 0:
+            eb = cards[p, c, S.CF_BOMB_N] * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5
+            v += eb * (0.3 if _enemy_near(st, p, sq, 3) > 0 else 0.15)
+        if cards[p, c, S.CF_VOL_N] > 0:
+            v += 0.5 if near > 0 else 0.2
+        v += cards[p, c, S.CF_DEF] * (0.5 if near > 0 else 0.15)
+        if st[S.U_STEP + u] == 1:
+            v += 2.0  # it restores its own unit (rule 7 Reinforcement)
+        return v
+    if kind == S.KIND_LEADER:
+        return 4.0 + 0.3 * cards[p, c, S.CF_CBT_A] + 0.5 * cards[p, c, S.CF_CMD]
+    hq = cards[p, c, S.CF_HQ]
+    if hq == S.HQ_WITHDRAW:
+        return 3.2
+    if hq == S.HQ_SUPPLY:
+        return 2.5 + (1.0 if nreduced > 0 else 0.0)
+    if hq == S.HQ_REGROUP:
+        return 1.0 + (2.5 if nreduced > 0 else 0.0)
+    if hq == S.HQ_AMBUSH:
+        return 3.0
+    if hq == S.HQ_COMMITTED:
+        return 2.8
+    if hq == S.HQ_FORCED_MARCH:
+        return 2.0
+    if hq == S.HQ_GUERRILLA:
+        return 2.6
+    if hq == S.HQ_REDOUBT:
+        return 2.0
+    if hq == S.HQ_SPY:
+        return 1.0
+    if hq == S.HQ_SKIRMISH:
+        return 1.5
+    if hq == S.HQ_SAPPERS:
+        q = 1 - p
+        for i in range(S.MAXU_SIDE):
+            t = q * S.MAXU_SIDE + i
+            if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
+                return 3.0
+        return 0.5
+    return 1.0
+
+
+@nb.njit(cache=True)
+def _n_reduced(st, p):
+    k = 0
+    for i in range(S.MAXU_SIDE):
+        if st[S.U_STEP + p * S.MAXU_SIDE + i] == 1:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _hand_value(st, cards, w, p, s):
+    return _card_value(st, cards, w, p, st[S.HAND + p * S.HMAX + s], _n_reduced(st, p))
+
+
+# ------------------------------------------------------------------------------------------
+# posture (balanced style)
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _weights(st, w, p, out):
+    """The effective weights: w, shifted by the posture switch when H_SWITCH is on."""
+    out[:] = w
+    q = 1 - p
+    # cycle faster (play for nightfall) when ahead on the ground late in the day
+    lead = 0
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] > 0 and _fwd(p, st[S.U_SQ + u]) >= 4:
+            lead += 1
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] > 0 and _fwd(q, st[S.U_SQ + t]) >= 4:
+            lead -= 1
+    left = max(
+        st[S.DECK_N + p] if st[S.FIRST_DECK_DONE + p] == 0 else 0,
+        st[S.DECK_N + q] if st[S.FIRST_DECK_DONE + q] == 0 else 0,
+    )
+    late = left < 20
+    if w[H_SWITCH] == 0:
+        if not (late and lead > 0):
+            out[H_CYCLE] = 0.0
+        return
+    kills = st[S.ELIM + q]
+    losses = st[S.ELIM + p]
+    if kills >= 3 or (kills > losses and kills >= 2):
+        # the attrition race is ours: press it
+        out[H_ATTACK] = w[H_ATTACK] * 0.3
+        out[H_OPP] = w[H_OPP] * 1.5
+        out[H_ELIM] = w[H_ELIM] * 1.3
+    elif losses >= 3 and losses > kills:
+        # one or two more losses lose the game: hold
+        out[H_OWN] = w[H_OWN] * 1.4
+        out[H_THREAT] = w[H_THREAT] * 1.4
+        out[H_ATTACK] = w[H_ATTACK] * 1.5
+    if late:
+        if lead > 0:
+            out[H_THREAT] = out[H_THREAT] * 1.3
+            out[H_CONTROL] = w[H_CONTROL] * 1.3
+        else:
+            out[H_CYCLE] = 0.0
+            out[H_ADVANCE] = w[H_ADVANCE] * 1.4
+            out[H_CONTROL] = w[H_CONTROL] * 1.6
+            out[H_ATTACK] = out[H_ATTACK] * 0.5
+    else:
+        out[H_CYCLE] = 0.0
+
+
+# ------------------------------------------------------------------------------------------
+# positions
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _best_attack_card(st, cards, p, u):
+    """(n, s) of the best attack card p holds for unit u, (0, 0) if none."""
+    bn = 0
+    bs = 0
+    for s in range(st[S.HAND_N + p]):
+        c = st[S.HAND + p * S.HMAX + s]
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_UNIT] == u % 16:
+            n = cards[p, c, S.CF_ATK_N]
+            if n * (cards[p, c, S.CF_ATK_S] + 1) > bn * (bs + 1):
+                bn = n
+                bs = cards[p, c, S.CF_ATK_S]
+    return bn, bs
+
+
+@nb.njit(cache=True)
+def _own_def_cards(st, cards, p, u):
+    d = 0
+    for s in range(st[S.HAND_N + p]):
+        c = st[S.HAND + p * S.HMAX + s]
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_UNIT] == u % 16:
+            d += cards[p, c, S.CF_DEF]
+    return d
+
+
+@nb.njit(cache=True)
+def _posval(st, units, cards, tprops, w, p, u, sq, bn, bs, owndef, vals):
+    """Value for p of unit u standing on sq (the board otherwise as it is)."""
+    q = 1 - p
+    f = _fwd(p, sq)
+    v = w[H_ADVANCE] * f / 7.0
+    if f >= 4:
+        v += w[H_CONTROL]
+    tdef = tprops[st[S.TERR + sq], TP_DEF] + 3 * st[S.REDOUBT + sq]
+    my = _strength(st, units, u)
+    myloss = _loss(st, w, u) * w[H_OWN]
+    near = 0
+    threat = 0.0
+    opp = 0.0
+    marsh = tprops[st[S.TERR + sq], TP_NO_ASSAULT] == 1
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        dr = abs(tsq // 8 - sq // 8)
+        dc = abs(tsq % 8 - sq % 8)
+        if dr + dc > 2:
+            continue
+        near += 1
+        if dr + dc != 1:
+            continue
+        # the enemy's assault on us next turn: its strength + a typical 2d6 card + hill
+        if tprops[st[S.TERR + tsq], TP_NO_ASSAULT] == 0:
+            ea = _strength(st, units, t) + _hill(st, tprops, tsq, sq)
+            dd = my + tdef + owndef
+            threat += myloss * (_ge1(2, 6, dd + 1 - ea) + _ge1(2, 6, 2 * dd - ea))
+        # our assault on it: the best attack card held for u, or a later draw
+        if not marsh:
+            a0 = my + _hill(st, tprops, sq, tsq)
+            dt = _defence(st, units, cards, tprops, t, False) + 1
+            if bn > 0:
+                pg = _ge1(bn, bs, dt + 1 - a0) + _ge1(bn, bs, 2 * dt - a0)
+            else:
+                pg = 0.3 * (_ge1(2, 6, dt + 1 - a0) + _ge1(2, 6, 2 * dt - a0))
+            o = pg * _loss(st, w, t)
+            if o > opp:
+                opp = o
+    v -= w[H_THREAT] * threat * 0.5
+    v += w[H_OPP] * opp * 0.5
+    if near > 0:
+        v += w[H_TERRAIN] * tdef
+    else:
+        v += w[H_TERRAIN] * tdef * 0.25
+    return v
+
+
+@nb.njit(cache=True)
+def _move_value(st, units, cards, tprops, w, p, u, fr, to, vals):
+    bn, bs = _best_attack_card(st, cards, p, u)
+    od = _own_def_cards(st, cards, p, u)
+    # the unit's square is vacated while it moves: value it from both squares as is
+    occ_fr = st[S.OCC + fr]
+    st[S.OCC + fr] = -1
+    v = _posval(st, units, cards, tprops, w, p, u, to, bn, bs, od, vals) - _posval(
+        st, units, cards, tprops, w, p, u, fr, bn, bs, od, vals
+    )
+    st[S.OCC + fr] = occ_fr
+    return v
+
+
+# ------------------------------------------------------------------------------------------
+# combat
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _combat_value(st, units, cards, tprops, w, p, kind, u, s, t, vals):
+    """Expected value of declaring a combat (D_COMBAT option), net of the card spent."""
+    c = st[S.HAND + p * S.HMAX + s]
+    tsq = st[S.U_SQ + t]
+    dguess = _expected_def_cards(st, cards, w, p, t)
+    cost = w[H_CARD] * _card_value(st, cards, w, p, c, _n_reduced(st, p))
+    if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
+        if kind == D.CK_ASSAULT:
+            a0 = _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq)
+            n, sd = cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+            own = _loss(st, w, u) * w[H_OWN]
+        else:
+            a0 = 0
+            n, sd = 1, 10  # the Ambush card's 1d10 (HQ_CARDS.md); no unit is at risk
+            own = 0.0
+        d = _defence(st, units, cards, tprops, t, False) + int(dguess + 0.5)
+        _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), own, vals)
+        return _ev_single(n, sd, a0, d, vals) - cost
+    # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
+    # target's defence; no risk
+    if kind == D.CK_BOMBARD:
+        n, sd = cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S]
+    elif kind == D.CK_VOLLEY:
+        n, sd = cards[p, c, S.CF_VOL_N], cards[p, c, S.CF_VOL_S]
+    else:
+        n, sd = cards[p, c, S.CF_GB_N], cards[p, c, S.CF_GB_S]
+    a0 = _hill(st, tprops, st[S.U_SQ + u], tsq)
+    d = _defence(st, units, cards, tprops, t, False)
+    return _ge1(n, sd, d + 1 - a0) * _loss(st, w, t) - cost
+
+
+@nb.njit(cache=True)
+def _choose_combat(st, units, cards, tprops, w, p, opts, n, vals):
+    best = w[H_ATTACK]
+    bi = 0
+    for i in range(1, n):
+        v = _combat_value(
+            st, units, cards, tprops, w, p, opts[i, 0], opts[i, 1], opts[i, 2], opts[i, 3], vals
+        )
+        if v > best:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _attackers(st, units, tprops, cb, tsq):
+    a0 = 0
+    for i in range(cb[D.CB_NATT]):
+        v = cb[D.CB_ATT + i]
+        a0 += _strength(st, units, v) + _hill(st, tprops, st[S.U_SQ + v], tsq)
+    return a0
+
+
+@nb.njit(cache=True)
+def _own_at_risk(st, w, cb):
+    r = 0.0
+    for i in range(cb[D.CB_NATT]):
+        r += _loss(st, w, cb[D.CB_ATT + i]) * w[H_OWN]
+    return r
+
+
+@nb.njit(cache=True)
+def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
+    """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
+    t = cb[D.CB_DEF_U]
+    q = 1 - p
+    tsq = st[S.U_SQ + t]
+    sappers = cb[D.CB_SAPPERS] == 1
+    d = _defence(st, units, cards, tprops, t, sappers) + _table_defence(st, cards, q)
+    a0 = _attackers(st, units, tprops, cb, tsq)
+    if cb[D.CB_LMODE] == 1:
+        a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
+    pm = np.empty(LMAX, dtype=np.float64)
+    _table_attack_pmf(st, cards, p, pm)
+    cum = np.empty(LMAX, dtype=np.float64)
+    _tail(pm, cum)
+    tmp = np.empty(LMAX, dtype=np.float64)
+    cum2 = np.empty(LMAX, dtype=np.float64)
+    can_ret = _can_retreat(st, tprops, t)
+    own = _own_at_risk(st, w, cb)
+    _band_values(st, tprops, w, t, can_ret, own, vals)
+    base = _ev_cum(cum, a0, d, vals)
+    nred = _n_reduced(st, p)
+    best = base
+    bi = 0
+    for i in range(1, n):
+        s = opts[i, 0]
+        what = opts[i, 1]
+        c = st[S.HAND + p * S.HMAX + s]
+        cost = w[H_CARD] * _card_value(st, cards, w, p, c, nred)
+        v = base
+        if what == D.AC_UNIT:
+            _convolve(pm, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
+            _tail(tmp, cum2)
+            v = _ev_cum(cum2, a0, d, vals)
+        elif what == D.AC_COMMITTED:
+            # +2d6; the unit takes a hit at the end (rule 9.2)
+            u = opts[i, 2]
+            _convolve(pm, 2, 6, tmp)
+            _tail(tmp, cum2)
+            v = _ev_cum(cum2, a0, d, vals) - _loss(st, w, u) * w[H_OWN] * w[H_CA]
+        elif what == D.AC_SAPPERS:
+            v = _ev_cum(cum, a0, d - 3, vals)
+        elif what == D.AC_SKIRMISH:
+            v = 0.0  # the combat is cancelled and the initiating card returns
+            cost = w[H_CARD] * 1.0
+        elif what == D.AC_LEADER_COMBAT:
+            v = _ev_cum(cum, a0 + cards[p, c, S.CF_CBT_A], d, vals)
+        elif what == D.AC_LEADER_COMMAND:
+            # the strongest eligible supporting units (rule 6.4), each also at risk
+            k = cards[p, c, S.CF_CMD] - 1
+            add = 0
+            risk = 0.0
+            for _ in range(k):
+                bu = -1
+                bv = 0
+                for j in range(S.MAXU_SIDE):
+                    uu = p * S.MAXU_SIDE + j
+                    if st[S.U_STEP + uu] == 0 or uu == cb[D.CB_ATT]:
+                        continue
+                    usq = st[S.U_SQ + uu]
+                    if not adjacent(usq, tsq) or tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 1:
+                        continue
+                    already = False
+                    for m in range(cb[D.CB_NATT]):
+                        if cb[D.CB_ATT + m] == uu:
+                            already = True
+                    if already:
+                        continue
+                    sv = _strength(st, units, uu) + _hill(st, tprops, usq, tsq)
+                    if sv > bv:
+                        bv = sv
+                        bu = uu
+                if bu < 0:
+                    break
+                add += bv
+                risk += _loss(st, w, bu) * w[H_OWN]
+                st[S.U_STEP + bu] = -st[S.U_STEP + bu]  # mark as taken (restored below)
+            for j in range(S.MAXU_SIDE):
+                uu = p * S.MAXU_SIDE + j
+                if st[S.U_STEP + uu] < 0:
+                    st[S.U_STEP + uu] = -st[S.U_STEP + uu]
+            if add == 0:
+                continue
+            vals0 = vals[0]
+            vals[0] = vals0 - risk
+            v = _ev_cum(cum, a0 + add, d, vals)
+            vals[0] = vals0
+        v -= cost
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals):
+    t = cb[D.CB_DEF_U]
+    q = 1 - p
+    tsq = st[S.U_SQ + t]
+    d = _defence(st, units, cards, tprops, t, cb[D.CB_SAPPERS] == 1) + _table_defence(st, cards, q)
+    a0 = _attackers(st, units, tprops, cb, tsq)
+    if cb[D.CB_LMODE] == 1:
+        a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
+    pm = np.empty(LMAX, dtype=np.float64)
+    _table_attack_pmf(st, cards, p, pm)
+    cum = np.empty(LMAX, dtype=np.float64)
+    _tail(pm, cum)
+    own = _own_at_risk(st, w, cb)
+    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), own, vals)
+    best = _ev_cum(cum, a0, d, vals)
+    bi = 0
+    for i in range(1, n):
+        u = opts[i, 0]
+        vals0 = vals[0]
+        vals[0] = vals0 - _loss(st, w, u) * w[H_OWN]
+        v = _ev_cum(
+            cum, a0 + _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq), d, vals
+        )
+        vals[0] = vals0
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _defender_loss(st, units, cards, tprops, w, q, cb, extra_def, vals):
+    """Expected loss for the defender q of the assault under way (cb), with extra_def more
+    defence: the attack dice on the table plus an expected 0.5 * H_DEFGUESS of later cards."""
+    p = 1 - q
+    t = cb[D.CB_DEF_U]
+    tsq = st[S.U_SQ + t]
+    d = _defence(st, units, cards, tprops, t, False) + _table_defence(st, cards, q) + extra_def
+    a0 = _attackers(st, units, tprops, cb, tsq) + int(0.5 * w[H_DEFGUESS] + 0.5)
+    pm = np.empty(LMAX, dtype=np.float64)
+    _table_attack_pmf(st, cards, p, pm)
+    cum = np.empty(LMAX, dtype=np.float64)
+    _tail(pm, cum)
+    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), 0.0, vals)
+    return _ev_cum(cum, a0, d, vals) * w[H_OWN]
+
+
+@nb.njit(cache=True)
+def _choose_withdraw(st, units, cards, tprops, w, q, opts, n, cb, vals):
+    t = opts[0, 1]
+    # the loss if we stand, with the defence cards we hold for t
+    hold = _own_def_cards(st, cards, q, t)
+    lose = _defender_loss(st, units, cards, tprops, w, q, cb, hold, vals)
+    best = -lose
+    bi = 0
+    nred = _n_reduced(st, q)
+    for i in range(1, n):
+        c = st[S.HAND + q * S.HMAX + opts[i, 0]]
+        cost = w[H_CARD] * _card_value(st, cards, w, q, c, nred) + w[H_GROUND]
+        if cards[q, c, S.CF_KIND] == S.KIND_HQ:
+            v = -cost
+        else:
+            ok = cards[q, c, S.CF_WITHDRAW] / 6.0
+            v = -(ok * cost + (1 - ok) * lose)
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _choose_def_card(st, units, cards, tprops, w, q, opts, n, cb, vals):
+    lose = _defender_loss(st, units, cards, tprops, w, q, cb, 0, vals)
+    best = 0.0
+    bi = 0
+    nred = _n_reduced(st, q)
+    for i in range(1, n):
+        c = st[S.HAND + q * S.HMAX + opts[i, 0]]
+        if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+            add = cards[q, c, S.CF_CBT_D]
+        else:
+            add = cards[q, c, S.CF_DEF]
+        if add <= 0:
+            continue
+        gain = lose - _defender_loss(st, units, cards, tprops, w, q, cb, add, vals)
+        v = gain - w[H_CARD] * _card_value(st, cards, w, q, c, nred) * 0.5
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+# ------------------------------------------------------------------------------------------
+# the policy
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def choose_heuristic(st, units, cards, tprops, w0, rng, opts, cb, p, dk, n):
+    """Index of the option the heuristic style with parameters ``w0`` picks."""
+    w = np.empty(NPARAM, dtype=np.float64)
+    _weights(st, w0, p, w)
+    vals = np.empty(6, dtype=np.float64)
+    if dk == D.D_COMBAT:
+        return _choose_combat(st, units, cards, tprops, w, p, opts, n, vals)
+    if dk == D.D_ATT_CARD:
+        return _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals)
+    if dk == D.D_SUPPORT:
+        return _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals)
+    if dk == D.D_WITHDRAW:
+        return _choose_withdraw(st, units, cards, tprops, w, p, opts, n, cb, vals)
+    if dk == D.D_DEF_CARD:
+        return _choose_def_card(st, units, cards, tprops, w, p, opts, n, cb, vals)
+    if dk == D.D_DISCARD:
+        # keep what is worth keeping; ahead late in the day, cycle faster (rule 2.3)
+        keep = w[H_KEEP] + w[H_CYCLE]
+        nred = _n_reduced(st, p)
+        mask = 0
+        low = 1e9
+        lows = -1
+        for s in range(st[S.HAND_N + p]):
+            v = _card_value(st, cards, w, p, st[S.HAND + p * S.HMAX + s], nred)
+            if v < keep:
+                mask |= 1 << s
+            elif v < low:
+                low = v
+                lows = s
+        # keep the deck turning (rule 2.3): a full hand of keepers still sheds its weakest
+        if mask == 0 and lows >= 0 and st[S.HAND_N + p] == 5 and low < keep + w[H_CHURN]:
+            mask = 1 << lows
+        return mask  # option m is the mask m (discard_phase)
+    if dk == D.D_SPY or dk == D.D_GUERRILLA:
+        return n - 1  # play it: Scout/Spy is replaced at once; negate what it can
+    best = -1e18
+    bi = 0
+    ties = 0
+    for i in range(n):
+        v = _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals)
+        if v > best + 1e-9:
+            best = v
+            bi = i
+            ties = 1
+        elif v > best - 1e-9:
+            ties += 1
+            if uniform_below(rng, ties) == 0:
+                bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals):
+    o0 = opts[i, 0]
+    o1 = opts[i, 1]
+    o2 = opts[i, 2]
+    if dk == D.D_MOVE:
+        if o0 < 0:
+            return -0.5  # Digging In: only when nothing else is worth it
+        return _move_value(st, units, cards, tprops, w, p, o0, st[S.U_SQ + o0], o1, vals)
+    if dk == D.D_SUPPLY_MOVE or dk == D.D_FORCED_MARCH:
+        if o0 < 0:
+            return 0.0
+        u = o1 if dk == D.D_SUPPLY_MOVE else o2
+        to = o2 if dk == D.D_SUPPLY_MOVE else o1
+        c = st[S.HAND + p * S.HMAX + o0]
+        cost = w[H_CARD] * _card_value(st, cards, w, p, c, _n_reduced(st, p))
+        return _move_value(st, units, cards, tprops, w, p, u, st[S.U_SQ + u], to, vals) - cost
+    if dk == D.D_SKIRMISH_MOVE or dk == D.D_RETREAT_SQ or dk == D.D_ADVANCE:
+        if dk == D.D_ADVANCE:
+            if o0 < 0:
+                return 0.0
+            u, to = o0, o1
+            v = 0.3 * w[H_GROUND] + (0.3 if units[u, S.UF_CAV] == 1 else 0.0)
+        else:
+            if o0 < 0:
+                return 0.0
+            u, to = o1, o0
+            v = 0.0
+        return v + _move_value(st, units, cards, tprops, w, p, u, st[S.U_SQ + u], to, vals)
+    if dk == D.D_HIT_OR_RETREAT:
+        t = o1
+        band = o2
+        if band == 3 and p != t // 16:
+            # attacker's choice: a hit, or a retreat (eliminates if there is nowhere to go)
+            if o0 == 1:
+                return (w[H_HIT] + w[H_ELIM]) if not _can_retreat(st, tprops, t) else w[H_GROUND]
+            return _loss(st, w, t)
+        # the defender's choice: a hit or giving ground
+        if o0 == 0:
+            return -_loss(st, w, t)
+        tsq = st[S.U_SQ + t]
+        hold = tprops[st[S.TERR + tsq], TP_DEF] + 3 * st[S.REDOUBT + tsq]
+        return -(w[H_GROUND] * (1.0 + 0.2 * hold) + 0.15 * w[H_HIT])
+    if dk == D.D_RESTORE:
+        if o0 < 0:
+            return 0.0
+        u = o1
+        c = st[S.HAND + p * S.HMAX + o0]
+        ok = 1.0
+        if cards[p, c, S.CF_KIND] == S.KIND_LEADER and cards[p, c, S.CF_RALLY_AUTO] == 0:
+            ok = cards[p, c, S.CF_RALLY] / 6.0
+        gain = (units[u, S.UF_FULL] - units[u, S.UF_REDUCED]) * 0.2 + w[H_ELIM] * 0.5
+        return ok * gain - w[H_CARD] * _card_value(st, cards, w, p, c, 0) * 0.5
+    if dk == D.D_REDOUBT:
+        if o0 < 0:
+            return 0.6
+        sq = st[S.U_SQ + o1]
+        return _enemy_near(st, p, sq, 2) * 0.5 + (0.5 if _fwd(p, sq) >= 4 else 0.0)
+    if dk == D.D_PLACE:
+        sq = o0
+        u = o1
+        front = sq // 8 == (6 if p == 0 else 1)
+        tdef = tprops[st[S.TERR + sq], TP_DEF]
+        bn, bs = _best_attack_card(st, cards, p, u)
+        v = tdef * 0.3 + (units[u, S.UF_FULL] * 0.1 if front else 0.0)
+        if front and bn > 0:
+            v += 0.5
+        col = sq % 8
+        if units[u, S.UF_CAV] == 1 and (col <= 1 or col >= 6):
+            v += 0.2
+        return v
+    if dk == D.D_PICK_START:
+        return _card_value(st, cards, w, p, o1, 0)
+    return 0.0

@@ -1,0 +1,276 @@
+"""Policy tournaments: every pair of policies on mirrored armies and swapped seats.
+
+For a pair (X, Y) the games are split evenly over the armies; each army plays itself (so no
+army advantage leaks in), and each block of games is played twice with the same seed, X as
+army A then X as army B (common random numbers: the same maps and first-player rolls for
+both seatings). A drawn game (an army against itself can tie on every nightfall
+tie-breaker) counts half a win to each side.
+
+Policies are the named ones of ``engine/players.py`` or variants defined in a styles file
+(TOML) — a base policy and the parameters it changes::
+
+    [styles.cautious]
+    base = "balanced"
+    attack_min = 0.3
+    threat = 1.4
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from manoeuvre_sim.errors import DataError, UsageError
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A player for the tournament: a named policy and its parameter vector."""
+
+    name: str
+    base: str
+    params: tuple[float, ...]
+
+
+def builtin_policies() -> dict[str, Policy]:
+    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+
+    return {n: Policy(n, n, tuple(float(x) for x in POLICY_PARAMS[n])) for n in POLICY_NAMES}
+
+
+def load_styles(path: str | Path) -> dict[str, Policy]:
+    """Style variants from a TOML file (see the module docstring)."""
+    from manoeuvre_sim.engine.heuristic import PARAM_NAMES
+    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+
+    path = Path(path)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(str(path), [("", "file not found")]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise DataError(str(path), [("", f"not a valid UTF-8 TOML file: {e}")]) from None
+    styles = doc.get("styles")
+    if not isinstance(styles, dict) or not styles:
+        raise DataError(str(path), [("styles", "expected a table of [styles.NAME] sections")])
+    out = {}
+    for name, spec in styles.items():
+        where = f"styles.{name}"
+        if not isinstance(spec, dict):
+            raise DataError(str(path), [(where, "expected a table")])
+        base = spec.get("base")
+        if base not in POLICY_NAMES or base in ("random", "simple"):
+            raise DataError(
+                str(path),
+                [(f"{where}.base", f"expected attritional, territorial or balanced; got {base!r}")],
+            )
+        if name in POLICY_NAMES:
+            raise DataError(str(path), [(where, "a style may not reuse a built-in policy name")])
+        params = np.array(POLICY_PARAMS[base], dtype=np.float64)
+        for key, value in spec.items():
+            if key == "base":
+                continue
+            if key not in PARAM_NAMES:
+                raise DataError(
+                    str(path),
+                    [
+                        (
+                            f"{where}.{key}",
+                            f"unknown parameter; expected one of {', '.join(PARAM_NAMES)}",
+                        )
+                    ],
+                )
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise DataError(
+                    str(path), [(f"{where}.{key}", f"expected a number, got {value!r}")]
+                )
+            params[PARAM_NAMES.index(key)] = float(value)
+        out[name] = Policy(name, base, tuple(float(x) for x in params))
+    return out
+
+
+def resolve(names: Sequence[str], styles: dict[str, Policy] | None = None) -> list[Policy]:
+    known = builtin_policies() | (styles or {})
+    out = []
+    for n in names:
+        if n not in known:
+            raise UsageError(
+                f"--policies: unknown policy {n!r}; expected one of {', '.join(known)}"
+            )
+        out.append(known[n])
+    if len({p.name for p in out}) != len(out):
+        raise UsageError("--policies: a policy is named twice")
+    if len(out) < 2:
+        raise UsageError("--policies: expected at least two policies")
+    return out
+
+
+@dataclass
+class PairResult:
+    a: str
+    b: str
+    games: int = 0
+    wins_a: float = 0.0  # draws count half
+    draws: int = 0
+
+    @property
+    def win_rate_a(self) -> float:
+        return self.wins_a / self.games if self.games else float("nan")
+
+
+@dataclass
+class TournamentResult:
+    pairs: list[PairResult]
+    frame: object  # pandas DataFrame: one row per game, from the view of each side
+    manifest: dict = field(default_factory=dict)
+    interrupted: bool = False
+
+
+def _seed(master: int, pair: int, army: int) -> int:
+    ss = np.random.SeedSequence([master, pair, army])
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def run(
+    policies: Sequence[Policy],
+    games: int,
+    seed: int,
+    *,
+    armies: Sequence[str] | None = None,
+    threads: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
+    2 x the number of armies)."""
+    import pandas as pd
+
+    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim.model import load_builtin_armies
+    from manoeuvre_sim.results import to_frame
+    from manoeuvre_sim.runner import SimConfig, simulate
+
+    if games < 1:
+        raise UsageError(f"--games: expected a positive number of games, got {games}")
+    armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
+    per = -(-games // (2 * len(armies)))  # games per army and seating
+    pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
+    total = len(pairs) * len(armies) * 2 * per
+    done = 0
+    results = []
+    frames = []
+    interrupted = False
+    data_hash = None
+    try:
+        for k, (i, j) in enumerate(pairs):
+            x, y = policies[i], policies[j]
+            pr = PairResult(x.name, y.name)
+            for ai, army in enumerate(armies):
+                s = _seed(seed, k, ai)
+                for swap in (False, True):
+                    pa, pb = (y, x) if swap else (x, y)
+                    cfg = SimConfig(
+                        army, army, games=per, seed=s, policy_a=pa.base, policy_b=pb.base,
+                        params_a=pa.params, params_b=pb.params, threads=threads,
+                    )  # fmt: skip
+                    res = simulate(cfg)
+                    if res.interrupted:
+                        raise KeyboardInterrupt
+                    data_hash = res.manifest["data_hash"]
+                    df = to_frame(res.records, res.manifest)
+                    win = df["winner"].to_numpy()
+                    xs = "b" if swap else "a"
+                    pr.games += len(df)
+                    pr.wins_a += float((win == xs).sum()) + 0.5 * float((win == "draw").sum())
+                    pr.draws += int((win == "draw").sum())
+                    df = df.assign(
+                        pair=k, policy_a=pa.name, policy_b=pb.name, block_seed=s, army=army
+                    )
+                    frames.append(df)
+                    done += len(df)
+                    if progress:
+                        progress(done, total)
+            results.append(pr)
+    except KeyboardInterrupt:
+        interrupted = True
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    manifest = {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "seed": seed,
+        "games_per_pair": 2 * len(armies) * per,
+        "armies": armies,
+        "policies": {p.name: {"base": p.base, "params": list(p.params)} for p in policies},
+        "data_hash": data_hash,
+        "interrupted": interrupted,
+    }
+    return TournamentResult(results, frame, manifest, interrupted)
+
+
+def policy_stats(frame) -> object:
+    """Per policy, over all its games: win rate, victory mix, game length, combats and cards
+    played per player turn, eliminations suffered and inflicted."""
+    import pandas as pd
+
+    rows = []
+    for side, other in (("a", "b"), ("b", "a")):
+        f = frame
+        # player turns of this side: each game turn has one of each, but the first player
+        # plays one more in a game ended by attrition mid-turn; game_turns is a fair measure
+        rows.append(
+            pd.DataFrame(
+                {
+                    "policy": f[f"policy_{side}"],
+                    "win": (f["winner"] == side) + 0.5 * (f["winner"] == "draw"),
+                    "attrition_win": (f["winner"] == side) & (f["victory"] == "attrition"),
+                    "nightfall_win": (f["winner"] == side) & (f["victory"] == "nightfall"),
+                    "game_turns": f["game_turns"],
+                    "turn_limit": f["turn_limit"],
+                    "combats_per_turn": f[f"combats_{side}"] / f["game_turns"],
+                    "assaults_per_turn": f[f"assaults_{side}"] / f["game_turns"],
+                    "cards_per_turn": f[f"cards_played_{side}"] / f["game_turns"],
+                    "lost": f[f"eliminated_{side}"],
+                    "eliminated": f[f"eliminated_{other}"],
+                }
+            )
+        )
+    d = pd.concat(rows, ignore_index=True)
+    g = d.groupby("policy", sort=False)
+    out = g.agg(
+        games=("win", "size"),
+        win_rate=("win", "mean"),
+        attrition_wins=("attrition_win", "mean"),
+        nightfall_wins=("nightfall_win", "mean"),
+        game_turns=("game_turns", "mean"),
+        turn_limit=("turn_limit", "mean"),
+        combats_per_turn=("combats_per_turn", "mean"),
+        assaults_per_turn=("assaults_per_turn", "mean"),
+        cards_per_turn=("cards_per_turn", "mean"),
+        units_lost=("lost", "mean"),
+        units_eliminated=("eliminated", "mean"),
+    )
+    return out.reset_index()
+
+
+def pairs_json(result: TournamentResult, confidence: float = 0.95) -> dict:
+    from manoeuvre_sim.stats import wilson_interval
+
+    out = []
+    for pr in result.pairs:
+        lo, hi = wilson_interval(pr.wins_a, pr.games, confidence)
+        out.append(
+            {
+                "a": pr.a,
+                "b": pr.b,
+                "games": pr.games,
+                "win_rate_a": round(pr.win_rate_a, 6),
+                "ci_low": round(float(lo), 6),
+                "ci_high": round(float(hi), 6),
+                "draws": pr.draws,
+            }
+        )
+    return {"pairs": out}
