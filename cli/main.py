@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "tournament",
         "Policies against each other: mirrored armies, swapped seats, 95% CIs.",
     ),
+    "replay": ("manoeuvre_sim.cli.replay", "replay", "One game turn by turn, as text or PDF."),
 }
 
 
