@@ -60,7 +60,7 @@ PARAM_NAMES = (
 # fmt: off
 #                        hit  elim own  atk   adv  ctl  ter   thr  opp  keep cyc  card  grd   ca   dg   sw   churn
 ATTRITIONAL = np.array([1.0, 1.6, 1.0, 0.0,  1.0, 0.3, 0.25, 0.8, 1.5, 3.0, 0.0, 0.03, 0.35, 0.8, 1.5, 0.0, 2.0])
-TERRITORIAL = np.array([1.0, 1.3, 1.3, 0.1,  2.0, 1.2, 0.35, 1.1, 0.6, 3.0, 1.0, 0.05, 0.6,  1.5, 2.0, 0.0, 2.0])
+TERRITORIAL = np.array([1.0, 1.3, 1.3, 0.1,  2.0, 1.2, 0.35, 1.1, 0.6, 3.5, 1.0, 0.05, 0.6,  1.5, 2.0, 0.0, 3.0])
 BALANCED = np.array(   [1.0, 1.6, 1.0, 0.0,  1.6, 0.6, 0.25, 0.5, 1.5, 4.5, 1.0, 0.03, 0.35, 0.8, 1.5, 1.0, 2.0])
 # fmt: on
 
@@ -86,7 +86,7 @@ def _dice_tables(nmax: int = 3, smax: int = 12, kmax: int = 48) -> tuple[np.ndar
 
 DICE_PMF, DICE_GE = _dice_tables()
 KMAX = DICE_PMF.shape[2]
-LMAX = 160  # length of the attack-dice distributions built from the table
+LMAX = 128  # length of the attack-dice distributions built from the table
 
 
 @nb.njit(cache=True, inline="always")
@@ -100,10 +100,11 @@ def _ge1(n, s, x):
 
 
 @nb.njit(cache=True, inline="always")
-def _ge(cum, x):
+def _ge(cum, top, x):
+    """P(X >= x) from the tail ``cum`` of a distribution on 0..top."""
     if x <= 0:
         return 1.0
-    if x >= LMAX:
+    if x > top:
         return 0.0
     return cum[x]
 
@@ -198,13 +199,13 @@ def _ev_single(n, s, a0, d, vals):
 
 
 @nb.njit(cache=True)
-def _ev_cum(cum, a0, d, vals):
-    """As _ev_single, for an attack-dice distribution given by its tail ``cum``."""
-    g4 = _ge(cum, 4 * d - a0)
-    g3 = _ge(cum, 3 * d - a0)
-    g2 = _ge(cum, 2 * d - a0)
-    g1 = _ge(cum, d + 1 - a0)
-    g0 = _ge(cum, d - a0)
+def _ev_cum(cum, top, a0, d, vals):
+    """As _ev_single, for an attack-dice distribution on 0..top given by its tail ``cum``."""
+    g4 = _ge(cum, top, 4 * d - a0)
+    g3 = _ge(cum, top, 3 * d - a0)
+    g2 = _ge(cum, top, 2 * d - a0)
+    g1 = _ge(cum, top, d + 1 - a0)
+    g0 = _ge(cum, top, d - a0)
     return (
         vals[5] * g4
         + vals[4] * (g3 - g4)
@@ -216,26 +217,28 @@ def _ev_cum(cum, a0, d, vals):
 
 
 @nb.njit(cache=True)
-def _convolve(pm, n, s, out):
-    """out = pm * (n d s)."""
-    out[:] = 0.0
+def _convolve(pm, top, n, s, out):
+    """out = pm * (n d s) for pm on 0..top; returns the new top (mass past LMAX is
+    dropped: no table of cards gets near it)."""
     if n == 0 or s == 0:
-        out[:] = pm
-        return
-    top = n * s
-    for x in range(LMAX):
+        out[: top + 1] = pm[: top + 1]
+        return top
+    new = min(top + n * s, LMAX - 1)
+    out[: new + 1] = 0.0
+    for x in range(top + 1):
         px = pm[x]
         if px == 0.0:
             continue
-        for k in range(n, top + 1):
-            if x + k < LMAX:
+        for k in range(n, n * s + 1):
+            if x + k <= new:
                 out[x + k] += px * DICE_PMF[n, s, k]
+    return new
 
 
 @nb.njit(cache=True)
-def _tail(pm, cum):
+def _tail(pm, top, cum):
     acc = 0.0
-    for x in range(LMAX - 1, -1, -1):
+    for x in range(top, -1, -1):
         acc += pm[x]
         cum[x] = acc
 
@@ -243,8 +246,8 @@ def _tail(pm, cum):
 @nb.njit(cache=True)
 def _table_attack_pmf(st, cards, p, pm):
     """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6)."""
-    pm[:] = 0.0
     pm[0] = 1.0
+    top = 0
     tmp = np.empty(LMAX, dtype=np.float64)
     for j in range(st[S.TABLE_N + p]):
         c = st[S.TABLE + p * S.TMAX + j]
@@ -258,8 +261,9 @@ def _table_attack_pmf(st, cards, p, pm):
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
             n, s = 2, 6
         if n > 0:
-            _convolve(pm, n, s, tmp)
-            pm[:] = tmp
+            top = _convolve(pm, top, n, s, tmp)
+            pm[: top + 1] = tmp[: top + 1]
+    return top
 
 
 @nb.njit(cache=True)
@@ -416,8 +420,8 @@ def _weights(st, w, p, out):
     )
     late = left < 20
     if w[H_SWITCH] == 0:
-        if not (late and lead > 0):
-            out[H_CYCLE] = 0.0
+        if lead <= 0:
+            out[H_CYCLE] = 0.0  # the fixed styles hurry the day on whenever they hold more ground
         return
     kills = st[S.ELIM + q]
     losses = st[S.ELIM + p]
@@ -473,46 +477,72 @@ def _own_def_cards(st, cards, p, u):
 
 
 @nb.njit(cache=True)
-def _posval(st, units, cards, tprops, w, p, u, sq, bn, bs, owndef, vals):
-    """Value for p of unit u standing on sq (the board otherwise as it is)."""
+def _enemy_table(st, units, cards, tprops, w, p, et, el, grid):
+    """The opposing units once per decision: et[k] = (square, strength, defence + 1 (the
+    expected card), 1 if it may assault), el[k] = the value of hitting it; per square,
+    grid[sq] = (enemy units within 2 squares, adjacent enemy units, their k...). Returns the
+    count."""
     q = 1 - p
-    f = _fwd(p, sq)
-    v = w[H_ADVANCE] * f / 7.0
-    if f >= 4:
-        v += w[H_CONTROL]
-    tdef = tprops[st[S.TERR + sq], TP_DEF] + 3 * st[S.REDOUBT + sq]
-    my = _strength(st, units, u)
-    myloss = _loss(st, w, u) * w[H_OWN]
-    near = 0
-    threat = 0.0
-    opp = 0.0
-    marsh = tprops[st[S.TERR + sq], TP_NO_ASSAULT] == 1
+    k = 0
+    grid[:, :2] = 0
     for i in range(S.MAXU_SIDE):
         t = q * S.MAXU_SIDE + i
         if st[S.U_STEP + t] == 0:
             continue
         tsq = st[S.U_SQ + t]
-        dr = abs(tsq // 8 - sq // 8)
-        dc = abs(tsq % 8 - sq % 8)
-        if dr + dc > 2:
-            continue
-        near += 1
-        if dr + dc != 1:
-            continue
+        et[k, 0] = tsq
+        et[k, 1] = _strength(st, units, t)
+        et[k, 2] = _defence(st, units, cards, tprops, t, False) + 1
+        et[k, 3] = 1 - tprops[st[S.TERR + tsq], TP_NO_ASSAULT]
+        el[k] = _loss(st, w, t)
+        r0 = tsq // 8
+        c0 = tsq % 8
+        for r in range(max(0, r0 - 2), min(7, r0 + 2) + 1):
+            span = 2 - abs(r - r0)
+            for c in range(max(0, c0 - span), min(7, c0 + span) + 1):
+                sq = r * 8 + c
+                grid[sq, 0] += 1
+                if abs(r - r0) + abs(c - c0) == 1:
+                    grid[sq, 2 + grid[sq, 1]] = k
+                    grid[sq, 1] += 1
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _posval(st, units, tprops, w, u, sq, bn, bs, owndef, et, el, grid, p):
+    """Value for p of unit u standing on sq (the board otherwise as it is; the enemy units
+    in ``et``/``el``, see _enemy_table)."""
+    f = _fwd(p, sq)
+    v = w[H_ADVANCE] * f / 7.0
+    if f >= 4:
+        v += w[H_CONTROL]
+    tsq_terr = st[S.TERR + sq]
+    tdef = tprops[tsq_terr, TP_DEF] + 3 * st[S.REDOUBT + sq]
+    my = _strength(st, units, u)
+    myloss = _loss(st, w, u) * w[H_OWN]
+    dd = my + tdef + owndef
+    # u itself counts in grid only if it is an enemy: it is p's, so grid is all enemies
+    near = grid[sq, 0]
+    threat = 0.0
+    opp = 0.0
+    marsh = tprops[tsq_terr, TP_NO_ASSAULT] == 1
+    for j in range(grid[sq, 1]):
+        k = grid[sq, 2 + j]
+        tsq = et[k, 0]
         # the enemy's assault on us next turn: its strength + a typical 2d6 card + hill
-        if tprops[st[S.TERR + tsq], TP_NO_ASSAULT] == 0:
-            ea = _strength(st, units, t) + _hill(st, tprops, tsq, sq)
-            dd = my + tdef + owndef
+        if et[k, 3] == 1:
+            ea = et[k, 1] + _hill(st, tprops, tsq, sq)
             threat += myloss * (_ge1(2, 6, dd + 1 - ea) + _ge1(2, 6, 2 * dd - ea))
         # our assault on it: the best attack card held for u, or a later draw
         if not marsh:
             a0 = my + _hill(st, tprops, sq, tsq)
-            dt = _defence(st, units, cards, tprops, t, False) + 1
+            dt = et[k, 2]
             if bn > 0:
                 pg = _ge1(bn, bs, dt + 1 - a0) + _ge1(bn, bs, 2 * dt - a0)
             else:
                 pg = 0.3 * (_ge1(2, 6, dt + 1 - a0) + _ge1(2, 6, 2 * dt - a0))
-            o = pg * _loss(st, w, t)
+            o = pg * el[k]
             if o > opp:
                 opp = o
     v -= w[H_THREAT] * threat * 0.5
@@ -525,29 +555,99 @@ def _posval(st, units, cards, tprops, w, p, u, sq, bn, bs, owndef, vals):
 
 
 @nb.njit(cache=True)
-def _move_value(st, units, cards, tprops, w, p, u, fr, to, vals):
+def _move_value(st, units, cards, tprops, w, p, u, fr, to, et, el, grid):
+    """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table)."""
     bn, bs = _best_attack_card(st, cards, p, u)
     od = _own_def_cards(st, cards, p, u)
-    # the unit's square is vacated while it moves: value it from both squares as is
-    occ_fr = st[S.OCC + fr]
-    st[S.OCC + fr] = -1
-    v = _posval(st, units, cards, tprops, w, p, u, to, bn, bs, od, vals) - _posval(
-        st, units, cards, tprops, w, p, u, fr, bn, bs, od, vals
+    return _posval(st, units, tprops, w, u, to, bn, bs, od, et, el, grid, p) - _posval(
+        st, units, tprops, w, u, fr, bn, bs, od, et, el, grid, p
     )
-    st[S.OCC + fr] = occ_fr
-    return v
+
+
+@nb.njit(cache=True)
+def _choose_unit_move(st, units, cards, tprops, w, p, opts, n, dk, rng):
+    """Supply and Forced March moves, Skirmish moves, retreat squares and advances: the
+    option whose unit gains most position value (net of the card spent)."""
+    et = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
+    el = np.empty(S.MAXU_SIDE, dtype=np.float64)
+    grid = np.empty((64, 6), dtype=np.int32)
+    _enemy_table(st, units, cards, tprops, w, p, et, el, grid)
+    nred = _n_reduced(st, p)
+    best = -1e18
+    bi = 0
+    ties = 0
+    for i in range(n):
+        o0 = opts[i, 0]
+        v = 0.0
+        if o0 >= 0:
+            if dk == D.D_SUPPLY_MOVE or dk == D.D_FORCED_MARCH:
+                u = opts[i, 1] if dk == D.D_SUPPLY_MOVE else opts[i, 2]
+                to = opts[i, 2] if dk == D.D_SUPPLY_MOVE else opts[i, 1]
+                c = st[S.HAND + p * S.HMAX + o0]
+                v = -w[H_CARD] * _card_value(st, cards, w, p, c, nred)
+            elif dk == D.D_ADVANCE:
+                u, to = o0, opts[i, 1]
+                v = 0.3 * w[H_GROUND] + (0.3 if units[u, S.UF_CAV] == 1 else 0.0)
+            else:  # skirmish move, retreat square
+                u, to = opts[i, 1], o0
+            v += _move_value(st, units, cards, tprops, w, p, u, st[S.U_SQ + u], to, et, el, grid)
+        if v > best + 1e-9:
+            best = v
+            bi = i
+            ties = 1
+        elif v > best - 1e-9:
+            ties += 1
+            if uniform_below(rng, ties) == 0:
+                bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _choose_move(st, units, cards, tprops, w, p, opts, n, rng, vals):
+    """Movement (rule 5): the move that raises its unit's position value most. The options
+    come grouped by unit, so each unit's cards and present value are computed once."""
+    et = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
+    el = np.empty(S.MAXU_SIDE, dtype=np.float64)
+    grid = np.empty((64, 6), dtype=np.int32)
+    _enemy_table(st, units, cards, tprops, w, p, et, el, grid)
+    best = -1e18
+    bi = 0
+    ties = 0
+    cu = -1
+    base = 0.0
+    bn = 0
+    bs = 0
+    od = 0
+    for i in range(n):
+        u = opts[i, 0]
+        if u < 0:
+            v = -0.5  # Digging In (Distant Lands): only when no move is worth anything
+        else:
+            if u != cu:
+                cu = u
+                bn, bs = _best_attack_card(st, cards, p, u)
+                od = _own_def_cards(st, cards, p, u)
+                base = _posval(st, units, tprops, w, u, st[S.U_SQ + u], bn, bs, od, et, el, grid, p)
+            v = _posval(st, units, tprops, w, u, opts[i, 1], bn, bs, od, et, el, grid, p) - base
+        if v > best + 1e-9:
+            best = v
+            bi = i
+            ties = 1
+        elif v > best - 1e-9:
+            ties += 1
+            if uniform_below(rng, ties) == 0:
+                bi = i
+    return bi
 
 
 # ------------------------------------------------------------------------------------------
 # combat
 # ------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _combat_value(st, units, cards, tprops, w, p, kind, u, s, t, vals):
-    """Expected value of declaring a combat (D_COMBAT option), net of the card spent."""
-    c = st[S.HAND + p * S.HMAX + s]
+def _combat_value(st, units, cards, tprops, w, p, kind, u, c, t, cost, can_ret, vals):
+    """Expected value of declaring a combat (D_COMBAT option) with card c, net of ``cost``
+    (the card spent)."""
     tsq = st[S.U_SQ + t]
-    dguess = _expected_def_cards(st, cards, w, p, t)
-    cost = w[H_CARD] * _card_value(st, cards, w, p, c, _n_reduced(st, p))
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         if kind == D.CK_ASSAULT:
             a0 = _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq)
@@ -557,8 +657,9 @@ def _combat_value(st, units, cards, tprops, w, p, kind, u, s, t, vals):
             a0 = 0
             n, sd = 1, 10  # the Ambush card's 1d10 (HQ_CARDS.md); no unit is at risk
             own = 0.0
+        dguess = _expected_def_cards(st, cards, w, p, t)
         d = _defence(st, units, cards, tprops, t, False) + int(dguess + 0.5)
-        _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), own, vals)
+        _band_values(st, tprops, w, t, can_ret, own, vals)
         return _ev_single(n, sd, a0, d, vals) - cost
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
@@ -575,12 +676,24 @@ def _combat_value(st, units, cards, tprops, w, p, kind, u, s, t, vals):
 
 @nb.njit(cache=True)
 def _choose_combat(st, units, cards, tprops, w, p, opts, n, vals):
+    nred = _n_reduced(st, p)
+    cost = np.empty(S.HMAX, dtype=np.float64)
+    for s in range(st[S.HAND_N + p]):
+        cost[s] = w[H_CARD] * _card_value(st, cards, w, p, st[S.HAND + p * S.HMAX + s], nred)
+    ret = np.full(S.NUNITS, -1, dtype=np.int8)  # can the target retreat (computed once)
     best = w[H_ATTACK]
     bi = 0
     for i in range(1, n):
-        v = _combat_value(
-            st, units, cards, tprops, w, p, opts[i, 0], opts[i, 1], opts[i, 2], opts[i, 3], vals
-        )
+        kind = opts[i, 0]
+        s = opts[i, 2]
+        t = opts[i, 3]
+        cr = False
+        if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
+            if ret[t] < 0:
+                ret[t] = 1 if _can_retreat(st, tprops, t) else 0
+            cr = ret[t] == 1
+        c = st[S.HAND + p * S.HMAX + s]
+        v = _combat_value(st, units, cards, tprops, w, p, kind, opts[i, 1], c, t, cost[s], cr, vals)
         if v > best:
             best = v
             bi = i
@@ -616,15 +729,15 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
     if cb[D.CB_LMODE] == 1:
         a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
     pm = np.empty(LMAX, dtype=np.float64)
-    _table_attack_pmf(st, cards, p, pm)
+    top = _table_attack_pmf(st, cards, p, pm)
     cum = np.empty(LMAX, dtype=np.float64)
-    _tail(pm, cum)
+    _tail(pm, top, cum)
     tmp = np.empty(LMAX, dtype=np.float64)
     cum2 = np.empty(LMAX, dtype=np.float64)
     can_ret = _can_retreat(st, tprops, t)
     own = _own_at_risk(st, w, cb)
     _band_values(st, tprops, w, t, can_ret, own, vals)
-    base = _ev_cum(cum, a0, d, vals)
+    base = _ev_cum(cum, top, a0, d, vals)
     nred = _n_reduced(st, p)
     best = base
     bi = 0
@@ -635,22 +748,22 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
         cost = w[H_CARD] * _card_value(st, cards, w, p, c, nred)
         v = base
         if what == D.AC_UNIT:
-            _convolve(pm, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
-            _tail(tmp, cum2)
-            v = _ev_cum(cum2, a0, d, vals)
+            t2 = _convolve(pm, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
+            _tail(tmp, t2, cum2)
+            v = _ev_cum(cum2, t2, a0, d, vals)
         elif what == D.AC_COMMITTED:
             # +2d6; the unit takes a hit at the end (rule 9.2)
             u = opts[i, 2]
-            _convolve(pm, 2, 6, tmp)
-            _tail(tmp, cum2)
-            v = _ev_cum(cum2, a0, d, vals) - _loss(st, w, u) * w[H_OWN] * w[H_CA]
+            t2 = _convolve(pm, top, 2, 6, tmp)
+            _tail(tmp, t2, cum2)
+            v = _ev_cum(cum2, t2, a0, d, vals) - _loss(st, w, u) * w[H_OWN] * w[H_CA]
         elif what == D.AC_SAPPERS:
-            v = _ev_cum(cum, a0, d - 3, vals)
+            v = _ev_cum(cum, top, a0, d - 3, vals)
         elif what == D.AC_SKIRMISH:
             v = 0.0  # the combat is cancelled and the initiating card returns
             cost = w[H_CARD] * 1.0
         elif what == D.AC_LEADER_COMBAT:
-            v = _ev_cum(cum, a0 + cards[p, c, S.CF_CBT_A], d, vals)
+            v = _ev_cum(cum, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
         elif what == D.AC_LEADER_COMMAND:
             # the strongest eligible supporting units (rule 6.4), each also at risk
             k = cards[p, c, S.CF_CMD] - 1
@@ -689,7 +802,7 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
                 continue
             vals0 = vals[0]
             vals[0] = vals0 - risk
-            v = _ev_cum(cum, a0 + add, d, vals)
+            v = _ev_cum(cum, top, a0 + add, d, vals)
             vals[0] = vals0
         v -= cost
         if v > best + 1e-9:
@@ -708,19 +821,19 @@ def _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals):
     if cb[D.CB_LMODE] == 1:
         a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
     pm = np.empty(LMAX, dtype=np.float64)
-    _table_attack_pmf(st, cards, p, pm)
+    top = _table_attack_pmf(st, cards, p, pm)
     cum = np.empty(LMAX, dtype=np.float64)
-    _tail(pm, cum)
+    _tail(pm, top, cum)
     own = _own_at_risk(st, w, cb)
     _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), own, vals)
-    best = _ev_cum(cum, a0, d, vals)
+    best = _ev_cum(cum, top, a0, d, vals)
     bi = 0
     for i in range(1, n):
         u = opts[i, 0]
         vals0 = vals[0]
         vals[0] = vals0 - _loss(st, w, u) * w[H_OWN]
         v = _ev_cum(
-            cum, a0 + _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq), d, vals
+            cum, top, a0 + _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq), d, vals
         )
         vals[0] = vals0
         if v > best + 1e-9:
@@ -730,28 +843,35 @@ def _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals):
 
 
 @nb.njit(cache=True)
-def _defender_loss(st, units, cards, tprops, w, q, cb, extra_def, vals):
+def _attack_tail(st, cards, p, cum):
+    """Tail of the distribution of p's attack dice on the table; returns its top."""
+    pm = np.empty(LMAX, dtype=np.float64)
+    top = _table_attack_pmf(st, cards, p, pm)
+    _tail(pm, top, cum)
+    return top
+
+
+@nb.njit(cache=True)
+def _defender_loss(st, units, cards, tprops, w, q, cb, extra_def, cum, top, vals):
     """Expected loss for the defender q of the assault under way (cb), with extra_def more
-    defence: the attack dice on the table plus an expected 0.5 * H_DEFGUESS of later cards."""
-    p = 1 - q
+    defence: the attack dice on the table (tail ``cum``) plus an expected 0.5 * H_DEFGUESS
+    of later cards. ``vals`` holds the band values (_band_values)."""
     t = cb[D.CB_DEF_U]
     tsq = st[S.U_SQ + t]
     d = _defence(st, units, cards, tprops, t, False) + _table_defence(st, cards, q) + extra_def
     a0 = _attackers(st, units, tprops, cb, tsq) + int(0.5 * w[H_DEFGUESS] + 0.5)
-    pm = np.empty(LMAX, dtype=np.float64)
-    _table_attack_pmf(st, cards, p, pm)
-    cum = np.empty(LMAX, dtype=np.float64)
-    _tail(pm, cum)
-    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), 0.0, vals)
-    return _ev_cum(cum, a0, d, vals) * w[H_OWN]
+    return _ev_cum(cum, top, a0, d, vals) * w[H_OWN]
 
 
 @nb.njit(cache=True)
 def _choose_withdraw(st, units, cards, tprops, w, q, opts, n, cb, vals):
     t = opts[0, 1]
+    cum = np.empty(LMAX, dtype=np.float64)
+    top = _attack_tail(st, cards, 1 - q, cum)
+    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), 0.0, vals)
     # the loss if we stand, with the defence cards we hold for t
     hold = _own_def_cards(st, cards, q, t)
-    lose = _defender_loss(st, units, cards, tprops, w, q, cb, hold, vals)
+    lose = _defender_loss(st, units, cards, tprops, w, q, cb, hold, cum, top, vals)
     best = -lose
     bi = 0
     nred = _n_reduced(st, q)
@@ -771,7 +891,11 @@ def _choose_withdraw(st, units, cards, tprops, w, q, opts, n, cb, vals):
 
 @nb.njit(cache=True)
 def _choose_def_card(st, units, cards, tprops, w, q, opts, n, cb, vals):
-    lose = _defender_loss(st, units, cards, tprops, w, q, cb, 0, vals)
+    t = cb[D.CB_DEF_U]
+    cum = np.empty(LMAX, dtype=np.float64)
+    top = _attack_tail(st, cards, 1 - q, cum)
+    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), 0.0, vals)
+    lose = _defender_loss(st, units, cards, tprops, w, q, cb, 0, cum, top, vals)
     best = 0.0
     bi = 0
     nred = _n_reduced(st, q)
@@ -783,7 +907,7 @@ def _choose_def_card(st, units, cards, tprops, w, q, opts, n, cb, vals):
             add = cards[q, c, S.CF_DEF]
         if add <= 0:
             continue
-        gain = lose - _defender_loss(st, units, cards, tprops, w, q, cb, add, vals)
+        gain = lose - _defender_loss(st, units, cards, tprops, w, q, cb, add, cum, top, vals)
         v = gain - w[H_CARD] * _card_value(st, cards, w, q, c, nred) * 0.5
         if v > best + 1e-9:
             best = v
@@ -800,6 +924,8 @@ def choose_heuristic(st, units, cards, tprops, w0, rng, opts, cb, p, dk, n):
     w = np.empty(NPARAM, dtype=np.float64)
     _weights(st, w0, p, w)
     vals = np.empty(6, dtype=np.float64)
+    if dk == D.D_MOVE:
+        return _choose_move(st, units, cards, tprops, w, p, opts, n, rng, vals)
     if dk == D.D_COMBAT:
         return _choose_combat(st, units, cards, tprops, w, p, opts, n, vals)
     if dk == D.D_ATT_CARD:
@@ -828,6 +954,14 @@ def choose_heuristic(st, units, cards, tprops, w0, rng, opts, cb, p, dk, n):
         if mask == 0 and lows >= 0 and st[S.HAND_N + p] == 5 and low < keep + w[H_CHURN]:
             mask = 1 << lows
         return mask  # option m is the mask m (discard_phase)
+    if (
+        dk == D.D_SUPPLY_MOVE
+        or dk == D.D_FORCED_MARCH
+        or dk == D.D_ADVANCE
+        or dk == D.D_SKIRMISH_MOVE
+        or dk == D.D_RETREAT_SQ
+    ):
+        return _choose_unit_move(st, units, cards, tprops, w, p, opts, n, dk, rng)
     if dk == D.D_SPY or dk == D.D_GUERRILLA:
         return n - 1  # play it: Scout/Spy is replaced at once; negate what it can
     best = -1e18
@@ -851,30 +985,6 @@ def _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals):
     o0 = opts[i, 0]
     o1 = opts[i, 1]
     o2 = opts[i, 2]
-    if dk == D.D_MOVE:
-        if o0 < 0:
-            return -0.5  # Digging In: only when nothing else is worth it
-        return _move_value(st, units, cards, tprops, w, p, o0, st[S.U_SQ + o0], o1, vals)
-    if dk == D.D_SUPPLY_MOVE or dk == D.D_FORCED_MARCH:
-        if o0 < 0:
-            return 0.0
-        u = o1 if dk == D.D_SUPPLY_MOVE else o2
-        to = o2 if dk == D.D_SUPPLY_MOVE else o1
-        c = st[S.HAND + p * S.HMAX + o0]
-        cost = w[H_CARD] * _card_value(st, cards, w, p, c, _n_reduced(st, p))
-        return _move_value(st, units, cards, tprops, w, p, u, st[S.U_SQ + u], to, vals) - cost
-    if dk == D.D_SKIRMISH_MOVE or dk == D.D_RETREAT_SQ or dk == D.D_ADVANCE:
-        if dk == D.D_ADVANCE:
-            if o0 < 0:
-                return 0.0
-            u, to = o0, o1
-            v = 0.3 * w[H_GROUND] + (0.3 if units[u, S.UF_CAV] == 1 else 0.0)
-        else:
-            if o0 < 0:
-                return 0.0
-            u, to = o1, o0
-            v = 0.0
-        return v + _move_value(st, units, cards, tprops, w, p, u, st[S.U_SQ + u], to, vals)
     if dk == D.D_HIT_OR_RETREAT:
         t = o1
         band = o2
