@@ -1167,6 +1167,30 @@ def test_ambush_with_a_leaders_command_counts_as_the_first_unit(table):
     assert step(st, 11) == 1 and sq_of(st, 11) == at(3, 3)
 
 
+def test_ambush_supporting_unit_on_a_hill_gets_no_hill_bonus(table):
+    """Rule 9.2 Ambush: 'An Ambush is considered to originate in the square the Defender
+    occupied ... there is no benefit for the attacker': a supporting unit on a Hill next to
+    a defender in Clear adds its strength only. 1d10 (1) + 1st Infantry 8 = 9 (not 11)
+    against 6."""
+    board = AMBUSH_BOARD.replace(". . . 0 . . . .", ". . . H0 . . . .").replace(
+        ". . 1 Hd . . . .", ". . 1 d . . . ."
+    )
+    P = packed("United States", "France")
+    amb = cards_of(P, 0, "Ambush")[0]
+    jackson = leader(P, 0, "United States", "Jackson")
+    st = setup(board, P, {0: [amb, jackson]})
+    script, ev = table(
+        "combat_phase", st, P, 0,
+        answers=[
+            (D.D_COMBAT, (D.CK_AMBUSH, -1, Slot(amb), Dd)),
+            (D.D_ATT_CARD, (Slot(jackson), D.AC_LEADER_COMMAND)),
+            (D.D_SUPPORT, (U(0),)),
+        ],
+        dice=[1],
+    )  # fmt: skip
+    assert events(ev, R.EV_COMBAT) == [(0, D.CK_AMBUSH, 9, 6, 2)]
+
+
 def test_committed_attack_in_an_ambush_needs_a_supporting_unit(table):
     """Rule 9.2 Ambush: every Assault card but Skirmish may be played; Committed Attack:
     one per attacking/supporting unit, and that unit takes the hit (interpretation 13): an

@@ -999,7 +999,11 @@ def assault(st, g, p, kind, u, t):
     a = 0
     for i in range(cb[CB_NATT]):
         v = cb[CB_ATT + i]
-        a += strength(st, units, v) + hill_bonus(st, tprops, st[S.U_SQ + v], tsq)
+        a += strength(st, units, v)
+        if not ambush:
+            # rule 9.2 Ambush: it "originates in the square the Defender occupied", so no
+            # attacker terrain, for supporting units too (interpretation #23)
+            a += hill_bonus(st, tprops, st[S.U_SQ + v], tsq)
     for j in range(st[S.TABLE_N + p]):
         c = st[S.TABLE + p * S.TMAX + j]
         if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:

@@ -705,7 +705,9 @@ def _attackers(st, units, tprops, cb, tsq):
     a0 = 0
     for i in range(cb[D.CB_NATT]):
         v = cb[D.CB_ATT + i]
-        a0 += _strength(st, units, v) + _hill(st, tprops, st[S.U_SQ + v], tsq)
+        a0 += _strength(st, units, v)
+        if cb[D.CB_KIND] != D.CK_AMBUSH:
+            a0 += _hill(st, tprops, st[S.U_SQ + v], tsq)
     return a0
 
 
@@ -785,7 +787,9 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
                             already = True
                     if already:
                         continue
-                    sv = _strength(st, units, uu) + _hill(st, tprops, usq, tsq)
+                    sv = _strength(st, units, uu)
+                    if cb[D.CB_KIND] != D.CK_AMBUSH:
+                        sv += _hill(st, tprops, usq, tsq)
                     if sv > bv:
                         bv = sv
                         bu = uu
@@ -832,9 +836,10 @@ def _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals):
         u = opts[i, 0]
         vals0 = vals[0]
         vals[0] = vals0 - _loss(st, w, u) * w[H_OWN]
-        v = _ev_cum(
-            cum, top, a0 + _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq), d, vals
-        )
+        add = _strength(st, units, u)
+        if cb[D.CB_KIND] != D.CK_AMBUSH:
+            add += _hill(st, tprops, st[S.U_SQ + u], tsq)
+        v = _ev_cum(cum, top, a0 + add, d, vals)
         vals[0] = vals0
         if v > best + 1e-9:
             best = v
