@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
+from manoeuvre_sim.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.odds import DEFAULT_MIXES, odds_grid  # noqa: E402
 
 PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
@@ -174,9 +174,7 @@ def write_odds_chart(
         f"{date.isoformat()} — print at 100% ({paper.upper() if paper == 'a4' else 'US Letter'})"
     )
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(fd)
+    tmp = temp_beside(path)
     meta = {"Title": "Manoeuvre assault odds", "Creator": f"manoeuvre-sim {__version__}"}
     try:
         with PdfPages(tmp, metadata=meta) as pdf:

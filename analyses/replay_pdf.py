@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
 from manoeuvre_sim import __version__  # noqa: E402
 from manoeuvre_sim.engine import rules as R  # noqa: E402
 from manoeuvre_sim.engine import state as S  # noqa: E402
+from manoeuvre_sim.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.replay import (  # noqa: E402
     FILES,
     Replay,
@@ -197,12 +197,6 @@ def _fonts(replay: Replay, sections: list[Section]) -> dict:
     }
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_replay_pdf(
     path: str | Path,
     replay: Replay,
@@ -216,9 +210,7 @@ def write_replay_pdf(
     sections = selected(replay, turns)
     size = PAPER_INCHES[paper]
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(fd)
+    tmp = temp_beside(path)
     info = replay.info
     meta = {
         "Title": f"Manoeuvre replay: {info.armies[0].name} vs {info.armies[1].name}, "
@@ -233,7 +225,6 @@ def write_replay_pdf(
         with matplotlib.rc_context(_fonts(replay, sections)), PdfPages(tmp, metadata=meta) as pdf:
             for k, sec in enumerate(sections, 1):
                 _page(pdf, size, replay, sec, k, len(sections))
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a PDF is for sharing
         os.replace(tmp, path)  # never leave a half-written PDF behind
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

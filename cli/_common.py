@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,11 +32,12 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align
 def atomic_write(path: str | Path, mode: str = "w", **kw) -> Iterator:
     """Write to a temporary file beside ``path`` and rename it into place on success, so an
     interrupted run never leaves a half-written output file."""
+    from manoeuvre_sim.fileio import temp_beside
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    tmp = temp_beside(path)
     try:
-        with os.fdopen(fd, mode, **kw) as f:
+        with open(tmp, mode, **kw) as f:
             yield f
         os.replace(tmp, path)
     except BaseException:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.fileio import temp_beside
 
 VICTORY = np.array(["none", "attrition", "nightfall"])
 TIEBREAK = np.array(["squares", "eliminations", "reduced", "nation", "none"])
@@ -88,9 +88,7 @@ def write(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
     ext = path.suffix.lower()
     if ext not in (".parquet", ".csv"):
         raise UsageError(f"--out {path}: expected a file name ending in .parquet or .csv")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(fd)
+    tmp = temp_beside(path)
     try:
         if ext == ".parquet":
             import pyarrow as pa

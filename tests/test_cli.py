@@ -80,3 +80,22 @@ def test_export_to_file_is_atomic(tmp_path):
     assert res.exit_code == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 61
     assert not list(out.parent.glob("*.part"))
+
+
+def test_output_files_have_normal_permissions(tmp_path):
+    """Atomic writes go through a temporary file; the result must not stay owner-only."""
+    import os
+
+    import pandas as pd
+
+    from manoeuvre_sim.cli._common import atomic_write
+    from manoeuvre_sim.fileio import _umask
+    from manoeuvre_sim.results import write
+
+    want = 0o666 & ~_umask()
+    write(pd.DataFrame({"x": [1]}), tmp_path / "r.csv", {"seed": 1})
+    with atomic_write(tmp_path / "t.txt") as f:
+        f.write("x\n")
+    for name in ("r.csv", "t.txt"):
+        assert os.stat(tmp_path / name).st_mode & 0o777 == want, name
+    assert not list(tmp_path.glob(".*.part"))
