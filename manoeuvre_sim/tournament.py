@@ -17,6 +17,8 @@ Policies are the named ones of ``engine/players.py`` or variants defined in a st
 
 from __future__ import annotations
 
+import hashlib
+import math
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +90,12 @@ def load_styles(path: str | Path) -> dict[str, Policy]:
                 raise DataError(
                     str(path), [(f"{where}.{key}", f"expected a number, got {value!r}")]
                 )
+            if not math.isfinite(value):
+                raise DataError(
+                    str(path), [(f"{where}.{key}", f"expected a finite number, got {value!r}")]
+                )
+            if key == "switch" and value not in (0, 1):
+                raise DataError(str(path), [(f"{where}.{key}", f"expected 0 or 1, got {value!r}")])
             params[PARAM_NAMES.index(key)] = float(value)
         out[name] = Policy(name, base, tuple(float(x) for x in params))
     return out
@@ -130,8 +138,11 @@ class TournamentResult:
     interrupted: bool = False
 
 
-def _seed(master: int, pair: int, army: int) -> int:
-    ss = np.random.SeedSequence([master, pair, army])
+def _seed(master: int, a: str, b: str, army: str) -> int:
+    """The seed of one block: from the master seed and the pair's and army's names, so a
+    pair plays the same games whatever other policies are in the tournament."""
+    key = hashlib.sha256(f"{a}\x00{b}\x00{army}".encode()).digest()
+    ss = np.random.SeedSequence([master, int.from_bytes(key[:8], "little")])
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
@@ -168,8 +179,9 @@ def run(
         for k, (i, j) in enumerate(pairs):
             x, y = policies[i], policies[j]
             pr = PairResult(x.name, y.name)
-            for ai, army in enumerate(armies):
-                s = _seed(seed, k, ai)
+            pair_frames = []  # kept only when the whole pair is played (both seatings)
+            for army in armies:
+                s = _seed(seed, x.name, y.name, army)
                 for swap in (False, True):
                     pa, pb = (y, x) if swap else (x, y)
                     cfg = SimConfig(
@@ -189,11 +201,12 @@ def run(
                     df = df.assign(
                         pair=k, policy_a=pa.name, policy_b=pb.name, block_seed=s, army=army
                     )
-                    frames.append(df)
+                    pair_frames.append(df)
                     done += len(df)
                     if progress:
                         progress(done, total)
             results.append(pr)
+            frames.extend(pair_frames)
     except KeyboardInterrupt:
         interrupted = True
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -45,7 +45,14 @@ def test_fair_play_decisions_ignore_hidden_cards(policy):
     """Every decision of every seat, re-taken on a state whose draw piles and (unless a
     Scout/Spy revealed it) opponent's hand are scrambled, is the same decision: a policy sees
     only its hand, the board, the table and the counts."""
-    for other, armies in (("balanced", ("France", "Russia")), ("random", ("Spain", "Austria"))):
+    # Great Britain and the United States hold the Scout/Spy cards (the REVEALED branch) and
+    # the US its Withdraw unit cards
+    for other, armies in (
+        ("balanced", ("France", "Russia")),
+        ("random", ("Spain", "Austria")),
+        ("balanced", ("Great Britain", "United States")),
+        ("territorial", ("United States", "Great Britain")),
+    ):
         cfg = SimConfig(
             *armies, games=60, seed=17, policy_a=policy, policy_b=other, threads=1,
             check_fair_play=1, check_invariants=True,
@@ -111,6 +118,27 @@ def test_dice_tail_tables_are_exact():
             assert H.DICE_GE[n, s, x] == pytest.approx(want, abs=1e-12), (n, s, x)
 
 
+def test_table_dice_ev_matches_the_odds_module():
+    """Step 5 convolves the dice of several cards on the table: the same exact odds."""
+    from manoeuvre_sim.odds import Dice, attack_pmf, band_probabilities
+
+    vals = np.array([-1.0, 0.0, 2.0, 3.0, 4.0, 5.0])
+    for groups in (((2, 6), (1, 10)), ((2, 8), (2, 6), (1, 8)), ((1, 10),)):
+        pm = np.zeros(H.LMAX)
+        pm[0] = 1.0
+        top = 0
+        tmp = np.zeros(H.LMAX)
+        for n, s in groups:
+            top = H._convolve(pm, top, n, s, tmp)
+            pm[: top + 1] = tmp[: top + 1]
+        cum = np.zeros(H.LMAX)
+        H._tail(pm, top, cum)
+        for a0, d in itertools.product((0, 5, 9), (6, 10, 15)):
+            p = band_probabilities(attack_pmf(a0, [Dice(n, s) for n, s in groups]), d)
+            got = H._ev_cum(cum, top, a0, d, vals)
+            assert got == pytest.approx(float((p * vals).sum()), abs=1e-12), (groups, a0, d)
+
+
 def test_assault_ev_matches_the_odds_module():
     """The players' band probabilities equal the exact odds of `manoeuvre-sim odds assault`."""
     from manoeuvre_sim.odds import Dice, attack_pmf, band_probabilities
@@ -141,6 +169,17 @@ def test_heuristic_games_end_by_the_rules_not_the_turn_limit():
     assert r[:, B.R_TURN_LIMIT].sum() == 0
     assert (r[:, B.R_COMBATS_A] + r[:, B.R_COMBATS_B]).mean() > 5  # they fight
     assert set(np.unique(r[:, B.R_VICTORY])) == {1, 2}  # both kinds of victory occur
+
+
+@pytest.mark.parametrize("style", ("attritional", "territorial"))
+def test_fixed_styles_end_mirror_games_by_the_rules(style):
+    """The stall a hoarding player falls into (one unit shuttling until the turn limit)
+    stays rare in mirror games (territorial: 43% before its deck cycling, now ~3%)."""
+    from manoeuvre_sim.engine import batch as B
+
+    res = simulate(SimConfig("France", "France", games=200, seed=4, policy_a=style,
+                             policy_b=style, threads=1))  # fmt: skip
+    assert res.records[:, B.R_TURN_LIMIT].mean() < 0.08
 
 
 def test_default_policy_is_balanced():
@@ -185,6 +224,12 @@ def test_tournament_is_reproducible_and_seat_fair():
     assert (f["army_a"] == f["army_b"]).all()
     seats = f.groupby(["army", "policy_a"]).size()
     assert len(seats) == 4 and (seats == 8).all()
+    # both seatings of an army replay the same seed: same maps, same first-player rolls
+    for _, g in f.groupby("army"):
+        one, two = (x.reset_index(drop=True) for _, x in g.groupby("policy_a"))
+        assert one["block_seed"].iloc[0] == two["block_seed"].iloc[0]
+        cols = ["first_player", "map_nw", "rot_nw", "map_se", "rot_se"]
+        assert one[cols].equals(two[cols])
 
 
 def test_tournament_text_and_styles_file(cli, tmp_path):
@@ -201,11 +246,13 @@ def test_tournament_text_and_styles_file(cli, tmp_path):
 @pytest.mark.parametrize(
     "text, needle",
     [
-        ('[styles.x]\nbase = "bogus"\n', "styles.x.base"),
+        ('[styles.x]\nbase = "bogus"\n', "styles.x.base: expected attritional, territorial"),
         ('[styles.x]\nbase = "balanced"\nbravery = 2\n', "styles.x.bravery: unknown parameter"),
         ('[styles.x]\nbase = "balanced"\nkeep = "high"\n', "styles.x.keep: expected a number"),
         ("[other]\n", "styles: expected a table"),
         ("[styles.x\n", "not a valid UTF-8 TOML"),
+        ('[styles.x]\nbase = "balanced"\nkeep = nan\n', "styles.x.keep: expected a finite"),
+        ('[styles.x]\nbase = "balanced"\nswitch = 2\n', "styles.x.switch: expected 0 or 1"),
     ],
 )
 def test_bad_styles_file(cli, tmp_path, text, needle):

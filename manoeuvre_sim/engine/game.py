@@ -159,8 +159,9 @@ def decide(st, g, seat, dk, n):
 @nb.njit(cache=True)
 def fair_check(st, g, seat, dk, n, k, rng0):
     """Raise unless seat's policy takes the same decision when everything it may not see is
-    different: both draw piles (order and contents), and the opponent's hand unless a
-    Scout/Spy revealed it (``REVEALED``). The fog uses its own generator, not the game's."""
+    different: both draw piles (order and contents), both discard piles, the drawn/played
+    records, and the opponent's hand unless a Scout/Spy revealed it (``REVEALED``). The fog
+    uses its own generator, not the game's."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     fog = st.copy()
     x = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(st[S.TURN] * 1000003 + dk * 7919 + n)
@@ -170,6 +171,19 @@ def fair_check(st, g, seat, dk, n, k, rng0):
             x ^= x >> np.uint64(7)
             x ^= x << np.uint64(17)
             fog[S.DECK + p * S.MAXC + i] = np.int32(x % np.uint64(dsize[p]))
+        # the discard piles may not be searched, and the drawn/played records are the
+        # analysis's, not the players'
+        for i in range(st[S.DISC_N + p]):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            fog[S.DISC + p * S.MAXC + i] = np.int32(x % np.uint64(dsize[p]))
+        for i in range(4):
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            fog[S.DRAWN + p * 4 + i] = np.int32(x & np.uint64(0x7FFFFFFF))
+            fog[S.PLAYED + p * 4 + i] = np.int32((x >> np.uint64(32)) & np.uint64(0x7FFFFFFF))
     q = 1 - seat
     if (pol[2] & FLAG_FOG_OWN_HAND) != 0:
         q = seat

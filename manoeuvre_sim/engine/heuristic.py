@@ -87,6 +87,7 @@ def _dice_tables(nmax: int = 3, smax: int = 12, kmax: int = 48) -> tuple[np.ndar
 DICE_PMF, DICE_GE = _dice_tables()
 KMAX = DICE_PMF.shape[2]
 LMAX = 128  # length of the attack-dice distributions built from the table
+DECISIVE = 6.0  # added to an elimination that ends the game by attrition (rule 2.1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -136,10 +137,23 @@ def _hill(st, tprops, att_sq, def_sq):
 
 @nb.njit(cache=True)
 def _loss(st, w, u):
-    """Value of one hit on unit u for its owner's enemy (step or elimination)."""
+    """Value of one hit on unit u for its owner's enemy: a step, an elimination, or the
+    game when the elimination is its owner's 5th (rule 2.1 attrition; also the pyrrhic
+    Committed Attack)."""
     if st[S.U_STEP + u] == 2:
         return w[H_HIT]
+    if st[S.ELIM + u // S.MAXU_SIDE] >= 4:
+        return w[H_ELIM] + DECISIVE
     return w[H_ELIM]
+
+
+@nb.njit(cache=True)
+def _elim_value(st, w, u):
+    """Value of eliminating unit u outright (both steps if full), for its owner's enemy."""
+    v = w[H_ELIM] + (w[H_HIT] if st[S.U_STEP + u] == 2 else 0.0)
+    if st[S.ELIM + u // S.MAXU_SIDE] >= 4:
+        v += DECISIVE
+    return v
 
 
 @nb.njit(cache=True)
@@ -157,8 +171,8 @@ def _can_retreat(st, tprops, u):
 def _band_values(st, tprops, w, t, can_ret, own_loss, vals):
     """Value to the attacker of each band (rule 6.1 step 7 / 6.5) against defender t."""
     full = st[S.U_STEP + t] == 2
-    hv = w[H_HIT] if full else w[H_ELIM]  # one hit
-    ev = (w[H_HIT] + w[H_ELIM]) if full else w[H_ELIM]  # elimination
+    hv = _loss(st, w, t)  # one hit
+    ev = _elim_value(st, w, t)  # elimination
     gr = w[H_GROUND]
     vals[0] = -own_loss
     vals[1] = 0.0
@@ -425,16 +439,16 @@ def _weights(st, w, p, out):
         return
     kills = st[S.ELIM + q]
     losses = st[S.ELIM + p]
-    if kills >= 3 or (kills > losses and kills >= 2):
-        # the attrition race is ours: press it
-        out[H_ATTACK] = w[H_ATTACK] * 0.3
-        out[H_OPP] = w[H_OPP] * 1.5
-        out[H_ELIM] = w[H_ELIM] * 1.3
-    elif losses >= 3 and losses > kills:
+    if losses >= 3 and losses > kills:
         # one or two more losses lose the game: hold
         out[H_OWN] = w[H_OWN] * 1.4
         out[H_THREAT] = w[H_THREAT] * 1.4
-        out[H_ATTACK] = w[H_ATTACK] * 1.5
+        out[H_ATTACK] = w[H_ATTACK] + 0.15
+    elif kills >= 3 or (kills > losses and kills >= 2):
+        # the attrition race is ours: press it
+        out[H_ATTACK] = w[H_ATTACK] - 0.1
+        out[H_OPP] = w[H_OPP] * 1.5
+        out[H_ELIM] = w[H_ELIM] * 1.3
     if late:
         if lead > 0:
             out[H_THREAT] = out[H_THREAT] * 1.3
@@ -443,7 +457,7 @@ def _weights(st, w, p, out):
             out[H_CYCLE] = 0.0
             out[H_ADVANCE] = w[H_ADVANCE] * 1.4
             out[H_CONTROL] = w[H_CONTROL] * 1.6
-            out[H_ATTACK] = out[H_ATTACK] * 0.5
+            out[H_ATTACK] = out[H_ATTACK] - 0.1
     else:
         out[H_CYCLE] = 0.0
 
@@ -621,7 +635,10 @@ def _choose_move(st, units, cards, tprops, w, p, opts, n, rng, vals):
     for i in range(n):
         u = opts[i, 0]
         if u < 0:
-            v = -0.5  # Digging In (Distant Lands): only when no move is worth anything
+            # Digging In (Distant Lands): the whole hand is discarded
+            v = -0.5
+            for s in range(st[S.HAND_N + p]):
+                v -= w[H_CARD] * _card_value(st, cards, w, p, st[S.HAND + p * S.HMAX + s], 0)
         else:
             if u != cu:
                 cu = u
@@ -657,10 +674,15 @@ def _combat_value(st, units, cards, tprops, w, p, kind, u, c, t, cost, can_ret, 
             a0 = 0
             n, sd = 1, 10  # the Ambush card's 1d10 (HQ_CARDS.md); no unit is at risk
             own = 0.0
-        dguess = _expected_def_cards(st, cards, w, p, t)
-        d = _defence(st, units, cards, tprops, t, False) + int(dguess + 0.5)
+        # the defence with the expected cards, linear between the two whole totals around it
+        df = _defence(st, units, cards, tprops, t, False) + _expected_def_cards(st, cards, w, p, t)
+        d = int(df)
+        fr = df - d
         _band_values(st, tprops, w, t, can_ret, own, vals)
-        return _ev_single(n, sd, a0, d, vals) - cost
+        ev = _ev_single(n, sd, a0, d, vals)
+        if fr > 0.0:
+            ev = (1.0 - fr) * ev + fr * _ev_single(n, sd, a0, d + 1, vals)
+        return ev - cost
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
     if kind == D.CK_BOMBARD:
@@ -776,7 +798,7 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
                 bv = 0
                 for j in range(S.MAXU_SIDE):
                     uu = p * S.MAXU_SIDE + j
-                    if st[S.U_STEP + uu] == 0 or uu == cb[D.CB_ATT]:
+                    if st[S.U_STEP + uu] <= 0:  # < 0: already taken below
                         continue
                     usq = st[S.U_SQ + uu]
                     if not adjacent(usq, tsq) or tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 1:
@@ -864,8 +886,14 @@ def _defender_loss(st, units, cards, tprops, w, q, cb, extra_def, cum, top, vals
     t = cb[D.CB_DEF_U]
     tsq = st[S.U_SQ + t]
     d = _defence(st, units, cards, tprops, t, False) + _table_defence(st, cards, q) + extra_def
-    a0 = _attackers(st, units, tprops, cb, tsq) + int(0.5 * w[H_DEFGUESS] + 0.5)
-    return _ev_cum(cum, top, a0, d, vals) * w[H_OWN]
+    # the attacker's later cards: half the defence guess, linear between whole totals
+    af = 0.5 * w[H_DEFGUESS]
+    a0 = _attackers(st, units, tprops, cb, tsq) + int(af)
+    fr = af - int(af)
+    ev = _ev_cum(cum, top, a0, d, vals)
+    if fr > 0.0:
+        ev = (1.0 - fr) * ev + fr * _ev_cum(cum, top, a0 + 1, d, vals)
+    return ev * w[H_OWN]
 
 
 @nb.njit(cache=True)
@@ -873,7 +901,8 @@ def _choose_withdraw(st, units, cards, tprops, w, q, opts, n, cb, vals):
     t = opts[0, 1]
     cum = np.empty(LMAX, dtype=np.float64)
     top = _attack_tail(st, cards, 1 - q, cum)
-    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), 0.0, vals)
+    # band 0 (the attackers take a hit) is the defender's gain: vals[0] = -their loss
+    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), _own_at_risk(st, w, cb), vals)
     # the loss if we stand, with the defence cards we hold for t
     hold = _own_def_cards(st, cards, q, t)
     lose = _defender_loss(st, units, cards, tprops, w, q, cb, hold, cum, top, vals)
@@ -899,7 +928,7 @@ def _choose_def_card(st, units, cards, tprops, w, q, opts, n, cb, vals):
     t = cb[D.CB_DEF_U]
     cum = np.empty(LMAX, dtype=np.float64)
     top = _attack_tail(st, cards, 1 - q, cum)
-    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), 0.0, vals)
+    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), _own_at_risk(st, w, cb), vals)
     lose = _defender_loss(st, units, cards, tprops, w, q, cb, 0, cum, top, vals)
     best = 0.0
     bi = 0
@@ -1033,5 +1062,16 @@ def _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals):
             v += 0.2
         return v
     if dk == D.D_PICK_START:
-        return _card_value(st, cards, w, p, o1, 0)
+        # tournament hand (rule 3): no unit is on the board yet; value a unit card by its
+        # dice and defence
+        c = o1
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT:
+            n = cards[p, c, S.CF_ATK_N]
+            nb_ = cards[p, c, S.CF_BOMB_N]
+            return (
+                n * (cards[p, c, S.CF_ATK_S] + 1) * 0.5 * 0.45
+                + nb_ * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5 * 0.3
+                + cards[p, c, S.CF_DEF] * 0.3
+            )
+        return _card_value(st, cards, w, p, c, 0)
     return 0.0
