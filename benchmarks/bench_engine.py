@@ -15,15 +15,27 @@ import sys
 import time
 from pathlib import Path
 
+POLICIES = ("random", "simple", "balanced")  # balanced: the default style (bench_players.py)
+KEEP_SECTIONS = ("Invariant run",)
+
 PY_SNIPPET = """
 import time
-from manoeuvre_sim.engine.trace import play_traced
+import numpy as np
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.game import play_game
+from manoeuvre_sim.rng import new_state
+from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
+cfg = SimConfig("France", "Russia", games=1, seed=9, policy_a="{pol}", policy_b="{pol}")
+_, _, P = prepare(cfg)  # the data is loaded once, as in simulate: only games are timed
+pol, params = policy_arrays(cfg)
+opt = rule_options(cfg)
+tr = np.zeros((0, 6), dtype=np.int32)
 t = time.perf_counter()
-n = 0
 for g in range({n}):
-    play_traced("France", "Russia", seed=9, game=g, policies=("{pol}", "{pol}"), check=False)
-    n += 1
-print(n / (time.perf_counter() - t))
+    st = S.new_state()
+    play_game(st, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections,
+              P.section_numbers, pol, params, new_state(9, g), opt, tr, np.zeros(1, np.int32))
+print({n} / (time.perf_counter() - t))
 """
 
 
@@ -38,7 +50,7 @@ def main() -> None:
 
     load0 = os.getloadavg()[0]
     rows = []
-    for pol in ("random", "simple"):
+    for pol in POLICIES:
         simulate(
             SimConfig("France", "Russia", games=64, seed=1, policy_a=pol, policy_b=pol)
         )  # compile
@@ -60,9 +72,9 @@ def main() -> None:
             rows.append((pol, threads, args.games / dt, turns))
     py = {}
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
-    for pol in ("random", "simple"):
+    for pol in POLICIES:
         out = subprocess.run(
-            [sys.executable, "-c", PY_SNIPPET.format(n=5, pol=pol)],
+            [sys.executable, "-c", PY_SNIPPET.format(n=20, pol=pol)],
             capture_output=True,
             text=True,
             env=env,
@@ -90,12 +102,19 @@ def main() -> None:
         "| policies | games/s | numba 1 thread / plain Python |",
         "|---|---:|---:|",
     ]
-    for pol in ("random", "simple"):
+    for pol in POLICIES:
         one = next(g for p, t, g, _ in rows if p == pol and t == 1)
         lines.append(f"| {pol} vs {pol} | {py[pol]:.2f} | {one / py[pol]:,.0f}x |")
-    Path(__file__).with_name("RESULTS-engine.md").write_text(
-        "\n".join(lines) + "\n", encoding="utf-8"
-    )
+    out_path = Path(__file__).with_name("RESULTS-engine.md")
+    # keep the sections other benchmarks write into the same file (bench_invariants.py)
+    kept = ""
+    if out_path.exists():
+        old = out_path.read_text(encoding="utf-8")
+        i = old.find("\n## ")
+        while i >= 0 and not old[i + 4 :].startswith(KEEP_SECTIONS):
+            i = old.find("\n## ", i + 1)
+        kept = old[i:] if i >= 0 else ""
+    out_path.write_text("\n".join(lines) + "\n" + kept, encoding="utf-8")
     print("\n".join(lines))
 
 

@@ -58,10 +58,16 @@ def record_violations(rec: np.ndarray, mirror: bool) -> np.ndarray:
     return bad
 
 
-def write_section(text: str) -> None:
-    """Replace the Invariant run section of RESULTS-engine.md (or append it)."""
+def section_title(policy: str) -> str:
+    """One section per policy: random play by default, a scripted player reaches the
+    attrition and pyrrhic-victory paths that random play seldom does."""
+    return SECTION if policy == "random" else f"{SECTION}, {policy} players"
+
+
+def write_section(text: str, title: str = SECTION) -> None:
+    """Replace the section ``title`` of RESULTS-engine.md (or append it)."""
     old = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Engine benchmark\n"
-    pat = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
+    pat = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pat.search(old):
         new = pat.sub(lambda _: text.rstrip("\n") + "\n\n", old).rstrip("\n") + "\n"
     else:
@@ -186,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print("VIOLATION", v, file=sys.stderr)
 
     note = ""
-    if done and outcomes[0] == 0:
+    if done and outcomes[0] == 0 and args.policy == "random":
         note += (
             " No game ended by attrition: random-legal play seldom fights (the attrition "
             "and pyrrhic-victory paths are scenario-tested in tests/test_engine_cards.py)."
@@ -198,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
             "list were not reached."
         )
     lines = [
-        SECTION,
+        section_title(args.policy),
         "",
         f"Written by `benchmarks/bench_invariants.py` on {datetime.date.today()}: "
         f"manoeuvre-sim {__version__} (rules {RULES_VERSION}), numba {numba.__version__}, "
@@ -229,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", "Violations (first 20):", ""] + [f"- {v}" for v in violations[:20]]
     text = "\n".join(lines) + "\n"
     if not args.no_write:
-        write_section(text)
+        write_section(text, section_title(args.policy))
     print(text)
     return 1 if violations else 0
 
