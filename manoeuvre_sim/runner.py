@@ -162,5 +162,7 @@ def simulate(config: SimConfig, progress: Callable[[int, int], None] | None = No
         "interrupted": interrupted,
         "threads": threads,
         "seconds": round(elapsed, 3),
+        # the parameter vectors the policies played with (engine/heuristic.py PARAM_NAMES)
+        "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
     }
     return SimResult(records=out[:done].copy(), manifest=manifest, interrupted=interrupted)

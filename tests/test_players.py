@@ -166,6 +166,8 @@ def test_heuristic_games_end_by_the_rules_not_the_turn_limit():
     from manoeuvre_sim.engine import batch as B
 
     r = res.records
+    # the manifest records the parameters the default player used
+    assert res.manifest["policy_params"]["a"] == pytest.approx(list(POLICY_PARAMS["balanced"]))
     assert r[:, B.R_TURN_LIMIT].sum() == 0
     assert (r[:, B.R_COMBATS_A] + r[:, B.R_COMBATS_B]).mean() > 5  # they fight
     assert set(np.unique(r[:, B.R_VICTORY])) == {1, 2}  # both kinds of victory occur

@@ -9,7 +9,10 @@ Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
 * ``random``: uniform over the legal options at every decision (the rules' reference player).
 * ``simple``: a sensible one-ply heuristic — advances toward the enemy half, prefers
   defensive terrain, attacks when its expected attack total beats the defense by a margin,
-  defends with its cards, restores reduced units, keeps useful cards.
+  defends with its cards, restores reduced units, keeps useful cards (the engine issue's
+  baseline; it hoards cards).
+* ``attritional``, ``territorial``, ``balanced`` (the default): the styles of
+  ``heuristic.py``, one policy with a parameter vector each (``POLICY_PARAMS``).
 """
 
 from __future__ import annotations
