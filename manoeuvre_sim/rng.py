@@ -96,6 +96,20 @@ def uniform_below(state, n):
     return np.int64((u * np.uint64(n)) >> np.uint64(32))
 
 
+@nb.njit(cache=True, inline="always")
+def keep_best(v, i, best, bi, ties, eps, state):
+    """One step of an argmax over options ``i`` worth ``v`` that breaks ties (within
+    ``eps``) uniformly at random, by reservoir sampling: returns the new
+    ``(best, index, ties)``. Start from ``(-inf, 0, 0)``."""
+    if v > best + eps:
+        return v, i, 1
+    if v >= best - eps:
+        ties += 1
+        if uniform_below(state, ties) == 0:
+            return best, i, ties
+    return best, bi, ties
+
+
 def new_state(master_seed: int, stream: int = 0) -> np.ndarray:
     """A fresh generator state for ``(master_seed, stream)``."""
     if not (0 <= master_seed <= _MASK64 and 0 <= stream <= _MASK64):

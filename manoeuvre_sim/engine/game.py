@@ -34,8 +34,6 @@ from manoeuvre_sim.combat import assault_band  # the one results table (rule 6.1
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import (
-    TP_ATK,
-    TP_DEF,
     TP_ENTER,
     TP_NO_ASSAULT,
     adjacent,
@@ -103,14 +101,20 @@ from manoeuvre_sim.engine.rules import (
     ROLL_PURSUIT,
     ROLL_RALLY,
     ROLL_WITHDRAW,
+    attack_base,
+    attack_dice,
+    can_retreat,
     card_unit,
     clear_table,
+    defence_base,
     discard,
     draw_to_five,
     eliminate,
+    fire_dice,
     hand_add,
     hand_card,
     hand_remove,
+    hill_bonus,
     hit,
     is_hq,
     log,
@@ -120,7 +124,7 @@ from manoeuvre_sim.engine.rules import (
     play_to_table,
     retreat_squares,
     shuffle,
-    strength,
+    table_defence,
 )
 from manoeuvre_sim.rng import roll_dice, roll_die, uniform_below
 
@@ -391,12 +395,6 @@ def retreat(st, g, u):
 
 
 @nb.njit(cache=True)
-def can_retreat(st, tprops, u):
-    buf = np.empty(4, dtype=np.int32)
-    return retreat_squares(st, tprops, u, buf) > 0
-
-
-@nb.njit(cache=True)
 def check_attrition(st, p):
     """Rule 2.1, checked when a combat ends: 5 eliminated units lose at once; if the active
     player's own 5th loss came in the same battle (a Committed Attack), the opponent wins
@@ -664,33 +662,15 @@ def combat_options(st, units, cards, tprops, p, opts):
 
 
 @nb.njit(cache=True)
-def hill_bonus(st, tprops, att_sq, def_sq):
-    """Terrain attack bonus (reference card: +2 for a unit on a hill attacking a unit not on
-    a hill): the attacker's square gives its bonus unless the defender's square is of the
-    same terrain."""
-    ta = st[S.TERR + att_sq]
-    if tprops[ta, TP_ATK] > 0 and st[S.TERR + def_sq] != ta:
-        return tprops[ta, TP_ATK]
-    return 0
-
-
-@nb.njit(cache=True)
 def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
     """Rule 6.2 Bombardment / Volley (and 9.1 Grand Battery): dice + hill bonus against the
     target's strength + terrain + redoubt; a greater total is one hit."""
-    if kind == D.CK_VOLLEY:
-        nd, sd = cards[p, c, S.CF_VOL_N], cards[p, c, S.CF_VOL_S]
-    elif kind == D.CK_BOMBARD:
-        nd, sd = cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S]
-    else:
-        nd, sd = cards[p, c, S.CF_GB_N], cards[p, c, S.CF_GB_S]
+    nd, sd = fire_dice(cards, p, c, kind)
     dice = roll_dice(rng, nd, sd)
     log(tr, trn, EV_ROLL, p, ROLL_FIRE, dice, nd, sd)
     tsq = st[S.U_SQ + t]
     a = dice + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
-    d = strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF]
-    if st[S.REDOUBT + tsq]:
-        d += 3
+    d = defence_base(st, units, tprops, t, False)
     h = 1 if a > d else 0
     log(tr, trn, EV_COMBAT, p, kind, a, d, h)
     if h:
@@ -1010,48 +990,17 @@ def assault(st, g, p, kind, u, t):
         end_combat(st, p)
         return
     # step 6: totals
-    a = 0
-    for i in range(cb[CB_NATT]):
-        v = cb[CB_ATT + i]
-        a += strength(st, units, v)
-        if not ambush:
-            # rule 9.2 Ambush: it "originates in the square the Defender occupied", so no
-            # attacker terrain, for supporting units too (interpretation #23)
-            a += hill_bonus(st, tprops, st[S.U_SQ + v], tsq)
+    a = attack_base(st, units, tprops, cb, tsq, ambush)
     for j in range(st[S.TABLE_N + p]):
         c = st[S.TABLE + p * S.TMAX + j]
-        if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:
-            dv = roll_dice(rng, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S])
-            log(
-                tr,
-                trn,
-                EV_ROLL,
-                p,
-                ROLL_ATTACK,
-                dv,
-                cards[p, c, S.CF_ATK_N],
-                cards[p, c, S.CF_ATK_S],
-            )
-            a += dv
-        elif is_hq(cards, p, c, S.HQ_AMBUSH):
-            dv = roll_dice(rng, 1, 10)  # the Ambush card rolls 1d10 (HQ_CARDS.md)
-            log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, 1, 10)
-            a += dv
-        elif is_hq(cards, p, c, S.HQ_COMMITTED):
-            dv = roll_dice(rng, 2, 6)  # rule 9.2 Committed Attack: +2d6
-            log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, 2, 6)
+        nd, sd = attack_dice(cards, p, c)
+        if nd > 0:
+            dv = roll_dice(rng, nd, sd)
+            log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, nd, sd)
             a += dv
     if cb[CB_LMODE] == 1:
         a += cards[p, cb[CB_LEADER], S.CF_CBT_A]
-    d = strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF]
-    if st[S.REDOUBT + tsq] == 1 and cb[CB_SAPPERS] == 0:
-        d += 3
-    for j in range(st[S.TABLE_N + q]):
-        c = st[S.TABLE + q * S.TMAX + j]
-        if cards[q, c, S.CF_KIND] == S.KIND_UNIT:
-            d += cards[q, c, S.CF_DEF]
-        elif cards[q, c, S.CF_KIND] == S.KIND_LEADER:
-            d += cards[q, c, S.CF_CBT_D]
+    d = defence_base(st, units, tprops, t, cb[CB_SAPPERS] == 1) + table_defence(st, cards, q)
     cb[CB_A] = a
     cb[CB_D] = d
     # step 7: the Assault/Ambush Results Table

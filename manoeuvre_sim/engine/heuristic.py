@@ -28,8 +28,18 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_NO_ASSAULT, adjacent, retreat_options
-from manoeuvre_sim.rng import uniform_below
+from manoeuvre_sim.engine.board import TP_DEF, TP_NO_ASSAULT, adjacent
+from manoeuvre_sim.engine.rules import (
+    attack_base,
+    attack_dice,
+    can_retreat,
+    defence_base,
+    fire_dice,
+    hill_bonus,
+    strength,
+    table_defence,
+)
+from manoeuvre_sim.rng import keep_best
 
 # --- parameters: ndarray(float64, (NPARAM,)) per seat ---------------------------------------
 H_HIT = 0  # value of one step taken off an enemy unit (full -> reduced)
@@ -110,29 +120,11 @@ def _ge(cum, top, x):
     return cum[x]
 
 
-@nb.njit(cache=True)
-def _strength(st, units, u):
-    step = st[S.U_STEP + u]
-    if step == 2:
-        return units[u, S.UF_FULL]
-    if step == 1:
-        return units[u, S.UF_REDUCED]
-    return 0
-
-
 @nb.njit(cache=True, inline="always")
 def _fwd(p, sq):
     """Rows of progress of sq from p's home edge toward the enemy edge (0..7)."""
     r = sq // 8
     return 7 - r if p == 0 else r
-
-
-@nb.njit(cache=True)
-def _hill(st, tprops, att_sq, def_sq):
-    ta = st[S.TERR + att_sq]
-    if tprops[ta, TP_ATK] > 0 and st[S.TERR + def_sq] != ta:
-        return tprops[ta, TP_ATK]
-    return 0
 
 
 @nb.njit(cache=True)
@@ -154,17 +146,6 @@ def _elim_value(st, w, u):
     if st[S.ELIM + u // S.MAXU_SIDE] >= 4:
         v += DECISIVE
     return v
-
-
-@nb.njit(cache=True)
-def _can_retreat(st, tprops, u):
-    buf = np.empty(4, dtype=np.int32)
-    return (
-        retreat_options(
-            st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops, st[S.U_SQ + u], u // 16, buf
-        )
-        > 0
-    )
 
 
 @nb.njit(cache=True)
@@ -195,26 +176,10 @@ def _band_values(st, tprops, w, t, can_ret, own_loss, vals):
 
 
 @nb.njit(cache=True)
-def _ev_single(n, s, a0, d, vals):
-    """Expected value of an assault whose attack total is a0 + (n d s) against defence d."""
-    g4 = _ge1(n, s, 4 * d - a0)
-    g3 = _ge1(n, s, 3 * d - a0)
-    g2 = _ge1(n, s, 2 * d - a0)
-    g1 = _ge1(n, s, d + 1 - a0)
-    g0 = _ge1(n, s, d - a0)
-    return (
-        vals[5] * g4
-        + vals[4] * (g3 - g4)
-        + vals[3] * (g2 - g3)
-        + vals[2] * (g1 - g2)
-        + vals[1] * (g0 - g1)
-        + vals[0] * (1.0 - g0)
-    )
-
-
-@nb.njit(cache=True)
 def _ev_cum(cum, top, a0, d, vals):
-    """As _ev_single, for an attack-dice distribution on 0..top given by its tail ``cum``."""
+    """Expected value of an assault whose attack total is a0 + X against defence d, where X
+    is distributed on 0..top with tail ``cum`` (P(X >= x)), ``vals`` being the value of
+    each band of the results table (rule 6.1 step 7, as ``combat.assault_band``)."""
     g4 = _ge(cum, top, 4 * d - a0)
     g3 = _ge(cum, top, 3 * d - a0)
     g2 = _ge(cum, top, 2 * d - a0)
@@ -228,6 +193,12 @@ def _ev_cum(cum, top, a0, d, vals):
         + vals[1] * (g0 - g1)
         + vals[0] * (1.0 - g0)
     )
+
+
+@nb.njit(cache=True)
+def _ev_single(n, s, a0, d, vals):
+    """_ev_cum for one roll of n s-sided dice (the tail is tabulated)."""
+    return _ev_cum(DICE_GE[n, s], KMAX - 1, a0, d, vals)
 
 
 @nb.njit(cache=True)
@@ -259,47 +230,17 @@ def _tail(pm, top, cum):
 
 @nb.njit(cache=True)
 def _table_attack_pmf(st, cards, p, pm):
-    """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6)."""
+    """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6);
+    returns its top."""
     pm[0] = 1.0
     top = 0
     tmp = np.empty(LMAX, dtype=np.float64)
     for j in range(st[S.TABLE_N + p]):
-        c = st[S.TABLE + p * S.TMAX + j]
-        kind = cards[p, c, S.CF_KIND]
-        n = 0
-        s = 0
-        if kind == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:
-            n, s = cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
-        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
-            n, s = 1, 10
-        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
-            n, s = 2, 6
+        n, s = attack_dice(cards, p, st[S.TABLE + p * S.TMAX + j])
         if n > 0:
             top = _convolve(pm, top, n, s, tmp)
             pm[: top + 1] = tmp[: top + 1]
     return top
-
-
-@nb.njit(cache=True)
-def _defence(st, units, cards, tprops, t, sappers):
-    """The defence total of t before cards (rule 6.1 step 6): strength, terrain, redoubt."""
-    tsq = st[S.U_SQ + t]
-    d = _strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF]
-    if st[S.REDOUBT + tsq] == 1 and not sappers:
-        d += 3
-    return d
-
-
-@nb.njit(cache=True)
-def _table_defence(st, cards, q):
-    d = 0
-    for j in range(st[S.TABLE_N + q]):
-        c = st[S.TABLE + q * S.TMAX + j]
-        if cards[q, c, S.CF_KIND] == S.KIND_UNIT:
-            d += cards[q, c, S.CF_DEF]
-        elif cards[q, c, S.CF_KIND] == S.KIND_LEADER:
-            d += cards[q, c, S.CF_CBT_D]
-    return d
 
 
 @nb.njit(cache=True)
@@ -505,8 +446,8 @@ def _enemy_table(st, units, cards, tprops, w, p, et, el, grid):
             continue
         tsq = st[S.U_SQ + t]
         et[k, 0] = tsq
-        et[k, 1] = _strength(st, units, t)
-        et[k, 2] = _defence(st, units, cards, tprops, t, False) + 1
+        et[k, 1] = strength(st, units, t)
+        et[k, 2] = defence_base(st, units, tprops, t, False) + 1
         et[k, 3] = 1 - tprops[st[S.TERR + tsq], TP_NO_ASSAULT]
         el[k] = _loss(st, w, t)
         r0 = tsq // 8
@@ -533,7 +474,7 @@ def _posval(st, units, tprops, w, u, sq, bn, bs, owndef, et, el, grid, p):
         v += w[H_CONTROL]
     tsq_terr = st[S.TERR + sq]
     tdef = tprops[tsq_terr, TP_DEF] + 3 * st[S.REDOUBT + sq]
-    my = _strength(st, units, u)
+    my = strength(st, units, u)
     myloss = _loss(st, w, u) * w[H_OWN]
     dd = my + tdef + owndef
     # u itself counts in grid only if it is an enemy: it is p's, so grid is all enemies
@@ -546,11 +487,11 @@ def _posval(st, units, tprops, w, u, sq, bn, bs, owndef, et, el, grid, p):
         tsq = et[k, 0]
         # the enemy's assault on us next turn: its strength + a typical 2d6 card + hill
         if et[k, 3] == 1:
-            ea = et[k, 1] + _hill(st, tprops, tsq, sq)
+            ea = et[k, 1] + hill_bonus(st, tprops, tsq, sq)
             threat += myloss * (_ge1(2, 6, dd + 1 - ea) + _ge1(2, 6, 2 * dd - ea))
         # our assault on it: the best attack card held for u, or a later draw
         if not marsh:
-            a0 = my + _hill(st, tprops, sq, tsq)
+            a0 = my + hill_bonus(st, tprops, sq, tsq)
             dt = et[k, 2]
             if bn > 0:
                 pg = _ge1(bn, bs, dt + 1 - a0) + _ge1(bn, bs, 2 * dt - a0)
@@ -605,14 +546,7 @@ def _choose_unit_move(st, units, cards, tprops, w, p, opts, n, dk, rng):
             else:  # skirmish move, retreat square
                 u, to = opts[i, 1], o0
             v += _move_value(st, units, cards, tprops, w, p, u, st[S.U_SQ + u], to, et, el, grid)
-        if v > best + 1e-9:
-            best = v
-            bi = i
-            ties = 1
-        elif v > best - 1e-9:
-            ties += 1
-            if uniform_below(rng, ties) == 0:
-                bi = i
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
 
@@ -646,14 +580,7 @@ def _choose_move(st, units, cards, tprops, w, p, opts, n, rng, vals):
                 od = _own_def_cards(st, cards, p, u)
                 base = _posval(st, units, tprops, w, u, st[S.U_SQ + u], bn, bs, od, et, el, grid, p)
             v = _posval(st, units, tprops, w, u, opts[i, 1], bn, bs, od, et, el, grid, p) - base
-        if v > best + 1e-9:
-            best = v
-            bi = i
-            ties = 1
-        elif v > best - 1e-9:
-            ties += 1
-            if uniform_below(rng, ties) == 0:
-                bi = i
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
 
@@ -667,7 +594,7 @@ def _combat_value(st, units, cards, tprops, w, p, kind, u, c, t, cost, can_ret, 
     tsq = st[S.U_SQ + t]
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         if kind == D.CK_ASSAULT:
-            a0 = _strength(st, units, u) + _hill(st, tprops, st[S.U_SQ + u], tsq)
+            a0 = strength(st, units, u) + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
             n, sd = cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
             own = _loss(st, w, u) * w[H_OWN]
         else:
@@ -675,7 +602,7 @@ def _combat_value(st, units, cards, tprops, w, p, kind, u, c, t, cost, can_ret, 
             n, sd = 1, 10  # the Ambush card's 1d10 (HQ_CARDS.md); no unit is at risk
             own = 0.0
         # the defence with the expected cards, linear between the two whole totals around it
-        df = _defence(st, units, cards, tprops, t, False) + _expected_def_cards(st, cards, w, p, t)
+        df = defence_base(st, units, tprops, t, False) + _expected_def_cards(st, cards, w, p, t)
         d = int(df)
         fr = df - d
         _band_values(st, tprops, w, t, can_ret, own, vals)
@@ -685,14 +612,9 @@ def _combat_value(st, units, cards, tprops, w, p, kind, u, c, t, cost, can_ret, 
         return ev - cost
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
-    if kind == D.CK_BOMBARD:
-        n, sd = cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S]
-    elif kind == D.CK_VOLLEY:
-        n, sd = cards[p, c, S.CF_VOL_N], cards[p, c, S.CF_VOL_S]
-    else:
-        n, sd = cards[p, c, S.CF_GB_N], cards[p, c, S.CF_GB_S]
-    a0 = _hill(st, tprops, st[S.U_SQ + u], tsq)
-    d = _defence(st, units, cards, tprops, t, False)
+    n, sd = fire_dice(cards, p, c, kind)
+    a0 = hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
+    d = defence_base(st, units, tprops, t, False)
     return _ge1(n, sd, d + 1 - a0) * _loss(st, w, t) - cost
 
 
@@ -712,7 +634,7 @@ def _choose_combat(st, units, cards, tprops, w, p, opts, n, vals):
         cr = False
         if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
             if ret[t] < 0:
-                ret[t] = 1 if _can_retreat(st, tprops, t) else 0
+                ret[t] = 1 if can_retreat(st, tprops, t) else 0
             cr = ret[t] == 1
         c = st[S.HAND + p * S.HMAX + s]
         v = _combat_value(st, units, cards, tprops, w, p, kind, opts[i, 1], c, t, cost[s], cr, vals)
@@ -720,17 +642,6 @@ def _choose_combat(st, units, cards, tprops, w, p, opts, n, vals):
             best = v
             bi = i
     return bi
-
-
-@nb.njit(cache=True)
-def _attackers(st, units, tprops, cb, tsq):
-    a0 = 0
-    for i in range(cb[D.CB_NATT]):
-        v = cb[D.CB_ATT + i]
-        a0 += _strength(st, units, v)
-        if cb[D.CB_KIND] != D.CK_AMBUSH:
-            a0 += _hill(st, tprops, st[S.U_SQ + v], tsq)
-    return a0
 
 
 @nb.njit(cache=True)
@@ -742,25 +653,31 @@ def _own_at_risk(st, w, cb):
 
 
 @nb.njit(cache=True)
-def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
-    """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
+def _attacker_view(st, units, cards, tprops, w, p, cb, pm, cum, vals):
+    """The assault under way (``cb``) as the attacker p sees it in step 5, the defender's
+    cards being on the table: returns ``(d, a0, top)`` — the defence total, the attack total
+    before dice (units, hill, a leader's Combat) and the top of the table's attack-dice
+    distribution, written to ``pm`` with its tail in ``cum`` — and sets the band values."""
     t = cb[D.CB_DEF_U]
-    q = 1 - p
-    tsq = st[S.U_SQ + t]
-    sappers = cb[D.CB_SAPPERS] == 1
-    d = _defence(st, units, cards, tprops, t, sappers) + _table_defence(st, cards, q)
-    a0 = _attackers(st, units, tprops, cb, tsq)
+    d = defence_base(st, units, tprops, t, cb[D.CB_SAPPERS] == 1) + table_defence(st, cards, 1 - p)
+    a0 = attack_base(st, units, tprops, cb, st[S.U_SQ + t], cb[D.CB_KIND] == D.CK_AMBUSH)
     if cb[D.CB_LMODE] == 1:
         a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
-    pm = np.empty(LMAX, dtype=np.float64)
     top = _table_attack_pmf(st, cards, p, pm)
-    cum = np.empty(LMAX, dtype=np.float64)
     _tail(pm, top, cum)
+    _band_values(st, tprops, w, t, can_retreat(st, tprops, t), _own_at_risk(st, w, cb), vals)
+    return d, a0, top
+
+
+@nb.njit(cache=True)
+def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
+    """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
+    tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
+    pm = np.empty(LMAX, dtype=np.float64)
+    cum = np.empty(LMAX, dtype=np.float64)
+    d, a0, top = _attacker_view(st, units, cards, tprops, w, p, cb, pm, cum, vals)
     tmp = np.empty(LMAX, dtype=np.float64)
     cum2 = np.empty(LMAX, dtype=np.float64)
-    can_ret = _can_retreat(st, tprops, t)
-    own = _own_at_risk(st, w, cb)
-    _band_values(st, tprops, w, t, can_ret, own, vals)
     base = _ev_cum(cum, top, a0, d, vals)
     nred = _n_reduced(st, p)
     best = base
@@ -809,9 +726,9 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
                             already = True
                     if already:
                         continue
-                    sv = _strength(st, units, uu)
+                    sv = strength(st, units, uu)
                     if cb[D.CB_KIND] != D.CK_AMBUSH:
-                        sv += _hill(st, tprops, usq, tsq)
+                        sv += hill_bonus(st, tprops, usq, tsq)
                     if sv > bv:
                         bv = sv
                         bu = uu
@@ -839,28 +756,21 @@ def _choose_att_card(st, units, cards, tprops, w, p, opts, n, cb, vals):
 
 @nb.njit(cache=True)
 def _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals):
-    t = cb[D.CB_DEF_U]
-    q = 1 - p
-    tsq = st[S.U_SQ + t]
-    d = _defence(st, units, cards, tprops, t, cb[D.CB_SAPPERS] == 1) + _table_defence(st, cards, q)
-    a0 = _attackers(st, units, tprops, cb, tsq)
-    if cb[D.CB_LMODE] == 1:
-        a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
+    """Rule 6.4: add the supporting unit whose strength (at the risk of its hit in band 0)
+    raises the assault's value most, or none."""
+    tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
     pm = np.empty(LMAX, dtype=np.float64)
-    top = _table_attack_pmf(st, cards, p, pm)
     cum = np.empty(LMAX, dtype=np.float64)
-    _tail(pm, top, cum)
-    own = _own_at_risk(st, w, cb)
-    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), own, vals)
+    d, a0, top = _attacker_view(st, units, cards, tprops, w, p, cb, pm, cum, vals)
     best = _ev_cum(cum, top, a0, d, vals)
     bi = 0
     for i in range(1, n):
         u = opts[i, 0]
         vals0 = vals[0]
         vals[0] = vals0 - _loss(st, w, u) * w[H_OWN]
-        add = _strength(st, units, u)
+        add = strength(st, units, u)
         if cb[D.CB_KIND] != D.CK_AMBUSH:
-            add += _hill(st, tprops, st[S.U_SQ + u], tsq)
+            add += hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
         v = _ev_cum(cum, top, a0 + add, d, vals)
         vals[0] = vals0
         if v > best + 1e-9:
@@ -870,11 +780,15 @@ def _choose_support(st, units, cards, tprops, w, p, opts, n, cb, vals):
 
 
 @nb.njit(cache=True)
-def _attack_tail(st, cards, p, cum):
-    """Tail of the distribution of p's attack dice on the table; returns its top."""
+def _defender_view(st, tprops, w, cards, q, cb, cum, vals):
+    """The assault under way as the defender q sees it in steps 3-4: the tail of the
+    attacker's table dice in ``cum`` (returns its top) and the band values, band 0 (the
+    attackers take a hit) being q's gain."""
+    t = cb[D.CB_DEF_U]
     pm = np.empty(LMAX, dtype=np.float64)
-    top = _table_attack_pmf(st, cards, p, pm)
+    top = _table_attack_pmf(st, cards, 1 - q, pm)
     _tail(pm, top, cum)
+    _band_values(st, tprops, w, t, can_retreat(st, tprops, t), _own_at_risk(st, w, cb), vals)
     return top
 
 
@@ -885,10 +799,10 @@ def _defender_loss(st, units, cards, tprops, w, q, cb, extra_def, cum, top, vals
     of later cards. ``vals`` holds the band values (_band_values)."""
     t = cb[D.CB_DEF_U]
     tsq = st[S.U_SQ + t]
-    d = _defence(st, units, cards, tprops, t, False) + _table_defence(st, cards, q) + extra_def
+    d = defence_base(st, units, tprops, t, False) + table_defence(st, cards, q) + extra_def
     # the attacker's later cards: half the defence guess, linear between whole totals
     af = 0.5 * w[H_DEFGUESS]
-    a0 = _attackers(st, units, tprops, cb, tsq) + int(af)
+    a0 = attack_base(st, units, tprops, cb, tsq, cb[D.CB_KIND] == D.CK_AMBUSH) + int(af)
     fr = af - int(af)
     ev = _ev_cum(cum, top, a0, d, vals)
     if fr > 0.0:
@@ -898,11 +812,9 @@ def _defender_loss(st, units, cards, tprops, w, q, cb, extra_def, cum, top, vals
 
 @nb.njit(cache=True)
 def _choose_withdraw(st, units, cards, tprops, w, q, opts, n, cb, vals):
-    t = opts[0, 1]
+    t = cb[D.CB_DEF_U]
     cum = np.empty(LMAX, dtype=np.float64)
-    top = _attack_tail(st, cards, 1 - q, cum)
-    # band 0 (the attackers take a hit) is the defender's gain: vals[0] = -their loss
-    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), _own_at_risk(st, w, cb), vals)
+    top = _defender_view(st, tprops, w, cards, q, cb, cum, vals)
     # the loss if we stand, with the defence cards we hold for t
     hold = _own_def_cards(st, cards, q, t)
     lose = _defender_loss(st, units, cards, tprops, w, q, cb, hold, cum, top, vals)
@@ -925,10 +837,8 @@ def _choose_withdraw(st, units, cards, tprops, w, q, opts, n, cb, vals):
 
 @nb.njit(cache=True)
 def _choose_def_card(st, units, cards, tprops, w, q, opts, n, cb, vals):
-    t = cb[D.CB_DEF_U]
     cum = np.empty(LMAX, dtype=np.float64)
-    top = _attack_tail(st, cards, 1 - q, cum)
-    _band_values(st, tprops, w, t, _can_retreat(st, tprops, t), _own_at_risk(st, w, cb), vals)
+    top = _defender_view(st, tprops, w, cards, q, cb, cum, vals)
     lose = _defender_loss(st, units, cards, tprops, w, q, cb, 0, cum, top, vals)
     best = 0.0
     bi = 0
@@ -955,6 +865,8 @@ def _choose_def_card(st, units, cards, tprops, w, q, opts, n, cb, vals):
 @nb.njit(cache=True)
 def choose_heuristic(st, units, cards, tprops, w0, rng, opts, cb, p, dk, n):
     """Index of the option the heuristic style with parameters ``w0`` picks."""
+    if dk == D.D_SPY or dk == D.D_GUERRILLA:
+        return n - 1  # play it: Scout/Spy is replaced at once; negate what it can
     w = np.empty(NPARAM, dtype=np.float64)
     _weights(st, w0, p, w)
     vals = np.empty(6, dtype=np.float64)
@@ -996,21 +908,12 @@ def choose_heuristic(st, units, cards, tprops, w0, rng, opts, cb, p, dk, n):
         or dk == D.D_RETREAT_SQ
     ):
         return _choose_unit_move(st, units, cards, tprops, w, p, opts, n, dk, rng)
-    if dk == D.D_SPY or dk == D.D_GUERRILLA:
-        return n - 1  # play it: Scout/Spy is replaced at once; negate what it can
     best = -1e18
     bi = 0
     ties = 0
     for i in range(n):
         v = _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals)
-        if v > best + 1e-9:
-            best = v
-            bi = i
-            ties = 1
-        elif v > best - 1e-9:
-            ties += 1
-            if uniform_below(rng, ties) == 0:
-                bi = i
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
 
@@ -1025,7 +928,7 @@ def _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals):
         if band == 3 and p != t // 16:
             # attacker's choice: a hit, or a retreat (eliminates if there is nowhere to go)
             if o0 == 1:
-                return (w[H_HIT] + w[H_ELIM]) if not _can_retreat(st, tprops, t) else w[H_GROUND]
+                return (w[H_HIT] + w[H_ELIM]) if not can_retreat(st, tprops, t) else w[H_GROUND]
             return _loss(st, w, t)
         # the defender's choice: a hit or giving ground
         if o0 == 0:

@@ -31,7 +31,7 @@ from manoeuvre_sim.engine.heuristic import (
     choose_heuristic,
 )
 from manoeuvre_sim.engine.rules import strength
-from manoeuvre_sim.rng import uniform_below
+from manoeuvre_sim.rng import keep_best, uniform_below
 
 POLICY_RANDOM = 0
 POLICY_SIMPLE = 1
@@ -256,12 +256,5 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
     ties = 0
     for i in range(n):
         v = _score(st, units, cards, tprops, seat, params, opts, i, dk, cb)
-        if v > best + 1e-12:
-            best = v
-            bi = i
-            ties = 1
-        elif abs(v - best) <= 1e-12:
-            ties += 1
-            if uniform_below(rng, ties) == 0:  # uniform among equal scores
-                bi = i
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-12, rng)  # ties: uniform
     return bi

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import retreat_options
+from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, retreat_options
 from manoeuvre_sim.rng import uniform_below
 
 # --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
@@ -257,3 +258,85 @@ def retreat_squares(st, tprops, u, out):
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     return retreat_options(occ, terr, tprops, st[S.U_SQ + u], owner(u), out)
+
+
+@nb.njit(cache=True)
+def can_retreat(st, tprops, u):
+    buf = np.empty(4, dtype=np.int32)
+    return retreat_squares(st, tprops, u, buf) > 0
+
+
+# --- combat totals (rule 6.1 step 6, 6.2): shared by the rules and the players' odds -------
+@nb.njit(cache=True)
+def hill_bonus(st, tprops, att_sq, def_sq):
+    """Terrain attack bonus (reference card: +2 for a unit on a hill attacking a unit not on
+    a hill): the attacker's square gives its bonus unless the defender's square is of the
+    same terrain."""
+    ta = st[S.TERR + att_sq]
+    if tprops[ta, TP_ATK] > 0 and st[S.TERR + def_sq] != ta:
+        return tprops[ta, TP_ATK]
+    return 0
+
+
+@nb.njit(cache=True)
+def attack_base(st, units, tprops, cb, tsq, ambush):
+    """The attack total before dice and leader: the strength of every attacking and
+    supporting unit in ``cb`` (game.py's combat record), each with its hill bonus — none in
+    an Ambush, which "originates in the square the Defender occupied" (rule 9.2,
+    interpretation #23)."""
+    a = 0
+    for i in range(cb[D.CB_NATT]):
+        v = cb[D.CB_ATT + i]
+        a += strength(st, units, v)
+        if not ambush:
+            a += hill_bonus(st, tprops, st[S.U_SQ + v], tsq)
+    return a
+
+
+@nb.njit(cache=True)
+def defence_base(st, units, tprops, t, sappers):
+    """The defence total of unit t before cards: strength, terrain, and a redoubt's +3
+    unless Sappers were played (rules 6.1 step 6, 6.2 step 4, 9.2)."""
+    tsq = st[S.U_SQ + t]
+    d = strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF]
+    if st[S.REDOUBT + tsq] == 1 and not sappers:
+        d += 3
+    return d
+
+
+@nb.njit(cache=True)
+def table_defence(st, cards, q):
+    """What the defender q's cards on the table add: unit cards' Defense, a leader's
+    Combat (defense) value."""
+    d = 0
+    for j in range(st[S.TABLE_N + q]):
+        c = st[S.TABLE + q * S.TMAX + j]
+        if cards[q, c, S.CF_KIND] == S.KIND_UNIT:
+            d += cards[q, c, S.CF_DEF]
+        elif cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+            d += cards[q, c, S.CF_CBT_D]
+    return d
+
+
+@nb.njit(cache=True)
+def attack_dice(cards, p, c):
+    """(count, sides) card c of p rolls toward an attack total (0, 0: none): a unit card's
+    Attack, the Ambush card's 1d10 (HQ_CARDS.md), a Committed Attack's 2d6 (rule 9.2)."""
+    kind = cards[p, c, S.CF_KIND]
+    if kind == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:
+        return cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+    if kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
+        return 1, 10
+    if kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
+        return 2, 6
+    return 0, 0
+
+
+@nb.njit(cache=True)
+def fire_dice(cards, p, c, kind):
+    """(count, sides) of a Volley, Bombardment or Grand Battery with card c (rules 6.2, 9.1)."""
+    if kind == D.CK_VOLLEY:
+        return cards[p, c, S.CF_VOL_N], cards[p, c, S.CF_VOL_S]
+    if kind == D.CK_BOMBARD:
+        return cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S]
+    return cards[p, c, S.CF_GB_N], cards[p, c, S.CF_GB_S]
