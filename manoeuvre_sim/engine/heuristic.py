@@ -99,6 +99,15 @@ KMAX = DICE_PMF.shape[2]
 LMAX = 128  # length of the attack-dice distributions built from the table
 DECISIVE = 6.0  # added to an elimination that ends the game by attrition (rule 2.1)
 
+# the worth of holding each HQ card type (state.HQ_* order), before its context
+HQ_VALUE = np.zeros(len(S.HQ_NAMES))
+for _hq, _v in (
+    (S.HQ_AMBUSH, 3.0), (S.HQ_COMMITTED, 2.8), (S.HQ_FORCED_MARCH, 2.0),
+    (S.HQ_GUERRILLA, 2.6), (S.HQ_REDOUBT, 2.0), (S.HQ_REGROUP, 1.0), (S.HQ_SAPPERS, 0.5),
+    (S.HQ_SPY, 1.0), (S.HQ_SKIRMISH, 1.5), (S.HQ_SUPPLY, 2.5), (S.HQ_WITHDRAW, 3.2),
+):  # fmt: skip
+    HQ_VALUE[_hq] = _v
+
 
 @nb.njit(cache=True, inline="always")
 def _ge1(n, s, x):
@@ -308,24 +317,18 @@ def _card_value(st, cards, w, p, c, nreduced):
     if kind == S.KIND_LEADER:
         return 4.0 + 0.3 * cards[p, c, S.CF_CBT_A] + 0.5 * cards[p, c, S.CF_CMD]
     hq = cards[p, c, S.CF_HQ]
-    if hq == S.HQ_WITHDRAW:
-        return 3.2
-    if hq == S.HQ_SUPPLY:
-        return 2.5 + (1.0 if nreduced > 0 else 0.0)
-    if hq == S.HQ_REGROUP:
-        return 1.0 + (2.5 if nreduced > 0 else 0.0)
-    if hq == S.HQ_AMBUSH:
-        return 3.0
-    if hq == S.HQ_COMMITTED:
-        return 2.8
-    if hq == S.HQ_FORCED_MARCH:
-        return 2.0
-    if hq == S.HQ_GUERRILLA:
-        return 2.6
-    if hq == S.HQ_REDOUBT:
-        return 2.0
-    if hq == S.HQ_SPY:
-        return 1.0
+    v = HQ_VALUE[hq]
+    if hq == S.HQ_SUPPLY and nreduced > 0:
+        v += 1.0  # it may restore one (rule 7)
+    elif hq == S.HQ_REGROUP and nreduced > 0:
+        v += 2.5
+    elif hq == S.HQ_SAPPERS:
+        q = 1 - p
+        for i in range(S.MAXU_SIDE):
+            t = q * S.MAXU_SIDE + i
+            if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
+                return 3.0  # an enemy redoubt to cancel
+    return v
     if hq == S.HQ_SKIRMISH:
         return 1.5
     if hq == S.HQ_SAPPERS:
