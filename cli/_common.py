@@ -7,6 +7,35 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+import click
+
+# engine/players.py DEFAULT_POLICY (not imported: --help must not load numba)
+DEFAULT_POLICY = "balanced"
+POLICY_HELP = "random | simple | attritional | territorial | balanced (README: Players)"
+
+
+def army_options(f):
+    """``--army-a`` / ``--army-b``, as every command that plays games takes them."""
+    f = click.option("--army-b", required=True, help="Army B (player 1): a name or a .toml file.")(
+        f
+    )
+    return click.option(
+        "--army-a", required=True, help="Army A (player 0): a name or a .toml file."
+    )(f)
+
+
+def policy_options(f):
+    """``--policy-a`` / ``--policy-b``: the players of armies A and B."""
+    f = click.option(
+        "--policy-b", default=DEFAULT_POLICY, show_default=True, help="As --policy-a."
+    )(f)
+    return click.option(
+        "--policy-a",
+        default=DEFAULT_POLICY,
+        show_default=True,
+        help=f"Army A's player: {POLICY_HELP}",
+    )(f)
+
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
     """A plain-text table; ``align`` gives 'l' or 'r' per column (default: numbers right)."""

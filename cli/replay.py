@@ -6,24 +6,17 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import atomic_write
+from manoeuvre_sim.cli._common import army_options, atomic_write, policy_options
 from manoeuvre_sim.errors import DataError, UsageError
 
 
 @click.command()
-@click.option("--army-a", required=True, help="Army A (player 0): a name or a .toml file.")
-@click.option("--army-b", required=True, help="Army B (player 1): a name or a .toml file.")
+@army_options
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed (as simulate).")
 @click.option(
     "--game", type=int, default=0, show_default=True, help="Game index within the seed's run."
 )
-@click.option(
-    "--policy-a",
-    default="balanced",
-    show_default=True,
-    help="Army A's player, as in simulate (README: Players).",
-)
-@click.option("--policy-b", default="balanced", show_default=True, help="As --policy-a.")
+@policy_options
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),

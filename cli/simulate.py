@@ -6,22 +6,17 @@ import sys
 
 import click
 
+from manoeuvre_sim.cli._common import army_options, policy_options
+
 
 @click.command()
-@click.option("--army-a", required=True, help="Army A (player 0): a name or a .toml file.")
-@click.option("--army-b", required=True, help="Army B (player 1): a name or a .toml file.")
+@army_options
 @click.option("--games", type=int, default=1000, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
     "--out", required=True, type=click.Path(dir_okay=False), help="FILE.parquet or FILE.csv"
 )
-@click.option(
-    "--policy-a",
-    default="balanced",
-    show_default=True,
-    help="random | simple | attritional | territorial | balanced (README: Players)",
-)
-@click.option("--policy-b", default="balanced", show_default=True, help="As --policy-a.")
+@policy_options
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option(
     "--card-bits", is_flag=True, help="Also record which card copies were drawn and played."

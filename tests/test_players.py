@@ -185,9 +185,10 @@ def test_fixed_styles_end_mirror_games_by_the_rules(style):
 
 
 def test_default_policy_is_balanced():
+    from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
     from manoeuvre_sim.engine.players import DEFAULT_POLICY
 
-    assert DEFAULT_POLICY == "balanced"
+    assert DEFAULT_POLICY == "balanced" == CLI_DEFAULT
     assert SimConfig("France", "Russia").policy_a == "balanced"
     assert set(STYLES) <= set(POLICY_NAMES)
 
