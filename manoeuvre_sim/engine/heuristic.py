@@ -292,6 +292,22 @@ def _enemy_near(st, p, sq, maxd):
 
 
 @nb.njit(cache=True)
+def _nearest_enemy(st, p, sq):
+    """Manhattan distance from sq to the nearest enemy unit (99 if none)."""
+    r0 = sq // 8
+    c0 = sq % 8
+    q = 1 - p
+    best = 99
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        best = min(best, abs(tsq // 8 - r0) + abs(tsq % 8 - c0))
+    return best
+
+
+@nb.njit(cache=True)
 def _card_value(st, cards, w, p, c, nreduced):
     """Worth of holding card c for p (0: none)."""
     kind = cards[p, c, S.CF_KIND]
@@ -299,18 +315,18 @@ def _card_value(st, cards, w, p, c, nreduced):
         u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
         if st[S.U_STEP + u] == 0:
             return 0.0  # the card of an eliminated unit
-        sq = st[S.U_SQ + u]
-        near = _enemy_near(st, p, sq, 2)
+        dist = _nearest_enemy(st, p, st[S.U_SQ + u])
+        near = dist <= 2
         v = 0.0
         if cards[p, c, S.CF_ATK_N] > 0:
             ea = cards[p, c, S.CF_ATK_N] * (cards[p, c, S.CF_ATK_S] + 1) * 0.5
-            v += ea * (0.45 if near > 0 else 0.25)
+            v += ea * (0.45 if near else 0.25)
         if cards[p, c, S.CF_BOMB_N] > 0:
             eb = cards[p, c, S.CF_BOMB_N] * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5
-            v += eb * (0.3 if _enemy_near(st, p, sq, 3) > 0 else 0.15)
+            v += eb * (0.3 if dist <= 3 else 0.15)
         if cards[p, c, S.CF_VOL_N] > 0:
-            v += 0.5 if near > 0 else 0.2
-        v += cards[p, c, S.CF_DEF] * (0.5 if near > 0 else 0.15)
+            v += 0.5 if near else 0.2
+        v += cards[p, c, S.CF_DEF] * (0.5 if near else 0.15)
         if st[S.U_STEP + u] == 1:
             v += 2.0  # it restores its own unit (rule 7 Reinforcement)
         return v
