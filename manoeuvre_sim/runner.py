@@ -115,8 +115,16 @@ def policy_arrays(config: SimConfig) -> tuple[np.ndarray, np.ndarray]:
     return pol, params
 
 
-def simulate(config: SimConfig, progress: Callable[[int, int], None] | None = None) -> SimResult:
+def simulate(
+    config: SimConfig,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    prepared: tuple | None = None,
+) -> SimResult:
     """Play ``config.games`` games; ``progress(done, total)`` is called after each chunk.
+
+    ``prepared``: what ``prepare(config)`` returns, when the caller already has it (a
+    tournament plays many configs over the same armies and data).
 
     A KeyboardInterrupt between chunks stops the run and returns the finished games with
     ``interrupted=True`` (a chunk in flight is discarded whole).
@@ -125,7 +133,7 @@ def simulate(config: SimConfig, progress: Callable[[int, int], None] | None = No
 
     from manoeuvre_sim.engine.batch import NREC, play_games
 
-    a, b, P = prepare(config)
+    a, b, P = prepared if prepared is not None else prepare(config)
     opt = rule_options(config)
     pol, params = policy_arrays(config)
     threads = config.threads or numba.config.NUMBA_NUM_THREADS

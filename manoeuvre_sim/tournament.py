@@ -162,7 +162,7 @@ def run(
     from manoeuvre_sim import RULES_VERSION, __version__
     from manoeuvre_sim.model import load_builtin_armies
     from manoeuvre_sim.results import to_frame
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.runner import SimConfig, prepare, simulate
 
     if games < 1:
         raise UsageError(f"--games: expected a positive number of games, got {games}")
@@ -175,6 +175,7 @@ def run(
     frames = []
     interrupted = False
     data_hash = None
+    prepared = {}  # army -> its data, loaded once for every pair and seating
     try:
         for k, (i, j) in enumerate(pairs):
             x, y = policies[i], policies[j]
@@ -188,7 +189,9 @@ def run(
                         army, army, games=per, seed=s, policy_a=pa.base, policy_b=pb.base,
                         params_a=pa.params, params_b=pb.params, threads=threads,
                     )  # fmt: skip
-                    res = simulate(cfg)
+                    if army not in prepared:
+                        prepared[army] = prepare(cfg)
+                    res = simulate(cfg, prepared=prepared[army])
                     if res.interrupted:
                         raise KeyboardInterrupt
                     data_hash = res.manifest["data_hash"]
@@ -230,8 +233,8 @@ def policy_stats(frame) -> object:
     import pandas as pd
 
     rows = []
+    f = frame
     for side, other in (("a", "b"), ("b", "a")):
-        f = frame
         # player turns of this side: each game turn has one of each, but the first player
         # plays one more in a game ended by attrition mid-turn; game_turns is a fair measure
         rows.append(
