@@ -126,7 +126,7 @@ from manoeuvre_sim.engine.rules import (
     shuffle,
     table_defence,
 )
-from manoeuvre_sim.rng import roll_dice, roll_die, uniform_below
+from manoeuvre_sim.rng import next_u64, roll_dice, roll_die, seed_state, uniform_below
 
 # --- rule options: ndarray(int32, (N_OPTIONS,)) ---------------------------------------------
 OPT_TOURNAMENT_HAND = 0  # rule 3: each player chooses its 5 starting cards
@@ -137,6 +137,7 @@ OPT_CHECK = 4  # 1: check invariants after every step and raise on a violation
 N_OPTIONS = 5
 
 FLAG_FAIR_CHECK = 1  # pol[2] bit: re-decide every decision on a fogged state (tests)
+FOG_SEED = 0x9E3779B97F4A7C15  # master seed of fair_check's scrambling
 FLAG_FOG_OWN_HAND = 2  # pol[2] bit: fog the deciding player's own hand too, which every real
 # policy reads: the mutation test that shows fair_check can fail
 
@@ -168,35 +169,24 @@ def fair_check(st, g, seat, dk, n, k, rng0):
     uses its own generator, not the game's."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     fog = st.copy()
-    x = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(st[S.TURN] * 1000003 + dk * 7919 + n)
+    fr = np.zeros(4, dtype=np.uint64)  # the fog's own stream (rng.py), never the game's
+    seed_state(np.uint64(FOG_SEED), np.uint64(st[S.TURN] * 1000003 + dk * 7919 + n), fr)
     for p in range(2):
+        # the draw piles; the discard piles, which may not be searched; the drawn/played
+        # records, which are the analysis's, not the players'
         for i in range(st[S.DECK_N + p]):
-            x ^= x << np.uint64(13)
-            x ^= x >> np.uint64(7)
-            x ^= x << np.uint64(17)
-            fog[S.DECK + p * S.MAXC + i] = np.int32(x % np.uint64(dsize[p]))
-        # the discard piles may not be searched, and the drawn/played records are the
-        # analysis's, not the players'
+            fog[S.DECK + p * S.MAXC + i] = uniform_below(fr, dsize[p])
         for i in range(st[S.DISC_N + p]):
-            x ^= x << np.uint64(13)
-            x ^= x >> np.uint64(7)
-            x ^= x << np.uint64(17)
-            fog[S.DISC + p * S.MAXC + i] = np.int32(x % np.uint64(dsize[p]))
+            fog[S.DISC + p * S.MAXC + i] = uniform_below(fr, dsize[p])
         for i in range(4):
-            x ^= x << np.uint64(13)
-            x ^= x >> np.uint64(7)
-            x ^= x << np.uint64(17)
-            fog[S.DRAWN + p * 4 + i] = np.int32(x & np.uint64(0x7FFFFFFF))
-            fog[S.PLAYED + p * 4 + i] = np.int32((x >> np.uint64(32)) & np.uint64(0x7FFFFFFF))
+            fog[S.DRAWN + p * 4 + i] = np.int32(next_u64(fr) >> np.uint64(33))
+            fog[S.PLAYED + p * 4 + i] = np.int32(next_u64(fr) >> np.uint64(33))
     q = 1 - seat
     if (pol[2] & FLAG_FOG_OWN_HAND) != 0:
         q = seat
     if st[S.REVEALED + seat] == 0 or q == seat:
         for i in range(st[S.HAND_N + q]):
-            x ^= x << np.uint64(13)
-            x ^= x >> np.uint64(7)
-            x ^= x << np.uint64(17)
-            fog[S.HAND + q * S.HMAX + i] = np.int32(x % np.uint64(dsize[q]))
+            fog[S.HAND + q * S.HMAX + i] = uniform_below(fr, dsize[q])
     k2 = choose(fog, units, cards, tprops, uowner, pol, params, rng0, opts, cb, seat, dk, n)
     if k2 != k:
         raise AssertionError("fair play: a decision depends on cards the player may not see")
