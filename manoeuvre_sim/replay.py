@@ -67,6 +67,22 @@ _OWN_TURN_EVENTS = {
 _EVENT_NAMES = {v: k[3:].lower() for k, v in vars(R).items() if k.startswith("EV_")}
 
 
+# what "plays CARD" says for each purpose of a card play (rules.PURPOSE_*); {u}: the unit
+_PLAY_TEXT = {
+    R.PURPOSE_DEFENSE: "plays {card} in defense of {u}",
+    R.PURPOSE_ATTACK: "plays {card} for the attack of {u}",
+    R.PURPOSE_LEADER_COMMAND: "plays {card} for its command value (supporting units may join)",
+    R.PURPOSE_COMMITTED: "plays {card} for {u} (+2d6; a hit to it afterwards)",
+    R.PURPOSE_SAPPERS: "plays {card}: the redoubt of {u} gives no defense",
+    R.PURPOSE_SKIRMISH: "plays {card}: the combat is cancelled (Skirmish)",
+    R.PURPOSE_WITHDRAW: "plays {card} to withdraw {u}",
+    R.PURPOSE_RESTORE: "plays {card} to restore {u}",
+    R.PURPOSE_REDOUBT: "plays {card} under {u}",
+    R.PURPOSE_SUPPLY_MOVE: "plays {card} to move a second unit, {u}",
+    R.PURPOSE_FORCED_MARCH: "plays {card} for {u}",
+}
+
+
 class ReplayError(ManoeuvreError):
     """The trace contradicts itself or the engine's final state (a bug in the engine or in
     the trace, never a user error)."""
@@ -492,35 +508,16 @@ class _Builder:
                     f"{info.unit(u)} at {self._sq(self.board.square[u])} {verb} {tgt}, "
                     f"playing {card}",
                 )
-        elif b == R.PURPOSE_DEFENSE:
-            self.say(p, f"plays {card} in defense of {info.unit(c)}")
-        elif b == R.PURPOSE_ATTACK:
-            self.say(p, f"plays {card} for the attack of {info.unit(c)}")
         elif b == R.PURPOSE_LEADER_COMBAT:
             if c >= 0:
                 self.say(p, f"plays {card} for its combat value, defending {info.unit(c)}")
             else:
                 self.say(p, f"plays {card} for its combat value")
-        elif b == R.PURPOSE_LEADER_COMMAND:
-            self.say(p, f"plays {card} for its command value (supporting units may join)")
-        elif b == R.PURPOSE_COMMITTED:
-            self.say(p, f"plays {card} for {info.unit(c)} (+2d6; a hit to it afterwards)")
-        elif b == R.PURPOSE_SAPPERS:
-            self.say(p, f"plays {card}: the redoubt of {info.unit(c)} gives no defense")
-        elif b == R.PURPOSE_SKIRMISH:
-            self.say(p, f"plays {card}: the combat is cancelled (Skirmish)")
-        elif b == R.PURPOSE_WITHDRAW:
-            self.say(p, f"plays {card} to withdraw {info.unit(c)}")
-        elif b == R.PURPOSE_RESTORE:
-            self.say(p, f"plays {card} to restore {info.unit(c)}")
-        elif b == R.PURPOSE_REDOUBT:
-            self.say(p, f"plays {card} under {info.unit(c)}")
-        elif b == R.PURPOSE_SUPPLY_MOVE:
-            self.say(p, f"plays {card} to move a second unit, {info.unit(c)}")
-        elif b == R.PURPOSE_FORCED_MARCH:
-            self.say(p, f"plays {card} for {info.unit(c)}")
         elif b == R.PURPOSE_GUERRILLA:
             self.say(p, f"plays {card} against {info.card(1 - p, c)}")
+        elif b in _PLAY_TEXT:
+            text = _PLAY_TEXT[b]
+            self.say(p, text.format(card=card, u=info.unit(c) if "{u}" in text else ""))
         else:
             raise ReplayError(f"unknown card purpose {b}")
 
