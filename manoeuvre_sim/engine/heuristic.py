@@ -275,36 +275,24 @@ def _expected_def_cards(st, cards, w, p, t):
 # cards
 # ------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _enemy_near(st, p, sq, maxd):
-    """Number of enemy units within maxd orthogonal steps (Manhattan) of sq."""
+def _enemy_reach(st, p, sq, maxd):
+    """(enemy units within maxd orthogonal steps of sq, Manhattan distance to the nearest
+    enemy unit (99 if none))."""
     r0 = sq // 8
     c0 = sq % 8
     q = 1 - p
     k = 0
-    for i in range(S.MAXU_SIDE):
-        t = q * S.MAXU_SIDE + i
-        if st[S.U_STEP + t] == 0:
-            continue
-        tsq = st[S.U_SQ + t]
-        if abs(tsq // 8 - r0) + abs(tsq % 8 - c0) <= maxd:
-            k += 1
-    return k
-
-
-@nb.njit(cache=True)
-def _nearest_enemy(st, p, sq):
-    """Manhattan distance from sq to the nearest enemy unit (99 if none)."""
-    r0 = sq // 8
-    c0 = sq % 8
-    q = 1 - p
     best = 99
     for i in range(S.MAXU_SIDE):
         t = q * S.MAXU_SIDE + i
         if st[S.U_STEP + t] == 0:
             continue
         tsq = st[S.U_SQ + t]
-        best = min(best, abs(tsq // 8 - r0) + abs(tsq % 8 - c0))
-    return best
+        dist = abs(tsq // 8 - r0) + abs(tsq % 8 - c0)
+        if dist <= maxd:
+            k += 1
+        best = min(best, dist)
+    return k, best
 
 
 @nb.njit(cache=True)
@@ -315,7 +303,7 @@ def _card_value(st, cards, w, p, c, nreduced):
         u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
         if st[S.U_STEP + u] == 0:
             return 0.0  # the card of an eliminated unit
-        dist = _nearest_enemy(st, p, st[S.U_SQ + u])
+        dist = _enemy_reach(st, p, st[S.U_SQ + u], 2)[1]
         near = dist <= 2
         v = 0.0
         if cards[p, c, S.CF_ATK_N] > 0:
@@ -969,7 +957,7 @@ def _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals):
         if o0 < 0:
             return 0.6
         sq = st[S.U_SQ + o1]
-        return _enemy_near(st, p, sq, 2) * 0.5 + (0.5 if _fwd(p, sq) >= 4 else 0.0)
+        return _enemy_reach(st, p, sq, 2)[0] * 0.5 + (0.5 if _fwd(p, sq) >= 4 else 0.0)
     if dk == D.D_PLACE:
         sq = o0
         u = o1
