@@ -1,0 +1,144 @@
+"""The hand-written statistics against maintained libraries (statsmodels, scipy, choix)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from manoeuvre_sim import stats
+
+
+@pytest.mark.parametrize(
+    "k,n", [(0, 1), (1, 1), (0, 10), (10, 10), (3, 10), (1, 2), (50, 100), (999, 1000), (7, 13)]
+)
+def test_wilson_equals_statsmodels(k, n):
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = stats.wilson_interval(k, n)
+    elo, ehi = proportion_confint(k, n, alpha=0.05, method="wilson")
+    assert float(lo) == pytest.approx(elo, abs=1e-12)
+    assert float(hi) == pytest.approx(ehi, abs=1e-12)
+
+
+def test_wilson_vectorised_equals_scalar():
+    k = np.array([0, 3, 10])
+    lo, hi = stats.wilson_interval(k, 10)
+    for x, a, b in zip(k, lo, hi, strict=True):
+        sa, sb = stats.wilson_interval(int(x), 10)
+        assert (a, b) == (float(sa), float(sb))
+
+
+def test_mean_of_rates_is_pooled_wald_when_cells_are_equal():
+    from statsmodels.stats.proportion import proportion_confint
+
+    wins = np.array([530, 530, 530, 530])
+    n = np.array([1000, 1000, 1000, 1000])
+    mean, var = stats.outcome_moments(wins, 0, n)
+    m, lo, hi = stats.mean_of_rates_interval(mean, var, n)
+    elo, ehi = proportion_confint(wins.sum(), n.sum(), alpha=0.05, method="normal")
+    assert m == pytest.approx(wins.sum() / n.sum())
+    assert (lo, hi) == pytest.approx((elo, ehi), abs=1e-12)
+
+
+def test_mean_of_rates_interval_covers_at_its_level():
+    """Unequal cells (stratified: narrower than the pooled interval): 95 % coverage."""
+    rng = np.random.default_rng(11)
+    p = np.array([0.2, 0.45, 0.6, 0.85])
+    n = np.array([400, 800, 300, 1000])
+    hits = 0
+    reps = 4000
+    for _ in range(reps):
+        w = rng.binomial(n, p)
+        mean, var = stats.outcome_moments(w, 0, n)
+        _, lo, hi = stats.mean_of_rates_interval(mean, var, n)
+        hits += lo <= p.mean() <= hi
+    assert 0.935 < hits / reps < 0.965
+
+
+def test_outcome_moments_count_draws_half():
+    # 2 wins, 2 draws, 1 loss: scores 1,1,.5,.5,0
+    x = np.array([1, 1, 0.5, 0.5, 0])
+    mean, var = stats.outcome_moments(2, 2, 5)
+    assert float(mean) == pytest.approx(x.mean())
+    assert float(var) == pytest.approx(x.var())
+
+
+def test_paired_interval_equals_scipy_t():
+    from scipy.stats import ttest_1samp
+
+    rng = np.random.default_rng(5)
+    d = rng.choice([-1.0, -0.5, 0.0, 0.0, 0.0, 1.0], size=400)
+    m, lo, hi = stats.paired_interval(d.sum(), (d * d).sum(), len(d))
+    ci = ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert float(m) == pytest.approx(d.mean())
+    assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_paired_interval_all_zero_is_exactly_zero():
+    m, lo, hi = stats.paired_interval(0.0, 0.0, 1000)
+    assert (float(m), float(lo), float(hi)) == (0.0, 0.0, 0.0)
+
+
+def _table():
+    """A fixed 4-player table: (i, j, wins of i, games), no draws, no first-player term."""
+    rows = [
+        (0, 1, 60, 100), (0, 2, 70, 100), (0, 3, 80, 100),
+        (1, 2, 55, 100), (1, 3, 65, 100), (2, 3, 58, 100),
+        (1, 0, 45, 100), (3, 2, 40, 100),
+    ]  # fmt: skip
+    return np.array(rows)
+
+
+def test_bradley_terry_equals_choix_mle():
+    import choix
+
+    t = _table()
+    fit = stats.bradley_terry(["a", "b", "c", "d"], t[:, 0], t[:, 1], t[:, 2], t[:, 3])
+    assert fit.converged
+    data = []
+    for i, j, w, n in t:
+        data += [(int(i), int(j))] * int(w) + [(int(j), int(i))] * int(n - w)
+    ref = choix.opt_pairwise(4, data, alpha=1e-9)
+    ref = (ref - ref.mean()) * stats.ELO_PER_LOGIT
+    np.testing.assert_allclose(fit.ratings, ref, atol=0.05)  # Elo points
+    assert abs(fit.ratings.sum()) < 1e-9
+    assert list(stats.ranks_from_ratings(fit.ratings)) == [1, 2, 3, 4]
+
+
+def test_bradley_terry_intervals_equal_statsmodels_reference_coding():
+    """The sum-to-zero covariance, carried by hand, against a fit coded with player 0 as the
+    reference: the difference r1 - r0 and its standard error must agree."""
+    import statsmodels.api as sm
+
+    t = _table()
+    fit = stats.bradley_terry(["a", "b", "c", "d"], t[:, 0], t[:, 1], t[:, 2], t[:, 3])
+    X = np.zeros((len(t), 3))
+    for r, (i, j, _, _) in enumerate(t):
+        if i:
+            X[r, i - 1] += 1
+        if j:
+            X[r, j - 1] -= 1
+    ref = sm.GLM(np.column_stack([t[:, 2], t[:, 3] - t[:, 2]]), X, family=sm.families.Binomial())
+    ref = ref.fit()
+    e = stats.ELO_PER_LOGIT
+    assert fit.ratings[1] - fit.ratings[0] == pytest.approx(ref.params[0] * e, abs=1e-6)
+    c = fit.cov
+    se_diff = np.sqrt(c[1, 1] + c[0, 0] - 2 * c[0, 1])
+    assert se_diff == pytest.approx(ref.bse[0] * e, rel=1e-6)
+
+
+def test_bradley_terry_first_player_term_recovers_a_known_advantage():
+    """Equal players; the first mover wins 60 % (logit 0.405 = 70.4 Elo)."""
+    rows_i, rows_j, s, n, f = [], [], [], [], []
+    for i in range(3):
+        for j in range(3):
+            for first in (1, -1):
+                rows_i.append(i)
+                rows_j.append(j)
+                s.append(6000 if first == 1 else 4000)
+                n.append(10000)
+                f.append(first)
+    fit = stats.bradley_terry(["a", "b", "c"], rows_i, rows_j, s, n, first=f)
+    assert fit.first_player == pytest.approx(np.log(1.5) * stats.ELO_PER_LOGIT, abs=1e-6)
+    np.testing.assert_allclose(fit.ratings, 0.0, atol=1e-6)
+    assert fit.first_player_low < fit.first_player < fit.first_player_high
