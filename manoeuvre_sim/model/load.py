@@ -122,7 +122,7 @@ def _messages(err: ValidationError, data: Any, model: type[BaseModel]) -> list[t
             msg = f"expected {e['ctx']['expected']}, got {inp!r}"
         elif typ in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
             ctx = e.get("ctx", {})
-            msg = f"{e['msg'].replace('Input should', 'expected a value')}, got {inp!r}"
+            msg = f"{e['msg'].replace('Input should be', 'expected a value').replace('Input should', 'expected a value')}, got {inp!r}"
             del ctx
         elif typ in ("value_error", "assertion_error"):
             msg = str(e["msg"]).removeprefix("Value error, ")
