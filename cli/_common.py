@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+import sys
+from collections.abc import Sequence
 
 import click
 
@@ -37,6 +35,53 @@ def policy_options(f):
     )(f)
 
 
+def rule_options(f):
+    """The rule switches of every command that plays games (``simulate``, ``balance``,
+    ``whatif``), and ``--relax`` for armies that break the deck-composition counts."""
+    for opt in reversed(
+        (
+            click.option(
+                "--tournament-hand",
+                is_flag=True,
+                help="Rule 3 option: choose the 5 starting cards.",
+            ),
+            click.option(
+                "--advance-to-contact", is_flag=True, help="Distant Lands: 3, 2, then 1 moves."
+            ),
+            click.option(
+                "--digging-in", is_flag=True, help="Distant Lands: a player may skip its move."
+            ),
+            click.option(
+                "--max-turns", type=int, default=200, show_default=True, help="Safety turn limit."
+            ),
+            click.option(
+                "--relax", is_flag=True, help="Accept armies that break the deck-composition rules."
+            ),
+        )
+    ):
+        f = opt(f)
+    return f
+
+
+def progress_bar(quiet: bool, what: str = "game"):
+    """A tqdm bar on stderr (None when quiet) and a ``progress(done, total)`` callback. The
+    first block of a fresh install also compiles the engine, which the description says."""
+    if quiet:
+        return None, lambda done, total: None
+    from tqdm import tqdm
+
+    bar = tqdm(total=1, unit=what, file=sys.stderr, leave=False, desc="compiling / playing")
+
+    def progress(done: int, total: int) -> None:
+        if bar.desc != "playing":
+            bar.set_description("playing")
+        bar.total = max(total, 1)
+        bar.n = done
+        bar.refresh()
+
+    return bar, progress
+
+
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
     """A plain-text table; ``align`` gives 'l' or 'r' per column (default: numbers right)."""
     cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in r] for r in rows]
@@ -55,20 +100,3 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)
-
-
-@contextmanager
-def atomic_write(path: str | Path, mode: str = "w", **kw) -> Iterator:
-    """Write to a temporary file beside ``path`` and rename it into place on success, so an
-    interrupted run never leaves a half-written output file."""
-    from manoeuvre_sim.fileio import temp_beside
-
-    path = Path(path)
-    tmp = temp_beside(path)
-    try:
-        with open(tmp, mode, **kw) as f:
-            yield f
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import atomic_write, format_table
+from manoeuvre_sim.cli._common import format_table
+from manoeuvre_sim.fileio import atomic_write
 
 
 @click.group()

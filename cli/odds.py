@@ -11,8 +11,9 @@ import re
 
 import click
 
-from manoeuvre_sim.cli._common import atomic_write, format_table
+from manoeuvre_sim.cli._common import format_table
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.fileio import atomic_write
 
 _SIM = click.option(
     "--simulate",

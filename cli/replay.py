@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import army_options, atomic_write, policy_options
+from manoeuvre_sim.cli._common import army_options, policy_options
 from manoeuvre_sim.errors import DataError, UsageError
+from manoeuvre_sim.fileio import atomic_write
 
 
 @click.command()

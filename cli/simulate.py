@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import army_options, policy_options
+from manoeuvre_sim.cli._common import army_options, policy_options, rule_options
 
 
 @click.command()
@@ -21,19 +21,16 @@ from manoeuvre_sim.cli._common import army_options, policy_options
 @click.option(
     "--card-bits", is_flag=True, help="Also record which card copies were drawn and played."
 )
-@click.option("--tournament-hand", is_flag=True, help="Rule 3 option: choose the 5 starting cards.")
-@click.option("--advance-to-contact", is_flag=True, help="Distant Lands: 3, 2, then 1 moves.")
-@click.option("--digging-in", is_flag=True, help="Distant Lands: a player may skip its move.")
-@click.option("--max-turns", type=int, default=200, show_default=True, help="Safety turn limit.")
-@click.option("--relax", is_flag=True, help="Accept armies that break the deck-composition rules.")
+@rule_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(out: str, card_bits: bool, quiet: bool, **kw) -> None:
     """Play --games games of --army-a against --army-b and write one row per game."""
-    from manoeuvre_sim.results import to_frame, write
+    from manoeuvre_sim.results import check_output_path, to_frame, write
     from manoeuvre_sim.runner import SimConfig
     from manoeuvre_sim.runner import simulate as run
 
     config = SimConfig(**kw)
+    check_output_path(out, (".parquet", ".csv"))  # before any game is played
     bar = None
     if not quiet:
         from tqdm import tqdm

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -24,3 +26,18 @@ def temp_beside(path: str | Path) -> str:
     os.close(fd)
     os.chmod(tmp, 0o666 & ~_umask())
     return tmp
+
+
+@contextmanager
+def atomic_write(path: str | Path, mode: str = "w", **kw) -> Iterator:
+    """Write to a temporary file beside ``path`` and rename it into place on success, so an
+    interrupted run never leaves a half-written output file."""
+    path = Path(path)
+    tmp = temp_beside(path)
+    try:
+        with open(tmp, mode, **kw) as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

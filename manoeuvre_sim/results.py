@@ -30,8 +30,14 @@ def _bits(words: np.ndarray) -> np.ndarray:
     )
 
 
-def to_frame(records: np.ndarray, manifest: dict, *, card_bits: bool = False) -> pd.DataFrame:
-    """One row per game with the columns documented in the README."""
+def to_frame(
+    records: np.ndarray, manifest: dict, *, card_bits: bool = False, first_game: int = 0
+) -> pd.DataFrame:
+    """One row per game with the columns documented in the README.
+
+    ``manifest`` needs ``army_a``, ``army_b`` and ``config.seed / policy_a / policy_b``;
+    ``first_game``: the game index of the first record (a study writes blocks of games).
+    """
     from manoeuvre_sim.engine import batch as B
 
     r = records
@@ -41,7 +47,7 @@ def to_frame(records: np.ndarray, manifest: dict, *, card_bits: bool = False) ->
     winner = np.where(r[:, B.R_WINNER] < 0, "draw", ab[np.clip(r[:, B.R_WINNER], 0, 1)])
     df = pd.DataFrame(
         {
-            "game": np.arange(n, dtype=np.int64),
+            "game": np.arange(first_game, first_game + n, dtype=np.int64),
             "seed": np.full(n, seed, dtype=np.int64),
             "army_a": manifest["army_a"],
             "army_b": manifest["army_b"],
@@ -81,6 +87,23 @@ def to_frame(records: np.ndarray, manifest: dict, *, card_bits: bool = False) ->
     return df
 
 
+def check_output_path(path: str | Path, suffixes: tuple[str, ...] = (".parquet", ".csv")) -> Path:
+    """Refuse, before any work, an output file a run could not write: a wrong suffix, a
+    directory, a parent that cannot be created or written."""
+    path = Path(path)
+    if path.suffix.lower() not in suffixes:
+        raise UsageError(f"--out {path}: expected a file name ending in {' or '.join(suffixes)}")
+    if path.is_dir():
+        raise UsageError(f"--out {path}: is a directory, expected a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {path}: cannot create {path.parent} ({e.strerror})") from None
+    if not os.access(path.parent, os.W_OK):
+        raise UsageError(f"--out {path}: {path.parent} is not writable")
+    return path
+
+
 def write(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
     """Write ``df`` as Parquet (.parquet) or CSV (.csv) plus ``<path>.manifest.json``,
     atomically."""
@@ -108,4 +131,48 @@ def write(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
     mtmp = mpath.with_name(mpath.name + ".part")
     mtmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
     os.replace(mtmp, mpath)
+    return path
+
+
+def write_part(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
+    """Write one block of a study store: Parquet with ``manifest`` in its metadata,
+    atomically (a temporary name beginning with '.', which dataset readers skip)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    tmp = temp_beside(path)
+    try:
+        table = pa.Table.from_pandas(df, preserve_index=False)
+        meta = dict(table.schema.metadata or {})
+        meta[b"manoeuvre_sim"] = json.dumps(manifest, default=str).encode()
+        pq.write_table(table.replace_schema_metadata(meta), tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_store(path: str | Path) -> pd.DataFrame:
+    """Every game of a study store directory (``games.parquet/``), sorted by label,
+    pairing and game."""
+    path = Path(path)
+    files = sorted(p for p in path.glob("*.parquet") if not p.name.startswith("."))
+    if not files:
+        return pd.DataFrame()
+    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    return df.sort_values(["label", "pairing", "game"], kind="stable").reset_index(drop=True)
+
+
+def write_json(path: str | Path, doc: dict) -> Path:
+    """A JSON file, written atomically."""
+    path = Path(path)
+    tmp = temp_beside(path)
+    try:
+        Path(tmp).write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return path

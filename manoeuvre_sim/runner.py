@@ -27,6 +27,7 @@ class SimConfig:
     army_b: str
     games: int = 1000
     seed: int = 1
+    first_game: int = 0  # play games first_game .. first_game + games - 1 of this seed
     policy_a: str = "balanced"  # players.DEFAULT_POLICY
     policy_b: str = "balanced"
     threads: int = 0  # 0: all cores
@@ -46,6 +47,8 @@ class SimConfig:
     def __post_init__(self) -> None:
         if self.games < 1:
             raise UsageError(f"--games: expected a positive number of games, got {self.games}")
+        if self.first_game < 0:
+            raise UsageError(f"first_game: expected 0 or more, got {self.first_game}")
         if not (0 <= self.seed < 2**63):
             raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
         for side, pol in (("a", self.policy_a), ("b", self.policy_b)):
@@ -121,7 +124,8 @@ def simulate(
     *,
     prepared: tuple | None = None,
 ) -> SimResult:
-    """Play ``config.games`` games; ``progress(done, total)`` is called after each chunk.
+    """Play ``config.games`` games (game indices from ``config.first_game``);
+    ``progress(done, total)`` is called after each chunk.
 
     ``prepared``: what ``prepare(config)`` returns, when the caller already has it (a
     tournament plays many configs over the same armies and data).
@@ -147,7 +151,7 @@ def simulate(
         while done < config.games:
             n = min(config.chunk, config.games - done)
             play_games(
-                config.seed, done, n, P.units, P.cards, P.deck_size, P.rank, P.tprops,
+                config.seed, config.first_game + done, n, P.units, P.cards, P.deck_size, P.rank, P.tprops,
                 P.sections, P.section_numbers, pol, params, opt, out[done : done + n],
             )  # fmt: skip
             done += n

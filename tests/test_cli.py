@@ -88,8 +88,7 @@ def test_output_files_have_normal_permissions(tmp_path):
 
     import pandas as pd
 
-    from manoeuvre_sim.cli._common import atomic_write
-    from manoeuvre_sim.fileio import _umask
+    from manoeuvre_sim.fileio import _umask, atomic_write
     from manoeuvre_sim.results import write
 
     want = 0o666 & ~_umask()
