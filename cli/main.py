@@ -25,6 +25,16 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "Policies against each other: mirrored armies, swapped seats, 95% CIs.",
     ),
     "replay": ("manoeuvre_sim.cli.replay", "replay", "One game turn by turn, as text or PDF."),
+    "balance": (
+        "manoeuvre_sim.cli.balance",
+        "balance",
+        "Army balance: win-rate matrix, ratings, seats, victory types, PDF.",
+    ),
+    "whatif": (
+        "manoeuvre_sim.cli.whatif",
+        "whatif",
+        "A changed army or card against the base data, paired games, PDF.",
+    ),
 }
 
 

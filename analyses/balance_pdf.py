@@ -1,0 +1,363 @@
+"""The printable balance report: the analysis frames laid out on portrait A4 / US Letter
+pages with :mod:`analyses.charts`, each page footed with the run's provenance.
+
+Nothing is computed here beyond choosing which policy a page shows; the frames come from
+the analysis pipeline (see :mod:`analyses.charts` for the columns each chart reads).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+
+from manoeuvre_sim.fileio import temp_beside  # noqa: E402
+
+from . import charts  # noqa: E402
+
+PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
+
+MARGIN_L, MARGIN_R, MARGIN_T = 0.6, 0.55, 0.5  # inches
+FOOTER_CHARS = 135
+
+HOW_TO_READ = (
+    "Each cell: the row army's win rate against the column army, both seats pooled, a draw "
+    "counting half a win.",
+    "Large: the win rate in per cent; small, beneath: its 95 % Wilson interval. Darker: better "
+    "for the row army (orange < 50 % < blue).",
+    "Hatched diagonal: the mirror match (an army against itself); '1st 55': the side moving "
+    "first won 55 % of those games.",
+)
+
+Page = Callable[[plt.Figure], None]
+
+
+def _size(paper: str) -> tuple[float, float]:
+    if paper not in PAPER_INCHES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_INCHES)}, not {paper!r}")
+    return PAPER_INCHES[paper]
+
+
+def _rect(fig, left: float, bottom: float, width: float, height: float):
+    """An axes placed in inches from the page's lower left corner."""
+    w, h = fig.get_size_inches()
+    return fig.add_axes((left / w, bottom / h, width / w, height / h))
+
+
+def _text(fig, x: float, y: float, s: str, **kw):
+    """Text placed in inches from the page's lower left corner."""
+    w, h = fig.get_size_inches()
+    return fig.text(x / w, y / h, s, **kw)
+
+
+def _title(fig, title: str, subtitle: str = "") -> float:
+    """Page title (and optional one-line subtitle); returns the inches used from the top."""
+    _, h = fig.get_size_inches()
+    _text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
+    if not subtitle:
+        return MARGIN_T + 0.35
+    _text(fig, MARGIN_L, h - MARGIN_T - 0.3, subtitle, fontsize=8.5, va="top", color="0.25")
+    return MARGIN_T + 0.55
+
+
+def _footer_lines(provenance: Mapping[str, str], policy: str | None) -> list[str]:
+    prov = dict(provenance)
+    if policy is not None and "policy" in prov:
+        prov["policy"] = policy
+    items = [f"{k} {v}" for k, v in prov.items()]
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 3 + len(item) <= FOOTER_CHARS:
+            lines[-1] += " · " + item
+        else:
+            lines.append(item)
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" · ".join(lines[1:]), FOOTER_CHARS, placeholder=" …")]
+    return lines
+
+
+def _footer(fig, provenance: Mapping[str, str], policy: str | None, n: int, m: int) -> None:
+    w, _ = fig.get_size_inches()
+    lines = _footer_lines(provenance, policy)
+    _text(
+        fig,
+        MARGIN_L,
+        0.32,
+        "\n".join(lines),
+        fontsize=6.5,
+        color="0.3",
+        va="bottom",
+        linespacing=1.35,
+    )
+    _text(
+        fig,
+        w - MARGIN_R,
+        0.32,
+        f"page {n} of {m}",
+        fontsize=7,
+        color="0.3",
+        ha="right",
+        va="bottom",
+    )
+
+
+def _heatmap_page(matrix: pd.DataFrame, policy: str, span: float) -> Page:
+    def draw(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _title(fig, "Manoeuvre — win rate of each pairing", f"policy: {policy}")
+        body = "\n".join(HOW_TO_READ)
+        _text(fig, MARGIN_L, h - top - 0.05, body, fontsize=8, va="top", linespacing=1.4)
+        left, right = 1.45, 0.95
+        width = w - left - right
+        top_of_axes = h - top - 1.5
+        height = min(top_of_axes - 1.3, width * 1.2)
+        ax = _rect(fig, left, top_of_axes - height, width, height)
+        charts.heatmap(matrix, ax, policy=policy, span=span)
+
+    return draw
+
+
+def _two_charts(title: str, subtitle: str, first, second, *, gap: float = 1.25) -> Page:
+    """Two charts stacked, their heights in proportion to their rows; ``first``/``second``:
+    (draw(ax), rows, left margin, right margin in inches, heading)."""
+
+    def draw(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _title(fig, title, subtitle) + 0.55
+        avail = h - top - 1.3 - gap
+        (f1, n1, l1, r1, t1), (f2, n2, l2, r2, t2) = first, second
+        h1 = avail * (n1 + 1.5) / (n1 + n2 + 3)
+        h2 = avail - h1
+        y1 = h - top - h1
+        ax1 = _rect(fig, l1, y1, w - l1 - r1, h1)
+        f1(ax1)
+        _text(fig, MARGIN_L, h - top + 0.35, t1, fontsize=10.5, weight="bold", va="bottom")
+        ax2 = _rect(fig, l2, y1 - gap - h2, w - l2 - r2, h2)
+        f2(ax2)
+        _text(fig, MARGIN_L, y1 - gap + 0.35, t2, fontsize=10.5, weight="bold", va="bottom")
+
+    return draw
+
+
+def _text_page(title: str, lines: Sequence[str]) -> Page:
+    def draw(fig) -> None:
+        _, h = fig.get_size_inches()
+        top = _title(fig, title)
+        _text(
+            fig,
+            MARGIN_L,
+            h - top - 0.15,
+            "\n".join(lines),
+            fontsize=7.5,
+            family="monospace",
+            va="top",
+            linespacing=1.3,
+        )
+
+    return draw
+
+
+def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
+    """Monospace pages of ``lines``; a line too long for the page wraps with an indent."""
+    width = 110 if paper == "a4" else 114
+    lines = [
+        part
+        for line in lines
+        for part in (
+            textwrap.wrap(str(line), width, subsequent_indent="    ", drop_whitespace=False) or [""]
+        )
+    ]
+    per = 70 if paper == "a4" else 65
+    chunks = [list(lines[i : i + per]) for i in range(0, len(lines), per)] or [[]]
+    return [_text_page(title, chunk) for chunk in chunks]
+
+
+def _write(path, pages: list[tuple[Page, str | None]], provenance, paper, title) -> Path:
+    size = _size(paper)
+    path = Path(path)
+    tmp = temp_beside(path)
+    meta = {"Title": title, "Creator": str(provenance.get("tool", "manoeuvre-sim"))}
+    try:
+        with PdfPages(tmp, metadata=meta) as pdf:
+            for n, (draw, policy) in enumerate(pages, start=1):
+                fig = plt.figure(figsize=size)
+                try:
+                    draw(fig)
+                    _footer(fig, provenance, policy, n, len(pages))
+                    pdf.savefig(fig)
+                finally:
+                    plt.close(fig)
+        os.replace(tmp, path)  # never leave a half-written PDF behind
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_balance_pdf(
+    path: str | Path,
+    frames: Mapping[str, pd.DataFrame],
+    provenance: dict,
+    *,
+    paper: str = "a4",
+    summary_lines: Sequence[str] = (),
+) -> Path:
+    """Write the balance report PDF atomically and return its path.
+
+    ``frames``: ``matrix``, ``armies``, ``first_player``, ``victory_by_army`` and, for a
+    play-style comparison, ``styles`` (and ``style_tau``). Pages: the first policy's pairing
+    heatmap; its ratings and field win rates; its first-player advantage and victory mix;
+    with ``styles``, a heatmap per further policy and the style-sensitivity chart; with
+    ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``.
+    """
+    _size(paper)
+    matrix = frames["matrix"]
+    policies = list(pd.unique(matrix["policy"]))
+    if not policies:
+        raise ValueError("the matrix frame is empty")
+    lead = policies[0]
+    # one colour scale for every heatmap, so that the policies' pages compare at a glance
+    off = matrix.loc[matrix["army"] != matrix["opponent"], "win_rate"].dropna()
+    far = float((off - 0.5).abs().max()) if len(off) else 0.1
+    span = min(0.5, max(0.1, math.ceil(round(far / 0.05, 9)) * 0.05))
+
+    armies = charts.one_policy(frames["armies"], lead)
+    order = list(armies.sort_values(["rating", "army"], ascending=[False, True])["army"])
+    n_armies = len(order)
+    fp = charts.one_policy(frames["first_player"], lead)
+    sub = f"policy: {lead}"
+
+    pages: list[tuple[Page, str | None]] = [(_heatmap_page(matrix, lead, span), lead)]
+    pages.append(
+        (
+            _two_charts(
+                "Army strength",
+                sub,
+                (
+                    lambda ax: charts.ratings(armies, ax),
+                    n_armies,
+                    2.0,
+                    0.5,
+                    "Bradley–Terry rating, best at top  (label: rank and its 95 % interval)",
+                ),
+                (
+                    lambda ax: charts.field_win_rates(armies, ax),
+                    n_armies,
+                    2.0,
+                    0.5,
+                    "Win rate against the field (all opponents pooled)",
+                ),
+            ),
+            lead,
+        )
+    )
+    vba = charts.one_policy(frames["victory_by_army"], lead)
+    pages.append(
+        (
+            _two_charts(
+                "Seat and game ends",
+                sub,
+                (
+                    lambda ax: charts.first_player(fp, ax),
+                    len(fp),
+                    1.45,
+                    1.5,
+                    "Moving first against moving second, sorted by the first-move advantage",
+                ),
+                (
+                    lambda ax: charts.victory_mix(vba, ax, order=order),
+                    len(vba),
+                    1.45,
+                    1.3,
+                    "How the games end (armies in rating order)",
+                ),
+                gap=1.45,
+            ),
+            lead,
+        )
+    )
+    styles = frames.get("styles")
+    if styles is not None and len(styles):
+        pages.extend((_heatmap_page(matrix, p, span), p) for p in policies[1:])
+        tau = frames.get("style_tau")
+
+        def sensitivity(fig) -> None:
+            w, h = fig.get_size_inches()
+            top = _title(
+                fig,
+                "Play-style sensitivity",
+                "the same armies played by each policy; a robust balance keeps the order",
+            )
+            n_tau = 0 if tau is None else len(tau)
+            top += 0.3 + 0.16 * n_tau
+            rows = styles["army"].nunique()
+            height = min(h - top - 1.4, 0.34 * rows * styles["policy"].nunique() + 0.9)
+            ax = _rect(fig, 1.5, h - top - height, w - 1.5 - 1.2, height)
+            charts.style_sensitivity(styles, tau, ax)
+
+        pages.append((sensitivity, ", ".join(map(str, pd.unique(styles["policy"])))))
+    if summary_lines:
+        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
+    return _write(path, pages, provenance, paper, "Manoeuvre balance report")
+
+
+def write_whatif_pdf(
+    path: str | Path,
+    whatif: pd.DataFrame,
+    provenance: dict,
+    *,
+    paper: str = "a4",
+    changes: Sequence[str] = (),
+    summary_lines: Sequence[str] = (),
+) -> Path:
+    """Write the what-if report PDF atomically and return its path: the edits applied
+    (``changes``) and the change of each affected pairing's win rate; with
+    ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``."""
+    _size(paper)
+
+    def page(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _title(fig, "Manoeuvre — what if", "the variant's win rates against the base run")
+        lines = ["Changes applied:"]
+        for change in changes or ["(none listed)"]:
+            wrapped = textwrap.wrap(str(change), 110) or [""]
+            lines += ["  • " + wrapped[0]] + ["    " + x for x in wrapped[1:]]
+        _text(
+            fig,
+            MARGIN_L,
+            h - top - 0.05,
+            "\n".join(lines),
+            fontsize=8.5,
+            va="top",
+            linespacing=1.45,
+        )
+        top += 0.25 + 0.2 * len(lines) + 0.45
+        rows = len(whatif)
+        height = min(h - top - 1.3, 0.4 * rows + 0.5)
+        left = 2.2 if whatif["army"].nunique() > 1 else 1.7
+        ax = _rect(fig, left, h - top - height, w - left - 1.55, height)
+        charts.whatif_deltas(whatif, ax)
+        _text(
+            fig,
+            MARGIN_L,
+            h - top + 0.2,
+            "Change of win rate per pairing (variant − base), field row first",
+            fontsize=10.5,
+            weight="bold",
+            va="bottom",
+        )
+
+    pages: list[tuple[Page, str | None]] = [(page, None)]
+    if summary_lines:
+        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
+    return _write(path, pages, provenance, paper, "Manoeuvre what-if report")

@@ -1,0 +1,152 @@
+"""``manoeuvre-sim balance``: the army balance study (win-rate matrix, ratings, seats,
+victory types), written to a directory as tables, a PDF and the game records."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options
+
+
+def study_options(f):
+    """Options shared by ``balance`` and ``whatif``: the field, the players, the games."""
+    opts = (
+        click.option(
+            "--armies",
+            help="Comma-separated army names or army .toml files (default: the 8 base armies).",
+        ),
+        click.option(
+            "--games-per-pairing",
+            type=int,
+            default=1000,
+            show_default=True,
+            help="Games per ordered pairing (army A in seat a, army B in seat b).",
+        ),
+        click.option(
+            "--policy",
+            default=DEFAULT_POLICY,
+            show_default=True,
+            help=f"Both seats' player: {POLICY_HELP}",
+        ),
+        click.option("--policy-a", help="Seat a's player (default: --policy)."),
+        click.option("--policy-b", help="Seat b's player (default: --policy)."),
+        click.option("--seed", type=int, default=1, show_default=True),
+        click.option("--threads", type=int, default=0, show_default=True, help="0: all cores."),
+        click.option(
+            "--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True
+        ),
+        click.option(
+            "--force", is_flag=True, help="Replace the games of an earlier study in --out."
+        ),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+    )
+    for opt in reversed(opts):
+        f = opt(f)
+    return rule_options(f)
+
+
+def parse_armies(armies: str | None) -> list[str]:
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.model import load_builtin_armies
+
+    if armies is None:
+        return [a.name for a in load_builtin_armies()]
+    names = [a.strip() for a in armies.split(",") if a.strip()]
+    if not names:
+        raise UsageError("--armies: expected comma-separated army names or .toml files")
+    return names
+
+
+def rule_switches(kw: dict):
+    from manoeuvre_sim.study import RuleOptions
+
+    return RuleOptions(
+        tournament_hand=kw.pop("tournament_hand"),
+        advance_to_contact=kw.pop("advance_to_contact"),
+        digging_in=kw.pop("digging_in"),
+        max_turns=kw.pop("max_turns"),
+    )
+
+
+@click.command()
+@study_options
+@click.option(
+    "--policies",
+    help="Comma-separated styles: run the study under each (both seats alike) and compare "
+    "the armies' standing between them (play-style sensitivity).",
+)
+@click.option(
+    "--precision",
+    type=float,
+    help="Instead of a fixed N: add games per pairing until every cell's 95% interval is "
+    "at most ±P (e.g. 0.02), or --max-games.",
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=20000,
+    show_default=True,
+    help="With --precision: the most games per ordered pairing.",
+)
+@click.option(
+    "--block",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games per task (one Parquet file of the study store each).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="reports/balance",
+    show_default=True,
+    help="Directory for games.parquet/, the CSV tables, balance.pdf, summary.txt, manifest.json.",
+)
+def balance(**kw) -> None:
+    """Every ordered pairing of the armies, both seats, mirrors included: each army's win
+    rate against each opponent (95% Wilson intervals, draws count half), its win rate
+    against the field, Bradley-Terry ratings and ranks with intervals, first-player
+    advantage, and how games end."""
+    from manoeuvre_sim.analyses import balance as B
+
+    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    policies = kw.pop("policies")
+    options = rule_switches(kw)
+    relax = kw.pop("relax")
+    # every option is checked, and every army loaded, before the first game
+    pols = B.policy_specs(
+        kw.pop("policy"),
+        kw.pop("policy_a"),
+        kw.pop("policy_b"),
+        [p.strip() for p in policies.split(",") if p.strip()] if policies else None,
+    )
+    armies, sources = B.resolve_armies(parse_armies(kw.pop("armies")), relax=relax)
+    spec = B.BalanceSpec(
+        armies=tuple(armies), policies=pols, games_per_pairing=kw.pop("games_per_pairing"),
+        seed=kw.pop("seed"), options=options, precision=kw.pop("precision"),
+        max_games=kw.pop("max_games"), block=kw.pop("block"), threads=kw.pop("threads"),
+        sources=tuple(sources),
+    )  # fmt: skip
+    out_dir = B.prepare_out_dir(out, force=force)
+    from manoeuvre_sim.cli._common import progress_bar
+
+    bar, progress = progress_bar(quiet)
+    res = B.run_spec(spec, out_dir=out_dir, progress=progress)
+    if bar is not None:
+        bar.close()
+    if res.manifest.get("games", 0) == 0:
+        click.echo("interrupted before any game finished: no tables written", err=True)
+        sys.exit(130)
+    written = res.write(out_dir, paper=paper)
+    click.echo("\n".join(res.summary()))
+    m = res.manifest
+    click.echo(
+        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
+        f"{out_dir / B.STORE}/ and " + ", ".join(p.name for p in written) + f" in {out_dir}",
+        err=True,
+    )
+    if res.interrupted:
+        click.echo("interrupted: the tables cover the games finished so far", err=True)
+        sys.exit(130)

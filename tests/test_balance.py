@@ -1,0 +1,279 @@
+"""The balance study and what-if experiments: seeding, reproducibility, the tables against
+hand counts over the raw records, paired differences, the store on disk."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manoeuvre_sim.analyses import balance as B
+from manoeuvre_sim.analyses import tally as T
+from manoeuvre_sim.analyses import whatif as W
+from manoeuvre_sim.study import pairing_seed
+
+FIELD3 = ["France", "Russia", "Spain"]
+GAME_COLS = ["label", "pairing", "game", "seed", "army_a", "army_b", "first_player", "winner",
+             "victory", "tiebreak", "game_turns", "vp_a", "vp_b", "map_nw", "rot_se"]  # fmt: skip
+
+
+def _spec(armies=FIELD3, **kw):
+    loaded, sources = B.resolve_armies(armies)
+    kw.setdefault("games_per_pairing", 60)
+    kw.setdefault("seed", 7)
+    return B.BalanceSpec(armies=tuple(loaded), sources=tuple(sources), **kw)
+
+
+@pytest.fixture(scope="module")
+def study():
+    return B.run_spec(_spec(block=40, threads=1), boot=30)
+
+
+def test_records_independent_of_threads_and_block_size(study):
+    other = B.run_spec(_spec(block=17, threads=2), boot=30)
+    a = study.games[GAME_COLS].reset_index(drop=True)
+    b = other.games[GAME_COLS].reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)
+    pd.testing.assert_frame_equal(study.matrix, other.matrix)
+    pd.testing.assert_frame_equal(study.armies, other.armies)
+
+
+def test_a_study_game_is_the_simulate_game_of_its_pairing_seed(study):
+    """The seed column makes any game replayable with `simulate`/`replay --seed --game`."""
+    from manoeuvre_sim.results import to_frame
+    from manoeuvre_sim.runner import SimConfig, simulate
+
+    g = study.games
+    pair = g[(g["army_a"] == "Russia") & (g["army_b"] == "France")]
+    seed = pairing_seed(7, "Russia", "France")
+    assert (pair["seed"] == seed).all()
+    res = simulate(SimConfig("Russia", "France", games=60, seed=seed, threads=1))
+    ref = to_frame(res.records, res.manifest)
+    cols = [c for c in ref.columns if c in pair.columns]
+    pd.testing.assert_frame_equal(pair[cols].reset_index(drop=True), ref[cols])
+
+
+def test_adding_an_army_changes_no_other_pairing():
+    two = B.run_spec(_spec(["France", "Russia"], games_per_pairing=30), boot=0).games
+    three = B.run_spec(_spec(["France", "Russia", "Spain"], games_per_pairing=30), boot=0).games
+    cols = [c for c in GAME_COLS if c != "pairing"]
+    sub = three[
+        three["army_a"].isin(["France", "Russia"]) & three["army_b"].isin(["France", "Russia"])
+    ]
+    pd.testing.assert_frame_equal(
+        two[cols].reset_index(drop=True), sub[cols].reset_index(drop=True)
+    )
+
+
+def test_precision_run_equals_fixed_runs_of_its_final_sizes():
+    prec = B.run_spec(_spec(precision=0.09, block=40, max_games=200, games_per_pairing=40), boot=0)
+    reached = prec.games_per_pairing
+    assert set(reached.values()) - {40}, "the precision run should have grown some pairings"
+    assert prec.manifest["precision_reached"] <= 0.09 or max(reached.values()) == 200
+    fixed = B.run_spec(_spec(games_per_pairing=max(reached.values()), block=40), boot=0).games
+    pg = prec.games
+    for p, n in reached.items():
+        a = pg[pg["pairing"] == p][GAME_COLS].reset_index(drop=True)
+        b = fixed[(fixed["pairing"] == p) & (fixed["game"] < n)][GAME_COLS].reset_index(drop=True)
+        assert len(a) == n
+        pd.testing.assert_frame_equal(a, b)
+
+
+def _score(df, army):
+    """Hand count: the army's score (win 1, draw 1/2) in every game it played."""
+    s = []
+    for side in ("a", "b"):
+        d = df[df[f"army_{side}"] == army]
+        s.append((d["winner"] == side) + 0.5 * (d["winner"] == "draw"))
+    return pd.concat(s)
+
+
+def test_tables_equal_hand_counts_over_the_records(study):
+    from statsmodels.stats.proportion import proportion_confint
+
+    g = study.games
+    m = study.matrix.set_index(["army", "opponent"])
+    fr = g[(g["army_a"] == "France") & (g["army_b"] == "Russia")]
+    rf = g[(g["army_a"] == "Russia") & (g["army_b"] == "France")]
+    sc = pd.concat([(fr["winner"] == "a") + 0.5 * (fr["winner"] == "draw"),
+                    (rf["winner"] == "b") + 0.5 * (rf["winner"] == "draw")])  # fmt: skip
+    row = m.loc[("France", "Russia")]
+    assert row["games"] == 120
+    assert row["win_rate"] == pytest.approx(sc.mean())
+    lo, hi = proportion_confint(sc.sum(), len(sc), method="wilson")
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi))
+    assert row["win_rate_seat_b"] == pytest.approx(
+        ((rf["winner"] == "b") + 0.5 * (rf["winner"] == "draw")).mean()
+    )
+    # moving first: France moved first in fr games with first_player a, rf games with b
+    first = pd.concat([fr[fr["first_player"] == "a"], rf[rf["first_player"] == "b"]])
+    assert row["games_first"] == len(first)
+    # the mirror: the first player's win rate
+    mm = g[(g["army_a"] == "Spain") & (g["army_b"] == "Spain")]
+    mirror = m.loc[("Spain", "Spain")]
+    assert mirror["games"] == 60 and mirror["win_rate"] == 0.5
+    fw = (mm["winner"] == mm["first_player"]) + 0.5 * (mm["winner"] == "draw")
+    assert mirror["win_rate_first"] == pytest.approx(fw.mean())
+    # field win rate: mean over the two opponents
+    fa = study.armies.set_index("army").loc["France"]
+    assert fa["field_win_rate"] == pytest.approx(
+        (m.loc[("France", "Russia"), "win_rate"] + m.loc[("France", "Spain"), "win_rate"]) / 2
+    )
+    assert fa["ci_low"] < fa["field_win_rate"] < fa["ci_high"]
+    # first player over all games, victory mix of one pairing
+    allg = study.first_player.set_index("army").loc[T.ALL_GAMES]
+    assert allg["win_rate_first"] == pytest.approx(
+        ((g["winner"] == g["first_player"]) + 0.5 * (g["winner"] == "draw")).mean()
+    )
+    v = study.victory.set_index(["army_a", "army_b"]).loc[("France", "Russia")]
+    assert v["attrition"] == pytest.approx((fr["victory"] == "attrition").mean())
+    assert v["nightfall_squares"] == pytest.approx((fr["tiebreak"] == "squares").mean())
+    assert v["mean_turns"] == pytest.approx(fr["game_turns"].mean())
+    vba = study.victory_by_army.set_index("army").loc["Russia"]
+    assert vba[["win_attrition", "win_nightfall", "loss_attrition", "loss_nightfall",
+                "draw"]].sum() == pytest.approx(1.0)  # fmt: skip
+    assert vba["win_nightfall"] + vba["win_attrition"] + vba["draw"] / 2 == pytest.approx(
+        _score(g, "Russia").mean()
+    )
+
+
+def test_ratings_order_and_intervals(study):
+    a = study.armies.sort_values("rank")
+    assert list(a["rank"]) == sorted(a["rank"])
+    assert a["rating"].is_monotonic_decreasing
+    assert abs(a["rating"].sum()) < 1e-6
+    assert ((a["rank_low"] <= a["rank"]) & (a["rank"] <= a["rank_high"])).all()
+    assert ((a["rating_low"] < a["rating"]) & (a["rating"] < a["rating_high"])).all()
+
+
+def test_tally_equals_groupby_of_all_records_and_stays_small():
+    rng = np.random.default_rng(3)
+    tally = T.Tally()
+    blocks = []
+    for _ in range(150):
+        n = 500
+        df = pd.DataFrame(
+            {
+                "label": "x",
+                "army_a": rng.choice(["A", "B"], n),
+                "army_b": rng.choice(["A", "B"], n),
+                "first_player": rng.choice(["a", "b"], n),
+                "winner": rng.choice(["a", "b", "draw"], n),
+                "victory": rng.choice(["attrition", "nightfall"], n),
+                "tiebreak": rng.choice(["", "squares"], n),
+                "turn_limit": rng.random(n) < 0.01,
+                "game_turns": rng.integers(5, 30, n),
+            }
+        )
+        tally.add(df)
+        blocks.append(df)
+    t = tally.table
+    assert len(t) <= 2 * 2 * 2 * 3 * 2 * 2 * 2  # bounded by the keys, not by the games
+    allg = pd.concat(blocks)
+    assert t["games"].sum() == len(allg)
+    assert t["turns_sum"].sum() == allg["game_turns"].sum()
+    assert t["turns_sq"].sum() == (allg["game_turns"].astype(np.int64) ** 2).sum()
+    ref = allg.groupby(T.KEYS, observed=True).size()
+    got = t.set_index(T.KEYS)["games"]
+    pd.testing.assert_series_equal(
+        got.sort_index(), ref.sort_index().rename("games"), check_names=False
+    )
+
+
+def test_style_sensitivity_tables():
+    res = B.run_spec(
+        _spec(policies=B.policy_specs(policies=["balanced", "territorial"]), games_per_pairing=40),
+        boot=0,
+    )
+    assert set(res.armies["policy"]) == {"balanced", "territorial"}
+    assert list(res.style_tau.columns) == ["policy_x", "policy_y", "tau", "p_value"]
+    assert len(res.style_tau) == 1 and -1 <= res.style_tau["tau"].iloc[0] <= 1
+    # the same seeds serve both styles: same maps, different play
+    g = res.games
+    bal = g[g["label"] == "balanced"].reset_index(drop=True)
+    ter = g[g["label"] == "territorial"].reset_index(drop=True)
+    assert (bal["seed"] == ter["seed"]).all() and (bal["map_nw"] == ter["map_nw"]).all()
+
+
+# --- what-if ---------------------------------------------------------------------------------
+
+
+def test_identical_variant_is_exactly_zero(study):
+    spec = W.make_spec(_spec(block=40), edits=["France/Garde Imperial/full=8"])
+    res = W.run_spec(spec, boot=30)
+    assert res.identical
+    wi = res.whatif
+    assert len(wi) == 3  # France vs Russia, vs Spain, vs the field
+    for col in ("delta", "delta_low", "delta_high", "changed_games"):
+        assert (wi[col] == 0.0).all(), col
+    f = res.field.iloc[0]
+    assert (f["rating_delta"], f["rating_delta_low"], f["rating_delta_high"]) == (0.0, 0.0, 0.0)
+    assert any("identical" in line for line in res.summary())
+    # the base games are the balance study's games (same seeds)
+    base = res.base.tally
+    pd.testing.assert_frame_equal(
+        base.drop(columns="label"), study.tally.drop(columns="label"), check_dtype=False
+    )
+
+
+def test_a_strong_unit_raises_and_a_weak_unit_lowers_the_win_rate():
+    strong = W.run(FIELD3, edits=["France/Garde Imperial/full=30"], games_per_pairing=150, seed=3)
+    f = strong.field.iloc[0]
+    assert f["delta"] > 0 and f["delta_low"] > 0, f
+    assert f["rating_delta_low"] > 0
+    weak = W.run(
+        FIELD3,
+        edits=["Russia/Russian Guard/full=2", "Russia/Russian Guard/reduced=1",
+               "Russia/Kexholm Regiment/full=2", "Russia/Kexholm Regiment/reduced=1"],
+        games_per_pairing=150, seed=3,
+    )  # fmt: skip
+    f = weak.field.iloc[0]
+    assert f["army"] == "Russia"
+    assert f["delta"] < 0 and f["delta_high"] < 0, f
+    # only the pairings with the changed army were replayed
+    assert weak.manifest["games"] == 9 * 150 + 5 * 150
+
+
+def test_whatif_paired_interval_matches_per_game_differences(tmp_path):
+    from scipy.stats import ttest_1samp
+
+    res = W.run(FIELD3, edits=["Spain/cards/Supply=0"], games_per_pairing=80, seed=5,
+                out_dir=tmp_path)  # fmt: skip
+    g = pd.read_parquet(tmp_path / B.STORE)
+    base = g[g["label"] == "base"].set_index(["army_a", "army_b", "game"])
+    var = g[g["label"] == "variant"].set_index(["army_a", "army_b", "game"])
+    d = []
+    for (a, b), seat in ((("Spain", "France"), "a"), (("France", "Spain"), "b")):
+        vb = base.loc[(a, b)]["winner"]
+        vv = var.loc[(a, b)]["winner"]
+        sb = (vb == seat) + 0.5 * (vb == "draw")
+        sv = (vv == seat) + 0.5 * (vv == "draw")
+        d.append(sv - sb)
+    d = pd.concat(d).to_numpy(dtype=float)
+    row = res.whatif.set_index(["army", "opponent"]).loc[("Spain", "France")]
+    ci = ttest_1samp(d, 0.0).confidence_interval()
+    assert row["delta"] == pytest.approx(d.mean())
+    assert (row["delta_low"], row["delta_high"]) == pytest.approx((ci.low, ci.high))
+    assert row["changed_games"] == pytest.approx((d != 0).mean())
+
+
+def test_interrupted_study_keeps_finished_blocks(tmp_path, monkeypatch):
+    import manoeuvre_sim.results as R
+
+    real = R.write_part
+    calls = {"n": 0}
+
+    def flaky(df, path, manifest):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(df, path, manifest)
+
+    monkeypatch.setattr(R, "write_part", flaky)
+    res = B.run_spec(_spec(block=30), out_dir=tmp_path, boot=0)
+    assert res.interrupted
+    store = tmp_path / B.STORE
+    assert len(list(store.glob("*.parquet"))) == 3
+    assert not [p for p in store.iterdir() if p.name.startswith(".")]  # no half-written file
+    assert res.manifest["games"] == 90
+    assert int(res.matrix.query("army != opponent")["games"].sum()) > 0
