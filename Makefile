@@ -16,11 +16,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+# the default balance study: the 8 base armies, 1,000 games per ordered pairing (about
+# +-2 points per cell), into reports/balance/ (an earlier run there is replaced)
 run: $(STAMP)
-	$(BIN)/manoeuvre-sim armies list
-	$(BIN)/manoeuvre-sim simulate --army-a France --army-b Russia --games 5000 --seed 1 \
-	    --out reports/france_vs_russia.parquet
-	$(BIN)/manoeuvre-sim odds chart --out reports/assault_odds_a4.pdf
+	$(BIN)/manoeuvre-sim balance --out reports/balance --force
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -34,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_invariants.py
 	$(BIN)/python benchmarks/bench_players.py
+	$(BIN)/python benchmarks/bench_balance.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

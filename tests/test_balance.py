@@ -216,9 +216,11 @@ def test_identical_variant_is_exactly_zero(study):
     )
 
 
-def test_a_strong_unit_raises_and_a_weak_unit_lowers_the_win_rate():
-    strong = W.run(FIELD3, edits=["France/Garde Imperial/full=30"], games_per_pairing=150, seed=3)
+def test_a_strong_card_raises_and_weak_units_lower_the_win_rate():
+    # one card: Palafox (Spain's weakest leader, 1/5) made a 20-point combat leader
+    strong = W.run(FIELD3, edits=["Spain/leaders/Palafox/combat=20"], games_per_pairing=150, seed=3)
     f = strong.field.iloc[0]
+    assert f["army"] == "Spain"
     assert f["delta"] > 0 and f["delta_low"] > 0, f
     assert f["rating_delta_low"] > 0
     weak = W.run(
