@@ -109,6 +109,18 @@ def test_spy_reveals_the_hand_to_the_policy():
 
 
 # --- the odds the players use are exact ----------------------------------------------------
+def test_dice_tables_cover_every_printable_dice():
+    """An army file may print up to 10 dice of up to 20 sides (dice.py); the players' tables
+    must hold them all (they once stopped at 3d12 and read garbage past it)."""
+    from manoeuvre_sim.odds import Dice, attack_pmf
+
+    for n, s in ((10, 20), (4, 20), (5, 12), (3, 4)):
+        want = attack_pmf(0, [Dice(n, s)])
+        got = H.DICE_PMF[n, s, : len(want)]
+        np.testing.assert_allclose(got, want, atol=1e-12)
+        assert H.DICE_GE[n, s, n * s] == pytest.approx(float(s) ** -n, rel=1e-9)
+
+
 def test_dice_tail_tables_are_exact():
     for n, s in itertools.product(range(4), (4, 6, 8, 10, 12)):
         faces = list(itertools.product(range(1, s + 1), repeat=n))
@@ -123,7 +135,7 @@ def test_table_dice_ev_matches_the_odds_module():
     from manoeuvre_sim.odds import Dice, attack_pmf, band_probabilities
 
     vals = np.array([-1.0, 0.0, 2.0, 3.0, 4.0, 5.0])
-    for groups in (((2, 6), (1, 10)), ((2, 8), (2, 6), (1, 8)), ((1, 10),)):
+    for groups in (((2, 6), (1, 10)), ((2, 8), (2, 6), (1, 8)), ((1, 10),), ((10, 20), (2, 6))):
         pm = np.zeros(H.LMAX)
         pm[0] = 1.0
         top = 0
@@ -144,7 +156,8 @@ def test_assault_ev_matches_the_odds_module():
     from manoeuvre_sim.odds import Dice, attack_pmf, band_probabilities
 
     vals = np.array([-1.0, 0.0, 2.0, 3.0, 4.0, 5.0])  # band k is worth k (band 0: -1)
-    for a0, d, (n, s) in itertools.product((3, 6, 8), (4, 7, 11), ((1, 8), (2, 6), (2, 10))):
+    dice = ((1, 8), (2, 6), (2, 10), (4, 20), (10, 20), (3, 4))  # up to what a file may print
+    for a0, d, (n, s) in itertools.product((3, 6, 8), (4, 7, 11, 40), dice):
         got = H._ev_single(n, s, a0, d, vals)
         p = band_probabilities(attack_pmf(a0, [Dice(n, s)]), d)
         assert got == pytest.approx(float((p * vals).sum()), abs=1e-12)

@@ -75,28 +75,25 @@ BALANCED = np.array(   [1.0, 1.6, 1.0, 0.0,  1.6, 0.6, 0.25, 0.5, 1.5, 4.5, 1.0,
 # fmt: on
 
 
-def _dice_tables(nmax: int = 3, smax: int = 12, kmax: int = 48) -> tuple[np.ndarray, np.ndarray]:
-    """PMF[n, s, k] = P(sum of n s-sided dice == k); GE[n, s, k] = P(sum >= k)."""
+def _dice_tables(nmax: int = 10, smax: int = 20) -> tuple[np.ndarray, np.ndarray]:
+    """PMF[n, s, k] = P(sum of n s-sided dice == k); GE[n, s, k] = P(sum >= k), for every
+    dice an army file may print (``dice.py``: up to 10 dice of up to 20 sides)."""
+    kmax = nmax * smax + 1
     pmf = np.zeros((nmax + 1, smax + 1, kmax), dtype=np.float64)
-    for s in range(smax + 1):
+    pmf[:, 0, 0] = 1.0
+    for s in range(1, smax + 1):
+        die = np.full(s + 1, 1.0 / s)
+        die[0] = 0.0
         pmf[0, s, 0] = 1.0
         for n in range(1, nmax + 1):
-            if s == 0:
-                pmf[n, s, 0] = 1.0
-                continue
-            for k in range(kmax):
-                if pmf[n - 1, s, k] == 0:
-                    continue
-                for f in range(1, s + 1):
-                    if k + f < kmax:
-                        pmf[n, s, k + f] += pmf[n - 1, s, k] / s
+            pmf[n, s] = np.convolve(pmf[n - 1, s], die)[:kmax]
     ge = np.cumsum(pmf[:, :, ::-1], axis=2)[:, :, ::-1].copy()
     return pmf, ge
 
 
 DICE_PMF, DICE_GE = _dice_tables()
 KMAX = DICE_PMF.shape[2]
-LMAX = 128  # length of the attack-dice distributions built from the table
+LMAX = 512  # length of the attack-dice distributions built from the table
 DECISIVE = 6.0  # added to an elimination that ends the game by attrition (rule 2.1)
 
 # the worth of holding each HQ card type (state.HQ_* order), before its context
@@ -320,6 +317,8 @@ def _card_value(st, cards, w, p, c, nreduced):
         return v
     if kind == S.KIND_LEADER:
         return 4.0 + 0.3 * cards[p, c, S.CF_CBT_A] + 0.5 * cards[p, c, S.CF_CMD]
+    if kind != S.KIND_HQ:
+        return 0.0  # a blank card (card-value ablations): it can only be discarded
     hq = cards[p, c, S.CF_HQ]
     v = HQ_VALUE[hq]
     if hq == S.HQ_SUPPLY and nreduced > 0:
