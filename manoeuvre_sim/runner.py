@@ -69,6 +69,8 @@ class SimResult:
     records: np.ndarray  # int32 (n_done, NREC)
     manifest: dict = field(default_factory=dict)
     interrupted: bool = False
+    # with card_stats: int32 (n_done, 2, n_cards, engine.cardstats.NCS), else None
+    card_stats: np.ndarray | None = None
 
 
 def prepare(config: SimConfig):
@@ -123,6 +125,7 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     *,
     prepared: tuple | None = None,
+    card_stats: bool = False,
 ) -> SimResult:
     """Play ``config.games`` games (game indices from ``config.first_game``);
     ``progress(done, total)`` is called after each chunk.
@@ -130,12 +133,16 @@ def simulate(
     ``prepared``: what ``prepare(config)`` returns, when the caller already has it (a
     tournament plays many configs over the same armies and data).
 
+    ``card_stats``: also take each game's per-card-copy statistics (from its event trace;
+    the records are the same either way).
+
     A KeyboardInterrupt between chunks stops the run and returns the finished games with
     ``interrupted=True`` (a chunk in flight is discarded whole).
     """
     import numba
 
-    from manoeuvre_sim.engine.batch import NREC, play_games
+    from manoeuvre_sim.engine.batch import NREC, TRACE_ROWS, play_games, play_games_cards
+    from manoeuvre_sim.engine.cardstats import NCS
 
     a, b, P = prepared if prepared is not None else prepare(config)
     opt = rule_options(config)
@@ -144,16 +151,27 @@ def simulate(
     threads = min(threads, numba.config.NUMBA_NUM_THREADS)
     numba.set_num_threads(threads)
     out = np.zeros((config.games, NREC), dtype=np.int32)
+    cs = None
+    if card_stats:
+        cs = np.zeros((config.games, 2, int(P.deck_size.max()), NCS), dtype=np.int32)
     done = 0
     interrupted = False
     t0 = time.perf_counter()
     try:
         while done < config.games:
             n = min(config.chunk, config.games - done)
-            play_games(
-                config.seed, config.first_game + done, n, P.units, P.cards, P.deck_size, P.rank, P.tprops,
-                P.sections, P.section_numbers, pol, params, opt, out[done : done + n],
+            args = (
+                config.seed, config.first_game + done, n, P.units, P.cards, P.deck_size,
+                P.rank, P.tprops, P.sections, P.section_numbers, pol, params, opt,
+                out[done : done + n],
             )  # fmt: skip
+            if cs is None:
+                play_games(*args)
+            elif play_games_cards(*args, cs[done : done + n]):
+                raise UsageError(
+                    f"card statistics: a game logged more than {TRACE_ROWS} events (raise "
+                    "engine.batch.TRACE_ROWS or lower --max-turns)"
+                )
             done += n
             if progress:
                 progress(done, config.games)
@@ -177,4 +195,9 @@ def simulate(
         # the parameter vectors the policies played with (engine/heuristic.py PARAM_NAMES)
         "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
     }
-    return SimResult(records=out[:done].copy(), manifest=manifest, interrupted=interrupted)
+    return SimResult(
+        records=out[:done].copy(),
+        manifest=manifest,
+        interrupted=interrupted,
+        card_stats=cs[:done].copy() if cs is not None else None,
+    )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +61,10 @@ class Pairing:
     policy_b: str
     seed: int
     label: str = ""
+    # card patches after packing: (side, copy, source copy) - the copy's row becomes the
+    # source copy's row, or a blank card (it can only be discarded) when source is -1;
+    # copies are card_no - 1 of `armies export` (card-value ablations)
+    patches: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,7 @@ def play(
     on_frame: Callable[[Task, object], None] | None = None,
     progress: Callable[[int], None] | None = None,
     card_bits: bool = False,
+    card_stats: bool | Collection[int] = False,
 ) -> PlayOutcome:
     """Play ``tasks`` (in order) and hand each finished block to ``on_frame(task, frame)``.
 
@@ -140,6 +145,10 @@ def play(
         ``pairing`` and ``label``), after the file is written.
     progress : called with the number of games just finished.
     card_bits : add the drawn/played card-copy columns.
+    card_stats : take each game's per-card-copy statistics (``engine/cardstats.py``) of
+        every pairing (True) or of the pairings in a collection, and hand them to
+        ``on_frame(task, frame, stats)`` as a third argument (None for the other pairings;
+        not written to the store).
 
     A KeyboardInterrupt ends the run between tasks (the task in flight is discarded) and is
     reported as ``interrupted``; finished tasks are on disk and were handed to ``on_frame``.
@@ -172,13 +181,11 @@ def play(
                 include_unverified_maps=options.include_unverified_maps,
             )  # fmt: skip
             if task.pairing not in packed:
-                packed[task.pairing] = (
-                    p.army_a,
-                    p.army_b,
-                    pack(p.army_a, p.army_b, terrain, sections,
-                         include_unverified=options.include_unverified_maps),
-                )  # fmt: skip
-            res = simulate(cfg, prepared=packed[task.pairing])
+                P = pack(p.army_a, p.army_b, terrain, sections,
+                         include_unverified=options.include_unverified_maps)  # fmt: skip
+                packed[task.pairing] = (p.army_a, p.army_b, apply_patches(P, p.patches))
+            want = card_stats if isinstance(card_stats, bool) else task.pairing in card_stats
+            res = simulate(cfg, prepared=packed[task.pairing], card_stats=want)
             if res.interrupted:
                 raise KeyboardInterrupt
             df = to_frame(
@@ -190,6 +197,7 @@ def play(
                 meta = dict(manifest or {})
                 meta["task"] = {
                     "pairing": task.pairing,
+                    "patches": [list(x) for x in p.patches],
                     "label": p.label,
                     "army_a": p.army_a.name,
                     "army_b": p.army_b.name,
@@ -199,7 +207,10 @@ def play(
                 }
                 write_part(df, store / part_name(p.label, task), meta)
             if on_frame is not None:
-                on_frame(task, df)
+                if card_stats is not False:
+                    on_frame(task, df, res.card_stats)
+                else:
+                    on_frame(task, df)
             out.games[task.pairing] = out.games.get(task.pairing, 0) + task.count
             out.tasks_done += 1
             if progress is not None:
@@ -208,6 +219,23 @@ def play(
         out.interrupted = True
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def apply_patches(P, patches: Sequence[tuple[int, int, int]]):
+    """The packed tables with card rows replaced (see ``Pairing.patches``); the data hash
+    records the patches."""
+    if not patches:
+        return P
+    import dataclasses
+
+    cards = P.cards.copy()
+    for side, copy, source in patches:
+        n = int(P.deck_size[side])
+        if not (0 <= copy < n) or not (-1 <= source < n):
+            raise UsageError(f"card patch {(side, copy, source)}: copies are 0..{n - 1}")
+        cards[side, copy] = 0 if source < 0 else P.cards[side, source]
+    h = hashlib.sha256((P.data_hash + repr(sorted(patches))).encode()).hexdigest()[:16]
+    return dataclasses.replace(P, cards=cards, data_hash=h)
 
 
 def blocks(pairing: int, start: int, stop: int, size: int) -> list[Task]:

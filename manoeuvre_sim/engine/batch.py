@@ -6,6 +6,7 @@ import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.cardstats import scan_trace
 from manoeuvre_sim.engine.game import play_game
 from manoeuvre_sim.rng import seed_state
 
@@ -115,3 +116,59 @@ def play_games(
             trn,
         )
         _record(st, out[k])
+
+
+TRACE_ROWS = 16384  # events one game may log when its card statistics are taken
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games_cards(
+    seed,
+    first_game,
+    n,
+    units,
+    cards,
+    dsize,
+    rank,
+    tprops,
+    sections,
+    section_numbers,
+    pol,
+    params,
+    opt,
+    out,
+    cstats,
+):
+    """As :func:`play_games` (the same games, the same records), and also each game's
+    per-card-copy statistics into ``cstats[:n]`` (int32, (n, 2, n_cards, NCS), zeroed by
+    the caller; ``engine/cardstats.py``) from its event trace. Returns the number of games
+    whose trace overflowed ``TRACE_ROWS`` (their statistics are incomplete)."""
+    overflow = np.zeros(n, dtype=np.int32)
+    for k in nb.prange(n):
+        st = np.empty(S.STATE_SIZE, dtype=np.int32)
+        S.clear_state(st)
+        rng = np.zeros(4, dtype=np.uint64)
+        seed_state(np.uint64(seed), np.uint64(first_game + k), rng)
+        tr = np.empty((TRACE_ROWS, 6), dtype=np.int32)
+        trn = np.zeros(1, dtype=np.int32)
+        play_game(
+            st,
+            units,
+            cards,
+            dsize,
+            rank,
+            tprops,
+            sections,
+            section_numbers,
+            pol,
+            params,
+            rng,
+            opt,
+            tr,
+            trn,
+        )
+        _record(st, out[k])
+        scan_trace(tr, trn[0], cstats[k])
+        if trn[0] >= TRACE_ROWS:
+            overflow[k] = 1
+    return overflow.sum()

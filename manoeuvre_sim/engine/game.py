@@ -118,6 +118,7 @@ from manoeuvre_sim.engine.rules import (
     hit,
     is_hq,
     log,
+    mark_drawn,
     move_unit,
     owner,
     play_and_discard,
@@ -288,6 +289,7 @@ def deal(st, g, p, tournament):
             st[S.DECK_N + p] = m - 1
             st[S.HAND + p * S.HMAX + st[S.HAND_N + p]] = c
             st[S.HAND_N + p] += 1
+            mark_drawn(st, p, c, tr, trn)  # the chosen cards are drawn cards too
         shuffle(st, S.DECK + p * S.MAXC, st[S.DECK_N + p], rng)
     else:
         shuffle(st, S.DECK + p * S.MAXC, n, rng)

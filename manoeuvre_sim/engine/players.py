@@ -102,6 +102,8 @@ def _card_value(st, cards, p, c):
         return v + 0.3 * cards[p, c, S.CF_DEF]
     if kind == S.KIND_LEADER:
         return 4.0 + cards[p, c, S.CF_CBT_A] * 0.5
+    if kind != S.KIND_HQ:
+        return 0.0  # a blank card (card-value ablations): it can only be discarded
     hq = cards[p, c, S.CF_HQ]
     if hq == S.HQ_WITHDRAW or hq == S.HQ_SUPPLY or hq == S.HQ_REGROUP:
         return 4.0
@@ -133,7 +135,7 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             )
         if kind == S.KIND_LEADER:
             return 6.0 + cards[p, c, S.CF_CBT_A]
-        return 4.0
+        return 4.0 if kind == S.KIND_HQ else 0.0
     if dk == D.D_DISCARD:
         # drop the cards worth less than the keep threshold (cards of eliminated units are
         # worth nothing), so the deck keeps cycling toward nightfall

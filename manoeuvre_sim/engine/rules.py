@@ -183,6 +183,13 @@ def shuffle(arr, start, n, rng):
 
 
 @nb.njit(cache=True)
+def mark_drawn(st, p, c, tr, trn):
+    """Card c came into p's hand from the deck: record it (drawn set, trace)."""
+    _setbit(st, S.DRAWN, p, c)
+    log(tr, trn, EV_DRAW, p, c, 0, 0, 0)
+
+
+@nb.njit(cache=True)
 def draw_one(st, p, rng, tr, trn):
     """Draw one card (rule 4 Draw Phase). The first time the deck runs out the player has
     drawn the last card of the first deck (rule 2.3); an empty deck is rebuilt from the
@@ -202,8 +209,7 @@ def draw_one(st, p, rng, tr, trn):
     c = st[S.DECK + p * S.MAXC + n]
     st[S.DECK_N + p] = n
     hand_add(st, p, c)
-    _setbit(st, S.DRAWN, p, c)
-    log(tr, trn, EV_DRAW, p, c, 0, 0, 0)
+    mark_drawn(st, p, c, tr, trn)
     if n == 0 and st[S.RESHUFFLES + p] == 0:
         st[S.FIRST_DECK_DONE + p] = 1  # rule 2.3: the last card of the first deck
     return True
