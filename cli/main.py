@@ -30,6 +30,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "balance",
         "Army balance: win-rate matrix, ratings, seats, victory types, PDF.",
     ),
+    "cards": (
+        "manoeuvre_sim.cli.cards",
+        "cards",
+        "Card value for one army: observed in play and by ablation, PDF.",
+    ),
     "whatif": (
         "manoeuvre_sim.cli.whatif",
         "whatif",

@@ -144,3 +144,42 @@ def test_simulate_refuses_a_bad_output_name_before_playing(name, tmp_path, capsy
                          "--games", "200000", "--out", str(tmp_path / name)], capsys)  # fmt: skip
     assert code == 2
     assert "--out" in err
+
+
+CARDS_BAD = [
+    (["cards", "--army", "Narnia"], "Narnia: army: unknown army"),
+    (["cards", "--army", "France", "--against", "France"], "cannot be its own opponent"),
+    (["cards", "--army", "France", "--against", "Russia,Atlantis"], "Atlantis"),
+    (["cards", "--army", "France", "--replace", "Forced March"], "expected CARD=OTHER"),
+    (["cards", "--army", "France", "--replace", "Teleport=Supply"], "no such card"),
+    (["cards", "--army", "France", "--replace", "Supply=Teleport"], "no such card"),
+    (["cards", "--army", "France", "--games", "0"], "--games: expected a positive"),
+    (["cards", "--army", "France", "--mode", "guess"], "Invalid value for '--mode'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("args,needle", CARDS_BAD, ids=[" ".join(a[1:]) for a, _ in CARDS_BAD])
+def test_cards_bad_options_one_line_exit_2(args, needle, tmp_path, capsys, no_games):
+    code, _, err = _run(args + ["--out", str(tmp_path / "o"), "--quiet"], capsys)
+    assert code == 2, err
+    assert needle in err, err
+    assert len([ln for ln in err.splitlines() if ln.strip()]) <= 3 and "Traceback" not in err
+
+
+def test_cards_writes_tables_and_pdf(tmp_path, capsys):
+    out = tmp_path / "cards"
+    main(["cards", "--army", "Russia", "--against", "Austria", "--games", "40", "--seed", "3",
+          "--replace", "Supply=blank", "--replace", "Skirmish=Supply", "--out", str(out),
+          "--quiet"])  # fmt: skip
+    stdout = capsys.readouterr().out
+    assert "value by ablation" in stdout and "observed" in stdout
+    c = pd.read_csv(out / "cards.csv")
+    for col in ("card", "kind", "copies", "drawn_win_rate", "not_drawn_win_rate", "iwd",
+                "iwd_low", "iwd_high", "play_rate", "value", "value_low", "value_high"):  # fmt: skip
+        assert col in c.columns, col
+    assert c["copies"].sum() == 60
+    assert c["value"].notna().sum() == 2
+    assert (out / "cards.parquet").is_file() and (out / "card_copies.csv").is_file()
+    from pypdf import PdfReader
+
+    assert len(PdfReader(out / "cards.pdf").pages) >= 2

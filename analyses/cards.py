@@ -1,0 +1,717 @@
+"""Card value: what each card is worth to its army, observed in play and by ablation.
+
+Cards are identified as a designer names them (:func:`identities`): a leader by its name,
+an HQ card by its type, a unit card by its unit **and** printed values (the 2d8/6 and the
+1d10/3 card of one unit are different cards); the copies of one identity are pooled.
+
+**Observed** (17lands style): from the army's games against the field, per identity, the
+win rate in games where it was drawn, in the opening hand, played, never drawn; the
+improvement when drawn (IWD: drawn minus never-drawn win rate) and when played, each with
+a 95 % interval; how it was used (attack, defence, restoration, fire, Supply moves, a
+leader's Combat or Command or rally ...), the mean game turn it was played in, and the
+share of games in which it was held and never played. Every figure comes from per-block
+sums (each game's per-copy statistics are read off its event trace and summed at once), so
+memory is flat in the number of games. These figures are biased (README: Card value).
+
+**Ablation** (causal): every copy of one identity (or one copy) is replaced by a blank card
+that can only be discarded — the deck stays at 60 and the day keeps its length — or by
+another card (``replace``), and the army's games against the field are replayed on the
+same seeds. ``value`` = base win rate - variant win rate (the win rate the army loses
+without the card: a helpful card is positive), with the paired 95 % interval of the
+per-game differences. An ablation that changes nothing (a card replaced by itself, a blank
+by a blank) gives exactly 0.
+
+Seeds are those of the balance study: the base games of (army, opponent) are the balance
+study's games of that pairing with the same master seed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from manoeuvre_sim import stats
+from manoeuvre_sim.analyses import balance as B
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.model import Army
+from manoeuvre_sim.study import Pairing, RuleOptions, Task, blocks, pairing_seed, play
+
+MODES = ("observed", "ablation", "both")
+BLANK = "blank"
+KINDS = ("leader", "hq", "unit")
+
+
+# --- identities --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardIdentity:
+    """One card as a designer names it, and its copies (``card_no - 1`` of the export)."""
+
+    label: str
+    kind: str  # leader | hq | unit
+    unit: str
+    copies: tuple[int, ...]
+
+
+def _unit_label(unit_name: str, c) -> str:
+    parts = []
+    if c.artillery:
+        parts.append(f"bomb {c.bombard}/{c.defense}")
+    else:
+        if c.attack is not None:
+            parts.append(f"{c.attack}/{c.defense}")
+        else:
+            parts.append(f"-/{c.defense}")
+        if c.bombard is not None:
+            parts.append(f"bomb {c.bombard}")
+        if c.volley is not None:
+            parts.append(f"volley {c.volley}")
+    if c.pursuit_max:
+        parts.append(f"p{c.pursuit_max}")
+    if c.withdraw_max:
+        parts.append(f"w{c.withdraw_max}")
+    if c.not_required_to_advance:
+        parts.append("NRA")
+    return f"{unit_name} {' '.join(parts)}"
+
+
+def identities(army: Army) -> list[CardIdentity]:
+    """The army's card identities in deck order (unit cards, leaders, HQ cards)."""
+    found: dict[str, list] = {}
+    order: list[tuple[str, str, str]] = []
+    k = 0
+    for u in army.units:
+        for c in u.cards:
+            label = _unit_label(u.name, c)
+            if label not in found:
+                found[label] = []
+                order.append((label, "unit", u.name))
+            found[label].append(k)
+            k += 1
+    for ld in army.leaders:
+        found[ld.name] = [k]
+        order.append((ld.name, "leader", ""))
+        k += 1
+    for h in army.hq:
+        label = h.type
+        if label not in found:
+            found[label] = []
+            order.append((label, "hq", ""))
+        found[label].extend(range(k, k + h.count))
+        k += h.count
+    return [CardIdentity(lb, kind, unit, tuple(found[lb])) for lb, kind, unit in order]
+
+
+def find_identity(ids: Sequence[CardIdentity], name: str, what: str) -> CardIdentity:
+    """An identity by label (case-insensitive), or a unique part of one."""
+    key = name.strip().casefold()
+    exact = [i for i in ids if i.label.casefold() == key]
+    if exact:
+        return exact[0]
+    part = [i for i in ids if key and key in i.label.casefold()]
+    if len(part) == 1:
+        return part[0]
+    if part:
+        raise UsageError(
+            f"{what} {name!r}: matches several cards: " + "; ".join(i.label for i in part)
+        )
+    raise UsageError(
+        f"{what} {name!r}: no such card in this army; expected one of: "
+        + "; ".join(i.label for i in ids)
+    )
+
+
+# --- the study ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ablation:
+    """Replace every copy (or the first copy) of ``target`` by ``source`` (a blank when
+    None)."""
+
+    target: str
+    source: str | None = None
+    one_copy: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.source is None:
+            return self.target
+        return f"{self.target} -> {self.source}"
+
+
+@dataclass(frozen=True)
+class CardStudySpec:
+    army: Army
+    opponents: tuple[Army, ...]
+    games: int = 14000  # per variant, against the field: split over opponents and seats
+    seed: int = 1
+    policy: B.PolicySpec = B.PolicySpec("balanced", "balanced")
+    mode: str = "both"
+    ablations: tuple[Ablation, ...] | None = None  # None: every identity, blanked
+    base_blank: tuple[str, ...] = ()  # identities blanked in the base run too
+    options: RuleOptions = RuleOptions()
+    block: int = 1000
+    threads: int = 0
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise UsageError(f"--mode: expected one of {', '.join(MODES)}, got {self.mode!r}")
+        if not self.opponents:
+            raise UsageError("--against: expected at least one opponent")
+        names = [o.name for o in self.opponents]
+        if self.army.name in names:
+            raise UsageError(
+                f"--against: {self.army.name} cannot be its own opponent in a card study "
+                "(both seats would hold the card)"
+            )
+        if len(set(names)) != len(names):
+            raise UsageError("--against: an army is named twice")
+        if self.games < 1:
+            raise UsageError(f"--games: expected a positive number, got {self.games}")
+        if not (0 <= self.seed < 2**63):
+            raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
+        if self.block < 1 or self.threads < 0:
+            raise UsageError("block and threads: expected positive numbers")
+        ids = identities(self.army)
+        for a in self.ablations or ():
+            find_identity(ids, a.target, "--replace" if a.source else "card")
+            if a.source is not None and a.source != BLANK:
+                find_identity(ids, a.source, "--replace")
+        for b in self.base_blank:
+            find_identity(ids, b, "base_blank")
+
+    @property
+    def per_pairing(self) -> int:
+        return -(-self.games // (2 * len(self.opponents)))
+
+    def plan(self) -> list[Ablation]:
+        if self.mode == "observed":
+            return []
+        if self.ablations is not None:
+            return list(self.ablations)
+        return [Ablation(i.label) for i in identities(self.army)]
+
+
+def _patches(ids, ablation: Ablation | None, blank: Sequence[str], side: int):
+    out = []
+    for b in blank:
+        for c in find_identity(ids, b, "base_blank").copies:
+            out.append((side, c, -1))
+    if ablation is not None:
+        target = find_identity(ids, ablation.target, "card")
+        copies = target.copies[:1] if ablation.one_copy else target.copies
+        if ablation.source is None or ablation.source == BLANK:
+            out += [(side, c, -1) for c in copies]
+        else:
+            src = find_identity(ids, ablation.source, "--replace").copies[0]
+            out += [(side, c, src) for c in copies]
+    return tuple(out)
+
+
+class ObservedSums:
+    """Per-identity and per-copy sums over games (sizes fixed by the deck, not the games)."""
+
+    def __init__(self, ids: Sequence[CardIdentity], n_cards: int) -> None:
+        from manoeuvre_sim.engine.cardstats import NCS
+
+        self.ids = ids
+        k = len(ids)
+        self.M = np.zeros((n_cards, k), dtype=np.int64)  # copy -> identity
+        for j, i in enumerate(ids):
+            self.M[list(i.copies), j] = 1
+        self.games = 0
+        self.score = 0.0
+        self.score2 = 0.0
+        z = lambda: np.zeros(k)  # noqa: E731
+        self.n = {w: z() for w in ("drawn", "opening", "played", "held_unplayed")}
+        self.s = {w: z() for w in ("drawn", "opening", "played")}
+        self.s2 = {w: z() for w in ("drawn", "opening", "played")}
+        self.plays = z()
+        self.turns = z()
+        self.uses = np.zeros((k, NCS))
+        self.copy_n = {w: np.zeros(n_cards) for w in ("drawn", "played")}
+        self.copy_s = {w: np.zeros(n_cards) for w in ("drawn", "played")}
+
+    @property
+    def nbytes(self) -> int:
+        arrs = [self.M, self.plays, self.turns, self.uses]
+        for d in (self.n, self.s, self.s2, self.copy_n, self.copy_s):
+            arrs += list(d.values())
+        return sum(a.nbytes for a in arrs)
+
+    def add(self, score: np.ndarray, cs: np.ndarray) -> None:
+        """``score``: (n,) the army's score per game; ``cs``: (n, n_cards, NCS) its side's
+        per-copy statistics."""
+        from manoeuvre_sim.engine import cardstats as C
+
+        self.games += len(score)
+        self.score += float(score.sum())
+        self.score2 += float((score * score).sum())
+        cs = cs[:, : self.M.shape[0], :].astype(np.int64)
+        drawn = (cs[:, :, C.CS_DRAWN] @ self.M) > 0
+        opening = (cs[:, :, C.CS_OPENING] @ self.M) > 0
+        plays = cs[:, :, C.CS_PLAYS] @ self.M
+        played = plays > 0
+        s = score[:, None]
+        for w, mask in (("drawn", drawn), ("opening", opening), ("played", played)):
+            self.n[w] += mask.sum(axis=0)
+            self.s[w] += (mask * s).sum(axis=0)
+            self.s2[w] += (mask * s * s).sum(axis=0)
+        self.n["held_unplayed"] += (drawn & ~played).sum(axis=0)
+        self.plays += plays.sum(axis=0)
+        self.turns += (cs[:, :, C.CS_TURNS] @ self.M).sum(axis=0)
+        self.uses += np.einsum("gcf,ck->kf", cs, self.M)
+        cd = cs[:, :, C.CS_DRAWN] > 0
+        cp = cs[:, :, C.CS_PLAYS] > 0
+        self.copy_n["drawn"] += cd.sum(axis=0)
+        self.copy_n["played"] += cp.sum(axis=0)
+        self.copy_s["drawn"] += (cd * s).sum(axis=0)
+        self.copy_s["played"] += (cp * s).sum(axis=0)
+
+
+def _rate(s, n):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, s / np.where(n > 0, n, 1), np.nan)
+
+
+def _wilson(s, n):
+    lo = np.full(len(n), np.nan)
+    hi = np.full(len(n), np.nan)
+    ok = n > 0
+    if ok.any():
+        lo[ok], hi[ok] = stats.wilson_interval(np.asarray(s)[ok], np.asarray(n)[ok])
+    return lo, hi
+
+
+def _diff(s1, q1, n1, s2, q2, n2):
+    """Difference of two independent means of scores (sums, sums of squares, counts) and
+    its normal 95 % interval."""
+    z = stats.z_value()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m1, m2 = s1 / n1, s2 / n2
+        v1 = np.maximum(q1 / n1 - m1 * m1, 0) / n1
+        v2 = np.maximum(q2 / n2 - m2 * m2, 0) / n2
+        d = m1 - m2
+        half = z * np.sqrt(v1 + v2)
+    bad = (n1 <= 0) | (n2 <= 0)
+    d = np.where(bad, np.nan, d)
+    half = np.where(bad, np.nan, half)
+    return d, d - half, d + half
+
+
+def observed_frame(o: ObservedSums) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The observed columns per identity, and the per-copy table."""
+    from manoeuvre_sim.engine.cardstats import CS_USE, USE_NAMES
+
+    n, S, S2 = o.n, o.s, o.s2
+    N, T, T2 = o.games, o.score, o.score2
+    rows = pd.DataFrame({"card": [i.label for i in o.ids]})
+    rows["games"] = N
+    rows["drawn_games"] = n["drawn"].astype(np.int64)
+    rows["opening_games"] = n["opening"].astype(np.int64)
+    rows["played_games"] = n["played"].astype(np.int64)
+    rows["never_drawn_games"] = (N - n["drawn"]).astype(np.int64)
+    for w in ("drawn", "opening", "played"):
+        rows[f"{w}_win_rate"] = _rate(S[w], n[w])
+        rows[f"{w}_low"], rows[f"{w}_high"] = _wilson(S[w], n[w])
+    nd_s, nd_n = T - S["drawn"], N - n["drawn"]
+    rows["not_drawn_win_rate"] = _rate(nd_s, nd_n)
+    rows["not_drawn_low"], rows["not_drawn_high"] = _wilson(nd_s, nd_n)
+    rows["iwd"], rows["iwd_low"], rows["iwd_high"] = _diff(
+        S["drawn"], S2["drawn"], n["drawn"], nd_s, T2 - S2["drawn"], nd_n
+    )
+    rows["oiwd"], rows["oiwd_low"], rows["oiwd_high"] = _diff(
+        S["opening"], S2["opening"], n["opening"], T - S["opening"], T2 - S2["opening"],
+        N - n["opening"],
+    )  # fmt: skip
+    rows["not_played_win_rate"] = _rate(T - S["played"], N - n["played"])
+    rows["piw"], rows["piw_low"], rows["piw_high"] = _diff(
+        S["played"], S2["played"], n["played"], T - S["played"], T2 - S2["played"],
+        N - n["played"],
+    )  # fmt: skip
+    rows["play_rate"] = _rate(n["played"], n["drawn"])
+    rows["held_never_played"] = _rate(n["held_unplayed"], n["drawn"])
+    rows["plays_per_game_drawn"] = _rate(o.plays, n["drawn"])
+    rows["mean_turn_played"] = _rate(o.turns, o.plays)
+    total_uses = o.uses[:, CS_USE:].sum(axis=1)
+    uses = []
+    for k, name in enumerate(USE_NAMES):
+        if not name:
+            continue
+        col = o.uses[:, CS_USE + k]
+        rows[f"use_{name}"] = _rate(col, total_uses)
+    for j in range(len(o.ids)):
+        parts = [
+            (USE_NAMES[k], o.uses[j, CS_USE + k] / total_uses[j])
+            for k in range(1, len(USE_NAMES))
+            if total_uses[j] > 0 and o.uses[j, CS_USE + k] > 0
+        ]
+        parts.sort(key=lambda x: -x[1])
+        uses.append(", ".join(f"{_use_word(nm, o.ids[j].kind)} {100 * v:.0f}%" for nm, v in parts))
+    rows["used_as"] = uses
+    copies = []
+    for i in o.ids:
+        for c in i.copies:
+            dn, pn = o.copy_n["drawn"][c], o.copy_n["played"][c]
+            copies.append(
+                {
+                    "card_no": c + 1,
+                    "card": i.label,
+                    "drawn_games": int(dn),
+                    "drawn_win_rate": o.copy_s["drawn"][c] / dn if dn else np.nan,
+                    "played_games": int(pn),
+                    "played_win_rate": o.copy_s["played"][c] / pn if pn else np.nan,
+                    "play_rate": pn / dn if dn else np.nan,
+                }
+            )
+    return rows, pd.DataFrame(copies)
+
+
+def _use_word(name: str, kind: str) -> str:
+    if name == "restore" and kind == "leader":
+        return "rally"
+    return {"attack_start": "attack (starting)", "fire": "bombard/volley"}.get(name, name)
+
+
+@dataclass
+class CardResult:
+    spec: CardStudySpec
+    cards: pd.DataFrame
+    copies: pd.DataFrame
+    manifest: dict
+    interrupted: bool = False
+    ablation_games: dict = field(default_factory=dict)
+
+    def summary(self) -> list[str]:
+        return summary_lines(self)
+
+    def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
+        from manoeuvre_sim.analyses.cards_pdf import write_cards_pdf
+
+        return write_cards_pdf(
+            path, self.cards, B.provenance(self.manifest), army=self.spec.army.name,
+            against=against_text(self.spec), paper=paper, summary_lines=self.summary(),
+        )  # fmt: skip
+
+    def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
+        from manoeuvre_sim.results import write_json
+
+        out_dir = Path(out_dir)
+        out = [
+            B.write_csv(self.cards, out_dir / "cards.csv"),
+            _write_parquet(self.cards, out_dir / "cards.parquet", self.manifest),
+        ]
+        if len(self.copies):
+            out.append(_write_parquet(self.copies, out_dir / "card_copies.parquet", self.manifest))
+            out.append(B.write_csv(self.copies, out_dir / "card_copies.csv"))
+        out += [
+            write_json(out_dir / "manifest.json", self.manifest),
+            B.write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
+            self.to_pdf(out_dir / "cards.pdf", paper=paper),
+        ]
+        return out
+
+
+def _write_parquet(df: pd.DataFrame, path: Path, manifest: dict) -> Path:
+    from manoeuvre_sim.results import write_part
+
+    return write_part(df, path, manifest)
+
+
+def against_text(spec: CardStudySpec) -> str:
+    names = [o.name for o in spec.opponents]
+    if len(names) == 1:
+        return names[0]
+    return f"the field ({len(names)} armies)"
+
+
+def run(
+    army: str | Army,
+    *,
+    against: Sequence[str | Army] | None = None,
+    games: int = 14000,
+    seed: int = 1,
+    policy: str = "balanced",
+    mode: str = "both",
+    replace: Sequence[str] = (),
+    one_copy: bool = False,
+    relax: bool = False,
+    out_dir: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    **spec_kw,
+) -> CardResult:
+    """Build the spec from names (``against``: None for every other base army) and run it.
+    ``replace``: ``"Forced March=Supply"`` strings (only these ablations are run)."""
+    spec = make_spec(army, against=against, games=games, seed=seed, policy=policy, mode=mode,
+                     replace=replace, one_copy=one_copy, relax=relax, **spec_kw)  # fmt: skip
+    return run_spec(spec, out_dir=out_dir, progress=progress)
+
+
+def make_spec(
+    army: str | Army,
+    *,
+    against: Sequence[str | Army] | None = None,
+    replace: Sequence[str] = (),
+    one_copy: bool = False,
+    relax: bool = False,
+    policy: str = "balanced",
+    **kw,
+) -> CardStudySpec:
+    from manoeuvre_sim.model import find_army, load_builtin_armies
+
+    a = army if isinstance(army, Army) else find_army(str(army), relax=relax)
+    if against is None:
+        opps = tuple(x for x in load_builtin_armies() if x.name != a.name)
+    else:
+        opps = tuple(B.resolve_armies(list(against), relax=relax)[0])
+    ablations = None
+    if replace:
+        ablations = tuple(parse_replace(r, one_copy) for r in replace)
+    elif one_copy:
+        ablations = tuple(Ablation(i.label, None, True) for i in identities(a))
+    return CardStudySpec(
+        army=a, opponents=opps, policy=B.policy_specs(policy)[0], ablations=ablations, **kw
+    )
+
+
+def parse_replace(text: str, one_copy: bool = False) -> Ablation:
+    if text.count("=") != 1:
+        raise UsageError(
+            f"--replace {text!r}: expected CARD=OTHER (e.g. 'Forced March=Supply', or "
+            "'Supply=blank')"
+        )
+    target, source = (x.strip() for x in text.split("="))
+    if not target or not source:
+        raise UsageError(f"--replace {text!r}: expected CARD=OTHER with both names given")
+    return Ablation(target, None if source.casefold() == BLANK else source, one_copy)
+
+
+def run_spec(
+    spec: CardStudySpec,
+    *,
+    out_dir: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> CardResult:
+    """Play the base games (with card statistics when observed) and every ablation on the
+    same seeds; pair them block by block."""
+    ids = identities(spec.army)
+    plan = spec.plan()
+    n = spec.per_pairing
+    pairings: list[Pairing] = []
+    sides: list[int] = []
+    for opp in spec.opponents:
+        for side in (0, 1):
+            a, b = (spec.army, opp) if side == 0 else (opp, spec.army)
+            seed = pairing_seed(spec.seed, a.name, b.name)
+            pairings.append(
+                Pairing(
+                    a,
+                    b,
+                    spec.policy.policy_a,
+                    spec.policy.policy_b,
+                    seed,
+                    "base",
+                    _patches(ids, None, spec.base_blank, side),
+                )  # fmt: skip
+            )
+            sides.append(side)
+    nbase = len(pairings)
+    for v, abl in enumerate(plan):
+        for k in range(nbase):
+            p = pairings[k]
+            pairings.append(
+                replace(
+                    p,
+                    label=f"ablation{v:03d}",
+                    patches=_patches(ids, abl, spec.base_blank, sides[k]),
+                )  # fmt: skip
+            )
+    store = Path(out_dir) / B.STORE if out_dir is not None else None
+    if store is not None:
+        store.mkdir(parents=True, exist_ok=True)
+    manifest = _manifest(spec, plan)
+    observed = ObservedSums(ids, spec.army.deck_size) if spec.mode != "ablation" else None
+    base_scores: dict[tuple[int, int], np.ndarray] = {}
+    abl_sums = np.zeros((len(plan), 4))  # n, sum d, sum d^2, changed
+    done = {"games": 0}
+
+    def score_of(df: pd.DataFrame, side: int) -> np.ndarray:
+        w = df["winner"].to_numpy()
+        return (w == "ab"[side]) + 0.5 * (w == "draw")
+
+    def on_frame(task: Task, df: pd.DataFrame, cs=None) -> None:
+        k = task.pairing
+        if k < nbase:
+            sc = score_of(df, sides[k]).astype(np.float64)
+            if plan:
+                base_scores[(k, task.first_game)] = sc
+            if observed is not None and cs is not None:
+                observed.add(sc, cs[:, sides[k]])
+        else:
+            v, kb = divmod(k - nbase, nbase)
+            sv = score_of(df, sides[kb]).astype(np.float64)
+            sb = base_scores[(kb, task.first_game)]
+            d = sb - sv
+            abl_sums[v] += (len(d), d.sum(), (d * d).sum(), (d != 0).sum())
+            if v == len(plan) - 1:
+                del base_scores[(kb, task.first_game)]  # every ablation has used it
+
+    # task order: per block, the base then every ablation of it (pairs stay in step)
+    tasks = []
+    for blk in range(-(-n // spec.block)):
+        for k in range(nbase):
+            t0 = blocks(k, blk * spec.block, min(n, (blk + 1) * spec.block), spec.block)[0]
+            tasks.append(t0)
+            for v in range(len(plan)):
+                tasks.append(Task(nbase + v * nbase + k, t0.first_game, t0.count))
+    total = sum(t.count for t in tasks)
+
+    def tick(k: int) -> None:
+        done["games"] += k
+        if progress is not None:
+            progress(done["games"], total)
+
+    outcome = play(
+        pairings, tasks, options=spec.options, threads=spec.threads, store=store,
+        manifest=manifest, on_frame=on_frame, progress=tick,
+        card_stats=set(range(nbase)) if observed is not None else False,
+    )  # fmt: skip
+    cards = pd.DataFrame(
+        {
+            "card": [i.label for i in ids],
+            "kind": [i.kind for i in ids],
+            "unit": [i.unit for i in ids],
+            "copies": [len(i.copies) for i in ids],
+        }
+    )
+    copies = pd.DataFrame()
+    if observed is not None and observed.games:
+        obs, copies = observed_frame(observed)
+        cards = cards.merge(obs, on="card", how="left")
+    if plan:
+        cards = cards.merge(_ablation_frame(plan, abl_sums, ids), on="card", how="left")
+    manifest |= {
+        "games": int(done["games"]),
+        "games_per_pairing_reached": {"min": n, "max": n},
+        "interrupted": outcome.interrupted,
+        "seconds": round(outcome.seconds, 3),
+        "threads": outcome.threads,
+        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
+    }
+    return CardResult(spec, cards, copies, manifest, outcome.interrupted)
+
+
+def _ablation_frame(plan, sums, ids) -> pd.DataFrame:
+    rows = []
+    for v, abl in enumerate(plan):
+        n, s, s2, changed = sums[v]
+        if n == 0:
+            continue
+        m, lo, hi = stats.paired_interval(s, s2, n)
+        var = max(s2 / n - (s / n) ** 2, 0.0)
+        rows.append(
+            {
+                "card": find_identity(ids, abl.target, "card").label,
+                "ablation": abl.label + (" (one copy)" if abl.one_copy else ""),
+                "value": float(m),
+                "value_low": float(lo),
+                "value_high": float(hi),
+                "ablation_games": int(n),
+                "changed_games": changed / n,
+                "games_for_1pt": int(math.ceil(stats.z_value() ** 2 * var / 0.01**2)),
+            }
+        )
+    df = pd.DataFrame(rows)
+    if len(df):
+        df["value_rank"] = df["value"].rank(ascending=False, method="min").astype(int)
+    return df
+
+
+def _manifest(spec: CardStudySpec, plan) -> dict:
+    m = B.base_manifest(
+        B.BalanceSpec(
+            armies=(spec.army, *spec.opponents), policies=(spec.policy,),
+            games_per_pairing=spec.per_pairing, seed=spec.seed, options=spec.options,
+            block=spec.block,
+        )
+    )  # fmt: skip
+    m["study"] = "cards"
+    m["army"] = spec.army.name
+    m["against"] = [o.name for o in spec.opponents]
+    m["mode"] = spec.mode
+    m["ablations"] = [
+        {"target": a.target, "source": a.source or BLANK, "one_copy": a.one_copy} for a in plan
+    ]
+    m["base_blank"] = list(spec.base_blank)
+    return m
+
+
+def summary_lines(res: CardResult) -> list[str]:
+    m = res.manifest
+    c = res.cards
+    out = [
+        f"card study: {res.spec.army.name} against {against_text(res.spec)}, "
+        f"{m['games']:,} games ({res.spec.per_pairing:,} per ordered pairing and variant), "
+        f"seed {m['seed']}, policy {res.spec.policy.label}, rules {m['rules_version']}, "
+        f"data {m['data_hash']}"
+    ]
+    if res.interrupted:
+        out.append("INTERRUPTED: the tables cover the games finished before the stop")
+    if "value" in c and c["value"].notna().any():
+        a = c[c["value"].notna()].sort_values("value", ascending=False)
+        out.append("")
+        out.append("value by ablation: win rate lost when the card is replaced by a blank")
+        out.append("(points; paired 95 % interval; positive = the card helps):")
+        for r in a.itertuples(index=False):
+            out.append(
+                f"  {r.value_rank:>3}  {r.ablation:<42} {100 * r.value:+6.2f} "
+                f"[{100 * r.value_low:+.2f}, {100 * r.value_high:+.2f}]  x{r.copies}"
+            )
+        need = int(a["games_for_1pt"].max())
+        out.append(
+            f"--games guide: about {need:,} games per card for ±1 point on every card "
+            f"(this run: {int(a['ablation_games'].iloc[0]):,})"
+        )
+    if "play_rate" in c and c["play_rate"].notna().any():
+        o = c[c["play_rate"].notna()].sort_values("piw", ascending=False)
+        always = float((o["never_drawn_games"] == 0).mean())
+        out.append("")
+        out.append("observed (biased: see the README). PIW = win rate in games it was played")
+        out.append("minus games it was not; OIWD = in the opening hand minus not; IWD = drawn")
+        out.append("minus never drawn; play rate = share of the games it was drawn in which")
+        out.append("it was played:")
+        if always > 0.5:
+            out.append(
+                f"({100 * always:.0f} % of the cards were drawn in every game - a day lasts "
+                "until a first deck runs out, rule 2.3 - so IWD is mostly undefined)"
+            )
+
+        def pts(x, lo, hi):
+            return (
+                "   n/a"
+                if not np.isfinite(x)
+                else f"{100 * x:+5.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+            )
+
+        for r in o.itertuples(index=False):
+            out.append(
+                f"  {r.card:<40} PIW {pts(r.piw, r.piw_low, r.piw_high):<22} "
+                f"OIWD {pts(r.oiwd, r.oiwd_low, r.oiwd_high):<22} IWD "
+                f"{pts(r.iwd, r.iwd_low, r.iwd_high):<22} played {100 * r.play_rate:5.1f} %"
+                f"  {r.used_as}"
+            )
+        rare = o[o["play_rate"] < 0.2]
+        if len(rare):
+            out.append(
+                "held but seldom played (< 20 % of the games it was drawn): "
+                + ", ".join(rare["card"])
+            )
+    return out

@@ -1,0 +1,105 @@
+"""``manoeuvre-sim cards``: what each card of one army is worth, observed and by ablation."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, progress_bar, rule_options
+
+
+@click.command()
+@click.option(
+    "--army", required=True, help="The army whose cards are valued: a name or .toml file."
+)
+@click.option(
+    "--against",
+    default="all",
+    show_default=True,
+    help="'all' (every other base army) or comma-separated armies (names or .toml files).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["observed", "ablation", "both"]),
+    default="both",
+    show_default=True,
+    help="observed: win rates when drawn/played, how cards are used; ablation: the win rate "
+    "lost when a card is replaced by a blank, on the same seeds.",
+)
+@click.option(
+    "--games",
+    type=int,
+    default=14000,
+    show_default=True,
+    help="Games per variant against the field (split evenly over opponents and seats). "
+    "About 0.2 x 3.84 / w^2 games give a ±w interval per card (the summary gives the "
+    "figure measured for ±1 point).",
+)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--policy", default=DEFAULT_POLICY, show_default=True, help=f"Both seats: {POLICY_HELP}"
+)
+@click.option(
+    "--replace",
+    "replace_",
+    multiple=True,
+    metavar="CARD=OTHER",
+    help="Instead of blanking every card: replace every copy of CARD by OTHER (a card of "
+    "the army, or 'blank'), e.g. 'Forced March=Supply' (repeatable).",
+)
+@click.option("--one-copy", is_flag=True, help="Ablate one copy of each card, not every copy.")
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option("--block", type=int, default=1000, show_default=True, help="Games per task.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="reports/cards",
+    show_default=True,
+    help="Directory for cards.csv/.parquet, card_copies.csv/.parquet, cards.pdf, summary.txt.",
+)
+@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@rule_options
+def cards(**kw) -> None:
+    """Card value for one army: observed in its games against the field (17lands-style win
+    rates when drawn, in the opening hand, played, never drawn; how each card was used),
+    and by controlled ablation (every copy of a card replaced by a blank, the same seeds
+    replayed; paired 95% intervals)."""
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses import cards as C
+    from manoeuvre_sim.cli.balance import rule_switches
+
+    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    options = rule_switches(kw)
+    relax = kw.pop("relax")
+    against = kw.pop("against")
+    opps = None if against.strip().casefold() == "all" else [
+        a.strip() for a in against.split(",") if a.strip()
+    ]  # fmt: skip
+    spec = C.make_spec(
+        kw.pop("army"), against=opps, replace=kw.pop("replace_"), one_copy=kw.pop("one_copy"),
+        relax=relax, policy=kw.pop("policy"), games=kw.pop("games"), seed=kw.pop("seed"),
+        mode=kw.pop("mode"), options=options, block=kw.pop("block"), threads=kw.pop("threads"),
+    )  # fmt: skip
+    out_dir = B.prepare_out_dir(out, force=force)
+    bar, progress = progress_bar(quiet)
+    res = C.run_spec(spec, out_dir=out_dir, progress=progress)
+    if bar is not None:
+        bar.close()
+    if res.manifest.get("games", 0) == 0:
+        click.echo("interrupted before any game finished: no tables written", err=True)
+        sys.exit(130)
+    written = res.write(out_dir, paper=paper)
+    click.echo("\n".join(res.summary()))
+    m = res.manifest
+    click.echo(
+        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
+        + ", ".join(p.name for p in written)
+        + f" in {out_dir}",
+        err=True,
+    )
+    if res.interrupted:
+        click.echo("interrupted: the tables cover the games finished so far", err=True)
+        sys.exit(130)

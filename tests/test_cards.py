@@ -1,0 +1,168 @@
+"""Card value: identities, per-copy statistics read off the trace, observed metrics against a
+hand count over traced games, ablations on common random numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from manoeuvre_sim.analyses import cards as C
+from manoeuvre_sim.engine import cardstats as CS
+from manoeuvre_sim.engine.rules import EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
+from manoeuvre_sim.study import pairing_seed
+
+
+def test_identities_pool_copies_by_printed_values(armies):
+    ids = C.identities(armies["France"])
+    assert sum(len(i.copies) for i in ids) == 60
+    assert sorted(c for i in ids for c in i.copies) == list(range(60))
+    kinds = {i.kind for i in ids}
+    assert kinds == {"unit", "leader", "hq"}
+    # the two 2d10/3 cards of the 1st Cuirassiers (cards 1 and 2) are one identity, the
+    # 2d6/3 ones (3 and 4) another
+    cuir = [i for i in ids if i.unit == "1st Cuirassiers"]
+    assert [i.copies for i in cuir[:2]] == [(0, 1), (2, 3)]
+    assert cuir[0].label == "1st Cuirassiers 2d10/3 p4"
+    assert cuir[-1].label == "1st Cuirassiers bomb 1d10/5"
+    leaders = [i for i in ids if i.kind == "leader"]
+    assert len(leaders) == 6 and all(len(i.copies) == 1 for i in leaders)
+    hq = {i.label: len(i.copies) for i in ids if i.kind == "hq"}
+    counts = armies["France"].hq_counts()
+    assert hq == {t: n for t, n in counts.items() if n and t != "Leader"}
+
+
+def test_card_stats_leave_records_unchanged_and_count_every_play():
+    from manoeuvre_sim.runner import SimConfig, simulate
+
+    cfg = SimConfig("Spain", "Great Britain", games=60, seed=4, threads=1, tournament_hand=True)
+    plain = simulate(cfg)
+    with_stats = simulate(cfg, card_stats=True)
+    assert np.array_equal(plain.records, with_stats.records)
+    cs = with_stats.card_stats
+    from manoeuvre_sim.engine import batch as Bt
+
+    for side, col in ((0, Bt.R_CARDS_A), (1, Bt.R_CARDS_B)):
+        plays = cs[:, side, :, CS.CS_PLAYS].sum(axis=1)
+        assert np.array_equal(plays, plain.records[:, col])  # every play is seen
+        uses = cs[:, side, :, CS.CS_USE :].sum(axis=(1, 2))
+        assert np.array_equal(uses, plays)  # and each has exactly one use
+        # the drawn set of the record equals the copies the trace saw drawn (the tournament
+        # hand's chosen cards included)
+        words = plain.records[:, Bt.R_DRAWN + 4 * side : Bt.R_DRAWN + 4 * side + 4]
+        bits = np.array([[(int(w[c // 32]) >> (c % 32)) & 1 for c in range(60)] for w in words])
+        assert np.array_equal(bits, cs[:, side, :60, CS.CS_DRAWN])
+        assert (cs[:, side, :, CS.CS_OPENING].sum(axis=1) == 5).all()
+
+
+def _hand_count(army, opp, n, seed):
+    """Per identity, from traced games read event by event: drawn/opening/played games and
+    the army's score in them (independent of the kernel scan and of the aggregation)."""
+    from manoeuvre_sim.engine.trace import play_traced
+
+    ids = C.identities(army)
+    owner = {c: i.label for i in ids for c in i.copies}
+    rows = []
+    for side in (0, 1):
+        a, b = (army.name, opp) if side == 0 else (opp, army.name)
+        seed_p = pairing_seed(seed, a, b)
+        for g in range(n):
+            st, tr = play_traced(a, b, seed=seed_p, game=g, policies=("balanced", "balanced"),
+                                 check=False)  # fmt: skip
+            from manoeuvre_sim.engine import state as S
+
+            w = int(st[S.WINNER])
+            score = 0.5 if w < 0 else float(w == side)
+            drawn, opening, played = set(), set(), set()
+            turn = 0
+            for ev, p, x, *_ in tr.tolist():
+                if ev == EV_TURN:
+                    turn = x
+                if p != side:
+                    continue
+                if ev == EV_DRAW:
+                    drawn.add(owner[x])
+                    if turn == 0:
+                        opening.add(owner[x])
+                elif ev in (EV_PLAY, EV_SPY):
+                    played.add(owner[x])
+            for i in ids:
+                rows.append(
+                    {
+                        "card": i.label,
+                        "score": score,
+                        "drawn": i.label in drawn,
+                        "opening": i.label in opening,
+                        "played": i.label in played,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_observed_metrics_equal_a_hand_count_of_20_traced_games(armies):
+    res = C.run("France", against=["Russia"], games=20, seed=9, mode="observed")
+    hand = _hand_count(armies["France"], "Russia", 10, 9)
+    got = res.cards.set_index("card")
+    for card, g in hand.groupby("card"):
+        r = got.loc[card]
+        assert r["games"] == 20
+        assert r["drawn_games"] == g["drawn"].sum(), card
+        assert r["opening_games"] == g["opening"].sum(), card
+        assert r["played_games"] == g["played"].sum(), card
+        if g["drawn"].any():
+            assert r["drawn_win_rate"] == pytest.approx(g.loc[g["drawn"], "score"].mean())
+        if (~g["drawn"]).any():
+            assert r["not_drawn_win_rate"] == pytest.approx(g.loc[~g["drawn"], "score"].mean())
+            if g["drawn"].any():
+                assert r["iwd"] == pytest.approx(
+                    g.loc[g["drawn"], "score"].mean() - g.loc[~g["drawn"], "score"].mean()
+                )
+        if g["played"].any():
+            assert r["played_win_rate"] == pytest.approx(g.loc[g["played"], "score"].mean())
+            assert r["play_rate"] == pytest.approx(g["played"].sum() / g["drawn"].sum())
+
+
+def test_observed_sums_stay_the_same_size_whatever_the_games(armies):
+    ids = C.identities(armies["France"])
+    o = C.ObservedSums(ids, 60)
+    size = o.nbytes
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        cs = rng.integers(0, 2, size=(500, 60, CS.NCS)).astype(np.int32)
+        o.add(rng.choice([0.0, 0.5, 1.0], 500), cs)
+    assert o.nbytes == size and o.games == 10000
+
+
+def test_nothing_changed_is_exactly_zero():
+    """A blank replacing a blank (the card blanked in the base run too), and a card replaced
+    by itself, replay the base games exactly: value 0, interval [0, 0]."""
+    spec = C.make_spec(
+        "Russia", against=["Austria"], games=60, seed=2, mode="ablation",
+        replace=["Supply=blank", "Skirmish=Skirmish"],
+    )  # fmt: skip
+    spec = C.CardStudySpec(**{**spec.__dict__, "base_blank": ("Supply",)})
+    res = C.run_spec(spec)
+    v = res.cards.dropna(subset=["value"])
+    assert len(v) == 2
+    for col in ("value", "value_low", "value_high", "changed_games"):
+        assert (v[col] == 0.0).all(), v
+    # and a real blank is not zero
+    res2 = C.run("Russia", against=["Austria"], games=60, seed=2, mode="ablation",
+                 replace=["Supply=blank"])  # fmt: skip
+    assert res2.cards.dropna(subset=["value"])["changed_games"].iloc[0] > 0
+
+
+def test_an_absurdly_strong_card_ranks_first():
+    """A designer's test army: one Walloon Guards card printed 10d20 / 20. (With the
+    players' dice tables stopping at 3d12, as they once did, this card was never used to
+    attack and ranked last.)"""
+    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.model.edit import apply_edits
+
+    edits = ["Spain/Walloon Guards/card1/attack=10d20", "Spain/Walloon Guards/card1/defense=20"]
+    edited, _ = apply_edits({"Spain": find_army("Spain")}, edits)
+    res = C.run(edited["Spain"], against=["France", "Russia", "Austria"], games=600, seed=1,
+                mode="ablation")  # fmt: skip
+    top = res.cards.sort_values("value", ascending=False).iloc[0]
+    assert top["card"] == "Walloon Guards 10d20/20", res.cards[["card", "value"]]
+    assert top["value_low"] > 0 and top["value_rank"] == 1
