@@ -291,9 +291,13 @@ def _wilson(s, n):
     return lo, hi
 
 
+MIN_GROUP = 20  # games each side of an observed comparison needs (else it is n/a)
+
+
 def _diff(s1, q1, n1, s2, q2, n2):
     """Difference of two independent means of scores (sums, sums of squares, counts) and
-    its normal 95 % interval."""
+    its normal 95 % interval; undefined (NaN) when either side has fewer than
+    ``MIN_GROUP`` games (a normal interval on a handful of games means nothing)."""
     z = stats.z_value()
     with np.errstate(invalid="ignore", divide="ignore"):
         m1, m2 = s1 / n1, s2 / n2
@@ -301,7 +305,7 @@ def _diff(s1, q1, n1, s2, q2, n2):
         v2 = np.maximum(q2 / n2 - m2 * m2, 0) / n2
         d = m1 - m2
         half = z * np.sqrt(v1 + v2)
-    bad = (n1 <= 0) | (n2 <= 0)
+    bad = (n1 < MIN_GROUP) | (n2 < MIN_GROUP)
     d = np.where(bad, np.nan, d)
     half = np.where(bad, np.nan, half)
     return d, d - half, d + half
@@ -682,31 +686,29 @@ def summary_lines(res: CardResult) -> list[str]:
         )
     if "play_rate" in c and c["play_rate"].notna().any():
         o = c[c["play_rate"].notna()].sort_values("piw", ascending=False)
-        always = float((o["never_drawn_games"] == 0).mean())
+        undefined = float(o["iwd"].isna().mean())
         out.append("")
-        out.append("observed (biased: see the README). PIW = win rate in games it was played")
-        out.append("minus games it was not; OIWD = in the opening hand minus not; IWD = drawn")
-        out.append("minus never drawn; play rate = share of the games it was drawn in which")
-        out.append("it was played:")
-        if always > 0.5:
+        out.append("observed (biased: see the README). PIW: win rate in games it was played")
+        out.append("minus games it was not; OIWD: in the opening hand minus not (IWD, drawn")
+        out.append("minus never drawn, is in cards.csv); played: share of the games it was")
+        out.append("drawn in which it was played:")
+        if undefined > 0.5:
             out.append(
-                f"({100 * always:.0f} % of the cards were drawn in every game - a day lasts "
-                "until a first deck runs out, rule 2.3 - so IWD is mostly undefined)"
+                f"(IWD is n/a for {100 * undefined:.0f} % of the cards: fewer than "
+                f"{MIN_GROUP} games without them - a day lasts until a first deck runs out, "
+                "rule 2.3, so nearly every card is drawn in nearly every game)"
             )
 
         def pts(x, lo, hi):
-            return (
-                "   n/a"
-                if not np.isfinite(x)
-                else f"{100 * x:+5.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-            )
+            if not np.isfinite(x):
+                return "n/a"
+            return f"{100 * x:+5.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
         for r in o.itertuples(index=False):
+            uses = ", ".join(r.used_as.split(", ")[:3])
             out.append(
-                f"  {r.card:<40} PIW {pts(r.piw, r.piw_low, r.piw_high):<22} "
-                f"OIWD {pts(r.oiwd, r.oiwd_low, r.oiwd_high):<22} IWD "
-                f"{pts(r.iwd, r.iwd_low, r.iwd_high):<22} played {100 * r.play_rate:5.1f} %"
-                f"  {r.used_as}"
+                f"  {r.card:<36} PIW {pts(r.piw, r.piw_low, r.piw_high):<21} OIWD "
+                f"{pts(r.oiwd, r.oiwd_low, r.oiwd_high):<21} {100 * r.play_rate:3.0f} %  {uses}"
             )
         rare = o[o["play_rate"] < 0.2]
         if len(rare):

@@ -38,9 +38,8 @@ HOW_TO_READ = (
     "card that can only be discarded, the games replayed on the same seeds.",
     "Positive: the card helps. Whisker: the 95 % paired interval; a dark bar's interval is "
     "clear of 0. All figures in percentage points of win rate.",
-    "Observed: PIW, the win rate in games the card was played minus games it was not (IWD, "
-    "drawn minus never drawn, where most cards have one) — biased, not the card's worth "
-    "(see README).",
+    "Observed: PIW, the win rate in games the card was played minus games it was not — "
+    "biased, not the card's worth (see README).",
 )
 
 PART_NAMES = {"leader": "leaders", "hq": "HQ cards", "unit": "unit cards"}
@@ -153,12 +152,11 @@ def write_cards_pdf(
     """
     _size(paper)
     ablation = _ran(cards, "value")
-    # the observed figure: IWD where most cards have one; in Manoeuvre nearly every card is
-    # drawn in every game (a day lasts until a first deck runs out), so IWD is mostly
-    # undefined and the improvement when played (PIW) stands in
-    metric = "iwd"
-    if "iwd" in cards and cards["iwd"].notna().mean() < 0.5 and _ran(cards, "piw"):
-        metric = "piw"
+    # the observed figure: the improvement when played (PIW). In Manoeuvre nearly every card
+    # is drawn in nearly every game (a day lasts until a first deck runs out), so the
+    # improvement when drawn (IWD) rests on a few short games; it stands in only when no
+    # PIW was computed (it stays in cards.csv)
+    metric = "piw" if _ran(cards, "piw") else "iwd"
     observed = _ran(cards, metric)
     played = _ran(cards, "play_rate")
     if not (ablation or observed or played):

@@ -172,6 +172,21 @@ def _fifty(ax) -> None:
     ax.axvline(0.5, color="0.25", lw=0.9, ls="--", zorder=1)
 
 
+def _row_note(ax, text: str, y: float, dx: float = 6, **kw) -> None:
+    """A note right of the axes, level with row ``y`` (figures beside a row chart)."""
+    kw.setdefault("fontsize", 7)
+    ax.annotate(text, (1.0, y), xycoords=("axes fraction", "data"), xytext=(dx, 0),
+                textcoords="offset points", va="center", annotation_clip=False, **kw)  # fmt: skip
+
+
+def _column_head(ax, text: str, dx: float = 6, **kw) -> None:
+    """The heading of a column of row notes, above the axes' top right corner."""
+    kw.setdefault("fontsize", 7)
+    kw.setdefault("color", "0.3")
+    ax.annotate(text, (1.0, 1.0), xycoords="axes fraction", xytext=(dx, 3),
+                textcoords="offset points", va="bottom", **kw)  # fmt: skip
+
+
 def _span_limits(lows, highs, pad: float = 0.05, step: float = 0.1) -> tuple[float, float]:
     """Axis limits around the intervals (and 50 %), rounded out to ``step``."""
     lo = min(0.5, float(np.nanmin(lows))) - pad
@@ -458,27 +473,14 @@ def first_player(first_player: pd.DataFrame, ax, policy: str | None = None):
             capsize=2.5,
             zorder=3,
         )
-        ax.annotate(
+        _row_note(
+            ax,
             f"{_pp(row.advantage)}  ({_pp(row.advantage_low)} to {_pp(row.advantage_high)})",
-            (1.0, i),
-            xycoords=("axes fraction", "data"),
-            xytext=(6, 0),
-            textcoords="offset points",
-            va="center",
+            i,
             fontsize=7,
             weight="bold" if top else "normal",
-            annotation_clip=False,
         )
-    ax.annotate(
-        "first − second,\npoints (95 %)",
-        (1.0, 1.0),
-        xycoords="axes fraction",
-        xytext=(6, 3),
-        textcoords="offset points",
-        va="bottom",
-        fontsize=7,
-        color="0.3",
-    )
+    _column_head(ax, "first − second,\npoints (95 %)", fontsize=7, color="0.3")
     _row_axis(ax, list(rows["army"]))
     for label in ax.get_yticklabels():
         if label.get_text() == ALL_GAMES:
@@ -567,26 +569,8 @@ def victory_mix(
         note = f"{row.mean_turns:.1f}"
         if getattr(row, "turn_limit", 0) >= 0.005:
             note += f"  (limit {_pct(row.turn_limit)} %)"
-        ax.annotate(
-            note,
-            (1.0, k),
-            xycoords=("axes fraction", "data"),
-            xytext=(6, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=7,
-            annotation_clip=False,
-        )
-    ax.annotate(
-        "mean\nturns",
-        (1.0, 1.0),
-        xycoords="axes fraction",
-        xytext=(6, 3),
-        textcoords="offset points",
-        va="bottom",
-        fontsize=7,
-        color="0.3",
-    )
+        _row_note(ax, note, k, fontsize=7)
+    _column_head(ax, "mean\nturns", fontsize=7, color="0.3")
     _row_axis(ax, list(v["army"]))
     _percent_axis(ax, "share of the army's games (cell: per cent)")
     ax.grid(False)
@@ -646,26 +630,8 @@ def style_sensitivity(styles: pd.DataFrame, style_tau: pd.DataFrame | None, ax):
         ranks = styles.pivot(index="army", columns="policy", values="rank")
         for i, army in enumerate(armies):
             text = " · ".join("–" if pd.isna(r) else f"{int(r)}" for r in ranks.loc[army, policies])
-            ax.annotate(
-                text,
-                (1.0, i),
-                xycoords=("axes fraction", "data"),
-                xytext=(6, 0),
-                textcoords="offset points",
-                va="center",
-                fontsize=7.5,
-                annotation_clip=False,
-            )
-        ax.annotate(
-            "rank, per\npolicy in\nlegend order",
-            (1.0, 1.0),
-            xycoords="axes fraction",
-            xytext=(6, 3),
-            textcoords="offset points",
-            va="bottom",
-            fontsize=7,
-            color="0.3",
-        )
+            _row_note(ax, text, i, fontsize=7.5)
+        _column_head(ax, "rank, per\npolicy in\nlegend order", fontsize=7, color="0.3")
     _row_axis(ax, armies)
     for i in range(1, len(armies)):
         ax.axhline(i - 0.5, color="0.9", lw=0.6, zorder=0)
@@ -751,28 +717,9 @@ def whatif_deltas(whatif: pd.DataFrame, ax, policy: str | None = None):
             (6, f"{_pct(row.base_win_rate)} → {_pct(row.variant_win_rate)} %"),
             (66, f"{_pct(row.changed_games)} %"),
         ):
-            ax.annotate(
-                text,
-                (1.0, i),
-                xycoords=("axes fraction", "data"),
-                xytext=(dx, 0),
-                textcoords="offset points",
-                va="center",
-                fontsize=7,
-                weight=weight,
-                annotation_clip=False,
-            )
+            _row_note(ax, text, i, dx=dx, fontsize=7, weight=weight)
     for dx, text in ((6, "win rate\nbase → variant"), (66, "games\nchanged")):
-        ax.annotate(
-            text,
-            (1.0, 1.0),
-            xycoords="axes fraction",
-            xytext=(dx, 3),
-            textcoords="offset points",
-            va="bottom",
-            fontsize=7,
-            color="0.3",
-        )
+        _column_head(ax, text, dx=dx, fontsize=7, color="0.3")
     _row_axis(ax, labels)
     for label, is_field in zip(ax.get_yticklabels(), field, strict=True):
         if is_field:
@@ -992,28 +939,10 @@ def card_values(
         text = _points(getattr(row, col))
         if not (pd.isna(lo_k) or pd.isna(hi_k)):
             text += f"  ({_points(lo_k)} to {_points(hi_k)})"
-        ax.annotate(
-            text,
-            (1.0, y[k]),
-            xycoords=("axes fraction", "data"),
-            xytext=(6, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=small,
-            weight="bold" if clear[k] else "normal",
-            annotation_clip=False,
-            gid="figure",
+        _row_note(
+            ax, text, y[k], fontsize=small, weight="bold" if clear[k] else "normal", gid="figure"
         )
-    ax.annotate(
-        heading,
-        (1.0, 1.0),
-        xycoords="axes fraction",
-        xytext=(6, 3),
-        textcoords="offset points",
-        va="bottom",
-        fontsize=7,
-        color="0.3",
-    )
+    _column_head(ax, heading, fontsize=7, color="0.3")
     _card_axis(ax, rows, headings, n, size)
     ax.axvline(0, color="0.1", lw=0.9, zorder=1)
     ax.set_xlim(*card_value_limits(rows, metric))
@@ -1211,8 +1140,8 @@ def card_observed_vs_ablation(cards: pd.DataFrame, ax, *, labels: int = 14, metr
     renderer = fig.canvas.get_renderer()
     notes = []
     for text, pos, ha, va in (
-        ("looks good when drawn,\nyet the card does not help", (0.99, 0.02), "right", "bottom"),
-        ("looks bad when drawn,\nyet the card helps", (0.01, 0.98), "left", "top"),
+        ("looks good observed,\nyet the card does not help", (0.99, 0.02), "right", "bottom"),
+        ("looks bad observed,\nyet the card helps", (0.01, 0.98), "left", "top"),
     ):
         notes.append(
             ax.text(

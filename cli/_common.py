@@ -82,6 +82,35 @@ def progress_bar(quiet: bool, what: str = "game"):
     return bar, progress
 
 
+def run_and_write(run, out: str, *, force: bool, quiet: bool, paper: str, done_key: str = "games"):
+    """The shared end of the study commands (balance, whatif, cards): prepare ``out``
+    (refusing an earlier study unless ``force``), ``run(out_dir, progress)`` with a progress
+    bar, write the result's files, print its summary; exit 130 when interrupted (the
+    finished games are kept and reported)."""
+    from manoeuvre_sim.analyses.balance import prepare_out_dir
+
+    out_dir = prepare_out_dir(out, force=force)
+    bar, progress = progress_bar(quiet)
+    res = run(out_dir, progress)
+    if bar is not None:
+        bar.close()
+    if res.manifest.get(done_key, 0) == 0:
+        click.echo("interrupted before any game finished: no tables written", err=True)
+        sys.exit(130)
+    written = res.write(out_dir, paper=paper)
+    click.echo("\n".join(res.summary()))
+    m = res.manifest
+    click.echo(
+        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
+        f"games.parquet/ and {', '.join(p.name for p in written)} in {out_dir}",
+        err=True,
+    )
+    if res.interrupted:
+        click.echo("interrupted: the tables cover the games finished so far", err=True)
+        sys.exit(130)
+    return res
+
+
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
     """A plain-text table; ``align`` gives 'l' or 'r' per column (default: numbers right)."""
     cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in r] for r in rows]

@@ -3,11 +3,9 @@ victory types), written to a directory as tables, a PDF and the game records."""
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options, run_and_write
 
 
 def study_options(f):
@@ -129,24 +127,7 @@ def balance(**kw) -> None:
         max_games=kw.pop("max_games"), block=kw.pop("block"), threads=kw.pop("threads"),
         sources=tuple(sources),
     )  # fmt: skip
-    out_dir = B.prepare_out_dir(out, force=force)
-    from manoeuvre_sim.cli._common import progress_bar
-
-    bar, progress = progress_bar(quiet)
-    res = B.run_spec(spec, out_dir=out_dir, progress=progress)
-    if bar is not None:
-        bar.close()
-    if res.manifest.get("games", 0) == 0:
-        click.echo("interrupted before any game finished: no tables written", err=True)
-        sys.exit(130)
-    written = res.write(out_dir, paper=paper)
-    click.echo("\n".join(res.summary()))
-    m = res.manifest
-    click.echo(
-        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
-        f"{out_dir / B.STORE}/ and " + ", ".join(p.name for p in written) + f" in {out_dir}",
-        err=True,
-    )
-    if res.interrupted:
-        click.echo("interrupted: the tables cover the games finished so far", err=True)
-        sys.exit(130)
+    run_and_write(
+        lambda out_dir, progress: B.run_spec(spec, out_dir=out_dir, progress=progress),
+        out, force=force, quiet=quiet, paper=paper,
+    )  # fmt: skip

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, progress_bar, rule_options
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options, run_and_write
 
 
 @click.command()
@@ -67,7 +65,6 @@ def cards(**kw) -> None:
     rates when drawn, in the opening hand, played, never drawn; how each card was used),
     and by controlled ablation (every copy of a card replaced by a blank, the same seeds
     replayed; paired 95% intervals)."""
-    from manoeuvre_sim.analyses import balance as B
     from manoeuvre_sim.analyses import cards as C
     from manoeuvre_sim.cli.balance import rule_switches
 
@@ -83,23 +80,7 @@ def cards(**kw) -> None:
         relax=relax, policy=kw.pop("policy"), games=kw.pop("games"), seed=kw.pop("seed"),
         mode=kw.pop("mode"), options=options, block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
-    out_dir = B.prepare_out_dir(out, force=force)
-    bar, progress = progress_bar(quiet)
-    res = C.run_spec(spec, out_dir=out_dir, progress=progress)
-    if bar is not None:
-        bar.close()
-    if res.manifest.get("games", 0) == 0:
-        click.echo("interrupted before any game finished: no tables written", err=True)
-        sys.exit(130)
-    written = res.write(out_dir, paper=paper)
-    click.echo("\n".join(res.summary()))
-    m = res.manifest
-    click.echo(
-        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
-        + ", ".join(p.name for p in written)
-        + f" in {out_dir}",
-        err=True,
-    )
-    if res.interrupted:
-        click.echo("interrupted: the tables cover the games finished so far", err=True)
-        sys.exit(130)
+    run_and_write(
+        lambda out_dir, progress: C.run_spec(spec, out_dir=out_dir, progress=progress),
+        out, force=force, quiet=quiet, paper=paper,
+    )  # fmt: skip

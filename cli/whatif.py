@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
+from manoeuvre_sim.cli._common import run_and_write
 from manoeuvre_sim.cli.balance import parse_armies, rule_switches, study_options
 
 
@@ -54,24 +53,7 @@ def whatif(**kw) -> None:
     spec = W.make_spec(
         base, variant_files=kw.pop("variant_files"), edits=kw.pop("edits"), relax=relax
     )
-    out_dir = B.prepare_out_dir(out, force=force)
-    from manoeuvre_sim.cli._common import progress_bar
-
-    bar, progress = progress_bar(quiet)
-    res = W.run_spec(spec, out_dir=out_dir, progress=progress)
-    if bar is not None:
-        bar.close()
-    if res.manifest.get("paired_games", 0) == 0:
-        click.echo("interrupted before any paired game finished: no tables written", err=True)
-        sys.exit(130)
-    written = res.write(out_dir, paper=paper)
-    click.echo("\n".join(res.summary()))
-    m = res.manifest
-    click.echo(
-        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
-        f"{out_dir / B.STORE}/ and " + ", ".join(p.name for p in written) + f" in {out_dir}",
-        err=True,
-    )
-    if res.interrupted:
-        click.echo("interrupted: the tables cover the paired games finished so far", err=True)
-        sys.exit(130)
+    run_and_write(
+        lambda out_dir, progress: W.run_spec(spec, out_dir=out_dir, progress=progress),
+        out, force=force, quiet=quiet, paper=paper, done_key="paired_games",
+    )  # fmt: skip

@@ -70,6 +70,19 @@ def _record(st, out):
         out[R_PLAYED + i] = st[S.PLAYED + i]
 
 
+@nb.njit(cache=True)
+def _play_one(seed, game, units, cards, dsize, rank, tprops, sections, section_numbers,
+              pol, params, opt, out, tr, trn):  # fmt: skip
+    """Play game ``game`` of master ``seed`` into the record ``out`` (trace into ``tr``)."""
+    st = np.empty(S.STATE_SIZE, dtype=np.int32)
+    S.clear_state(st)
+    rng = np.zeros(4, dtype=np.uint64)
+    seed_state(np.uint64(seed), np.uint64(game), rng)
+    play_game(st, units, cards, dsize, rank, tprops, sections, section_numbers, pol, params,
+              rng, opt, tr, trn)  # fmt: skip
+    _record(st, out)
+
+
 @nb.njit(cache=True, parallel=True)
 def play_games(
     seed,
@@ -93,29 +106,10 @@ def play_games(
     same records.
     """
     for k in nb.prange(n):
-        st = np.empty(S.STATE_SIZE, dtype=np.int32)
-        S.clear_state(st)
-        rng = np.zeros(4, dtype=np.uint64)
-        seed_state(np.uint64(seed), np.uint64(first_game + k), rng)
         tr = np.zeros((0, 6), dtype=np.int32)
         trn = np.zeros(1, dtype=np.int32)
-        play_game(
-            st,
-            units,
-            cards,
-            dsize,
-            rank,
-            tprops,
-            sections,
-            section_numbers,
-            pol,
-            params,
-            rng,
-            opt,
-            tr,
-            trn,
-        )
-        _record(st, out[k])
+        _play_one(seed, first_game + k, units, cards, dsize, rank, tprops, sections,
+                  section_numbers, pol, params, opt, out[k], tr, trn)  # fmt: skip
 
 
 TRACE_ROWS = 16384  # events one game may log when its card statistics are taken
@@ -145,29 +139,10 @@ def play_games_cards(
     whose trace overflowed ``TRACE_ROWS`` (their statistics are incomplete)."""
     overflow = np.zeros(n, dtype=np.int32)
     for k in nb.prange(n):
-        st = np.empty(S.STATE_SIZE, dtype=np.int32)
-        S.clear_state(st)
-        rng = np.zeros(4, dtype=np.uint64)
-        seed_state(np.uint64(seed), np.uint64(first_game + k), rng)
         tr = np.empty((TRACE_ROWS, 6), dtype=np.int32)
         trn = np.zeros(1, dtype=np.int32)
-        play_game(
-            st,
-            units,
-            cards,
-            dsize,
-            rank,
-            tprops,
-            sections,
-            section_numbers,
-            pol,
-            params,
-            rng,
-            opt,
-            tr,
-            trn,
-        )
-        _record(st, out[k])
+        _play_one(seed, first_game + k, units, cards, dsize, rank, tprops, sections,
+                  section_numbers, pol, params, opt, out[k], tr, trn)  # fmt: skip
         scan_trace(tr, trn[0], cstats[k])
         if trn[0] >= TRACE_ROWS:
             overflow[k] = 1
