@@ -350,7 +350,6 @@ def run_spec(
 ) -> BalanceResult:
     """Play ``spec`` (fixed N, or rounds until ``spec.precision``) and build the frames."""
     pairings = spec.pairings()
-    k = len(spec.armies)
     names = spec.names
     store = Path(out_dir) / STORE if out_dir is not None else None
     if store is not None:
@@ -424,7 +423,6 @@ def run_spec(
             for lb in pd.unique(t["label"])
         ]
         result.manifest["precision_reached"] = round(float(max(hw)), 6)
-    del k
     return result
 
 

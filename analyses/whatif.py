@@ -264,11 +264,12 @@ def run_spec(
             joint.variant(vindex[task.pairing], task.first_game, df)
 
     total = sum(t.count for t in tasks)
+    played = {"games": 0}
 
-    def tick(k: int, state={"done": 0}) -> None:  # noqa: B006 - a counter for this call
-        state["done"] += k
+    def tick(k: int) -> None:
+        played["games"] += k
         if progress is not None:
-            progress(state["done"], total)
+            progress(played["games"], total)
 
     outcome = play(
         pairings, tasks, options=base_spec.options, threads=base_spec.threads, store=store,

@@ -183,3 +183,22 @@ def test_cards_writes_tables_and_pdf(tmp_path, capsys):
     from pypdf import PdfReader
 
     assert len(PdfReader(out / "cards.pdf").pages) >= 2
+
+
+def test_a_designers_army_file_joins_the_field(tmp_path, capsys):
+    from manoeuvre_sim.model import data_dir
+
+    text = (data_dir() / "armies" / "france.toml").read_text(encoding="utf-8")
+    path = tmp_path / "my_france.toml"
+    path.write_text(
+        text.replace('name = "France"', 'name = "My France"').replace("full = 8", "full = 9", 1),
+        encoding="utf-8",
+    )
+    out = tmp_path / "b"
+    main(["balance", "--armies", f"{path},Russia", "--games-per-pairing", "20", "--out",
+          str(out), "--quiet"])  # fmt: skip
+    m = pd.read_csv(out / "matrix.csv")
+    assert set(m["army"]) == {"My France", "Russia"}
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["armies"][0]["source"] == str(path.resolve())
+    assert man["armies"][0]["data_hash"] != man["armies"][1]["data_hash"]
