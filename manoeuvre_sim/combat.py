@@ -31,7 +31,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from manoeuvre_sim.rng import next_u64, seed_state
+from manoeuvre_sim.rng import next_u64, roll_die, seed_state
 
 # Result bands, rule 6.1 step 7 (reference card, Assault/Ambush Results Table).
 ATTACKER_HIT = 0  # A < D: all attacking/supporting units take a hit
@@ -159,7 +159,23 @@ def roll_dice_list(state, counts, sides, n):
 
 @nb.njit(cache=True, inline="always")
 def _d6(state):
-    return _face(next_u64(state) >> _S32, 6)
+    return roll_die(state, 6)
+
+
+@nb.njit(cache=True, inline="always")
+def pursuit_hits(roll, pursuit_max, leader_mod):
+    """Rule 6.6: a pursuit roll ``roll`` (a d6) hits if ``roll + leader_mod`` is within
+    ``1..pursuit_max`` (a modified roll below 1 counts as within: the modifier is meant to
+    make pursuit easier, rule 9.1 Pursuit). The engine and :func:`pursuit_hit` both ask
+    this."""
+    return roll + leader_mod <= pursuit_max
+
+
+@nb.njit(cache=True, inline="always")
+def within(roll, maximum):
+    """A d6 ``roll`` within ``1..maximum``: a leader's rally (rule 7) or a United States
+    unit card's withdraw attempt (rule 8). The engine and the odds kernels both ask this."""
+    return roll <= maximum
 
 
 @nb.njit(cache=True, inline="always")
@@ -183,7 +199,7 @@ def pursuit_hit(state, pursuit_max, leader_mod):
     -------
     bool
     """
-    return _d6(state) + leader_mod <= pursuit_max
+    return pursuit_hits(_d6(state), pursuit_max, leader_mod)
 
 
 @nb.njit(cache=True, inline="always")
@@ -192,13 +208,13 @@ def rally_success(state, rally_max, auto):
     ``auto`` (e.g. Palafox) succeeds without a roll (no random number is drawn)."""
     if auto:
         return True
-    return _d6(state) <= rally_max
+    return within(_d6(state), rally_max)
 
 
 @nb.njit(cache=True, inline="always")
 def withdraw_success(state, withdraw_max):
     """A United States unit card's withdraw attempt (rule 8): d6 within ``1..withdraw_max``."""
-    return _d6(state) <= withdraw_max
+    return within(_d6(state), withdraw_max)
 
 
 @nb.njit(cache=True, inline="always")

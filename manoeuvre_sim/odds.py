@@ -203,7 +203,7 @@ def build_defense(
     sappers: bool = False,
     cards: Iterable[int] = (),
     leader_combat: int = 0,
-    redoubt_value: int = 3,
+    redoubt_value: int | None = None,
 ) -> int:
     """The defense total of an assault or ambush (rule 6.1 step 6).
 
@@ -214,7 +214,8 @@ def build_defense(
     terrain : int
         Terrain defense benefit of the defender's square (Hill/Woods +2, Town +3, Marsh +1).
     redoubt : bool
-        A redoubt on the square: +3 (rule 9.2 Redoubt) ...
+        A redoubt on the square: +``redoubt_value`` (rule 9.2 Redoubt: +3; None reads
+        ``redoubt_defense`` from ``data/terrain.toml``, as the engine does) ...
     sappers : bool
         ... unless the attacker played Sappers/Engineers, which ignore it (rule 9.2).
     cards : iterable of int
@@ -231,6 +232,10 @@ def build_defense(
     if sappers and not redoubt:
         raise UsageError("Sappers/Engineers only cancel a redoubt: there is none (rule 9.2)")
     if redoubt and not sappers:
+        if redoubt_value is None:
+            from manoeuvre_sim.model import load_terrain
+
+            redoubt_value = load_terrain().redoubt_defense
         total += redoubt_value
     for c in cards:
         total += _check_int("defense card value", c, 0, 50)

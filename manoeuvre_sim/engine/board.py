@@ -38,7 +38,9 @@ TP_LOS = 3  # 1 if the square blocks line of sight as an intervening square (Hil
 TP_ATK = 4  # attack bonus of a unit here attacking a unit not in the same terrain (Hill 2)
 TP_NO_ASSAULT = 5  # 1 if a unit here may not assault (Marsh)
 TP_NO_FM = 6  # 1 if a Forced March may not extend a move beginning or ending here (Field, Marsh)
-N_TPROPS = 7
+TP_REDOUBT = 7  # defense a redoubt marker adds in the square (rule 9.2: the terrain table's
+#                 redoubt_defense, +3, in every row)
+N_TPROPS = 8
 
 # Minimum lengths of the ``out`` arrays.
 MAX_NEIGHBORS = 4
@@ -64,7 +66,7 @@ def terrain_props(table: TerrainTable) -> tuple[str, np.ndarray]:
     letters : str
         The table's letters, sorted (``table.letters``); terrain code ``i`` is ``letters[i]``.
     tprops : ndarray(int32, shape=(len(letters), 7))
-        Properties by code, columns ``TP_ENTER`` .. ``TP_NO_FM``.
+        Properties by code, columns ``TP_ENTER`` .. ``TP_REDOUBT``.
     """
     letters = table.letters
     tprops = np.zeros((len(letters), N_TPROPS), dtype=np.int32)
@@ -77,6 +79,7 @@ def terrain_props(table: TerrainTable) -> tuple[str, np.ndarray]:
         tprops[i, TP_ATK] = t.attack_bonus
         tprops[i, TP_NO_ASSAULT] = int(t.no_assault_from)
         tprops[i, TP_NO_FM] = int(t.no_forced_march)
+        tprops[i, TP_REDOUBT] = table.redoubt_defense
     return letters, tprops
 
 

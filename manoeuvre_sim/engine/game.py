@@ -30,7 +30,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from manoeuvre_sim.combat import assault_band  # the one results table (rule 6.1 step 7)
+# the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
+from manoeuvre_sim.combat import assault_band, pursuit_hits, within
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import (
@@ -739,8 +740,9 @@ def advance_into(st, g, p, u, vacated, retreated_u):
             continue
         if st[S.U_STEP + retreated_u] == 0:
             break
-        r = roll_die(rng, 6) + pmod
-        h = 1 if r <= cards[p, c, S.CF_PURSUIT] else 0
+        d6 = roll_die(rng, 6)
+        h = 1 if pursuit_hits(d6, cards[p, c, S.CF_PURSUIT], pmod) else 0
+        r = d6 + pmod  # the modified roll, as the trace shows it
         log(tr, trn, EV_ROLL, p, ROLL_PURSUIT, r, 1, 6)
         log(tr, trn, EV_PURSUIT, p, u, r, h, 0)
         if h:
@@ -789,7 +791,7 @@ def defender_steps(st, g, p, t, ambush):
                 log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
                 r = roll_die(rng, 6)
                 log(tr, trn, EV_ROLL, q, ROLL_WITHDRAW, r, 1, 6)
-                ok = r <= cards[q, c, S.CF_WITHDRAW]
+                ok = within(r, cards[q, c, S.CF_WITHDRAW])
                 log(tr, trn, EV_WITHDRAW, q, t, 1 if ok else 0, 0, 0)
                 if ok:
                     return True
@@ -1117,7 +1119,7 @@ def restoration_phase(st, g, p):
                 if cards[p, c, S.CF_RALLY_AUTO] == 0:
                     r = roll_die(rng, 6)
                     log(tr, trn, EV_ROLL, p, ROLL_RALLY, r, 1, 6)
-                    ok = r <= cards[p, c, S.CF_RALLY]
+                    ok = within(r, cards[p, c, S.CF_RALLY])
             elif guerrilla(st, g, p, c):
                 ok = False  # Supply, Regroup or a Reinforcement negated (rule 9.2 Guerrilla)
             if ok:

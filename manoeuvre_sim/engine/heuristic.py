@@ -28,7 +28,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_DEF, TP_NO_ASSAULT, adjacent
+from manoeuvre_sim.engine.board import TP_DEF, TP_NO_ASSAULT, TP_REDOUBT, adjacent
 from manoeuvre_sim.engine.rules import (
     attack_base,
     attack_dice,
@@ -479,7 +479,7 @@ def _posval(st, units, tprops, w, u, sq, bn, bs, owndef, et, el, grid, p):
     if f >= 4:
         v += w[H_CONTROL]
     tsq_terr = st[S.TERR + sq]
-    tdef = tprops[tsq_terr, TP_DEF] + 3 * st[S.REDOUBT + sq]
+    tdef = tprops[tsq_terr, TP_DEF] + tprops[tsq_terr, TP_REDOUBT] * st[S.REDOUBT + sq]
     my = strength(st, units, u)
     myloss = _loss(st, w, u) * w[H_OWN]
     dd = my + tdef + owndef
@@ -940,7 +940,8 @@ def _option_value(st, units, cards, tprops, w, p, opts, i, dk, cb, vals):
         if o0 == 0:
             return -_loss(st, w, t)
         tsq = st[S.U_SQ + t]
-        hold = tprops[st[S.TERR + tsq], TP_DEF] + 3 * st[S.REDOUBT + tsq]
+        tt = st[S.TERR + tsq]
+        hold = tprops[tt, TP_DEF] + tprops[tt, TP_REDOUBT] * st[S.REDOUBT + tsq]
         return -(w[H_GROUND] * (1.0 + 0.2 * hold) + 0.15 * w[H_HIT])
     if dk == D.D_RESTORE:
         if o0 < 0:

@@ -22,7 +22,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_DEF, adjacent
+from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent
 from manoeuvre_sim.engine.heuristic import (
     ATTRITIONAL,
     BALANCED,
@@ -176,7 +176,12 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
         u, s, t = o1, o2, o3
         c = st[S.HAND + p * S.HMAX + s]
         tsq = st[S.U_SQ + t]
-        dtot = strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF] + 3 * st[S.REDOUBT + tsq]
+        tt = st[S.TERR + tsq]
+        dtot = (
+            strength(st, units, t)
+            + tprops[tt, TP_DEF]
+            + tprops[tt, TP_REDOUBT] * st[S.REDOUBT + tsq]
+        )
         if kind == D.CK_ASSAULT:
             a = strength(st, units, u) + _mean_dice(
                 cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]

@@ -10,7 +10,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, retreat_options
+from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_REDOUBT, retreat_options
 from manoeuvre_sim.rng import uniform_below
 
 # --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
@@ -301,12 +301,13 @@ def attack_base(st, units, tprops, cb, tsq, ambush):
 
 @nb.njit(cache=True)
 def defence_base(st, units, tprops, t, sappers):
-    """The defence total of unit t before cards: strength, terrain, and a redoubt's +3
-    unless Sappers were played (rules 6.1 step 6, 6.2 step 4, 9.2)."""
+    """The defence total of unit t before cards: strength, terrain, and a redoubt's bonus
+    (+3, the terrain table's) unless Sappers were played (rules 6.1 step 6, 6.2 step 4,
+    9.2)."""
     tsq = st[S.U_SQ + t]
     d = strength(st, units, t) + tprops[st[S.TERR + tsq], TP_DEF]
     if st[S.REDOUBT + tsq] == 1 and not sappers:
-        d += 3
+        d += tprops[st[S.TERR + tsq], TP_REDOUBT]
     return d
 
 
