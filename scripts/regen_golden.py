@@ -19,6 +19,10 @@ GAMES = (
     ("France", "Russia", 1, 0, "random", "random"),
     ("Austria", "Prussia", 2, 3, "random", "random"),
     ("Great Britain", "Spain", 3, 0, "random", "simple"),
+    # the default player and each style, so any change of their behaviour shows here
+    ("France", "Russia", 4, 1, "balanced", "balanced"),
+    ("Ottoman Empire", "United States", 5, 0, "attritional", "territorial"),
+    ("Prussia", "Great Britain", 6, 2, "territorial", "balanced"),
 )
 
 

@@ -1,4 +1,5 @@
-"""Golden transcripts: three seeded games' replays, committed and diffed (DESIGN.md tier 4).
+"""Golden transcripts: six seeded games' replays (random, simple, the default player and each
+style), committed and diffed (DESIGN.md tier 4).
 
 A difference means the games play (or read) differently than when the files were written. If
 that is intended, regenerate them with ``python scripts/regen_golden.py`` and review the diff.
