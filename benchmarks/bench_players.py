@@ -59,9 +59,23 @@ def _profile_kernel():
 
     @nb.njit
     def run(
-        seed, n, units, cards, dsize, rank, tprops, sections, section_numbers, pol, params, opt, acc
+        seed,
+        n,
+        units,
+        cards,
+        dsize,
+        rank,
+        tprops,
+        sections,
+        section_numbers,
+        pol,
+        params,
+        opt,
+        acc,
+        seen,
     ):
-        """Play n games as game.play_game does, adding each phase's cycles to acc."""
+        """Play n games as game.play_game does, adding each phase's cycles to acc and each
+        game's (game turns, winner) to ``seen`` (checked against the engine's records)."""
         for k in range(n):
             st = np.empty(S.STATE_SIZE, dtype=np.int32)
             S.clear_state(st)
@@ -130,7 +144,9 @@ def _profile_kernel():
                     G.score_nightfall(st, units, uowner, rank, tr, trn)
                 acc[6] += _cycles() - a
                 turn += 1
-            acc[7] += turn
+            acc[7] += st[S.TURN]  # the game turns played, as the records count them
+            seen[k, 0] = st[S.TURN]
+            seen[k, 1] = st[S.WINNER]
 
     return run
 
@@ -146,12 +162,27 @@ def profile(policy: str, games: int) -> tuple[np.ndarray, float, float]:
     opt = rule_options(cfg)
     run = _profile_kernel()
     acc = np.zeros(8, dtype=np.uint64)
+    seen = np.zeros((games, 2), dtype=np.int32)
     args = (P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections, P.section_numbers)
-    run(3, 4, *args, pol, params, opt, acc)  # compile
+    run(3, 4, *args, pol, params, opt, acc, seen)  # compile
     acc[:] = 0
     t = time.perf_counter()
-    run(3, games, *args, pol, params, opt, acc)
-    return acc.astype(np.float64), time.perf_counter() - t, float(acc[7]) / games
+    run(3, games, *args, pol, params, opt, acc, seen)
+    wall = time.perf_counter() - t
+    # the profile is a copy of the engine's turn loop with clocks in it: it must play the
+    # engine's games exactly, or its figures describe some other program
+    from manoeuvre_sim.engine.batch import R_TURNS, R_WINNER
+    from manoeuvre_sim.runner import simulate
+
+    rec = simulate(cfg).records
+    if not (
+        np.array_equal(seen[:, 0], rec[:, R_TURNS]) and np.array_equal(seen[:, 1], rec[:, R_WINNER])
+    ):
+        raise SystemExit(
+            "bench_players: the profile's copy of the turn loop no longer plays the engine's "
+            "games (game turns or winners differ): update _profile_kernel from engine/game.py"
+        )
+    return acc.astype(np.float64), wall, float(acc[7]) / games
 
 
 def games_per_second(policies, games: int):
