@@ -471,6 +471,14 @@ def build_result(spec: BalanceSpec, t: pd.DataFrame, manifest: dict, *, boot: in
     fp = T.first_player(t, names)
     vic = T.victory(t, names)
     vba = T.victory_by_army(t, names)
+    # the styles in the order the user gave them (the first is the study's main one)
+    rank = {p.label: i for i, p in enumerate(spec.policies)}
+
+    def in_order(df: pd.DataFrame) -> pd.DataFrame:
+        key = df["label"].map(rank)
+        return df.assign(_p=key).sort_values("_p", kind="stable").drop(columns="_p")
+
+    m, arm, fp, vic, vba = (in_order(x).reset_index(drop=True) for x in (m, arm, fp, vic, vba))
     styles = tau = None
     if len(spec.policies) > 1:
         styles, tau = style_sensitivity(arm)

@@ -182,10 +182,12 @@ def test_tally_equals_groupby_of_all_records_and_stays_small():
 
 def test_style_sensitivity_tables():
     res = B.run_spec(
-        _spec(policies=B.policy_specs(policies=["balanced", "territorial"]), games_per_pairing=40),
+        _spec(policies=B.policy_specs(policies=["territorial", "balanced"]), games_per_pairing=40),
         boot=0,
     )
-    assert set(res.armies["policy"]) == {"balanced", "territorial"}
+    assert list(pd.unique(res.armies["policy"])) == ["territorial", "balanced"]  # as given
+    assert list(pd.unique(res.matrix["policy"])) == ["territorial", "balanced"]
+    assert res.style_tau[["policy_x", "policy_y"]].values.tolist() == [["territorial", "balanced"]]
     assert list(res.style_tau.columns) == ["policy_x", "policy_y", "tau", "p_value"]
     assert len(res.style_tau) == 1 and -1 <= res.style_tau["tau"].iloc[0] <= 1
     # the same seeds serve both styles: same maps, different play
