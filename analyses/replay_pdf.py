@@ -1,7 +1,8 @@
 """A replayed game as a PDF: one page per player turn, the board after it drawn as coloured
 terrain squares with the units on them, and the turn's events listed beneath.
 
-Rendering only consumes a :class:`manoeuvre_sim.replay.Replay`; nothing is played here.
+Rendering only consumes a :class:`manoeuvre_sim.replay.Replay` through the replay's public
+reader API (and its English lines); nothing is played here, nothing of the engine is read.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from matplotlib.collections import PatchCollection  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
-from manoeuvre_sim.engine import rules as R  # noqa: E402
-from manoeuvre_sim.engine import state as S  # noqa: E402
 from manoeuvre_sim.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.replay import (  # noqa: E402
     FILES,
@@ -30,6 +29,7 @@ from manoeuvre_sim.replay import (  # noqa: E402
     Section,
     check_turns,
     header,
+    section_lines,
     selected,
     unit_label,
 )
@@ -72,8 +72,7 @@ def _board(ax, replay: Replay, sec: Section) -> None:
         u = bd.occ[sq]
         if u < 0:
             continue
-        p, i = divmod(u, S.MAXU_SIDE)
-        unit = info.armies[p].units[i]
+        p, unit = info.unit_of(u)
         full = bd.step[u] == 2
         boxes.append(Rectangle((c + 0.1, r + 0.24), 0.8, 0.68))
         fills.append(SIDE_COLOUR[p] if full else SIDE_LIGHT[p])
@@ -96,26 +95,25 @@ def _board(ax, replay: Replay, sec: Section) -> None:
             )
         )
     # this turn's moves, retreats and advances as arrows
-    for ev, _p, a, b, c, _d in sec.events:
-        if ev in (R.EV_MOVE, R.EV_RETREAT, R.EV_ADVANCE) and c >= 0:
-            y0, x0 = divmod(b, 8)
-            y1, x1 = divmod(c, 8)
-            colour = SIDE_COLOUR[a // S.MAXU_SIDE]
-            ax.add_patch(
-                FancyArrowPatch(
-                    (x0 + 0.5, y0 + 0.5),
-                    (x1 + 0.5, y1 + 0.5),
-                    arrowstyle="-|>",
-                    mutation_scale=9,
-                    lw=1.3,
-                    color=colour,
-                    ls="-" if ev == R.EV_MOVE else ":",
-                    alpha=0.85,
-                    shrinkA=13,  # points: from the edge of one unit box to the next
-                    shrinkB=13,
-                    zorder=2.5,
-                )
+    for mv in sec.moves:
+        y0, x0 = divmod(mv.fr, 8)
+        y1, x1 = divmod(mv.to, 8)
+        colour = SIDE_COLOUR[mv.side]
+        ax.add_patch(
+            FancyArrowPatch(
+                (x0 + 0.5, y0 + 0.5),
+                (x1 + 0.5, y1 + 0.5),
+                arrowstyle="-|>",
+                mutation_scale=9,
+                lw=1.3,
+                color=colour,
+                ls="-" if mv.kind == "move" else ":",
+                alpha=0.85,
+                shrinkA=13,  # points: from the edge of one unit box to the next
+                shrinkB=13,
+                zorder=2.5,
             )
+        )
 
 
 def _legend(fig, replay: Replay, y: float) -> None:
@@ -174,7 +172,7 @@ def _page(pdf: PdfPages, size, replay: Replay, sec: Section, k: int, n: int) -> 
     _board(ax, replay, sec)
     legend_y = 0.87 - side / h - 0.035
     _legend(fig, replay, legend_y)
-    _lines_block(fig, sec.lines, legend_y - 0.04, 0.045, 0.84 * w)
+    _lines_block(fig, section_lines(replay, sec), legend_y - 0.04, 0.045, 0.84 * w)
     fig.text(0.08, 0.022, f"manoeuvre-sim {__version__} replay", fontsize=6, color="0.4")
     pdf.savefig(fig)
     plt.close(fig)
@@ -183,7 +181,7 @@ def _page(pdf: PdfPages, size, replay: Replay, sec: Section, k: int, n: int) -> 
 def _fonts(replay: Replay, sections: list[Section]) -> dict:
     """The PDF's 14 standard fonts when every text is Latin-1 (twice as fast, a third of the
     size: nothing to embed), else matplotlib's embedded default font."""
-    texts = header(replay) + [ln for sec in sections for ln in sec.lines]
+    texts = header(replay) + [ln for sec in sections for ln in section_lines(replay, sec)]
     for army in replay.info.armies:
         texts += [u.name for u in army.units]
     try:

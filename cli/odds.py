@@ -99,9 +99,10 @@ def _defense_total(defense, defender_strength, terrain, redoubt, sappers, cards,
         return defense
     ter = 0
     if terrain:
+        from manoeuvre_sim.matchup import find_terrain
         from manoeuvre_sim.model import load_terrain
 
-        ter = odds._terrain(load_terrain(), terrain, "defender").defense
+        ter = find_terrain(load_terrain(), terrain, "defender").defense
     return odds.build_defense(
         defender_strength,
         terrain=ter,
@@ -452,10 +453,10 @@ def matchup(
     as_json,
 ) -> None:
     """Odds of a real unit assaulting a real unit, for every card choice (rule 6.1)."""
-    from manoeuvre_sim import odds as o
     from manoeuvre_sim.combat import BAND_NAMES
+    from manoeuvre_sim.matchup import matchup as named_matchup
 
-    m = o.matchup(
+    m = named_matchup(
         attacker_army,
         attacker,
         defender_army,

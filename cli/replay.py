@@ -43,7 +43,14 @@ def replay(
     """Replay game --game of `simulate --seed SEED` event by event, with the board after
     every player turn (rebuilt from the game's events and checked against the engine)."""
     from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.replay import check_turns, match_info, parse_turns, render_text, replay_game
+    from manoeuvre_sim.replay import (
+        check_turns,
+        match_info,
+        parse_turns,
+        render_text,
+        replay_game,
+        summary,
+    )
 
     suffix = Path(out).suffix.lower() if out else ""
     if out and suffix not in (".txt", ".pdf"):
@@ -63,12 +70,12 @@ def replay(
         from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf
 
         pages = write_replay_pdf(out, rep, turns=span)
-        click.echo(f"{rep.summary()}\nwrote {out} ({pages} pages)", err=True)
+        click.echo(f"{summary(rep)}\nwrote {out} ({pages} pages)", err=True)
         return
     text = render_text(rep, span)
     if out:
         with atomic_write(out, encoding="utf-8") as f:
             f.write(text)
-        click.echo(f"{rep.summary()}\nwrote {out}", err=True)
+        click.echo(f"{summary(rep)}\nwrote {out}", err=True)
     else:
         click.echo(text, nl=False)

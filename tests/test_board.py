@@ -88,16 +88,17 @@ EMPTY = """
 
 def test_terrain_props_follow_the_terrain_table():
     letters, tp = terrain_props(load_terrain())
-    assert letters == "CFHLMTW" and tp.dtype == np.int32 and tp.shape == (7, 7)
+    assert letters == "CFHLMTW" and tp.dtype == np.int32 and tp.shape == (7, 8)
     row = {ch: tp[i].tolist() for i, ch in enumerate(letters)}
-    # columns: ENTER STOP DEF LOS ATK NO_ASSAULT NO_FM (reference card, rules 5, 6, 9.2)
-    assert row["C"] == [1, 0, 0, 0, 0, 0, 0]
-    assert row["F"] == [1, 1, 0, 0, 0, 0, 1]
-    assert row["H"] == [1, 0, 2, 1, 2, 0, 0]
-    assert row["L"] == [0, 0, 0, 0, 0, 0, 0]
-    assert row["M"] == [1, 1, 1, 0, 0, 1, 1]
-    assert row["T"] == [1, 0, 3, 1, 0, 0, 0]
-    assert row["W"] == [1, 0, 2, 1, 0, 0, 0]
+    # columns: ENTER STOP DEF LOS ATK NO_ASSAULT NO_FM REDOUBT (reference card, rules 5, 6,
+    # 9.2; REDOUBT: the table's redoubt bonus, +3, in every row)
+    assert row["C"] == [1, 0, 0, 0, 0, 0, 0, 3]
+    assert row["F"] == [1, 1, 0, 0, 0, 0, 1, 3]
+    assert row["H"] == [1, 0, 2, 1, 2, 0, 0, 3]
+    assert row["L"] == [0, 0, 0, 0, 0, 0, 0, 3]
+    assert row["M"] == [1, 1, 1, 0, 0, 1, 1, 3]
+    assert row["T"] == [1, 0, 3, 1, 0, 0, 0, 3]
+    assert row["W"] == [1, 0, 2, 1, 0, 0, 0, 3]
 
 
 def test_terrain_codes_and_bad_grids():
@@ -881,30 +882,33 @@ def test_kernels_compile_nopython_for_engine_argument_types():
     """The engine passes numpy int32 scalars (from unit_sq) and int or bool cavalry flags."""
     b = parse_board(EMPTY.replace(".", "2", 1))
     sq = b.unit_sq[2]  # np.int32
-    out = np.empty(MAX_MOVE_DESTINATIONS, dtype=np.int32)
     base = moves(b, 0, True)
     assert base == [at(0, 1), at(0, 2), at(1, 0), at(1, 1), at(2, 0)]  # rule 5
     assert moves(b, sq, 1) == moves(b, sq, np.int32(1)) == base
     assert moves(b, sq, 0) == moves(b, sq, False) == [at(0, 1), at(1, 0)]
-    neighbors(sq, out)
-    forced_march_destinations(b.occ, b.terr, b.tprops, np.int32(8), sq, out)
-    in_fire_range(b.occ, b.terr, b.tprops, sq, np.int32(2), np.int32(2))
-    retreat_options(b.occ, b.terr, b.tprops, sq, np.int32(0), out)
-    controls(b.occ, b.unit_owner, sq, np.int32(0))
-    control_score(b.occ, b.unit_owner, np.int32(1))
-    adjacent(sq, np.int32(1))
-    distance(sq, np.int32(1))
-    for name in (
-        "neighbors",
-        "move_destinations",
-        "forced_march_destinations",
-        "in_fire_range",
-        "retreat_options",
-        "controls",
-        "control_score",
-        "adjacent",
-        "distance",
-    ):
+    # every kernel called with the engine's argument types (int32 scalars) gives what its
+    # plain-Python function gives on the same arguments
+    i1, i2, i8 = np.int32(1), np.int32(2), np.int32(8)
+
+    def same(name, *args, out_len=0):
         k = getattr(B, name)
-        assert callable(k.py_func), name
-        assert k.nopython_signatures, f"{name} did not compile in nopython mode"
+        if not out_len:
+            assert k(*args) == k.py_func(*args), name
+            return
+        got, want = np.full(out_len, -9, np.int32), np.full(out_len, -9, np.int32)
+        n_got, n_want = k(*args, got), k.py_func(*args, want)
+        assert n_got == n_want and got[:n_got].tolist() == want[:n_want].tolist(), name
+
+    n = MAX_MOVE_DESTINATIONS
+    same("neighbors", sq, out_len=n)
+    same("move_destinations", b.occ, b.terr, b.tprops, sq, i1, out_len=n)
+    same("forced_march_destinations", b.occ, b.terr, b.tprops, i8, sq,
+         out_len=MAX_FORCED_MARCH_DESTINATIONS)  # fmt: skip
+    same("in_fire_range", b.occ, b.terr, b.tprops, sq, i2, i2)
+    same("retreat_options", b.occ, b.terr, b.tprops, sq, np.int32(0), out_len=MAX_RETREAT_OPTIONS)
+    same("controls", b.occ, b.unit_owner, sq, np.int32(0))
+    same("control_score", b.occ, b.unit_owner, i1)
+    same("adjacent", sq, i1)
+    same("distance", sq, i1)
+    assert nbrs(sq) == [at(1, 0), at(0, 1)]  # the corner: down, right (rule 1.1: orthogonal)
+    assert B.distance(sq, i1) == 1 and B.adjacent(sq, i1)

@@ -7,6 +7,7 @@ import icepool
 import numpy as np
 import pytest
 
+from manoeuvre_sim import matchup as MU
 from manoeuvre_sim import odds as O
 from manoeuvre_sim.combat import BAND_NAMES
 from manoeuvre_sim.errors import DataError, UsageError
@@ -240,8 +241,8 @@ def test_intervals():
 
 
 def test_matchup_garde_imperial_vs_russian_guard_on_hill():
-    m = O.matchup("France", "Garde Imperial", "Russia", "Russian Guard",
-                  defender_terrain="hill")  # fmt: skip
+    m = MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard",
+                   defender_terrain="hill")  # fmt: skip
     # Garde Imperial: full 8, four 2d8 attack cards; Russian Guard full 8 + hill 2 = 10,
     # cards: four defense 5, one defense 7 (the artillery card)
     assert m.attack_base == 8 and m.defense_base == 10
@@ -259,28 +260,36 @@ def test_matchup_garde_imperial_vs_russian_guard_on_hill():
 
 
 def test_matchup_hill_attack_bonus_leaders_and_two_cards():
-    m = O.matchup("France", "Garde Imperial", "Russia", "Russian Guard",
-                  attacker_terrain="hill", attacker_leader="Murat", defender_leader=None,
-                  attack_cards=2, defender_reduced=True)  # fmt: skip
+    m = MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard",
+                   attacker_terrain="hill", attacker_leader="Murat", defender_leader=None,
+                   attack_cards=2, defender_reduced=True)  # fmt: skip
     assert m.attack_base == 8 + 2 + 3 and m.defense_base == 6
     assert {r.attack for r in m.rows} == {"2d8+2d8"}
     # on a hill against a hill: no bonus
-    m = O.matchup("France", "Garde Imperial", "Russia", "Russian Guard",
-                  attacker_terrain="hill", defender_terrain="hill")  # fmt: skip
+    m = MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard",
+                   attacker_terrain="hill", defender_terrain="hill")  # fmt: skip
     assert m.attack_base == 8
+
+
+def test_matchup_names_still_import_from_odds():
+    from manoeuvre_sim.odds import Matchup, MatchupRow, matchup
+
+    assert (matchup, Matchup, MatchupRow) == (MU.matchup, MU.Matchup, MU.MatchupRow)
+    with pytest.raises(AttributeError):
+        O.no_such_name  # noqa: B018
 
 
 def test_matchup_errors():
     with pytest.raises(DataError, match="unknown unit 'Old Guard'"):
-        O.matchup("France", "Old Guard", "Russia", "Russian Guard")
+        MU.matchup("France", "Old Guard", "Russia", "Russian Guard")
     with pytest.raises(DataError, match="unknown army"):
-        O.matchup("Atlantis", "Garde Imperial", "Russia", "Russian Guard")
+        MU.matchup("Atlantis", "Garde Imperial", "Russia", "Russian Guard")
     with pytest.raises(UsageError, match="Marsh"):
-        O.matchup("France", "Garde Imperial", "Russia", "Russian Guard", attacker_terrain="marsh")
+        MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard", attacker_terrain="marsh")
     with pytest.raises(UsageError, match="unknown terrain"):
-        O.matchup("France", "Garde Imperial", "Russia", "Russian Guard", defender_terrain="sea")
+        MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard", defender_terrain="sea")
     with pytest.raises(DataError, match="unknown leader"):
-        O.matchup("France", "Garde Imperial", "Russia", "Russian Guard", attacker_leader="Kutuzov")
+        MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard", attacker_leader="Kutuzov")
 
 
 def test_odds_grid_shape_and_mix_parsing():
@@ -294,7 +303,7 @@ def test_odds_grid_shape_and_mix_parsing():
 def test_matchup_random_hand_distribution():
     import math
 
-    m = O.matchup("France", "Garde Imperial", "Russia", "Russian Guard", defender_terrain="hill")
+    m = MU.matchup("France", "Garde Imperial", "Russia", "Russian Guard", defender_terrain="hill")
     # Russian Guard cards' defense: 5, 5, 5, 5, 7; hand = 5 of a 60-card deck (hypergeometric)
     defs = [5, 5, 5, 5, 7]
     ref = np.zeros(6)

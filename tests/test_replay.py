@@ -203,3 +203,44 @@ def test_replay_help_is_lazy():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "--turns" in proc.stdout and "replay" in proc.stdout
+
+
+def test_the_pdf_reads_replays_through_the_public_api_only():
+    """``analyses/replay_pdf.py`` imports nothing of the engine: it reads the replay model."""
+    import ast
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "analyses" / "replay_pdf.py"
+    names = []
+    for node in ast.walk(ast.parse(src.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            names.append(node.module or "")
+            names += [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+    assert "manoeuvre_sim.replay" in names
+    assert not [n for n in names if n.startswith("manoeuvre_sim.engine")]
+
+
+def test_the_replay_model_holds_lines_and_moves_as_data():
+    """Each line is data the text renders one to one; a section's moves are its move,
+    retreat and advance lines; the squares they name are the board's."""
+    from manoeuvre_sim.replay import section_lines
+
+    rep = replay_game("France", "Russia", seed=1)  # the default players: they fight
+    for sec in [rep.setup, *rep.turns, rep.end]:
+        assert len(section_lines(rep, sec)) == len(sec.lines)
+        moved = [(ln.kind, ln.values["unit"], ln.values["fr"], ln.values["to"])
+                 for ln in sec.lines if ln.kind in ("move", "retreat", "advance")
+                 and ln.values["to"] >= 0]  # fmt: skip
+        assert [(m.kind, m.unit, m.fr, m.to) for m in sec.moves] == moved
+        for m in sec.moves:
+            assert m.side == (0 if rep.info.unit_of(m.unit)[0] == 0 else 1)
+    last = {}
+    for sec in rep.turns:
+        for m in sec.moves:
+            last[m.unit] = m.to
+    for u, sq in last.items():  # a unit's last move ends where the final board has it
+        assert rep.board.square[u] in (sq, -1)
+    kinds = {ln.kind for sec in rep.turns for ln in sec.lines}
+    assert {"draw", "move", "play", "roll", "combat"} <= kinds
