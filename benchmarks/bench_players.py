@@ -221,8 +221,7 @@ def main() -> None:
 
     from manoeuvre_sim import RULES_VERSION, __version__
     from manoeuvre_sim import tournament as T
-    from manoeuvre_sim.engine.heuristic import PARAM_NAMES
-    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+    from manoeuvre_sim.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
 
     load0 = os.getloadavg()[0]
     print("tournament ...", file=sys.stderr)

@@ -192,7 +192,7 @@ def simulate(
         "interrupted": interrupted,
         "threads": threads,
         "seconds": round(elapsed, 3),
-        # the parameter vectors the policies played with (engine/heuristic.py PARAM_NAMES)
+        # the parameter vectors the policies played with (engine/players/params.py PARAM_NAMES)
         "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
     }
     return SimResult(

@@ -1,7 +1,7 @@
 """Scenario tests of every HQ card type and card-driven rule (rules 5-9, HQ_CARDS.md).
 
 Each scenario draws its battlefield as ASCII (tests/boards.py: digits are player 0's units,
-letters a-h player 1's), gives the hands, runs one phase kernel of ``engine/game.py`` and
+letters a-h player 1's), gives the hands, runs one phase kernel of the game (``engine/game.py`` and its phase modules) and
 asserts the result the cited rule demands.
 
 How the scenarios are driven (from the test side, no hook in the engine): the kernels of
@@ -76,7 +76,7 @@ class Script:
     of its kind, ``want`` being a tuple matched against the first fields of the option rows
     (``None`` matches anything, ``Slot(c)`` the slot of card c in the deciding player's
     hand). The wanted option must be legal, or the test fails.
-    ``dice``: the totals of the rolls, in the order game.py makes them.
+    ``dice``: the totals of the rolls, in the order the kernels make them.
     """
 
     def __init__(self, answers=(), dice=()):
@@ -131,7 +131,7 @@ class Script:
 
 @pytest.fixture
 def table(monkeypatch):
-    """``table(kernel, st, P, *args, answers=, dice=)`` runs game.py's ``kernel`` on ``st``
+    """``table(kernel, st, P, *args, answers=, dice=)`` runs the game kernel ``kernel`` (game.py) on ``st``
     with the scripted decisions and dice; returns ``(script, events)``."""
 
     def run(kernel, st, P, *args, answers=(), dice=(), seed=1):

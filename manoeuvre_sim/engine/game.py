@@ -16,16 +16,16 @@ The kernels of a game share one context tuple ``g``, built once by ``play_game``
     dsize   ndarray(int32, (2,))              deck sizes
     tprops  ndarray(int32, (n_codes, 7))      terrain properties (board.py)
     uowner  ndarray(int32, (NUNITS,))         owner of each unit id
-    pol     ndarray(int32, (3,))              policy id per seat (players.py), then flags
+    pol     ndarray(int32, (3,))              policy id per seat (players/), then flags (options.py)
     params  ndarray(float64, (2, NPARAM))     policy parameters per seat
     rng     ndarray(uint64, (4,))             the game's RNG state (rng.py)
     opts    ndarray(int32, (MAXOPT, 4))       scratch for decision options
-    cb      ndarray(int32, (CB_SIZE,))        the current combat (below)
+    cb      ndarray(int32, (CB_SIZE,))        the current combat (decisions.py, CB_*)
     tr      ndarray(int32, (n, 6))            trace rows (n = 0: no trace)
     trn     ndarray(int32, (1,))              trace rows used
 
 and take the state ``st`` (ndarray(int32, (STATE_SIZE,)), state.py) first; ``opt``
-(ndarray(int32, (N_OPTIONS,))) holds the rule options (OPT_*).
+(ndarray(int32, (N_OPTIONS,))) holds the rule options (OPT_*, options.py).
 """
 
 from __future__ import annotations
