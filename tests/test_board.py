@@ -88,16 +88,17 @@ EMPTY = """
 
 def test_terrain_props_follow_the_terrain_table():
     letters, tp = terrain_props(load_terrain())
-    assert letters == "CFHLMTW" and tp.dtype == np.int32 and tp.shape == (7, 7)
+    assert letters == "CFHLMTW" and tp.dtype == np.int32 and tp.shape == (7, 8)
     row = {ch: tp[i].tolist() for i, ch in enumerate(letters)}
-    # columns: ENTER STOP DEF LOS ATK NO_ASSAULT NO_FM (reference card, rules 5, 6, 9.2)
-    assert row["C"] == [1, 0, 0, 0, 0, 0, 0]
-    assert row["F"] == [1, 1, 0, 0, 0, 0, 1]
-    assert row["H"] == [1, 0, 2, 1, 2, 0, 0]
-    assert row["L"] == [0, 0, 0, 0, 0, 0, 0]
-    assert row["M"] == [1, 1, 1, 0, 0, 1, 1]
-    assert row["T"] == [1, 0, 3, 1, 0, 0, 0]
-    assert row["W"] == [1, 0, 2, 1, 0, 0, 0]
+    # columns: ENTER STOP DEF LOS ATK NO_ASSAULT NO_FM REDOUBT (reference card, rules 5, 6,
+    # 9.2; REDOUBT: the table's redoubt_defense, +3 in every row)
+    assert row["C"] == [1, 0, 0, 0, 0, 0, 0, 3]
+    assert row["F"] == [1, 1, 0, 0, 0, 0, 1, 3]
+    assert row["H"] == [1, 0, 2, 1, 2, 0, 0, 3]
+    assert row["L"] == [0, 0, 0, 0, 0, 0, 0, 3]
+    assert row["M"] == [1, 1, 1, 0, 0, 1, 1, 3]
+    assert row["T"] == [1, 0, 3, 1, 0, 0, 0, 3]
+    assert row["W"] == [1, 0, 2, 1, 0, 0, 0, 3]
 
 
 def test_terrain_codes_and_bad_grids():
