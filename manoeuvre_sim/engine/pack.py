@@ -122,3 +122,16 @@ def pack(
         letters=letters,
         data_hash=h.hexdigest()[:16],
     )
+
+
+def load_packed(
+    army_a: str, army_b: str, *, relax: bool = False, include_unverified_maps: bool = False
+) -> tuple[Army, Army, Packed]:
+    """Load two armies by name, the terrain table and the map sections, and pack them."""
+    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+
+    a = find_army(army_a, relax=relax)
+    b = find_army(army_b, relax=relax)
+    terrain = load_terrain()
+    sections = load_sections(terrain=terrain)
+    return a, b, pack(a, b, terrain, sections, include_unverified=include_unverified_maps)

@@ -29,6 +29,7 @@ from manoeuvre_sim.engine.players.dispatch import (
     POLICY_TERRITORIAL,
     choose,
     params_for,
+    policy_arrays,
 )
 from manoeuvre_sim.engine.players.params import NPARAM, PARAM_NAMES
 
@@ -46,4 +47,5 @@ __all__ = [
     "POLICY_TERRITORIAL",
     "choose",
     "params_for",
+    "policy_arrays",
 ]

@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine.players.heuristic import choose_heuristic
 from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
+from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.rng import keep_best, uniform_below
 
 POLICY_RANDOM = 0
@@ -34,6 +37,32 @@ DEFAULT_PARAMS = np.array([SIMPLE_PARAMS, SIMPLE_PARAMS])
 def params_for(policy_a: str, policy_b: str) -> np.ndarray:
     """The ``(2, NPARAM)`` parameter array for two named policies."""
     return np.array([POLICY_PARAMS[policy_a], POLICY_PARAMS[policy_b]], dtype=np.float64)
+
+
+def policy_arrays(
+    policy_a: str,
+    policy_b: str,
+    *,
+    fair_play: int = 0,
+    params_a: Sequence[float] | None = None,
+    params_b: Sequence[float] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``pol`` array (both policy ids, then the fair-play flags ``options.FLAG_*``) and
+    the ``(2, NPARAM)`` parameters for two named policies, each optionally overridden."""
+    pol = np.array(
+        [POLICY_NAMES.index(policy_a), POLICY_NAMES.index(policy_b), int(fair_play)],
+        dtype=np.int32,
+    )
+    params = params_for(policy_a, policy_b)
+    for side, override in ((0, params_a), (1, params_b)):
+        if override is not None:
+            if len(override) != params.shape[1]:
+                raise UsageError(
+                    f"params_{'ab'[side]}: expected {params.shape[1]} parameters, "
+                    f"got {len(override)}"
+                )
+            params[side] = override
+    return pol, params
 
 
 @nb.njit(cache=True)
