@@ -33,8 +33,7 @@ tr = np.zeros((0, 6), dtype=np.int32)
 t = time.perf_counter()
 for g in range({n}):
     st = S.new_state()
-    play_game(st, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections,
-              P.section_numbers, pol, params, new_state(9, g), opt, tr, np.zeros(1, np.int32))
+    play_game(st, P.tables, pol, params, new_state(9, g), opt, tr, np.zeros(1, np.int32))
 print({n} / (time.perf_counter() - t))
 """
 

@@ -58,10 +58,9 @@ def _profile_kernel():
     from manoeuvre_sim.rng import roll_die, seed_state
 
     @nb.njit
-    def run(
-        seed, n, units, cards, dsize, rank, tprops, sections, section_numbers, pol, params, opt, acc
-    ):
+    def run(seed, n, tables, pol, params, opt, acc):
         """Play n games as game.play_game does, adding each phase's cycles to acc."""
+        units, cards, dsize, rank, tprops, sections, section_numbers = tables
         for k in range(n):
             st = np.empty(S.STATE_SIZE, dtype=np.int32)
             S.clear_state(st)
@@ -76,7 +75,7 @@ def _profile_kernel():
             cb = np.zeros(G.CB_SIZE, dtype=np.int32)
             cb[G.CB_LEADER] = -1
             cb[G.CB_DLEADER] = -1
-            g = (units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+            g = G.Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
             t0 = _cycles()
             while True:
                 r0 = roll_die(rng, 10)
@@ -146,11 +145,10 @@ def profile(policy: str, games: int) -> tuple[np.ndarray, float, float]:
     opt = rule_options(cfg)
     run = _profile_kernel()
     acc = np.zeros(8, dtype=np.uint64)
-    args = (P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections, P.section_numbers)
-    run(3, 4, *args, pol, params, opt, acc)  # compile
+    run(3, 4, P.tables, pol, params, opt, acc)  # compile
     acc[:] = 0
     t = time.perf_counter()
-    run(3, games, *args, pol, params, opt, acc)
+    run(3, games, P.tables, pol, params, opt, acc)
     return acc.astype(np.float64), time.perf_counter() - t, float(acc[7]) / games
 
 

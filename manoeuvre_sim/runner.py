@@ -150,8 +150,7 @@ def simulate(
         while done < config.games:
             n = min(config.chunk, config.games - done)
             args = (
-                config.seed, config.first_game + done, n, P.units, P.cards, P.deck_size,
-                P.rank, P.tprops, P.sections, P.section_numbers, pol, params, opt,
+                config.seed, config.first_game + done, n, P.tables, pol, params, opt,
                 out[done : done + n],
             )  # fmt: skip
             if cs is None:

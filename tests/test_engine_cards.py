@@ -86,7 +86,7 @@ class Script:
         self.rolls: list[tuple[int, int, int]] = []  # (count, sides, total)
 
     def decide(self, st, g, seat, dk, n):
-        opts = g[8][:n].copy()
+        opts = g.opts[:n].copy()
         self.asked.append(
             Ask(int(seat), int(dk), opts, (int(st[S.REVEALED]), int(st[S.REVEALED + 1])))
         )
@@ -154,7 +154,7 @@ def table(monkeypatch):
         G.check_invariants(st, P.deck_size, P.tprops)
         assert not script.answers, f"scripted answers never asked for: {script.answers}"
         assert not script.dice, f"scripted dice never rolled: {script.dice}"
-        tr, trn = g[10], g[11]
+        tr, trn = g.tr, g.trn
         return script, tr[: trn[0]].copy()
 
     return run

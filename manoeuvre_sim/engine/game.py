@@ -7,9 +7,10 @@ the phases live beside it: ``setup.py``, ``movement.py``, ``combat_phase.py`` an
 ``combat_steps.py``, ``restoration.py``, with every decision passing through
 ``checks.py`` (``decide``) and the rule options in ``options.py``.
 
-The kernels of a game share one context tuple ``g``, built once by ``play_game``:
+The kernels of a game share one context ``g`` (a :class:`Context` named tuple, which numba
+passes as a typed tuple), built once by ``play_game``:
 
-    g = (units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+    g = Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
 
     units   ndarray(int32, (NUNITS, NUF))     unit table
     cards   ndarray(int32, (2, MAXC, NCF))    both card tables
@@ -29,6 +30,8 @@ and take the state ``st`` (ndarray(int32, (STATE_SIZE,)), state.py) first; ``opt
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -83,6 +86,7 @@ from manoeuvre_sim.rng import roll_die
 # Also what callers have always imported from here (tests, runner, benchmarks): the game's
 # kernels by phase, the rule options, and the fields of the current combat.
 __all__ = [
+    "Context",
     "CB_ATT", "CB_DLEADER", "CB_INIT_CARD", "CB_KIND", "CB_LEADER", "CB_NATT", "CB_SIZE",
     "FLAG_FAIR_CHECK", "FLAG_FOG_OWN_HAND", "N_OPTIONS", "OPT_ADVANCE_TO_CONTACT", "OPT_CHECK",
     "OPT_DIGGING_IN", "OPT_MAX_TURNS", "OPT_TOURNAMENT_HAND",
@@ -91,6 +95,23 @@ __all__ = [
     "place_units", "play_game", "player_turn", "restoration_phase", "retreat",
     "score_nightfall", "spy_step",
 ]  # fmt: skip
+
+
+class Context(NamedTuple):
+    """The game context ``g`` the kernels share (fields: the module docstring)."""
+
+    units: np.ndarray
+    cards: np.ndarray
+    dsize: np.ndarray
+    tprops: np.ndarray
+    uowner: np.ndarray
+    pol: np.ndarray
+    params: np.ndarray
+    rng: np.ndarray
+    opts: np.ndarray
+    cb: np.ndarray
+    tr: np.ndarray
+    trn: np.ndarray
 
 
 @nb.njit(cache=True)
@@ -219,10 +240,10 @@ def player_turn(st, g, opt, p):
 
 
 @nb.njit(cache=True)
-def play_game(
-    st, units, cards, dsize, rank, tprops, sections, section_numbers, pol, params, rng, opt, tr, trn
-):
-    """Play one whole game from an empty state; the result is in ``st``."""
+def play_game(st, tables, pol, params, rng, opt, tr, trn):
+    """Play one whole game from an empty state; the result is in ``st``. ``tables`` is the
+    match-up's :class:`~manoeuvre_sim.engine.pack.Tables`."""
+    units, cards, dsize, rank, tprops, sections, section_numbers = tables
     uowner = np.empty(S.NUNITS, dtype=np.int32)
     for u in range(S.NUNITS):
         uowner[u] = u // S.MAXU_SIDE
@@ -230,7 +251,7 @@ def play_game(
     cb = np.zeros(CB_SIZE, dtype=np.int32)
     cb[CB_LEADER] = -1
     cb[CB_DLEADER] = -1
-    g = (units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+    g = Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
     # rule 3: the first player by d10, ties rolled again
     while True:
         r0 = roll_die(rng, 10)

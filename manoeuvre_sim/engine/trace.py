@@ -33,8 +33,5 @@ def play_traced(
     st = S.new_state()
     tr = np.zeros((max_events, 6), dtype=np.int32)
     trn = np.zeros(1, dtype=np.int32)
-    play_game(
-        st, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections, P.section_numbers,
-        pol, params, new_state(seed, game), rule_options(check=check), tr, trn,
-    )  # fmt: skip
+    play_game(st, P.tables, pol, params, new_state(seed, game), rule_options(check=check), tr, trn)
     return st, tr[: trn[0]].copy()
