@@ -73,8 +73,7 @@ def main() -> None:
     for p in spec0.pairings():
         P = pack(p.army_a, p.army_b, terrain, sections)
         out = np.zeros((n0, NREC), dtype=np.int32)
-        play_games(p.seed, 0, n0, P.units, P.cards, P.deck_size, P.rank, P.tprops,
-                   P.sections, P.section_numbers, pol, params, opt, out)  # fmt: skip
+        play_games(p.seed, 0, n0, P.tables, pol, params, opt, out)
     kernel_s = time.perf_counter() - t
     d0 = tmp / "overhead"
     B.prepare_out_dir(d0, force=True)

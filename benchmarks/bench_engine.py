@@ -35,8 +35,7 @@ turns = 0
 t = time.perf_counter()
 for g in range({n}):  # games 0..n-1 of seed 2: the first games of the numba rows
     st = S.new_state()
-    play_game(st, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections,
-              P.section_numbers, pol, params, new_state(2, g), opt, tr, np.zeros(1, np.int32))
+    play_game(st, P.tables, pol, params, new_state(2, g), opt, tr, np.zeros(1, np.int32))
     turns += int(st[S.TURN])
 print(time.perf_counter() - t, turns)
 """

@@ -110,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     opt = rule_options(cfg0)
     out = np.zeros((args.chunk, B.NREC), dtype=np.int32)
     t = time.perf_counter()
-    B.play_games(args.seed, 0, 2, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections,
-                 P.section_numbers, pol, params, opt, out[:2])  # fmt: skip
+    B.play_games(args.seed, 0, 2, P.tables, pol, params, opt, out[:2])
     compile_s = time.perf_counter() - t
 
     load0 = os.getloadavg()[0]
@@ -133,8 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             _, _, P = prepare(cfg)
             opt = rule_options(cfg)
             pol, params = policy_arrays(cfg)
-            tables = (P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections,
-                      P.section_numbers, pol, params, opt)  # fmt: skip
+            tables = (P.tables, pol, params, opt)
             pd = 0
             while pd < n_pair:
                 n = min(args.chunk, n_pair - pd)

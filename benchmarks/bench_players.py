@@ -58,24 +58,10 @@ def _profile_kernel():
     from manoeuvre_sim.rng import roll_die, seed_state
 
     @nb.njit
-    def run(
-        seed,
-        n,
-        units,
-        cards,
-        dsize,
-        rank,
-        tprops,
-        sections,
-        section_numbers,
-        pol,
-        params,
-        opt,
-        acc,
-        seen,
-    ):
+    def run(seed, n, tables, pol, params, opt, acc, seen):
         """Play n games as game.play_game does, adding each phase's cycles to acc and each
         game's (game turns, winner) to ``seen`` (checked against the engine's records)."""
+        units, cards, dsize, rank, tprops, sections, section_numbers = tables
         for k in range(n):
             st = np.empty(S.STATE_SIZE, dtype=np.int32)
             S.clear_state(st)
@@ -90,7 +76,7 @@ def _profile_kernel():
             cb = np.zeros(G.CB_SIZE, dtype=np.int32)
             cb[G.CB_LEADER] = -1
             cb[G.CB_DLEADER] = -1
-            g = (units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+            g = G.Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
             t0 = _cycles()
             while True:
                 r0 = roll_die(rng, 10)
@@ -163,11 +149,10 @@ def profile(policy: str, games: int) -> tuple[np.ndarray, float, float]:
     run = _profile_kernel()
     acc = np.zeros(8, dtype=np.uint64)
     seen = np.zeros((games, 2), dtype=np.int32)
-    args = (P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections, P.section_numbers)
-    run(3, 4, *args, pol, params, opt, acc, seen)  # compile
+    run(3, 4, P.tables, pol, params, opt, acc, seen)  # compile
     acc[:] = 0
     t = time.perf_counter()
-    run(3, games, *args, pol, params, opt, acc, seen)
+    run(3, games, P.tables, pol, params, opt, acc, seen)
     wall = time.perf_counter() - t
     # the profile is a copy of the engine's turn loop with clocks in it: it must play the
     # engine's games exactly, or its figures describe some other program
@@ -252,8 +237,7 @@ def main() -> None:
 
     from manoeuvre_sim import RULES_VERSION, __version__
     from manoeuvre_sim import tournament as T
-    from manoeuvre_sim.engine.heuristic import PARAM_NAMES
-    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+    from manoeuvre_sim.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
 
     load0 = os.getloadavg()[0]
     print("tournament ...", file=sys.stderr)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-# engine/players.py DEFAULT_POLICY (not imported: --help must not load numba)
+# engine/players/dispatch.py DEFAULT_POLICY (not imported: --help must not load numba)
 DEFAULT_POLICY = "balanced"
 POLICY_HELP = "random | simple | attritional | territorial | balanced (README: Players)"
 

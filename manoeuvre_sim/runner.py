@@ -75,49 +75,38 @@ class SimResult:
 
 def prepare(config: SimConfig):
     """Load and pack the data a config names (armies, terrain, map sections)."""
-    from manoeuvre_sim.engine.pack import pack
-    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+    from manoeuvre_sim.engine.pack import load_packed
 
-    a = find_army(config.army_a, relax=config.relax)
-    b = find_army(config.army_b, relax=config.relax)
-    terrain = load_terrain()
-    sections = load_sections(terrain=terrain)
-    return a, b, pack(a, b, terrain, sections, include_unverified=config.include_unverified_maps)
+    return load_packed(
+        config.army_a,
+        config.army_b,
+        relax=config.relax,
+        include_unverified_maps=config.include_unverified_maps,
+    )
 
 
 def rule_options(config: SimConfig) -> np.ndarray:
-    from manoeuvre_sim.engine import game as G
+    from manoeuvre_sim.engine.options import rule_options as options_array
 
-    opt = np.zeros(G.N_OPTIONS, dtype=np.int32)
-    opt[G.OPT_TOURNAMENT_HAND] = int(config.tournament_hand)
-    opt[G.OPT_ADVANCE_TO_CONTACT] = int(config.advance_to_contact)
-    opt[G.OPT_DIGGING_IN] = int(config.digging_in)
-    opt[G.OPT_MAX_TURNS] = config.max_turns
-    opt[G.OPT_CHECK] = int(config.check_invariants)
-    return opt
+    return options_array(
+        tournament_hand=config.tournament_hand,
+        advance_to_contact=config.advance_to_contact,
+        digging_in=config.digging_in,
+        max_turns=config.max_turns,
+        check=config.check_invariants,
+    )
 
 
 def policy_arrays(config: SimConfig) -> tuple[np.ndarray, np.ndarray]:
-    from manoeuvre_sim.engine.players import POLICY_NAMES, params_for
+    from manoeuvre_sim.engine.players import policy_arrays as arrays
 
-    pol = np.array(
-        [
-            POLICY_NAMES.index(config.policy_a),
-            POLICY_NAMES.index(config.policy_b),
-            int(config.check_fair_play),
-        ],
-        dtype=np.int32,
+    return arrays(
+        config.policy_a,
+        config.policy_b,
+        fair_play=config.check_fair_play,
+        params_a=config.params_a,
+        params_b=config.params_b,
     )
-    params = params_for(config.policy_a, config.policy_b)
-    for side, override in ((0, config.params_a), (1, config.params_b)):
-        if override is not None:
-            if len(override) != params.shape[1]:
-                raise UsageError(
-                    f"params_{'ab'[side]}: expected {params.shape[1]} parameters, "
-                    f"got {len(override)}"
-                )
-            params[side] = override
-    return pol, params
 
 
 def simulate(
@@ -161,8 +150,7 @@ def simulate(
         while done < config.games:
             n = min(config.chunk, config.games - done)
             args = (
-                config.seed, config.first_game + done, n, P.units, P.cards, P.deck_size,
-                P.rank, P.tprops, P.sections, P.section_numbers, pol, params, opt,
+                config.seed, config.first_game + done, n, P.tables, pol, params, opt,
                 out[done : done + n],
             )  # fmt: skip
             if cs is None:
@@ -192,7 +180,7 @@ def simulate(
         "interrupted": interrupted,
         "threads": threads,
         "seconds": round(elapsed, 3),
-        # the parameter vectors the policies played with (engine/heuristic.py PARAM_NAMES)
+        # the parameter vectors the policies played with (engine/players/params.py PARAM_NAMES)
         "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
     }
     return SimResult(

@@ -6,7 +6,7 @@ army A then X as army B (common random numbers: the same maps and first-player r
 both seatings). A drawn game (an army against itself can tie on every nightfall
 tie-breaker) counts half a win to each side.
 
-Policies are the named ones of ``engine/players.py`` or variants defined in a styles file
+Policies are the named ones of ``engine/players/`` or variants defined in a styles file
 (TOML) — a base policy and the parameters it changes::
 
     [styles.cautious]
@@ -46,8 +46,7 @@ def builtin_policies() -> dict[str, Policy]:
 
 def load_styles(path: str | Path) -> dict[str, Policy]:
     """Style variants from a TOML file (see the module docstring)."""
-    from manoeuvre_sim.engine.heuristic import PARAM_NAMES
-    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+    from manoeuvre_sim.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
 
     path = Path(path)
     try:

@@ -62,13 +62,13 @@ def card_index(P, p, unit=None, kind="unit", pred=None):
 
 
 def context(P, seed=1, policies=(0, 0), trace=0):
-    """The kernels' context tuple ``g`` (see engine/game.py) for packed tables ``P``."""
+    """The kernels' context ``g`` (engine/game.py ``Context``) for packed tables ``P``."""
     from manoeuvre_sim.engine import decisions as D
     from manoeuvre_sim.engine import game as G
     from manoeuvre_sim.engine.players import DEFAULT_PARAMS
     from manoeuvre_sim.rng import new_state
 
-    return (
+    return G.Context(
         P.units,
         P.cards,
         P.deck_size,

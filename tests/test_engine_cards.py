@@ -1,18 +1,19 @@
 """Scenario tests of every HQ card type and card-driven rule (rules 5-9, HQ_CARDS.md).
 
 Each scenario draws its battlefield as ASCII (tests/boards.py: digits are player 0's units,
-letters a-h player 1's), gives the hands, runs one phase kernel of ``engine/game.py`` and
+letters a-h player 1's), gives the hands, runs one phase kernel of the game (``engine/game.py`` and its phase modules) and
 asserts the result the cited rule demands.
 
 How the scenarios are driven (from the test side, no hook in the engine): the kernels of
-``game.py`` run as plain Python (each numba dispatcher of the module swapped for its
-``py_func`` with ``monkeypatch``), so that
+the game's phase modules (``game.py``, ``setup.py``, ``movement.py``, ``combat_phase.py``,
+``combat_steps.py``, ``restoration.py``) run as plain Python (each of their numba
+dispatchers swapped for its ``py_func`` with ``monkeypatch``), so that
 
 * every decision goes to a :class:`Script` — the answers a test scripts, option 0 otherwise
   (for every optional play option 0 is "decline": no card, no combat, stay, take the hit);
   the script records each decision asked with its legal options, so a test can assert what
   the rules offered and what they did not;
-* the dice are loaded: each ``roll_die``/``roll_dice`` of game.py takes the next scripted
+* the dice are loaded: each ``roll_die``/``roll_dice`` of those modules takes the next scripted
   total (a roll nobody scripted fails the test, so no scenario depends on chance).
 
 The primitives of ``rules.py``/``board.py`` stay compiled. Whole games in compiled code are
@@ -35,10 +36,18 @@ import pytest
 from boards import at, parse_board
 from engine_helpers import context, engine_unit, packed, state_from_board
 
+from manoeuvre_sim.engine import combat_phase as CP
+from manoeuvre_sim.engine import combat_steps as CS
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import game as G
+from manoeuvre_sim.engine import movement as MV
+from manoeuvre_sim.engine import restoration as RS
 from manoeuvre_sim.engine import rules as R
+from manoeuvre_sim.engine import setup as SU
 from manoeuvre_sim.engine import state as S
+
+# the game's kernels, one module per phase (game.py is the turn loop)
+GAME_MODULES = (G, CP, CS, MV, RS, SU)
 
 # --------------------------------------------------------------------------------------------
 # the table: scripted decisions, loaded dice, legal states
@@ -67,7 +76,7 @@ class Script:
     of its kind, ``want`` being a tuple matched against the first fields of the option rows
     (``None`` matches anything, ``Slot(c)`` the slot of card c in the deciding player's
     hand). The wanted option must be legal, or the test fails.
-    ``dice``: the totals of the rolls, in the order game.py makes them.
+    ``dice``: the totals of the rolls, in the order the kernels make them.
     """
 
     def __init__(self, answers=(), dice=()):
@@ -77,7 +86,7 @@ class Script:
         self.rolls: list[tuple[int, int, int]] = []  # (count, sides, total)
 
     def decide(self, st, g, seat, dk, n):
-        opts = g[8][:n].copy()
+        opts = g.opts[:n].copy()
         self.asked.append(
             Ask(int(seat), int(dk), opts, (int(st[S.REVEALED]), int(st[S.REVEALED + 1])))
         )
@@ -122,24 +131,30 @@ class Script:
 
 @pytest.fixture
 def table(monkeypatch):
-    """``table(kernel, st, P, *args, answers=, dice=)`` runs game.py's ``kernel`` on ``st``
+    """``table(kernel, st, P, *args, answers=, dice=)`` runs the game kernel ``kernel`` (game.py) on ``st``
     with the scripted decisions and dice; returns ``(script, events)``."""
 
     def run(kernel, st, P, *args, answers=(), dice=(), seed=1):
         script = Script(answers, dice)
-        for name, obj in list(vars(G).items()):
-            py = getattr(obj, "py_func", None)
-            if py is not None and py.__module__ == G.__name__:
-                monkeypatch.setattr(G, name, py)
-        monkeypatch.setattr(G, "decide", script.decide)
-        monkeypatch.setattr(G, "roll_dice", script.roll_dice)
-        monkeypatch.setattr(G, "roll_die", script.roll_die)
+        own = {m.__name__ for m in GAME_MODULES}
+        for m in GAME_MODULES:
+            for name, obj in list(vars(m).items()):
+                py = getattr(obj, "py_func", None)
+                if py is not None and py.__module__ in own:
+                    monkeypatch.setattr(m, name, py)
+            for name, fake in (
+                ("decide", script.decide),
+                ("roll_dice", script.roll_dice),
+                ("roll_die", script.roll_die),
+            ):
+                if hasattr(m, name):
+                    monkeypatch.setattr(m, name, fake)
         g = context(P, seed=seed, trace=500)
         getattr(G, kernel)(st, g, *args)
         G.check_invariants(st, P.deck_size, P.tprops)
         assert not script.answers, f"scripted answers never asked for: {script.answers}"
         assert not script.dice, f"scripted dice never rolled: {script.dice}"
-        tr, trn = g[10], g[11]
+        tr, trn = g.tr, g.trn
         return script, tr[: trn[0]].copy()
 
     return run

@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from manoeuvre_sim.engine import heuristic as H
 from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+from manoeuvre_sim.engine.players import odds as H
+from manoeuvre_sim.engine.players import params as HP
 from manoeuvre_sim.runner import SimConfig, simulate
 
 STYLES = ("attritional", "territorial", "balanced")
@@ -103,7 +104,7 @@ def test_spy_reveals_the_hand_to_the_policy():
     st[S.HAND + q * S.HMAX] = ids[0]
     st[S.HAND_N + q] = 1
     t = q * S.MAXU_SIDE
-    assert H._expected_def_cards(st, P.cards, w, 0, t) == w[H.H_DEFGUESS]
+    assert H._expected_def_cards(st, P.cards, w, 0, t) == w[HP.H_DEFGUESS]
     st[S.REVEALED] = 1
     assert H._expected_def_cards(st, P.cards, w, 0, t) == P.cards[q, ids[0], S.CF_DEF]
 
@@ -210,7 +211,7 @@ def test_styles_differ_in_parameters():
     vecs = [POLICY_PARAMS[s] for s in STYLES]
     for a, b in itertools.combinations(vecs, 2):
         assert not np.array_equal(a, b)
-    assert all(len(v) == H.NPARAM == len(H.PARAM_NAMES) for v in vecs)
+    assert all(len(v) == HP.NPARAM == len(HP.PARAM_NAMES) for v in vecs)
 
 
 # --- tournament ----------------------------------------------------------------------------

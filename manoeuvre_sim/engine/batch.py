@@ -71,15 +71,13 @@ def _record(st, out):
 
 
 @nb.njit(cache=True)
-def _play_one(seed, game, units, cards, dsize, rank, tprops, sections, section_numbers,
-              pol, params, opt, out, tr, trn):  # fmt: skip
+def _play_one(seed, game, tables, pol, params, opt, out, tr, trn):
     """Play game ``game`` of master ``seed`` into the record ``out`` (trace into ``tr``)."""
     st = np.empty(S.STATE_SIZE, dtype=np.int32)
     S.clear_state(st)
     rng = np.zeros(4, dtype=np.uint64)
     seed_state(np.uint64(seed), np.uint64(game), rng)
-    play_game(st, units, cards, dsize, rank, tprops, sections, section_numbers, pol, params,
-              rng, opt, tr, trn)  # fmt: skip
+    play_game(st, tables, pol, params, rng, opt, tr, trn)
     _record(st, out)
 
 
@@ -88,13 +86,7 @@ def play_games(
     seed,
     first_game,
     n,
-    units,
-    cards,
-    dsize,
-    rank,
-    tprops,
-    sections,
-    section_numbers,
+    tables,
     pol,
     params,
     opt,
@@ -108,8 +100,7 @@ def play_games(
     for k in nb.prange(n):
         tr = np.zeros((0, 6), dtype=np.int32)
         trn = np.zeros(1, dtype=np.int32)
-        _play_one(seed, first_game + k, units, cards, dsize, rank, tprops, sections,
-                  section_numbers, pol, params, opt, out[k], tr, trn)  # fmt: skip
+        _play_one(seed, first_game + k, tables, pol, params, opt, out[k], tr, trn)
 
 
 TRACE_ROWS = 16384  # events one game may log when its card statistics are taken
@@ -120,13 +111,7 @@ def play_games_cards(
     seed,
     first_game,
     n,
-    units,
-    cards,
-    dsize,
-    rank,
-    tprops,
-    sections,
-    section_numbers,
+    tables,
     pol,
     params,
     opt,
@@ -141,8 +126,7 @@ def play_games_cards(
     for k in nb.prange(n):
         tr = np.empty((TRACE_ROWS, 6), dtype=np.int32)
         trn = np.zeros(1, dtype=np.int32)
-        _play_one(seed, first_game + k, units, cards, dsize, rank, tprops, sections,
-                  section_numbers, pol, params, opt, out[k], tr, trn)  # fmt: skip
+        _play_one(seed, first_game + k, tables, pol, params, opt, out[k], tr, trn)
         scan_trace(tr, trn[0], cstats[k])
         if trn[0] >= TRACE_ROWS:
             overflow[k] = 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,6 +15,20 @@ from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army, MapSection, TerrainTable
 from manoeuvre_sim.model.army import HQ_TYPES
+
+
+class Tables(NamedTuple):
+    """The packed tables of one match-up as the kernels take them (``play_game``,
+    ``batch.play_games``): one named structure, which numba passes as a typed tuple.
+    Encodings as in :class:`Packed`."""
+
+    units: np.ndarray
+    cards: np.ndarray
+    deck_size: np.ndarray
+    rank: np.ndarray
+    tprops: np.ndarray
+    sections: np.ndarray
+    section_numbers: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -35,6 +50,19 @@ class Packed:
     section_numbers: np.ndarray
     letters: str
     data_hash: str
+
+    @property
+    def tables(self) -> Tables:
+        """The kernels' tables (everything but the letters and the hash)."""
+        return Tables(
+            self.units,
+            self.cards,
+            self.deck_size,
+            self.rank,
+            self.tprops,
+            self.sections,
+            self.section_numbers,
+        )
 
 
 def pack_army(army: Army, side: int, units: np.ndarray, cards: np.ndarray) -> int:
@@ -122,3 +150,16 @@ def pack(
         letters=letters,
         data_hash=h.hexdigest()[:16],
     )
+
+
+def load_packed(
+    army_a: str, army_b: str, *, relax: bool = False, include_unverified_maps: bool = False
+) -> tuple[Army, Army, Packed]:
+    """Load two armies by name, the terrain table and the map sections, and pack them."""
+    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+
+    a = find_army(army_a, relax=relax)
+    b = find_army(army_b, relax=relax)
+    terrain = load_terrain()
+    sections = load_sections(terrain=terrain)
+    return a, b, pack(a, b, terrain, sections, include_unverified=include_unverified_maps)

@@ -104,6 +104,15 @@ def is_hq(cards, p, c, hq):
 
 
 @nb.njit(cache=True)
+def find_hq(st, cards, p, hq):
+    """Hand slot of the first HQ card of type ``hq`` in p's hand, -1 if none."""
+    for s in range(st[S.HAND_N + p]):
+        if is_hq(cards, p, hand_card(st, p, s), hq):
+            return s
+    return -1
+
+
+@nb.njit(cache=True)
 def _setbit(st, base, p, c):
     w = base + p * 4 + c // 32
     st[w] = st[w] | np.int32(np.int64(1) << (c % 32) if c % 32 < 31 else -(2**31))

@@ -22,26 +22,16 @@ def play_traced(
     and index) and return ``(state, trace)``; ``trace`` is ``ndarray(int32, (n, 6))`` rows
     of (event, player, a, b, c, d) as documented in ``engine/rules.py``."""
     from manoeuvre_sim.engine.game import play_game
+    from manoeuvre_sim.engine.options import rule_options
+    from manoeuvre_sim.engine.pack import load_packed
+    from manoeuvre_sim.engine.players import policy_arrays
     from manoeuvre_sim.rng import new_state
-    from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
 
-    cfg = SimConfig(
-        army_a,
-        army_b,
-        games=1,
-        seed=seed,
-        policy_a=policies[0],
-        policy_b=policies[1],
-        check_invariants=check,
-        check_fair_play=fair_play,
-    )
-    _, _, P = prepare(cfg)
-    pol, params = policy_arrays(cfg)
+    # the same arrays simulate() builds from a SimConfig with these fields (runner.py)
+    _, _, P = load_packed(army_a, army_b)
+    pol, params = policy_arrays(policies[0], policies[1], fair_play=fair_play)
     st = S.new_state()
     tr = np.zeros((max_events, 6), dtype=np.int32)
     trn = np.zeros(1, dtype=np.int32)
-    play_game(
-        st, P.units, P.cards, P.deck_size, P.rank, P.tprops, P.sections, P.section_numbers,
-        pol, params, new_state(seed, game), rule_options(cfg), tr, trn,
-    )  # fmt: skip
+    play_game(st, P.tables, pol, params, new_state(seed, game), rule_options(check=check), tr, trn)
     return st, tr[: trn[0]].copy()

@@ -142,7 +142,7 @@ class Board:
     # --- changes ------------------------------------------------------------------------
     def lay_section(self, rows: tuple[str, ...], rot: int, pos: int) -> None:
         """Map section ``rows`` turned ``rot`` quarter turns clockwise into quarter ``pos``
-        (0 NW, 1 NE, 2 SW, 3 SE), as ``engine/game.py`` build_map lays it."""
+        (0 NW, 1 NE, 2 SW, 3 SE), as ``engine/setup.py`` build_map lays it."""
         r0, c0 = (pos // 2) * 4, (pos % 2) * 4
         for r in range(4):
             for c in range(4):

@@ -1,18 +1,7 @@
-"""Player policies: given the legal options of a decision, choose one.
-
-A policy sees only what its seat may see: the board, its own hand, counts, and the
-opponent's hand only while a Scout/Spy it played this turn is in effect (``REVEALED``).
-The policies here read nothing else of the state.
-
-Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
-
-* ``random``: uniform over the legal options at every decision (the rules' reference player).
-* ``simple``: a sensible one-ply heuristic — advances toward the enemy half, prefers
-  defensive terrain, attacks when its expected attack total beats the defense by a margin,
-  defends with its cards, restores reduced units, keeps useful cards (the engine issue's
-  baseline; it hoards cards).
-* ``attritional``, ``territorial``, ``balanced`` (the default): the styles of
-  ``heuristic.py``, one policy with a parameter vector each (``POLICY_PARAMS``).
+"""The ``simple`` policy: a one-ply heuristic that advances toward the enemy half,
+prefers defensive terrain, attacks when its expected total beats the defence by a margin,
+defends with its cards, restores reduced units and keeps useful cards (the engine issue's
+baseline; it hoards cards).
 """
 
 from __future__ import annotations
@@ -23,23 +12,8 @@ import numpy as np
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent
-from manoeuvre_sim.engine.heuristic import (
-    ATTRITIONAL,
-    BALANCED,
-    NPARAM,
-    TERRITORIAL,
-    choose_heuristic,
-)
+from manoeuvre_sim.engine.players.params import NPARAM
 from manoeuvre_sim.engine.rules import strength
-from manoeuvre_sim.rng import keep_best, uniform_below
-
-POLICY_RANDOM = 0
-POLICY_SIMPLE = 1
-POLICY_ATTRITIONAL = 2
-POLICY_TERRITORIAL = 3
-POLICY_BALANCED = 4
-POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced")
-DEFAULT_POLICY = "balanced"  # what simulate and the analyses play unless told otherwise
 
 # simple policy parameters
 P_ADVANCE = 0  # weight of forward progress in a move
@@ -49,21 +23,6 @@ P_CONTACT = 3  # weight of ending adjacent to an enemy unit
 P_KEEP = 4  # discard cards worth less than this (see _card_value)
 SIMPLE_PARAMS = np.zeros(NPARAM)
 SIMPLE_PARAMS[:5] = (1.0, 0.6, 1.2, 0.3, 5.5)
-
-# each policy's parameter vector (random ignores it)
-POLICY_PARAMS = {
-    "random": np.zeros(NPARAM),
-    "simple": SIMPLE_PARAMS,
-    "attritional": ATTRITIONAL,
-    "territorial": TERRITORIAL,
-    "balanced": BALANCED,
-}
-DEFAULT_PARAMS = np.array([SIMPLE_PARAMS, SIMPLE_PARAMS])
-
-
-def params_for(policy_a: str, policy_b: str) -> np.ndarray:
-    """The ``(2, NPARAM)`` parameter array for two named policies."""
-    return np.array([POLICY_PARAMS[policy_a], POLICY_PARAMS[policy_b]], dtype=np.float64)
 
 
 @nb.njit(cache=True)
@@ -115,7 +74,7 @@ def _card_value(st, cards, p, c):
 @nb.njit(cache=True)
 def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
     """Heuristic value of option i of decision dk for the simple policy (higher is better)."""
-    w = params[p]
+    weights = params[p]
     o0 = opts[i, 0]
     o1 = opts[i, 1]
     o2 = opts[i, 2]
@@ -144,7 +103,7 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
         for s in range(st[S.HAND_N + p]):
             c = st[S.HAND + p * S.HMAX + s]
             dropped = (mask >> s) & 1
-            v = _card_value(st, cards, p, c) - w[P_KEEP]
+            v = _card_value(st, cards, p, c) - weights[P_KEEP]
             if dropped:
                 sc -= v
         return sc
@@ -163,7 +122,11 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
         gain = _forward(p, to) - _forward(p, fr)
         tdef = tprops[st[S.TERR + to], TP_DEF] - tprops[st[S.TERR + fr], TP_DEF]
         contact = _enemy_adjacent(st, p, to)
-        sc = w[P_ADVANCE] * gain + w[P_TERRAIN] * tdef + w[P_CONTACT] * min(contact, 1)
+        sc = (
+            weights[P_ADVANCE] * gain
+            + weights[P_TERRAIN] * tdef
+            + weights[P_CONTACT] * min(contact, 1)
+        )
         if st[S.U_STEP + u] == 1:
             sc -= 0.5 * contact
         if dk != D.D_MOVE:
@@ -186,7 +149,7 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             a = strength(st, units, u) + _mean_dice(
                 cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
             )
-            if a >= w[P_ATTACK_MARGIN] * (dtot + 2.0):
+            if a >= weights[P_ATTACK_MARGIN] * (dtot + 2.0):
                 return 1.0 + (a - dtot) * 0.1
             return -1.0
         if kind == D.CK_AMBUSH:
@@ -246,22 +209,3 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
     if dk == D.D_GUERRILLA or dk == D.D_SPY:
         return 1.0 if o0 >= 0 else 0.0
     return 0.0
-
-
-@nb.njit(cache=True)
-def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n):
-    """Index of the option ``seat``'s policy picks among ``opts[:n]`` at decision ``dk``."""
-    if n == 1:
-        return 0
-    kind = pol[seat]
-    if kind == POLICY_RANDOM:
-        return uniform_below(rng, n)
-    if kind >= POLICY_ATTRITIONAL:
-        return choose_heuristic(st, units, cards, tprops, params[seat], rng, opts, cb, seat, dk, n)
-    best = -1e18
-    bi = 0
-    ties = 0
-    for i in range(n):
-        v = _score(st, units, cards, tprops, seat, params, opts, i, dk, cb)
-        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-12, rng)  # ties: uniform
-    return bi

@@ -1,0 +1,301 @@
+"""The Combat Phase (rule 6): the legal combats, bombardment and volley fire (6.3, 6.4),
+assault and ambush (6.1, 6.2) through the results table (step 7).
+
+The steps inside an assault live in ``combat_steps.py``.
+Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+# the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
+from manoeuvre_sim.combat import assault_band
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent, in_fire_range, move_destinations
+from manoeuvre_sim.engine.checks import decide
+from manoeuvre_sim.engine.combat_steps import (
+    attacker_step5,
+    defender_steps,
+    end_combat,
+    pursue_and_advance,
+    retreat,
+)
+from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
+    CB_A,
+    CB_ATT,
+    CB_ATT_P,
+    CB_CA,
+    CB_D,
+    CB_DEF_U,
+    CB_DLEADER,
+    CB_INIT_CARD,
+    CB_KIND,
+    CB_LEADER,
+    CB_LMODE,
+    CB_NATT,
+    CB_SAPPERS,
+    CB_SIZE,
+)
+from manoeuvre_sim.engine.rules import (
+    EV_COMBAT,
+    EV_MOVE,
+    EV_PLAY,
+    EV_ROLL,
+    PURPOSE_INITIATE,
+    ROLL_ATTACK,
+    ROLL_FIRE,
+    attack_base,
+    attack_dice,
+    can_retreat,
+    card_unit,
+    defence_base,
+    eliminate,
+    fire_dice,
+    hand_add,
+    hand_card,
+    hill_bonus,
+    hit,
+    log,
+    move_unit,
+    play_to_table,
+    table_defence,
+)
+from manoeuvre_sim.rng import roll_dice
+
+
+# ------------------------------------------------------------------------------------------
+# combat (rule 6)
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def combat_options(st, units, cards, tprops, p, opts):
+    """Every combat the active player p may declare (rule 6): none; Assault (6.1 step 1:
+    a unit card with an Attack value for a unit not in a Marsh, an adjacent enemy); Ambush
+    (any enemy unit); Bombardment (range 2 with line of sight, 6.2); Volley (adjacent);
+    Napoleon's Grand Battery (9.1: from any unit, range 2). Row: (kind, unit, slot, target)."""
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    q = 1 - p
+    opts[0, 0] = D.CK_NONE
+    opts[0, 1] = -1
+    opts[0, 2] = -1
+    opts[0, 3] = -1
+    n = 1
+    h = st[S.HAND_N + p]
+    for s in range(h):
+        c = hand_card(st, p, s)
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            u = card_unit(cards, p, c)
+            if st[S.U_STEP + u] == 0:
+                continue
+            sq = st[S.U_SQ + u]
+            for i in range(S.MAXU_SIDE):
+                t = q * S.MAXU_SIDE + i
+                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+                    continue
+                tsq = st[S.U_SQ + t]
+                if cards[p, c, S.CF_ATK_N] > 0 and adjacent(sq, tsq):
+                    if tprops[terr[sq], TP_NO_ASSAULT] == 0:
+                        opts[n, 0] = D.CK_ASSAULT
+                        opts[n, 1] = u
+                        opts[n, 2] = s
+                        opts[n, 3] = t
+                        n += 1
+                if n < D.MAXOPT and cards[p, c, S.CF_BOMB_N] > 0:
+                    if in_fire_range(occ, terr, tprops, sq, tsq, cards[p, c, S.CF_RANGE]):
+                        opts[n, 0] = D.CK_BOMBARD
+                        opts[n, 1] = u
+                        opts[n, 2] = s
+                        opts[n, 3] = t
+                        n += 1
+                if n < D.MAXOPT and cards[p, c, S.CF_VOL_N] > 0:
+                    if in_fire_range(occ, terr, tprops, sq, tsq, 1):
+                        opts[n, 0] = D.CK_VOLLEY
+                        opts[n, 1] = u
+                        opts[n, 2] = s
+                        opts[n, 3] = t
+                        n += 1
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
+            for i in range(S.MAXU_SIDE):
+                t = q * S.MAXU_SIDE + i
+                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+                    continue
+                opts[n, 0] = D.CK_AMBUSH
+                opts[n, 1] = -1
+                opts[n, 2] = s
+                opts[n, 3] = t
+                n += 1
+        elif kind == S.KIND_LEADER and cards[p, c, S.CF_GB_N] > 0:
+            for i in range(S.MAXU_SIDE):
+                u = p * S.MAXU_SIDE + i
+                if st[S.U_STEP + u] == 0:
+                    continue
+                for j in range(S.MAXU_SIDE):
+                    t = q * S.MAXU_SIDE + j
+                    if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+                        continue
+                    if in_fire_range(occ, terr, tprops, st[S.U_SQ + u], st[S.U_SQ + t], 2):
+                        opts[n, 0] = D.CK_GRAND_BATTERY
+                        opts[n, 1] = u
+                        opts[n, 2] = s
+                        opts[n, 3] = t
+                        n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
+    """Rule 6.2 Bombardment / Volley (and 9.1 Grand Battery): dice + hill bonus against the
+    target's strength + terrain + redoubt; a greater total is one hit."""
+    nd, sd = fire_dice(cards, p, c, kind)
+    dice = roll_dice(rng, nd, sd)
+    log(tr, trn, EV_ROLL, p, ROLL_FIRE, dice, nd, sd)
+    tsq = st[S.U_SQ + t]
+    a = dice + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
+    d = defence_base(st, units, tprops, t, False)
+    h = 1 if a > d else 0
+    log(tr, trn, EV_COMBAT, p, kind, a, d, h)
+    if h:
+        hit(st, t, tr, trn)
+
+
+@nb.njit(cache=True)
+def assault(st, g, p, kind, u, t):
+    """Rule 6.1, Assault and Ambush, steps 3 to 7 and the results of 6.5 / 6.6."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    q = 1 - p
+    ambush = kind == D.CK_AMBUSH
+    tsq = st[S.U_SQ + t]
+    if not ambush:
+        cb[CB_ATT] = u
+        cb[CB_NATT] = 1
+    # step 3 / 4
+    if defender_steps(st, g, p, t, ambush):
+        # Withdraw: retreat exactly as a Retreat; in an Assault the attacking unit must
+        # advance and may pursue (rule 6.1 step 3) — unless its card says "Not required to
+        # advance" (rule 6.5 names Withdrawal; docs/RULE_INTERPRETATIONS.md)
+        alive = retreat(st, g, t)
+        if not ambush:
+            pursue_and_advance(st, g, p, tsq, t if alive else -1)
+        end_combat(st, p)
+        return
+    # step 5
+    if attacker_step5(st, g, p, t, ambush):
+        # rule 9.2 Skirmish: the initiating card returns to the hand, the defender's cards
+        # are discarded, the attacking unit may move up to 2 squares
+        for j in range(st[S.TABLE_N + p]):
+            c = st[S.TABLE + p * S.TMAX + j]
+            if c == cb[CB_INIT_CARD]:
+                for jj in range(j, st[S.TABLE_N + p] - 1):
+                    st[S.TABLE + p * S.TMAX + jj] = st[S.TABLE + p * S.TMAX + jj + 1]
+                st[S.TABLE_N + p] -= 1
+                hand_add(st, p, c)
+                break
+        occ = st[S.OCC : S.OCC + 64]
+        terr = st[S.TERR : S.TERR + 64]
+        buf = np.empty(16, dtype=np.int32)
+        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], 1, buf)
+        opts[0, 0] = -1
+        for j in range(m):
+            opts[j + 1, 0] = buf[j]
+        opts[: m + 1, 1] = u
+        opts[: m + 1, 2:] = 0
+        k = decide(st, g, p, D.D_SKIRMISH_MOVE, m + 1)
+        if opts[k, 0] >= 0:
+            fr = st[S.U_SQ + u]
+            move_unit(st, u, opts[k, 0])
+            log(tr, trn, EV_MOVE, p, u, fr, opts[k, 0], 3)
+        end_combat(st, p)
+        return
+    # step 6: totals
+    a = attack_base(st, units, tprops, cb, tsq, ambush)
+    for j in range(st[S.TABLE_N + p]):
+        c = st[S.TABLE + p * S.TMAX + j]
+        nd, sd = attack_dice(cards, p, c)
+        if nd > 0:
+            dv = roll_dice(rng, nd, sd)
+            log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, nd, sd)
+            a += dv
+    if cb[CB_LMODE] == 1:
+        a += cards[p, cb[CB_LEADER], S.CF_CBT_A]
+    d = defence_base(st, units, tprops, t, cb[CB_SAPPERS] == 1) + table_defence(st, cards, q)
+    cb[CB_A] = a
+    cb[CB_D] = d
+    # step 7: the Assault/Ambush Results Table
+    band = assault_band(a, d)
+    log(tr, trn, EV_COMBAT, p, kind, a, d, band)
+    retreated = -1
+    vacated = False
+    if band == 0:
+        for i in range(cb[CB_NATT]):
+            hit(st, cb[CB_ATT + i], tr, trn)
+    elif band == 2 or band == 3:
+        chooser = q if band == 2 else p
+        opts[0, 0] = 0
+        n = 1
+        # the attacker may choose Retreat even when it is impossible (it eliminates); the
+        # defender is offered Retreat only when there is a square to go to
+        if band == 3 or can_retreat(st, tprops, t):
+            opts[1, 0] = 1
+            n = 2
+        opts[:n, 1] = t
+        opts[:n, 2] = band
+        opts[:n, 3] = 0
+        k = 0
+        if n > 1:
+            k = decide(st, g, chooser, D.D_HIT_OR_RETREAT, n)
+        if opts[k, 0] == 0:
+            if not hit(st, t, tr, trn):
+                vacated = True
+        else:
+            if retreat(st, g, t):
+                retreated = t
+            vacated = True
+    elif band == 4:
+        vacated = True
+        if hit(st, t, tr, trn):
+            if retreat(st, g, t):
+                retreated = t
+    elif band == 5:
+        eliminate(st, t, tr, trn)
+        vacated = True
+    if vacated and not ambush:
+        pursue_and_advance(st, g, p, tsq, retreated)
+    # rule 9.2 Committed Attack: each unit a card was played for takes a hit at the end
+    for i in range(cb[CB_NATT]):
+        if cb[CB_CA + i] == 1 and st[S.U_STEP + cb[CB_ATT + i]] > 0:
+            hit(st, cb[CB_ATT + i], tr, trn)
+    end_combat(st, p)
+
+
+@nb.njit(cache=True)
+def combat_phase(st, g, p):
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    n = combat_options(st, units, cards, tprops, p, opts)
+    k = decide(st, g, p, D.D_COMBAT, n)
+    kind = opts[k, 0]
+    if kind == D.CK_NONE:
+        return
+    u = opts[k, 1]
+    s = opts[k, 2]
+    t = opts[k, 3]
+    for i in range(CB_SIZE):
+        cb[i] = 0
+    cb[CB_KIND] = kind
+    cb[CB_ATT_P] = p
+    cb[CB_DEF_U] = t
+    cb[CB_LEADER] = -1
+    cb[CB_DLEADER] = -1
+    st[S.COMBATS + p] += 1
+    c = play_to_table(st, p, s)
+    cb[CB_INIT_CARD] = c
+    log(tr, trn, EV_PLAY, p, c, PURPOSE_INITIATE, t, kind)
+    if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
+        st[S.ASSAULTS + p] += 1
+        assault(st, g, p, kind, u, t)
+    else:
+        fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn)
+        end_combat(st, p)

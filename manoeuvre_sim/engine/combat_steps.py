@@ -1,0 +1,358 @@
+"""The steps of one combat after it is declared (rule 6.1 steps 4-8): the defender's
+withdraw and defence cards, the attacker's step 5 (leaders, support, Committed Attack,
+Skirmish), retreat (6.5), advance and pursuit (6.6).
+
+``combat_phase.py`` declares the combat and applies the results table; the current
+combat's fields live in ``cb`` (``decisions.py``, ``CB_*``).
+Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+# the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
+from manoeuvre_sim.combat import pursuit_hits, within
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent
+from manoeuvre_sim.engine.checks import decide
+from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
+    CB_ATT,
+    CB_CA,
+    CB_DLEADER,
+    CB_LEADER,
+    CB_LMODE,
+    CB_NATT,
+    CB_SAPPERS,
+    CB_STEP5,
+)
+from manoeuvre_sim.engine.rules import (
+    EV_ADVANCE,
+    EV_PLAY,
+    EV_PURSUIT,
+    EV_RETREAT,
+    EV_ROLL,
+    EV_WITHDRAW,
+    PURPOSE_ATTACK,
+    PURPOSE_COMMITTED,
+    PURPOSE_DEFENSE,
+    PURPOSE_LEADER_COMBAT,
+    PURPOSE_LEADER_COMMAND,
+    PURPOSE_SAPPERS,
+    PURPOSE_SKIRMISH,
+    PURPOSE_WITHDRAW,
+    ROLL_PURSUIT,
+    ROLL_WITHDRAW,
+    can_retreat,
+    card_unit,
+    clear_table,
+    eliminate,
+    hand_card,
+    hit,
+    is_hq,
+    log,
+    move_unit,
+    owner,
+    play_to_table,
+    retreat_squares,
+)
+from manoeuvre_sim.rng import roll_die
+
+MAX_ATT = 5
+
+
+# ------------------------------------------------------------------------------------------
+# retreat (rule 6.5), advance and pursuit (rule 6.6)
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def retreat(st, g, u):
+    """Rule 6.5 Retreat with its priority; the owner picks among equal choices. Returns True
+    if the unit retreated, False if it could not and was eliminated."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    p = owner(u)
+    buf = np.empty(4, dtype=np.int32)
+    n = retreat_squares(st, tprops, u, buf)
+    fr = st[S.U_SQ + u]
+    if n == 0:
+        eliminate(st, u, tr, trn)
+        log(tr, trn, EV_RETREAT, p, u, fr, -1, 0)
+        return False
+    k = 0
+    if n > 1:
+        opts[:n, 0] = buf[:n]
+        opts[:n, 1] = u
+        opts[:n, 2:] = 0
+        k = decide(st, g, p, D.D_RETREAT_SQ, n)
+        k = opts[k, 0]
+    else:
+        k = buf[0]
+    move_unit(st, u, k)
+    log(tr, trn, EV_RETREAT, p, u, fr, k, 0)
+    return True
+
+
+@nb.njit(cache=True)
+def involved(cb, u):
+    for i in range(cb[CB_NATT]):
+        if cb[CB_ATT + i] == u:
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
+def pursue_and_advance(st, g, p, vacated, retreated_u):
+    """Rule 6.5 Advance After Combat and 6.6 Pursuit (assaults only). ``vacated``: the
+    defender's old square; ``retreated_u``: the defender if it retreated/withdrew alive."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    # who may advance: any living attacking/supporting unit; none only if every involved
+    # unit played a "not required to advance" card (rule 6.5)
+    all_nrta = True
+    n = 0
+    for i in range(cb[CB_NATT]):
+        u = cb[CB_ATT + i]
+        if st[S.U_STEP + u] == 0:
+            continue
+        has = False
+        for j in range(st[S.TABLE_N + p]):
+            c = st[S.TABLE + p * S.TMAX + j]
+            if card_unit(cards, p, c) == u and cards[p, c, S.CF_NRTA] == 1:
+                has = True
+        if not has:
+            all_nrta = False
+        opts[n, 0] = u
+        opts[n, 1] = vacated
+        opts[n, 2] = 0
+        opts[n, 3] = 0
+        n += 1
+    if n == 0:
+        return
+    if all_nrta:
+        opts[n, 0] = -1
+        opts[n, 1] = vacated
+        opts[n, 2] = 0
+        opts[n, 3] = 0
+        n += 1
+    k = 0
+    if n > 1:
+        k = decide(st, g, p, D.D_ADVANCE, n)
+    u = opts[k, 0]
+    if u >= 0:
+        advance_into(st, g, p, u, vacated, retreated_u)
+
+
+@nb.njit(cache=True)
+def advance_into(st, g, p, u, vacated, retreated_u):
+    """Unit u advances into the vacated square; if it is cavalry and the defender
+    retreated or withdrew (``retreated_u`` >= 0, still on the board), rule 6.6 Pursuit: a d6
+    per unit card u played in the combat, plus the attacker's leader's pursuit modifier;
+    within the card's range is a hit."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    fr = st[S.U_SQ + u]
+    move_unit(st, u, vacated)
+    log(tr, trn, EV_ADVANCE, p, u, fr, vacated, 0)
+    if units[u, S.UF_CAV] == 0 or retreated_u < 0:
+        return
+    pmod = 0
+    if cb[CB_LEADER] >= 0:
+        pmod = cards[p, cb[CB_LEADER], S.CF_PMOD]
+    for j in range(st[S.TABLE_N + p]):
+        c = st[S.TABLE + p * S.TMAX + j]
+        if card_unit(cards, p, c) != u or cards[p, c, S.CF_PURSUIT] == 0:
+            continue
+        if st[S.U_STEP + retreated_u] == 0:
+            break
+        d6 = roll_die(rng, 6)
+        h = 1 if pursuit_hits(d6, cards[p, c, S.CF_PURSUIT], pmod) else 0
+        r = d6 + pmod  # the modified roll, as the trace shows it
+        log(tr, trn, EV_ROLL, p, ROLL_PURSUIT, r, 1, 6)
+        log(tr, trn, EV_PURSUIT, p, u, r, h, 0)
+        if h:
+            hit(st, retreated_u, tr, trn)
+
+
+@nb.njit(cache=True)
+def end_combat(st, p):
+    clear_table(st, p)
+    clear_table(st, 1 - p)
+
+
+@nb.njit(cache=True)
+def defender_steps(st, g, p, t, ambush):
+    """Rule 6.1 steps 3-4 for the defender (player q, unit t). Returns True if the defender
+    withdrew (the combat is then over but for advance and pursuit)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    q = 1 - p
+    # step 3: Withdraw (HQ card, or a US unit card's withdraw attempt, rule 8); only if the
+    # unit has somewhere to go
+    if can_retreat(st, tprops, t):
+        opts[0, 0] = -1
+        n = 1
+        for s in range(st[S.HAND_N + q]):
+            c = hand_card(st, q, s)
+            if is_hq(cards, q, c, S.HQ_WITHDRAW) or (
+                card_unit(cards, q, c) == t and cards[q, c, S.CF_WITHDRAW] > 0
+            ):
+                opts[n, 0] = s
+                n += 1
+        opts[:n, 1] = t
+        opts[:n, 2:] = 0
+        if n > 1:
+            k = decide(st, g, q, D.D_WITHDRAW, n)
+            s = opts[k, 0]
+            if s >= 0:
+                c = hand_card(st, q, s)
+                if is_hq(cards, q, c, S.HQ_WITHDRAW):
+                    play_to_table(st, q, s)
+                    log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
+                    log(tr, trn, EV_WITHDRAW, q, t, 1, 0, 0)
+                    return True
+                # US unit card: d6 within 1..withdraw succeeds; if not, the card's defense
+                # counts as a defense card played (rule 8 Withdraw)
+                play_to_table(st, q, s)
+                log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
+                r = roll_die(rng, 6)
+                log(tr, trn, EV_ROLL, q, ROLL_WITHDRAW, r, 1, 6)
+                ok = within(r, cards[q, c, S.CF_WITHDRAW])
+                log(tr, trn, EV_WITHDRAW, q, t, 1 if ok else 0, 0, 0)
+                if ok:
+                    return True
+    # step 4: unit cards of the defending unit, and one leader for its combat value
+    while True:
+        opts[0, 0] = -1
+        n = 1
+        for s in range(st[S.HAND_N + q]):
+            c = hand_card(st, q, s)
+            if card_unit(cards, q, c) == t or (
+                cards[q, c, S.CF_KIND] == S.KIND_LEADER and cb[CB_DLEADER] < 0
+            ):
+                opts[n, 0] = s
+                n += 1
+        if n == 1:
+            break
+        opts[:n, 1] = t
+        opts[:n, 2:] = 0
+        k = decide(st, g, q, D.D_DEF_CARD, n)
+        s = opts[k, 0]
+        if s < 0:
+            break
+        c = play_to_table(st, q, s)
+        if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+            cb[CB_DLEADER] = c
+            log(tr, trn, EV_PLAY, q, c, PURPOSE_LEADER_COMBAT, t, 0)
+        else:
+            log(tr, trn, EV_PLAY, q, c, PURPOSE_DEFENSE, t, 0)
+    return False
+
+
+@nb.njit(cache=True)
+def attacker_step5(st, g, p, t, ambush):
+    """Rule 6.1 step 5. Returns True if a Skirmish cancelled the combat."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    tsq = st[S.U_SQ + t]
+    while True:
+        opts[0, 0] = -1
+        opts[0, 1] = D.AC_DONE
+        opts[0, 2] = -1
+        n = 1
+        for s in range(st[S.HAND_N + p]):
+            if n >= D.MAXOPT - 8:
+                break
+            c = hand_card(st, p, s)
+            kind = cards[p, c, S.CF_KIND]
+            if kind == S.KIND_UNIT:
+                u = card_unit(cards, p, c)
+                if cards[p, c, S.CF_ATK_N] > 0 and involved(cb, u) >= 0:
+                    opts[n, 0] = s
+                    opts[n, 1] = D.AC_UNIT
+                    opts[n, 2] = u
+                    n += 1
+            elif kind == S.KIND_LEADER and cb[CB_LEADER] < 0:
+                # one leader per combat, for Combat or Command (rule 9.1); a Skirmish ends
+                # the combat, so no leader is ever played with one
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_LEADER_COMBAT
+                opts[n, 2] = -1
+                n += 1
+                if cards[p, c, S.CF_CMD] >= 2:
+                    opts[n, 0] = s
+                    opts[n, 1] = D.AC_LEADER_COMMAND
+                    opts[n, 2] = -1
+                    n += 1
+            elif kind == S.KIND_HQ:
+                hq = cards[p, c, S.CF_HQ]
+                if hq == S.HQ_COMMITTED:
+                    # one Committed Attack per attacking/supporting unit (rule 9.2)
+                    for i in range(cb[CB_NATT]):
+                        if cb[CB_CA + i] == 0:
+                            opts[n, 0] = s
+                            opts[n, 1] = D.AC_COMMITTED
+                            opts[n, 2] = cb[CB_ATT + i]
+                            n += 1
+                elif hq == S.HQ_SAPPERS and cb[CB_SAPPERS] == 0 and st[S.REDOUBT + tsq] == 1:
+                    opts[n, 0] = s
+                    opts[n, 1] = D.AC_SAPPERS
+                    opts[n, 2] = -1
+                    n += 1
+                elif hq == S.HQ_SKIRMISH and not ambush and cb[CB_STEP5] == 0:
+                    opts[n, 0] = s
+                    opts[n, 1] = D.AC_SKIRMISH
+                    opts[n, 2] = cb[CB_ATT]
+                    n += 1
+        # opts[:, 0] may repeat a slot (leader combat/command, CA for several units)
+        if n == 1:
+            return False
+        opts[:n, 3] = t
+        k = decide(st, g, p, D.D_ATT_CARD, n)
+        s = opts[k, 0]
+        what = opts[k, 1]
+        if s < 0:
+            return False
+        ukey = opts[k, 2]
+        c = play_to_table(st, p, s)
+        cb[CB_STEP5] += 1
+        if what == D.AC_UNIT:
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_ATTACK, ukey, 0)
+        elif what == D.AC_COMMITTED:
+            cb[CB_CA + involved(cb, ukey)] = 1
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_COMMITTED, ukey, 0)
+        elif what == D.AC_SAPPERS:
+            cb[CB_SAPPERS] = 1
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_SAPPERS, t, 0)
+        elif what == D.AC_SKIRMISH:
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_SKIRMISH, ukey, 0)
+            return True
+        elif what == D.AC_LEADER_COMBAT:
+            cb[CB_LEADER] = c
+            cb[CB_LMODE] = 1
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_LEADER_COMBAT, -1, 0)
+        else:
+            cb[CB_LEADER] = c
+            cb[CB_LMODE] = 2
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_LEADER_COMMAND, -1, 0)
+            # rule 6.4: command value N leads N units (an Ambush card counts as the first);
+            # supporting units: adjacent to the defender, not in a Marsh
+            limit = cards[p, c, S.CF_CMD] - 1 - (cb[CB_NATT] - (0 if ambush else 1))
+            while limit > 0 and cb[CB_NATT] < MAX_ATT:
+                opts[0, 0] = -1
+                n = 1
+                for i in range(S.MAXU_SIDE):
+                    u = p * S.MAXU_SIDE + i
+                    if st[S.U_STEP + u] == 0 or involved(cb, u) >= 0:
+                        continue
+                    usq = st[S.U_SQ + u]
+                    if adjacent(usq, tsq) and tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 0:
+                        opts[n, 0] = u
+                        n += 1
+                if n == 1:
+                    break
+                opts[:n, 1] = t
+                opts[:n, 2:] = 0
+                k = decide(st, g, p, D.D_SUPPORT, n)
+                u = opts[k, 0]
+                if u < 0:
+                    break
+                cb[CB_ATT + cb[CB_NATT]] = u
+                cb[CB_NATT] += 1
+                limit -= 1

@@ -1,0 +1,185 @@
+"""The Movement Phase (rule 5): the one ordinary move, Supply, Forced March and their
+Guerrilla negation (rule 9.2), and the Distant Lands options (advance to contact,
+digging in).
+
+Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import forced_march_destinations, move_destinations
+from manoeuvre_sim.engine.checks import decide
+from manoeuvre_sim.engine.options import OPT_ADVANCE_TO_CONTACT, OPT_DIGGING_IN
+from manoeuvre_sim.engine.rules import (
+    EV_DIG_IN,
+    EV_DISCARD,
+    EV_MOVE,
+    EV_NEGATE,
+    EV_NO_MOVE,
+    EV_PLAY,
+    PURPOSE_FORCED_MARCH,
+    PURPOSE_GUERRILLA,
+    PURPOSE_SUPPLY_MOVE,
+    discard,
+    find_hq,
+    hand_remove,
+    log,
+    move_unit,
+    play_and_discard,
+)
+
+
+# ------------------------------------------------------------------------------------------
+# Guerrilla (rule 9.2): negating the card just played
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def guerrilla(st, g, p, negated_card):
+    """Rule 9.2 Guerrilla: the opponent of the active player p may cancel the card just
+    played; both cards are discarded. Returns True if negated."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    q = 1 - p
+    s = find_hq(st, cards, q, S.HQ_GUERRILLA)
+    if s < 0:
+        return False
+    opts[0, 0] = -1
+    opts[1, 0] = s
+    opts[:2, 1] = negated_card
+    opts[:2, 2:] = 0
+    k = decide(st, g, q, D.D_GUERRILLA, 2)
+    if opts[k, 0] < 0:
+        return False
+    g = play_and_discard(st, q, s)
+    log(tr, trn, EV_PLAY, q, g, PURPOSE_GUERRILLA, negated_card, 0)
+    log(tr, trn, EV_NEGATE, q, negated_card, g, 0, 0)
+    return True
+
+
+# ------------------------------------------------------------------------------------------
+# movement (rule 5, Supply, Forced March, Guerrilla; Distant Lands options)
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def move_options(st, units, tprops, p, moved, opts, start):
+    """Append (unit, to) options for p's units not in ``moved``; returns the new count."""
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    buf = np.empty(16, dtype=np.int32)
+    n = start
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 0 or moved[i]:
+            continue
+        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], units[u, S.UF_CAV], buf)
+        for j in range(m):
+            if n >= D.MAXOPT:
+                break
+            opts[n, 0] = u
+            opts[n, 1] = buf[j]
+            opts[n, 2] = 0
+            opts[n, 3] = 0
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def forced_march(st, g, p, u, start_sq):
+    """Rule 9.2 Forced March: the unit that just moved may move one more square."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
+    if s < 0 or st[S.U_STEP + u] == 0:
+        return
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    buf = np.empty(4, dtype=np.int32)
+    m = forced_march_destinations(occ, terr, tprops, start_sq, st[S.U_SQ + u], buf)
+    if m == 0:
+        return
+    opts[0, 0] = -1
+    opts[0, 1] = -1
+    for j in range(m):
+        opts[j + 1, 0] = s
+        opts[j + 1, 1] = buf[j]
+    opts[: m + 1, 2] = u
+    opts[: m + 1, 3] = 0
+    k = decide(st, g, p, D.D_FORCED_MARCH, m + 1)
+    if opts[k, 0] < 0:
+        return
+    to = opts[k, 1]
+    c = play_and_discard(st, p, s)
+    log(tr, trn, EV_PLAY, p, c, PURPOSE_FORCED_MARCH, u, 0)
+    if guerrilla(st, g, p, c):
+        return  # rule 5: no second Forced March for the same unit
+    fr = st[S.U_SQ + u]
+    move_unit(st, u, to)
+    log(tr, trn, EV_MOVE, p, u, fr, to, 2)
+
+
+@nb.njit(cache=True)
+def movement_phase(st, g, opt, p):
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
+    nmoves = 1
+    if opt[OPT_ADVANCE_TO_CONTACT]:
+        t = st[S.TURN]
+        nmoves = 3 if t == 1 else (2 if t == 2 else 1)
+    for mv in range(nmoves):
+        n = 0
+        if opt[OPT_DIGGING_IN] and mv == 0:
+            opts[0, 0] = -1
+            opts[0, 1] = -1
+            opts[0, 2] = 0
+            opts[0, 3] = 0
+            n = 1
+        n = move_options(st, units, tprops, p, moved, opts, n)
+        if n == 0:
+            log(tr, trn, EV_NO_MOVE, p, 0, 0, 0, 0)
+            break
+        k = decide(st, g, p, D.D_MOVE, n)
+        u = opts[k, 0]
+        if u < 0:
+            # Distant Lands, Digging In: no move; the whole hand is discarded
+            while st[S.HAND_N + p] > 0:
+                c = hand_remove(st, p, st[S.HAND_N + p] - 1)
+                discard(st, p, c)
+                log(tr, trn, EV_DISCARD, p, c, 0, 0, 0)
+            log(tr, trn, EV_DIG_IN, p, 0, 0, 0, 0)
+            return
+        fr = st[S.U_SQ + u]
+        move_unit(st, u, opts[k, 1])
+        moved[u - p * S.MAXU_SIDE] = 1
+        st[S.MOVES + p] += 1
+        log(tr, trn, EV_MOVE, p, u, fr, opts[k, 1], 0)
+        forced_march(st, g, p, u, fr)
+    # rule 5 / 9.2 Supply: one Supply card per Movement Phase moves a second unit
+    s = find_hq(st, cards, p, S.HQ_SUPPLY)
+    if s < 0:
+        return
+    opts[0, 0] = -1
+    opts[0, 1] = -1
+    opts[0, 2] = 0
+    opts[0, 3] = 0
+    n = move_options(st, units, tprops, p, moved, opts, 1)
+    if n <= 1:
+        return
+    for i in range(1, n):
+        opts[i, 2] = opts[i, 1]
+        opts[i, 1] = opts[i, 0]
+        opts[i, 0] = s
+    k = decide(st, g, p, D.D_SUPPLY_MOVE, n)
+    if opts[k, 0] < 0:
+        return
+    u = opts[k, 1]
+    to = opts[k, 2]
+    c = play_and_discard(st, p, s)
+    log(tr, trn, EV_PLAY, p, c, PURPOSE_SUPPLY_MOVE, u, 0)
+    if guerrilla(st, g, p, c):
+        return
+    fr = st[S.U_SQ + u]
+    move_unit(st, u, to)
+    st[S.MOVES + p] += 1
+    log(tr, trn, EV_MOVE, p, u, fr, to, 1)
+    forced_march(st, g, p, u, fr)

@@ -1,0 +1,51 @@
+"""Player policies: given the legal options of a decision, choose one.
+
+A policy sees only what its seat may see: the board, its own hand, counts, and the
+opponent's hand only while a Scout/Spy it played this turn is in effect (``REVEALED``).
+The policies read nothing else of the state.
+
+Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
+
+* ``random``: uniform over the legal options at every decision (the rules' reference player).
+* ``simple``: a sensible one-ply heuristic (``simple.py``; the engine issue's baseline).
+* ``attritional``, ``territorial``, ``balanced`` (the default): the styles of the heuristic
+  policy (``heuristic.py``), one parameter vector each (``params.py``, ``POLICY_PARAMS``).
+
+The modules, from the bottom up: ``params`` (the parameter vector), ``odds`` (exact combat
+odds from the dice tables), ``cards`` (what a card in hand is worth; the posture switch),
+``moves``, ``combat``, ``heuristic`` (the heuristic policy's decisions), ``simple``, and
+``dispatch`` (``choose``, the entry point the rules call, and the policy names).
+"""
+
+from manoeuvre_sim.engine.players.dispatch import (
+    DEFAULT_PARAMS,
+    DEFAULT_POLICY,
+    POLICY_ATTRITIONAL,
+    POLICY_BALANCED,
+    POLICY_NAMES,
+    POLICY_PARAMS,
+    POLICY_RANDOM,
+    POLICY_SIMPLE,
+    POLICY_TERRITORIAL,
+    choose,
+    params_for,
+    policy_arrays,
+)
+from manoeuvre_sim.engine.players.params import NPARAM, PARAM_NAMES
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "DEFAULT_POLICY",
+    "NPARAM",
+    "PARAM_NAMES",
+    "POLICY_ATTRITIONAL",
+    "POLICY_BALANCED",
+    "POLICY_NAMES",
+    "POLICY_PARAMS",
+    "POLICY_RANDOM",
+    "POLICY_SIMPLE",
+    "POLICY_TERRITORIAL",
+    "choose",
+    "params_for",
+    "policy_arrays",
+]

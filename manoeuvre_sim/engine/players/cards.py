@@ -1,0 +1,172 @@
+"""What a card in hand is worth to the heuristic players, in context, and the balanced
+style's posture (the weights shifted by the score, the time left and the attrition race).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.players.odds import _progress_rows
+from manoeuvre_sim.engine.players.params import (
+    H_ADVANCE,
+    H_ATTACK,
+    H_CONTROL,
+    H_CYCLE,
+    H_ELIM,
+    H_OPP,
+    H_OWN,
+    H_SWITCH,
+    H_THREAT,
+)
+
+# the worth of holding each HQ card type (state.HQ_* order), before its context
+HQ_VALUE = np.zeros(len(S.HQ_NAMES))
+for _hq, _v in (
+    (S.HQ_AMBUSH, 3.0), (S.HQ_COMMITTED, 2.8), (S.HQ_FORCED_MARCH, 2.0),
+    (S.HQ_GUERRILLA, 2.6), (S.HQ_REDOUBT, 2.0), (S.HQ_REGROUP, 1.0), (S.HQ_SAPPERS, 0.5),
+    (S.HQ_SPY, 1.0), (S.HQ_SKIRMISH, 1.5), (S.HQ_SUPPLY, 2.5), (S.HQ_WITHDRAW, 3.2),
+):  # fmt: skip
+    HQ_VALUE[_hq] = _v
+
+
+# ------------------------------------------------------------------------------------------
+# cards
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _enemy_reach(st, p, sq, maxd):
+    """(enemy units within maxd orthogonal steps of sq, Manhattan distance to the nearest
+    enemy unit (99 if none))."""
+    r0 = sq // 8
+    c0 = sq % 8
+    q = 1 - p
+    k = 0
+    best = 99
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        dist = abs(tsq // 8 - r0) + abs(tsq % 8 - c0)
+        if dist <= maxd:
+            k += 1
+        best = min(best, dist)
+    return k, best
+
+
+@nb.njit(cache=True)
+def _card_value(st, cards, weights, p, c, n_reduced):
+    """Worth of holding card c for p (0: none)."""
+    kind = cards[p, c, S.CF_KIND]
+    if kind == S.KIND_UNIT:
+        u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
+        if st[S.U_STEP + u] == 0:
+            return 0.0  # the card of an eliminated unit
+        dist = _enemy_reach(st, p, st[S.U_SQ + u], 2)[1]
+        near = dist <= 2
+        v = 0.0
+        if cards[p, c, S.CF_ATK_N] > 0:
+            ea = cards[p, c, S.CF_ATK_N] * (cards[p, c, S.CF_ATK_S] + 1) * 0.5
+            v += ea * (0.45 if near else 0.25)
+        if cards[p, c, S.CF_BOMB_N] > 0:
+            eb = cards[p, c, S.CF_BOMB_N] * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5
+            v += eb * (0.3 if dist <= 3 else 0.15)
+        if cards[p, c, S.CF_VOL_N] > 0:
+            v += 0.5 if near else 0.2
+        v += cards[p, c, S.CF_DEF] * (0.5 if near else 0.15)
+        if st[S.U_STEP + u] == 1:
+            v += 2.0  # it restores its own unit (rule 7 Reinforcement)
+        return v
+    if kind == S.KIND_LEADER:
+        return 4.0 + 0.3 * cards[p, c, S.CF_CBT_A] + 0.5 * cards[p, c, S.CF_CMD]
+    if kind != S.KIND_HQ:
+        return 0.0  # a blank card (card-value ablations): it can only be discarded
+    hq = cards[p, c, S.CF_HQ]
+    v = HQ_VALUE[hq]
+    if hq == S.HQ_SUPPLY and n_reduced > 0:
+        v += 1.0  # it may restore one (rule 7)
+    elif hq == S.HQ_REGROUP and n_reduced > 0:
+        v += 2.5
+    elif hq == S.HQ_SAPPERS:
+        q = 1 - p
+        for i in range(S.MAXU_SIDE):
+            t = q * S.MAXU_SIDE + i
+            if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
+                return 3.0  # an enemy redoubt to cancel
+    return v
+    if hq == S.HQ_SKIRMISH:
+        return 1.5
+    if hq == S.HQ_SAPPERS:
+        q = 1 - p
+        for i in range(S.MAXU_SIDE):
+            t = q * S.MAXU_SIDE + i
+            if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
+                return 3.0
+        return 0.5
+    return 1.0
+
+
+@nb.njit(cache=True)
+def _n_reduced(st, p):
+    k = 0
+    for i in range(S.MAXU_SIDE):
+        if st[S.U_STEP + p * S.MAXU_SIDE + i] == 1:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _hand_value(st, cards, weights, p, s):
+    return _card_value(st, cards, weights, p, st[S.HAND + p * S.HMAX + s], _n_reduced(st, p))
+
+
+# ------------------------------------------------------------------------------------------
+# posture (balanced style)
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _posture_weights(st, weights, p, out):
+    """The effective weights: the style's ``weights`` written to ``out``, shifted by the posture switch when H_SWITCH is on."""
+    out[:] = weights
+    q = 1 - p
+    # cycle faster (play for nightfall) when ahead on the ground late in the day
+    lead = 0
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] > 0 and _progress_rows(p, st[S.U_SQ + u]) >= 4:
+            lead += 1
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] > 0 and _progress_rows(q, st[S.U_SQ + t]) >= 4:
+            lead -= 1
+    left = max(
+        st[S.DECK_N + p] if st[S.FIRST_DECK_DONE + p] == 0 else 0,
+        st[S.DECK_N + q] if st[S.FIRST_DECK_DONE + q] == 0 else 0,
+    )
+    late = left < 20
+    if weights[H_SWITCH] == 0:
+        if lead <= 0:
+            out[H_CYCLE] = 0.0  # the fixed styles hurry the day on whenever they hold more ground
+        return
+    kills = st[S.ELIM + q]
+    losses = st[S.ELIM + p]
+    if losses >= 3 and losses > kills:
+        # one or two more losses lose the game: hold
+        out[H_OWN] = weights[H_OWN] * 1.4
+        out[H_THREAT] = weights[H_THREAT] * 1.4
+        out[H_ATTACK] = weights[H_ATTACK] + 0.15
+    elif kills >= 3 or (kills > losses and kills >= 2):
+        # the attrition race is ours: press it
+        out[H_ATTACK] = weights[H_ATTACK] - 0.1
+        out[H_OPP] = weights[H_OPP] * 1.5
+        out[H_ELIM] = weights[H_ELIM] * 1.3
+    if late:
+        if lead > 0:
+            out[H_THREAT] = out[H_THREAT] * 1.3
+            out[H_CONTROL] = weights[H_CONTROL] * 1.3
+        else:
+            out[H_CYCLE] = 0.0
+            out[H_ADVANCE] = weights[H_ADVANCE] * 1.4
+            out[H_CONTROL] = weights[H_CONTROL] * 1.6
+            out[H_ATTACK] = out[H_ATTACK] - 0.1
+    else:
+        out[H_CYCLE] = 0.0

@@ -1,0 +1,326 @@
+"""Combat decisions for the heuristic players, each by its exact odds: which combat to
+start, the attacker's cards and support, the defender's withdraw and defence cards.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent
+from manoeuvre_sim.engine.players.cards import _card_value, _n_reduced
+from manoeuvre_sim.engine.players.moves import _own_def_cards
+from manoeuvre_sim.engine.players.odds import (
+    LMAX,
+    _band_values,
+    _convolve,
+    _dice_at_least,
+    _ev_cum,
+    _ev_single,
+    _expected_def_cards,
+    _loss,
+    _table_attack_pmf,
+    _tail,
+)
+from manoeuvre_sim.engine.players.params import H_ATTACK, H_CA, H_CARD, H_DEFGUESS, H_GROUND, H_OWN
+from manoeuvre_sim.engine.rules import (
+    attack_base,
+    can_retreat,
+    defence_base,
+    fire_dice,
+    hill_bonus,
+    strength,
+    table_defence,
+)
+
+
+# ------------------------------------------------------------------------------------------
+# combat
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _combat_value(st, units, cards, tprops, weights, p, kind, u, c, t, cost, can_ret, vals):
+    """Expected value of declaring a combat (D_COMBAT option) with card c, net of ``cost``
+    (the card spent)."""
+    tsq = st[S.U_SQ + t]
+    if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
+        if kind == D.CK_ASSAULT:
+            a0 = strength(st, units, u) + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
+            n, sd = cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+            own = _loss(st, weights, u) * weights[H_OWN]
+        else:
+            a0 = 0
+            n, sd = 1, 10  # the Ambush card's 1d10 (HQ_CARDS.md); no unit is at risk
+            own = 0.0
+        # the defence with the expected cards, linear between the two whole totals around it
+        df = defence_base(st, units, tprops, t, False) + _expected_def_cards(
+            st, cards, weights, p, t
+        )
+        d = int(df)
+        fr = df - d
+        _band_values(st, tprops, weights, t, can_ret, own, vals)
+        ev = _ev_single(n, sd, a0, d, vals)
+        if fr > 0.0:
+            ev = (1.0 - fr) * ev + fr * _ev_single(n, sd, a0, d + 1, vals)
+        return ev - cost
+    # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
+    # target's defence; no risk
+    n, sd = fire_dice(cards, p, c, kind)
+    a0 = hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
+    d = defence_base(st, units, tprops, t, False)
+    return _dice_at_least(n, sd, d + 1 - a0) * _loss(st, weights, t) - cost
+
+
+@nb.njit(cache=True)
+def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
+    n_reduced = _n_reduced(st, p)
+    cost = np.empty(S.HMAX, dtype=np.float64)
+    for s in range(st[S.HAND_N + p]):
+        cost[s] = weights[H_CARD] * _card_value(
+            st, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
+        )
+    ret = np.full(S.NUNITS, -1, dtype=np.int8)  # can the target retreat (computed once)
+    best = weights[H_ATTACK]
+    bi = 0
+    for i in range(1, n):
+        kind = opts[i, 0]
+        s = opts[i, 2]
+        t = opts[i, 3]
+        cr = False
+        if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
+            if ret[t] < 0:
+                ret[t] = 1 if can_retreat(st, tprops, t) else 0
+            cr = ret[t] == 1
+        c = st[S.HAND + p * S.HMAX + s]
+        v = _combat_value(
+            st, units, cards, tprops, weights, p, kind, opts[i, 1], c, t, cost[s], cr, vals
+        )
+        if v > best:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _own_at_risk(st, weights, cb):
+    r = 0.0
+    for i in range(cb[D.CB_NATT]):
+        r += _loss(st, weights, cb[D.CB_ATT + i]) * weights[H_OWN]
+    return r
+
+
+@nb.njit(cache=True)
+def _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals):
+    """The assault under way (``cb``) as the attacker p sees it in step 5, the defender's
+    cards being on the table: returns ``(d, a0, top)`` — the defence total, the attack total
+    before dice (units, hill, a leader's Combat) and the top of the table's attack-dice
+    distribution, written to ``pmf`` with its tail in ``tail`` — and sets the band values."""
+    t = cb[D.CB_DEF_U]
+    d = defence_base(st, units, tprops, t, cb[D.CB_SAPPERS] == 1) + table_defence(st, cards, 1 - p)
+    a0 = attack_base(st, units, tprops, cb, st[S.U_SQ + t], cb[D.CB_KIND] == D.CK_AMBUSH)
+    if cb[D.CB_LMODE] == 1:
+        a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
+    top = _table_attack_pmf(st, cards, p, pmf)
+    _tail(pmf, top, tail)
+    _band_values(
+        st, tprops, weights, t, can_retreat(st, tprops, t), _own_at_risk(st, weights, cb), vals
+    )
+    return d, a0, top
+
+
+@nb.njit(cache=True)
+def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
+    """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
+    tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
+    pmf = np.empty(LMAX, dtype=np.float64)
+    tail = np.empty(LMAX, dtype=np.float64)
+    d, a0, top = _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals)
+    tmp = np.empty(LMAX, dtype=np.float64)
+    cum2 = np.empty(LMAX, dtype=np.float64)
+    base = _ev_cum(tail, top, a0, d, vals)
+    n_reduced = _n_reduced(st, p)
+    best = base
+    bi = 0
+    for i in range(1, n):
+        s = opts[i, 0]
+        what = opts[i, 1]
+        c = st[S.HAND + p * S.HMAX + s]
+        cost = weights[H_CARD] * _card_value(st, cards, weights, p, c, n_reduced)
+        v = base
+        if what == D.AC_UNIT:
+            t2 = _convolve(pmf, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
+            _tail(tmp, t2, cum2)
+            v = _ev_cum(cum2, t2, a0, d, vals)
+        elif what == D.AC_COMMITTED:
+            # +2d6; the unit takes a hit at the end (rule 9.2)
+            u = opts[i, 2]
+            t2 = _convolve(pmf, top, 2, 6, tmp)
+            _tail(tmp, t2, cum2)
+            v = (
+                _ev_cum(cum2, t2, a0, d, vals)
+                - _loss(st, weights, u) * weights[H_OWN] * weights[H_CA]
+            )
+        elif what == D.AC_SAPPERS:
+            v = _ev_cum(tail, top, a0, d - 3, vals)
+        elif what == D.AC_SKIRMISH:
+            v = 0.0  # the combat is cancelled and the initiating card returns
+            cost = weights[H_CARD] * 1.0
+        elif what == D.AC_LEADER_COMBAT:
+            v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
+        elif what == D.AC_LEADER_COMMAND:
+            # the strongest eligible supporting units (rule 6.4), each also at risk
+            k = cards[p, c, S.CF_CMD] - 1
+            add = 0
+            risk = 0.0
+            for _ in range(k):
+                bu = -1
+                bv = 0
+                for j in range(S.MAXU_SIDE):
+                    uu = p * S.MAXU_SIDE + j
+                    if st[S.U_STEP + uu] <= 0:  # < 0: already taken below
+                        continue
+                    usq = st[S.U_SQ + uu]
+                    if not adjacent(usq, tsq) or tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 1:
+                        continue
+                    already = False
+                    for m in range(cb[D.CB_NATT]):
+                        if cb[D.CB_ATT + m] == uu:
+                            already = True
+                    if already:
+                        continue
+                    sv = strength(st, units, uu)
+                    if cb[D.CB_KIND] != D.CK_AMBUSH:
+                        sv += hill_bonus(st, tprops, usq, tsq)
+                    if sv > bv:
+                        bv = sv
+                        bu = uu
+                if bu < 0:
+                    break
+                add += bv
+                risk += _loss(st, weights, bu) * weights[H_OWN]
+                st[S.U_STEP + bu] = -st[S.U_STEP + bu]  # mark as taken (restored below)
+            for j in range(S.MAXU_SIDE):
+                uu = p * S.MAXU_SIDE + j
+                if st[S.U_STEP + uu] < 0:
+                    st[S.U_STEP + uu] = -st[S.U_STEP + uu]
+            if add == 0:
+                continue
+            vals0 = vals[0]
+            vals[0] = vals0 - risk
+            v = _ev_cum(tail, top, a0 + add, d, vals)
+            vals[0] = vals0
+        v -= cost
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _choose_support(st, units, cards, tprops, weights, p, opts, n, cb, vals):
+    """Rule 6.4: add the supporting unit whose strength (at the risk of its hit in band 0)
+    raises the assault's value most, or none."""
+    tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
+    pmf = np.empty(LMAX, dtype=np.float64)
+    tail = np.empty(LMAX, dtype=np.float64)
+    d, a0, top = _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals)
+    best = _ev_cum(tail, top, a0, d, vals)
+    bi = 0
+    for i in range(1, n):
+        u = opts[i, 0]
+        vals0 = vals[0]
+        vals[0] = vals0 - _loss(st, weights, u) * weights[H_OWN]
+        add = strength(st, units, u)
+        if cb[D.CB_KIND] != D.CK_AMBUSH:
+            add += hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
+        v = _ev_cum(tail, top, a0 + add, d, vals)
+        vals[0] = vals0
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _defender_view(st, tprops, weights, cards, q, cb, tail, vals):
+    """The assault under way as the defender q sees it in steps 3-4: the tail of the
+    attacker's table dice in ``tail`` (returns its top) and the band values, band 0 (the
+    attackers take a hit) being q's gain."""
+    t = cb[D.CB_DEF_U]
+    pmf = np.empty(LMAX, dtype=np.float64)
+    top = _table_attack_pmf(st, cards, 1 - q, pmf)
+    _tail(pmf, top, tail)
+    _band_values(
+        st, tprops, weights, t, can_retreat(st, tprops, t), _own_at_risk(st, weights, cb), vals
+    )
+    return top
+
+
+@nb.njit(cache=True)
+def _defender_loss(st, units, cards, tprops, weights, q, cb, extra_def, tail, top, vals):
+    """Expected loss for the defender q of the assault under way (cb), with extra_def more
+    defence: the attack dice on the table (tail ``tail``) plus an expected 0.5 * H_DEFGUESS
+    of later cards. ``vals`` holds the band values (_band_values)."""
+    t = cb[D.CB_DEF_U]
+    tsq = st[S.U_SQ + t]
+    d = defence_base(st, units, tprops, t, False) + table_defence(st, cards, q) + extra_def
+    # the attacker's later cards: half the defence guess, linear between whole totals
+    af = 0.5 * weights[H_DEFGUESS]
+    a0 = attack_base(st, units, tprops, cb, tsq, cb[D.CB_KIND] == D.CK_AMBUSH) + int(af)
+    fr = af - int(af)
+    ev = _ev_cum(tail, top, a0, d, vals)
+    if fr > 0.0:
+        ev = (1.0 - fr) * ev + fr * _ev_cum(tail, top, a0 + 1, d, vals)
+    return ev * weights[H_OWN]
+
+
+@nb.njit(cache=True)
+def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
+    t = cb[D.CB_DEF_U]
+    tail = np.empty(LMAX, dtype=np.float64)
+    top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)
+    # the loss if we stand, with the defence cards we hold for t
+    hold = _own_def_cards(st, cards, q, t)
+    lose = _defender_loss(st, units, cards, tprops, weights, q, cb, hold, tail, top, vals)
+    best = -lose
+    bi = 0
+    n_reduced = _n_reduced(st, q)
+    for i in range(1, n):
+        c = st[S.HAND + q * S.HMAX + opts[i, 0]]
+        cost = (
+            weights[H_CARD] * _card_value(st, cards, weights, q, c, n_reduced) + weights[H_GROUND]
+        )
+        if cards[q, c, S.CF_KIND] == S.KIND_HQ:
+            v = -cost
+        else:
+            ok = cards[q, c, S.CF_WITHDRAW] / 6.0
+            v = -(ok * cost + (1 - ok) * lose)
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@nb.njit(cache=True)
+def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
+    tail = np.empty(LMAX, dtype=np.float64)
+    top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)
+    lose = _defender_loss(st, units, cards, tprops, weights, q, cb, 0, tail, top, vals)
+    best = 0.0
+    bi = 0
+    n_reduced = _n_reduced(st, q)
+    for i in range(1, n):
+        c = st[S.HAND + q * S.HMAX + opts[i, 0]]
+        if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+            add = cards[q, c, S.CF_CBT_D]
+        else:
+            add = cards[q, c, S.CF_DEF]
+        if add <= 0:
+            continue
+        gain = lose - _defender_loss(st, units, cards, tprops, weights, q, cb, add, tail, top, vals)
+        v = gain - weights[H_CARD] * _card_value(st, cards, weights, q, c, n_reduced) * 0.5
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi

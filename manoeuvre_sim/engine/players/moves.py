@@ -1,0 +1,310 @@
+"""Moves for the heuristic players: a unit's position value (progress, the enemy half,
+terrain, attack opportunities next turn, the threat of adjacent enemies) and the choice of
+the move that improves it most.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from manoeuvre_sim.engine import decisions as D
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.board import TP_DEF, TP_NO_ASSAULT, TP_REDOUBT
+from manoeuvre_sim.engine.players.cards import _card_value, _n_reduced
+from manoeuvre_sim.engine.players.odds import _dice_at_least, _loss, _progress_rows
+from manoeuvre_sim.engine.players.params import (
+    H_ADVANCE,
+    H_CARD,
+    H_CONTROL,
+    H_GROUND,
+    H_OPP,
+    H_OWN,
+    H_TERRAIN,
+    H_THREAT,
+)
+from manoeuvre_sim.engine.rules import defence_base, hill_bonus, strength
+from manoeuvre_sim.rng import keep_best
+
+
+# ------------------------------------------------------------------------------------------
+# positions
+# ------------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _best_attack_card(st, cards, p, u):
+    """(n, s) of the best attack card p holds for unit u, (0, 0) if none."""
+    atk_dice_n = 0
+    atk_dice_sides = 0
+    for s in range(st[S.HAND_N + p]):
+        c = st[S.HAND + p * S.HMAX + s]
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_UNIT] == u % 16:
+            n = cards[p, c, S.CF_ATK_N]
+            if n * (cards[p, c, S.CF_ATK_S] + 1) > atk_dice_n * (atk_dice_sides + 1):
+                atk_dice_n = n
+                atk_dice_sides = cards[p, c, S.CF_ATK_S]
+    return atk_dice_n, atk_dice_sides
+
+
+@nb.njit(cache=True)
+def _own_def_cards(st, cards, p, u):
+    """Sum of the defence values of the unit cards p holds for unit u."""
+    d = 0
+    for s in range(st[S.HAND_N + p]):
+        c = st[S.HAND + p * S.HMAX + s]
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_UNIT] == u % 16:
+            d += cards[p, c, S.CF_DEF]
+    return d
+
+
+@nb.njit(cache=True)
+def _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid):
+    """The opposing units once per decision; returns their count. Encodings (row k per unit):
+
+    enemy_rows[k]        int: (square, strength, defence + 1 for the expected card,
+                              1 if it may be assaulted there (not a no-assault square))
+    enemy_hit_values[k]  float: the value to p of one hit on it (``_loss``)
+    grid[sq]             int: (enemy units within 2 squares, adjacent enemy units n,
+                              then their rows k in columns 2 .. 2 + n - 1)"""
+    q = 1 - p
+    k = 0
+    grid[:, :2] = 0
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        enemy_rows[k, 0] = tsq
+        enemy_rows[k, 1] = strength(st, units, t)
+        enemy_rows[k, 2] = defence_base(st, units, tprops, t, False) + 1
+        enemy_rows[k, 3] = 1 - tprops[st[S.TERR + tsq], TP_NO_ASSAULT]
+        enemy_hit_values[k] = _loss(st, weights, t)
+        r0 = tsq // 8
+        c0 = tsq % 8
+        for r in range(max(0, r0 - 2), min(7, r0 + 2) + 1):
+            span = 2 - abs(r - r0)
+            for c in range(max(0, c0 - span), min(7, c0 + span) + 1):
+                sq = r * 8 + c
+                grid[sq, 0] += 1
+                if abs(r - r0) + abs(c - c0) == 1:
+                    grid[sq, 2 + grid[sq, 1]] = k
+                    grid[sq, 1] += 1
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _position_value(
+    st,
+    units,
+    tprops,
+    weights,
+    u,
+    sq,
+    atk_dice_n,
+    atk_dice_sides,
+    own_card_def,
+    enemy_rows,
+    enemy_hit_values,
+    grid,
+    p,
+):
+    """Value for p of unit u standing on sq (the board otherwise as it is; the enemy units
+    in ``enemy_rows``/``enemy_hit_values``, see _enemy_table; ``atk_dice_n`` d
+    ``atk_dice_sides`` are the dice of the best attack card held for u (0 dice: none),
+    ``own_card_def`` the defence of the cards held for it)."""
+    f = _progress_rows(p, sq)
+    v = weights[H_ADVANCE] * f / 7.0
+    if f >= 4:
+        v += weights[H_CONTROL]
+    tsq_terr = st[S.TERR + sq]
+    tdef = tprops[tsq_terr, TP_DEF] + tprops[tsq_terr, TP_REDOUBT] * st[S.REDOUBT + sq]
+    own_strength = strength(st, units, u)
+    own_loss_value = _loss(st, weights, u) * weights[H_OWN]
+    own_defence = own_strength + tdef + own_card_def
+    # u itself counts in grid only if it is an enemy: it is p's, so grid is all enemies
+    near = grid[sq, 0]
+    threat = 0.0
+    opp = 0.0
+    marsh = tprops[tsq_terr, TP_NO_ASSAULT] == 1
+    for j in range(grid[sq, 1]):
+        k = grid[sq, 2 + j]
+        tsq = enemy_rows[k, 0]
+        # the enemy's assault on us next turn: its strength + a typical 2d6 card + hill
+        if enemy_rows[k, 3] == 1:
+            ea = enemy_rows[k, 1] + hill_bonus(st, tprops, tsq, sq)
+            threat += own_loss_value * (
+                _dice_at_least(2, 6, own_defence + 1 - ea)
+                + _dice_at_least(2, 6, 2 * own_defence - ea)
+            )
+        # our assault on it: the best attack card held for u, or a later draw
+        if not marsh:
+            a0 = own_strength + hill_bonus(st, tprops, sq, tsq)
+            enemy_defence = enemy_rows[k, 2]
+            if atk_dice_n > 0:
+                p_hit = _dice_at_least(
+                    atk_dice_n, atk_dice_sides, enemy_defence + 1 - a0
+                ) + _dice_at_least(atk_dice_n, atk_dice_sides, 2 * enemy_defence - a0)
+            else:
+                p_hit = 0.3 * (
+                    _dice_at_least(2, 6, enemy_defence + 1 - a0)
+                    + _dice_at_least(2, 6, 2 * enemy_defence - a0)
+                )
+            o = p_hit * enemy_hit_values[k]
+            if o > opp:
+                opp = o
+    v -= weights[H_THREAT] * threat * 0.5
+    v += weights[H_OPP] * opp * 0.5
+    if near > 0:
+        v += weights[H_TERRAIN] * tdef
+    else:
+        v += weights[H_TERRAIN] * tdef * 0.25
+    return v
+
+
+@nb.njit(cache=True)
+def _move_value(
+    st, units, cards, tprops, weights, p, u, fr, to, enemy_rows, enemy_hit_values, grid
+):
+    """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table)."""
+    atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
+    own_card_def = _own_def_cards(st, cards, p, u)
+    return _position_value(
+        st,
+        units,
+        tprops,
+        weights,
+        u,
+        to,
+        atk_dice_n,
+        atk_dice_sides,
+        own_card_def,
+        enemy_rows,
+        enemy_hit_values,
+        grid,
+        p,
+    ) - _position_value(
+        st,
+        units,
+        tprops,
+        weights,
+        u,
+        fr,
+        atk_dice_n,
+        atk_dice_sides,
+        own_card_def,
+        enemy_rows,
+        enemy_hit_values,
+        grid,
+        p,
+    )
+
+
+@nb.njit(cache=True)
+def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
+    """Supply and Forced March moves, Skirmish moves, retreat squares and advances: the
+    option whose unit gains most position value (net of the card spent)."""
+    enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
+    enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
+    grid = np.empty((64, 6), dtype=np.int32)
+    _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    n_reduced = _n_reduced(st, p)
+    best = -1e18
+    bi = 0
+    ties = 0
+    for i in range(n):
+        o0 = opts[i, 0]
+        v = 0.0
+        if o0 >= 0:
+            if dk == D.D_SUPPLY_MOVE or dk == D.D_FORCED_MARCH:
+                u = opts[i, 1] if dk == D.D_SUPPLY_MOVE else opts[i, 2]
+                to = opts[i, 2] if dk == D.D_SUPPLY_MOVE else opts[i, 1]
+                c = st[S.HAND + p * S.HMAX + o0]
+                v = -weights[H_CARD] * _card_value(st, cards, weights, p, c, n_reduced)
+            elif dk == D.D_ADVANCE:
+                u, to = o0, opts[i, 1]
+                v = 0.3 * weights[H_GROUND] + (0.3 if units[u, S.UF_CAV] == 1 else 0.0)
+            else:  # skirmish move, retreat square
+                u, to = opts[i, 1], o0
+            v += _move_value(
+                st,
+                units,
+                cards,
+                tprops,
+                weights,
+                p,
+                u,
+                st[S.U_SQ + u],
+                to,
+                enemy_rows,
+                enemy_hit_values,
+                grid,
+            )
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    return bi
+
+
+@nb.njit(cache=True)
+def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
+    """Movement (rule 5): the move that raises its unit's position value most. The options
+    come grouped by unit, so each unit's cards and present value are computed once."""
+    enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
+    enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
+    grid = np.empty((64, 6), dtype=np.int32)
+    _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    best = -1e18
+    bi = 0
+    ties = 0
+    cu = -1
+    base = 0.0
+    atk_dice_n = 0
+    atk_dice_sides = 0
+    own_card_def = 0
+    for i in range(n):
+        u = opts[i, 0]
+        if u < 0:
+            # Digging In (Distant Lands): the whole hand is discarded
+            v = -0.5
+            for s in range(st[S.HAND_N + p]):
+                v -= weights[H_CARD] * _card_value(
+                    st, cards, weights, p, st[S.HAND + p * S.HMAX + s], 0
+                )
+        else:
+            if u != cu:
+                cu = u
+                atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
+                own_card_def = _own_def_cards(st, cards, p, u)
+                base = _position_value(
+                    st,
+                    units,
+                    tprops,
+                    weights,
+                    u,
+                    st[S.U_SQ + u],
+                    atk_dice_n,
+                    atk_dice_sides,
+                    own_card_def,
+                    enemy_rows,
+                    enemy_hit_values,
+                    grid,
+                    p,
+                )
+            v = (
+                _position_value(
+                    st,
+                    units,
+                    tprops,
+                    weights,
+                    u,
+                    opts[i, 1],
+                    atk_dice_n,
+                    atk_dice_sides,
+                    own_card_def,
+                    enemy_rows,
+                    enemy_hit_values,
+                    grid,
+                    p,
+                )
+                - base
+            )
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    return bi
