@@ -20,7 +20,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from . import charts  # noqa: E402
+from . import card_charts  # noqa: E402
 from .balance_pdf import (  # noqa: E402
     MARGIN_L,
     MARGIN_R,
@@ -144,7 +144,7 @@ def write_cards_pdf(
 ) -> Path:
     """Write the card-value report of ``army`` atomically and return its path.
 
-    ``cards``: one row per card identity (see :func:`analyses.charts.card_values` for the
+    ``cards``: one row per card identity (see :func:`analyses.card_charts.card_values` for the
     columns). With ablation results: the value of each card (a second page for the unit
     cards when the labels would grow too small on one). With observed results: the
     improvement when drawn and the play rates; with both, observed against ablation. With
@@ -197,8 +197,8 @@ def write_cards_pdf(
         add_bars(
             f"Ablation — {army}",
             "Win rate lost without the card (ablation), best at top of each group",
-            lambda part: lambda ax: charts.card_values(part, ax, metric="value"),
-            charts.card_value_limits(cards, "value"),
+            lambda part: lambda ax: card_charts.card_values(part, ax, metric="value"),
+            card_charts.card_value_limits(cards, "value"),
         )
     if observed:
         what = {"iwd": "when drawn (IWD", "piw": "when played (PIW"}[metric]
@@ -206,8 +206,8 @@ def write_cards_pdf(
             f"Observed — {army}",
             f"Improvement {what}, observed) — "
             + ("biased, read with the ablation" if ablation else "biased, not the card's worth"),
-            lambda part: lambda ax: charts.card_values(part, ax, metric=metric),
-            charts.card_value_limits(cards, metric),
+            lambda part: lambda ax: card_charts.card_values(part, ax, metric=metric),
+            card_charts.card_value_limits(cards, metric),
         )
     if observed and ablation:
         scatter = _scatter_page(
@@ -218,7 +218,7 @@ def write_cards_pdf(
         add_bars(
             f"Play rates — {army}",
             "How often a drawn card is played, and in which turn",
-            lambda part: lambda ax: charts.card_play_rates(part, ax),
+            lambda part: lambda ax: card_charts.card_play_rates(part, ax),
         )
     if summary_lines:
         pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
@@ -251,6 +251,6 @@ def _scatter_page(cards: pd.DataFrame, title: str, subtitle: str, metric: str = 
         left, right = 1.0, MARGIN_R + 0.1
         height = h - top - BOTTOM - 0.1
         ax = _rect(fig, left, h - top - height, w - left - right, height)
-        charts.card_observed_vs_ablation(cards, ax, metric=metric)
+        card_charts.card_observed_vs_ablation(cards, ax, metric=metric)
 
     return draw

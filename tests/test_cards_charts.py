@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
 
-from manoeuvre_sim.analyses import charts  # noqa: E402
+from manoeuvre_sim.analyses import card_charts  # noqa: E402
 from manoeuvre_sim.analyses.cards_pdf import write_cards_pdf  # noqa: E402
 
 PROVENANCE = {
@@ -139,7 +139,7 @@ def _pdf_pages(path) -> int:
 
 def test_card_values_groups_leaders_hq_units_each_best_first(ax):
     cards = make_cards().sample(frac=1.0, random_state=4)
-    assert charts.card_values(cards, ax) is ax
+    assert card_charts.card_values(cards, ax) is ax
     labels = _labels(ax)
     assert labels == _expected_order(cards, "value")
     assert labels[0] == "Napoléon Bonaparte"
@@ -156,7 +156,7 @@ def test_card_values_groups_leaders_hq_units_each_best_first(ax):
 
 
 def test_card_values_group_headings_sit_above_their_cards(ax):
-    charts.card_values(make_cards(), ax)
+    card_charts.card_values(make_cards(), ax)
     headings = _texts(ax, "group")
     assert [t.get_text().split(" (")[0] for t in headings] == ["Leaders", "HQ cards", "Unit cards"]
     assert headings[1].get_text() == "HQ cards (4 types, 11 cards)"
@@ -170,7 +170,7 @@ def test_card_values_group_headings_sit_above_their_cards(ax):
 
 def test_card_values_iwd_metric_and_its_order(ax):
     cards = make_cards()
-    charts.card_values(cards, ax, metric="iwd")
+    card_charts.card_values(cards, ax, metric="iwd")
     assert _labels(ax) == _expected_order(cards, "iwd")
     assert _labels(ax)[3] == "Supply ×5"  # the best HQ card by IWD is another one
     bars = _bars(ax)
@@ -181,7 +181,7 @@ def test_card_values_iwd_metric_and_its_order(ax):
 def test_card_values_nan_rows_read_na_and_sit_last_in_their_group(ax):
     cards = make_cards()
     cards.loc[cards["card"] == "Supply", ["value", "value_low", "value_high"]] = np.nan
-    charts.card_values(cards, ax)
+    card_charts.card_values(cards, ax)
     labels = _labels(ax)
     hq = [lab for lab in labels if lab.split(" ×")[0] in {"Supply", "Ambush", "Withdraw"}]
     assert hq[-1] == "Supply ×5"
@@ -193,17 +193,17 @@ def test_card_values_nan_rows_read_na_and_sit_last_in_their_group(ax):
 
 
 def test_card_values_kind_filter_draws_one_group(ax):
-    charts.card_values(make_cards(), ax, kind="hq")
+    card_charts.card_values(make_cards(), ax, kind="hq")
     assert _labels(ax) == [f"{BEST_HQ} ×3", "Supply ×5", "Forced March", "Withdraw ×2"]
     assert len(_bars(ax)) == 4
     assert [t.get_text() for t in _texts(ax, "group")] == ["HQ cards (4 types, 11 cards)"]
     with pytest.raises(ValueError, match="kind"):
-        charts.card_values(make_cards(), ax, kind="joker")
+        card_charts.card_values(make_cards(), ax, kind="joker")
 
 
 def test_card_values_unsorted_keeps_the_frame_order_within_groups(ax):
     cards = make_cards()
-    charts.card_values(cards.iloc[::-1], ax, sort=False)
+    card_charts.card_values(cards.iloc[::-1], ax, sort=False)
     assert _labels(ax)[:3] == ["Joachim Murat", "Michel Ney", "Napoléon Bonaparte"]
     assert _labels(ax)[3] == "Forced March"
 
@@ -211,11 +211,11 @@ def test_card_values_unsorted_keeps_the_frame_order_within_groups(ax):
 @pytest.mark.parametrize("metric", ["win_rate", "IWD", ""])
 def test_card_values_unknown_metric(ax, metric):
     with pytest.raises(ValueError, match="metric"):
-        charts.card_values(make_cards(), ax, metric=metric)
+        card_charts.card_values(make_cards(), ax, metric=metric)
 
 
 def test_card_values_piw_reads_the_piw_columns(ax):
-    charts.card_values(make_cards(), ax, metric="piw", kind="leader")
+    card_charts.card_values(make_cards(), ax, metric="piw", kind="leader")
     assert [p.get_width() for p in _bars(ax)] == pytest.approx([2.6, 1.05, -0.9])
 
 
@@ -225,7 +225,7 @@ def test_card_values_piw_reads_the_piw_columns(ax):
 def test_card_play_rates_grouped_with_the_turn_at_the_bar_end(ax):
     cards = make_cards()
     cards.loc[cards["card"] == "Withdraw", ["play_rate", "mean_turn_played"]] = np.nan
-    assert charts.card_play_rates(cards, ax) is ax
+    assert card_charts.card_play_rates(cards, ax) is ax
     labels = _labels(ax)
     assert labels[:3] == ["Napoléon Bonaparte", "Michel Ney", "Joachim Murat"]
     assert labels[3:7] == ["Forced March", "Supply ×5", "Ambush ×3", "Withdraw ×2"]
@@ -245,7 +245,7 @@ def test_observed_vs_ablation_one_point_per_card_with_both(ax):
     cards = make_cards()
     cards.loc[cards["card"] == "Ambush", "iwd"] = np.nan
     cards.loc[cards["card"] == "Michel Ney", "value"] = np.nan
-    assert charts.card_observed_vs_ablation(cards, ax) is ax
+    assert card_charts.card_observed_vs_ablation(cards, ax) is ax
     points = {c.get_gid(): c.get_offsets() for c in ax.collections if c.get_gid()}
     assert sorted(points) == ["points_hq", "points_leader", "points_unit"]
     assert sum(len(p) for p in points.values()) == len(CARDS) - 2
@@ -259,7 +259,7 @@ def test_observed_vs_ablation_one_point_per_card_with_both(ax):
 
 def test_observed_vs_ablation_names_the_best_cards_first(ax):
     cards = make_cards()
-    charts.card_observed_vs_ablation(cards, ax, labels=6)
+    card_charts.card_observed_vs_ablation(cards, ax, labels=6)
     names = [t.get_text() for t in _texts(ax, "card")]
     assert 3 <= len(names) <= 6
     assert set(names) <= set(cards["card"])
@@ -273,7 +273,7 @@ def test_observed_vs_ablation_labels_do_not_collide_when_crowded(ax):
     crowd["card"] = [f"{c} #{k}" for k, c in enumerate(crowd["card"])]
     crowd["iwd"] = rng.normal(0.02, 0.01, len(crowd))
     crowd["value"] = rng.normal(0.01, 0.005, len(crowd))
-    charts.card_observed_vs_ablation(crowd, ax)
+    card_charts.card_observed_vs_ablation(crowd, ax)
     names = _texts(ax, "card")
     assert 2 <= len(names) <= 14
     renderer = ax.figure.canvas.get_renderer()
@@ -374,7 +374,7 @@ def test_cards_pdf_failure_leaves_no_part_file(tmp_path, monkeypatch):
         raise RuntimeError("chart failed")
 
     # fail while the pages are being written, after the temporary file exists
-    monkeypatch.setattr(charts, "card_play_rates", broken)
+    monkeypatch.setattr(card_charts, "card_play_rates", broken)
     with pytest.raises(RuntimeError, match="chart failed"):
         write_cards_pdf(tmp_path / "c.pdf", make_cards(), PROVENANCE, army="F", against="S")
     assert list(tmp_path.iterdir()) == []
