@@ -15,6 +15,7 @@ with a readable message; kernels see only integers and integer arrays.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -26,7 +27,23 @@ from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.stats import wilson_interval
 
 FIRE_NAMES = ("no_effect", "hit")
-HILL_BONUS = 2  # reference card terrain chart: +2 attacking from a hill against a non-hill
+
+
+@functools.lru_cache(maxsize=1)
+def hill_bonus() -> int:
+    """The attack bonus of a unit on a hill attacking a unit not on one: the Hill's
+    ``attack_bonus`` in data/terrain.toml (+2 on the reference card's terrain chart), read
+    as the engine reads it."""
+    from manoeuvre_sim.model import load_terrain
+
+    return _terrain_table_attack_bonus(load_terrain())
+
+
+def _terrain_table_attack_bonus(table) -> int:
+    hill = table.terrain.get("H")
+    return hill.attack_bonus if hill is not None else 0
+
+
 COMMITTED_DICE = Dice(2, 6)  # rule 9.2 Committed Attack: +2d6 each
 AMBUSH_DICE = Dice(1, 10)  # the printed Ambush card (HQ_CARDS.md): the attack roll is 1d10
 GRAND_BATTERY_DICE = Dice(2, 10)  # rule 9.1 Grand Battery
@@ -185,7 +202,7 @@ def build_attack(
             "an Assault needs the attack dice of the unit card that starts it "
             "(rule 6.1 step 1): give at least one --dice"
         )
-    base = strength + (HILL_BONUS if hill else 0) + leader_combat
+    base = strength + (hill_bonus() if hill else 0) + leader_combat
     for s in supports:
         base += _check_int("supporting unit strength", s.strength, 0, 200)
         dice_t = dice_t + as_dice(s.dice, "supporting unit dice")
@@ -395,7 +412,7 @@ def fire_odds(dice: Iterable[object], defense_total: int, *, hill: bool = False)
     if not dice_t:
         raise UsageError("a bombardment or volley needs the dice of its unit card: give --dice")
     d = _check_int("defense total", defense_total, 0, 1000)
-    bonus = HILL_BONUS if hill else 0
+    bonus = hill_bonus() if hill else 0
     pmf = sum_pmf(dice_t)
     need = d - bonus + 1  # dice total needed
     hit = float(pmf[max(need, 0) :].sum())
@@ -529,7 +546,7 @@ def simulate_fire(
     n, s, chunk = _check_sim(n, seed, chunk)
     d = _check_int("defense total", defense_total, 0, 1000)
     counts, sides = _dice_arrays(dice_t)
-    bonus = HILL_BONUS if hill else 0
+    bonus = hill_bonus() if hill else 0
     out = combat.simulate_fire(s, n, bonus, counts, sides, len(dice_t), d, chunk)
     return Estimate(FIRE_NAMES, out, n, int(s))
 

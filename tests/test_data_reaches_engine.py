@@ -65,3 +65,26 @@ def test_the_rules_add_the_packed_redoubt_bonus():
     st[S.REDOUBT + sq] = 1
     assert defence_base(st, units, tp, 0, False) == 12
     assert defence_base(st, units, tp, 0, True) == 5
+
+
+def test_the_hill_attack_bonus_of_the_terrain_table_reaches_the_odds(monkeypatch):
+    """The odds' +2 for attacking from a hill is the Hill's attack_bonus of the table (the
+    engine reads TP_ATK from the same table)."""
+    from manoeuvre_sim import odds
+
+    t = load_terrain()
+    assert odds.hill_bonus() == t.terrain["H"].attack_bonus == 2
+    flat = odds.build_attack(5, ["1d6"], hill=False)
+    up = odds.build_attack(5, ["1d6"], hill=True)
+    assert up.base - flat.base == 2
+    hills = t.model_copy(
+        update={
+            "terrain": {**t.terrain, "H": t.terrain["H"].model_copy(update={"attack_bonus": 4})}
+        }
+    )
+    monkeypatch.setattr("manoeuvre_sim.model.load_terrain", lambda *a, **k: hills)
+    odds.hill_bonus.cache_clear()
+    try:
+        assert odds.build_attack(5, ["1d6"], hill=True).base - flat.base == 4
+    finally:
+        odds.hill_bonus.cache_clear()
