@@ -8,4 +8,4 @@ __version__ = "0.1.0"
 
 # Bumped whenever the engine's reading of the rules changes, so that every result file can
 # say which rules produced it (docs/RULE_INTERPRETATIONS.md lists the choices).
-RULES_VERSION = "2026.11-3"
+RULES_VERSION = "2026.11-4"

@@ -1009,6 +1009,45 @@ def test_pyrrhic_victory_rule_2_1_in_play(table, committed, winner):
     assert st[S.WINNER] == winner and st[S.VICTORY] == S.VICTORY_ATTRITION
 
 
+@pytest.mark.parametrize("supported", [False, True])
+def test_committed_hit_of_a_fallen_unit_passes_to_a_survivor(table, supported):
+    """Rule 9.2 Committed Attack: "one attacking or Supporting unit must take a Hit at the
+    conclusion of the attack for each COMMITTED ATTACK card played" (interpretation 26).
+    Russia's reduced unit 4 attacks France's e on a Hill with a Committed Attack played for
+    it, the dice all 1s: attacker hit (A < D), so every attacking and supporting unit takes
+    a hit and unit 4 falls. Its card's hit then passes to supporting unit 1 (full, brought
+    in by Kutuzov's Command, reduced by the attacker-hit result), which is eliminated.
+    Without a supporting unit nobody is left to take it.
+
+        . . . M3 . . . .
+        . . 1 He 2 . . .      1, 4: Russia (4 reduced)   e: France, on a Hill
+        . . . 4 . . . .
+    """
+    P = packed("Russia", "France")
+    atk = attack_card(P, 0, 4)
+    ca = cards_of(P, 0, "Committed Attack")[0]
+    kutuzov = leader(P, 0, "Russia", "Kutuzov")
+    e_cards = cards_of(P, 1, "unit", 4, lambda r: r[S.CF_ATK_N] > 0)[:4]  # e's defence
+    st = setup(COMMAND_BOARD, P, {0: [atk, ca, kutuzov], 1: e_cards}, reduced=[4])
+    answers = [(D.D_COMBAT, (D.CK_ASSAULT, U(4), Slot(atk), E))]
+    answers += [(D.D_DEF_CARD, (Slot(c),)) for c in e_cards]
+    if supported:
+        answers += [
+            (D.D_ATT_CARD, (Slot(kutuzov), D.AC_LEADER_COMMAND)),
+            (D.D_SUPPORT, (U(1),)),
+            (D.D_SUPPORT, (-1,)),
+        ]
+    answers += [(D.D_ATT_CARD, (Slot(ca), D.AC_COMMITTED, U(4)))]
+    if not supported:
+        answers += [(D.D_ATT_CARD, (-1,))]  # Kutuzov stays in hand
+    ones = [int(P.cards[0, atk, S.CF_ATK_N]), 2]  # the card's dice and the 2d6, all 1s
+    script, ev = table("combat_phase", st, P, 0, answers=answers, dice=ones)
+    assert [e[4] for e in events(ev, R.EV_COMBAT)] == [0]  # band 0: the attacker is hit
+    assert step(st, 4) == 0  # the committed unit fell to the result itself
+    assert step(st, 1) == (0 if supported else 2)  # its card's hit went on to unit 1
+    assert st[S.ELIM] == (2 if supported else 1)
+
+
 # --------------------------------------------------------------------------------------------
 # Leaders: Combat value, Command value and supporting units (rule 6.4, rule 9.1)
 # --------------------------------------------------------------------------------------------

@@ -264,10 +264,34 @@ def assault(st, g, p, kind, u, t):
         vacated = True
     if vacated and not ambush:
         pursue_and_advance(st, g, p, tsq, retreated)
-    # rule 9.2 Committed Attack: each unit a card was played for takes a hit at the end
+    # rule 9.2 Committed Attack: "one attacking or Supporting unit must take a Hit at the
+    # conclusion of the attack for each COMMITTED ATTACK card played". The unit a card was
+    # played for takes its hit (interpretation 13); if that unit fell earlier in the
+    # combat, the hit passes to a surviving attacking or supporting unit of the attacker's
+    # choice (interpretation 26) - and may be the attacker's 5th loss (rule 2.1, pyrrhic)
+    owed = 0
     for i in range(cb[CB_NATT]):
-        if cb[CB_CA + i] == 1 and st[S.U_STEP + cb[CB_ATT + i]] > 0:
-            hit(st, cb[CB_ATT + i], tr, trn)
+        if cb[CB_CA + i] == 1:
+            if st[S.U_STEP + cb[CB_ATT + i]] > 0:
+                hit(st, cb[CB_ATT + i], tr, trn)
+            else:
+                owed += 1
+    for _ in range(owed):
+        n = 0
+        for i in range(cb[CB_NATT]):
+            u = cb[CB_ATT + i]
+            if st[S.U_STEP + u] > 0:
+                opts[n, 0] = u
+                opts[n, 1] = 0
+                opts[n, 2] = 0
+                opts[n, 3] = 0
+                n += 1
+        if n == 0:
+            break  # every attacking and supporting unit is gone: no one left to take it
+        k = 0
+        if n > 1:
+            k = decide(st, g, p, D.D_COMMITTED_HIT, n)
+        hit(st, opts[k, 0], tr, trn)
     end_combat(st, p)
 
 

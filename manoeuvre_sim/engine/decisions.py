@@ -28,12 +28,14 @@ D_ADVANCE = 16  # (unit or -1, vacated square, 0, 0)
 D_SKIRMISH_MOVE = 17  # (square or -1, moving unit, 0, 0)
 D_RESTORE = 18  # (slot or -1, unit, 0, 0)
 D_REDOUBT = 19  # (slot or -1, unit, 0, 0)
-N_DECISIONS = 20
+D_COMMITTED_HIT = 20  # attacker: (surviving attacking/supporting unit, 0, 0, 0) to take a
+#                       Committed Attack's hit whose own unit fell (rule 9.2)
+N_DECISIONS = 21
 
 DECISION_NAMES = (
     "", "place", "pick_start", "discard", "spy", "move", "forced_march", "supply_move",
     "guerrilla", "combat", "withdraw", "def_card", "att_card", "support", "hit_or_retreat",
-    "retreat_square", "advance", "skirmish_move", "restore", "redoubt",
+    "retreat_square", "advance", "skirmish_move", "restore", "redoubt", "committed_hit",
 )  # fmt: skip
 
 # combat kinds

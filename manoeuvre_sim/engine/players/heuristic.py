@@ -122,6 +122,9 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
     o0 = opts[i, 0]
     o1 = opts[i, 1]
     o2 = opts[i, 2]
+    if dk == D.D_COMMITTED_HIT:
+        # a Committed Attack's hit whose unit fell (rule 9.2): the unit it costs least
+        return -_loss(st, weights, o0)
     if dk == D.D_HIT_OR_RETREAT:
         t = o1
         band = o2

@@ -185,6 +185,8 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
         return -1.0  # Committed Attack, Skirmish: not for this simple player
     if dk == D.D_SUPPORT:
         return 1.0 if o0 >= 0 else 0.0
+    if dk == D.D_COMMITTED_HIT:  # a full-strength unit loses a step, a reduced one dies
+        return 1.0 if st[S.U_STEP + o0] == 2 else 0.0
     if dk == D.D_HIT_OR_RETREAT:
         t = o1
         band = o2
