@@ -35,6 +35,7 @@ from manoeuvre_sim import RULES_VERSION, __version__
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army
+from manoeuvre_sim.runner import POLICIES
 from manoeuvre_sim.study import (
     Pairing,
     RuleOptions,
@@ -46,7 +47,6 @@ from manoeuvre_sim.study import (
     study_data_hash,
 )
 
-POLICIES = ("random", "simple", "attritional", "territorial", "balanced")
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
 STORE = "games.parquet"
@@ -272,10 +272,9 @@ def prepare_out_dir(out_dir: str | Path, *, force: bool = False) -> Path:
     return out
 
 
-def _cell_halfwidths(tl: pd.DataFrame, order: Sequence[str]) -> dict[tuple[str, str], float]:
-    """Wilson half-width of every cell of one label: the pooled rate of a pair (both
-    seatings), or in a mirror the first player's rate."""
-    m = T.matrix(tl, order)
+def _cell_halfwidths(m: pd.DataFrame) -> dict[tuple[str, str], float]:
+    """Wilson half-width of every cell of one label's matrix (``tally.matrix``): the pooled
+    rate of a pair (both seatings), or in a mirror the first player's rate."""
     out = {}
     for r in m.itertuples(index=False):
         if r.army == r.opponent:
@@ -359,7 +358,7 @@ def run_spec(
     kept: list[pd.DataFrame] = []
     done = {i: 0 for i in range(len(pairings))}
 
-    def on_frame(task: Task, df: pd.DataFrame) -> None:
+    def on_frame(task: Task, df: pd.DataFrame, stats=None) -> None:
         tally.add(df)
         if store is None:
             kept.append(df)
@@ -419,7 +418,7 @@ def run_spec(
     }
     if spec.precision is not None:
         hw = [
-            max(_cell_halfwidths(t[t["label"] == lb], names).values())
+            max(_cell_halfwidths(T.matrix(t[t["label"] == lb], names)).values())
             for lb in pd.unique(t["label"])
         ]
         result.manifest["precision_reached"] = round(float(max(hw)), 6)
@@ -444,8 +443,9 @@ def _precision_targets(spec, pairings, t, done, names) -> dict[int, int]:
     targets: dict[int, int] = {}
     for label in pd.unique(t["label"]):
         tl = t[t["label"] == label]
-        m = T.matrix(tl, names).set_index(["army", "opponent"])
-        hws = _cell_halfwidths(tl, names)
+        matrix = T.matrix(tl, names)
+        hws = _cell_halfwidths(matrix)
+        m = matrix.set_index(["army", "opponent"])
         for idx, p in enumerate(pairings):
             if p.label != label:
                 continue

@@ -406,15 +406,15 @@ class CardResult:
         )  # fmt: skip
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
-        from manoeuvre_sim.results import write_json
+        from manoeuvre_sim.results import write_json, write_part
 
         out_dir = Path(out_dir)
         out = [
             B.write_csv(self.cards, out_dir / "cards.csv"),
-            _write_parquet(self.cards, out_dir / "cards.parquet", self.manifest),
+            write_part(self.cards, out_dir / "cards.parquet", self.manifest),
         ]
         if len(self.copies):
-            out.append(_write_parquet(self.copies, out_dir / "card_copies.parquet", self.manifest))
+            out.append(write_part(self.copies, out_dir / "card_copies.parquet", self.manifest))
             out.append(B.write_csv(self.copies, out_dir / "card_copies.csv"))
         out += [
             write_json(out_dir / "manifest.json", self.manifest),
@@ -422,12 +422,6 @@ class CardResult:
             self.to_pdf(out_dir / "cards.pdf", paper=paper),
         ]
         return out
-
-
-def _write_parquet(df: pd.DataFrame, path: Path, manifest: dict) -> Path:
-    from manoeuvre_sim.results import write_part
-
-    return write_part(df, path, manifest)
 
 
 def against_text(spec: CardStudySpec) -> str:

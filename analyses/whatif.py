@@ -254,7 +254,7 @@ def run_spec(
     tb, tv = T.Tally(), T.Tally()
     joint = _Joint()
 
-    def on_frame(task: Task, df: pd.DataFrame) -> None:
+    def on_frame(task: Task, df: pd.DataFrame, stats=None) -> None:
         if task.pairing < nb:
             tb.add(df)
             if task.pairing in affected:
@@ -303,19 +303,21 @@ def _groups_from_joint(c: np.ndarray, which: str) -> np.ndarray:
     return (c.sum(axis=(2, 3)) if which == "base" else c.sum(axis=(0, 1))).reshape(6)
 
 
-def _tally_from_groups(pairings, groups: dict[int, np.ndarray]) -> pd.DataFrame:
-    """A minimal tally (first player, winner, games) for the rating fit."""
+def _fit_groups(pairings, groups: dict[int, np.ndarray], names) -> np.ndarray:
+    """Bradley-Terry ratings (with the first-player term, as ``tally.ratings`` fits them)
+    straight from per-pairing (first player x winner) counts."""
+    pos = {a: k for k, a in enumerate(names)}
     rows = []
     for i, g in groups.items():
         p = pairings[i]
         for f in range(2):
-            for w in range(3):
-                n = int(g[f * 3 + w])
-                if n:
-                    rows.append((p.label, p.army_a.name, p.army_b.name, "ab"[f], WINNERS[w], n))
-    return pd.DataFrame(
-        rows, columns=["label", "army_a", "army_b", "first_player", "winner", "games"]
-    )
+            wins, losses, draws = (int(x) for x in g[f * 3 : f * 3 + 3])
+            if wins + losses + draws:
+                rows.append((pos[p.army_a.name], pos[p.army_b.name], wins + 0.5 * draws,
+                             wins + losses + draws, 1 if f == 0 else -1))  # fmt: skip
+    a = np.array(rows, dtype=np.float64)
+    fit = stats.bradley_terry(names, a[:, 0], a[:, 1], a[:, 2], a[:, 3], first=a[:, 4])
+    return fit.ratings
 
 
 def _base_groups(t: pd.DataFrame, pairings) -> dict[int, np.ndarray]:
@@ -418,11 +420,7 @@ def _rating_change(spec, pairings, affected, joint, t_base, boot: int) -> pd.Dat
         return pd.DataFrame({c: [nan] * len(spec.touched) for c in cols}, index=spec.touched)
 
     def fit(groups_base, groups_var):
-        tb = _tally_from_groups(pairings, groups_base)
-        tv = _tally_from_groups(pairings, groups_var)
-        fb, _, _, _ = T.ratings(tb, names, boot=0)
-        fv, _, _, _ = T.ratings(tv, names, boot=0)
-        return fb.ratings, fv.ratings
+        return _fit_groups(pairings, groups_base, names), _fit_groups(pairings, groups_var, names)
 
     def split(jt):
         gb = dict(base_groups)

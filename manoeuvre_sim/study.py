@@ -131,7 +131,8 @@ def play(
     card_bits: bool = False,
     card_stats: bool | Collection[int] = False,
 ) -> PlayOutcome:
-    """Play ``tasks`` (in order) and hand each finished block to ``on_frame(task, frame)``.
+    """Play ``tasks`` (in order) and hand each finished block to
+    ``on_frame(task, frame, stats)`` (``stats``: its card statistics, or None).
 
     Parameters
     ----------
@@ -141,14 +142,13 @@ def play(
     threads : 0 for all cores.
     store : a directory; each task's games are written to ``store/<part_name>`` (atomically)
         with ``manifest`` (plus the task) in the Parquet metadata. None: nothing written.
-    on_frame : receives the task and its games as a DataFrame (the ``simulate`` columns plus
-        ``pairing`` and ``label``), after the file is written.
+    on_frame : receives the task, its games as a DataFrame (the ``simulate`` columns plus
+        ``pairing`` and ``label``) and its card statistics (None unless taken), after the
+        file is written.
     progress : called with the number of games just finished.
     card_bits : add the drawn/played card-copy columns.
     card_stats : take each game's per-card-copy statistics (``engine/cardstats.py``) of
-        every pairing (True) or of the pairings in a collection, and hand them to
-        ``on_frame(task, frame, stats)`` as a third argument (None for the other pairings;
-        not written to the store).
+        every pairing (True) or of the pairings in a collection (not written to the store).
 
     A KeyboardInterrupt ends the run between tasks (the task in flight is discarded) and is
     reported as ``interrupted``; finished tasks are on disk and were handed to ``on_frame``.
@@ -207,10 +207,7 @@ def play(
                 }
                 write_part(df, store / part_name(p.label, task), meta)
             if on_frame is not None:
-                if card_stats is not False:
-                    on_frame(task, df, res.card_stats)
-                else:
-                    on_frame(task, df)
+                on_frame(task, df, res.card_stats)
             out.games[task.pairing] = out.games.get(task.pairing, 0) + task.count
             out.tasks_done += 1
             if progress is not None:
