@@ -35,7 +35,7 @@ from manoeuvre_sim import RULES_VERSION, __version__
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army
-from manoeuvre_sim.runner import POLICIES
+from manoeuvre_sim.runner import check_policy
 from manoeuvre_sim.study import (
     Pairing,
     RuleOptions,
@@ -84,10 +84,7 @@ def policy_specs(
         out = [PolicySpec(policy_a or base, policy_b or base)]
     for spec in out:
         for p in (spec.policy_a, spec.policy_b):
-            if p not in POLICIES:
-                raise UsageError(
-                    f"policy: unknown policy {p!r}; expected one of {', '.join(POLICIES)}"
-                )
+            check_policy(p, "policy")
     return tuple(out)
 
 
@@ -530,7 +527,7 @@ def style_sensitivity(arm: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def base_manifest(spec: BalanceSpec) -> dict:
-    from manoeuvre_sim.engine.players import POLICY_PARAMS
+    from manoeuvre_sim.engine.players import params_for
 
     return {
         "tool": "manoeuvre-sim",
@@ -553,8 +550,8 @@ def base_manifest(spec: BalanceSpec) -> dict:
                 "label": p.label,
                 "policy_a": p.policy_a,
                 "policy_b": p.policy_b,
-                "params_a": [float(x) for x in POLICY_PARAMS[p.policy_a]],
-                "params_b": [float(x) for x in POLICY_PARAMS[p.policy_b]],
+                "params_a": [float(x) for x in params_for(p.policy_a, p.policy_b)[0]],
+                "params_b": [float(x) for x in params_for(p.policy_a, p.policy_b)[1]],
             }
             for p in spec.policies
         ],

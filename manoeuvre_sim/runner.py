@@ -16,7 +16,20 @@ import numpy as np
 from manoeuvre_sim import RULES_VERSION, __version__
 from manoeuvre_sim.errors import UsageError
 
-POLICIES = ("random", "simple", "attritional", "territorial", "balanced")
+POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "search")
+
+
+def check_policy(spec: str, where: str) -> str:
+    """``spec`` if it names a policy (``engine/players/dispatch.py``: a name, or
+    ``search:BUDGET:STYLE``), else a UsageError naming ``where``."""
+    from manoeuvre_sim.engine.players.dispatch import parse_policy
+
+    parse_policy(spec, where)
+    return spec
+
+
+def is_search(spec: str) -> bool:
+    return str(spec).split(":")[0] == "search"
 
 
 @dataclass(frozen=True)
@@ -52,10 +65,7 @@ class SimConfig:
         if not (0 <= self.seed < 2**63):
             raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
         for side, pol in (("a", self.policy_a), ("b", self.policy_b)):
-            if pol not in POLICIES:
-                raise UsageError(
-                    f"--policy-{side}: unknown policy {pol!r}; expected one of {', '.join(POLICIES)}"
-                )
+            check_policy(pol, f"--policy-{side}")
         if self.threads < 0:
             raise UsageError(f"--threads: expected 0 (all cores) or more, got {self.threads}")
         if self.chunk < 1:
@@ -130,8 +140,15 @@ def simulate(
     """
     import numba
 
-    from manoeuvre_sim.engine.batch import NREC, TRACE_ROWS, play_games, play_games_cards
+    from manoeuvre_sim.engine.batch import (
+        NREC,
+        TRACE_ROWS,
+        play_games,
+        play_games_cards,
+        play_games_search,
+    )
     from manoeuvre_sim.engine.cardstats import NCS
+    from manoeuvre_sim.engine.players.dispatch import search_config
 
     a, b, P = prepared if prepared is not None else prepare(config)
     opt = rule_options(config)
@@ -143,19 +160,35 @@ def simulate(
     cs = None
     if card_stats:
         cs = np.zeros((config.games, 2, int(P.deck_size.max()), NCS), dtype=np.int32)
+    searching = is_search(config.policy_a) or is_search(config.policy_b)
+    chunk = config.chunk
+    if searching:
+        # about a second a game: chunks of a few games per thread keep progress moving and
+        # an interruption cheap (records do not depend on the chunking)
+        scfg = search_config(config.policy_a, config.policy_b)
+        chunk = min(chunk, 4 * threads)
+        no_cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
     done = 0
     interrupted = False
     t0 = time.perf_counter()
     try:
         while done < config.games:
-            n = min(config.chunk, config.games - done)
+            n = min(chunk, config.games - done)
             args = (
                 config.seed, config.first_game + done, n, P.tables, pol, params, opt,
                 out[done : done + n],
             )  # fmt: skip
-            if cs is None:
+            if searching:
+                over = play_games_search(
+                    config.seed, config.first_game + done, n, P.tables, pol, params, scfg, opt,
+                    out[done : done + n], no_cs if cs is None else cs[done : done + n],
+                )  # fmt: skip
+            elif cs is None:
+                over = 0
                 play_games(*args)
-            elif play_games_cards(*args, cs[done : done + n]):
+            else:
+                over = play_games_cards(*args, cs[done : done + n])
+            if over:
                 raise UsageError(
                     f"card statistics: a game logged more than {TRACE_ROWS} events (raise "
                     "engine.batch.TRACE_ROWS or lower --max-turns)"

@@ -104,6 +104,12 @@ def resolve(names: Sequence[str], styles: dict[str, Policy] | None = None) -> li
     known = builtin_policies() | (styles or {})
     out = []
     for n in names:
+        if n not in known and n.startswith("search:"):
+            from manoeuvre_sim.engine.players import params_for
+            from manoeuvre_sim.runner import check_policy
+
+            check_policy(n, "--policies")
+            known[n] = Policy(n, n, tuple(float(x) for x in params_for(n, n)[0]))
         if n not in known:
             raise UsageError(
                 f"--policies: unknown policy {n!r}; expected one of {', '.join(known)}"

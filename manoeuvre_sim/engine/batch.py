@@ -8,6 +8,7 @@ import numpy as np
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.cardstats import scan_trace
 from manoeuvre_sim.engine.game import play_game
+from manoeuvre_sim.engine.search import play_game_search
 from manoeuvre_sim.rng import seed_state
 
 # --- one record per game: ndarray(int32, (n_games, NREC)) ---------------------------------
@@ -130,4 +131,33 @@ def play_games_cards(
         scan_trace(tr, trn[0], cstats[k])
         if trn[0] >= TRACE_ROWS:
             overflow[k] = 1
+    return overflow.sum()
+
+
+@nb.njit(cache=True)
+def _play_one_search(seed, game, tables, pol, params, scfg, opt, out, tr, trn):
+    st = np.empty(S.STATE_SIZE, dtype=np.int32)
+    S.clear_state(st)
+    rng = np.zeros(4, dtype=np.uint64)
+    seed_state(np.uint64(seed), np.uint64(game), rng)
+    play_game_search(st, tables, pol.copy(), params, scfg, rng, opt, tr, trn)
+    _record(st, out)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games_search(seed, first_game, n, tables, pol, params, scfg, opt, out, cstats):
+    """As :func:`play_games` and :func:`play_games_cards` with a search player in a seat
+    (``engine/search.py``; ``scfg``: its budget). Card statistics are taken when
+    ``cstats.shape[2] > 0``; returns the number of games whose trace overflowed."""
+    overflow = np.zeros(n, dtype=np.int32)
+    want = cstats.shape[2] > 0
+    for k in nb.prange(n):
+        rows = TRACE_ROWS if want else 0
+        tr = np.empty((rows, 6), dtype=np.int32)
+        trn = np.zeros(1, dtype=np.int32)
+        _play_one_search(seed, first_game + k, tables, pol, params, scfg, opt, out[k], tr, trn)
+        if want:
+            scan_trace(tr, trn[0], cstats[k])
+            if trn[0] >= TRACE_ROWS:
+                overflow[k] = 1
     return overflow.sum()

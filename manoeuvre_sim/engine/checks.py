@@ -13,7 +13,15 @@ import numpy as np
 
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_ENTER
-from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+from manoeuvre_sim.engine.options import (
+    FLAG_FAIR_CHECK,
+    FLAG_FOG_OWN_HAND,
+    POL_FLAGS,
+    POL_PLAN_DK,
+    POL_PLAN_K,
+    POL_PLAN_N,
+    POL_PLAN_SEAT,
+)
 from manoeuvre_sim.engine.players import choose
 from manoeuvre_sim.rng import next_u64, seed_state, uniform_below
 
@@ -24,10 +32,18 @@ FOG_SEED = 0x9E3779B97F4A7C15  # master seed of fair_check's scrambling
 def decide(st, g, seat, dk, n):
     """Ask seat's policy to choose among ``opts[:n]``; an illegal answer raises.
 
-    With ``pol[2] & FLAG_FAIR_CHECK`` (tests), every decision is taken a second time on a
-    copy of the state whose hidden cards are scrambled (``fair_check``)."""
+    With ``pol[POL_FLAGS] & FLAG_FAIR_CHECK`` (tests), every decision is taken a second time
+    on a copy of the state whose hidden cards are scrambled (``fair_check``).
+
+    A planned decision (``pol[POL_PLAN_*]``, set by the search player's driver, which has
+    taken it and checked its fair play itself) is answered from the plan, once."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
-    fair = pol.shape[0] > 2 and (pol[2] & FLAG_FAIR_CHECK) != 0
+    if pol[POL_PLAN_DK] == dk and pol[POL_PLAN_SEAT] == seat:
+        if pol[POL_PLAN_N] != n:
+            raise AssertionError("search: the planned decision has other options")
+        pol[POL_PLAN_DK] = 0
+        return pol[POL_PLAN_K]
+    fair = (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0
     rng0 = rng.copy() if fair else rng
     k = choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
     if k < 0 or k >= n:
@@ -38,12 +54,11 @@ def decide(st, g, seat, dk, n):
 
 
 @nb.njit(cache=True)
-def fair_check(st, g, seat, dk, n, k, rng0):
-    """Raise unless seat's policy takes the same decision when everything it may not see is
-    different: both draw piles (order and contents), both discard piles, the drawn/played
-    records, and the opponent's hand unless a Scout/Spy revealed it (``REVEALED``). The fog
-    uses its own generator, not the game's."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+def fog_copy(st, dsize, pol, seat, dk, n):
+    """A copy of ``st`` in which everything ``seat`` may not see is different: both draw
+    piles (order and contents), both discard piles, the drawn/played records, and the
+    opponent's hand unless a Scout/Spy revealed it (``REVEALED``). The fog uses its own
+    generator, not the game's."""
     fog = st.copy()
     fr = np.zeros(4, dtype=np.uint64)  # the fog's own stream (rng.py), never the game's
     seed_state(np.uint64(FOG_SEED), np.uint64(st[S.TURN] * 1000003 + dk * 7919 + n), fr)
@@ -58,11 +73,19 @@ def fair_check(st, g, seat, dk, n, k, rng0):
             fog[S.DRAWN + p * 4 + i] = np.int32(next_u64(fr) >> np.uint64(33))
             fog[S.PLAYED + p * 4 + i] = np.int32(next_u64(fr) >> np.uint64(33))
     q = 1 - seat
-    if (pol[2] & FLAG_FOG_OWN_HAND) != 0:
+    if (pol[POL_FLAGS] & FLAG_FOG_OWN_HAND) != 0:
         q = seat
     if st[S.REVEALED + seat] == 0 or q == seat:
         for i in range(st[S.HAND_N + q]):
             fog[S.HAND + q * S.HMAX + i] = uniform_below(fr, dsize[q])
+    return fog
+
+
+@nb.njit(cache=True)
+def fair_check(st, g, seat, dk, n, k, rng0):
+    """Raise unless seat's policy takes the same decision on ``fog_copy(st)``."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    fog = fog_copy(st, dsize, pol, seat, dk, n)
     k2 = choose(fog, units, cards, tprops, uowner, pol, params, rng0, opts, cb, seat, dk, n)
     if k2 != k:
         raise AssertionError("fair play: a decision depends on cards the player may not see")

@@ -211,38 +211,98 @@ def score_nightfall(st, units, uowner, rank, tr, trn):
         st[S.TIEBREAK] = 4
 
 
+# The parts of a player turn that a search can stop before (``engine/search.py``): each
+# begins with a decision of the active player (the discard, the first move, the combat), so
+# a copy of the state taken there continues the game exactly.
+PH_DISCARD, PH_MOVE, PH_COMBAT, PH_END = 0, 1, 2, 3
+
+
 @nb.njit(cache=True)
-def player_turn(st, g, opt, p):
-    """Rule 4: the five phases of p's player turn. Returns True if the game ended."""
+def turn_phases(st, g, opt, p, ph_from, ph_to):
+    """Rule 4: p's player turn from part ``ph_from`` up to, not including, ``ph_to``
+    (``PH_*``): discard, draw and Scout/Spy; movement; combat and restoration. Returns True
+    if the game ended."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     check = opt[OPT_CHECK] == 1
     st[S.ACTIVE] = p
-    discard_phase(st, g, p)
-    draw_to_five(st, p, rng, tr, trn)
-    spy_step(st, g, p)
-    if check:
-        check_invariants(st, dsize, tprops)
-        if st[S.HAND_N + p] > 5:
-            raise AssertionError("hand above 5 after drawing")
-    movement_phase(st, g, opt, p)
-    if check:
-        check_invariants(st, dsize, tprops)
-    combat_phase(st, g, p)
-    if check:
-        check_invariants(st, dsize, tprops)
-    if check_attrition(st, p):
-        return True
-    restoration_phase(st, g, p)
-    if check:
-        check_invariants(st, dsize, tprops)
-    st[S.REVEALED + p] = 0
+    if ph_from <= PH_DISCARD < ph_to:
+        discard_phase(st, g, p)
+        draw_to_five(st, p, rng, tr, trn)
+        spy_step(st, g, p)
+        if check:
+            check_invariants(st, dsize, tprops)
+            if st[S.HAND_N + p] > 5:
+                raise AssertionError("hand above 5 after drawing")
+    if ph_from <= PH_MOVE < ph_to:
+        movement_phase(st, g, opt, p)
+        if check:
+            check_invariants(st, dsize, tprops)
+    if ph_from <= PH_COMBAT < ph_to:
+        combat_phase(st, g, p)
+        if check:
+            check_invariants(st, dsize, tprops)
+        if check_attrition(st, p):
+            return True
+        restoration_phase(st, g, p)
+        if check:
+            check_invariants(st, dsize, tprops)
+        st[S.REVEALED + p] = 0
     return False
 
 
 @nb.njit(cache=True)
-def play_game(st, tables, pol, params, rng, opt, tr, trn):
-    """Play one whole game from an empty state; the result is in ``st``. ``tables`` is the
-    match-up's :class:`~manoeuvre_sim.engine.pack.Tables`."""
+def player_turn(st, g, opt, p):
+    """Rule 4: the five phases of p's player turn. Returns True if the game ended."""
+    return turn_phases(st, g, opt, p, PH_DISCARD, PH_END)
+
+
+@nb.njit(cache=True)
+def end_game_turn(st, g, opt, rank, turn):
+    """After both player turns of game turn ``turn``. Rule 2.3: the day ends at the end of
+    the game turn in which both players have drawn the last card of their first deck (or at
+    the safety turn limit). Returns True if the game ended."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    if st[S.FIRST_DECK_DONE] == 1 and st[S.FIRST_DECK_DONE + 1] == 1:
+        score_nightfall(st, units, uowner, rank, tr, trn)
+    elif turn >= opt[OPT_MAX_TURNS]:
+        st[S.TURN_LIMIT_HIT] = 1
+        score_nightfall(st, units, uowner, rank, tr, trn)
+    return st[S.OVER] == 1
+
+
+@nb.njit(cache=True)
+def run_turns(st, g, opt, rank, turn):
+    """Play game turns from ``turn`` (both player turns, first player first) to the end."""
+    first = st[S.FIRST]
+    tr = g.tr
+    trn = g.trn
+    while st[S.OVER] == 0:
+        st[S.TURN] = turn
+        log(tr, trn, EV_TURN, first, turn, 0, 0, 0)
+        if player_turn(st, g, opt, first) or player_turn(st, g, opt, 1 - first):
+            break  # attrition victory: the game ends at once (rule 2.1)
+        if end_game_turn(st, g, opt, rank, turn):
+            break
+        turn += 1
+
+
+@nb.njit(cache=True)
+def continue_game(st, g, opt, rank, p, ph):
+    """Play on to the end from part ``ph`` of p's player turn in the current game turn (a
+    search's rollout, ``search.py``)."""
+    turn = st[S.TURN]
+    if turn_phases(st, g, opt, p, ph, PH_END):
+        return
+    if p == st[S.FIRST] and player_turn(st, g, opt, 1 - p):
+        return
+    if end_game_turn(st, g, opt, rank, turn):
+        return
+    run_turns(st, g, opt, rank, turn + 1)
+
+
+@nb.njit(cache=True)
+def new_context(tables, pol, params, rng, tr, trn):
+    """The game context ``g`` of a match-up (the module docstring)."""
     units, cards, dsize, rank, tprops, sections, section_numbers = tables
     uowner = np.empty(S.NUNITS, dtype=np.int32)
     for u in range(S.NUNITS):
@@ -251,7 +311,15 @@ def play_game(st, tables, pol, params, rng, opt, tr, trn):
     cb = np.zeros(CB_SIZE, dtype=np.int32)
     cb[CB_LEADER] = -1
     cb[CB_DLEADER] = -1
-    g = Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+    return Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+
+
+@nb.njit(cache=True)
+def set_up_game(st, g, tables, opt):
+    """Rule 3: the first player, the map, the deal and both armies' placement."""
+    rng = g.rng
+    tr = g.tr
+    trn = g.trn
     # rule 3: the first player by d10, ties rolled again
     while True:
         r0 = roll_die(rng, 10)
@@ -262,28 +330,20 @@ def play_game(st, tables, pol, params, rng, opt, tr, trn):
     first = 0 if r0 > r1 else 1
     st[S.FIRST] = first
     log(tr, trn, EV_FIRST, first, 0, 0, 0, 0)
-    build_map(st, sections, section_numbers, rng, tr, trn)
+    build_map(st, tables.sections, tables.section_numbers, rng, tr, trn)
     for p in range(2):
         deal(st, g, p, opt[OPT_TOURNAMENT_HAND])
     place_units(st, g, first)
     place_units(st, g, 1 - first)
     if opt[OPT_CHECK]:
-        check_invariants(st, dsize, tprops)
-    turn = 1
-    while st[S.OVER] == 0:
-        st[S.TURN] = turn
-        log(tr, trn, EV_TURN, first, turn, 0, 0, 0)
-        for k in range(2):
-            if player_turn(st, g, opt, first if k == 0 else 1 - first):
-                break  # attrition victory: the game ends at once (rule 2.1)
-        if st[S.OVER] == 1:
-            break
-        # rule 2.3: the day ends at the end of the game turn in which both players have
-        # drawn the last card of their first deck
-        if st[S.FIRST_DECK_DONE] == 1 and st[S.FIRST_DECK_DONE + 1] == 1:
-            score_nightfall(st, units, uowner, rank, tr, trn)
-        elif turn >= opt[OPT_MAX_TURNS]:
-            st[S.TURN_LIMIT_HIT] = 1
-            score_nightfall(st, units, uowner, rank, tr, trn)
-        turn += 1
+        check_invariants(st, g.dsize, g.tprops)
+
+
+@nb.njit(cache=True)
+def play_game(st, tables, pol, params, rng, opt, tr, trn):
+    """Play one whole game from an empty state; the result is in ``st``. ``tables`` is the
+    match-up's :class:`~manoeuvre_sim.engine.pack.Tables`."""
+    g = new_context(tables, pol, params, rng, tr, trn)
+    set_up_game(st, g, tables, opt)
+    run_turns(st, g, opt, tables.rank, 1)
     log(tr, trn, EV_END, st[S.WINNER], st[S.WINNER], st[S.VICTORY], st[S.VP], st[S.VP + 1])

@@ -25,7 +25,10 @@ def play_traced(
     from manoeuvre_sim.engine.options import rule_options
     from manoeuvre_sim.engine.pack import load_packed
     from manoeuvre_sim.engine.players import policy_arrays
+    from manoeuvre_sim.engine.players.dispatch import search_config
+    from manoeuvre_sim.engine.search import play_game_search
     from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.runner import is_search
 
     # the same arrays simulate() builds from a SimConfig with these fields (runner.py)
     _, _, P = load_packed(army_a, army_b)
@@ -33,5 +36,11 @@ def play_traced(
     st = S.new_state()
     tr = np.zeros((max_events, 6), dtype=np.int32)
     trn = np.zeros(1, dtype=np.int32)
-    play_game(st, P.tables, pol, params, new_state(seed, game), rule_options(check=check), tr, trn)
+    rng = new_state(seed, game)
+    opt = rule_options(check=check)
+    if is_search(policies[0]) or is_search(policies[1]):
+        scfg = search_config(policies[0], policies[1])
+        play_game_search(st, P.tables, pol, params, scfg, rng, opt, tr, trn)
+    else:
+        play_game(st, P.tables, pol, params, rng, opt, tr, trn)
     return st, tr[: trn[0]].copy()

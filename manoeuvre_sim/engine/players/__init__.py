@@ -10,6 +10,10 @@ Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
 * ``simple``: a sensible one-ply heuristic (``simple.py``; the engine issue's baseline).
 * ``attritional``, ``territorial``, ``balanced`` (the default): the styles of the heuristic
   policy (``heuristic.py``), one parameter vector each (``params.py``, ``POLICY_PARAMS``).
+* ``search`` (``search:BUDGET:STYLE``): the search player. Its discard, first move and combat
+  are chosen by the driver in ``engine/search.py``, which plays games forward and sets them
+  as planned decisions (``options.POL_PLAN_*``); here it takes its other decisions by its
+  rollout style (``pol[POL_ROLLOUT + seat]``, with that style's parameters).
 
 The modules, from the bottom up: ``params`` (the parameter vector), ``odds`` (exact combat
 odds from the dice tables), ``cards`` (what a card in hand is worth; the posture switch),
@@ -25,11 +29,14 @@ from manoeuvre_sim.engine.players.dispatch import (
     POLICY_NAMES,
     POLICY_PARAMS,
     POLICY_RANDOM,
+    POLICY_SEARCH,
     POLICY_SIMPLE,
     POLICY_TERRITORIAL,
     choose,
     params_for,
+    parse_policy,
     policy_arrays,
+    search_config,
 )
 from manoeuvre_sim.engine.players.params import NPARAM, PARAM_NAMES
 
@@ -43,9 +50,12 @@ __all__ = [
     "POLICY_NAMES",
     "POLICY_PARAMS",
     "POLICY_RANDOM",
+    "POLICY_SEARCH",
     "POLICY_SIMPLE",
     "POLICY_TERRITORIAL",
     "choose",
     "params_for",
+    "parse_policy",
     "policy_arrays",
+    "search_config",
 ]

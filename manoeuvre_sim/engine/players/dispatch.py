@@ -1,5 +1,9 @@
 """Which policy decides: the policy ids and names, each policy's parameter vector, and
 ``choose``, the one entry point the rules call at every decision.
+
+A policy is named by a spec string: a policy name (``POLICY_NAMES``), or for the search
+player ``search``, ``search:BUDGET`` or ``search:BUDGET:STYLE`` (rollouts per decision, and
+the style it plays its rollouts and its other decisions with; ``engine/search.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from collections.abc import Sequence
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.engine.options import POL_FLAGS, POL_ROLLOUT, POL_SIZE
 from manoeuvre_sim.engine.players.heuristic import choose_heuristic
 from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
@@ -20,8 +25,15 @@ POLICY_SIMPLE = 1
 POLICY_ATTRITIONAL = 2
 POLICY_TERRITORIAL = 3
 POLICY_BALANCED = 4
-POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced")
+POLICY_SEARCH = 5
+POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced", "search")
 DEFAULT_POLICY = "balanced"  # what simulate and the analyses play unless told otherwise
+
+# the search player: rollouts per decision and the style of its rollouts, unless the spec
+# names them (``search:BUDGET:STYLE``)
+SEARCH_BUDGET = 64
+SEARCH_ROLLOUT = "balanced"
+SEARCH_MAX_BUDGET = 100_000
 
 # each policy's parameter vector (random ignores it)
 POLICY_PARAMS = {
@@ -30,13 +42,68 @@ POLICY_PARAMS = {
     "attritional": ATTRITIONAL,
     "territorial": TERRITORIAL,
     "balanced": BALANCED,
+    "search": BALANCED,  # its rollout style's (SEARCH_ROLLOUT) unless the spec names one
 }
 DEFAULT_PARAMS = np.array([SIMPLE_PARAMS, SIMPLE_PARAMS])
 
 
+def parse_policy(spec: str, where: str = "policy") -> tuple[str, int, str]:
+    """``(name, budget, rollout style)`` of a policy spec (the module docstring); budget and
+    rollout style are 0 and ``""`` unless the policy is ``search``. A bad spec raises a
+    UsageError naming ``where``."""
+    parts = str(spec).split(":")
+    name = parts[0]
+    if name not in POLICY_NAMES:
+        raise UsageError(
+            f"{where}: unknown policy {spec!r}; expected one of {', '.join(POLICY_NAMES)}"
+            " (search also as search:BUDGET or search:BUDGET:STYLE)"
+        )
+    if name != "search":
+        if len(parts) > 1:
+            raise UsageError(f"{where}: {spec!r}: only search takes :BUDGET:STYLE")
+        return name, 0, ""
+    if len(parts) > 3:
+        raise UsageError(
+            f"{where}: {spec!r}: expected search, search:BUDGET or search:BUDGET:STYLE"
+        )
+    budget = SEARCH_BUDGET
+    if len(parts) > 1:
+        try:
+            budget = int(parts[1])
+        except ValueError:
+            budget = -1
+        if not (1 <= budget <= SEARCH_MAX_BUDGET):
+            raise UsageError(
+                f"{where}: {spec!r}: the budget must be a whole number of rollouts in "
+                f"1..{SEARCH_MAX_BUDGET}, got {parts[1]!r}"
+            )
+    rollout = parts[2] if len(parts) > 2 else SEARCH_ROLLOUT
+    if rollout not in POLICY_NAMES or rollout == "search":
+        styles = ", ".join(x for x in POLICY_NAMES if x != "search")
+        raise UsageError(f"{where}: {spec!r}: the rollout style must be one of {styles}")
+    return name, budget, rollout
+
+
 def params_for(policy_a: str, policy_b: str) -> np.ndarray:
-    """The ``(2, NPARAM)`` parameter array for two named policies."""
-    return np.array([POLICY_PARAMS[policy_a], POLICY_PARAMS[policy_b]], dtype=np.float64)
+    """The ``(2, NPARAM)`` parameter array for two policy specs (a search player: its
+    rollout style's)."""
+    return np.array([_params_of(policy_a), _params_of(policy_b)], dtype=np.float64)
+
+
+def _params_of(spec: str) -> np.ndarray:
+    name, _, rollout = parse_policy(spec)
+    return POLICY_PARAMS[rollout if name == "search" else name]
+
+
+def search_config(policy_a: str, policy_b: str) -> np.ndarray:
+    """``scfg``, ndarray(int32, (2, NSC)) of ``engine/search.py``: per seat, the search
+    player's rollouts per decision (0: the seat does not search)."""
+    from manoeuvre_sim.engine.search import NSC, SC_BUDGET
+
+    out = np.zeros((2, NSC), dtype=np.int32)
+    for seat, spec in enumerate((policy_a, policy_b)):
+        out[seat, SC_BUDGET] = parse_policy(spec)[1]
+    return out
 
 
 def policy_arrays(
@@ -47,12 +114,15 @@ def policy_arrays(
     params_a: Sequence[float] | None = None,
     params_b: Sequence[float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The ``pol`` array (both policy ids, then the fair-play flags ``options.FLAG_*``) and
-    the ``(2, NPARAM)`` parameters for two named policies, each optionally overridden."""
-    pol = np.array(
-        [POLICY_NAMES.index(policy_a), POLICY_NAMES.index(policy_b), int(fair_play)],
-        dtype=np.int32,
-    )
+    """The ``pol`` array (``options.POL_*``: both policy ids, the fair-play flags
+    ``options.FLAG_*``, no planned decision, a search player's rollout policy) and the
+    ``(2, NPARAM)`` parameters for two policy specs, each optionally overridden."""
+    pol = np.zeros(POL_SIZE, dtype=np.int32)
+    for seat, spec in enumerate((policy_a, policy_b)):
+        name, _, rollout = parse_policy(spec)
+        pol[seat] = POLICY_NAMES.index(name)
+        pol[POL_ROLLOUT + seat] = POLICY_NAMES.index(rollout or name)
+    pol[POL_FLAGS] = int(fair_play)
     params = params_for(policy_a, policy_b)
     for side, override in ((0, params_a), (1, params_b)):
         if override is not None:
@@ -71,6 +141,8 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
     if n == 1:
         return 0
     kind = pol[seat]
+    if kind == POLICY_SEARCH:  # a decision the search player leaves to its rollout style
+        kind = pol[POL_ROLLOUT + seat]
     if kind == POLICY_RANDOM:
         return uniform_below(rng, n)
     if kind >= POLICY_ATTRITIONAL:

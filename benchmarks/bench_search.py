@@ -1,0 +1,122 @@
+"""The search player (issue #16): strength against its rollout style and speed, per budget.
+
+    .venv/bin/python benchmarks/bench_search.py [--budgets 8,32,128] [--games 48] [--seed 1]
+
+For each budget, ``search:BUDGET`` (rollouts by ``balanced``) plays ``balanced`` with every
+base army in a mirror match, in both seats, ``--games`` games per army and seat; the search
+player's score (win 1, draw 1/2) is reported with a 95 % interval (t interval of the
+per-game scores), with games/s on all cores from the same run. Writes the section "Search
+player" of benchmarks/RESULTS-players.md (other sections are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "benchmarks" / "RESULTS-players.md"
+TITLE = "Search player"
+
+
+def replace_section(path: Path, title: str, body: str) -> None:
+    """Write ``## title`` + body into ``path``, replacing that section if present (up to
+    the next ``## `` heading) and keeping every other section."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    head = f"## {title}\n"
+    block = head + body.rstrip("\n") + "\n"
+    i = text.find("\n" + head) + 1 if ("\n" + head) in text else -1
+    if text.startswith(head):
+        i = 0
+    if i >= 0:
+        j = text.find("\n## ", i + len(head))
+        text = text[:i] + block + (text[j:] if j >= 0 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
+    from manoeuvre_sim.fileio import atomic_write
+
+    atomic_write(path, text)
+
+
+def scores(records: np.ndarray, seat: int) -> np.ndarray:
+    from manoeuvre_sim.engine.batch import R_WINNER
+
+    w = records[:, R_WINNER]
+    return np.where(w == seat, 1.0, np.where(w < 0, 0.5, 0.0))
+
+
+def main() -> None:
+    import numba
+    from scipy import stats as sps
+
+    from manoeuvre_sim.model.load import load_builtin_armies
+    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.study import pairing_seed
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--budgets", default="8,32,128")
+    ap.add_argument("--games", type=int, default=48, help="games per army and seat")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rollout", default="balanced")
+    args = ap.parse_args()
+    budgets = [int(x) for x in args.budgets.split(",")]
+    armies = [a.name for a in load_builtin_armies()]
+    threads = numba.config.NUMBA_NUM_THREADS
+    # compile once, outside the timings
+    simulate(SimConfig(armies[0], armies[0], games=2, policy_a="search:2", threads=threads))
+    rows = []
+    for b in budgets:
+        spec = f"search:{b}:{args.rollout}"
+        got = []
+        t0 = time.perf_counter()
+        for army in armies:
+            for seat in (0, 1):
+                pa, pb = (spec, args.rollout) if seat == 0 else (args.rollout, spec)
+                seed = pairing_seed(args.seed, f"{army}/search", f"seat{seat}")
+                res = simulate(SimConfig(army, army, games=args.games, seed=seed, policy_a=pa,
+                                         policy_b=pb, threads=threads))  # fmt: skip
+                got.append(scores(res.records, seat))
+                print(f"budget {b}: {army} seat {'ab'[seat]}: {got[-1].mean():.3f}", flush=True)
+        secs = time.perf_counter() - t0
+        s = np.concatenate(got)
+        n = len(s)
+        half = sps.t.ppf(0.975, n - 1) * s.std(ddof=1) / np.sqrt(n)
+        rows.append((b, n, s.mean(), s.mean() - half, s.mean() + half, n / secs))
+    lines = [
+        f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, "
+        f"{os.cpu_count()} cores, {threads} threads, by `benchmarks/bench_search.py "
+        f"--budgets {args.budgets} --games {args.games} --seed {args.seed}`.",
+        "",
+        f"`search:BUDGET` (rollouts by `{args.rollout}`) against `{args.rollout}`: every base "
+        f"army in a mirror match, both seats, {args.games} games per army and seat. Score: win "
+        "1, draw 1/2 (mirror matches can be drawn); 95 % t interval of the per-game scores. "
+        "Games/s is whole games with one search seat, all threads.",
+        "",
+        "| budget (rollouts per decision) | games | search player's score | 95 % interval | "
+        "games/s |",
+        "|---:|---:|---:|---|---:|",
+    ]
+    for b, n, m, lo, hi, gps in rows:
+        lines.append(
+            f"| {b} | {n} | {100 * m:.1f} % | [{100 * lo:.1f}, {100 * hi:.1f}] | {gps:.2f} |"
+        )
+    goal = [b for b, _, m, lo, _, _ in rows if m >= 0.60]
+    lines += [
+        "",
+        "Goal (issue 16): a budget at which the search player scores at least 60 % — "
+        + (f"**met** at {goal[0]} rollouts." if goal else "**not met** at these budgets."),
+    ]
+    replace_section(OUT, TITLE, "\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""The search player (issue #16): fair play, reproducibility, the worlds it samples, and
+that its search decides (engine/search.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.runner import SimConfig, simulate
+
+
+def _cards_of(st, p):
+    """Player p's cards by pile: (hand, deck, discard, table) as sorted lists."""
+    piles = []
+    for base, nslot, width in (
+        (S.HAND, S.HAND_N, S.HMAX), (S.DECK, S.DECK_N, S.MAXC), (S.DISC, S.DISC_N, S.MAXC),
+        (S.TABLE, S.TABLE_N, S.TMAX),
+    ):  # fmt: skip
+        n = st[nslot + p]
+        piles.append(list(st[base + p * width : base + p * width + n]))
+    return piles
+
+
+def _mid_game_state(seed=5):
+    """The state at the start of game turn 4 of a balanced game (play stops at the turn
+    limit, then the end-of-game marks are cleared)."""
+    from manoeuvre_sim.engine.game import play_game
+    from manoeuvre_sim.engine.options import rule_options
+    from manoeuvre_sim.engine.players import policy_arrays
+    from manoeuvre_sim.rng import new_state
+    from tests.engine_helpers import packed
+
+    P = packed("France", "Russia")
+    pol, params = policy_arrays("balanced", "balanced")
+    st = S.new_state()
+    tr = np.zeros((0, 6), dtype=np.int32)
+    play_game(st, P.tables, pol, params, new_state(seed, 0), rule_options(max_turns=3), tr,
+              np.zeros(1, dtype=np.int32))  # fmt: skip
+    assert st[S.VICTORY] == S.VICTORY_NIGHTFALL and st[S.TURN_LIMIT_HIT] == 1
+    st[S.OVER] = 0
+    st[S.WINNER] = -1
+    st[S.VICTORY] = 0
+    st[S.TIEBREAK] = 0
+    st[S.TURN_LIMIT_HIT] = 0
+    st[S.VP : S.VP + 2] = 0
+    st[S.TURN] = 4
+    return P, st
+
+
+# --- the worlds ----------------------------------------------------------------------------
+def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest():
+    from manoeuvre_sim.engine.search import determinize
+
+    P, st = _mid_game_state()
+    dsize = P.deck_size
+    changed = 0
+    for w in range(20):
+        ws = np.empty_like(st)
+        rng = np.zeros(4, dtype=np.uint64)
+        from manoeuvre_sim.rng import seed_state
+
+        seed_state(np.uint64(99), np.uint64(w), rng)
+        determinize(ws, st, dsize, 0, rng)
+        # everything but the card piles is the same state
+        mask = np.ones(S.STATE_SIZE, dtype=bool)
+        for base, width in ((S.HAND, S.HMAX), (S.DECK, S.MAXC), (S.DISC, S.MAXC)):
+            mask[base : base + 2 * width] = False
+        assert np.array_equal(ws[mask], st[mask])
+        mine, theirs = _cards_of(ws, 0), _cards_of(ws, 1)
+        assert mine[0] == _cards_of(st, 0)[0]  # own hand kept, slot by slot
+        assert list(ws[S.HAND : S.HAND + st[S.HAND_N]]) == list(st[S.HAND : S.HAND + st[S.HAND_N]])
+        for p, piles in ((0, mine), (1, theirs)):
+            every = sorted(c for pile in piles for c in pile)
+            assert every == list(range(dsize[p]))  # each card exactly once
+            assert [len(x) for x in piles] == [len(x) for x in _cards_of(st, p)]
+        changed += sorted(theirs[0]) != sorted(_cards_of(st, 1)[0])
+    assert changed >= 15  # the opponent's hand is dealt, not read
+
+
+def test_a_world_does_not_depend_on_hidden_cards():
+    """The same seed gives the same world from the real state and from a fogged copy (the
+    fair-play check's scrambling): nothing hidden is read."""
+    from manoeuvre_sim.engine.checks import fog_copy
+    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND, POL_SIZE
+    from manoeuvre_sim.engine.search import determinize
+    from manoeuvre_sim.rng import seed_state
+
+    P, st = _mid_game_state()
+    pol = np.zeros(POL_SIZE, dtype=np.int32)
+    pol[2] = FLAG_FAIR_CHECK
+    for seat in (0, 1):
+        fog = fog_copy(st, P.deck_size, pol, seat, 3, 32)
+        assert not np.array_equal(fog, st)
+        a, b = np.empty_like(st), np.empty_like(st)
+        for src, dst in ((st, a), (fog, b)):
+            rng = np.zeros(4, dtype=np.uint64)
+            seed_state(np.uint64(7), np.uint64(seat), rng)
+            determinize(dst, src, P.deck_size, seat, rng)
+        piles = np.zeros(S.STATE_SIZE, dtype=bool)
+        for base, width in ((S.HAND, S.HMAX), (S.DECK, S.MAXC), (S.DISC, S.MAXC)):
+            piles[base : base + 2 * width] = True
+        assert np.array_equal(a[piles], b[piles])
+        # the check can fail: fogging the seat's own hand changes the world
+        pol[2] = FLAG_FAIR_CHECK | FLAG_FOG_OWN_HAND
+        fog2 = fog_copy(st, P.deck_size, pol, seat, 3, 32)
+        pol[2] = FLAG_FAIR_CHECK
+        c = np.empty_like(st)
+        rng = np.zeros(4, dtype=np.uint64)
+        seed_state(np.uint64(7), np.uint64(seat), rng)
+        determinize(c, fog2, P.deck_size, seat, rng)
+        assert not np.array_equal(a[piles], c[piles])
+
+
+# --- whole games ---------------------------------------------------------------------------
+def _cfg(**kw):
+    base = dict(games=4, seed=3, policy_a="search:6", policy_b="balanced", threads=1)
+    return SimConfig("France", "Russia", **{**base, **kw})
+
+
+def test_search_records_are_the_same_for_any_thread_count_and_chunk():
+    one = simulate(_cfg(threads=1)).records
+    two = simulate(_cfg(threads=2)).records
+    chunked = simulate(_cfg(threads=2, chunk=1)).records
+    assert np.array_equal(one, two) and np.array_equal(one, chunked)
+    assert not np.array_equal(one, simulate(_cfg(seed=4)).records)
+
+
+def test_search_decides_and_its_budget_matters():
+    """The search player is not its rollout style under another name, and a different budget
+    takes different decisions (the same games otherwise)."""
+    style = simulate(_cfg(policy_a="balanced", games=6)).records
+    s6 = simulate(_cfg(games=6)).records
+    s12 = simulate(_cfg(policy_a="search:12", games=6)).records
+    assert not np.array_equal(style, s6)
+    assert not np.array_equal(s6, s12)
+
+
+def test_search_plays_fair_and_the_check_can_fail():
+    """Every search decision is taken again on a fogged copy of the state (its worlds may
+    depend only on what the seat sees); with the seat's own hand fogged too — which the search
+    reads — the check must fire. The rollout style is random, which reads nothing, so the
+    failure can only come from the search's own check."""
+    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+
+    for a, b in (("France", "Russia"), ("Great Britain", "United States")):
+        cfg = SimConfig(a, b, games=3, seed=17, policy_a="search:4", policy_b="search:3:random",
+                        threads=1, check_fair_play=1, check_invariants=True)  # fmt: skip
+        assert len(simulate(cfg).records) == 3
+    from manoeuvre_sim.engine.trace import play_traced
+
+    pols = ("search:3:random", "random")
+    play_traced("France", "Russia", seed=17, policies=pols, fair_play=FLAG_FAIR_CHECK)
+    with pytest.raises(AssertionError, match="fair play"):  # (raised outside a parallel loop)
+        play_traced("France", "Russia", seed=17, policies=pols,
+                    fair_play=FLAG_FAIR_CHECK | FLAG_FOG_OWN_HAND)  # fmt: skip
+
+
+def test_search_traces_and_card_statistics():
+    """A traced search game is the game simulate plays; card statistics come with it."""
+    from manoeuvre_sim.engine.batch import R_WINNER
+    from manoeuvre_sim.engine.trace import play_traced
+
+    res = simulate(_cfg(games=2), card_stats=True)
+    assert res.card_stats is not None and res.card_stats[:, :, :, 0].sum() > 0
+    for g in range(2):
+        st, tr = play_traced("France", "Russia", seed=3, game=g,
+                             policies=("search:6", "balanced"))  # fmt: skip
+        assert st[S.WINNER] == res.records[g, R_WINNER]
+        assert len(tr) > 50
+
+
+@pytest.mark.parametrize(
+    "spec, msg",
+    [
+        ("search:0", "budget"),
+        ("search:x", "budget"),
+        ("search:8:search", "rollout style"),
+        ("search:8:nosuch", "rollout style"),
+        ("search:8:balanced:1", "expected search"),
+        ("balanced:8", "only search"),
+        ("seach", "unknown policy"),
+    ],
+)
+def test_bad_search_specs_are_refused(spec, msg):
+    with pytest.raises(UsageError, match=msg):
+        SimConfig("France", "Russia", policy_a=spec)
+
+
+# --- plain Python ----------------------------------------------------------------------------
+DECISION_SNIPPET = """
+import json, sys
+import numpy as np
+sys.path.insert(0, ".")
+from tests.test_search import one_decision
+print(json.dumps(one_decision()))
+"""
+
+
+def one_decision():
+    """One search decision (the first move of the player to move at turn 4, random rollouts cut
+    at turn 5): its choice and the rollouts' results, for the JIT / plain-Python check."""
+    from manoeuvre_sim.engine.game import PH_MOVE, Context, new_context
+    from manoeuvre_sim.engine.options import rule_options
+    from manoeuvre_sim.engine.players import policy_arrays
+    from manoeuvre_sim.engine.search import candidates, first_options, rollout, search_decision
+    from manoeuvre_sim.rng import new_state
+
+    P, st = _mid_game_state()
+    pol, params = policy_arrays("random", "random")
+    tr = np.zeros((0, 6), dtype=np.int32)
+    g = new_context(P.tables, pol, params, new_state(1, 1), tr, np.zeros(1, dtype=np.int32))
+    gr = Context(*g[:5], pol.copy(), params.copy(), np.zeros(4, dtype=np.uint64),
+                 g.opts.copy(), g.cb.copy(), tr, np.zeros(1, dtype=np.int32))  # fmt: skip
+    opt = rule_options(max_turns=5)
+    p = int(st[S.FIRST])
+    cand = np.zeros_like(g.opts)
+    dk, n = first_options(st, g, opt, p, PH_MOVE, cand)
+    base = np.uint64(12345)
+    cands = np.empty(len(cand), dtype=np.int64)
+    nc = candidates(st, gr, cand, p, dk, n, base, cands)
+    k = search_decision(st, gr, opt, P.tables.rank, p, PH_MOVE, dk, n, 12, base, cands, nc)
+    ws = np.empty_like(st)
+    vals = [rollout(ws, st, gr, opt, P.tables.rank, p, PH_MOVE, dk, i, n, base, 0)
+            for i in range(n)]  # fmt: skip
+    return {"n": int(n), "k": int(k), "values": [float(v) for v in vals], "ws": ws.tolist()}
+
+
+def test_jit_and_plain_python_search_alike():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    run = dict(capture_output=True, text=True, cwd=here, check=True)
+    jit = subprocess.run([sys.executable, "-c", DECISION_SNIPPET], env=env, **run)
+    env["NUMBA_DISABLE_JIT"] = "1"
+    env["PYTHONWARNINGS"] = "ignore"
+    py = subprocess.run([sys.executable, "-c", DECISION_SNIPPET], env=env, **run)
+    a, b = json.loads(jit.stdout), json.loads(py.stdout)
+    assert a == b
+    assert a["n"] > 1
