@@ -33,8 +33,6 @@ FLAG_FAIR_CHECK = 1  # pol[2] bit: re-decide every decision on a fogged state (t
 FLAG_FOG_OWN_HAND = 2  # pol[2] bit: fog the deciding player's own hand too, which every real
 # policy reads: the mutation test that shows fair_check can fail
 
-POSITIONS = ("NW", "NE", "SW", "SE")
-
 
 def rule_options(
     *,
