@@ -402,10 +402,11 @@ def test_bad_set_up_options_in_the_python_api(kw, needle):
 
 
 def test_a_fixed_map_outside_the_pool_is_refused_before_any_game():
-    with pytest.raises(UsageError, match=r"--map: section 3 is not in the map pool \(it is "
-                       r"unverified.*expected sections from 1, 5-24"):  # fmt: skip
+    with pytest.raises(UsageError, match=r"^--map: section 3 is unverified \(its printed layout "
+                       r"is unknown\) and not in the map pool in use; expected sections from "
+                       r"1, 5-24 \(2-4 only with include_unverified_maps\)$"):  # fmt: skip
         simulate(SimConfig("France", "Russia", games=1, fixed_map=(3, 9, 12, 18)))
-    with pytest.raises(UsageError, match=r"--map: section 99 is not in the map pool \(no such"):
+    with pytest.raises(UsageError, match=r"^--map: section 99: no such section; expected"):
         simulate(SimConfig("France", "Russia", games=1, fixed_map=(99, 9, 12, 18)))
     # the unverified sections are in the pool with the switch
     cfg = SimConfig("France", "Russia", games=2, fixed_map=(3, 9, 12, 18),
@@ -431,8 +432,10 @@ BAD_CLI = [
     (["--map", "5,9,x,18"], "error: --map: expected 4 comma-separated section numbers"),
     (["--map", "5,9,9,18"], "error: --map: expected 4 distinct sections, got section 9 more than "
                             "once"),
-    (["--map", "2,9,12,18"], "error: --map: section 2 is not in the map pool (it is unverified"),
-    (["--map", "5,9,12,30"], "error: --map: section 30 is not in the map pool (no such section)"),
+    (["--map", "2,9,12,18"], "error: --map: section 2 is unverified (its printed layout is "
+                             "unknown) and not in the map pool in use"),
+    (["--map", "5,9,12,30"], "error: --map: section 30: no such section; expected sections from "
+                             "1, 5-24"),
     (["--map", "5,9,12,18", "--rot", "0,1,0,4"], "error: --rot: expected 4 quarter turns clockwise,"
                                                  " each 0-3"),
     (["--map", "5,9,12,18", "--rot", "0,1"], "error: --rot: expected 4 comma-separated quarter "

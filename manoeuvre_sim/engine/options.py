@@ -146,16 +146,15 @@ def check_fixed_map(
     if pool is not None:
         pool = [int(s) for s in pool]
         for s in fm:
-            if s not in pool:
-                why = (
-                    "it is unverified (its printed layout is unknown), in the pool only with "
-                    "include_unverified_maps"
-                    if s in unverified
-                    else "no such section"
-                )
+            if s in unverified and s not in pool:
                 raise UsageError(
-                    f"--map: section {s} is not in the map pool ({why}); expected sections "
-                    f"from {_ranges(pool)}"
+                    f"--map: section {s} is unverified (its printed layout is unknown) and not "
+                    f"in the map pool in use; expected sections from {_ranges(pool)} "
+                    f"({_ranges(unverified)} only with include_unverified_maps)"
+                )
+            if s not in pool:
+                raise UsageError(
+                    f"--map: section {s}: no such section; expected sections from {_ranges(pool)}"
                 )
     return fm, fr
 
