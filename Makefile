@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_invariants.py
 	$(BIN)/python benchmarks/bench_players.py
 	$(BIN)/python benchmarks/bench_balance.py
+	$(BIN)/python benchmarks/bench_setup.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

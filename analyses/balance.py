@@ -573,7 +573,7 @@ def provenance(manifest: dict) -> dict[str, str]:
     games = f"{manifest.get('games', 0):,} ({per} per pairing)"
     if manifest.get("interrupted"):
         games += ", interrupted"
-    return {
+    out = {
         "tool": f"manoeuvre-sim {manifest['version']}",
         "rules": manifest["rules_version"],
         "data": manifest["data_hash"],
@@ -582,6 +582,19 @@ def provenance(manifest: dict) -> dict[str, str]:
         "policy": ", ".join(p["label"] for p in manifest["policies"]),
         "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
     }
+    setup = setup_text(manifest)
+    if setup:
+        out["set-up"] = setup.removeprefix("set-up ")
+    return out
+
+
+def setup_text(manifest: dict) -> str:
+    """The study's rule 3 set-up in words when it is not the default (random, no fixed map),
+    ``""`` otherwise (``options.describe_setup``)."""
+    from manoeuvre_sim.engine.options import describe_setup
+
+    o = manifest.get("options") or {}
+    return describe_setup(o.get("setup", "random"), o.get("fixed_map"), o.get("fixed_rot"))
 
 
 def _pct(x: float) -> str:
@@ -602,6 +615,9 @@ def summary_lines(res: BalanceResult) -> list[str]:
         + f" per ordered pairing), seed {man['seed']}, rules {man['rules_version']}, "
         f"data {man['data_hash']}"
     )
+    setup = setup_text(man)
+    if setup:
+        out.append(f"{setup} — not the default random set-up (README: Set-up)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the games finished before the stop")
     for label in res.armies["policy"].unique():

@@ -661,6 +661,8 @@ def summary_lines(res: CardResult) -> list[str]:
         f"seed {m['seed']}, policy {res.spec.policy.label}, rules {m['rules_version']}, "
         f"data {m['data_hash']}"
     ]
+    if B.setup_text(m):
+        out.append(f"{B.setup_text(m)} — not the default random set-up (README: Set-up)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the games finished before the stop")
     if "value" in c and c["value"].notna().any():

@@ -470,6 +470,8 @@ def summary_lines(res: WhatIfResult) -> list[str]:
         f"same seeds), seed {m['seed']}, rules {m['rules_version']}, base data "
         f"{m['data_hash']}"
     ]
+    if B.setup_text(m):
+        out.append(f"{B.setup_text(m)} — not the default random set-up (README: Set-up)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the paired games finished before the stop")
     out.append("changes:")

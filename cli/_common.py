@@ -38,9 +38,52 @@ def policy_options(f):
     )(f)
 
 
+def setup_options(f):
+    """``--setup`` and the fixed map ``--map`` / ``--rot`` (rule 3 set-up), as every command
+    that plays games takes them; :func:`parse_setup` turns them into the config's fields."""
+    for opt in reversed(
+        (
+            click.option(
+                "--setup",
+                type=click.Choice(["random", "rules"]),
+                default="random",
+                show_default=True,
+                help="Rule 3 set-up: random (sections, rotations drawn; army A at the bottom) "
+                "or rules (the first player lays the map, the second chooses its edge).",
+            ),
+            click.option(
+                "--map",
+                "fixed_map",
+                metavar="NW,NE,SW,SE",
+                help="A fixed battlefield: 4 section numbers, e.g. 5,9,12,18 (with --setup "
+                "rules, the second player still chooses its edge).",
+            ),
+            click.option(
+                "--rot",
+                "fixed_rot",
+                metavar="R,R,R,R",
+                help="The --map sections' quarter turns clockwise, 0-3 each (default 0,0,0,0).",
+            ),
+        )
+    ):
+        f = opt(f)
+    return f
+
+
+def parse_setup(kw: dict) -> dict:
+    """``kw``'s ``fixed_map`` / ``fixed_rot`` strings as tuples of ints, checked (a bad value
+    exits 2 with one line naming ``--map`` or ``--rot``); returns ``kw``."""
+    from manoeuvre_sim.engine.options import parse_fixed_map
+
+    kw["fixed_map"], kw["fixed_rot"] = parse_fixed_map(kw.get("fixed_map"), kw.get("fixed_rot"))
+    return kw
+
+
 def rule_options(f):
     """The rule switches of every command that plays games (``simulate``, ``balance``,
-    ``whatif``), and ``--relax`` for armies that break the deck-composition counts."""
+    ``whatif``, ``cards``): the set-up (:func:`setup_options`), the rule options, and
+    ``--relax`` for armies that break the deck-composition counts."""
+    f = setup_options(f)
     for opt in reversed(
         (
             click.option(

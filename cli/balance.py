@@ -58,13 +58,18 @@ def parse_armies(armies: str | None) -> list[str]:
 
 
 def rule_switches(kw: dict):
+    from manoeuvre_sim.cli._common import parse_setup
     from manoeuvre_sim.study import RuleOptions
 
+    parse_setup(kw)
     return RuleOptions(
         tournament_hand=kw.pop("tournament_hand"),
         advance_to_contact=kw.pop("advance_to_contact"),
         digging_in=kw.pop("digging_in"),
         max_turns=kw.pop("max_turns"),
+        setup=kw.pop("setup"),
+        fixed_map=kw.pop("fixed_map"),
+        fixed_rot=kw.pop("fixed_rot"),
     )
 
 

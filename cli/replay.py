@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import army_options, policy_options
+from manoeuvre_sim.cli._common import army_options, parse_setup, policy_options, setup_options
 from manoeuvre_sim.errors import DataError, UsageError
 from manoeuvre_sim.fileio import atomic_write
 
@@ -30,6 +30,7 @@ from manoeuvre_sim.fileio import atomic_write
     metavar="FROM:TO",
     help="Only game turns FROM to TO (e.g. 3:7, 5, 3: or :7).",
 )
+@setup_options
 def replay(
     army_a: str,
     army_b: str,
@@ -39,9 +40,11 @@ def replay(
     policy_b: str,
     out: str | None,
     turns: str | None,
+    **board,
 ) -> None:
     """Replay game --game of `simulate --seed SEED` event by event, with the board after
-    every player turn (rebuilt from the game's events and checked against the engine)."""
+    every player turn (rebuilt from the game's events and checked against the engine).
+    Give the --setup, --map and --rot the games were simulated with."""
     from manoeuvre_sim.model import find_army
     from manoeuvre_sim.replay import (
         check_turns,
@@ -61,7 +64,9 @@ def replay(
             find_army(name)
         except DataError as e:
             raise UsageError(f"{opt}: {e}") from None
-    info = match_info(army_a, army_b, seed=seed, game=game, policies=(policy_a, policy_b))
+    info = match_info(
+        army_a, army_b, seed=seed, game=game, policies=(policy_a, policy_b), **parse_setup(board)
+    )
     rep = replay_game(
         army_a, army_b, seed=seed, game=game, policies=(policy_a, policy_b), info=info
     )

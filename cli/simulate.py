@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import army_options, policy_options, rule_options
+from manoeuvre_sim.cli._common import army_options, parse_setup, policy_options, rule_options
 
 
 @click.command()
@@ -26,10 +26,11 @@ from manoeuvre_sim.cli._common import army_options, policy_options, rule_options
 def simulate(out: str, card_bits: bool, quiet: bool, **kw) -> None:
     """Play --games games of --army-a against --army-b and write one row per game."""
     from manoeuvre_sim.results import check_output_path, to_frame, write
-    from manoeuvre_sim.runner import SimConfig
+    from manoeuvre_sim.runner import SimConfig, check_map_pool
     from manoeuvre_sim.runner import simulate as run
 
-    config = SimConfig(**kw)
+    config = SimConfig(**parse_setup(kw))
+    check_map_pool(config)
     check_output_path(out, (".parquet", ".csv"))  # before any game is played
     bar = None
     if not quiet:

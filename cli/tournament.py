@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from manoeuvre_sim.cli._common import setup_options
+
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced"
 
 
@@ -30,6 +32,7 @@ DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced"
 @click.option(
     "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
 )
+@setup_options
 @click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tournament(
@@ -40,6 +43,9 @@ def tournament(
     armies: str | None,
     threads: int,
     out: str | None,
+    setup: str,
+    fixed_map: str | None,
+    fixed_rot: str | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -47,12 +53,13 @@ def tournament(
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
     from manoeuvre_sim import tournament as T
-    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.cli._common import format_table, parse_setup
     from manoeuvre_sim.errors import UsageError
     from manoeuvre_sim.model import find_army
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
+    board = parse_setup({"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot})
     styles = T.load_styles(styles_file) if styles_file else {}
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
     army_names = None
@@ -70,7 +77,7 @@ def tournament(
             bar.n = done
             bar.refresh()
 
-    res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress)
+    res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress, **board)
     if bar is not None:
         bar.close()
     if out and len(res.frame):
@@ -93,6 +100,7 @@ def tournament(
             f"tournament: seed {seed}, {res.manifest['games_per_pair']:,} games per pair, "
             f"armies mirrored: {', '.join(res.manifest['armies'])}; rules "
             f"{res.manifest['rules_version']}"
+            + (f"; {res.manifest['setup_text']}" if res.manifest["setup_text"] else "")
         )
         click.echo(format_table(["a", "b", "games", "win rate a", "95% CI", "draws"], rows))
         if len(res.frame):

@@ -50,6 +50,11 @@ class SimConfig:
     digging_in: bool = False
     max_turns: int = 200
     include_unverified_maps: bool = False
+    # rule 3 set-up: "random" (sections and rotations drawn, army A at the bottom) or "rules"
+    # (the first player lays the map, the second chooses its edge; engine/setup.py)
+    setup: str = "random"
+    fixed_map: tuple[int, ...] | None = None  # 4 section numbers NW, NE, SW, SE (--map)
+    fixed_rot: tuple[int, ...] | None = None  # their quarter turns clockwise (--rot; default 0)
     relax: bool = False
     check_invariants: bool = False
     check_fair_play: int = 0  # pol[2] flags (game.FLAG_*): 1 re-decides on a fogged state
@@ -72,6 +77,12 @@ class SimConfig:
             raise UsageError(f"chunk: expected a positive size, got {self.chunk}")
         if self.max_turns < 1:
             raise UsageError(f"max_turns: expected a positive number, got {self.max_turns}")
+        from manoeuvre_sim.engine.options import check_fixed_map, setup_mode
+
+        setup_mode(self.setup)
+        fixed_map, fixed_rot = check_fixed_map(self.fixed_map, self.fixed_rot)
+        object.__setattr__(self, "fixed_map", fixed_map)  # as tuples, rotations filled in
+        object.__setattr__(self, "fixed_rot", fixed_rot)
 
 
 @dataclass
@@ -84,15 +95,31 @@ class SimResult:
 
 
 def prepare(config: SimConfig):
-    """Load and pack the data a config names (armies, terrain, map sections)."""
+    """Load and pack the data a config names (armies, terrain, map sections); a fixed map's
+    sections are checked against the pool."""
     from manoeuvre_sim.engine.pack import load_packed
 
-    return load_packed(
+    prepared = load_packed(
         config.army_a,
         config.army_b,
         relax=config.relax,
         include_unverified_maps=config.include_unverified_maps,
     )
+    check_map_pool(config, prepared[2].section_numbers)
+    return prepared
+
+
+def check_map_pool(config: SimConfig, section_numbers=None) -> None:
+    """A UsageError naming ``--map`` unless the fixed map's sections are in the pool
+    (``section_numbers``, the packed pool; None: the pool the config names)."""
+    if config.fixed_map is None:
+        return
+    from manoeuvre_sim.engine.options import check_fixed_map, map_pool
+
+    pool, left_out = map_pool(config.include_unverified_maps)
+    if section_numbers is not None:
+        pool = section_numbers
+    check_fixed_map(config.fixed_map, config.fixed_rot, pool=pool, unverified=left_out)
 
 
 def rule_options(config: SimConfig) -> np.ndarray:
@@ -104,6 +131,9 @@ def rule_options(config: SimConfig) -> np.ndarray:
         digging_in=config.digging_in,
         max_turns=config.max_turns,
         check=config.check_invariants,
+        setup=config.setup,
+        fixed_map=config.fixed_map,
+        fixed_rot=config.fixed_rot,
     )
 
 
@@ -150,7 +180,11 @@ def simulate(
     from manoeuvre_sim.engine.cardstats import NCS
     from manoeuvre_sim.engine.players.dispatch import search_config
 
-    a, b, P = prepared if prepared is not None else prepare(config)
+    if prepared is None:
+        prepared = prepare(config)
+    else:
+        check_map_pool(config, prepared[2].section_numbers)
+    a, b, P = prepared
     opt = rule_options(config)
     pol, params = policy_arrays(config)
     threads = config.threads or numba.config.NUMBA_NUM_THREADS

@@ -41,10 +41,30 @@ class RuleOptions:
     digging_in: bool = False
     max_turns: int = 200
     include_unverified_maps: bool = False
+    setup: str = "random"  # rule 3 set-up, "random" or "rules" (runner.SimConfig)
+    fixed_map: tuple[int, ...] | None = None  # 4 section numbers NW, NE, SW, SE
+    fixed_rot: tuple[int, ...] | None = None  # their quarter turns clockwise (default 0)
 
     def __post_init__(self) -> None:
         if self.max_turns < 1:
             raise UsageError(f"--max-turns: expected a positive number, got {self.max_turns}")
+        from manoeuvre_sim.engine.options import check_fixed_map, map_pool, setup_mode
+
+        setup_mode(self.setup)
+        # the map pool is checked here, before any game of the study is played
+        pool, left_out = map_pool(self.include_unverified_maps)
+        fixed_map, fixed_rot = check_fixed_map(
+            self.fixed_map, self.fixed_rot, pool=pool, unverified=left_out
+        )
+        object.__setattr__(self, "fixed_map", fixed_map)
+        object.__setattr__(self, "fixed_rot", fixed_rot)
+
+    def describe(self) -> str:
+        """The set-up in words when it is not the default (``""`` otherwise): for summaries
+        and page footers (``options.describe_setup``)."""
+        from manoeuvre_sim.engine.options import describe_setup
+
+        return describe_setup(self.setup, self.fixed_map, self.fixed_rot)
 
 
 @dataclass(frozen=True)
@@ -179,6 +199,7 @@ def play(
                 advance_to_contact=options.advance_to_contact, digging_in=options.digging_in,
                 max_turns=options.max_turns,
                 include_unverified_maps=options.include_unverified_maps,
+                setup=options.setup, fixed_map=options.fixed_map, fixed_rot=options.fixed_rot,
             )  # fmt: skip
             if task.pairing not in packed:
                 P = pack(p.army_a, p.army_b, terrain, sections,

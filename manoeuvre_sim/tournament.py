@@ -159,18 +159,29 @@ def run(
     armies: Sequence[str] | None = None,
     threads: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    setup: str = "random",
+    fixed_map: Sequence[int] | None = None,
+    fixed_rot: Sequence[int] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
-    2 x the number of armies)."""
+    2 x the number of armies). ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up
+    of every game (``runner.SimConfig``)."""
     import pandas as pd
 
     from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim.engine.options import check_fixed_map, describe_setup, map_pool
     from manoeuvre_sim.model import load_builtin_armies
     from manoeuvre_sim.results import to_frame
     from manoeuvre_sim.runner import SimConfig, prepare, simulate
 
     if games < 1:
         raise UsageError(f"--games: expected a positive number of games, got {games}")
+    board = {"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot}
+    if fixed_map is not None:  # checked against the pool before the first game
+        pool, left_out = map_pool()
+        board["fixed_map"], board["fixed_rot"] = check_fixed_map(
+            fixed_map, fixed_rot, pool=pool, unverified=left_out
+        )
     armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
     per = -(-games // (2 * len(armies)))  # games per army and seating
     pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
@@ -192,7 +203,7 @@ def run(
                     pa, pb = (y, x) if swap else (x, y)
                     cfg = SimConfig(
                         army, army, games=per, seed=s, policy_a=pa.base, policy_b=pb.base,
-                        params_a=pa.params, params_b=pb.params, threads=threads,
+                        params_a=pa.params, params_b=pb.params, threads=threads, **board,
                     )  # fmt: skip
                     if army not in prepared:
                         prepared[army] = prepare(cfg)
@@ -227,6 +238,10 @@ def run(
         "armies": armies,
         "policies": {p.name: {"base": p.base, "params": list(p.params)} for p in policies},
         "data_hash": data_hash,
+        "setup": setup,
+        "fixed_map": None if board["fixed_map"] is None else list(board["fixed_map"]),
+        "fixed_rot": None if board["fixed_rot"] is None else list(board["fixed_rot"]),
+        "setup_text": describe_setup(setup, board["fixed_map"], board["fixed_rot"]),
         "interrupted": interrupted,
     }
     return TournamentResult(results, frame, manifest, interrupted)

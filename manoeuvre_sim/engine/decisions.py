@@ -30,13 +30,27 @@ D_RESTORE = 18  # (slot or -1, unit, 0, 0)
 D_REDOUBT = 19  # (slot or -1, unit, 0, 0)
 D_COMMITTED_HIT = 20  # attacker: (surviving attacking/supporting unit, 0, 0, 0) to take a
 #                       Committed Attack's hit whose own unit fell (rule 9.2)
-N_DECISIONS = 21
+D_MAP_SECTION = 21  # set-up (rule 3, --setup rules), the first player, once per quarter NW,
+#                     NE, SW, SE in that order: (pool index of a section not yet laid,
+#                     quarter * 4 + quarter turns clockwise, the turned section's terrain
+#                     codes of rows 0-1 then of rows 2-3: 8 codes of 4 bits each per word,
+#                     square (r, c) at bits 4 * (4 * (r % 2) + c)) (engine/setup.py)
+D_EDGE = 22  # set-up (rule 3, --setup rules), the second player: (its starting edge on the
+#              map as laid, EDGE_N/E/S/W, quarter turns clockwise that bring that edge to its
+#              side of the board, 0, 0) (engine/setup.py choose_edge)
+N_DECISIONS = 23
 
 DECISION_NAMES = (
     "", "place", "pick_start", "discard", "spy", "move", "forced_march", "supply_move",
     "guerrilla", "combat", "withdraw", "def_card", "att_card", "support", "hit_or_retreat",
     "retreat_square", "advance", "skirmish_move", "restore", "redoubt", "committed_hit",
+    "map_section", "edge",
 )  # fmt: skip
+
+# the four edges of the battlefield, clockwise from the top (row 0, player 1's side); a
+# quarter turn clockwise of the whole map takes edge e to edge (e + 1) % 4
+EDGE_N, EDGE_E, EDGE_S, EDGE_W = 0, 1, 2, 3
+EDGE_NAMES = ("north", "east", "south", "west")
 
 # combat kinds
 CK_NONE, CK_ASSAULT, CK_AMBUSH, CK_BOMBARD, CK_VOLLEY, CK_GRAND_BATTERY = 0, 1, 2, 3, 4, 5

@@ -80,7 +80,7 @@ from manoeuvre_sim.engine.rules import (
     owner,
     play_and_discard,
 )
-from manoeuvre_sim.engine.setup import build_map, deal, place_units
+from manoeuvre_sim.engine.setup import build_map, deal, place_units, set_up_battlefield
 from manoeuvre_sim.rng import roll_die
 
 # Also what callers have always imported from here (tests, runner, benchmarks): the game's
@@ -93,7 +93,7 @@ __all__ = [
     "assault", "assault_band", "build_map", "check_attrition", "check_invariants",
     "combat_options", "combat_phase", "deal", "decide", "discard_phase", "movement_phase",
     "place_units", "play_game", "player_turn", "restoration_phase", "retreat",
-    "score_nightfall", "spy_step",
+    "score_nightfall", "set_up_battlefield", "spy_step",
 ]  # fmt: skip
 
 
@@ -330,7 +330,7 @@ def set_up_game(st, g, tables, opt):
     first = 0 if r0 > r1 else 1
     st[S.FIRST] = first
     log(tr, trn, EV_FIRST, first, 0, 0, 0, 0)
-    build_map(st, tables.sections, tables.section_numbers, rng, tr, trn)
+    set_up_battlefield(st, g, opt, first, tables.sections, tables.section_numbers)  # rule 3
     for p in range(2):
         deal(st, g, p, opt[OPT_TOURNAMENT_HAND])
     place_units(st, g, first)

@@ -31,12 +31,16 @@ EV_RESHUFFLE = 14  # a=cards
 EV_SETUP = 15  # a=unit b=square
 EV_END = 16  # a=winner b=victory c=vp0 d=vp1
 EV_FIRST = 17  # a=first player
-EV_MAP = 18  # a=section b=rotation c=position
+EV_MAP = 18  # a=section b=rotation c=position; player -1 (drawn or fixed) or the first
+#             player who laid it (--setup rules)
 EV_SPY = 19  # a=card
 EV_DIG_IN = 20
 EV_NO_MOVE = 21
 EV_PURSUIT = 22  # a=pursuing unit b=roll c=hit
 EV_WITHDRAW = 23  # a=unit b=success
+EV_EDGE = 24  # rule 3 (--setup rules): player = the second player, a=the starting edge it
+#               chose on the map as laid (decisions.EDGE_*), b=quarter turns clockwise the
+#               whole battlefield then turns (the sections' EV_MAP rows come before it)
 
 PURPOSE_INITIATE = 1
 PURPOSE_DEFENSE = 2

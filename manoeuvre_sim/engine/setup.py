@@ -1,5 +1,20 @@
-"""Set-up (rule 3): the map from four sections, the deal (or the tournament hand) and the
-placement of both armies.
+"""Set-up (rule 3): the battlefield from four sections and the starting edges, the deal (or
+the tournament hand) and the placement of both armies.
+
+The battlefield (``set_up_battlefield``, by the ``opt`` array's ``OPT_SETUP`` and
+``OPT_MAP``, ``options.py``):
+
+* ``random`` (the default): four distinct sections drawn from the pool, each in a random
+  rotation (``build_map``); army A (player 0) sets up at the bottom.
+* ``rules``: as rule 3 gives it. The first player lays the four sections, choosing each one
+  and its orientation (``choose_map``); then the second player chooses which of the four map
+  edges is its starting edge, the first player taking the opposite one (``choose_edge``).
+  Player 0 always sets up on row 7 and player 1 on row 0, so the choice is carried out by
+  turning the whole battlefield until the chosen edge is on the second player's side: the
+  sections move round the quarters and each turns with the map, and the recorded map is the
+  battlefield as played.
+* a fixed map (``OPT_MAP``): these four sections in these rotations (``lay_fixed_map``); with
+  ``rules`` the battlefield is fixed and only the edge choice remains.
 
 Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
 """
@@ -13,7 +28,16 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_ENTER
 from manoeuvre_sim.engine.checks import decide
-from manoeuvre_sim.engine.rules import EV_MAP, EV_SETUP, draw_to_five, log, mark_drawn, shuffle
+from manoeuvre_sim.engine.options import OPT_MAP, OPT_ROT, OPT_SETUP, SETUP_RULES
+from manoeuvre_sim.engine.rules import (
+    EV_EDGE,
+    EV_MAP,
+    EV_SETUP,
+    draw_to_five,
+    log,
+    mark_drawn,
+    shuffle,
+)
 from manoeuvre_sim.rng import uniform_below
 
 
@@ -37,18 +61,155 @@ def build_map(st, sections, section_numbers, rng, tr, trn):
                 break
         picked[pos] = k
         rot = uniform_below(rng, 4)
-        st[S.MAP + pos] = section_numbers[k]
-        st[S.MAP + 4 + pos] = rot
         log(tr, trn, EV_MAP, -1, section_numbers[k], rot, pos, 0)
-        r0 = (pos // 2) * 4
-        c0 = (pos % 2) * 4
-        for r in range(4):
-            for c in range(4):
-                # clockwise rotation by `rot` quarter turns: dest (r, c) <- source cell
-                sr, sc = r, c
-                for _ in range(rot):
-                    sr, sc = 3 - sc, sr
-                st[S.TERR + (r0 + r) * 8 + c0 + c] = sections[k, sr * 4 + sc]
+        lay_section(st, sections, section_numbers, k, rot, pos)
+
+
+@nb.njit(cache=True)
+def section_code(sections, k, rot, r, c):
+    """Terrain code at (r, c) of pool section k turned ``rot`` quarter turns clockwise."""
+    sr, sc = r, c
+    for _ in range(rot):
+        sr, sc = 3 - sc, sr
+    return sections[k, sr * 4 + sc]
+
+
+@nb.njit(cache=True)
+def lay_section(st, sections, section_numbers, k, rot, pos):
+    """Lay pool section k turned ``rot`` quarter turns clockwise in quarter ``pos`` (0 NW,
+    1 NE, 2 SW, 3 SE): its terrain, and its number and rotation in ``MAP``."""
+    st[S.MAP + pos] = section_numbers[k]
+    st[S.MAP + 4 + pos] = rot
+    r0 = (pos // 2) * 4
+    c0 = (pos % 2) * 4
+    for r in range(4):
+        for c in range(4):
+            # clockwise rotation by `rot` quarter turns: dest (r, c) <- source cell
+            st[S.TERR + (r0 + r) * 8 + c0 + c] = section_code(sections, k, rot, r, c)
+
+
+@nb.njit(cache=True)
+def pool_index(section_numbers, number):
+    """Index in the pool of section ``number`` (checked before any game: options.py)."""
+    for k in range(section_numbers.shape[0]):
+        if section_numbers[k] == number:
+            return k
+    raise ValueError("map: a section of the fixed map is not in the map pool")
+
+
+@nb.njit(cache=True)
+def lay_fixed_map(st, opt, sections, section_numbers, tr, trn):
+    """A fixed map (``OPT_MAP``, ``OPT_ROT``): these sections in these rotations."""
+    for pos in range(4):
+        k = pool_index(section_numbers, opt[OPT_MAP + pos])
+        rot = opt[OPT_ROT + pos]
+        log(tr, trn, EV_MAP, -1, section_numbers[k], rot, pos, 0)
+        lay_section(st, sections, section_numbers, k, rot, pos)
+
+
+@nb.njit(cache=True)
+def pack_section_codes(sections, k, rot, half):
+    """The terrain codes of rows ``2 * half`` and ``2 * half + 1`` of pool section k turned
+    ``rot`` quarter turns clockwise, 4 bits a square in one int32 word (square (r, c) at
+    bits ``4 * (4 * (r % 2) + c)``; the D_MAP_SECTION options, decisions.py)."""
+    w = np.int64(0)
+    for j in range(8):
+        r = 2 * half + j // 4
+        c = j % 4
+        w |= np.int64(section_code(sections, k, rot, r, c)) << np.int64(4 * j)
+    if w >= np.int64(1) << np.int64(31):
+        w -= np.int64(1) << np.int64(32)
+    return np.int32(w)
+
+
+@nb.njit(cache=True)
+def choose_map(st, g, p, sections, section_numbers):
+    """Rule 3: the first player p "chooses 4 map sections and decides how to orient and place
+    them into the 2 x 2 pattern": one decision per quarter, NW, NE, SW, SE in that order,
+    among every section not yet laid in each of its 4 rotations (D_MAP_SECTION)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    ns = sections.shape[0]
+    if 4 * ns > D.MAXOPT:
+        raise ValueError("map pool too large for the set-up decision (MAXOPT)")
+    if tprops.shape[0] > 16:
+        raise ValueError("more than 16 terrain codes: the set-up options pack 4 bits a square")
+    used = np.zeros(ns, dtype=np.bool_)
+    for pos in range(4):
+        n = 0
+        for k in range(ns):
+            if used[k]:
+                continue
+            for rot in range(4):
+                opts[n, 0] = k
+                opts[n, 1] = pos * 4 + rot
+                opts[n, 2] = pack_section_codes(sections, k, rot, 0)
+                opts[n, 3] = pack_section_codes(sections, k, rot, 1)
+                n += 1
+        i = decide(st, g, p, D.D_MAP_SECTION, n)
+        k = opts[i, 0]
+        rot = opts[i, 1] % 4
+        used[k] = True
+        log(tr, trn, EV_MAP, p, section_numbers[k], rot, pos, 0)
+        lay_section(st, sections, section_numbers, k, rot, pos)
+
+
+# quarter -> the quarter it moves to when the whole battlefield turns a quarter turn
+# clockwise: NW -> NE -> SE -> SW -> NW
+CLOCKWISE_QUARTER = (1, 3, 0, 2)
+
+
+@nb.njit(cache=True)
+def turn_battlefield(st, sections, section_numbers, turns):
+    """Turn the whole battlefield ``turns`` quarter turns clockwise: each section moves round
+    the quarters and turns with it (MAP and the terrain are laid again)."""
+    num = np.empty(4, dtype=np.int64)
+    rot = np.empty(4, dtype=np.int64)
+    for pos in range(4):
+        dest = pos
+        for _ in range(turns):
+            dest = CLOCKWISE_QUARTER[dest]
+        num[dest] = st[S.MAP + pos]
+        rot[dest] = (st[S.MAP + 4 + pos] + turns) % 4
+    for pos in range(4):
+        lay_section(st, sections, section_numbers, pool_index(section_numbers, num[pos]),
+                    rot[pos], pos)  # fmt: skip
+
+
+@nb.njit(cache=True)
+def choose_edge(st, g, p, sections, section_numbers):
+    """Rule 3: the second player p "selects which of the four map edges will be their
+    starting edge and the first player is assigned the opposite starting edge" (D_EDGE).
+    Player 0 sets up on row 7 (the south edge) and player 1 on row 0 (north), so the chosen
+    edge is brought to p's side by turning the whole battlefield."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    home = D.EDGE_S if p == 0 else D.EDGE_N
+    for e in range(4):
+        opts[e, 0] = e
+        opts[e, 1] = (home - e) % 4
+        opts[e, 2] = 0
+        opts[e, 3] = 0
+    i = decide(st, g, p, D.D_EDGE, 4)
+    turns = opts[i, 1]
+    log(tr, trn, EV_EDGE, p, opts[i, 0], turns, 0, 0)
+    if turns != 0:
+        turn_battlefield(st, sections, section_numbers, turns)
+
+
+@nb.njit(cache=True)
+def set_up_battlefield(st, g, opt, first, sections, section_numbers):
+    """Rule 3: the battlefield and the starting edges, by the set-up mode and the fixed map
+    of ``opt`` (module docstring). The default (random, no fixed map) draws from the game's
+    RNG exactly as ``build_map`` always has."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    rules = opt[OPT_SETUP] == SETUP_RULES
+    if opt[OPT_MAP] > 0:
+        lay_fixed_map(st, opt, sections, section_numbers, tr, trn)
+    elif rules:
+        choose_map(st, g, first, sections, section_numbers)
+    else:
+        build_map(st, sections, section_numbers, rng, tr, trn)
+    if rules:
+        choose_edge(st, g, 1 - first, sections, section_numbers)
 
 
 @nb.njit(cache=True)

@@ -17,10 +17,15 @@ def play_traced(
     max_events: int = 20000,
     check: bool = True,
     fair_play: int = 0,
+    setup: str = "random",
+    fixed_map: tuple[int, ...] | None = None,
+    fixed_rot: tuple[int, ...] | None = None,
+    include_unverified_maps: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of master ``seed`` (the same game ``simulate`` plays with that seed
     and index) and return ``(state, trace)``; ``trace`` is ``ndarray(int32, (n, 6))`` rows
-    of (event, player, a, b, c, d) as documented in ``engine/rules.py``."""
+    of (event, player, a, b, c, d) as documented in ``engine/rules.py``. ``setup``,
+    ``fixed_map``, ``fixed_rot``, ``include_unverified_maps``: as ``runner.SimConfig``."""
     from manoeuvre_sim.engine.game import play_game
     from manoeuvre_sim.engine.options import rule_options
     from manoeuvre_sim.engine.pack import load_packed
@@ -31,13 +36,13 @@ def play_traced(
     from manoeuvre_sim.runner import is_search
 
     # the same arrays simulate() builds from a SimConfig with these fields (runner.py)
-    _, _, P = load_packed(army_a, army_b)
+    _, _, P = load_packed(army_a, army_b, include_unverified_maps=include_unverified_maps)
     pol, params = policy_arrays(policies[0], policies[1], fair_play=fair_play)
+    opt = rule_options(check=check, setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot)
     st = S.new_state()
     tr = np.zeros((max_events, 6), dtype=np.int32)
     trn = np.zeros(1, dtype=np.int32)
     rng = new_state(seed, game)
-    opt = rule_options(check=check)
     if is_search(policies[0]) or is_search(policies[1]):
         scfg = search_config(policies[0], policies[1])
         play_game_search(st, P.tables, pol, params, scfg, rng, opt, tr, trn)

@@ -59,6 +59,9 @@ class MatchInfo:
     letters: str = ""  # the engine's terrain code order (codes index into it)
     max_turns: int = 200
     rules_version: str = RULES_VERSION
+    setup: str = "random"  # rule 3 set-up (runner.SimConfig)
+    fixed_map: tuple[int, ...] | None = None
+    fixed_rot: tuple[int, ...] | None = None
 
     def side(self, p: int) -> str:
         """``'France (A)'``."""
@@ -88,17 +91,24 @@ def match_info(
     seed: int = 1,
     game: int = 0,
     policies: tuple[str, str] | None = None,
+    setup: str = "random",
+    fixed_map: tuple[int, ...] | None = None,
+    fixed_rot: tuple[int, ...] | None = None,
 ) -> MatchInfo:
-    """Load and check everything a replay of this match-up needs (bad armies, policies or
-    seeds raise :class:`~manoeuvre_sim.errors.UsageError` / ``DataError``). ``policies``:
-    (army A's, army B's); None: ``simulate``'s defaults."""
+    """Load and check everything a replay of this match-up needs (bad armies, policies,
+    seeds or set-up options raise :class:`~manoeuvre_sim.errors.UsageError` /
+    ``DataError``). ``policies``: (army A's, army B's); None: ``simulate``'s defaults.
+    ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up, as ``simulate`` takes it."""
     from manoeuvre_sim.model import load_sections, load_terrain
     from manoeuvre_sim.runner import SimConfig, prepare
 
     if game < 0:
         raise UsageError(f"--game: expected a game index >= 0, got {game}")
     pols = {} if policies is None else {"policy_a": policies[0], "policy_b": policies[1]}
-    cfg = SimConfig(army_a, army_b, games=1, seed=seed, **pols)
+    cfg = SimConfig(
+        army_a, army_b, games=1, seed=seed, setup=setup, fixed_map=fixed_map,
+        fixed_rot=fixed_rot, **pols,
+    )  # fmt: skip
     a, b, P = prepare(cfg)
     terrain = load_terrain()
     return MatchInfo(
@@ -111,6 +121,9 @@ def match_info(
         policies=(cfg.policy_a, cfg.policy_b),
         letters=P.letters,
         max_turns=cfg.max_turns,
+        setup=cfg.setup,
+        fixed_map=cfg.fixed_map,
+        fixed_rot=cfg.fixed_rot,
     )
 
 
@@ -150,6 +163,15 @@ class Board:
                 for _ in range(rot):
                     sr, sc = 3 - sc, sr
                 self.terrain[(r0 + r) * 8 + c0 + c] = rows[sr][sc]
+
+    def turn(self, turns: int) -> None:
+        """Turn the terrain ``turns`` quarter turns clockwise (rule 3: the second player's
+        edge, as ``engine/setup.py`` turn_battlefield does it; before any unit is placed)."""
+        if any(u >= 0 for u in self.occ):
+            raise ReplayError("the battlefield turns after units were set up")
+        for _ in range(turns % 4):
+            # square (r, c) goes to (c, 7 - r)
+            self.terrain = [self.terrain[(7 - sq % 8) * 8 + sq // 8] for sq in range(64)]
 
     def place(self, u: int, sq: int) -> None:
         if self.square[u] >= 0 or self.step[u] != 0:

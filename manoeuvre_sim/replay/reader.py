@@ -205,7 +205,12 @@ class _Reader:
         if rows is None:
             raise ReplayError(f"map section {a} is not in the sections file")
         self.board.lay_section(rows, b, c)
-        self.note(-1, "map", section=a, turns=b, quarter=POSITIONS[c])
+        # player -1: drawn at random or fixed; else the first player laid it (rule 3)
+        self.note(p, "map", section=a, turns=b, quarter=POSITIONS[c])
+
+    def _on_edge(self, p, a, b, c, d):  # EV_EDGE
+        self.board.turn(b)
+        self.note(p, "edge", edge=D.EDGE_NAMES[a], turns=b)
 
     def _on_spy(self, p, a, b, c, d):  # EV_SPY
         self.note(p, "spy", card=a)
@@ -359,7 +364,7 @@ def replay_game(
     max_events = 200_000
     st, tr = play_traced(
         army_a, army_b, seed=seed, game=game, policies=policies, max_events=max_events,
-        check=check,
+        check=check, setup=info.setup, fixed_map=info.fixed_map, fixed_rot=info.fixed_rot,
     )  # fmt: skip
     if len(tr) >= max_events:
         raise ReplayError(f"the game has more than {max_events} events; the trace is cut")

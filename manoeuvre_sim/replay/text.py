@@ -267,7 +267,22 @@ class _Text:
 
     def _map(self, p, section, turns, quarter):
         turned = f", turned {turns} quarter turn{'s' * (turns != 1)} clockwise" if turns else ""
+        if p >= 0:  # the first player lays the map (rule 3)
+            return f"lays section {section} in the {quarter} quarter{turned}"
         return f"Map: section {section} in the {quarter} quarter{turned}"
+
+    def _edge(self, p, edge, turns):
+        side = "bottom (ranks 1-2)" if p == 0 else "top (ranks 7-8)"
+        how = (
+            f"the battlefield turns {turns} quarter turn{'s' * (turns != 1)} clockwise to bring "
+            f"it to the {side}"
+            if turns
+            else f"it is already at the {side}"
+        )
+        return (
+            f"chooses the {edge} edge of the map as laid as its starting edge, "
+            f"{self.info.side(1 - p)} takes the opposite one (rule 3); {how}"
+        )
 
     def _spy(self, p, card):
         opp = self.info.armies[1 - p].name
@@ -370,11 +385,14 @@ def legend(info: MatchInfo) -> list[str]:
 
 
 def header(replay: Replay) -> list[str]:
+    from manoeuvre_sim.engine.options import describe_setup
+
     info = replay.info
+    setup = describe_setup(info.setup, info.fixed_map, info.fixed_rot)
     return [
         f"Manoeuvre replay: {info.side(0)} vs {info.side(1)}",
         f"seed {info.seed}, game {info.game}, rules {info.rules_version}; players: "
-        f"A {info.policies[0]}, B {info.policies[1]}",
+        f"A {info.policies[0]}, B {info.policies[1]}" + (f"; {setup}" if setup else ""),
         f"Result: {summary(replay)}",
     ]
 

@@ -17,8 +17,10 @@ Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
 
 The modules, from the bottom up: ``params`` (the parameter vector), ``odds`` (exact combat
 odds from the dice tables), ``cards`` (what a card in hand is worth; the posture switch),
-``moves``, ``combat``, ``heuristic`` (the heuristic policy's decisions), ``simple``, and
-``dispatch`` (``choose``, the entry point the rules call, and the policy names).
+``moves``, ``combat``, ``heuristic`` (the heuristic policy's decisions), ``simple``,
+``battlefield`` (the rule 3 set-up choices of ``--setup rules``: the first player's sections,
+the second player's edge, for ``simple`` and the styles alike), and ``dispatch``
+(``choose``, the entry point the rules call, and the policy names).
 """
 
 from manoeuvre_sim.engine.players.dispatch import (

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine.options import POL_FLAGS, POL_ROLLOUT, POL_SIZE
+from manoeuvre_sim.engine.players.battlefield import choose_battlefield
 from manoeuvre_sim.engine.players.heuristic import choose_heuristic
 from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
@@ -145,6 +147,8 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
         kind = pol[POL_ROLLOUT + seat]
     if kind == POLICY_RANDOM:
         return uniform_below(rng, n)
+    if dk == D.D_MAP_SECTION or dk == D.D_EDGE:  # rule 3 set-up choices (battlefield.py)
+        return choose_battlefield(st, units, cards, tprops, rng, opts, seat, dk, n)
     if kind >= POLICY_ATTRITIONAL:
         return choose_heuristic(st, units, cards, tprops, params[seat], rng, opts, cb, seat, dk, n)
     best = -1e18
