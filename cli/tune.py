@@ -109,12 +109,13 @@ def tune(**kw) -> None:
     from pathlib import Path
 
     from manoeuvre_sim import tune as T
+    from manoeuvre_sim import tune_io as IO
     from manoeuvre_sim.cli._common import progress_bar
     from manoeuvre_sim.errors import UsageError
 
     # every option is checked, and every army loaded, before the first game
     T.require_cma()
-    spec = T.spec_from_options(
+    spec = IO.spec_from_options(
         base=kw["base"], pool=kw["pool"], armies=kw["armies"], pairings=kw["pairings"],
         games_per_eval=kw["games_per_eval"], generations=kw["generations"],
         popsize=kw["popsize"], sigma=kw["sigma"], seed=kw["seed"], fix=kw["fix"],
@@ -123,7 +124,7 @@ def tune(**kw) -> None:
         command=shlex.join(["manoeuvre-sim", *sys.argv[1:]]),
     )  # fmt: skip
     out = Path(kw["out"])
-    if (out / T.MANIFEST_FILE).exists() and not kw["force"]:
+    if (out / IO.MANIFEST_FILE).exists() and not kw["force"]:
         raise UsageError(
             f"--out {out}: already holds a tuning run; choose another directory or add --force"
         )
@@ -147,9 +148,9 @@ def tune(**kw) -> None:
     res = T.run(spec, out_dir=out, progress=progress, report=report)
     if bar is not None:
         bar.close()
-    click.echo("\n".join(T.summary_lines(spec, res.space, res.params, res.log, res.heldout,
+    click.echo("\n".join(IO.summary_lines(spec, res.space, res.params, res.log, res.heldout,
                                          res.manifest)))  # fmt: skip
-    click.echo(f"\nwrote {', '.join(T.written(out))} in {out}", err=True)
+    click.echo(f"\nwrote {', '.join(IO.written(out))} in {out}", err=True)
     if res.interrupted:
         click.echo("interrupted: the files hold the last finished generation", err=True)
         sys.exit(130)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from manoeuvre_sim import tune as T
+from manoeuvre_sim import tune_io as IO
 from manoeuvre_sim.engine.players import NPARAM, PARAM_NAMES, POLICY_PARAMS
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.tournament import builtin_policies, load_styles
@@ -44,7 +45,7 @@ def tiny(**kw) -> T.TuneSpec:
         seed=5, against="balanced", eval_games=8, threads=1,
     )  # fmt: skip
     opts.update(kw)
-    return T.spec_from_options(**opts)
+    return IO.spec_from_options(**opts)
 
 
 # --- the space -------------------------------------------------------------------------------
@@ -157,9 +158,9 @@ def test_a_run_is_reproducible_for_its_seed_and_differs_for_another(tmp_path):
     assert np.array_equal(a.params, b.params)
     assert a.log == [r | {"seconds": x["seconds"]} for r, x in zip(b.log, a.log, strict=True)]
     assert a.heldout == b.heldout
-    for name in (T.STYLES_FILE, T.LOG_FILE, T.HELDOUT_FILE):
+    for name in (IO.STYLES_FILE, IO.LOG_FILE, IO.HELDOUT_FILE):
         ta, tb = ((d / name).read_text() for d in (tmp_path / "a", tmp_path / "b"))
-        if name == T.LOG_FILE:  # the seconds column is the only difference
+        if name == IO.LOG_FILE:  # the seconds column is the only difference
             ta, tb = (
                 [{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(t.splitlines())]
                 for t in (ta, tb)
@@ -173,21 +174,21 @@ def test_a_run_is_reproducible_for_its_seed_and_differs_for_another(tmp_path):
 
 def test_outputs_are_a_usable_style_a_log_and_a_manifest(tmp_path):
     res = T.run(tiny(name="mine"), out_dir=tmp_path)
-    styles = load_styles(tmp_path / T.STYLES_FILE)
+    styles = load_styles(tmp_path / IO.STYLES_FILE)
     assert list(styles) == ["mine"] and styles["mine"].base == "balanced"
     assert np.array_equal(styles["mine"].params, res.params)
-    rows = list(csv.DictReader((tmp_path / T.LOG_FILE).open()))
+    rows = list(csv.DictReader((tmp_path / IO.LOG_FILE).open()))
     assert [int(r["generation"]) for r in rows] == [0, 1]
     assert {"fitness_mean", "fitness_best", "fitness_centre", "sigma", "centre_keep",
             "best_keep"} <= set(rows[0])  # fmt: skip
-    m = json.loads((tmp_path / T.MANIFEST_FILE).read_text())
+    m = json.loads((tmp_path / IO.MANIFEST_FILE).read_text())
     assert m["seed"] == 5 and m["rules_version"] and m["data_hash"]
     assert m["status"] == "finished" and m["generations_done"] == 2
     assert m["result"] == {n: float(v) for n, v in zip(PARAM_NAMES, res.params, strict=True)}
-    (h,) = list(csv.DictReader((tmp_path / T.HELDOUT_FILE).open()))
+    (h,) = list(csv.DictReader((tmp_path / IO.HELDOUT_FILE).open()))
     assert h["opponent"] == "balanced" and int(h["games"]) == 8
     assert float(h["ci_low"]) <= float(h["win_rate"]) <= float(h["ci_high"])
-    assert "held-out" in (tmp_path / T.SUMMARY_FILE).read_text()
+    assert "held-out" in (tmp_path / IO.SUMMARY_FILE).read_text()
     assert not list(tmp_path.glob(".*part"))
 
 
@@ -217,12 +218,12 @@ def test_interruption_keeps_the_last_finished_generation(monkeypatch, tmp_path):
     res = T.run(spec, out_dir=tmp_path)
     assert res.interrupted and len(res.log) == 1 and not res.heldout
     assert np.array_equal(res.params, first.params)
-    styles = load_styles(tmp_path / T.STYLES_FILE)  # complete and loadable
+    styles = load_styles(tmp_path / IO.STYLES_FILE)  # complete and loadable
     assert np.array_equal(styles["tuned_new"].params, first.params)
-    m = json.loads((tmp_path / T.MANIFEST_FILE).read_text())
+    m = json.loads((tmp_path / IO.MANIFEST_FILE).read_text())
     assert m["status"] == "interrupted" and m["generations_done"] == 1
-    assert len(list(csv.DictReader((tmp_path / T.LOG_FILE).open()))) == 1
-    assert not (tmp_path / T.HELDOUT_FILE).exists()
+    assert len(list(csv.DictReader((tmp_path / IO.LOG_FILE).open()))) == 1
+    assert not (tmp_path / IO.HELDOUT_FILE).exists()
     assert not list(tmp_path.glob(".*part"))
 
 
@@ -236,10 +237,10 @@ def test_tune_command_end_to_end(cli, tmp_path):
     )  # fmt: skip
     assert code == 0, text
     assert "held-out" in text and "tuned_new" in text
-    m = json.loads((out / T.MANIFEST_FILE).read_text())
+    m = json.loads((out / IO.MANIFEST_FILE).read_text())
     assert m["command"].startswith("manoeuvre-sim ") and m["status"] == "finished"
     code, text = cli(
-        "tournament", "--policies", "balanced,tuned_new", "--styles", str(out / T.STYLES_FILE),
+        "tournament", "--policies", "balanced,tuned_new", "--styles", str(out / IO.STYLES_FILE),
         "--games", "4", "--armies", "Prussia", "--quiet", "--threads", "1",
     )  # fmt: skip
     assert code == 0, text
@@ -258,7 +259,7 @@ def test_interrupted_command_exits_130(cli, tmp_path, monkeypatch):
     )
     assert code == 130 and "interrupted" in text
     assert (
-        load_styles(tmp_path / T.STYLES_FILE)["tuned_new"].params
+        load_styles(tmp_path / IO.STYLES_FILE)["tuned_new"].params
         == builtin_policies()["balanced"].params
     )
 
@@ -330,6 +331,7 @@ def test_styles_toml_round_trips_every_parameter():
     vec = sp.to_params(np.linspace(0, 10, sp.dim)).round(4)
     man = {"rules_version": "x", "generations_done": 0, "popsize": 3,
            "games_per_candidate": 8, "status": "finished"}  # fmt: skip
-    doc = tomllib.loads(T.styles_toml(spec, sp, vec, man))
+    doc = tomllib.loads(IO.styles_toml(spec, sp, vec, man))
     got = doc["styles"]["tuned_new"]
     assert [got[n] for n in PARAM_NAMES] == pytest.approx(list(vec))
+
