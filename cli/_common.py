@@ -9,7 +9,7 @@ import click
 
 # engine/players/dispatch.py DEFAULT_POLICY (not imported: --help must not load numba)
 DEFAULT_POLICY = "balanced"
-POLICY_HELP = "random | simple | attritional | territorial | balanced (README: Players)"
+POLICY_HELP = "random | simple | attritional | territorial | balanced | tuned (README: Players)"
 
 
 def army_options(f):

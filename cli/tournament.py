@@ -7,7 +7,7 @@ import sys
 
 import click
 
-DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced"
+DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
 
 @click.command()

@@ -16,7 +16,7 @@ import numpy as np
 from manoeuvre_sim import RULES_VERSION, __version__
 from manoeuvre_sim.errors import UsageError
 
-POLICIES = ("random", "simple", "attritional", "territorial", "balanced")
+POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "tuned")
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def test_space_searches_every_bounded_parameter_and_holds_flags_and_the_unit():
     assert {PARAM_NAMES[i] for i in sp.free} == set(PARAM_NAMES) - held
     assert sp.dim == NPARAM - 2
     # the named styles lie inside the bounds, and the space maps them back exactly
-    for s in STYLES:
+    for s in (*STYLES, "tuned"):
         p = POLICY_PARAMS[s]
         sp = T.search_space(p)
         assert np.allclose(sp.to_params(sp.to_x(p)), p)
@@ -335,3 +335,46 @@ def test_styles_toml_round_trips_every_parameter():
     got = doc["styles"]["tuned_new"]
     assert [got[n] for n in PARAM_NAMES] == pytest.approx(list(vec))
 
+
+# --- the built-in tuned style ------------------------------------------------------------------
+def test_tuned_is_a_built_in_heuristic_style_after_the_others():
+    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_TUNED, params_for
+    from manoeuvre_sim.engine.players.params import BALANCED, TUNED
+    from manoeuvre_sim.runner import POLICIES
+
+    assert POLICY_NAMES.index("tuned") == POLICY_TUNED == 5  # the older ids keep their numbers
+    assert POLICY_NAMES[:5] == ("random", "simple", "attritional", "territorial", "balanced")
+    assert "tuned" in POLICIES
+    assert len(TUNED) == NPARAM and not np.array_equal(TUNED, BALANCED)
+    assert TUNED[PARAM_NAMES.index("switch")] == 1.0
+    assert np.array_equal(params_for("tuned", "balanced")[0], TUNED)
+
+
+def test_tuned_is_playable_by_name(cli, tmp_path):
+    code, text = cli(
+        "simulate", "--army-a", "France", "--army-b", "Russia", "--policy-a", "tuned",
+        "--games", "8", "--seed", "1", "--threads", "1", "--out", str(tmp_path / "g.csv"),
+        "--quiet",
+    )  # fmt: skip
+    assert code == 0, text
+    m = json.loads((tmp_path / "g.csv.manifest.json").read_text())
+    assert m["config"]["policy_a"] == "tuned"
+    assert m["policy_params"]["a"] == pytest.approx(list(POLICY_PARAMS["tuned"]))
+    code, text = cli(
+        "tournament", "--policies", "tuned,balanced", "--games", "16", "--armies", "Prussia",
+        "--json", "--threads", "1",
+    )  # fmt: skip
+    assert code == 0, text
+    assert json.loads(text)["pairs"][0]["a"] == "tuned"
+    code, text = cli(
+        "balance", "--armies", "France,Russia", "--policy", "tuned", "--games-per-pairing", "4",
+        "--threads", "1", "--out", str(tmp_path / "b"), "--quiet",
+    )  # fmt: skip
+    assert code == 0, text
+    assert (tmp_path / "b" / "matrix.csv").read_text().count("tuned") == 4
+    # and as a base to tune from, or a style file's base
+    assert T.run(tiny(base="tuned", generations=1, eval_games=0)).log
+    p = tmp_path / "s.toml"
+    p.write_text('[styles.x]\nbase = "tuned"\nkeep = 4\n', encoding="utf-8")
+    i = PARAM_NAMES.index("advance")
+    assert load_styles(p)["x"].params[i] == POLICY_PARAMS["tuned"][i]

@@ -8,8 +8,9 @@ Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
 
 * ``random``: uniform over the legal options at every decision (the rules' reference player).
 * ``simple``: a sensible one-ply heuristic (``simple.py``; the engine issue's baseline).
-* ``attritional``, ``territorial``, ``balanced`` (the default): the styles of the heuristic
-  policy (``heuristic.py``), one parameter vector each (``params.py``, ``POLICY_PARAMS``).
+* ``attritional``, ``territorial``, ``balanced`` (the default), ``tuned`` (by self-play,
+  ``manoeuvre-sim tune``): the styles of the heuristic policy (``heuristic.py``), one
+  parameter vector each (``params.py``, ``POLICY_PARAMS``).
 
 The modules, from the bottom up: ``params`` (the parameter vector), ``odds`` (exact combat
 odds from the dice tables), ``cards`` (what a card in hand is worth; the posture switch),
@@ -27,6 +28,7 @@ from manoeuvre_sim.engine.players.dispatch import (
     POLICY_RANDOM,
     POLICY_SIMPLE,
     POLICY_TERRITORIAL,
+    POLICY_TUNED,
     choose,
     params_for,
     policy_arrays,
@@ -45,6 +47,7 @@ __all__ = [
     "POLICY_RANDOM",
     "POLICY_SIMPLE",
     "POLICY_TERRITORIAL",
+    "POLICY_TUNED",
     "choose",
     "params_for",
     "policy_arrays",

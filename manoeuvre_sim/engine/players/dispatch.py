@@ -10,7 +10,7 @@ import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine.players.heuristic import choose_heuristic
-from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL
+from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL, TUNED
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.rng import keep_best, uniform_below
@@ -20,7 +20,8 @@ POLICY_SIMPLE = 1
 POLICY_ATTRITIONAL = 2
 POLICY_TERRITORIAL = 3
 POLICY_BALANCED = 4
-POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced")
+POLICY_TUNED = 5  # the heuristic with the tuned vector (new policies go after it)
+POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced", "tuned")
 DEFAULT_POLICY = "balanced"  # what simulate and the analyses play unless told otherwise
 
 # each policy's parameter vector (random ignores it)
@@ -30,6 +31,7 @@ POLICY_PARAMS = {
     "attritional": ATTRITIONAL,
     "territorial": TERRITORIAL,
     "balanced": BALANCED,
+    "tuned": TUNED,
 }
 DEFAULT_PARAMS = np.array([SIMPLE_PARAMS, SIMPLE_PARAMS])
 
