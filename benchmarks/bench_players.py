@@ -12,6 +12,9 @@ Writes benchmarks/RESULTS-players.md:
    here phase by phase with the CPU's cycle counter read around each phase (an LLVM
    intrinsic, a few cycles per read), for the default style and for random play (the cost
    of the rules alone).
+
+The section "The tuned style" comes from a ``manoeuvre-sim tune`` run (README: Tuning a
+style); this script keeps it as it is when it rewrites the rest.
 """
 
 from __future__ import annotations
@@ -33,6 +36,20 @@ from numba.extending import intrinsic
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "RESULTS-players.md"
+# written from a `manoeuvre-sim tune` run, not by this script: kept when the file is rewritten
+TUNED_SECTION = "## The tuned style"
+
+
+def kept_section(text: str, title: str) -> str:
+    """The section of ``text`` headed ``title``, up to the next second-level heading."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.rstrip() == title:
+            end = next(
+                (j for j in range(i + 1, len(lines)) if lines[j].startswith("## ")), len(lines)
+            )
+            return "".join(lines[i:end])
+    return ""
 
 
 @intrinsic
@@ -364,20 +381,14 @@ def main() -> None:
             f"games/s per thread at this game length. {need}\n"
         )
     L.append("## The styles' parameters\n")
-    L.append(
-        "| parameter | "
-        + " | ".join(p for p in POLICY_NAMES if p not in ("random", "simple"))
-        + " |"
-    )
-    L.append("|---|---:|---:|---:|")
+    styles = [p for p in POLICY_NAMES if p not in ("random", "simple")]
+    L.append("| parameter | " + " | ".join(styles) + " |")
+    L.append("|---|" + "---:|" * len(styles))
     for i, name in enumerate(PARAM_NAMES):
-        L.append(
-            f"| {name} | "
-            + " | ".join(
-                f"{POLICY_PARAMS[p][i]:g}" for p in ("attritional", "territorial", "balanced")
-            )
-            + " |"
-        )
+        L.append(f"| {name} | " + " | ".join(f"{POLICY_PARAMS[p][i]:g}" for p in styles) + " |")
+    kept = kept_section(OUT.read_text(encoding="utf-8") if OUT.exists() else "", TUNED_SECTION)
+    if kept:
+        L.append("\n" + kept.rstrip("\n"))
     OUT.write_text("\n".join(L) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
 

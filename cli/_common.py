@@ -10,8 +10,8 @@ import click
 # engine/players/dispatch.py DEFAULT_POLICY (not imported: --help must not load numba)
 DEFAULT_POLICY = "balanced"
 POLICY_HELP = (
-    "random | simple | attritional | territorial | balanced | search[:BUDGET[:STYLE]] "
-    "(README: Players)"
+    "random | simple | attritional | territorial | balanced | tuned | "
+    "search[:BUDGET[:STYLE]] (README: Players)"
 )
 
 

@@ -35,6 +35,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "cards",
         "Card value for one army: observed in play and by ablation, PDF.",
     ),
+    "tune": (
+        "manoeuvre_sim.cli.tune",
+        "tune",
+        "A style tuned by self-play (CMA-ES), evaluated on held-out seeds.",
+    ),
     "whatif": (
         "manoeuvre_sim.cli.whatif",
         "whatif",

@@ -9,7 +9,7 @@ import click
 
 from manoeuvre_sim.cli._common import setup_options
 
-DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced"
+DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
 
 @click.command()

@@ -16,7 +16,7 @@ import numpy as np
 from manoeuvre_sim import RULES_VERSION, __version__
 from manoeuvre_sim.errors import UsageError
 
-POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "search")
+POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "tuned", "search")
 
 
 def check_policy(spec: str, where: str) -> str:

@@ -64,10 +64,15 @@ def load_styles(path: str | Path) -> dict[str, Policy]:
         if not isinstance(spec, dict):
             raise DataError(str(path), [(where, "expected a table")])
         base = spec.get("base")
-        if base not in POLICY_NAMES or base in ("random", "simple"):
+        if base not in POLICY_NAMES or base in ("random", "simple", "search"):
             raise DataError(
                 str(path),
-                [(f"{where}.base", f"expected attritional, territorial or balanced; got {base!r}")],
+                [
+                    (
+                        f"{where}.base",
+                        f"expected attritional, territorial, balanced or tuned; got {base!r}",
+                    )
+                ],
             )
         if name in POLICY_NAMES:
             raise DataError(str(path), [(where, "a style may not reuse a built-in policy name")])

@@ -8,8 +8,9 @@ Policies (``POLICY_*``), each driven by a parameter vector ``params[seat]``:
 
 * ``random``: uniform over the legal options at every decision (the rules' reference player).
 * ``simple``: a sensible one-ply heuristic (``simple.py``; the engine issue's baseline).
-* ``attritional``, ``territorial``, ``balanced`` (the default): the styles of the heuristic
-  policy (``heuristic.py``), one parameter vector each (``params.py``, ``POLICY_PARAMS``).
+* ``attritional``, ``territorial``, ``balanced`` (the default), ``tuned`` (by self-play,
+  ``manoeuvre-sim tune``): the styles of the heuristic policy (``heuristic.py``), one
+  parameter vector each (``params.py``, ``POLICY_PARAMS``).
 * ``search`` (``search:BUDGET:STYLE``): the search player. Its discard, first move and combat
   are chosen by the driver in ``engine/search.py``, which plays games forward and sets them
   as planned decisions (``options.POL_PLAN_*``); here it takes its other decisions by its
@@ -34,6 +35,7 @@ from manoeuvre_sim.engine.players.dispatch import (
     POLICY_SEARCH,
     POLICY_SIMPLE,
     POLICY_TERRITORIAL,
+    POLICY_TUNED,
     choose,
     params_for,
     parse_policy,
@@ -55,6 +57,7 @@ __all__ = [
     "POLICY_SEARCH",
     "POLICY_SIMPLE",
     "POLICY_TERRITORIAL",
+    "POLICY_TUNED",
     "choose",
     "params_for",
     "parse_policy",

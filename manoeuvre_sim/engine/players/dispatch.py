@@ -17,7 +17,7 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine.options import POL_FLAGS, POL_ROLLOUT, POL_SIZE
 from manoeuvre_sim.engine.players.battlefield import choose_battlefield
 from manoeuvre_sim.engine.players.heuristic import choose_heuristic
-from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL
+from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL, TUNED
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.rng import keep_best, uniform_below
@@ -27,8 +27,11 @@ POLICY_SIMPLE = 1
 POLICY_ATTRITIONAL = 2
 POLICY_TERRITORIAL = 3
 POLICY_BALANCED = 4
-POLICY_SEARCH = 5
-POLICY_NAMES = ("random", "simple", "attritional", "territorial", "balanced", "search")
+POLICY_TUNED = 5  # the heuristic with the tuned vector
+POLICY_SEARCH = 6  # new policies go after it
+POLICY_NAMES = (
+    "random", "simple", "attritional", "territorial", "balanced", "tuned", "search",
+)  # fmt: skip
 DEFAULT_POLICY = "balanced"  # what simulate and the analyses play unless told otherwise
 
 # the search player: rollouts per decision and the style of its rollouts, unless the spec
@@ -44,6 +47,7 @@ POLICY_PARAMS = {
     "attritional": ATTRITIONAL,
     "territorial": TERRITORIAL,
     "balanced": BALANCED,
+    "tuned": TUNED,
     "search": BALANCED,  # its rollout style's (SEARCH_ROLLOUT) unless the spec names one
 }
 DEFAULT_PARAMS = np.array([SIMPLE_PARAMS, SIMPLE_PARAMS])

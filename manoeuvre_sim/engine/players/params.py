@@ -1,5 +1,5 @@
 """The heuristic policy's parameter vector: one slot per weight (``H_*``), and the
-styles as vectors of it (``attritional``, ``territorial``, ``balanced``).
+styles as vectors of it (``attritional``, ``territorial``, ``balanced``, ``tuned``).
 """
 
 from __future__ import annotations
@@ -38,3 +38,30 @@ ATTRITIONAL = np.array([1.0, 1.6, 1.0, 0.0,  1.0, 0.3, 0.25, 0.8, 1.5, 3.0, 0.0,
 TERRITORIAL = np.array([1.0, 1.3, 1.3, 0.1,  2.0, 1.2, 0.35, 1.1, 0.6, 3.5, 1.0, 0.05, 0.6,  1.5, 2.0, 0.0, 3.0])
 BALANCED = np.array(   [1.0, 1.6, 1.0, 0.0,  1.6, 0.6, 0.25, 0.5, 1.5, 4.5, 1.0, 0.03, 0.35, 0.8, 1.5, 1.0, 2.0])
 # fmt: on
+
+
+def _style(base: np.ndarray, **values: float) -> np.ndarray:
+    """``base`` with the named parameters changed (a parameter appended later keeps the
+    base's value)."""
+    out = np.array(base, dtype=np.float64)
+    for name, v in values.items():
+        out[PARAM_NAMES.index(name)] = v
+    return out
+
+
+# tuned by self-play (README: Tuning a style; benchmarks/RESULTS-players.md, "The tuned
+# style"): CMA-ES from balanced against attritional, territorial and balanced, the 8 armies
+# mirrored, both seatings; 40 generations of 12 candidates, 960 games each (521,200 games,
+# 447 s), rules 2026.11-4, data 8886f7b0b3b32164:
+#   manoeuvre-sim tune --base balanced --pool attritional,territorial,balanced \
+#       --pairings mirror --games-per-eval 960 --generations 40 --sigma 2 --seed 2026 \
+#       --eval-games 4400 --out reports/tune
+# held-out (4,400 games each, 95% Wilson): balanced 0.581 [0.567, 0.596], attritional 0.765
+# [0.752, 0.777], territorial 0.851 [0.840, 0.861], simple 0.946 [0.939, 0.952], random 1.000
+# [0.999, 1.000]. PROVISIONAL: to be re-run after the card-play fixes of the heuristic.
+TUNED = _style(
+    BALANCED, hit=1.0, elim=1.6528, own_loss=1.8032, attack_min=-0.2522, advance=4.5962,
+    control=0.3072, terrain=0.3781, threat=0.3489, opportunity=2.7381, keep=5.3448,
+    cycle=3.075, card_cost=0.0521, ground=0.3533, committed_cost=1.5445, def_guess=0.1815,
+    switch=1.0, churn=0.0842,
+)  # fmt: skip

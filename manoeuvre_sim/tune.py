@@ -1,0 +1,637 @@
+"""Tuning a heuristic style by self-play: CMA-ES over the parameter vector.
+
+The heuristic styles are one policy driven by a parameter vector
+(``engine/players/params.py``). ``run`` searches that vector with CMA-ES (the ``cma``
+package, the optional extra ``tune``) for the highest win rate against a pool of styles:
+
+- **The space.** Every parameter with known bounds (:data:`BOUNDS`) is searched, each
+  mapped linearly from its bounds onto 0..10 (so one step size suits them all; CMA-ES
+  handles the bounds by its own transformation). 0/1 switches (:data:`FLAGS`) are never
+  searched, ``hit`` is held as the unit of value by default (``fixed``), and a parameter
+  with no known bounds (one added to the engine after this module) is held at the base
+  value until it is given bounds. Parameter names and their number are read from the
+  engine at run time.
+- **The fitness** of a candidate vector is its mean score (win 1, draw 1/2, loss 0)
+  against every style of the pool on every army pairing (each army against itself, or
+  every ordered pair), both seatings with the same seed. **Common random numbers:** the
+  games of a generation — seeds, pairings, seats — depend only on the master seed and the
+  generation number (:func:`tuning_plan`), so every candidate of a generation plays
+  exactly the same games, and a better score is a better vector rather than kinder dice.
+  Each generation plays new games, so the search does not fit one set of deals.
+- **The result** is the search's centre (the mean of the CMA-ES distribution) after the
+  last finished generation, rounded to 4 decimals, not the single best candidate: with a
+  noisy fitness the top score of a generation is inflated by the selection itself. The
+  centre is also played on every generation's games, so the log shows its progress on
+  equal terms.
+- **Held-out evaluation** (:func:`evaluate`) plays the result against each named style on
+  seeds from a separate stream (:func:`heldout_plan`) that tuning never uses: each army
+  against itself, both seatings; win rates with 95 % Wilson intervals.
+
+Same seed, same result: the optimiser draws from its own generator seeded from the master
+seed (the global numpy state is never used), and game i of a block is seeded from the
+block seed and i alone, whatever the thread count.
+
+``tune_io`` turns the command's option strings into a :class:`TuneSpec` and writes a run's
+files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.tournament import Policy
+
+# 0/1 switches: never searched (a continuous search over a flag means nothing)
+FLAGS = ("switch",)
+# held at the base value unless --fix says otherwise: the unit the other values are in
+DEFAULT_FIXED = ("hit",)
+# the searched range of each parameter (engine/players/params.py; README: Players)
+BOUNDS: dict[str, tuple[float, float]] = {
+    "hit": (0.25, 3.0),
+    "elim": (0.0, 4.0),
+    "own_loss": (0.3, 3.0),
+    "attack_min": (-0.5, 1.5),
+    "advance": (0.0, 5.0),
+    "control": (0.0, 3.0),
+    "terrain": (0.0, 1.5),
+    "threat": (0.0, 3.0),
+    "opportunity": (0.0, 4.0),
+    "keep": (0.0, 8.0),
+    "cycle": (0.0, 4.0),
+    "card_cost": (0.0, 0.3),
+    "ground": (0.0, 2.0),
+    "committed_cost": (0.0, 3.0),
+    "def_guess": (0.0, 5.0),
+    "churn": (0.0, 5.0),
+}
+SCALE = 10.0  # each searched parameter spans 0..SCALE in the optimiser's space
+DECIMALS = 4  # the result is rounded to this many decimals (and evaluated as rounded)
+DEFAULT_POOL = ("attritional", "territorial", "balanced")
+DEFAULT_AGAINST = ("random", "simple", "attritional", "territorial", "balanced")
+PAIRINGS = ("mirror", "field")
+
+
+def require_cma():
+    """The ``cma`` module, or a one-line error naming the extra that installs it."""
+    try:
+        import cma
+    except ImportError:
+        raise UsageError(
+            "tune: needs the optional package 'cma' (CMA-ES); install it with "
+            "pip install 'manoeuvre-sim[tune]'"
+        ) from None
+    return cma
+
+
+# --- the search space ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Space:
+    """The searched parameters: ``free`` indices into the parameter vector with their
+    bounds; every other parameter stays at ``base``."""
+
+    names: tuple[str, ...]  # every parameter (PARAM_NAMES)
+    base: tuple[float, ...]
+    free: tuple[int, ...]
+    lo: tuple[float, ...]
+    hi: tuple[float, ...]
+    held: dict[str, str] = field(default_factory=dict)  # parameter -> why it is not searched
+
+    @property
+    def dim(self) -> int:
+        return len(self.free)
+
+    def to_params(self, x: Sequence[float]) -> np.ndarray:
+        """The full parameter vector for a point of the 0..SCALE space (clipped to it)."""
+        p = np.array(self.base, dtype=np.float64)
+        u = np.clip(np.asarray(x, dtype=np.float64), 0.0, SCALE) / SCALE
+        lo, hi = np.array(self.lo), np.array(self.hi)
+        p[list(self.free)] = lo + u * (hi - lo)
+        return p
+
+    def to_x(self, params: Sequence[float]) -> np.ndarray:
+        p = np.asarray(params, dtype=np.float64)[list(self.free)]
+        lo, hi = np.array(self.lo), np.array(self.hi)
+        return SCALE * (p - lo) / (hi - lo)
+
+
+def parse_bounds(items: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """``NAME=LO:HI`` items (``--bounds``) as a dict."""
+    from manoeuvre_sim.engine.players import PARAM_NAMES
+
+    out = {}
+    for item in items:
+        m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*=\s*([^:]+):(.+)", item)
+        if not m:
+            raise UsageError(f"--bounds {item!r}: expected NAME=LO:HI, e.g. keep=2:7")
+        name = m.group(1)
+        if name not in PARAM_NAMES:
+            raise UsageError(
+                f"--bounds {item!r}: unknown parameter {name!r}; expected one of "
+                f"{', '.join(PARAM_NAMES)}"
+            )
+        if name in FLAGS:
+            raise UsageError(f"--bounds {item!r}: {name} is a 0/1 switch and is never searched")
+        try:
+            lo, hi = float(m.group(2)), float(m.group(3))
+        except ValueError:
+            raise UsageError(f"--bounds {item!r}: expected numbers LO:HI, e.g. keep=2:7") from None
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise UsageError(f"--bounds {item!r}: expected finite LO < HI")
+        out[name] = (lo, hi)
+    return out
+
+
+def search_space(
+    base: Sequence[float],
+    *,
+    fixed: Sequence[str] = DEFAULT_FIXED,
+    bounds: dict[str, tuple[float, float]] | None = None,
+) -> Space:
+    """The space searched around ``base``: every parameter with bounds (:data:`BOUNDS`,
+    then ``bounds``) except the flags and ``fixed``."""
+    from manoeuvre_sim.engine.players import NPARAM, PARAM_NAMES
+
+    names = tuple(PARAM_NAMES)
+    if len(base) != NPARAM:
+        raise UsageError(f"--base: expected {NPARAM} parameters, got {len(base)}")
+    for n in fixed:
+        if n not in names:
+            raise UsageError(f"--fix: unknown parameter {n!r}; expected one of {', '.join(names)}")
+    known = BOUNDS | (bounds or {})
+    free, lo, hi, held = [], [], [], {}
+    for i, n in enumerate(names):
+        if n in FLAGS:
+            held[n] = "a 0/1 switch"
+        elif n in fixed:
+            held[n] = "fixed"
+        elif n not in known:
+            held[n] = "no bounds known (give them with --bounds NAME=LO:HI)"
+        else:
+            a, b = known[n]
+            if not a <= base[i] <= b:
+                raise UsageError(
+                    f"--bounds: the base value of {n} ({base[i]:g}) lies outside {a:g}..{b:g}"
+                )
+            free.append(i)
+            lo.append(float(a))
+            hi.append(float(b))
+    if not free:
+        raise UsageError("--fix: every parameter is held; nothing left to search")
+    return Space(names, tuple(float(x) for x in base), tuple(free), tuple(lo), tuple(hi), held)
+
+
+# --- the games ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Block:
+    """``games`` games of army_a (seat a) against army_b (seat b), the candidate in seat
+    ``seat`` (0: a) and ``opponent`` in the other, games 0..games-1 of block seed ``seed``."""
+
+    opponent: str
+    army_a: str
+    army_b: str
+    seat: int
+    seed: int
+    games: int
+
+
+def block_seed(master: int, *key: object) -> int:
+    """A 63-bit block seed from the master seed and a key (its parts joined)."""
+    h = hashlib.sha256("\x00".join(str(k) for k in key).encode()).digest()
+    ss = np.random.SeedSequence([int(master), int.from_bytes(h[:8], "little")])
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def army_pairs(armies: Sequence[str], pairings: str) -> list[tuple[str, str]]:
+    if pairings == "mirror":
+        return [(a, a) for a in armies]
+    if pairings == "field":
+        return [(a, b) for a in armies for b in armies]
+    raise UsageError(f"--pairings: expected one of {', '.join(PAIRINGS)}, got {pairings!r}")
+
+
+def games_per_block(games: int, opponents: int, pairs: int) -> int:
+    """Games per block so that a candidate plays at least ``games`` (both seatings)."""
+    if games < 1:
+        raise UsageError(f"--games-per-eval: expected a positive number of games, got {games}")
+    return -(-games // (2 * opponents * pairs))
+
+
+def _plan(stream: tuple, master: int, opponents, pairs, per: int) -> list[Block]:
+    out = []
+    for opp in opponents:
+        for a, b in pairs:
+            s = block_seed(master, *stream, opp, a, b)
+            for seat in (0, 1):
+                out.append(Block(opp, a, b, seat, s, per))
+    return out
+
+
+def tuning_plan(
+    master: int, generation: int, pool: Sequence[str], pairs: Sequence[tuple[str, str]], per: int
+) -> list[Block]:
+    """The games every candidate of ``generation`` plays: for each pool style and army
+    pairing one block seed (from the master seed, the generation, the style's and the
+    armies' names), played with the candidate in each seat."""
+    return _plan(("tune", generation), master, pool, pairs, per)
+
+
+def heldout_plan(
+    master: int, against: Sequence[str], pairs: Sequence[tuple[str, str]], per: int
+) -> list[Block]:
+    """The held-out games: seeds from a stream tuning never draws from."""
+    return _plan(("heldout",), master, against, pairs, per)
+
+
+@dataclass
+class Score:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+
+    @property
+    def points(self) -> float:
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def rate(self) -> float:
+        return self.points / self.games if self.games else float("nan")
+
+    def add(self, other: Score) -> None:
+        self.games += other.games
+        self.wins += other.wins
+        self.draws += other.draws
+
+
+class Arena:
+    """Plays blocks of games between a candidate vector and named policies, with the armies
+    packed once."""
+
+    def __init__(
+        self,
+        armies: dict,  # name -> model.Army
+        policies: dict[str, Policy],
+        *,
+        threads: int = 0,
+        base_policy: str = "balanced",
+    ) -> None:
+        from manoeuvre_sim.model import load_sections, load_terrain
+
+        self.armies = armies
+        self.policies = policies
+        self.threads = threads
+        self.base_policy = base_policy  # the heuristic id the candidate plays under
+        self._terrain = load_terrain()
+        self._sections = load_sections(terrain=self._terrain)
+        self._packed: dict[tuple[str, str], tuple] = {}
+        self.data_hash: dict[tuple[str, str], str] = {}
+
+    def prepared(self, a: str, b: str) -> tuple:
+        if (a, b) not in self._packed:
+            from manoeuvre_sim.engine.pack import pack
+
+            A, B = self.armies[a], self.armies[b]
+            P = pack(A, B, self._terrain, self._sections)
+            self._packed[(a, b)] = (A, B, P)
+            self.data_hash[(a, b)] = P.data_hash
+        return self._packed[(a, b)]
+
+    def config(self, params: Sequence[float], blk: Block):
+        """The ``SimConfig`` of one block (the candidate's vector in its seat)."""
+        from manoeuvre_sim.runner import SimConfig
+
+        opp = self.policies[blk.opponent]
+        cand = (self.base_policy, tuple(float(x) for x in params))
+        other = (opp.base, opp.params)
+        (pa, va), (pb, vb) = (cand, other) if blk.seat == 0 else (other, cand)
+        return SimConfig(
+            blk.army_a, blk.army_b, games=blk.games, seed=blk.seed, policy_a=pa, policy_b=pb,
+            params_a=va, params_b=vb, threads=self.threads, chunk=blk.games,
+        )  # fmt: skip
+
+    def play(self, params: Sequence[float], blk: Block) -> Score:
+        from manoeuvre_sim.engine.batch import R_WINNER
+        from manoeuvre_sim.runner import simulate
+
+        res = simulate(self.config(params, blk), prepared=self.prepared(blk.army_a, blk.army_b))
+        if res.interrupted:
+            raise KeyboardInterrupt
+        w = res.records[:, R_WINNER]
+        return Score(len(w), int((w == blk.seat).sum()), int((w < 0).sum()))
+
+    def score(
+        self,
+        params: Sequence[float],
+        blocks: Sequence[Block],
+        progress: Callable[[int], None] | None = None,
+    ) -> Score:
+        total = Score()
+        for blk in blocks:
+            total.add(self.play(params, blk))
+            if progress is not None:
+                progress(blk.games)
+        return total
+
+
+# --- the run -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TuneSpec:
+    base: Policy
+    pool: tuple[Policy, ...]
+    armies: tuple  # model.Army
+    against: tuple[Policy, ...] = ()  # the held-out opponents (empty: no evaluation)
+    pairings: str = "mirror"
+    games_per_eval: int = 960
+    generations: int = 30
+    popsize: int | None = None  # None: CMA-ES's default, 4 + 3 ln(dim)
+    sigma: float = 2.0
+    seed: int = 1
+    eval_games: int = 4400  # per held-out opponent
+    threads: int = 0
+    name: str = "tuned_new"
+    fixed: tuple[str, ...] = DEFAULT_FIXED
+    bounds: tuple[tuple[str, float, float], ...] = ()
+    command: str = ""
+    sources: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        checks = (
+            (self.generations >= 0, "--generations", "0 (evaluate --base only) or more"),
+            (self.popsize is None or self.popsize >= 2, "--popsize", "2 or more"),
+            (math.isfinite(self.sigma) and 0 < self.sigma <= SCALE, "--sigma",
+             f"a step size in (0, {SCALE:g}] (the space spans 0..{SCALE:g} per parameter)"),
+            (0 <= self.seed < 2**63, "--seed", "an integer in 0..2**63-1"),
+            (self.eval_games >= 0, "--eval-games", "0 (no evaluation) or more"),
+            (self.threads >= 0, "--threads", "0 (all cores) or more"),
+            (self.games_per_eval >= 1, "--games-per-eval", "a positive number of games"),
+        )  # fmt: skip
+        for ok, opt, what in checks:
+            if not ok:
+                value = {
+                    "--generations": self.generations, "--popsize": self.popsize,
+                    "--sigma": self.sigma, "--seed": self.seed, "--eval-games": self.eval_games,
+                    "--threads": self.threads, "--games-per-eval": self.games_per_eval,
+                }[opt]  # fmt: skip
+                raise UsageError(f"{opt}: expected {what}, got {value}")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", self.name):
+            raise UsageError(
+                f"--name: expected a style name of letters, digits, _ and -, got {self.name!r}"
+            )
+        from manoeuvre_sim.engine.players import POLICY_NAMES
+
+        if self.name in POLICY_NAMES:
+            raise UsageError(
+                f"--name: {self.name!r} is a built-in policy; a styles file may not reuse it"
+            )
+        if self.base.base in ("random", "simple"):
+            raise UsageError(
+                f"--base: expected a heuristic style (attritional, territorial, balanced or a "
+                f"variant of one), got {self.base.name!r}"
+            )
+        if not self.pool:
+            raise UsageError("--pool: expected at least one policy")
+        if not self.armies:
+            raise UsageError("--armies: expected at least one army")
+        for opt, items in (("--pool", [p.name for p in self.pool]),
+                           ("--armies", [a.name for a in self.armies]),
+                           ("--against", [p.name for p in self.against])):  # fmt: skip
+            if len(set(items)) != len(items):
+                raise UsageError(f"{opt}: a name is given twice")
+
+    def space(self) -> Space:
+        bounds = {n: (lo, hi) for n, lo, hi in self.bounds}
+        return search_space(self.base.params, fixed=self.fixed, bounds=bounds)
+
+    def pairs(self) -> list[tuple[str, str]]:
+        return army_pairs([a.name for a in self.armies], self.pairings)
+
+    def per_block(self) -> int:
+        return games_per_block(self.games_per_eval, len(self.pool), len(self.pairs()))
+
+    def eval_per_block(self) -> int:
+        n = len([a.name for a in self.armies])
+        return games_per_block(self.eval_games, 1, n) if self.eval_games else 0
+
+
+@dataclass
+class TuneResult:
+    spec: TuneSpec
+    space: Space
+    params: np.ndarray  # the result (rounded), the full vector
+    log: list[dict]
+    heldout: list[dict]
+    manifest: dict
+    interrupted: bool = False
+    stop: dict = field(default_factory=dict)
+
+
+def round_params(p: np.ndarray) -> np.ndarray:
+    return np.round(np.asarray(p, dtype=np.float64), DECIMALS) + 0.0  # no -0.0
+
+
+def cma_options(spec: TuneSpec, space: Space, rng: np.random.Generator) -> dict:
+    opts = {
+        "bounds": [0.0, SCALE],
+        "seed": float("nan"),  # cma must not seed numpy's global generator...
+        "randn": lambda *shape: rng.standard_normal(shape),  # ...it draws from ours
+        "verbose": -9,
+        "verb_disp": 0,
+        "verb_log": 0,  # no outcmaes/ files
+        "tolfun": 0.0,  # noisy fitness: stop only by the budget (or a flat fitness)
+        "tolfunhist": 0.0,
+    }
+    if spec.popsize is not None:
+        opts["popsize"] = spec.popsize
+    return opts
+
+
+def run(
+    spec: TuneSpec,
+    *,
+    out_dir: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    report: Callable[[str], None] | None = None,
+) -> TuneResult:
+    """Tune, then evaluate on held-out seeds. Files (``out_dir``) are rewritten atomically
+    after every generation, so an interrupted run leaves a complete best-so-far result; a
+    KeyboardInterrupt ends the run after the last finished generation (or held-out
+    opponent) with ``interrupted`` set."""
+    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim.study import RuleOptions, study_data_hash
+
+    cma = require_cma()
+    space = spec.space()
+    pool_names = [p.name for p in spec.pool]
+    pairs = spec.pairs()
+    per = spec.per_block()
+    policies = {p.name: p for p in (*spec.pool, *spec.against)}
+    arena = Arena(
+        {a.name: a for a in spec.armies}, policies, threads=spec.threads,
+        base_policy=spec.base.base,
+    )  # fmt: skip
+    rng = np.random.default_rng(np.random.SeedSequence([spec.seed, 0x7475_6E65]))  # "tune"
+    es = cma.CMAEvolutionStrategy(list(space.to_x(space.base)), spec.sigma,
+                                  cma_options(spec, space, rng))  # fmt: skip
+    lam = int(es.popsize)
+    gen_games = (lam + 1) * 2 * len(pool_names) * len(pairs) * per
+    ev_per = spec.eval_per_block()
+    total = spec.generations * gen_games + len(spec.against) * 2 * len(spec.armies) * ev_per
+    done = 0
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, total)
+
+    say = report or (lambda line: None)
+    manifest = {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "command": spec.command,
+        "seed": spec.seed,
+        "data_hash": study_data_hash(spec.armies, RuleOptions()),
+        "armies": [a.name for a in spec.armies],
+        "army_sources": list(spec.sources),
+        "pairings": spec.pairings,
+        "base": {"name": spec.base.name, "policy": spec.base.base,
+                 "params": list(spec.base.params)},
+        "pool": {p.name: {"policy": p.base, "params": list(p.params)} for p in spec.pool},
+        "games_per_candidate": 2 * len(pool_names) * len(pairs) * per,
+        "games_per_block": per,
+        "generations_requested": spec.generations,
+        "popsize": lam,
+        "sigma0": spec.sigma,
+        "optimiser": f"cma {cma.__version__} CMAEvolutionStrategy",
+        "space": {
+            "scale": SCALE,
+            "searched": {space.names[i]: [lo, hi]
+                         for i, lo, hi in zip(space.free, space.lo, space.hi, strict=True)},
+            "held": space.held,
+        },
+        "param_names": list(space.names),
+        "name": spec.name,
+        "threads": spec.threads,
+        "seeds": "tuning blocks: (seed, 'tune', generation, opponent, army_a, army_b); "
+        "held-out: (seed, 'heldout', opponent, army_a, army_b) - disjoint streams",
+    }  # fmt: skip
+    log: list[dict] = []
+    heldout: list[dict] = []
+    result = round_params(space.to_params(es.result.xfavorite))
+    interrupted = False
+    stop: dict = {}
+    t0 = time.perf_counter()
+    out = Path(out_dir) if out_dir is not None else None
+
+    def save(status: str) -> None:
+        manifest.update(
+            status=status,
+            generations_done=len(log),
+            games_played=done,
+            seconds=round(time.perf_counter() - t0, 1),
+            stop=stop,
+            result={n: float(v) for n, v in zip(space.names, result, strict=True)},
+        )
+        if out is not None:
+            from manoeuvre_sim.tune_io import write_outputs
+
+            write_outputs(out, spec, space, result, log, heldout, manifest)
+
+    save("running")
+    try:
+        for g in range(spec.generations):
+            tg = time.perf_counter()
+            plan = tuning_plan(spec.seed, g, pool_names, pairs, per)
+            xs = es.ask()
+            centre = round_params(space.to_params(es.result.xfavorite))
+            scores = [arena.score(space.to_params(x), plan, tick) for x in xs]
+            centre_score = arena.score(centre, plan, tick)
+            rates = np.array([s.rate for s in scores])
+            es.tell(xs, list(1.0 - rates))
+            b = int(np.argmax(rates))
+            best = space.to_params(xs[b])
+            row = {
+                "generation": g,
+                "games_per_candidate": scores[0].games,
+                "candidates": lam,
+                "fitness_mean": float(rates.mean()),
+                "fitness_best": float(rates[b]),
+                "fitness_worst": float(rates.min()),
+                "fitness_centre": centre_score.rate,
+                "sigma": float(es.sigma),
+                "seconds": round(time.perf_counter() - tg, 2),
+            }
+            for i in space.free:
+                row[f"centre_{space.names[i]}"] = float(centre[i])
+            for i in space.free:
+                row[f"best_{space.names[i]}"] = float(best[i])
+            log.append(row)
+            result = round_params(space.to_params(es.result.xfavorite))
+            save("running")
+            say(
+                f"generation {g + 1}/{spec.generations}: centre {centre_score.rate:.3f}, "
+                f"candidates mean {rates.mean():.3f} best {rates[b]:.3f}, sigma "
+                f"{es.sigma:.2f}, {row['seconds']:.0f} s"
+            )
+            s = es.stop()
+            if s:
+                stop = {k: str(v) for k, v in s.items()}
+                say(f"the optimiser stopped: {', '.join(stop)}")
+                break
+        if spec.against and spec.eval_games:
+            hp = heldout_plan(spec.seed, [p.name for p in spec.against],
+                              [(a.name, a.name) for a in spec.armies], ev_per)  # fmt: skip
+            for row in evaluate(arena, result, hp, tick):
+                heldout.append(row)
+                save("running")
+    except KeyboardInterrupt:
+        interrupted = True
+    save("interrupted" if interrupted else "finished")
+    return TuneResult(spec, space, result, log, heldout, manifest, interrupted, stop)
+
+
+def evaluate(
+    arena: Arena,
+    params: Sequence[float],
+    plan: Sequence[Block],
+    progress: Callable[[int], None] | None = None,
+    confidence: float = 0.95,
+):
+    """Play ``params`` on ``plan`` and yield one row per opponent (in plan order) as each
+    opponent's games finish: games, wins, draws, losses, the win rate (draws half) with its
+    Wilson interval, and the rate in each seat."""
+    from manoeuvre_sim.stats import wilson_interval
+
+    order = list(dict.fromkeys(b.opponent for b in plan))
+    for opp in order:
+        seats = [Score(), Score()]
+        for blk in plan:
+            if blk.opponent == opp:
+                seats[blk.seat].add(arena.play(params, blk))
+                if progress is not None:
+                    progress(blk.games)
+        s = Score()
+        for x in seats:
+            s.add(x)
+        lo, hi = wilson_interval(s.points, s.games, confidence)
+        yield {
+            "opponent": opp,
+            "games": s.games,
+            "wins": s.wins,
+            "draws": s.draws,
+            "losses": s.games - s.wins - s.draws,
+            "win_rate": s.rate,
+            "ci_low": float(lo),
+            "ci_high": float(hi),
+            "win_rate_seat_a": seats[0].rate,
+            "win_rate_seat_b": seats[1].rate,
+        }
