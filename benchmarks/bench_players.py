@@ -36,8 +36,10 @@ from numba.extending import intrinsic
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "RESULTS-players.md"
-# written from a `manoeuvre-sim tune` run, not by this script: kept when the file is rewritten
+# written by other scripts (a `manoeuvre-sim tune` run, bench_search.py,
+# bench_sensitivity.py), not by this one: kept when the file is rewritten
 TUNED_SECTION = "## The tuned style"
+KEPT_SECTIONS = (TUNED_SECTION, "## Search player", "## Sensitivity to play strength")
 
 
 def kept_section(text: str, title: str) -> str:
@@ -381,14 +383,16 @@ def main() -> None:
             f"games/s per thread at this game length. {need}\n"
         )
     L.append("## The styles' parameters\n")
-    styles = [p for p in POLICY_NAMES if p not in ("random", "simple")]
+    styles = [p for p in POLICY_NAMES if p not in ("random", "simple", "search")]
     L.append("| parameter | " + " | ".join(styles) + " |")
     L.append("|---|" + "---:|" * len(styles))
     for i, name in enumerate(PARAM_NAMES):
         L.append(f"| {name} | " + " | ".join(f"{POLICY_PARAMS[p][i]:g}" for p in styles) + " |")
-    kept = kept_section(OUT.read_text(encoding="utf-8") if OUT.exists() else "", TUNED_SECTION)
-    if kept:
-        L.append("\n" + kept.rstrip("\n"))
+    old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
+    for title in KEPT_SECTIONS:
+        kept = kept_section(old, title)
+        if kept:
+            L.append("\n" + kept.rstrip("\n"))
     OUT.write_text("\n".join(L) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
 

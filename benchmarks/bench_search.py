@@ -32,7 +32,7 @@ def replace_section(path: Path, title: str, body: str) -> None:
     the next ``## `` heading) and keeping every other section."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     head = f"## {title}\n"
-    block = head + body.rstrip("\n") + "\n"
+    block = head + "\n" + body.strip("\n") + "\n"
     i = text.find("\n" + head) + 1 if ("\n" + head) in text else -1
     if text.startswith(head):
         i = 0
@@ -43,7 +43,8 @@ def replace_section(path: Path, title: str, body: str) -> None:
         text = text.rstrip("\n") + "\n\n" + block
     from manoeuvre_sim.fileio import atomic_write
 
-    atomic_write(path, text)
+    with atomic_write(path, encoding="utf-8") as f:
+        f.write(text)
 
 
 def scores(records: np.ndarray, seat: int) -> np.ndarray:
