@@ -39,7 +39,10 @@ OUT = ROOT / "benchmarks" / "RESULTS-players.md"
 # written by other scripts (a `manoeuvre-sim tune` run, bench_search.py,
 # bench_sensitivity.py), not by this one: kept when the file is rewritten
 TUNED_SECTION = "## The tuned style"
-KEPT_SECTIONS = (TUNED_SECTION, "## Search player", "## Sensitivity to play strength")
+KEPT_SECTIONS = (
+    TUNED_SECTION, "## Search player", "## Ladder with the search player",
+    "## Sensitivity to play strength",
+)  # fmt: skip
 
 
 def kept_section(text: str, title: str) -> str:

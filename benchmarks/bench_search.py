@@ -1,12 +1,17 @@
 """The search player (issue #16): strength against its rollout style and speed, per budget.
 
     .venv/bin/python benchmarks/bench_search.py [--budgets 8,32,128] [--games 48] [--seed 1]
+    .venv/bin/python benchmarks/bench_search.py --ladder 16 [--games 8]
 
 For each budget, ``search:BUDGET`` (rollouts by ``balanced``) plays ``balanced`` with every
 base army in a mirror match, in both seats, ``--games`` games per army and seat; the search
 player's score (win 1, draw 1/2) is reported with a 95 % interval (t interval of the
 per-game scores), with games/s on all cores from the same run. Writes the section "Search
 player" of benchmarks/RESULTS-players.md (other sections are kept).
+
+With ``--ladder BUDGET``: ``search:BUDGET`` against every other policy the same way (the
+ladder's row for the search player, which the tournament leaves out as too slow), into the
+section "Ladder with the search player".
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "benchmarks" / "RESULTS-players.md"
 TITLE = "Search player"
+LADDER_TITLE = "Ladder with the search player"
 
 
 def replace_section(path: Path, title: str, body: str) -> None:
@@ -67,34 +73,69 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=48, help="games per army and seat")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rollout", default="balanced")
+    ap.add_argument("--ladder", type=int, default=0, help="a budget: play every policy")
     args = ap.parse_args()
     budgets = [int(x) for x in args.budgets.split(",")]
     armies = [a.name for a in load_builtin_armies()]
     threads = numba.config.NUMBA_NUM_THREADS
     # compile once, outside the timings
     simulate(SimConfig(armies[0], armies[0], games=2, policy_a="search:2", threads=threads))
-    rows = []
-    for b in budgets:
-        spec = f"search:{b}:{args.rollout}"
+
+    def versus(spec: str, opp: str) -> tuple[np.ndarray, float]:
+        """The search player's per-game scores against ``opp`` over every army in a mirror
+        match, both seats, and the seconds it took."""
         got = []
         t0 = time.perf_counter()
         for army in armies:
             for seat in (0, 1):
-                pa, pb = (spec, args.rollout) if seat == 0 else (args.rollout, spec)
+                pa, pb = (spec, opp) if seat == 0 else (opp, spec)
                 seed = pairing_seed(args.seed, f"{army}/search", f"seat{seat}")
                 res = simulate(SimConfig(army, army, games=args.games, seed=seed, policy_a=pa,
                                          policy_b=pb, threads=threads))  # fmt: skip
                 got.append(scores(res.records, seat))
-                print(f"budget {b}: {army} seat {'ab'[seat]}: {got[-1].mean():.3f}", flush=True)
-        secs = time.perf_counter() - t0
-        s = np.concatenate(got)
-        n = len(s)
-        half = sps.t.ppf(0.975, n - 1) * s.std(ddof=1) / np.sqrt(n)
-        rows.append((b, n, s.mean(), s.mean() - half, s.mean() + half, n / secs))
-    lines = [
+                print(f"{spec} vs {opp}: {army} seat {'ab'[seat]}: {got[-1].mean():.3f}",
+                      flush=True)  # fmt: skip
+        return np.concatenate(got), time.perf_counter() - t0
+
+    def interval(s: np.ndarray) -> tuple[float, float, float]:
+        half = sps.t.ppf(0.975, len(s) - 1) * s.std(ddof=1) / np.sqrt(len(s))
+        return s.mean(), s.mean() - half, s.mean() + half
+
+    head = (
         f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, "
         f"{os.cpu_count()} cores, {threads} threads, by `benchmarks/bench_search.py "
-        f"--budgets {args.budgets} --games {args.games} --seed {args.seed}`.",
+    )
+    if args.ladder:
+        spec = f"search:{args.ladder}:{args.rollout}"
+        from manoeuvre_sim.engine.players import POLICY_NAMES
+
+        lines = [
+            head + f"--ladder {args.ladder} --games {args.games} --seed {args.seed}`.",
+            "",
+            f"`{spec}` against each policy: every base army in a mirror match, both seats, "
+            f"{args.games} games per army and seat; the search player's score (win 1, draw "
+            "1/2) with a 95 % t interval.",
+            "",
+            "| opponent | games | search player's score | 95 % interval |",
+            "|---|---:|---:|---|",
+        ]
+        for opp in (p for p in POLICY_NAMES if p != "search"):
+            got = versus(spec, opp)[0]
+            m, lo, hi = interval(got)
+            lines.append(
+                f"| `{opp}` | {len(got)} | {100 * m:.1f} % | "
+                f"[{100 * lo:.1f}, {100 * hi:.1f}] |"
+            )
+        replace_section(OUT, LADDER_TITLE, "\n".join(lines) + "\n")
+        print("\n".join(lines))
+        return
+    rows = []
+    for b in budgets:
+        s, secs = versus(f"search:{b}:{args.rollout}", args.rollout)
+        m, lo, hi = interval(s)
+        rows.append((b, len(s), m, lo, hi, len(s) / secs))
+    lines = [
+        head + f"--budgets {args.budgets} --games {args.games} --seed {args.seed}`.",
         "",
         f"`search:BUDGET` (rollouts by `{args.rollout}`) against `{args.rollout}`: every base "
         f"army in a mirror match, both seats, {args.games} games per army and seat. Score: win "
