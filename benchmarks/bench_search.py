@@ -123,8 +123,7 @@ def main() -> None:
             got = versus(spec, opp)[0]
             m, lo, hi = interval(got)
             lines.append(
-                f"| `{opp}` | {len(got)} | {100 * m:.1f} % | "
-                f"[{100 * lo:.1f}, {100 * hi:.1f}] |"
+                f"| `{opp}` | {len(got)} | {100 * m:.1f} % | [{100 * lo:.1f}, {100 * hi:.1f}] |"
             )
         replace_section(OUT, LADDER_TITLE, "\n".join(lines) + "\n")
         print("\n".join(lines))
