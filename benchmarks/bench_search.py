@@ -5,8 +5,8 @@
 
 For each budget, ``search:BUDGET`` (rollouts by ``balanced``) plays ``balanced`` with every
 base army in a mirror match, in both seats, ``--games`` games per army and seat; the search
-player's score (win 1, draw 1/2) is reported with a 95 % interval (t interval of the
-per-game scores), with games/s on all cores from the same run. Writes the section "Search
+player's score (win 1, draw 1/2) is reported with a 95 % Wilson interval (draws counting
+half), with games/s on all cores from the same run. Writes the section "Search
 player" of benchmarks/RESULTS-players.md (other sections are kept).
 
 With ``--ladder BUDGET``: ``search:BUDGET`` against every other policy the same way (the
@@ -62,10 +62,10 @@ def scores(records: np.ndarray, seat: int) -> np.ndarray:
 
 def main() -> None:
     import numba
-    from scipy import stats as sps
 
     from manoeuvre_sim.model.load import load_builtin_armies
     from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.stats import wilson_interval
     from manoeuvre_sim.study import pairing_seed
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -98,8 +98,10 @@ def main() -> None:
         return np.concatenate(got), time.perf_counter() - t0
 
     def interval(s: np.ndarray) -> tuple[float, float, float]:
-        half = sps.t.ppf(0.975, len(s) - 1) * s.std(ddof=1) / np.sqrt(len(s))
-        return s.mean(), s.mean() - half, s.mean() + half
+        """The mean score and its 95 % Wilson interval, draws counting half (as the
+        tournament reports them)."""
+        lo, hi = wilson_interval(s.sum(), len(s))
+        return s.mean(), float(lo), float(hi)
 
     head = (
         f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, "
@@ -114,7 +116,7 @@ def main() -> None:
             "",
             f"`{spec}` against each policy: every base army in a mirror match, both seats, "
             f"{args.games} games per army and seat; the search player's score (win 1, draw "
-            "1/2) with a 95 % t interval.",
+            "1/2) with a 95 % Wilson interval (draws count half).",
             "",
             "| opponent | games | search player's score | 95 % interval |",
             "|---|---:|---:|---|",
@@ -138,7 +140,7 @@ def main() -> None:
         "",
         f"`search:BUDGET` (rollouts by `{args.rollout}`) against `{args.rollout}`: every base "
         f"army in a mirror match, both seats, {args.games} games per army and seat. Score: win "
-        "1, draw 1/2 (mirror matches can be drawn); 95 % t interval of the per-game scores. "
+        "1, draw 1/2 (mirror matches can be drawn); 95 % Wilson interval, draws counting half. "
         "Games/s is whole games with one search seat, all threads.",
         "",
         "| budget (rollouts per decision) | games | search player's score | 95 % interval | "
