@@ -1,0 +1,259 @@
+"""`manoeuvre-sim report`: one PDF from study directories — its pages, table of contents and
+provenance, the studies read back rather than recomputed, and bad input refused with one
+line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import shutil
+
+import pandas as pd
+import pytest
+
+from manoeuvre_sim import RULES_VERSION
+from manoeuvre_sim.cli.main import main
+
+pypdf = pytest.importorskip("pypdf")
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A tiny balance study as `balance --out` writes it."""
+    from manoeuvre_sim.analyses import balance
+
+    out = tmp_path_factory.mktemp("study")
+    res = balance.run(["France", "Russia"], games_per_pairing=6, seed=7, out_dir=out,
+                      threads=1, block=6)  # fmt: skip
+    res.write(out)
+    return out
+
+
+def _texts(pdf) -> list[str]:
+    return [p.extract_text() for p in pypdf.PdfReader(pdf).pages]
+
+
+def _toc(text: str) -> dict[str, int]:
+    """Contents page text -> {heading: page}."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*(.+?)[\s.]*?(\d+)\s*$", line)
+        if m:
+            out[m.group(1).strip()] = int(m.group(2))
+    return out
+
+
+def test_report_from_a_balance_study(study, tmp_path, capsys):
+    pdf = tmp_path / "r" / "report.pdf"
+    main(["report", "--from", str(study), "--out", str(pdf), "--quiet"])
+    assert "7 pages" in capsys.readouterr().out
+    texts = _texts(pdf)
+    # cover, contents, the balance study's three chart pages and its summary, methods
+    assert len(texts) == 7
+    for n, text in enumerate(texts, start=1):
+        assert f"page {n} of 7" in text
+    # the table of contents: every heading, and each points at the page that holds it
+    assert "Contents" in texts[1]
+    toc = _toc(texts[1])
+    expect = {
+        "Provenance of every study": "Manoeuvre — balance report",
+        "Balance study — 2 armies": "win rate of each pairing",
+        "Win rate of each pairing (balanced)": "win rate of each pairing",
+        "Army strength: ratings and field win rates (balanced)": "Army strength",
+        "Seat and game ends: first player, victory types (balanced)": "Seat and game ends",
+        "Summary (as the command printed it)": "ranking under policy balanced",
+        "Methods": "What an interval means here",
+    }
+    for heading, needle in expect.items():
+        assert heading in toc, (heading, texts[1])
+        assert needle in texts[toc[heading] - 1], (heading, toc[heading])
+    assert toc["Methods"] == 7 and toc["Win rate of each pairing (balanced)"] == 3
+    # the cover: everything that decided the study's games
+    man = json.loads((study / "manifest.json").read_text())
+    cover = texts[0]
+    for needle in (
+        f"rules {RULES_VERSION}",
+        f"manoeuvre-sim {man['version']}",
+        "seed 7",
+        "24 games (6 per ordered pairing)",
+        "policies: balanced",
+        "rule switches: set-up random",
+        man["data_hash"],
+        *(a["data_hash"] for a in man["armies"]),
+        "built-in, same as installed",
+        "unverified 2-4 left out",
+        platform.node(),
+        "run time",
+        str(study),
+    ):
+        assert needle in cover, needle
+    # each study page is footed with its study's provenance, the report's own with the tool's
+    assert f"data {man['data_hash']}" in texts[2] and "seed 7" in texts[2]
+    assert "report built" in texts[6]
+    assert "#27" in texts[6] and "RULE_INTERPRETATIONS" in texts[6]
+    assert sorted(p.name for p in pdf.parent.iterdir()) == ["report.pdf"]  # no .part left
+
+
+def test_changed_army_data_is_flagged_on_the_cover(study, tmp_path):
+    from manoeuvre_sim.analyses import report
+
+    d = tmp_path / "s"
+    shutil.copytree(study, d, ignore=shutil.ignore_patterns("games.parquet"))
+    man = json.loads((d / "manifest.json").read_text())
+    man["armies"][0]["data_hash"] = "0" * 16
+    (d / "manifest.json").write_text(json.dumps(man))
+    lines = [t for _, t in report.study_provenance(report.load_study(d))]
+    flagged = [t for t in lines if "CHANGED since" in t]
+    assert len(flagged) == 1 and flagged[0].startswith(man["armies"][0]["name"])
+
+
+def test_victory_types_counted_from_the_games_when_the_csv_is_missing(study, tmp_path):
+    """A study written before victory_by_army.csv existed: the same table from its games."""
+    from manoeuvre_sim.analyses import report
+
+    d = tmp_path / "old"
+    shutil.copytree(study, d)
+    (d / "victory_by_army.csv").unlink()
+    got = report.load_study(d).frames["victory_by_army"]
+    want = pd.read_csv(study / "victory_by_army.csv")
+    pd.testing.assert_frame_equal(got.reset_index(drop=True)[want.columns], want, check_dtype=False)
+    shutil.rmtree(d / "games.parquet")
+    with pytest.raises(Exception, match="victory_by_army.csv: missing"):
+        report.load_study(d)
+
+
+def _run(args, capsys):
+    with pytest.raises(SystemExit) as ex:
+        main(args)
+    return ex.value.code, capsys.readouterr().err
+
+
+def _broken(study, tmp_path, what: str):
+    d = tmp_path / what
+    shutil.copytree(study, d, ignore=shutil.ignore_patterns("games.parquet"))
+    if what == "no_manifest":
+        (d / "manifest.json").unlink()
+    elif what == "bad_json":
+        (d / "manifest.json").write_text("{not json")
+    elif what == "tune_dir":
+        man = json.loads((d / "manifest.json").read_text())
+        (d / "manifest.json").write_text(json.dumps(man | {"study": "tune"}))
+    elif what == "no_matrix":
+        (d / "matrix.csv").unlink()
+    return d
+
+
+BAD = [
+    ("missing_dir", "expected a study directory"),
+    ("no_manifest", "manifest.json: missing"),
+    ("bad_json", "manifest.json: not readable JSON"),
+    ("tune_dir", "study: expected one of balance, cards, whatif, got 'tune'"),
+    ("no_matrix", "matrix.csv: missing"),
+]
+
+
+@pytest.mark.parametrize("what,needle", BAD)
+def test_bad_study_directory_one_line_exit_2(what, needle, study, tmp_path, capsys):
+    d = tmp_path / "nowhere" if what == "missing_dir" else _broken(study, tmp_path, what)
+    pdf = tmp_path / "r.pdf"
+    code, err = _run(["report", "--from", str(d), "--out", str(pdf), "--quiet"], capsys)
+    assert code == 2, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"error: --from {d}: "), err
+    assert needle in lines[0]
+    assert not pdf.exists()
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--out", "r.txt"], "--out r.txt: expected a file name ending in .pdf"),
+        ([], "--from: expected at least one study directory"),
+        (["--paper", "a5"], "a5"),
+    ],
+)
+def test_bad_options_one_line_exit_2(args, needle, study, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    given = ["--from", str(study)] if "--out" in args or "--paper" in args else []
+    code, err = _run(["report", *given, *args, "--quiet"], capsys)
+    assert code == 2 and needle in err, err
+    assert "Traceback" not in err
+    assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_same_directory_twice_is_refused(study, tmp_path, capsys):
+    code, err = _run(["report", "--from", str(study), "--from", str(study), "--out",
+                      str(tmp_path / "r.pdf"), "--quiet"], capsys)  # fmt: skip
+    assert code == 2 and "named twice" in err
+
+
+@pytest.fixture(scope="module")
+def card_study(tmp_path_factory):
+    """A tiny card study (one ablation) as `cards --out` writes it."""
+    from manoeuvre_sim.analyses import cards
+
+    out = tmp_path_factory.mktemp("cards")
+    res = cards.run("Russia", against=["Austria"], games=8, seed=5, replace=["Supply=blank"],
+                    out_dir=out, threads=1)  # fmt: skip
+    res.write(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def whatif_study(tmp_path_factory):
+    """A tiny what-if as `whatif --out` writes it."""
+    from manoeuvre_sim.analyses import whatif
+
+    out = tmp_path_factory.mktemp("whatif")
+    res = whatif.run(["France", "Russia"], edits=["Russia/Russian Guard/full=9"],
+                     games_per_pairing=6, seed=7, out_dir=out, threads=1)  # fmt: skip
+    res.write(out)
+    return out
+
+
+def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, tmp_path):
+    """Balance first, then card value, then what-ifs, whatever the order given; each
+    section's pages are its own command's, footed with its own study's provenance."""
+    from manoeuvre_sim.analyses import report
+    from manoeuvre_sim.analyses.cards_pdf import card_pages
+
+    pdf = tmp_path / "all.pdf"
+    main(["report", "--from", str(whatif_study), "--from", str(card_study), "--from",
+          str(study), "--out", str(pdf), "--paper", "letter", "--quiet"])  # fmt: skip
+    texts = _texts(pdf)
+    cards = report.load_study(card_study)
+    n_cards = len(card_pages(cards.frames["cards"], army="Russia", against="Austria",
+                             paper="letter"))  # fmt: skip
+    n_summary = {
+        d: len(report._text_pages("x", report.load_study(d).summary, "letter"))
+        for d in (study, card_study, whatif_study)
+    }
+    toc = _toc(texts[1 if "Contents" in texts[1] else 2])
+    n_cover = toc["Contents"] - 1
+    studies = report.load_studies([study, card_study, whatif_study])
+    n_methods = len(report.flow_pages("M", report.methods_items(studies), "letter", "x"))
+    # cover, contents, balance 3, cards, what-if 1, the three summaries, methods
+    assert len(texts) == n_cover + 1 + 3 + n_cards + 1 + sum(n_summary.values()) + n_methods
+    assert toc["Methods"] == len(texts) - n_methods + 1
+    titles = list(toc)
+    order = [
+        "Balance study — 2 armies",
+        "Card value — Russia against Austria",
+        "What-if — Russia / Russian Guard / full: 8 -> 9",
+        "Methods",
+    ]
+    assert [t for t in titles if t in order] == order, titles
+    assert "Ablation — Russia" in toc and "Play rates — Russia" in toc
+    assert "Card value — Russia against Austria" in texts[toc["Ablation — Russia"] - 1]
+    wi = texts[toc["What-if — Russia / Russian Guard / full: 8 -> 9"] - 1]
+    assert "Change of win rate per pairing" in wi
+    wman = json.loads((whatif_study / "manifest.json").read_text())
+    assert f"data {wman['data_hash']}" in wi and "seed 7" in wi
+    cman = json.loads((card_study / "manifest.json").read_text())
+    assert f"data {cman['data_hash']}" in texts[toc["Ablation — Russia"] - 1]
+    cover = " ".join(texts[: toc["Contents"] - 1])
+    assert "change: Russia / Russian Guard / full: 8 -> 9" in cover
+    assert wman["variant"]["armies"][0]["data_hash"] in cover
+    assert "mode both; 1 ablation(s); against Austria" in cover
+    assert "seed 5" in cover
