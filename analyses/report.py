@@ -450,6 +450,24 @@ def study_section(study: Study, paper: str) -> Section:
     return Section(f"{study.title}", pages)
 
 
+def odds_section(own: dict[str, str]) -> Section:
+    """The combat odds charts of ``odds chart``: an assault / ambush page per printed dice
+    mix, then bombardment, volley and rockets; exact odds, nothing simulated."""
+    from manoeuvre_sim.odds import DEFAULT_MIXES, odds_grid
+
+    from .odds_chart import ASSAULT_DEFENSES, ASSAULT_STRENGTHS, assault_page, fire_page
+
+    prov = {**own, "odds": "exact (rules 6.1-6.3)"}
+    labels, probs = odds_grid(DEFAULT_MIXES, ASSAULT_STRENGTHS, ASSAULT_DEFENSES)
+    pages: list[tuple[Page, dict, str | None, str]] = [
+        (assault_page(lab, ASSAULT_STRENGTHS, ASSAULT_DEFENSES, probs[k]), prov, None,
+         f"Assault / Ambush — attack dice {lab}")
+        for k, lab in enumerate(labels)
+    ]  # fmt: skip
+    pages.append((fire_page(), prov, None, "Bombardment and volley; rockets"))
+    return Section("Combat odds", pages)
+
+
 def report_provenance(built: str) -> dict[str, str]:
     """The footer of the report's own pages (cover, contents, methods)."""
     return {
@@ -474,6 +492,7 @@ def write_report(
     built = now.strftime("%Y-%m-%d %H:%M UTC")
     own = report_provenance(built)
     sections = [study_section(s, paper) for s in studies]
+    sections.append(odds_section(own))
     methods = flow_pages("Methods", methods_items(studies), paper,
                          "how the figures were made, and what they cannot show")  # fmt: skip
 

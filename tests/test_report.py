@@ -47,12 +47,13 @@ def _toc(text: str) -> dict[str, int]:
 def test_report_from_a_balance_study(study, tmp_path, capsys):
     pdf = tmp_path / "r" / "report.pdf"
     main(["report", "--from", str(study), "--out", str(pdf), "--quiet"])
-    assert "7 pages" in capsys.readouterr().out
+    assert "14 pages" in capsys.readouterr().out
     texts = _texts(pdf)
-    # cover, contents, the balance study's three chart pages and its summary, methods
-    assert len(texts) == 7
+    # cover, contents, the balance study's three chart pages and its summary, the odds
+    # charts (six assault dice mixes, bombardment / volley), methods
+    assert len(texts) == 14
     for n, text in enumerate(texts, start=1):
-        assert f"page {n} of 7" in text
+        assert f"page {n} of 14" in text
     # the table of contents: every heading, and each points at the page that holds it
     assert "Contents" in texts[1]
     toc = _toc(texts[1])
@@ -63,12 +64,16 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
         "Army strength: ratings and field win rates (balanced)": "Army strength",
         "Seat and game ends: first player, victory types (balanced)": "Seat and game ends",
         "Summary (as the command printed it)": "ranking under policy balanced",
+        "Combat odds": "Assault / Ambush odds — attack dice 1d6",
+        "Assault / Ambush — attack dice 2d10": "Assault / Ambush odds — attack dice 2d10",
+        "Bombardment and volley; rockets": "Bombardment and Volley odds",
         "Methods": "What an interval means here",
     }
     for heading, needle in expect.items():
         assert heading in toc, (heading, texts[1])
         assert needle in texts[toc[heading] - 1], (heading, toc[heading])
-    assert toc["Methods"] == 7 and toc["Win rate of each pairing (balanced)"] == 3
+    assert toc["Methods"] == 14 and toc["Win rate of each pairing (balanced)"] == 3
+    assert toc["Combat odds"] == 7 and "Rockets" in texts[12] and "exact" in texts[12]
     # the cover: everything that decided the study's games
     man = json.loads((study / "manifest.json").read_text())
     cover = texts[0]
@@ -90,8 +95,8 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
         assert needle in cover, needle
     # each study page is footed with its study's provenance, the report's own with the tool's
     assert f"data {man['data_hash']}" in texts[2] and "seed 7" in texts[2]
-    assert "report built" in texts[6]
-    assert "#27" in texts[6] and "RULE_INTERPRETATIONS" in texts[6]
+    assert "report built" in texts[13]
+    assert "#27" in texts[13] and "RULE_INTERPRETATIONS" in texts[13]
     assert sorted(p.name for p in pdf.parent.iterdir()) == ["report.pdf"]  # no .part left
 
 
@@ -233,8 +238,8 @@ def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, t
     n_cover = toc["Contents"] - 1
     studies = report.load_studies([study, card_study, whatif_study])
     n_methods = len(report.flow_pages("M", report.methods_items(studies), "letter", "x"))
-    # cover, contents, balance 3, cards, what-if 1, the three summaries, methods
-    assert len(texts) == n_cover + 1 + 3 + n_cards + 1 + sum(n_summary.values()) + n_methods
+    # cover, contents, balance 3, cards, what-if 1, the three summaries, odds 7, methods
+    assert len(texts) == n_cover + 1 + 3 + n_cards + 1 + sum(n_summary.values()) + 7 + n_methods
     assert toc["Methods"] == len(texts) - n_methods + 1
     titles = list(toc)
     order = [
@@ -257,3 +262,16 @@ def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, t
     assert wman["variant"]["armies"][0]["data_hash"] in cover
     assert "mode both; 1 ablation(s); against Austria" in cover
     assert "seed 5" in cover
+
+
+def test_fire_odds_page_numbers():
+    """The bombardment / volley grid holds the exact chance that dice (+2 from a hill) beat
+    the defense total (rule 6.2): 2d6 against 10 is 3/36 level, 10/36 from a hill."""
+    from manoeuvre_sim.analyses.odds_chart import fire_grid
+
+    labels, hits = fire_grid(["2d6", "1d10"], [1, 10, 12])
+    assert labels == ["2d6", "1d10"]
+    assert hits[0, 0].tolist() == pytest.approx([1.0, 3 / 36, 0.0])
+    assert hits[0, 1].tolist() == pytest.approx([1.0, 10 / 36, 3 / 36])
+    assert hits[1, 0].tolist() == pytest.approx([0.9, 0.0, 0.0])
+    assert hits[1, 1].tolist() == pytest.approx([1.0, 0.2, 0.0])
