@@ -29,6 +29,8 @@ BOTTOM = 0.95  # inches kept for the footer
 
 
 BULLET = "•  "
+# paths, hashes and option names are never split (a long one overhangs the margin instead)
+NO_BREAK = {"break_long_words": False, "break_on_hyphens": False}
 BULLET_INDENT = 0.17  # inches from the bullet to its text
 
 
@@ -45,12 +47,12 @@ def _wrap(items: Sequence[tuple[str, str]], paper: str) -> list[tuple[str, str, 
             out.append((style, text, 0.0))
             continue
         if text.startswith(BULLET):
-            parts = textwrap.wrap(text.removeprefix(BULLET), width - 4) or [""]
+            parts = textwrap.wrap(text.removeprefix(BULLET), width - 4, **NO_BREAK) or [""]
             out.append((style, "•", 0.0))
             out.extend((style, part, BULLET_INDENT) for part in parts)
             continue
         indent = "    " if style == "m" else ""
-        for part in textwrap.wrap(text, width, subsequent_indent=indent) or [""]:
+        for part in textwrap.wrap(text, width, subsequent_indent=indent, **NO_BREAK) or [""]:
             out.append((style, part, 0.0))
     return out
 

@@ -1,5 +1,6 @@
 """``manoeuvre-sim report``: one printable PDF of the whole analysis (issue 11), assembled
-from the directories the study commands wrote."""
+from the directories the study commands wrote — and, when no balance study is given, from
+one it runs first."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from pathlib import Path
 
 import click
 
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP
+
+DEFAULT_GAMES = 1000  # as balance
+
 
 @click.command()
 @click.option(
@@ -15,21 +20,44 @@ import click
     "sources",
     multiple=True,
     metavar="DIR",
-    help="A study directory to include: the --out of balance, cards or whatif (repeatable).",
+    help="A study directory to include: the --out of balance, cards or whatif (repeatable). "
+    "Without a balance study among them, the report runs one first (below).",
+)
+@click.option(
+    "--armies",
+    help="For the balance study the report runs: comma-separated army names or .toml files "
+    "(default: the 8 base armies).",
+)
+@click.option(
+    "--games-per-pairing",
+    type=int,
+    help=f"For the balance study the report runs: games per ordered pairing "
+    f"(default {DEFAULT_GAMES:,}, as balance).",
+)
+@click.option(
+    "--policy", help=f"For the balance study the report runs: both seats' player "
+    f"(default {DEFAULT_POLICY}): {POLICY_HELP}",
+)  # fmt: skip
+@click.option("--seed", type=int, help="For the balance study the report runs (default 1).")
+@click.option(
+    "--threads", type=int, default=0, show_default=True, help="For a study it runs; 0: all cores."
 )
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option(
     "--out",
     default="reports/manoeuvre-report.pdf",
     show_default=True,
-    help="The PDF to write (replaced atomically).",
+    help="The PDF to write (replaced atomically). A study the report runs is kept beside it, "
+    "in OUT-studies/ (e.g. reports/manoeuvre-report-studies/balance), for --from next time.",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-def report(sources, paper, out, quiet) -> None:
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def report(sources, armies, games_per_pairing, policy, seed, threads, paper, out, quiet) -> None:
     """One PDF with the whole analysis: a cover with the provenance of every study, a table
     of contents, the balance study's pages, a card-value section per card study, the
-    what-ifs, and a methods page. Nothing is recomputed: each study is read back from the
-    files its command wrote, and its pages are the ones that command draws."""
+    what-ifs, the combat odds charts and a methods page. Nothing is recomputed: each study
+    is read back from the files its command wrote, and its pages are the ones that command
+    draws. Without a balance study in --from, one is run first (with --armies,
+    --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance."""
     from manoeuvre_sim.analyses import report as R
     from manoeuvre_sim.errors import UsageError
 
@@ -38,11 +66,27 @@ def report(sources, paper, out, quiet) -> None:
         raise UsageError(f"--out {out}: expected a file name ending in .pdf")
     if out_path.is_dir():
         raise UsageError(f"--out {out}: is a directory; expected a .pdf file name")
-    if not sources:
-        raise UsageError(
-            "--from: expected at least one study directory (the --out of balance, cards or whatif)"
-        )
-    studies = R.load_studies(sources)  # every directory is checked before any page is drawn
+    # every directory, option and army is checked before a game is played or a page drawn
+    studies = R.load_studies(sources)
+    run_opts = {
+        "--armies": armies,
+        "--games-per-pairing": games_per_pairing,
+        "--policy": policy,
+        "--seed": seed,
+    }
+    spec = None
+    if any(s.kind == "balance" for s in studies):
+        given = [k for k, v in run_opts.items() if v is not None]
+        if given:
+            raise UsageError(
+                f"{given[0]}: only for the balance study the report runs, and --from already "
+                "gives one"
+            )
+    else:
+        spec = _balance_spec(armies, games_per_pairing, policy, seed, threads)
+    if spec is not None:
+        work = out_path.with_name(out_path.stem + "-studies") / "balance"
+        studies.insert(0, _run_balance(spec, work, paper, quiet))
     bar = None
     progress = None
     if not quiet:
@@ -64,3 +108,44 @@ def report(sources, paper, out, quiet) -> None:
             bar.close()
     kinds = ", ".join(f"{s.kind} {s.path}" for s in studies)
     click.echo(f"wrote {path}: {pages} pages from {kinds}")
+
+
+def _balance_spec(armies, games_per_pairing, policy, seed, threads):
+    """The balance study the report runs when --from gives none (checked, not played)."""
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.cli.balance import parse_armies
+
+    loaded, sources = B.resolve_armies(parse_armies(armies))
+    return B.BalanceSpec(
+        armies=tuple(loaded),
+        policies=B.policy_specs(policy or DEFAULT_POLICY),
+        games_per_pairing=DEFAULT_GAMES if games_per_pairing is None else games_per_pairing,
+        seed=1 if seed is None else seed,
+        threads=threads,
+        sources=tuple(sources),
+    )
+
+
+def _run_balance(spec, work: Path, paper: str, quiet: bool):
+    """Play ``spec`` into ``work`` (an earlier study there is the report's own, replaced),
+    write its files as ``balance`` does, and read it back as the report's balance study."""
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses import report as R
+    from manoeuvre_sim.cli._common import progress_bar
+
+    n = len(spec.armies)
+    click.echo(
+        f"no balance study in --from: playing one ({n} armies, {spec.games_per_pairing:,} games "
+        f"per ordered pairing, {n * n * spec.games_per_pairing:,} games) into {work}",
+        err=True,
+    )
+    out_dir = B.prepare_out_dir(work, force=True)
+    bar, progress = progress_bar(quiet)
+    res = B.run_spec(spec, out_dir=out_dir, progress=progress)
+    if bar is not None:
+        bar.close()
+    if res.interrupted:
+        click.echo(f"interrupted: no report written (the finished games are in {work})", err=True)
+        sys.exit(130)
+    res.write(out_dir, paper=paper)
+    return R.load_study(out_dir)

@@ -128,6 +128,39 @@ def test_victory_types_counted_from_the_games_when_the_csv_is_missing(study, tmp
         report.load_study(d)
 
 
+@pytest.fixture
+def no_games(monkeypatch):
+    """Any game played fails the test: bad options must be refused before."""
+    import manoeuvre_sim.runner as R
+
+    def boom(*a, **k):
+        raise AssertionError("a game was played before the options were checked")
+
+    monkeypatch.setattr(R, "simulate", boom)
+
+
+def test_report_runs_the_balance_study_it_lacks(tmp_path, capsys):
+    """Without a balance study in --from, the report plays one (small options here), keeps
+    it in OUT-studies/balance for --from next time, and reports it like any other."""
+    pdf = tmp_path / "r.pdf"
+    main(["report", "--armies", "France,Russia", "--games-per-pairing", "4", "--seed", "9",
+          "--threads", "1", "--out", str(pdf), "--quiet"])  # fmt: skip
+    out = capsys.readouterr()
+    work = tmp_path / "r-studies" / "balance"
+    assert "no balance study in --from: playing one" in out.err and str(work) in out.err
+    assert "14 pages" in out.out
+    man = json.loads((work / "manifest.json").read_text())
+    assert man["seed"] == 9 and man["games"] == 16
+    assert len(pd.read_parquet(work / "games.parquet")) == 16
+    texts = _texts(pdf)
+    assert len(texts) == 14
+    assert "seed 9; 16 games (4 per ordered pairing)" in texts[0] and str(work) in texts[0]
+    # run again: the report's own earlier study is replaced, not refused
+    main(["report", "--armies", "France,Russia", "--games-per-pairing", "2", "--seed", "9",
+          "--threads", "1", "--out", str(pdf), "--quiet"])  # fmt: skip
+    assert json.loads((work / "manifest.json").read_text())["games"] == 8
+
+
 def _run(args, capsys):
     with pytest.raises(SystemExit) as ex:
         main(args)
@@ -174,13 +207,21 @@ def test_bad_study_directory_one_line_exit_2(what, needle, study, tmp_path, caps
     "args,needle",
     [
         (["--out", "r.txt"], "--out r.txt: expected a file name ending in .pdf"),
-        ([], "--from: expected at least one study directory"),
         (["--paper", "a5"], "a5"),
+        (["--seed", "3"], "--seed: only for the balance study the report runs"),
+        (["--games-per-pairing", "5"], "--games-per-pairing: only for the balance study"),
+        # without a balance study in --from, the one the report would run is checked first
+        (["--policy", "clever"], "unknown policy 'clever'"),
+        (["--armies", "France,Narnia"], "Narnia"),
+        (["--games-per-pairing", "0"], "--games-per-pairing: expected a positive"),
+        (["--seed", "-1"], "--seed: expected an integer"),
+        (["--threads", "-1"], "--threads"),
     ],
 )
-def test_bad_options_one_line_exit_2(args, needle, study, tmp_path, capsys, monkeypatch):
+def test_bad_options_one_line_exit_2(args, needle, study, tmp_path, capsys, monkeypatch, no_games):
     monkeypatch.chdir(tmp_path)
-    given = ["--from", str(study)] if "--out" in args or "--paper" in args else []
+    runs = any(a in args for a in ("--policy", "--armies", "--threads", "0", "-1"))
+    given = [] if runs else ["--from", str(study)]
     code, err = _run(["report", *given, *args, "--quiet"], capsys)
     assert code == 2 and needle in err, err
     assert "Traceback" not in err
