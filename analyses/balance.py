@@ -222,17 +222,24 @@ class BalanceResult:
 
 
 def rank_ordered(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """``frames`` with the matrix's rows and columns in the first policy's rank order
-    (strongest first): the heatmap reads best so (``to_pdf`` and the report)."""
+    """``frames`` with the matrix's policies in the study's order and its rows and columns
+    in the first policy's rank order (strongest first): the heatmap reads best so
+    (``to_pdf`` and the report)."""
     armies, matrix = frames["armies"], frames["matrix"]
+    # the policies stay in the study's order (the first is its main one), not alphabetical
+    policies = {p: i for i, p in enumerate(pd.unique(armies["policy"]))}
     first = armies["policy"].iloc[0]
     order = armies[armies["policy"] == first].sort_values("rank", kind="stable")
     pos = {a: i for i, a in enumerate(order["army"])}
     out = dict(frames)
     out["matrix"] = (
-        matrix.assign(_r=matrix["army"].map(pos), _c=matrix["opponent"].map(pos))
-        .sort_values(["policy", "_r", "_c"], kind="stable")
-        .drop(columns=["_r", "_c"])
+        matrix.assign(
+            _p=matrix["policy"].map(policies),
+            _r=matrix["army"].map(pos),
+            _c=matrix["opponent"].map(pos),
+        )
+        .sort_values(["_p", "_r", "_c"], kind="stable")
+        .drop(columns=["_p", "_r", "_c"])
     )
     return out
 

@@ -316,3 +316,37 @@ def test_fire_odds_page_numbers():
     assert hits[0, 1].tolist() == pytest.approx([1.0, 10 / 36, 3 / 36])
     assert hits[1, 0].tolist() == pytest.approx([0.9, 0.0, 0.0])
     assert hits[1, 1].tolist() == pytest.approx([1.0, 0.2, 0.0])
+
+
+def test_play_style_pages_when_the_study_compared_styles(tmp_path, capsys):
+    """A balance study run with --policies brings a heatmap per further style and the
+    play-style sensitivity chart into the report, listed in the contents."""
+    from manoeuvre_sim.analyses import balance
+
+    d = tmp_path / "styles"
+    res = balance.run(["France", "Russia"], games_per_pairing=4, seed=2, out_dir=d, threads=1,
+                      policies=["balanced", "attritional"], block=4)  # fmt: skip
+    res.write(d)
+    pdf = tmp_path / "r.pdf"
+    main(["report", "--from", str(d), "--out", str(pdf), "--quiet"])
+    texts = _texts(pdf)
+    toc = _toc(texts[1])
+    assert toc["Win rate of each pairing (attritional)"] == 6
+    assert "policy: attritional" in texts[5]
+    assert "Kendall" in texts[toc["Play-style sensitivity"] - 1]
+    assert "policies: balanced; attritional" in texts[0]
+
+
+def test_rank_ordered_keeps_the_study_policy_order():
+    """The first policy given is the study's main one: its heatmap leads balance.pdf and the
+    report (the matrix used to be sorted alphabetically by policy)."""
+    from manoeuvre_sim.analyses.balance import rank_ordered
+
+    armies = pd.DataFrame({"policy": ["territorial"] * 2 + ["balanced"] * 2,
+                           "army": ["A", "B"] * 2, "rank": [2, 1, 1, 2]})  # fmt: skip
+    cells = [(p, a, o) for p in ("territorial", "balanced") for a in "AB" for o in "AB"]
+    matrix = pd.DataFrame(cells, columns=["policy", "army", "opponent"])
+    m = rank_ordered({"armies": armies, "matrix": matrix})["matrix"]
+    assert list(pd.unique(m["policy"])) == ["territorial", "balanced"]
+    assert list(m["army"].iloc[:4]) == ["B", "B", "A", "A"]  # territorial's rank order
+    assert list(m["opponent"].iloc[:2]) == ["B", "A"]
