@@ -406,9 +406,8 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
         "•  Distant Lands options (tournament hand, advance to contact, digging in) are off "
         "unless a study's rule switches name them.",
         "•  The players are scripts: a human may find lines they miss, and a card's value is "
-        "its value as they play it.",
-        "•  A study's figures hold for its data hashes (cover): an edited army file or map "
-        "is a different study.",
+        "its value as they play it. A study's figures hold for its data hashes (cover): an "
+        "edited army file or map is a different study.",
     ):
         out.append(("p", line))
     return out

@@ -25,7 +25,7 @@ STYLES: dict[str, tuple[dict, float, int]] = {
     "m": ({"fontsize": 7.5, "family": "monospace"}, 0.14, 112),
     "gap": ({}, 0.1, 0),
 }
-BOTTOM = 0.95  # inches kept for the footer
+BOTTOM = 0.8  # inches kept for the footer (two lines from 0.32 in up)
 
 
 BULLET = "•  "
