@@ -155,6 +155,7 @@ def test_report_runs_the_balance_study_it_lacks(tmp_path, capsys):
     texts = _texts(pdf)
     assert len(texts) == 14
     assert "seed 9; 16 games (4 per ordered pairing)" in texts[0] and str(work) in texts[0]
+    assert not (tmp_path / "r-studies" / "cards_russia").exists()  # only with --cards
     # run again: the report's own earlier study is replaced, not refused
     main(["report", "--armies", "France,Russia", "--games-per-pairing", "2", "--seed", "9",
           "--threads", "1", "--out", str(pdf), "--quiet"])  # fmt: skip
@@ -216,6 +217,9 @@ def test_bad_study_directory_one_line_exit_2(what, needle, study, tmp_path, caps
         (["--games-per-pairing", "0"], "--games-per-pairing: expected a positive"),
         (["--seed", "-1"], "--seed: expected an integer"),
         (["--threads", "-1"], "--threads"),
+        (["--cards", "Narnia"], "--cards: 'Narnia' is not an army of the balance study"),
+        (["--card-games", "5"], "--card-games: only with --cards"),
+        (["--cards", "Russia", "--card-games", "0"], "--card-games: expected a positive number"),
     ],
 )
 def test_bad_options_one_line_exit_2(args, needle, study, tmp_path, capsys, monkeypatch, no_games):
@@ -350,3 +354,20 @@ def test_rank_ordered_keeps_the_study_policy_order():
     assert list(pd.unique(m["policy"])) == ["territorial", "balanced"]
     assert list(m["army"].iloc[:4]) == ["B", "B", "A", "A"]  # territorial's rank order
     assert list(m["opponent"].iloc[:2]) == ["B", "A"]
+
+
+def test_report_runs_the_card_studies_asked_for(study, card_study, tmp_path, capsys):
+    """--cards: an observed card study for each named army of the balance study that
+    --from does not already give, against the study's other armies, on its seed."""
+    pdf = tmp_path / "r.pdf"
+    main(["report", "--from", str(study), "--from", str(card_study), "--cards", "all",
+          "--card-games", "8", "--threads", "1", "--out", str(pdf), "--quiet"])  # fmt: skip
+    err = capsys.readouterr().err
+    work = tmp_path / "r-studies" / "cards_france"
+    assert "no card study of France in --from" in err and "of Russia" not in err
+    man = json.loads((work / "manifest.json").read_text())
+    assert man["study"] == "cards" and man["army"] == "France" and man["against"] == ["Russia"]
+    assert man["mode"] == "observed" and man["seed"] == 7 and man["games"] == 8
+    toc = _toc(_texts(pdf)[1])
+    assert "Card value — France against Russia" in toc and "Play rates — France" in toc
+    assert "Card value — Russia against Austria" in toc  # the one given with --from
