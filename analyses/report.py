@@ -22,7 +22,6 @@ import datetime as _dt
 import functools
 import hashlib
 import json
-import math
 import platform
 import textwrap
 from collections.abc import Callable, Sequence
@@ -48,7 +47,7 @@ from .balance_pdf import (  # noqa: E402
     write_pages,
 )
 from .cards_pdf import card_pages  # noqa: E402
-from .report_pdf import flow_pages, toc_page, toc_per_page  # noqa: E402
+from .report_pdf import flow_pages, toc_page, toc_split  # noqa: E402
 
 KIND_ORDER = ("balance", "cards", "whatif")
 # the files each kind of study directory must hold (besides manifest.json)
@@ -228,7 +227,7 @@ def _map_pool_lines(options: dict) -> list[str]:
 def study_provenance(study: Study) -> list[tuple[str, str]]:
     """The cover's block for one study: (style, text) lines."""
     m = study.manifest
-    out: list[tuple[str, str]] = [("h2", f"{study.title}   ({study.path})")]
+    out: list[tuple[str, str]] = [("h2", study.title), ("p", f"directory: {study.path}")]
     made = f"made with manoeuvre-sim {m['version']}, rules {m['rules_version']}"
     if m["rules_version"] != RULES_VERSION:
         made += f" — NOT the rules of this tool ({RULES_VERSION}): rerun it to compare"
@@ -537,14 +536,11 @@ def write_report(
                     entries.append((1, sub, page))
                 page += 1
         entries.append((0, "Methods", page))
-        n_toc = max(1, math.ceil(len(entries) / toc_per_page(paper)))
+        n_toc = len(toc_split(entries, paper))
         if n_toc == n_toc_guess:
             break
         n_toc_guess = n_toc
-    per = toc_per_page(paper)
-    toc = [
-        toc_page(entries[i : i + per], i == 0) for i in range(0, len(entries), per)
-    ]  # fmt: skip
+    toc = [toc_page(part, k == 0) for k, part in enumerate(toc_split(entries, paper))]
 
     body: list[tuple[Page, dict, str | None]] = []
     body.extend((d, own, None) for d in toc)

@@ -90,7 +90,9 @@ def flow_pages(
     for style, text, indent in lines:
         lead = STYLES[style][1] + (0.08 if style in ("h1", "h2") else 0.0)
         bullet = text == "•"  # drawn on the line of its text, which follows it
-        if cur and used + lead > room and cur[-1][1] != "•":
+        # a heading keeps two lines of what follows it on its page
+        keep = 2 * STYLES["p"][1] if style in ("h1", "h2") else 0.0
+        if cur and used + lead + keep > room and cur[-1][1] != "•":
             pages.append(cur)
             cur, used = [], 0.0
         if not cur and style == "gap":
@@ -135,6 +137,18 @@ def toc_page(entries: Sequence[tuple[int, str, int]], first: bool) -> Page:
     return draw
 
 
-def toc_per_page(paper: str) -> int:
+def toc_split(entries: Sequence[tuple[int, str, int]], paper: str) -> list[list]:
+    """``entries`` cut into contents pages by the height each takes (a top-level entry
+    takes a little more, as :func:`toc_page` draws it)."""
     _, h = _size(paper)
-    return int((h - MARGIN_T - 0.35 - 0.15 - BOTTOM - 0.5) / (TOC_LINE + 0.02))
+    room = h - MARGIN_T - 0.35 - 0.15 - BOTTOM - 0.2
+    pages: list[list] = [[]]
+    used = 0.0
+    for e in entries:
+        need = TOC_LINE + (0.08 if e[0] == 0 and pages[-1] else 0.0)
+        if pages[-1] and used + need > room:
+            pages.append([])
+            used, need = 0.0, TOC_LINE
+        pages[-1].append(e)
+        used += need
+    return pages

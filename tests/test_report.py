@@ -371,3 +371,25 @@ def test_report_runs_the_card_studies_asked_for(study, card_study, tmp_path, cap
     toc = _toc(_texts(pdf)[1])
     assert "Card value — France against Russia" in toc and "Play rates — France" in toc
     assert "Card value — Russia against Austria" in toc  # the one given with --from
+
+
+def test_contents_over_two_pages_still_point_at_the_right_pages(study, card_study, tmp_path):
+    """Many studies: the contents run onto a second page, and every page number after them
+    still points at its page."""
+    dirs = [str(study)]
+    for k in range(7):
+        d = tmp_path / f"cards{k}"
+        shutil.copytree(card_study, d, ignore=shutil.ignore_patterns("games.parquet"))
+        dirs.append(str(d))
+    pdf = tmp_path / "r.pdf"
+    main(["report", *(x for d in dirs for x in ("--from", d)), "--out", str(pdf), "--quiet"])
+    texts = _texts(pdf)
+    first = next(k for k, t in enumerate(texts) if t.startswith("Contents"))
+    assert texts[first + 1].startswith("Contents (continued)")
+    toc = {}
+    for t in texts[first : first + 2]:
+        toc |= _toc(t)
+    assert toc["Contents"] == first + 1
+    assert toc["Methods"] == len(texts)
+    assert "Bombardment and Volley odds" in texts[toc["Bombardment and volley; rockets"] - 1]
+    assert "win rate of each pairing" in texts[toc["Balance study — 2 armies"] - 1]
