@@ -1,13 +1,14 @@
-# Quick start (see README):  make run   — set up, then the main job
-#                            make test  — set up, then lint + the test suite (what CI runs)
-# Both create .venv on first use and reinstall only when pyproject.toml changes.
+# Quick start (see README):  make run    — set up, then the main job
+#                            make report — set up, then the printable report (README: Report)
+#                            make test   — set up, then lint + the test suite (what CI runs)
+# Each creates .venv on first use and reinstalls only when pyproject.toml changes.
 
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run report test lint bench clean
 
 setup: $(STAMP)
 
@@ -20,6 +21,11 @@ $(STAMP): pyproject.toml
 # +-2 points per cell), into reports/balance/ (an earlier run there is replaced)
 run: $(STAMP)
 	$(BIN)/manoeuvre-sim balance --out reports/balance --force
+
+# the printable report: from the balance study of `make run` when reports/balance holds one,
+# else the report plays one first (into reports/manoeuvre-report-studies/balance)
+report: $(STAMP)
+	$(BIN)/manoeuvre-sim report $(if $(wildcard reports/balance/manifest.json),--from reports/balance) --out reports/manoeuvre-report.pdf
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

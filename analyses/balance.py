@@ -199,18 +199,12 @@ class BalanceResult:
     def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
         from manoeuvre_sim.analyses.balance_pdf import write_balance_pdf
 
-        frames = self.frames()
-        # the heatmap reads best with the armies in rank order (strongest first)
-        first = self.armies["policy"].iloc[0]
-        order = self.armies[self.armies["policy"] == first].sort_values("rank", kind="stable")
-        pos = {a: i for i, a in enumerate(order["army"])}
-        frames["matrix"] = (
-            self.matrix.assign(_r=self.matrix["army"].map(pos), _c=self.matrix["opponent"].map(pos))
-            .sort_values(["policy", "_r", "_c"], kind="stable")
-            .drop(columns=["_r", "_c"])
-        )
         return write_balance_pdf(
-            path, frames, provenance(self.manifest), paper=paper, summary_lines=self.summary()
+            path,
+            rank_ordered(self.frames()),
+            provenance(self.manifest),
+            paper=paper,
+            summary_lines=self.summary(),
         )
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
@@ -220,13 +214,34 @@ class BalanceResult:
         out_dir = Path(out_dir)
         written = []
         for name, frame in self.frames().items():
-            if name == "victory_by_army":
-                continue
             written.append(write_csv(frame, out_dir / f"{name}.csv"))
         written.append(write_json(out_dir / "manifest.json", self.manifest))
         written.append(write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"))
         written.append(self.to_pdf(out_dir / "balance.pdf", paper=paper))
         return written
+
+
+def rank_ordered(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """``frames`` with the matrix's policies in the study's order and its rows and columns
+    in the first policy's rank order (strongest first): the heatmap reads best so
+    (``to_pdf`` and the report)."""
+    armies, matrix = frames["armies"], frames["matrix"]
+    # the policies stay in the study's order (the first is its main one), not alphabetical
+    policies = {p: i for i, p in enumerate(pd.unique(armies["policy"]))}
+    first = armies["policy"].iloc[0]
+    order = armies[armies["policy"] == first].sort_values("rank", kind="stable")
+    pos = {a: i for i, a in enumerate(order["army"])}
+    out = dict(frames)
+    out["matrix"] = (
+        matrix.assign(
+            _p=matrix["policy"].map(policies),
+            _r=matrix["army"].map(pos),
+            _c=matrix["opponent"].map(pos),
+        )
+        .sort_values(["_p", "_r", "_c"], kind="stable")
+        .drop(columns=["_p", "_r", "_c"])
+    )
+    return out
 
 
 def write_csv(df: pd.DataFrame, path: Path) -> Path:

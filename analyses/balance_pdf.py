@@ -183,13 +183,28 @@ def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
 
 
 def _write(path, pages: list[tuple[Page, str | None]], provenance, paper, title) -> Path:
+    """Write ``pages`` (draw, policy shown in the footer) footed with one ``provenance``."""
+    return write_pages(path, [(d, provenance, p) for d, p in pages], paper, title)
+
+
+def write_pages(
+    path,
+    pages: Sequence[tuple[Page, Mapping[str, str], str | None]],
+    paper: str,
+    title: str,
+    progress: Callable[[int], None] | None = None,
+) -> Path:
+    """Write a PDF of ``pages`` atomically: each (draw, provenance of its footer, policy in
+    the footer or None), numbered "page n of m"; return its path. ``progress(n)`` after
+    page n."""
     size = _size(paper)
     path = Path(path)
     tmp = temp_beside(path)
-    meta = {"Title": title, "Creator": str(provenance.get("tool", "manoeuvre-sim"))}
+    tool = next((str(p.get("tool")) for _, p, _ in pages if p.get("tool")), "manoeuvre-sim")
+    meta = {"Title": title, "Creator": tool}
     try:
         with PdfPages(tmp, metadata=meta) as pdf:
-            for n, (draw, policy) in enumerate(pages, start=1):
+            for n, (draw, provenance, policy) in enumerate(pages, start=1):
                 fig = plt.figure(figsize=size)
                 try:
                     draw(fig)
@@ -197,6 +212,8 @@ def _write(path, pages: list[tuple[Page, str | None]], provenance, paper, title)
                     pdf.savefig(fig)
                 finally:
                     plt.close(fig)
+                if progress is not None:
+                    progress(n)
         os.replace(tmp, path)  # never leave a half-written PDF behind
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -215,12 +232,22 @@ def write_balance_pdf(
     """Write the balance report PDF atomically and return its path.
 
     ``frames``: ``matrix``, ``armies``, ``first_player``, ``victory_by_army`` and, for a
-    play-style comparison, ``styles`` (and ``style_tau``). Pages: the first policy's pairing
-    heatmap; its ratings and field win rates; its first-player advantage and victory mix;
-    with ``styles``, a heatmap per further policy and the style-sensitivity chart; with
-    ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``.
+    play-style comparison, ``styles`` (and ``style_tau``); the pages are
+    :func:`balance_pages`'. With ``summary_lines``, a monospace text page follows.
+    ``paper``: ``'a4'`` or ``'letter'``.
     """
     _size(paper)
+    pages: list[tuple[Page, str | None]] = [(d, p) for d, p, _ in balance_pages(frames)]
+    if summary_lines:
+        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
+    return _write(path, pages, provenance, paper, "Manoeuvre balance report")
+
+
+def balance_pages(frames: Mapping[str, pd.DataFrame]) -> list[tuple[Page, str | None, str]]:
+    """The balance study's chart pages, each (draw, policy it shows, heading for a table of
+    contents): the first policy's pairing heatmap; its ratings and field win rates; its
+    first-player advantage and victory mix; with ``styles``, a heatmap per further policy
+    and the style-sensitivity chart. The report (:mod:`analyses.report`) reuses them."""
     matrix = frames["matrix"]
     policies = list(pd.unique(matrix["policy"]))
     if not policies:
@@ -237,7 +264,9 @@ def write_balance_pdf(
     fp = charts.one_policy(frames["first_player"], lead)
     sub = f"policy: {lead}"
 
-    pages: list[tuple[Page, str | None]] = [(_heatmap_page(matrix, lead, span), lead)]
+    pages: list[tuple[Page, str | None, str]] = [
+        (_heatmap_page(matrix, lead, span), lead, f"Win rate of each pairing ({lead})")
+    ]
     pages.append(
         (
             _two_charts(
@@ -259,6 +288,7 @@ def write_balance_pdf(
                 ),
             ),
             lead,
+            f"Army strength: ratings and field win rates ({lead})",
         )
     )
     vba = charts.one_policy(frames["victory_by_army"], lead)
@@ -284,11 +314,15 @@ def write_balance_pdf(
                 gap=1.45,
             ),
             lead,
+            f"Seat and game ends: first player, victory types ({lead})",
         )
     )
     styles = frames.get("styles")
     if styles is not None and len(styles):
-        pages.extend((_heatmap_page(matrix, p, span), p) for p in policies[1:])
+        pages.extend(
+            (_heatmap_page(matrix, p, span), p, f"Win rate of each pairing ({p})")
+            for p in policies[1:]
+        )
         tau = frames.get("style_tau")
 
         def sensitivity(fig) -> None:
@@ -305,10 +339,9 @@ def write_balance_pdf(
             ax = _rect(fig, 1.5, h - top - height, w - 1.5 - 1.2, height)
             charts.style_sensitivity(styles, tau, ax)
 
-        pages.append((sensitivity, ", ".join(map(str, pd.unique(styles["policy"])))))
-    if summary_lines:
-        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
-    return _write(path, pages, provenance, paper, "Manoeuvre balance report")
+        shown = ", ".join(map(str, pd.unique(styles["policy"])))
+        pages.append((sensitivity, shown, "Play-style sensitivity"))
+    return pages
 
 
 def write_whatif_pdf(
@@ -321,13 +354,26 @@ def write_whatif_pdf(
     summary_lines: Sequence[str] = (),
 ) -> Path:
     """Write the what-if report PDF atomically and return its path: the edits applied
-    (``changes``) and the change of each affected pairing's win rate; with
-    ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``."""
+    (``changes``) and the change of each affected pairing's win rate (:func:`whatif_page`);
+    with ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``."""
     _size(paper)
+    pages: list[tuple[Page, str | None]] = [(whatif_page(whatif, changes), None)]
+    if summary_lines:
+        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
+    return _write(path, pages, provenance, paper, "Manoeuvre what-if report")
+
+
+def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = "") -> Page:
+    """The what-if page: the edits applied and the change of each affected pairing's win
+    rate (``title`` replaces the page title)."""
 
     def page(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, "Manoeuvre — what if", "the variant's win rates against the base run")
+        top = _title(
+            fig,
+            title or "Manoeuvre — what if",
+            "the variant's win rates against the base run",
+        )
         lines = ["Changes applied:"]
         for change in changes or ["(none listed)"]:
             wrapped = textwrap.wrap(str(change), 110) or [""]
@@ -357,7 +403,4 @@ def write_whatif_pdf(
             va="bottom",
         )
 
-    pages: list[tuple[Page, str | None]] = [(page, None)]
-    if summary_lines:
-        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
-    return _write(path, pages, provenance, paper, "Manoeuvre what-if report")
+    return page

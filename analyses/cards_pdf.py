@@ -142,13 +142,27 @@ def write_cards_pdf(
     paper: str = "a4",
     summary_lines: Sequence[str] = (),
 ) -> Path:
-    """Write the card-value report of ``army`` atomically and return its path.
+    """Write the card-value report of ``army`` atomically and return its path: the pages
+    of :func:`card_pages`, then with ``summary_lines`` monospace text pages.
+    ``paper``: ``'a4'`` or ``'letter'``."""
+    pages: list[tuple[Page, str | None]] = [
+        (d, None) for d, _ in card_pages(cards, army=army, against=against, paper=paper)
+    ]
+    if summary_lines:
+        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
+    return _write(path, pages, provenance, paper, f"Manoeuvre card value — {army}")
+
+
+def card_pages(
+    cards: pd.DataFrame, *, army: str, against: str, paper: str = "a4"
+) -> list[tuple[Page, str]]:
+    """The card-value pages of ``army``, each (draw, heading for a table of contents; ``""``
+    for a section's continuation page).
 
     ``cards``: one row per card identity (see :func:`analyses.card_charts.card_values` for the
     columns). With ablation results: the value of each card (a second page for the unit
     cards when the labels would grow too small on one). With observed results: the
-    improvement when drawn and the play rates; with both, observed against ablation. With
-    ``summary_lines``, monospace text pages. ``paper``: ``'a4'`` or ``'letter'``.
+    improvement when drawn and the play rates; with both, observed against ablation.
     """
     _size(paper)
     ablation = _ran(cards, "value")
@@ -169,7 +183,7 @@ def write_cards_pdf(
     # first page; title and heading on the others
     first_top, later_top = 0.5 + 0.55 + 1.1 + 0.72, 0.5 + 0.55 + 0.72
 
-    pages: list[tuple[Page, str | None]] = []
+    pages: list[tuple[Page, str]] = []
 
     def add_bars(section: str, heading: str, chart_of: Callable, xlim=None) -> None:
         """The pages of one bar chart: one, or leaders + HQ cards and unit cards apart."""
@@ -191,7 +205,7 @@ def write_cards_pdf(
                 intro=HOW_TO_READ if lead else (),
                 xlim=xlim,
             )
-            pages.append((page, None))
+            pages.append((page, section if k == 0 else ""))
 
     if ablation:
         add_bars(
@@ -213,16 +227,14 @@ def write_cards_pdf(
         scatter = _scatter_page(
             cards, f"Observed against ablation — {army}", later_sub, metric=metric
         )
-        pages.append((scatter, None))
+        pages.append((scatter, f"Observed against ablation — {army}"))
     if played:
         add_bars(
             f"Play rates — {army}",
             "How often a drawn card is played, and in which turn",
             lambda part: lambda ax: card_charts.card_play_rates(part, ax),
         )
-    if summary_lines:
-        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
-    return _write(path, pages, provenance, paper, f"Manoeuvre card value — {army}")
+    return pages
 
 
 SCATTER_NOTES = (

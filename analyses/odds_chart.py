@@ -1,10 +1,14 @@
-"""Printable assault odds charts: one PDF page per attack dice mix, readable in greyscale.
+"""Printable combat odds charts, readable in greyscale: one page per assault dice mix, and
+one for bombardment, volley and rockets.
 
-Each page is a grid — columns the attacker's base (strength + hill + leader + supports),
+Each assault page is a grid — columns the attacker's base (strength + hill + leader + supports),
 rows the defense total — and each cell holds the chance that the attack beats the defense
 (``A > D``, in per cent) above a 100% bar split into the six exclusive result bands of the
 Assault/Ambush Results Table (rule 6.1 step 7). Rendering only consumes the exact odds of
-:func:`manoeuvre_sim.odds.odds_grid`; nothing is simulated here.
+:func:`manoeuvre_sim.odds.odds_grid`; nothing is simulated here. The bombardment / volley
+page is a grid of dice mixes (fired from level ground or a hill) by defense total, each cell
+the exact chance of a hit (:func:`manoeuvre_sim.odds.fire_odds`, rule 6.2). Each page is a
+``draw(fig)`` function, so the report (:mod:`analyses.report`) draws the same pages.
 """
 
 from __future__ import annotations
@@ -47,9 +51,19 @@ RULE_REFS = (
 )
 
 
-def _page(pdf: PdfPages, size, label, strengths, defenses, probs, stamp: str) -> None:
-    fig = plt.figure(figsize=size)
-    w, h = size
+def assault_page(label, strengths, defenses, probs, stamp: str | None = None):
+    """The assault odds page of one dice mix as ``draw(fig)`` (the page machinery of
+    :mod:`analyses.balance_pdf`): ``probs`` is :func:`odds_grid`'s slice for the mix.
+    ``stamp``: the footer line of a stand-alone chart (None: the caller foots the page)."""
+
+    def draw(fig) -> None:
+        _assault(fig, label, strengths, defenses, probs, stamp)
+
+    return draw
+
+
+def _assault(fig, label, strengths, defenses, probs, stamp: str | None) -> None:
+    w, h = fig.get_size_inches()
     # grid axes: leave room for title (top) and legend + footer (bottom)
     ax = fig.add_axes([0.09, 0.22, 0.87, 0.66])
     ns, nd = len(strengths), len(defenses)
@@ -141,22 +155,144 @@ def _page(pdf: PdfPages, size, label, strengths, defenses, probs, stamp: str) ->
         )
         fig.text(x + 0.045, y + 0.008, name, va="center", fontsize=8)
     fig.text(0.09, 0.075, "\n".join(textwrap.wrap(RULE_REFS, 150)), fontsize=6.5, va="top")
+    _stamp(fig, stamp)
+
+
+def _stamp(fig, stamp: str | None) -> None:
+    if stamp is None:
+        return
+    w, h = fig.get_size_inches()
     fig.text(0.09, 0.035, stamp, fontsize=6.5, color="0.3")
     fig.text(0.96, 0.035, f"{w:.2f} x {h:.2f} in", fontsize=6.5, color="0.3", ha="right")
-    pdf.savefig(fig)
-    plt.close(fig)
+
+
+# the dice printed on the unit cards' bombard and volley values (data/armies), and 1d8 / 2d10
+# for a designer's card
+FIRE_MIXES = ("1d8", "1d10", "2d6", "2d8", "2d10")
+FIRE_DEFENSES = tuple(range(1, 17))
+
+FIRE_NOTES = (
+    "Bombardment and volley (rule 6.2): the attack total is the card's dice, +2 when the "
+    "firing unit is on a hill and the target is not; the defense total is the target's "
+    "strength + its terrain (Hill/Woods +2, Town +3, Marsh +1, Redoubt +3 — a redoubt counts "
+    "against fire, RULE_INTERPRETATIONS #17). Attack > defense: the target takes a hit "
+    "(6.6); otherwise no effect.",
+    "Cell: the chance of a hit in per cent; darker: likelier, bold: 50 % or more. "
+    "Printed on the cards: bombard 1d10, 2d6, 2d8; volley 2d6, 2d8. A bombardment reaches 2 "
+    "squares through open ground (6.2 step 2); a volley, an adjacent unit.",
+)
+
+
+def fire_grid(mixes: Sequence[object], defenses: Sequence[int]):
+    """(labels, P(hit) of shape (mixes, 2 for level / hill, defenses)), exact
+    (:func:`manoeuvre_sim.odds.fire_odds`)."""
+    import numpy as np
+
+    from manoeuvre_sim.odds import dice_label, fire_odds, parse_mix
+
+    labels, out = [], []
+    for mix in mixes:
+        dice = parse_mix(mix)
+        labels.append(dice_label(dice))
+        out.append(
+            [[fire_odds(dice, d, hill=hill).hit for d in defenses] for hill in (False, True)]
+        )
+    return labels, np.array(out, dtype=float)
+
+
+def fire_page(
+    mixes: Sequence[object] = FIRE_MIXES,
+    defenses: Sequence[int] = FIRE_DEFENSES,
+    stamp: str | None = None,
+):
+    """The bombardment / volley odds page as ``draw(fig)``: per dice mix two columns (firing
+    from level ground, from a hill onto a non-hill target), a row per defense total; and
+    the rocket attack's three outcomes. ``stamp``: as :func:`assault_page`."""
+    labels, hits = fire_grid(mixes, defenses)
+
+    def draw(fig) -> None:
+        from manoeuvre_sim.analyses.chart_style import text_colour
+        from manoeuvre_sim.odds import rocket_odds
+
+        w, h = fig.get_size_inches()
+        fig.text(0.5, 1 - 0.5 / h, "Manoeuvre — Bombardment and Volley odds", ha="center",
+                 va="top", fontsize=14, weight="bold")  # fmt: skip
+        notes = "\n".join(
+            part for line in FIRE_NOTES for part in textwrap.wrap(line, 128 if w < 8.4 else 132)
+        )
+        fig.text(0.6 / w, 1 - 0.95 / h, notes, va="top", fontsize=8, linespacing=1.4)
+        nm, nd = len(labels), len(defenses)
+        left, right, top, bottom = 1.0, 0.55, 2.75, 2.3  # inches
+        ax = fig.add_axes((left / w, bottom / h, (w - left - right) / w, (h - top - bottom) / h))
+        nc = 2 * nm
+        ax.set_xlim(0, nc)
+        ax.set_ylim(nd, 0)
+        for k in range(nm):
+            for hill in (0, 1):
+                c = 2 * k + hill
+                for j in range(nd):
+                    p = hits[k, hill, j]
+                    fill = str(round(0.97 - 0.62 * p, 3))  # light to dark with the chance
+                    ax.add_patch(Rectangle((c, j), 1, 1, facecolor=fill, ec="white", lw=0.8))
+                    txt = _pct_text(p)
+                    ax.text(c + 0.5, j + 0.5, txt, ha="center", va="center", fontsize=8,
+                            color=text_colour(fill), weight="bold" if p >= 0.5 else "normal")  # fmt: skip
+            if k:
+                ax.axvline(2 * k, color="0.1", lw=1.2)
+        ax.set_xticks([c + 0.5 for c in range(nc)], ["level", "hill +2"] * nm, fontsize=7.5)
+        ax.set_yticks([j + 0.5 for j in range(nd)], [str(d) for d in defenses], fontsize=8)
+        ax.tick_params(length=0, labeltop=True, labelbottom=False)
+        for k, lab in enumerate(labels):
+            ax.annotate(lab, (2 * k + 1, 0), xycoords="data", xytext=(0, 20),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=10,
+                        weight="bold", annotation_clip=False)  # fmt: skip
+        ax.set_ylabel("defense total: the target's strength + terrain", fontsize=8.5)
+        ax.set_xlabel("the firing card's dice; fired from level ground or from a hill "
+                      "onto a non-hill target", fontsize=8.5)  # fmt: skip
+        ax.xaxis.set_label_position("top")
+        ax.xaxis.labelpad = 30
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        r = rocket_odds()
+        names = {"no_effect": "no effect", "retreat_and_hit": "retreat and a hit"}
+        parts = [f"{names.get(k, k.replace('_', ' '))} {100 * v:.0f} %" for k, v in r.items()]
+        fig.text(0.6 / w, 1.75 / h, "Rockets (Distant Lands 6.3)", fontsize=10, weight="bold",
+                 va="bottom")  # fmt: skip
+        fig.text(0.6 / w, 1.68 / h, "A d10, whatever the target: 1-4, 5-8, 9-10 give "
+                 + ", ".join(parts) + ".", fontsize=8, va="top")  # fmt: skip
+        _stamp(fig, stamp)
+
+    return draw
+
+
+def _pct_text(p: float) -> str:
+    if p > 0.9995:
+        return "100"
+    if p < 0.0005:
+        return "0"
+    if p < 0.005:
+        return "<1"
+    if p > 0.995:
+        return ">99"
+    return f"{100 * p:.0f}"
+
+
+ASSAULT_STRENGTHS = tuple(range(13))
+ASSAULT_DEFENSES = tuple(range(3, 17))
 
 
 def write_odds_chart(
     path: str | Path,
     *,
     mixes: Sequence[object] | None = None,
-    strengths: Sequence[int] = tuple(range(13)),
-    defenses: Sequence[int] = tuple(range(3, 17)),
+    strengths: Sequence[int] = ASSAULT_STRENGTHS,
+    defenses: Sequence[int] = ASSAULT_DEFENSES,
     paper: str = "a4",
     date: _dt.date | None = None,
+    fire: bool = True,
 ) -> int:
-    """Write the odds chart PDF (one page per dice mix) atomically; return the page count.
+    """Write the odds chart PDF (one assault page per dice mix, then with ``fire`` the
+    bombardment / volley page) atomically; return the page count.
 
     Parameters
     ----------
@@ -165,6 +301,7 @@ def write_odds_chart(
     strengths, defenses : the grid's columns and rows
     paper : ``'a4'`` or ``'letter'``
     date : the date printed in the footer (default today)
+    fire : add the bombardment / volley (and rockets) page
     """
     size = PAPER_INCHES[paper]
     labels, probs = odds_grid(mixes or DEFAULT_MIXES, strengths, defenses)
@@ -175,13 +312,22 @@ def write_odds_chart(
     )
     path = Path(path)
     tmp = temp_beside(path)
-    meta = {"Title": "Manoeuvre assault odds", "Creator": f"manoeuvre-sim {__version__}"}
+    meta = {"Title": "Manoeuvre combat odds", "Creator": f"manoeuvre-sim {__version__}"}
+    pages = [assault_page(label, strengths, defenses, probs[k], stamp)
+             for k, label in enumerate(labels)]  # fmt: skip
+    if fire:
+        pages.append(fire_page(stamp=stamp))
     try:
         with PdfPages(tmp, metadata=meta) as pdf:
-            for k, label in enumerate(labels):
-                _page(pdf, size, label, strengths, defenses, probs[k], stamp)
+            for draw in pages:
+                fig = plt.figure(figsize=size)
+                try:
+                    draw(fig)
+                    pdf.savefig(fig)
+                finally:
+                    plt.close(fig)
         os.replace(tmp, path)  # never leave a half-written PDF behind
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return len(labels)
+    return len(pages)

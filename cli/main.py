@@ -25,6 +25,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "Policies against each other: mirrored armies, swapped seats, 95% CIs.",
     ),
     "replay": ("manoeuvre_sim.cli.replay", "replay", "One game turn by turn, as text or PDF."),
+    "report": (
+        "manoeuvre_sim.cli.report",
+        "report",
+        "One printable PDF of the whole analysis, from study directories.",
+    ),
     "balance": (
         "manoeuvre_sim.cli.balance",
         "balance",

@@ -559,8 +559,15 @@ def table(mixes, strengths, defenses, committed, out) -> None:
 )
 @click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
 @click.option("--defenses", default="3..16", show_default=True, help="Defense totals.")
-def chart(out, paper, mixes, strengths, defenses) -> None:
-    """Printable assault odds charts (PDF, one page per dice mix, greyscale)."""
+@click.option(
+    "--fire/--no-fire",
+    default=True,
+    show_default=True,
+    help="Add the bombardment / volley (and rockets) page.",
+)
+def chart(out, paper, mixes, strengths, defenses, fire) -> None:
+    """Printable combat odds charts (PDF, greyscale): one assault / ambush page per dice
+    mix, then bombardment, volley and rockets."""
     if not str(out).lower().endswith(".pdf"):
         raise UsageError(f"--out: expected a .pdf file name, got {out!r}")
     from manoeuvre_sim.analyses.odds_chart import write_odds_chart
@@ -571,5 +578,5 @@ def chart(out, paper, mixes, strengths, defenses) -> None:
         raise UsageError("a printable page holds at most 16 strengths and 20 defense totals")
     if min(d) < 1:
         raise UsageError("--defenses: every unit has strength >= 1, so defense totals start at 1")
-    n = write_odds_chart(out, mixes=mixes or None, strengths=s, defenses=d, paper=paper)
+    n = write_odds_chart(out, mixes=mixes or None, strengths=s, defenses=d, paper=paper, fire=fire)
     click.echo(f"wrote {out} ({n} pages, {paper})", err=True)

@@ -128,8 +128,11 @@ def test_chart_pdf(tmp_path, capsys):
                         "--strengths", "0..5", "--defenses", "3..6"], capsys)  # fmt: skip
     assert code == 0, err
     data = f.read_bytes()
-    assert data.startswith(b"%PDF") and b"/Count 1" in data
+    # the 2d8 assault page, then bombardment / volley / rockets
+    assert data.startswith(b"%PDF") and b"/Count 2" in data
     assert not list(tmp_path.glob(".*part"))
+    code, _, err = run(["odds", "chart", "--out", str(f), "--mix", "2d8", "--no-fire"], capsys)
+    assert code == 0 and b"/Count 1" in f.read_bytes(), err
 
 
 BAD = [

@@ -1,0 +1,247 @@
+"""``manoeuvre-sim report``: one printable PDF of the whole analysis (issue 11), assembled
+from the directories the study commands wrote — and, when no balance study is given, from
+one it runs first."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP
+
+DEFAULT_GAMES = 1000  # as balance
+
+
+@click.command()
+@click.option(
+    "--from",
+    "sources",
+    multiple=True,
+    metavar="DIR",
+    help="A study directory to include: the --out of balance, cards or whatif (repeatable). "
+    "Without a balance study among them, the report runs one first (below).",
+)
+@click.option(
+    "--armies",
+    help="For the balance study the report runs: comma-separated army names or .toml files "
+    "(default: the 8 base armies).",
+)
+@click.option(
+    "--games-per-pairing",
+    type=int,
+    help=f"For the balance study the report runs: games per ordered pairing "
+    f"(default {DEFAULT_GAMES:,}, as balance).",
+)
+@click.option(
+    "--policy", help=f"For the balance study the report runs: both seats' player "
+    f"(default {DEFAULT_POLICY}): {POLICY_HELP}",
+)  # fmt: skip
+@click.option("--seed", type=int, help="For the balance study the report runs (default 1).")
+@click.option(
+    "--cards",
+    "card_armies",
+    metavar="ARMIES",
+    help="Comma-separated armies of the balance study, or 'all': for each without a card "
+    "study in --from, run an observed card study (win rates when drawn, played; play "
+    "rates) against the balance study's other armies, on its seed and policy. Ablation "
+    "values need the cards command (hours of games for a whole deck).",
+)
+@click.option(
+    "--card-games",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Games of each card study the report runs (split over opponents and seats).",
+)
+@click.option(
+    "--threads", type=int, default=0, show_default=True, help="For a study it runs; 0: all cores."
+)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--out",
+    default="reports/manoeuvre-report.pdf",
+    show_default=True,
+    help="The PDF to write (replaced atomically). A study the report runs is kept beside it, "
+    "in OUT-studies/ (e.g. reports/manoeuvre-report-studies/balance), for --from next time.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def report(
+    sources, armies, games_per_pairing, policy, seed, card_armies, card_games, threads, paper,
+    out, quiet,
+) -> None:  # fmt: skip
+    """One PDF with the whole analysis: a cover with the provenance of every study, a table
+    of contents, the balance study's pages, a card-value section per card study, the
+    what-ifs, the combat odds charts and a methods page. Nothing is recomputed: each study
+    is read back from the files its command wrote, and its pages are the ones that command
+    draws. Without a balance study in --from, one is run first (with --armies,
+    --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance."""
+    from manoeuvre_sim.analyses import report as R
+    from manoeuvre_sim.errors import UsageError
+
+    out_path = Path(out)
+    if out_path.suffix.lower() != ".pdf":
+        raise UsageError(f"--out {out}: expected a file name ending in .pdf")
+    if out_path.is_dir():
+        raise UsageError(f"--out {out}: is a directory; expected a .pdf file name")
+    # every directory, option and army is checked before a game is played or a page drawn
+    studies = R.load_studies(sources)
+    run_opts = {
+        "--armies": armies,
+        "--games-per-pairing": games_per_pairing,
+        "--policy": policy,
+        "--seed": seed,
+    }
+    spec = None
+    given_balance = next((s for s in studies if s.kind == "balance"), None)
+    if given_balance is not None:
+        given = [k for k, v in run_opts.items() if v is not None]
+        if given:
+            raise UsageError(
+                f"{given[0]}: only for the balance study the report runs, and --from already "
+                "gives one"
+            )
+        field = [
+            (a["name"], a.get("source") or a["name"]) for a in given_balance.manifest["armies"]
+        ]
+        main_seed = given_balance.manifest["seed"]
+        main_policy = given_balance.manifest["policies"][0]["policy_a"]
+    else:
+        spec = _balance_spec(armies, games_per_pairing, policy, seed, threads)
+        field = list(zip(spec.names, spec.sources or spec.names, strict=True))
+        main_seed, main_policy = spec.seed, spec.policies[0].policy_a
+    work_root = out_path.with_name(out_path.stem + "-studies")
+    have_cards = {s.manifest.get("army") for s in studies if s.kind == "cards"}
+    card_specs = _card_specs(card_armies, card_games, field, have_cards, main_seed, main_policy,
+                             threads)  # fmt: skip
+    if spec is not None:
+        studies.insert(0, _run_balance(spec, work_root / "balance", paper, quiet))
+    for cspec in card_specs:
+        studies.append(_run_cards(cspec, work_root, paper, quiet))
+    bar = None
+    progress = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=1, unit="page", file=sys.stderr, leave=False, desc="drawing")
+
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+    try:
+        path, pages = R.write_report(out_path, studies, paper=paper, progress=progress)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write there ({e.strerror})") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    kinds = ", ".join(f"{s.kind} {s.path}" for s in studies)
+    click.echo(f"wrote {path}: {pages} pages from {kinds}")
+
+
+def _balance_spec(armies, games_per_pairing, policy, seed, threads):
+    """The balance study the report runs when --from gives none (checked, not played)."""
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.cli.balance import parse_armies
+
+    loaded, sources = B.resolve_armies(parse_armies(armies))
+    return B.BalanceSpec(
+        armies=tuple(loaded),
+        policies=B.policy_specs(policy or DEFAULT_POLICY),
+        games_per_pairing=DEFAULT_GAMES if games_per_pairing is None else games_per_pairing,
+        seed=1 if seed is None else seed,
+        threads=threads,
+        sources=tuple(sources),
+    )
+
+
+def _run_balance(spec, work: Path, paper: str, quiet: bool):
+    """Play ``spec`` into ``work`` (an earlier study there is the report's own, replaced),
+    write its files as ``balance`` does, and read it back as the report's balance study."""
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses import report as R
+    from manoeuvre_sim.cli._common import progress_bar
+
+    n = len(spec.armies)
+    click.echo(
+        f"no balance study in --from: playing one ({n} armies, {spec.games_per_pairing:,} games "
+        f"per ordered pairing, {n * n * spec.games_per_pairing:,} games) into {work}",
+        err=True,
+    )
+    out_dir = B.prepare_out_dir(work, force=True)
+    bar, progress = progress_bar(quiet)
+    res = B.run_spec(spec, out_dir=out_dir, progress=progress)
+    if bar is not None:
+        bar.close()
+    if res.interrupted:
+        click.echo(f"interrupted: no report written (the finished games are in {work})", err=True)
+        sys.exit(130)
+    res.write(out_dir, paper=paper)
+    return R.load_study(out_dir)
+
+
+def _card_specs(card_armies, games, field, have, seed, policy, threads):
+    """The observed card studies the report runs: ``--cards`` armies (names of the balance
+    study's field, or 'all') that have no card study in --from; checked, not played."""
+    from manoeuvre_sim.analyses import cards as C
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.model import find_army
+
+    if card_armies is None:
+        if games != 2000:
+            raise UsageError("--card-games: only with --cards (the card studies the report runs)")
+        return []
+    if games < 1:
+        raise UsageError(f"--card-games: expected a positive number, got {games}")
+    names = [n for n, _ in field]
+    if card_armies.strip().casefold() == "all":
+        wanted = names
+    else:
+        wanted = [a.strip() for a in card_armies.split(",") if a.strip()]
+        folded = {n.casefold(): n for n in names}
+        for w in wanted:
+            if w.casefold() not in folded:
+                raise UsageError(
+                    f"--cards: {w!r} is not an army of the balance study ({', '.join(names)})"
+                )
+        wanted = [folded[w.casefold()] for w in wanted]
+    if not wanted:
+        raise UsageError("--cards: expected 'all' or comma-separated army names")
+    loaded = {n: find_army(src, relax=True) for n, src in field}
+    return [
+        C.make_spec(loaded[n], against=[loaded[o] for o in names if o != n], games=games,
+                    seed=seed, policy=policy, mode="observed", threads=threads)
+        for n in wanted
+        if n not in have
+    ]  # fmt: skip
+
+
+def _run_cards(spec, work_root: Path, paper: str, quiet: bool):
+    """Play one observed card study into ``work_root/cards_<army>`` and read it back."""
+    import re
+
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses import report as R
+    from manoeuvre_sim.analyses.cards import run_spec
+    from manoeuvre_sim.cli._common import progress_bar
+
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.army.name.lower())
+    work = work_root / f"cards_{name}"
+    click.echo(
+        f"no card study of {spec.army.name} in --from: playing one (observed, "
+        f"{spec.games:,} games) into {work}",
+        err=True,
+    )
+    out_dir = B.prepare_out_dir(work, force=True)
+    bar, progress = progress_bar(quiet)
+    res = run_spec(spec, out_dir=out_dir, progress=progress)
+    if bar is not None:
+        bar.close()
+    if res.interrupted:
+        click.echo(f"interrupted: no report written (the finished games are in {work})", err=True)
+        sys.exit(130)
+    res.write(out_dir, paper=paper)
+    return R.load_study(out_dir)
