@@ -13,6 +13,7 @@ from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent
 from manoeuvre_sim.engine.players.cards import _card_value, _n_reduced
 from manoeuvre_sim.engine.players.moves import _own_def_cards
 from manoeuvre_sim.engine.players.odds import (
+    DICE_PMF,
     LMAX,
     _band_values,
     _convolve,
@@ -40,9 +41,74 @@ from manoeuvre_sim.engine.rules import (
 # combat
 # ------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _combat_value(st, units, cards, tprops, weights, p, kind, u, c, t, cost, can_ret, vals):
-    """Expected value of declaring a combat (D_COMBAT option) with card c, net of ``cost``
-    (the card spent)."""
+def _ev_between(tail, top, a0, df, vals):
+    """_ev_cum against a fractional defence ``df``: linear between the two whole totals."""
+    d = int(df)
+    fr = df - d
+    ev = _ev_cum(tail, top, a0, d, vals)
+    if fr > 0.0:
+        ev = (1.0 - fr) * ev + fr * _ev_cum(tail, top, a0, d + 1, vals)
+    return ev
+
+
+@nb.njit(cache=True)
+def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, cost, vals):
+    """The value of an assault (or ambush: ``u`` = -1) declared with ``n``d``sd`` from hand
+    slot ``s_init``, once the attacker adds the best single card it holds for rule 6.1
+    step 5 — a unit card of u, a Committed Attack for u, Sappers against a redoubt, a
+    leader's Combat value — valued as ``_choose_att_card`` values it, net of its ``cost``
+    (per slot); ``ev`` (the initiating card alone) if none adds more. A leader's Command
+    (support, rule 6.4) is not credited."""
+    pmf = np.zeros(LMAX, dtype=np.float64)
+    top = n * sd
+    pmf[: top + 1] = DICE_PMF[n, sd, : top + 1]
+    tmp = np.empty(LMAX, dtype=np.float64)
+    tail = np.empty(LMAX, dtype=np.float64)
+    cum = np.empty(LMAX, dtype=np.float64)
+    _tail(pmf, top, tail)
+    best = ev
+    for s in range(st[S.HAND_N + p]):
+        if s == s_init:
+            continue
+        c = st[S.HAND + p * S.HMAX + s]
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            if u < 0 or p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT] != u:
+                continue
+            if cards[p, c, S.CF_ATK_N] == 0:
+                continue
+            t2 = _convolve(pmf, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
+            _tail(tmp, t2, cum)
+            v = _ev_between(cum, t2, a0, df, vals)
+        elif kind == S.KIND_LEADER:
+            v = _ev_between(tail, top, a0 + cards[p, c, S.CF_CBT_A], df, vals)
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
+            if u < 0:
+                continue  # an Ambush has no attacking unit to commit
+            t2 = _convolve(pmf, top, 2, 6, tmp)
+            _tail(tmp, t2, cum)
+            v = (
+                _ev_between(cum, t2, a0, df, vals)
+                - _loss(st, weights, u) * weights[H_OWN] * weights[H_CA]
+            )
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_SAPPERS:
+            if st[S.REDOUBT + tsq] == 0:
+                continue
+            v = _ev_between(tail, top, a0, df - 3.0, vals)
+        else:
+            continue
+        v -= cost[s]
+        if v > best:
+            best = v
+    return best
+
+
+@nb.njit(cache=True)
+def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can_ret, vals):
+    """Expected value of declaring a combat (D_COMBAT option) with the card in hand slot s,
+    net of what the cards spent cost (``cost``: per hand slot). An assault or ambush is
+    valued with the best card the attacker holds for step 5 (``_with_step5_card``)."""
+    c = st[S.HAND + p * S.HMAX + s]
     tsq = st[S.U_SQ + t]
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         if kind == D.CK_ASSAULT:
@@ -63,13 +129,16 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, c, t, cost, can
         ev = _ev_single(n, sd, a0, d, vals)
         if fr > 0.0:
             ev = (1.0 - fr) * ev + fr * _ev_single(n, sd, a0, d + 1, vals)
-        return ev - cost
+        # rule 6.1 step 5: the cards the attacker holds for after the defender's
+        u_att = u if kind == D.CK_ASSAULT else -1
+        ev = _with_step5_card(st, cards, weights, p, u_att, s, n, sd, a0, df, tsq, ev, cost, vals)
+        return ev - cost[s]
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
     n, sd = fire_dice(cards, p, c, kind)
     a0 = hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
     d = defence_base(st, units, tprops, t, False)
-    return _dice_at_least(n, sd, d + 1 - a0) * _loss(st, weights, t) - cost
+    return _dice_at_least(n, sd, d + 1 - a0) * _loss(st, weights, t) - cost[s]
 
 
 @nb.njit(cache=True)
@@ -92,9 +161,8 @@ def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
             if ret[t] < 0:
                 ret[t] = 1 if can_retreat(st, tprops, t) else 0
             cr = ret[t] == 1
-        c = st[S.HAND + p * S.HMAX + s]
         v = _combat_value(
-            st, units, cards, tprops, weights, p, kind, opts[i, 1], c, t, cost[s], cr, vals
+            st, units, cards, tprops, weights, p, kind, opts[i, 1], s, t, cost, cr, vals
         )
         if v > best:
             best = v

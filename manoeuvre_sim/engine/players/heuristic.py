@@ -10,6 +10,9 @@ all built on the exact odds of ``odds.py``). Every decision the rules expose is 
 * combats by their **exact** band probabilities (rule 6.1 step 7 results table) for the dice
   on the table, the card being considered and the known defence (the defender's cards once
   played; before that, its hand only after a Scout/Spy, else an expected ``H_DEFGUESS``);
+  an assault is declared on its value with the best card the attacker holds for step 5
+  (a second unit card, a Committed Attack, Sappers, a leader's Combat), since it will play
+  it there;
 * moves by the change of a unit's position value: progress toward the enemy edge, squares of
   the enemy half (nightfall, rule 2.2), defensive terrain, attack opportunities next turn
   (the cards in hand) and the threat of adjacent enemy units;
