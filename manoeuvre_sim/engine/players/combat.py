@@ -18,14 +18,24 @@ from manoeuvre_sim.engine.players.odds import (
     _band_values,
     _convolve,
     _dice_at_least,
+    _elim_value,
     _ev_cum,
     _ev_single,
     _expected_def_cards,
     _loss,
     _table_attack_pmf,
     _tail,
+    _tail_at_least,
 )
-from manoeuvre_sim.engine.players.params import H_ATTACK, H_CA, H_CARD, H_DEFGUESS, H_GROUND, H_OWN
+from manoeuvre_sim.engine.players.params import (
+    H_ATTACK,
+    H_CA,
+    H_CARD,
+    H_DEFGUESS,
+    H_GROUND,
+    H_HIT,
+    H_OWN,
+)
 from manoeuvre_sim.engine.rules import (
     attack_base,
     can_retreat,
@@ -49,6 +59,38 @@ def _ev_between(tail, top, a0, df, vals):
     if fr > 0.0:
         ev = (1.0 - fr) * ev + fr * _ev_cum(tail, top, a0, d + 1, vals)
     return ev
+
+
+@nb.njit(cache=True)
+def _committed_hit_cost(st, weights, u, p0, pass_on):
+    """What the hit a Committed Attack for unit u costs its player (rule 9.2: "one attacking
+    or Supporting unit must take a Hit at the conclusion of the attack"), ``p0`` being the
+    chance of band 0, in which every attacking unit takes a hit first (rule 6.1 step 7).
+    Outside band 0, u takes it as it stands (``_loss``). In band 0 a full u takes its second
+    hit, which eliminates it; a reduced u has been eliminated by the first, so the hit
+    passes on (interpretation 26) at the cost ``pass_on`` (``_pass_on_loss``; 0 when u
+    attacks alone)."""
+    if st[S.U_STEP + u] == 2:
+        second = _elim_value(st, weights, u) - weights[H_HIT]
+    else:
+        second = pass_on
+    return ((1.0 - p0) * _loss(st, weights, u) + p0 * second) * weights[H_OWN] * weights[H_CA]
+
+
+@nb.njit(cache=True)
+def _pass_on_loss(st, weights, cb, u):
+    """In band 0, the cost of a Committed Attack's hit passed on from the eliminated unit u
+    (interpretation 26): the attacker gives it to the surviving attacking or supporting
+    unit it costs least — a full one, reduced by the band, which it eliminates — or to none
+    if every other was reduced (eliminated by the band too) or u attacked alone."""
+    best = -1.0
+    for i in range(cb[D.CB_NATT]):
+        w = cb[D.CB_ATT + i]
+        if w != u and st[S.U_STEP + w] == 2:
+            x = _elim_value(st, weights, w) - weights[H_HIT]
+            if best < 0.0 or x < best:
+                best = x
+    return max(best, 0.0)
 
 
 @nb.njit(cache=True)
@@ -87,10 +129,12 @@ def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, c
                 continue  # an Ambush has no attacking unit to commit
             t2 = _convolve(pmf, top, 2, 6, tmp)
             _tail(tmp, t2, cum)
-            v = (
-                _ev_between(cum, t2, a0, df, vals)
-                - _loss(st, weights, u) * weights[H_OWN] * weights[H_CA]
+            d = int(df)
+            fr = df - d
+            p0 = (1.0 - fr) * (1.0 - _tail_at_least(cum, t2, d - a0)) + fr * (
+                1.0 - _tail_at_least(cum, t2, d + 1 - a0)
             )
+            v = _ev_between(cum, t2, a0, df, vals) - _committed_hit_cost(st, weights, u, p0, 0.0)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_SAPPERS:
             if st[S.REDOUBT + tsq] == 0:
                 continue
@@ -225,9 +269,9 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             u = opts[i, 2]
             t2 = _convolve(pmf, top, 2, 6, tmp)
             _tail(tmp, t2, cum2)
-            v = (
-                _ev_cum(cum2, t2, a0, d, vals)
-                - _loss(st, weights, u) * weights[H_OWN] * weights[H_CA]
+            p0 = 1.0 - _tail_at_least(cum2, t2, d - a0)
+            v = _ev_cum(cum2, t2, a0, d, vals) - _committed_hit_cost(
+                st, weights, u, p0, _pass_on_loss(st, weights, cb, u)
             )
         elif what == D.AC_SAPPERS:
             v = _ev_cum(tail, top, a0, d - 3, vals)
