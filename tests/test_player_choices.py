@@ -187,3 +187,39 @@ def test_committed_hit_cost_arithmetic():
     assert _committed_hit_cost(st, BALANCED, cav, 0.25, 0.0) == pytest.approx(
         k * 0.75 * (1.6 + DECISIVE)
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Skirmish credits what it gives back (rule 9.2 Skirmish)
+# --------------------------------------------------------------------------------------------
+CUIRASSIER_BOARD = """
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . a . . . .
+    . . . 0 . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+"""
+
+
+def test_skirmish_calls_off_a_doubtful_assault_keeping_the_card_and_moving():
+    """The 1st Cavalry's assault on the 1st Cuirassiers, who defend with a card, is about
+    even. A Skirmish cancels it, returns the initiating card to the hand (fighting on spends
+    it) and lets the unit move up to 2 squares (rule 9.2): balanced now counts both and
+    skirmishes. (Valuing a Skirmish at nothing, it fought on.)"""
+    P = packed("Russia", "France")
+    atk = attack_card(P, 0, 0)
+    skirmish = cards_of(P, 0, "Skirmish")[0]
+    dcard = cards_of(P, 1, "unit", 0)[0]
+    cav = engine_unit(0)
+    st = setup(CUIRASSIER_BOARD, P, {0: [atk, skirmish], 1: [dcard]})
+    start = int(st[S.U_SQ + cav])
+    tr = run_assault(st, P, 0, cav, engine_unit(8), 0)
+    assert plays(tr, 1) == [(dcard, R.PURPOSE_DEFENSE)]
+    assert plays(tr, 0) == [(skirmish, R.PURPOSE_SKIRMISH)]
+    assert st[S.HAND_N] == 1 and st[S.HAND] == atk  # the card is back
+    assert not [e for e in tr if e[0] == R.EV_COMBAT]  # no combat took place
+    moves = [e for e in tr if e[0] == R.EV_MOVE]
+    assert len(moves) == 1 and moves[0][3] == start != int(st[S.U_SQ + cav])

@@ -11,7 +11,7 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent
 from manoeuvre_sim.engine.players.cards import _card_value, _n_reduced
-from manoeuvre_sim.engine.players.moves import _own_def_cards
+from manoeuvre_sim.engine.players.moves import _own_def_cards, _skirmish_move_gain
 from manoeuvre_sim.engine.players.odds import (
     DICE_PMF,
     LMAX,
@@ -276,8 +276,11 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
         elif what == D.AC_SAPPERS:
             v = _ev_cum(tail, top, a0, d - 3, vals)
         elif what == D.AC_SKIRMISH:
-            v = 0.0  # the combat is cancelled and the initiating card returns
-            cost = weights[H_CARD] * 1.0
+            # rule 9.2: the combat is cancelled, the initiating card returns to the hand
+            # (going on spends it) and the unit may move up to 2 squares
+            ci = cb[D.CB_INIT_CARD]
+            v = weights[H_CARD] * _card_value(st, cards, weights, p, ci, n_reduced)
+            v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
         elif what == D.AC_LEADER_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
         elif what == D.AC_LEADER_COMMAND:
