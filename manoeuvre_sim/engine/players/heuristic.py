@@ -16,8 +16,9 @@ all built on the exact odds of ``odds.py``). Every decision the rules expose is 
 * moves by the change of a unit's position value: progress toward the enemy edge, squares of
   the enemy half (nightfall, rule 2.2), defensive terrain, attack opportunities next turn
   (the cards in hand) and the threat of adjacent enemy units;
-* cards by a context value (an eliminated unit's card is worth nothing; Withdraw and defence
-  cards are worth more for threatened units; Regroup and Supply when units are reduced).
+* cards by a context value (an eliminated unit's card is worth nothing; a unit's cards are
+  worth more when enemies are near it; Regroup and Supply when units are reduced, Sappers
+  when an enemy stands on a redoubt; the other HQ cards have a fixed worth, ``HQ_VALUE``).
 
 Fair play: the policy reads the board, its own hand, both hands' sizes, deck counts, the
 cards on the table in the current combat, the elimination counters, and the opponent's hand
