@@ -12,6 +12,8 @@ Writes benchmarks/RESULTS-players.md:
    here phase by phase with the CPU's cycle counter read around each phase (an LLVM
    intrinsic, a few cycles per read), for the default style and for random play (the cost
    of the rules alone).
+
+The section "What the styles neglect" is bench_neglect.py's; it is kept as it is.
 """
 
 from __future__ import annotations
@@ -378,6 +380,12 @@ def main() -> None:
             )
             + " |"
         )
+    # the section bench_neglect.py writes stays as it is (it needs a baseline commit)
+    from bench_neglect import BEGIN, END
+
+    old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
+    if BEGIN in old and END in old:
+        L += ["", BEGIN + old.split(BEGIN, 1)[1].split(END, 1)[0] + END]
     OUT.write_text("\n".join(L) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
 
