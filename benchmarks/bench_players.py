@@ -15,6 +15,7 @@ Writes benchmarks/RESULTS-players.md:
 
 The section "The tuned style" comes from a ``manoeuvre-sim tune`` run (README: Tuning a
 style); this script keeps it as it is when it rewrites the rest.
+The section "What the styles neglect" is bench_neglect.py's; it is kept as it is.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def kept_section(text: str, title: str) -> str:
     for i, line in enumerate(lines):
         if line.rstrip() == title:
             end = next(
-                (j for j in range(i + 1, len(lines)) if lines[j].startswith("## ")), len(lines)
+                (j for j in range(i + 1, len(lines)) if lines[j].startswith(("## ", "<!-- "))),
+                len(lines),
             )
             return "".join(lines[i:end])
     return ""
@@ -396,6 +398,11 @@ def main() -> None:
         kept = kept_section(old, title)
         if kept:
             L.append("\n" + kept.rstrip("\n"))
+    # the section bench_neglect.py writes stays as it is (it needs a baseline commit)
+    from bench_neglect import BEGIN, END
+
+    if BEGIN in old and END in old:
+        L += ["", BEGIN + old.split(BEGIN, 1)[1].split(END, 1)[0] + END]
     OUT.write_text("\n".join(L) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)
 

@@ -35,7 +35,7 @@ LADDER_TITLE = "Ladder with the search player"
 
 def replace_section(path: Path, title: str, body: str) -> None:
     """Write ``## title`` + body into ``path``, replacing that section if present (up to
-    the next ``## `` heading) and keeping every other section."""
+    the next ``## `` heading or ``<!-- `` marker) and keeping everything else."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     head = f"## {title}\n"
     block = head + "\n" + body.strip("\n") + "\n"
@@ -43,8 +43,10 @@ def replace_section(path: Path, title: str, body: str) -> None:
     if text.startswith(head):
         i = 0
     if i >= 0:
-        j = text.find("\n## ", i + len(head))
-        text = text[:i] + block + (text[j:] if j >= 0 else "")
+        # up to the next section, or the marker of a block another script writes
+        ends = [k for k in (text.find("\n## ", i + len(head)), text.find("\n<!-- ", i)) if k >= 0]
+        j = min(ends) if ends else -1
+        text = text[:i] + block + ("\n" + text[j:].lstrip("\n") if j >= 0 else "")
     else:
         text = text.rstrip("\n") + "\n\n" + block
     from manoeuvre_sim.fileio import atomic_write

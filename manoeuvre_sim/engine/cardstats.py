@@ -11,13 +11,15 @@ from __future__ import annotations
 import numba as nb
 
 from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine.rules import EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
+from manoeuvre_sim.engine.rules import EV_DISCARD, EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
 
 CS_DRAWN = 0  # 1 if the copy was drawn (the opening hand included)
 CS_OPENING = 1  # 1 if it was in the opening hand (drawn before game turn 1)
 CS_PLAYS = 2  # times it was played
 CS_TURNS = 3  # sum of the game turns in which it was played
-CS_USE = 4  # CS_USE + k: plays for use k, k = rules.PURPOSE_* (1..14), and:
+CS_DISCARDS = 4  # times it was discarded unplayed (the Discard Phase, or Digging In)
+CS_DISCARD_T1 = 5  # 1 if it was discarded in game turn 1 (the opening hand thrown away)
+CS_USE = 6  # CS_USE + k: plays for use k, k = rules.PURPOSE_* (1..14), and:
 USE_SPY = 15  # played as Scout/Spy (rules.EV_SPY)
 USE_FIRE = 16  # played to start a bombardment, volley or Grand Battery (PURPOSE_INITIATE
 #                is kept for starting an assault or an ambush)
@@ -48,6 +50,12 @@ def scan_trace(tr, trn, out):
                 out[p, c, CS_DRAWN] = 1
                 if turn == 0:
                     out[p, c, CS_OPENING] = 1
+        elif ev == EV_DISCARD:
+            c = tr[i, 2]
+            if c < nc:
+                out[p, c, CS_DISCARDS] += 1
+                if turn == 1:
+                    out[p, c, CS_DISCARD_T1] = 1
         elif ev == EV_PLAY or ev == EV_SPY:  # noqa: SIM109 (numba)
             c = tr[i, 2]
             if c < nc:

@@ -95,16 +95,6 @@ def _card_value(st, cards, weights, p, c, n_reduced):
             if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
                 return 3.0  # an enemy redoubt to cancel
     return v
-    if hq == S.HQ_SKIRMISH:
-        return 1.5
-    if hq == S.HQ_SAPPERS:
-        q = 1 - p
-        for i in range(S.MAXU_SIDE):
-            t = q * S.MAXU_SIDE + i
-            if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
-                return 3.0
-        return 0.5
-    return 1.0
 
 
 @nb.njit(cache=True)

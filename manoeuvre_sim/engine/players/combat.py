@@ -11,20 +11,31 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent
 from manoeuvre_sim.engine.players.cards import _card_value, _n_reduced
-from manoeuvre_sim.engine.players.moves import _own_def_cards
+from manoeuvre_sim.engine.players.moves import _own_def_cards, _skirmish_move_gain
 from manoeuvre_sim.engine.players.odds import (
+    DICE_PMF,
     LMAX,
     _band_values,
     _convolve,
     _dice_at_least,
+    _elim_value,
     _ev_cum,
     _ev_single,
     _expected_def_cards,
     _loss,
     _table_attack_pmf,
     _tail,
+    _tail_at_least,
 )
-from manoeuvre_sim.engine.players.params import H_ATTACK, H_CA, H_CARD, H_DEFGUESS, H_GROUND, H_OWN
+from manoeuvre_sim.engine.players.params import (
+    H_ATTACK,
+    H_CA,
+    H_CARD,
+    H_DEFGUESS,
+    H_GROUND,
+    H_HIT,
+    H_OWN,
+)
 from manoeuvre_sim.engine.rules import (
     attack_base,
     can_retreat,
@@ -40,9 +51,108 @@ from manoeuvre_sim.engine.rules import (
 # combat
 # ------------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _combat_value(st, units, cards, tprops, weights, p, kind, u, c, t, cost, can_ret, vals):
-    """Expected value of declaring a combat (D_COMBAT option) with card c, net of ``cost``
-    (the card spent)."""
+def _ev_between(tail, top, a0, df, vals):
+    """_ev_cum against a fractional defence ``df``: linear between the two whole totals."""
+    d = int(df)
+    fr = df - d
+    ev = _ev_cum(tail, top, a0, d, vals)
+    if fr > 0.0:
+        ev = (1.0 - fr) * ev + fr * _ev_cum(tail, top, a0, d + 1, vals)
+    return ev
+
+
+@nb.njit(cache=True)
+def _committed_hit_cost(st, weights, u, p0, pass_on):
+    """What the hit a Committed Attack for unit u costs its player (rule 9.2: "one attacking
+    or Supporting unit must take a Hit at the conclusion of the attack"), ``p0`` being the
+    chance of band 0, in which every attacking unit takes a hit first (rule 6.1 step 7).
+    Outside band 0, u takes it as it stands (``_loss``). In band 0 a full u takes its second
+    hit, which eliminates it; a reduced u has been eliminated by the first, so the hit
+    passes on (interpretation 26) at the cost ``pass_on`` (``_pass_on_loss``; 0 when u
+    attacks alone)."""
+    if st[S.U_STEP + u] == 2:
+        second = _elim_value(st, weights, u) - weights[H_HIT]
+    else:
+        second = pass_on
+    return ((1.0 - p0) * _loss(st, weights, u) + p0 * second) * weights[H_OWN] * weights[H_CA]
+
+
+@nb.njit(cache=True)
+def _pass_on_loss(st, weights, cb, u):
+    """In band 0, the cost of a Committed Attack's hit passed on from the eliminated unit u
+    (interpretation 26): the attacker gives it to the surviving attacking or supporting
+    unit it costs least — a full one, reduced by the band, which it eliminates — or to none
+    if every other was reduced (eliminated by the band too) or u attacked alone."""
+    best = -1.0
+    for i in range(cb[D.CB_NATT]):
+        w = cb[D.CB_ATT + i]
+        if w != u and st[S.U_STEP + w] == 2:
+            x = _elim_value(st, weights, w) - weights[H_HIT]
+            if best < 0.0 or x < best:
+                best = x
+    return max(best, 0.0)
+
+
+@nb.njit(cache=True)
+def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, cost, vals):
+    """The value of an assault (or ambush: ``u`` = -1) declared with ``n``d``sd`` from hand
+    slot ``s_init``, once the attacker adds the best single card it holds for rule 6.1
+    step 5 — a unit card of u, a Committed Attack for u, Sappers against a redoubt, a
+    leader's Combat value — valued as ``_choose_att_card`` values it, net of its ``cost``
+    (per slot); ``ev`` (the initiating card alone) if none adds more. A leader's Command
+    (support, rule 6.4) is not credited."""
+    pmf = np.zeros(LMAX, dtype=np.float64)
+    top = n * sd
+    pmf[: top + 1] = DICE_PMF[n, sd, : top + 1]
+    tmp = np.empty(LMAX, dtype=np.float64)
+    tail = np.empty(LMAX, dtype=np.float64)
+    cum = np.empty(LMAX, dtype=np.float64)
+    _tail(pmf, top, tail)
+    best = ev
+    for s in range(st[S.HAND_N + p]):
+        if s == s_init:
+            continue
+        c = st[S.HAND + p * S.HMAX + s]
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            if u < 0 or p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT] != u:
+                continue
+            if cards[p, c, S.CF_ATK_N] == 0:
+                continue
+            t2 = _convolve(pmf, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
+            _tail(tmp, t2, cum)
+            v = _ev_between(cum, t2, a0, df, vals)
+        elif kind == S.KIND_LEADER:
+            v = _ev_between(tail, top, a0 + cards[p, c, S.CF_CBT_A], df, vals)
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
+            if u < 0:
+                continue  # an Ambush has no attacking unit to commit
+            t2 = _convolve(pmf, top, 2, 6, tmp)
+            _tail(tmp, t2, cum)
+            d = int(df)
+            fr = df - d
+            p0 = (1.0 - fr) * (1.0 - _tail_at_least(cum, t2, d - a0)) + fr * (
+                1.0 - _tail_at_least(cum, t2, d + 1 - a0)
+            )
+            v = _ev_between(cum, t2, a0, df, vals) - _committed_hit_cost(st, weights, u, p0, 0.0)
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_SAPPERS:
+            if st[S.REDOUBT + tsq] == 0:
+                continue
+            v = _ev_between(tail, top, a0, df - 3.0, vals)
+        else:
+            continue
+        v -= cost[s]
+        if v > best:
+            best = v
+    return best
+
+
+@nb.njit(cache=True)
+def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can_ret, vals):
+    """Expected value of declaring a combat (D_COMBAT option) with the card in hand slot s,
+    net of what the cards spent cost (``cost``: per hand slot). An assault or ambush is
+    valued with the best card the attacker holds for step 5 (``_with_step5_card``)."""
+    c = st[S.HAND + p * S.HMAX + s]
     tsq = st[S.U_SQ + t]
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         if kind == D.CK_ASSAULT:
@@ -63,13 +173,16 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, c, t, cost, can
         ev = _ev_single(n, sd, a0, d, vals)
         if fr > 0.0:
             ev = (1.0 - fr) * ev + fr * _ev_single(n, sd, a0, d + 1, vals)
-        return ev - cost
+        # rule 6.1 step 5: the cards the attacker holds for after the defender's
+        u_att = u if kind == D.CK_ASSAULT else -1
+        ev = _with_step5_card(st, cards, weights, p, u_att, s, n, sd, a0, df, tsq, ev, cost, vals)
+        return ev - cost[s]
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
     n, sd = fire_dice(cards, p, c, kind)
     a0 = hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
     d = defence_base(st, units, tprops, t, False)
-    return _dice_at_least(n, sd, d + 1 - a0) * _loss(st, weights, t) - cost
+    return _dice_at_least(n, sd, d + 1 - a0) * _loss(st, weights, t) - cost[s]
 
 
 @nb.njit(cache=True)
@@ -92,9 +205,8 @@ def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
             if ret[t] < 0:
                 ret[t] = 1 if can_retreat(st, tprops, t) else 0
             cr = ret[t] == 1
-        c = st[S.HAND + p * S.HMAX + s]
         v = _combat_value(
-            st, units, cards, tprops, weights, p, kind, opts[i, 1], c, t, cost[s], cr, vals
+            st, units, cards, tprops, weights, p, kind, opts[i, 1], s, t, cost, cr, vals
         )
         if v > best:
             best = v
@@ -157,15 +269,18 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             u = opts[i, 2]
             t2 = _convolve(pmf, top, 2, 6, tmp)
             _tail(tmp, t2, cum2)
-            v = (
-                _ev_cum(cum2, t2, a0, d, vals)
-                - _loss(st, weights, u) * weights[H_OWN] * weights[H_CA]
+            p0 = 1.0 - _tail_at_least(cum2, t2, d - a0)
+            v = _ev_cum(cum2, t2, a0, d, vals) - _committed_hit_cost(
+                st, weights, u, p0, _pass_on_loss(st, weights, cb, u)
             )
         elif what == D.AC_SAPPERS:
             v = _ev_cum(tail, top, a0, d - 3, vals)
         elif what == D.AC_SKIRMISH:
-            v = 0.0  # the combat is cancelled and the initiating card returns
-            cost = weights[H_CARD] * 1.0
+            # rule 9.2: the combat is cancelled, the initiating card returns to the hand
+            # (going on spends it) and the unit may move up to 2 squares
+            ci = cb[D.CB_INIT_CARD]
+            v = weights[H_CARD] * _card_value(st, cards, weights, p, ci, n_reduced)
+            v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
         elif what == D.AC_LEADER_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
         elif what == D.AC_LEADER_COMMAND:

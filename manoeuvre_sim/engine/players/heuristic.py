@@ -10,11 +10,15 @@ all built on the exact odds of ``odds.py``). Every decision the rules expose is 
 * combats by their **exact** band probabilities (rule 6.1 step 7 results table) for the dice
   on the table, the card being considered and the known defence (the defender's cards once
   played; before that, its hand only after a Scout/Spy, else an expected ``H_DEFGUESS``);
+  an assault is declared on its value with the best card the attacker holds for step 5
+  (a second unit card, a Committed Attack, Sappers, a leader's Combat), since it will play
+  it there;
 * moves by the change of a unit's position value: progress toward the enemy edge, squares of
   the enemy half (nightfall, rule 2.2), defensive terrain, attack opportunities next turn
   (the cards in hand) and the threat of adjacent enemy units;
-* cards by a context value (an eliminated unit's card is worth nothing; Withdraw and defence
-  cards are worth more for threatened units; Regroup and Supply when units are reduced).
+* cards by a context value (an eliminated unit's card is worth nothing; a unit's cards are
+  worth more when enemies are near it; Regroup and Supply when units are reduced, Sappers
+  when an enemy stands on a redoubt; the other HQ cards have a fixed worth, ``HQ_VALUE``).
 
 Fair play: the policy reads the board, its own hand, both hands' sizes, deck counts, the
 cards on the table in the current combat, the elimination counters, and the opponent's hand

@@ -10,7 +10,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_DEF, TP_NO_ASSAULT, TP_REDOUBT
+from manoeuvre_sim.engine.board import TP_DEF, TP_NO_ASSAULT, TP_REDOUBT, move_destinations
 from manoeuvre_sim.engine.players.cards import _card_value, _n_reduced
 from manoeuvre_sim.engine.players.odds import _dice_at_least, _loss, _progress_rows
 from manoeuvre_sim.engine.players.params import (
@@ -197,6 +197,28 @@ def _move_value(
         grid,
         p,
     )
+
+
+@nb.njit(cache=True)
+def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
+    """The position value unit u gains by its Skirmish move (rule 9.2: up to 2 squares, by
+    the cavalry movement rules, interpretation 14), or 0 if staying is best: what
+    ``_choose_unit_move`` will then take."""
+    enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
+    enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
+    grid = np.empty((64, 6), dtype=np.int32)
+    _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    buf = np.empty(16, dtype=np.int32)
+    fr = st[S.U_SQ + u]
+    m = move_destinations(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops, fr, 1, buf)
+    best = 0.0
+    for j in range(m):
+        v = _move_value(
+            st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows, enemy_hit_values, grid
+        )
+        if v > best:
+            best = v
+    return best
 
 
 @nb.njit(cache=True)
