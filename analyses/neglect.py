@@ -280,15 +280,12 @@ class NeglectSpec:
     threads: int = 0
 
     def __post_init__(self) -> None:
-        from manoeuvre_sim.runner import POLICIES
+        from manoeuvre_sim.runner import check_policy
 
         if not self.policies:
             raise UsageError("--policies: expected at least one policy")
         for p in (*self.policies, *([self.opponent] if self.opponent else [])):
-            if p not in POLICIES:
-                raise UsageError(
-                    f"--policies: unknown policy {p!r}; expected one of {', '.join(POLICIES)}"
-                )
+            check_policy(p, "--policies")
         if len(set(self.policies)) != len(self.policies):
             raise UsageError("--policies: a policy is named twice")
         if len(self.games) != len(self.policies) or any(n < 1 for n in self.games):

@@ -42,7 +42,7 @@ OUT = ROOT / "benchmarks" / "RESULTS-players.md"
 TUNED_SECTION = "## The tuned style"
 KEPT_SECTIONS = (
     TUNED_SECTION, "## Search player", "## Ladder with the search player",
-    "## Sensitivity to play strength",
+    "## Sensitivity to play strength", "## The search player as the yardstick",
 )  # fmt: skip
 
 
