@@ -162,18 +162,30 @@ def _run_balance(spec, work: Path, paper: str, quiet: bool):
     """Play ``spec`` into ``work`` (an earlier study there is the report's own, replaced),
     write its files as ``balance`` does, and read it back as the report's balance study."""
     from manoeuvre_sim.analyses import balance as B
+
+    n = len(spec.armies)
+    return _play_study(
+        lambda out_dir, progress: B.run_spec(spec, out_dir=out_dir, progress=progress),
+        work,
+        f"no balance study in --from: playing one ({n} armies, {spec.games_per_pairing:,} games "
+        f"per ordered pairing, {n * n * spec.games_per_pairing:,} games) into {work}",
+        paper,
+        quiet,
+    )
+
+
+def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
+    """Say ``message``, ``run(out_dir, progress)`` into ``work`` (replaced) with a progress
+    bar, write the result's files and read the study back; exit 130 when interrupted (the
+    finished games stay in ``work``)."""
+    from manoeuvre_sim.analyses import balance as B
     from manoeuvre_sim.analyses import report as R
     from manoeuvre_sim.cli._common import progress_bar
 
-    n = len(spec.armies)
-    click.echo(
-        f"no balance study in --from: playing one ({n} armies, {spec.games_per_pairing:,} games "
-        f"per ordered pairing, {n * n * spec.games_per_pairing:,} games) into {work}",
-        err=True,
-    )
+    click.echo(message, err=True)
     out_dir = B.prepare_out_dir(work, force=True)
     bar, progress = progress_bar(quiet)
-    res = B.run_spec(spec, out_dir=out_dir, progress=progress)
+    res = run(out_dir, progress)
     if bar is not None:
         bar.close()
     if res.interrupted:
@@ -223,25 +235,15 @@ def _run_cards(spec, work_root: Path, paper: str, quiet: bool):
     """Play one observed card study into ``work_root/cards_<army>`` and read it back."""
     import re
 
-    from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.analyses import report as R
     from manoeuvre_sim.analyses.cards import run_spec
-    from manoeuvre_sim.cli._common import progress_bar
 
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.army.name.lower())
     work = work_root / f"cards_{name}"
-    click.echo(
+    return _play_study(
+        lambda out_dir, progress: run_spec(spec, out_dir=out_dir, progress=progress),
+        work,
         f"no card study of {spec.army.name} in --from: playing one (observed, "
         f"{spec.games:,} games) into {work}",
-        err=True,
+        paper,
+        quiet,
     )
-    out_dir = B.prepare_out_dir(work, force=True)
-    bar, progress = progress_bar(quiet)
-    res = run_spec(spec, out_dir=out_dir, progress=progress)
-    if bar is not None:
-        bar.close()
-    if res.interrupted:
-        click.echo(f"interrupted: no report written (the finished games are in {work})", err=True)
-        sys.exit(130)
-    res.write(out_dir, paper=paper)
-    return R.load_study(out_dir)
