@@ -251,19 +251,22 @@ def field_win_rates(armies: pd.DataFrame, ax, policy: str | None = None):
         elinewidth=1.2,
         capsize=3,
     )
+    hi = min(1.0, np.ceil((float(a["ci_high"].max()) + 0.16) / 0.1) * 0.1)
     for k, row in enumerate(a.itertuples(index=False)):
+        # beside the whisker's end, or before its start when it reaches the axis's end
+        right = row.ci_high + 0.16 <= hi
         ax.annotate(
             f"{_pct(row.field_win_rate)} %  ({_interval(row.ci_low, row.ci_high)})",
-            (row.ci_high, k),
-            xytext=(5, 0),
+            (row.ci_high if right else row.ci_low, k),
+            xytext=(5 if right else -5, 0),
             textcoords="offset points",
+            ha="left" if right else "right",
             va="center",
             fontsize=7,
             color="0.2",
             bbox=_LABEL_BOX,
         )
     _row_axis(ax, list(a["army"]))
-    hi = min(1.0, np.ceil((float(a["ci_high"].max()) + 0.16) / 0.1) * 0.1)
     _percent_axis(ax, "win rate against the field — whisker: 95 % interval", 0.0, hi)
     _fifty(ax)
     return ax
