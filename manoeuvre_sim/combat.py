@@ -31,6 +31,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import next_u64, roll_die, seed_state
 
 # Result bands, rule 6.1 step 7 (reference card, Assault/Ambush Results Table).
@@ -240,7 +241,7 @@ def _n_chunks(n, chunk):
     return (n + chunk - 1) // chunk
 
 
-@nb.njit(cache=True)
+@kernel
 def flat_dice(counts, sides, n, committed):
     """Flatten dice expressions into one entry per die; each Committed Attack (rule 9.2)
     adds 2d6. Returns ``ndarray(int64, shape=(total dice,))`` of side counts."""

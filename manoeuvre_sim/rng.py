@@ -18,6 +18,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.jit import kernel
+
 _MASK64 = (1 << 64) - 1
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -27,7 +29,7 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@nb.njit(cache=True)
+@kernel
 def splitmix64(x):
     """One splitmix64 step: returns ``(next_state, output)`` (both uint64)."""
     x = np.uint64(x) + GOLDEN
@@ -38,7 +40,7 @@ def splitmix64(x):
     return x, z
 
 
-@nb.njit(cache=True)
+@kernel
 def seed_state(master_seed, stream, state):
     """Fill ``state`` (uint64[4]) for stream ``stream`` of ``master_seed``."""
     x, a = splitmix64(np.uint64(master_seed))
@@ -80,7 +82,7 @@ def roll_die(state, sides):
     return np.int64((u * np.uint64(sides)) >> np.uint64(32)) + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def roll_dice(state, count, sides):
     """The total of ``count`` dice of ``sides`` sides."""
     total = 0

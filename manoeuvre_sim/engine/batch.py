@@ -9,6 +9,7 @@ from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.cardstats import scan_trace
 from manoeuvre_sim.engine.game import play_game
 from manoeuvre_sim.engine.search import play_game_search
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import seed_state
 
 # --- one record per game: ndarray(int32, (n_games, NREC)) ---------------------------------
@@ -36,7 +37,7 @@ R_PLAYED = 34  # 2 x 4 words: card copies played
 NREC = 42
 
 
-@nb.njit(cache=True)
+@kernel
 def _record(st, out):
     out[R_FIRST] = st[S.FIRST]
     out[R_WINNER] = st[S.WINNER]
@@ -71,7 +72,7 @@ def _record(st, out):
         out[R_PLAYED + i] = st[S.PLAYED + i]
 
 
-@nb.njit(cache=True)
+@kernel
 def _play_one(seed, game, tables, pol, params, opt, out, tr, trn):
     """Play game ``game`` of master ``seed`` into the record ``out`` (trace into ``tr``)."""
     st = np.empty(S.STATE_SIZE, dtype=np.int32)
@@ -134,7 +135,7 @@ def play_games_cards(
     return overflow.sum()
 
 
-@nb.njit(cache=True)
+@kernel
 def _play_one_search(seed, game, tables, pol, params, scfg, opt, out, tr, trn):
     st = np.empty(S.STATE_SIZE, dtype=np.int32)
     S.clear_state(st)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.model.maps import TerrainTable
 
 BOARD_SIZE = 8  # rule 1.1: the battlefield is eight by eight squares
@@ -125,7 +126,7 @@ def terrain_codes(rows8: list[str], letters: str) -> np.ndarray:
 # Geometry
 
 
-@nb.njit(cache=True)
+@kernel
 def adjacent(a, b):
     """True if squares ``a`` and ``b`` are orthogonally adjacent (rule 1.1: no diagonals).
 
@@ -141,7 +142,7 @@ def adjacent(a, b):
     return distance(a, b) == 1
 
 
-@nb.njit(cache=True)
+@kernel
 def distance(a, b):
     """Manhattan distance between squares ``a`` and ``b`` (no diagonal steps, rule 1.1).
 
@@ -157,7 +158,7 @@ def distance(a, b):
     return abs(a // 8 - b // 8) + abs(a % 8 - b % 8)
 
 
-@nb.njit(cache=True)
+@kernel
 def neighbors(sq, out):
     """Orthogonal neighbours of ``sq`` on the board (rule 1.1: nothing diagonal).
 
@@ -215,7 +216,7 @@ def _los_open(occ, terr, tprops, sq):
 # Movement (rule 5, rule 9.2 Forced March)
 
 
-@nb.njit(cache=True)
+@kernel
 def move_destinations(occ, terr, tprops, sq, cavalry, out):
     """Squares the unit at ``sq`` may end a basic move in (rule 5).
 
@@ -280,7 +281,7 @@ def move_destinations(occ, terr, tprops, sq, cavalry, out):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, out):
     """Squares a Forced March may take the unit to, one square on from ``cur_sq`` (rule 9.2).
 
@@ -334,7 +335,7 @@ def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, out):
 # Fire range and line of sight (rule 6.2 step 2, rule 8 Range)
 
 
-@nb.njit(cache=True)
+@kernel
 def in_fire_range(occ, terr, tprops, from_sq, to_sq, max_range):
     """True if ``to_sq`` is within Volley/Bombardment range of ``from_sq``.
 
@@ -400,7 +401,7 @@ def _retreat_open(occ, terr, tprops, r, c):
     return tprops[terr[sq], TP_ENTER] != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def retreat_options(occ, terr, tprops, sq, owner, out):
     """Squares the unit of player ``owner`` at ``sq`` may retreat to (rule 6.5 Retreat).
 
@@ -458,7 +459,7 @@ def retreat_options(occ, terr, tprops, sq, owner, out):
 # Nightfall control (rule 2.2)
 
 
-@nb.njit(cache=True)
+@kernel
 def _holds(occ, unit_owner, sq, player):
     """Occupation or Uncontested Influence of ``player`` over ``sq`` (rule 2.2), any half."""
     u = occ[sq]
@@ -492,7 +493,7 @@ def _holds(occ, unit_owner, sq, player):
     return mine  # rule 2.2: Uncontested Influence needs one of player's units next to it
 
 
-@nb.njit(cache=True)
+@kernel
 def controls(occ, unit_owner, sq, player):
     """True if ``player`` controls ``sq`` for Nightfall (rule 2.2).
 
@@ -524,7 +525,7 @@ def controls(occ, unit_owner, sq, player):
     return _holds(occ, unit_owner, sq, player)
 
 
-@nb.njit(cache=True)
+@kernel
 def control_score(occ, unit_owner, player):
     """Number of squares of the enemy's half that ``player`` controls (rule 2.2 Nightfall).
 

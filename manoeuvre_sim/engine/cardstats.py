@@ -8,10 +8,9 @@ is the same whether or not its card statistics are taken.
 
 from __future__ import annotations
 
-import numba as nb
-
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine.rules import EV_DISCARD, EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
+from manoeuvre_sim.jit import kernel
 
 CS_DRAWN = 0  # 1 if the copy was drawn (the opening hand included)
 CS_OPENING = 1  # 1 if it was in the opening hand (drawn before game turn 1)
@@ -33,7 +32,7 @@ USE_NAMES = (
 )  # fmt: skip
 
 
-@nb.njit(cache=True)
+@kernel
 def scan_trace(tr, trn, out):
     """Add one game's per-copy statistics to ``out`` (int32, (2, n_cards, NCS)), zeroed
     by the caller. ``tr[:trn]``: the game's trace rows (event, player, a, b, c, d)."""

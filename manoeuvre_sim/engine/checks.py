@@ -8,7 +8,6 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import state as S
@@ -23,12 +22,13 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_SEAT,
 )
 from manoeuvre_sim.engine.players import choose
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import next_u64, seed_state, uniform_below
 
 FOG_SEED = 0x9E3779B97F4A7C15  # master seed of fair_check's scrambling
 
 
-@nb.njit(cache=True)
+@kernel
 def decide(st, g, seat, dk, n):
     """Ask seat's policy to choose among ``opts[:n]``; an illegal answer raises.
 
@@ -53,7 +53,7 @@ def decide(st, g, seat, dk, n):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def fog_copy(st, dsize, pol, seat, dk, n):
     """A copy of ``st`` in which everything ``seat`` may not see is different: both draw
     piles (order and contents), both discard piles, the drawn/played records, and the
@@ -81,7 +81,7 @@ def fog_copy(st, dsize, pol, seat, dk, n):
     return fog
 
 
-@nb.njit(cache=True)
+@kernel
 def fair_check(st, g, seat, dk, n, k, rng0):
     """Raise unless seat's policy takes the same decision on ``fog_copy(st)``."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
@@ -91,7 +91,7 @@ def fair_check(st, g, seat, dk, n, k, rng0):
         raise AssertionError("fair play: a decision depends on cards the player may not see")
 
 
-@nb.njit(cache=True)
+@kernel
 def check_invariants(st, dsize, tprops):
     """Raise if the state breaks a rule invariant (used by tests and OPT_CHECK)."""
     for p in range(2):

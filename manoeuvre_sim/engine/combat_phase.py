@@ -7,7 +7,6 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 # the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
@@ -63,13 +62,14 @@ from manoeuvre_sim.engine.rules import (
     play_to_table,
     table_defence,
 )
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import roll_dice
 
 
 # ------------------------------------------------------------------------------------------
 # combat (rule 6)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def combat_options(st, units, cards, tprops, p, opts):
     """Every combat the active player p may declare (rule 6): none; Assault (6.1 step 1:
     a unit card with an Attack value for a unit not in a Marsh, an adjacent enemy); Ambush
@@ -146,7 +146,7 @@ def combat_options(st, units, cards, tprops, p, opts):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
     """Rule 6.2 Bombardment / Volley (and 9.1 Grand Battery): dice + hill bonus against the
     target's strength + terrain + redoubt; a greater total is one hit."""
@@ -162,7 +162,7 @@ def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
         hit(st, t, tr, trn)
 
 
-@nb.njit(cache=True)
+@kernel
 def assault(st, g, p, kind, u, t):
     """Rule 6.1, Assault and Ambush, steps 3 to 7 and the results of 6.5 / 6.6."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
@@ -295,7 +295,7 @@ def assault(st, g, p, kind, u, t):
     end_combat(st, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def combat_phase(st, g, p):
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     n = combat_options(st, units, cards, tprops, p, opts)

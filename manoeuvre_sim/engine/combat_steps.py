@@ -9,7 +9,6 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 # the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
@@ -58,6 +57,7 @@ from manoeuvre_sim.engine.rules import (
     play_to_table,
     retreat_squares,
 )
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import roll_die
 
 MAX_ATT = 5
@@ -66,7 +66,7 @@ MAX_ATT = 5
 # ------------------------------------------------------------------------------------------
 # retreat (rule 6.5), advance and pursuit (rule 6.6)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def retreat(st, g, u):
     """Rule 6.5 Retreat with its priority; the owner picks among equal choices. Returns True
     if the unit retreated, False if it could not and was eliminated."""
@@ -93,7 +93,7 @@ def retreat(st, g, u):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def involved(cb, u):
     for i in range(cb[CB_NATT]):
         if cb[CB_ATT + i] == u:
@@ -101,7 +101,7 @@ def involved(cb, u):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def pursue_and_advance(st, g, p, vacated, retreated_u):
     """Rule 6.5 Advance After Combat and 6.6 Pursuit (assaults only). ``vacated``: the
     defender's old square; ``retreated_u``: the defender if it retreated/withdrew alive."""
@@ -142,7 +142,7 @@ def pursue_and_advance(st, g, p, vacated, retreated_u):
         advance_into(st, g, p, u, vacated, retreated_u)
 
 
-@nb.njit(cache=True)
+@kernel
 def advance_into(st, g, p, u, vacated, retreated_u):
     """Unit u advances into the vacated square; if it is cavalry and the defender
     retreated or withdrew (``retreated_u`` >= 0, still on the board), rule 6.6 Pursuit: a d6
@@ -172,13 +172,13 @@ def advance_into(st, g, p, u, vacated, retreated_u):
             hit(st, retreated_u, tr, trn)
 
 
-@nb.njit(cache=True)
+@kernel
 def end_combat(st, p):
     clear_table(st, p)
     clear_table(st, 1 - p)
 
 
-@nb.njit(cache=True)
+@kernel
 def defender_steps(st, g, p, t, ambush):
     """Rule 6.1 steps 3-4 for the defender (player q, unit t). Returns True if the defender
     withdrew (the combat is then over but for advance and pursuit)."""
@@ -246,7 +246,7 @@ def defender_steps(st, g, p, t, ambush):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def attacker_step5(st, g, p, t, ambush):
     """Rule 6.1 step 5. Returns True if a Skirmish cancelled the combat."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.combat import assault_band
@@ -81,6 +80,7 @@ from manoeuvre_sim.engine.rules import (
     play_and_discard,
 )
 from manoeuvre_sim.engine.setup import build_map, deal, place_units, set_up_battlefield
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import roll_die
 
 # Also what callers have always imported from here (tests, runner, benchmarks): the game's
@@ -114,7 +114,7 @@ class Context(NamedTuple):
     trn: np.ndarray
 
 
-@nb.njit(cache=True)
+@kernel
 def check_attrition(st, p):
     """Rule 2.1, checked when a combat ends: 5 eliminated units lose at once; if the active
     player's own 5th loss came in the same battle (a Committed Attack), the opponent wins
@@ -135,7 +135,7 @@ def check_attrition(st, p):
 # ------------------------------------------------------------------------------------------
 # discard, draw, Scout/Spy (rule 4, rule 9.2 Scout/Spy)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def discard_phase(st, g, p):
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     h = st[S.HAND_N + p]
@@ -154,7 +154,7 @@ def discard_phase(st, g, p):
             log(tr, trn, EV_DISCARD, p, c, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def spy_step(st, g, p):
     """Scout/Spy: the active player looks at the opponent's hand, then draws back to 5 (the
     card may be played in the middle of the Draw Phase)."""
@@ -178,7 +178,7 @@ def spy_step(st, g, p):
 # ------------------------------------------------------------------------------------------
 # the end (rule 2)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def score_nightfall(st, units, uowner, rank, tr, trn):
     """Rule 2.2 Nightfall: more controlled squares of the enemy half; then more enemy units
     eliminated; then fewer own reduced units; then the nation listed first. Identical ranks
@@ -217,7 +217,7 @@ def score_nightfall(st, units, uowner, rank, tr, trn):
 PH_DISCARD, PH_MOVE, PH_COMBAT, PH_END = 0, 1, 2, 3
 
 
-@nb.njit(cache=True)
+@kernel
 def turn_phases(st, g, opt, p, ph_from, ph_to):
     """Rule 4: p's player turn from part ``ph_from`` up to, not including, ``ph_to``
     (``PH_*``): discard, draw and Scout/Spy; movement; combat and restoration. Returns True
@@ -250,13 +250,13 @@ def turn_phases(st, g, opt, p, ph_from, ph_to):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def player_turn(st, g, opt, p):
     """Rule 4: the five phases of p's player turn. Returns True if the game ended."""
     return turn_phases(st, g, opt, p, PH_DISCARD, PH_END)
 
 
-@nb.njit(cache=True)
+@kernel
 def end_game_turn(st, g, opt, rank, turn):
     """After both player turns of game turn ``turn``. Rule 2.3: the day ends at the end of
     the game turn in which both players have drawn the last card of their first deck (or at
@@ -270,7 +270,7 @@ def end_game_turn(st, g, opt, rank, turn):
     return st[S.OVER] == 1
 
 
-@nb.njit(cache=True)
+@kernel
 def run_turns(st, g, opt, rank, turn):
     """Play game turns from ``turn`` (both player turns, first player first) to the end."""
     first = st[S.FIRST]
@@ -286,7 +286,7 @@ def run_turns(st, g, opt, rank, turn):
         turn += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def continue_game(st, g, opt, rank, p, ph):
     """Play on to the end from part ``ph`` of p's player turn in the current game turn (a
     search's rollout, ``search.py``)."""
@@ -300,7 +300,7 @@ def continue_game(st, g, opt, rank, p, ph):
     run_turns(st, g, opt, rank, turn + 1)
 
 
-@nb.njit(cache=True)
+@kernel
 def new_context(tables, pol, params, rng, tr, trn):
     """The game context ``g`` of a match-up (the module docstring)."""
     units, cards, dsize, rank, tprops, sections, section_numbers = tables
@@ -314,7 +314,7 @@ def new_context(tables, pol, params, rng, tr, trn):
     return Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
 
 
-@nb.njit(cache=True)
+@kernel
 def set_up_game(st, g, tables, opt):
     """Rule 3: the first player, the map, the deal and both armies' placement."""
     rng = g.rng
@@ -339,7 +339,7 @@ def set_up_game(st, g, tables, opt):
         check_invariants(st, g.dsize, g.tprops)
 
 
-@nb.njit(cache=True)
+@kernel
 def play_game(st, tables, pol, params, rng, opt, tr, trn):
     """Play one whole game from an empty state; the result is in ``st``. ``tables`` is the
     match-up's :class:`~manoeuvre_sim.engine.pack.Tables`."""

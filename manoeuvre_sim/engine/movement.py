@@ -7,7 +7,6 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -32,12 +31,13 @@ from manoeuvre_sim.engine.rules import (
     move_unit,
     play_and_discard,
 )
+from manoeuvre_sim.jit import kernel
 
 
 # ------------------------------------------------------------------------------------------
 # Guerrilla (rule 9.2): negating the card just played
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def guerrilla(st, g, p, negated_card):
     """Rule 9.2 Guerrilla: the opponent of the active player p may cancel the card just
     played; both cards are discarded. Returns True if negated."""
@@ -62,7 +62,7 @@ def guerrilla(st, g, p, negated_card):
 # ------------------------------------------------------------------------------------------
 # movement (rule 5, Supply, Forced March, Guerrilla; Distant Lands options)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def move_options(st, units, tprops, p, moved, opts, start):
     """Append (unit, to) options for p's units not in ``moved``; returns the new count."""
     occ = st[S.OCC : S.OCC + 64]
@@ -85,7 +85,7 @@ def move_options(st, units, tprops, p, moved, opts, start):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def forced_march(st, g, p, u, start_sq):
     """Rule 9.2 Forced March: the unit that just moved may move one more square."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
@@ -118,7 +118,7 @@ def forced_march(st, g, p, u, start_sq):
     log(tr, trn, EV_MOVE, p, u, fr, to, 2)
 
 
-@nb.njit(cache=True)
+@kernel
 def movement_phase(st, g, opt, p):
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)

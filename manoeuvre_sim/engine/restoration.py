@@ -5,8 +5,6 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
-
 # the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
 from manoeuvre_sim.combat import within
 from manoeuvre_sim.engine import decisions as D
@@ -27,13 +25,14 @@ from manoeuvre_sim.engine.rules import (
     log,
     play_and_discard,
 )
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import roll_die
 
 
 # ------------------------------------------------------------------------------------------
 # restoration (rule 7) and redoubts (rule 9.2)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def restoration_phase(st, g, p):
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     opts[0, 0] = -1

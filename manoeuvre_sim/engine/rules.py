@@ -5,12 +5,12 @@ All functions are numba kernels over the state layout of ``state.py``.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_REDOUBT, retreat_options
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import uniform_below
 
 # --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
@@ -65,7 +65,7 @@ ROLL_WITHDRAW = 5
 ROLL_FIRE = 6
 
 
-@nb.njit(cache=True)
+@kernel
 def log(tr, trn, ev, p, a, b, c, d):
     """Append an event to the trace (no-op when the trace has no rows)."""
     n = trn[0]
@@ -79,12 +79,12 @@ def log(tr, trn, ev, p, a, b, c, d):
         trn[0] = n + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def owner(u):
     return u // S.MAXU_SIDE
 
 
-@nb.njit(cache=True)
+@kernel
 def strength(st, units, u):
     step = st[S.U_STEP + u]
     if step == 2:
@@ -94,7 +94,7 @@ def strength(st, units, u):
     return 0
 
 
-@nb.njit(cache=True)
+@kernel
 def card_unit(cards, p, c):
     """Global unit id a unit card belongs to, -1 for other cards."""
     if cards[p, c, S.CF_KIND] != S.KIND_UNIT:
@@ -102,12 +102,12 @@ def card_unit(cards, p, c):
     return p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
 
 
-@nb.njit(cache=True)
+@kernel
 def is_hq(cards, p, c, hq):
     return cards[p, c, S.CF_KIND] == S.KIND_HQ and cards[p, c, S.CF_HQ] == hq
 
 
-@nb.njit(cache=True)
+@kernel
 def find_hq(st, cards, p, hq):
     """Hand slot of the first HQ card of type ``hq`` in p's hand, -1 if none."""
     for s in range(st[S.HAND_N + p]):
@@ -116,18 +116,18 @@ def find_hq(st, cards, p, hq):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def _setbit(st, base, p, c):
     w = base + p * 4 + c // 32
     st[w] = st[w] | np.int32(np.int64(1) << (c % 32) if c % 32 < 31 else -(2**31))
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_card(st, p, slot):
     return st[S.HAND + p * S.HMAX + slot]
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_remove(st, p, slot):
     """Take the card at ``slot`` out of p's hand (the later cards shift down)."""
     base = S.HAND + p * S.HMAX
@@ -140,21 +140,21 @@ def hand_remove(st, p, slot):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_add(st, p, c):
     n = st[S.HAND_N + p]
     st[S.HAND + p * S.HMAX + n] = c
     st[S.HAND_N + p] = n + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def discard(st, p, c):
     n = st[S.DISC_N + p]
     st[S.DISC + p * S.MAXC + n] = c
     st[S.DISC_N + p] = n + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def play_to_table(st, p, slot):
     """Play the card at hand ``slot`` onto the table (discarded when the combat ends)."""
     c = hand_remove(st, p, slot)
@@ -166,7 +166,7 @@ def play_to_table(st, p, slot):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def play_and_discard(st, p, slot):
     """Play the card at hand ``slot`` for an immediate effect; it goes to the discards."""
     c = hand_remove(st, p, slot)
@@ -176,7 +176,7 @@ def play_and_discard(st, p, slot):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def clear_table(st, p):
     n = st[S.TABLE_N + p]
     for i in range(n):
@@ -185,7 +185,7 @@ def clear_table(st, p):
     st[S.TABLE_N + p] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle(arr, start, n, rng):
     """Fisher-Yates shuffle of arr[start:start+n] with the explicit RNG."""
     for i in range(n - 1, 0, -1):
@@ -195,14 +195,14 @@ def shuffle(arr, start, n, rng):
         arr[start + j] = t
 
 
-@nb.njit(cache=True)
+@kernel
 def mark_drawn(st, p, c, tr, trn):
     """Card c came into p's hand from the deck: record it (drawn set, trace)."""
     _setbit(st, S.DRAWN, p, c)
     log(tr, trn, EV_DRAW, p, c, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_one(st, p, rng, tr, trn):
     """Draw one card (rule 4 Draw Phase). The first time the deck runs out the player has
     drawn the last card of the first deck (rule 2.3); an empty deck is rebuilt from the
@@ -228,14 +228,14 @@ def draw_one(st, p, rng, tr, trn):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_to_five(st, p, rng, tr, trn):
     while st[S.HAND_N + p] < 5:
         if not draw_one(st, p, rng, tr, trn):
             break
 
 
-@nb.njit(cache=True)
+@kernel
 def move_unit(st, u, to):
     """Move unit u to square ``to``; a redoubt it leaves is removed (rule 9.2 Redoubt)."""
     fr = st[S.U_SQ + u]
@@ -245,7 +245,7 @@ def move_unit(st, u, to):
     st[S.U_SQ + u] = to
 
 
-@nb.njit(cache=True)
+@kernel
 def eliminate(st, u, tr, trn):
     sq = st[S.U_SQ + u]
     if sq >= 0:
@@ -258,7 +258,7 @@ def eliminate(st, u, tr, trn):
     log(tr, trn, EV_HIT, owner(u), u, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def hit(st, u, tr, trn):
     """One hit (rule 6.5 Hit): full -> reduced, reduced -> eliminated. Returns True if the
     unit survives."""
@@ -271,7 +271,7 @@ def hit(st, u, tr, trn):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def retreat_squares(st, tprops, u, out):
     """Rule 6.5 Retreat: the squares the owner may choose among (0: eliminated instead)."""
     occ = st[S.OCC : S.OCC + 64]
@@ -279,14 +279,14 @@ def retreat_squares(st, tprops, u, out):
     return retreat_options(occ, terr, tprops, st[S.U_SQ + u], owner(u), out)
 
 
-@nb.njit(cache=True)
+@kernel
 def can_retreat(st, tprops, u):
     buf = np.empty(4, dtype=np.int32)
     return retreat_squares(st, tprops, u, buf) > 0
 
 
 # --- combat totals (rule 6.1 step 6, 6.2): shared by the rules and the players' odds -------
-@nb.njit(cache=True)
+@kernel
 def hill_bonus(st, tprops, att_sq, def_sq):
     """Terrain attack bonus (reference card: +2 for a unit on a hill attacking a unit not on
     a hill): the attacker's square gives its bonus unless the defender's square is of the
@@ -297,7 +297,7 @@ def hill_bonus(st, tprops, att_sq, def_sq):
     return 0
 
 
-@nb.njit(cache=True)
+@kernel
 def attack_base(st, units, tprops, cb, tsq, ambush):
     """The attack total before dice and leader: the strength of every attacking and
     supporting unit in ``cb`` (game.py's combat record), each with its hill bonus — none in
@@ -312,7 +312,7 @@ def attack_base(st, units, tprops, cb, tsq, ambush):
     return a
 
 
-@nb.njit(cache=True)
+@kernel
 def defence_base(st, units, tprops, t, sappers):
     """The defence total of unit t before cards: strength, terrain, and a redoubt's bonus
     (+3, the terrain table's) unless Sappers were played (rules 6.1 step 6, 6.2 step 4,
@@ -324,7 +324,7 @@ def defence_base(st, units, tprops, t, sappers):
     return d
 
 
-@nb.njit(cache=True)
+@kernel
 def table_defence(st, cards, q):
     """What the defender q's cards on the table add: unit cards' Defense, a leader's
     Combat (defense) value."""
@@ -338,7 +338,7 @@ def table_defence(st, cards, q):
     return d
 
 
-@nb.njit(cache=True)
+@kernel
 def attack_dice(cards, p, c):
     """(count, sides) card c of p rolls toward an attack total (0, 0: none): a unit card's
     Attack, the Ambush card's 1d10 (HQ_CARDS.md), a Committed Attack's 2d6 (rule 9.2)."""
@@ -352,7 +352,7 @@ def attack_dice(cards, p, c):
     return 0, 0
 
 
-@nb.njit(cache=True)
+@kernel
 def fire_dice(cards, p, c, kind):
     """(count, sides) of a Volley, Bombardment or Grand Battery with card c (rules 6.2, 9.1)."""
     if kind == D.CK_VOLLEY:

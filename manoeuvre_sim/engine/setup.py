@@ -21,7 +21,6 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -38,13 +37,14 @@ from manoeuvre_sim.engine.rules import (
     mark_drawn,
     shuffle,
 )
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import uniform_below
 
 
 # ------------------------------------------------------------------------------------------
 # set-up (rule 3)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def build_map(st, sections, section_numbers, rng, tr, trn):
     """Rule 3 / 1.1: four distinct sections from the pool, each in any of 4 rotations, in a
     2x2 pattern (random)."""
@@ -65,7 +65,7 @@ def build_map(st, sections, section_numbers, rng, tr, trn):
         lay_section(st, sections, section_numbers, k, rot, pos)
 
 
-@nb.njit(cache=True)
+@kernel
 def section_code(sections, k, rot, r, c):
     """Terrain code at (r, c) of pool section k turned ``rot`` quarter turns clockwise."""
     sr, sc = r, c
@@ -74,7 +74,7 @@ def section_code(sections, k, rot, r, c):
     return sections[k, sr * 4 + sc]
 
 
-@nb.njit(cache=True)
+@kernel
 def lay_section(st, sections, section_numbers, k, rot, pos):
     """Lay pool section k turned ``rot`` quarter turns clockwise in quarter ``pos`` (0 NW,
     1 NE, 2 SW, 3 SE): its terrain, and its number and rotation in ``MAP``."""
@@ -88,7 +88,7 @@ def lay_section(st, sections, section_numbers, k, rot, pos):
             st[S.TERR + (r0 + r) * 8 + c0 + c] = section_code(sections, k, rot, r, c)
 
 
-@nb.njit(cache=True)
+@kernel
 def pool_index(section_numbers, number):
     """Index in the pool of section ``number`` (checked before any game: options.py)."""
     for k in range(section_numbers.shape[0]):
@@ -97,7 +97,7 @@ def pool_index(section_numbers, number):
     raise ValueError("map: a section of the fixed map is not in the map pool")
 
 
-@nb.njit(cache=True)
+@kernel
 def lay_fixed_map(st, opt, sections, section_numbers, tr, trn):
     """A fixed map (``OPT_MAP``, ``OPT_ROT``): these sections in these rotations."""
     for pos in range(4):
@@ -107,7 +107,7 @@ def lay_fixed_map(st, opt, sections, section_numbers, tr, trn):
         lay_section(st, sections, section_numbers, k, rot, pos)
 
 
-@nb.njit(cache=True)
+@kernel
 def pack_section_codes(sections, k, rot, half):
     """The terrain codes of rows ``2 * half`` and ``2 * half + 1`` of pool section k turned
     ``rot`` quarter turns clockwise, 4 bits a square in one int32 word (square (r, c) at
@@ -122,7 +122,7 @@ def pack_section_codes(sections, k, rot, half):
     return np.int32(w)
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_map(st, g, p, sections, section_numbers):
     """Rule 3: the first player p "chooses 4 map sections and decides how to orient and place
     them into the 2 x 2 pattern": one decision per quarter, NW, NE, SW, SE in that order,
@@ -158,7 +158,7 @@ def choose_map(st, g, p, sections, section_numbers):
 CLOCKWISE_QUARTER = (1, 3, 0, 2)
 
 
-@nb.njit(cache=True)
+@kernel
 def turn_battlefield(st, sections, section_numbers, turns):
     """Turn the whole battlefield ``turns`` quarter turns clockwise: each section moves round
     the quarters and turns with it (MAP and the terrain are laid again)."""
@@ -175,7 +175,7 @@ def turn_battlefield(st, sections, section_numbers, turns):
                     rot[pos], pos)  # fmt: skip
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_edge(st, g, p, sections, section_numbers):
     """Rule 3: the second player p "selects which of the four map edges will be their
     starting edge and the first player is assigned the opposite starting edge" (D_EDGE).
@@ -195,7 +195,7 @@ def choose_edge(st, g, p, sections, section_numbers):
         turn_battlefield(st, sections, section_numbers, turns)
 
 
-@nb.njit(cache=True)
+@kernel
 def set_up_battlefield(st, g, opt, first, sections, section_numbers):
     """Rule 3: the battlefield and the starting edges, by the set-up mode and the fixed map
     of ``opt`` (module docstring). The default (random, no fixed map) draws from the game's
@@ -212,7 +212,7 @@ def set_up_battlefield(st, g, opt, first, sections, section_numbers):
         choose_edge(st, g, 1 - first, sections, section_numbers)
 
 
-@nb.njit(cache=True)
+@kernel
 def deal(st, g, p, tournament):
     """Shuffle p's deck and draw 5 (or choose 5 in the tournament option, rule 3)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
@@ -242,7 +242,7 @@ def deal(st, g, p, tournament):
         draw_to_five(st, p, rng, tr, trn)
 
 
-@nb.njit(cache=True)
+@kernel
 def place_units(st, g, p):
     """Rule 3: p sets up its units in the 2 rows nearest its starting edge, one per square."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g

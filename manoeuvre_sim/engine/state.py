@@ -10,9 +10,9 @@ edge row 0. Unit ids: player p's units are ``p * MAXU_SIDE + i`` for its i-th un
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.model.army import HQ_TYPES
 
 MAXU_SIDE = 16  # units per side the arrays hold (the game has 8; relaxed armies up to 16)
@@ -117,7 +117,7 @@ UF_EXISTS, UF_CAV, UF_FULL, UF_REDUCED = 0, 1, 2, 3
 NUF = 4
 
 
-@nb.njit(cache=True)
+@kernel
 def clear_state(st):
     """Reset ``st`` to the empty game: no units, no cards, no winner."""
     st[:] = 0

@@ -32,12 +32,12 @@ decks (the armies are public; no hand is dealt before the edge is chosen, rule 3
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_ENTER, TP_LOS, TP_STOP
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best
 
 HOLD = (0.25, 0.5, 1.0, 1.0)  # weight of a square's defence at depth 0..3 of its own half
@@ -47,7 +47,7 @@ W_CAV = 1.0  # per move-ending square beyond its set-up rows, times its cavalry 
 W_LOS = 1.0  # per line-of-sight blocker in the middle rows, times its bombard share
 
 
-@nb.njit(cache=True)
+@kernel
 def army_traits(units, cards, p):
     """(share of p's units that are cavalry, share of p's unit cards with a bombardment)."""
     n_units = 0
@@ -67,7 +67,7 @@ def army_traits(units, cards, p):
     return n_cav / max(n_units, 1), n_bomb / max(n_cards, 1)
 
 
-@nb.njit(cache=True)
+@kernel
 def side_score(terr, tprops, p, cav_share, bomb_share):
     """Player p's side score (module docstring) of the battlefield ``terr``
     (ndarray(int64, (64,)) terrain codes in the engine's frame, p's edge at row 7 for p 0 and
@@ -92,7 +92,7 @@ def side_score(terr, tprops, p, cav_share, bomb_share):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def battlefield_value(terr, tprops, p, traits):
     """The battlefield's value to p: its side score minus the opponent's. ``traits``:
     ndarray(float64, (2, 2)), each player's (cavalry share, bombard share)."""
@@ -102,7 +102,7 @@ def battlefield_value(terr, tprops, p, traits):
     )
 
 
-@nb.njit(cache=True)
+@kernel
 def turn_terrain(terr, turns, out):
     """``out`` = the battlefield ``terr`` turned ``turns`` quarter turns clockwise (as
     setup.turn_battlefield turns the map): square (r, c) goes to (c, 7 - r) each turn."""
@@ -114,7 +114,7 @@ def turn_terrain(terr, turns, out):
         out[r * 8 + c] = terr[sq]
 
 
-@nb.njit(cache=True)
+@kernel
 def _traits(units, cards):
     traits = np.empty((2, 2), dtype=np.float64)
     for p in range(2):
@@ -124,7 +124,7 @@ def _traits(units, cards):
     return traits
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_battlefield(st, units, cards, tprops, rng, opts, p, dk, n):
     """Index of the D_MAP_SECTION or D_EDGE option p picks (module docstring)."""
     traits = _traits(units, cards)

@@ -4,7 +4,6 @@ style's posture (the weights shifted by the score, the time left and the attriti
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import state as S
@@ -20,6 +19,7 @@ from manoeuvre_sim.engine.players.params import (
     H_SWITCH,
     H_THREAT,
 )
+from manoeuvre_sim.jit import kernel
 
 # the worth of holding each HQ card type (state.HQ_* order), before its context
 HQ_VALUE = np.zeros(len(S.HQ_NAMES))
@@ -34,7 +34,7 @@ for _hq, _v in (
 # ------------------------------------------------------------------------------------------
 # cards
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def _enemy_reach(st, p, sq, maxd):
     """(enemy units within maxd orthogonal steps of sq, Manhattan distance to the nearest
     enemy unit (99 if none))."""
@@ -55,7 +55,7 @@ def _enemy_reach(st, p, sq, maxd):
     return k, best
 
 
-@nb.njit(cache=True)
+@kernel
 def _card_value(st, cards, weights, p, c, n_reduced):
     """Worth of holding card c for p (0: none)."""
     kind = cards[p, c, S.CF_KIND]
@@ -97,7 +97,7 @@ def _card_value(st, cards, weights, p, c, n_reduced):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def _n_reduced(st, p):
     k = 0
     for i in range(S.MAXU_SIDE):
@@ -106,7 +106,7 @@ def _n_reduced(st, p):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def _hand_value(st, cards, weights, p, s):
     return _card_value(st, cards, weights, p, st[S.HAND + p * S.HMAX + s], _n_reduced(st, p))
 
@@ -114,7 +114,7 @@ def _hand_value(st, cards, weights, p, s):
 # ------------------------------------------------------------------------------------------
 # posture (balanced style)
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def _posture_weights(st, weights, p, out):
     """The effective weights: the style's ``weights`` written to ``out``, shifted by the posture switch when H_SWITCH is on."""
     out[:] = weights

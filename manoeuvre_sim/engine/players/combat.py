@@ -4,7 +4,6 @@ start, the attacker's cards and support, the defender's withdraw and defence car
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -45,12 +44,13 @@ from manoeuvre_sim.engine.rules import (
     strength,
     table_defence,
 )
+from manoeuvre_sim.jit import kernel
 
 
 # ------------------------------------------------------------------------------------------
 # combat
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def _ev_between(tail, top, a0, df, vals):
     """_ev_cum against a fractional defence ``df``: linear between the two whole totals."""
     d = int(df)
@@ -61,7 +61,7 @@ def _ev_between(tail, top, a0, df, vals):
     return ev
 
 
-@nb.njit(cache=True)
+@kernel
 def _committed_hit_cost(st, weights, u, p0, pass_on):
     """What the hit a Committed Attack for unit u costs its player (rule 9.2: "one attacking
     or Supporting unit must take a Hit at the conclusion of the attack"), ``p0`` being the
@@ -77,7 +77,7 @@ def _committed_hit_cost(st, weights, u, p0, pass_on):
     return ((1.0 - p0) * _loss(st, weights, u) + p0 * second) * weights[H_OWN] * weights[H_CA]
 
 
-@nb.njit(cache=True)
+@kernel
 def _pass_on_loss(st, weights, cb, u):
     """In band 0, the cost of a Committed Attack's hit passed on from the eliminated unit u
     (interpretation 26): the attacker gives it to the surviving attacking or supporting
@@ -93,7 +93,7 @@ def _pass_on_loss(st, weights, cb, u):
     return max(best, 0.0)
 
 
-@nb.njit(cache=True)
+@kernel
 def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, cost, vals):
     """The value of an assault (or ambush: ``u`` = -1) declared with ``n``d``sd`` from hand
     slot ``s_init``, once the attacker adds the best single card it holds for rule 6.1
@@ -147,7 +147,7 @@ def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, c
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can_ret, vals):
     """Expected value of declaring a combat (D_COMBAT option) with the card in hand slot s,
     net of what the cards spent cost (``cost``: per hand slot). An assault or ambush is
@@ -185,7 +185,7 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
     return _dice_at_least(n, sd, d + 1 - a0) * _loss(st, weights, t) - cost[s]
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
     n_reduced = _n_reduced(st, p)
     cost = np.empty(S.HMAX, dtype=np.float64)
@@ -214,7 +214,7 @@ def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
     return bi
 
 
-@nb.njit(cache=True)
+@kernel
 def _own_at_risk(st, weights, cb):
     r = 0.0
     for i in range(cb[D.CB_NATT]):
@@ -222,7 +222,7 @@ def _own_at_risk(st, weights, cb):
     return r
 
 
-@nb.njit(cache=True)
+@kernel
 def _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals):
     """The assault under way (``cb``) as the attacker p sees it in step 5, the defender's
     cards being on the table: returns ``(d, a0, top)`` — the defence total, the attack total
@@ -241,7 +241,7 @@ def _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals):
     return d, a0, top
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
     tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
@@ -332,7 +332,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     return bi
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_support(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     """Rule 6.4: add the supporting unit whose strength (at the risk of its hit in band 0)
     raises the assault's value most, or none."""
@@ -357,7 +357,7 @@ def _choose_support(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     return bi
 
 
-@nb.njit(cache=True)
+@kernel
 def _defender_view(st, tprops, weights, cards, q, cb, tail, vals):
     """The assault under way as the defender q sees it in steps 3-4: the tail of the
     attacker's table dice in ``tail`` (returns its top) and the band values, band 0 (the
@@ -372,7 +372,7 @@ def _defender_view(st, tprops, weights, cards, q, cb, tail, vals):
     return top
 
 
-@nb.njit(cache=True)
+@kernel
 def _defender_loss(st, units, cards, tprops, weights, q, cb, extra_def, tail, top, vals):
     """Expected loss for the defender q of the assault under way (cb), with extra_def more
     defence: the attack dice on the table (tail ``tail``) plus an expected 0.5 * H_DEFGUESS
@@ -390,7 +390,7 @@ def _defender_loss(st, units, cards, tprops, weights, q, cb, extra_def, tail, to
     return ev * weights[H_OWN]
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     t = cb[D.CB_DEF_U]
     tail = np.empty(LMAX, dtype=np.float64)
@@ -417,7 +417,7 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     return bi
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     tail = np.empty(LMAX, dtype=np.float64)
     top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -20,6 +19,7 @@ from manoeuvre_sim.engine.players.heuristic import choose_heuristic
 from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL, TUNED
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
 
 POLICY_RANDOM = 0
@@ -141,7 +141,7 @@ def policy_arrays(
     return pol, params
 
 
-@nb.njit(cache=True)
+@kernel
 def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n):
     """Index of the option ``seat``'s policy picks among ``opts[:n]`` at decision ``dk``."""
     if n == 1:

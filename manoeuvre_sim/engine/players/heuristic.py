@@ -28,7 +28,6 @@ re-deciding every decision on a state whose hidden cards are scrambled.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -60,13 +59,14 @@ from manoeuvre_sim.engine.players.params import (
     NPARAM,
 )
 from manoeuvre_sim.engine.rules import can_retreat
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best
 
 
 # ------------------------------------------------------------------------------------------
 # the policy
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, dk, n):
     """Index of the option the heuristic style with parameters ``style_params`` picks."""
     if dk == D.D_SPY or dk == D.D_GUERRILLA:
@@ -121,7 +121,7 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
     return bi
 
 
-@nb.njit(cache=True)
+@kernel
 def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
     o0 = opts[i, 0]
     o1 = opts[i, 1]

@@ -5,7 +5,6 @@ the move that improves it most.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -24,13 +23,14 @@ from manoeuvre_sim.engine.players.params import (
     H_THREAT,
 )
 from manoeuvre_sim.engine.rules import defence_base, hill_bonus, strength
+from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best
 
 
 # ------------------------------------------------------------------------------------------
 # positions
 # ------------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def _best_attack_card(st, cards, p, u):
     """(n, s) of the best attack card p holds for unit u, (0, 0) if none."""
     atk_dice_n = 0
@@ -45,7 +45,7 @@ def _best_attack_card(st, cards, p, u):
     return atk_dice_n, atk_dice_sides
 
 
-@nb.njit(cache=True)
+@kernel
 def _own_def_cards(st, cards, p, u):
     """Sum of the defence values of the unit cards p holds for unit u."""
     d = 0
@@ -56,7 +56,7 @@ def _own_def_cards(st, cards, p, u):
     return d
 
 
-@nb.njit(cache=True)
+@kernel
 def _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid):
     """The opposing units once per decision; returns their count. Encodings (row k per unit):
 
@@ -92,7 +92,7 @@ def _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_val
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def _position_value(
     st,
     units,
@@ -161,7 +161,7 @@ def _position_value(
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def _move_value(
     st, units, cards, tprops, weights, p, u, fr, to, enemy_rows, enemy_hit_values, grid
 ):
@@ -199,7 +199,7 @@ def _move_value(
     )
 
 
-@nb.njit(cache=True)
+@kernel
 def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     """The position value unit u gains by its Skirmish move (rule 9.2: up to 2 squares, by
     the cavalry movement rules, interpretation 14), or 0 if staying is best: what
@@ -221,7 +221,7 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     """Supply and Forced March moves, Skirmish moves, retreat squares and advances: the
     option whose unit gains most position value (net of the card spent)."""
@@ -265,7 +265,7 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     return bi
 
 
-@nb.njit(cache=True)
+@kernel
 def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
     """Movement (rule 5): the move that raises its unit's position value most. The options
     come grouped by unit, so each unit's cards and present value are computed once."""

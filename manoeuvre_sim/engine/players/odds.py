@@ -11,6 +11,7 @@ import numpy as np
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.players.params import H_DEFGUESS, H_ELIM, H_GROUND, H_HIT
 from manoeuvre_sim.engine.rules import attack_dice
+from manoeuvre_sim.jit import kernel
 
 
 def _dice_tables(nmax: int = 10, smax: int = 20) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +63,7 @@ def _progress_rows(p, sq):
     return 7 - r if p == 0 else r
 
 
-@nb.njit(cache=True)
+@kernel
 def _loss(st, weights, u):
     """Value of one hit on unit u for its owner's enemy: a step, an elimination, or the
     game when the elimination is its owner's 5th (rule 2.1 attrition; also the pyrrhic
@@ -74,7 +75,7 @@ def _loss(st, weights, u):
     return weights[H_ELIM]
 
 
-@nb.njit(cache=True)
+@kernel
 def _elim_value(st, weights, u):
     """Value of eliminating unit u outright (both steps if full), for its owner's enemy."""
     v = weights[H_ELIM] + (weights[H_HIT] if st[S.U_STEP + u] == 2 else 0.0)
@@ -83,7 +84,7 @@ def _elim_value(st, weights, u):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def _band_values(st, tprops, weights, t, can_ret, own_loss, vals):
     """Value to the attacker of each band (rule 6.1 step 7 / 6.5) against defender t."""
     full = st[S.U_STEP + t] == 2
@@ -110,7 +111,7 @@ def _band_values(st, tprops, weights, t, can_ret, own_loss, vals):
     vals[5] = ev + gr
 
 
-@nb.njit(cache=True)
+@kernel
 def _ev_cum(tail, top, a0, d, vals):
     """Expected value of an assault whose attack total is a0 + X against defence d, where X
     is distributed on 0..top with tail ``tail`` (P(X >= x)), ``vals`` being the value of
@@ -130,13 +131,13 @@ def _ev_cum(tail, top, a0, d, vals):
     )
 
 
-@nb.njit(cache=True)
+@kernel
 def _ev_single(n, s, a0, d, vals):
     """_ev_cum for one roll of n s-sided dice (the tail is tabulated)."""
     return _ev_cum(DICE_GE[n, s], KMAX - 1, a0, d, vals)
 
 
-@nb.njit(cache=True)
+@kernel
 def _convolve(pmf, top, n, s, out):
     """out = pmf * (n d s) for pmf on 0..top; returns the new top (mass past LMAX is
     dropped: no table of cards gets near it)."""
@@ -155,7 +156,7 @@ def _convolve(pmf, top, n, s, out):
     return new
 
 
-@nb.njit(cache=True)
+@kernel
 def _tail(pmf, top, tail):
     acc = 0.0
     for x in range(top, -1, -1):
@@ -163,7 +164,7 @@ def _tail(pmf, top, tail):
         tail[x] = acc
 
 
-@nb.njit(cache=True)
+@kernel
 def _table_attack_pmf(st, cards, p, pmf):
     """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6);
     returns its top."""
@@ -178,7 +179,7 @@ def _table_attack_pmf(st, cards, p, pmf):
     return top
 
 
-@nb.njit(cache=True)
+@kernel
 def _expected_def_cards(st, cards, weights, p, t):
     """What the defender (owner of t) is expected to add with cards: its best cards for t
     when p has seen its hand (Scout/Spy), else the guess H_DEFGUESS."""

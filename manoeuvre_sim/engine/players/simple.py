@@ -6,7 +6,6 @@ baseline; it hoards cards).
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
@@ -14,6 +13,7 @@ from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent
 from manoeuvre_sim.engine.players.params import NPARAM
 from manoeuvre_sim.engine.rules import strength
+from manoeuvre_sim.jit import kernel
 
 # simple policy parameters
 P_ADVANCE = 0  # weight of forward progress in a move
@@ -25,19 +25,19 @@ SIMPLE_PARAMS = np.zeros(NPARAM)
 SIMPLE_PARAMS[:5] = (1.0, 0.6, 1.2, 0.3, 5.5)
 
 
-@nb.njit(cache=True)
+@kernel
 def _mean_dice(n, s):
     return n * (s + 1) / 2.0
 
 
-@nb.njit(cache=True)
+@kernel
 def _forward(p, sq):
     """How far sq is toward p's enemy edge (0..7)."""
     r = sq // 8
     return 7 - r if p == 0 else r
 
 
-@nb.njit(cache=True)
+@kernel
 def _enemy_adjacent(st, p, sq):
     n = 0
     q = 1 - p
@@ -48,7 +48,7 @@ def _enemy_adjacent(st, p, sq):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def _card_value(st, cards, p, c):
     """Rough worth of holding card c (0: useless)."""
     kind = cards[p, c, S.CF_KIND]
@@ -71,7 +71,7 @@ def _card_value(st, cards, p, c):
     return 3.0
 
 
-@nb.njit(cache=True)
+@kernel
 def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
     """Heuristic value of option i of decision dk for the simple policy (higher is better)."""
     weights = params[p]
