@@ -1,7 +1,9 @@
 # Quick start (see README):  make run    — set up, then the main job
 #                            make report — set up, then the printable report (README: Report)
 #                            make test   — set up, then lint + the test suite (what CI runs)
-# Each creates .venv on first use and reinstalls only when pyproject.toml changes.
+# Each creates .venv on first use and reinstalls only when pyproject.toml changes; setup,
+# run and report also compile the game engine when numba's cache does not hold it yet
+# (the first time, and after an engine change: about a minute, said when it happens).
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -11,6 +13,7 @@ STAMP  := $(VENV)/.installed-stamp
 .PHONY: setup run report test lint bench clean
 
 setup: $(STAMP)
+	@$(BIN)/python -m manoeuvre_sim.engine.warmup games
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,12 +22,13 @@ $(STAMP): pyproject.toml
 
 # the default balance study: the 8 base armies, 1,000 games per ordered pairing (about
 # +-2 points per cell), into reports/balance/ (an earlier run there is replaced)
-run: $(STAMP)
+run: setup
 	$(BIN)/manoeuvre-sim balance --out reports/balance --force
 
 # the printable report: from the balance study of `make run` when reports/balance holds one,
 # else the report plays one first (into reports/manoeuvre-report-studies/balance)
 report: $(STAMP)
+	@$(BIN)/python -m manoeuvre_sim.engine.warmup games cards
 	$(BIN)/manoeuvre-sim report $(if $(wildcard reports/balance/manifest.json),--from reports/balance) --out reports/manoeuvre-report.pdf
 
 lint: $(STAMP)

@@ -109,14 +109,33 @@ def rule_options(f):
     return f
 
 
-def progress_bar(quiet: bool, what: str = "game"):
-    """A tqdm bar on stderr (None when quiet) and a ``progress(done, total)`` callback. The
-    first block of a fresh install also compiles the engine, which the description says."""
+def engine_kernels(policies: Sequence[str] = (), cards: bool = False) -> tuple[str, ...]:
+    """The batch kernels (``engine/warmup.py``) a run of ``policies`` plays with: the search
+    player's if one searches, else the plain one; ``cards``: also the card-statistics one."""
+    from manoeuvre_sim.runner import is_search
+
+    kinds = ("search",) if any(is_search(p) for p in policies) else ("games",)
+    return kinds + (("cards",) if cards else ())
+
+
+def start_description(kinds: Sequence[str] = ("games",)) -> str:
+    """A progress bar's description before the first block: what numba will compile first
+    when the kernels ``kinds`` are not in its cache (about how long), else "playing"."""
+    from manoeuvre_sim.engine.warmup import compiling_message, is_compiled
+
+    todo = tuple(k for k in kinds if not is_compiled(k))
+    return compiling_message(todo) if todo else "playing"
+
+
+def progress_bar(quiet: bool, what: str = "game", kinds: Sequence[str] = ("games",)):
+    """A tqdm bar on stderr (None when quiet) and a ``progress(done, total)`` callback. When
+    the batch kernels ``kinds`` are not compiled yet (a fresh install, an engine change), the
+    first block compiles them, and the description says so until it is done."""
     if quiet:
         return None, lambda done, total: None
     from tqdm import tqdm
 
-    bar = tqdm(total=1, unit=what, file=sys.stderr, leave=False, desc="compiling / playing")
+    bar = tqdm(total=1, unit=what, file=sys.stderr, leave=False, desc=start_description(kinds))
 
     def progress(done: int, total: int) -> None:
         if bar.desc != "playing":
@@ -128,15 +147,25 @@ def progress_bar(quiet: bool, what: str = "game"):
     return bar, progress
 
 
-def run_and_write(run, out: str, *, force: bool, quiet: bool, paper: str, done_key: str = "games"):
+def run_and_write(
+    run,
+    out: str,
+    *,
+    force: bool,
+    quiet: bool,
+    paper: str,
+    done_key: str = "games",
+    kinds: Sequence[str] = ("games",),
+):
     """The shared end of the study commands (balance, whatif, cards): prepare ``out``
     (refusing an earlier study unless ``force``), ``run(out_dir, progress)`` with a progress
-    bar, write the result's files, print its summary; exit 130 when interrupted (the
-    finished games are kept and reported)."""
+    bar (``kinds``: the batch kernels it plays with, ``engine_kernels``), write the result's
+    files, print its summary; exit 130 when interrupted (the finished games are kept and
+    reported)."""
     from manoeuvre_sim.analyses.balance import prepare_out_dir
 
     out_dir = prepare_out_dir(out, force=force)
-    bar, progress = progress_bar(quiet)
+    bar, progress = progress_bar(quiet, kinds=kinds)
     res = run(out_dir, progress)
     if bar is not None:
         bar.close()

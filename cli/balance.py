@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options, run_and_write
+from manoeuvre_sim.cli._common import (
+    DEFAULT_POLICY,
+    POLICY_HELP,
+    engine_kernels,
+    rule_options,
+    run_and_write,
+)
 
 
 def study_options(f):
@@ -135,4 +141,5 @@ def balance(**kw) -> None:
     run_and_write(
         lambda out_dir, progress: B.run_spec(spec, out_dir=out_dir, progress=progress),
         out, force=force, quiet=quiet, paper=paper,
+        kinds=engine_kernels([x for p in pols for x in (p.policy_a, p.policy_b)]),
     )  # fmt: skip

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options, run_and_write
+from manoeuvre_sim.cli._common import (
+    DEFAULT_POLICY,
+    POLICY_HELP,
+    engine_kernels,
+    rule_options,
+    run_and_write,
+)
 
 
 @click.command()
@@ -83,4 +89,5 @@ def cards(**kw) -> None:
     run_and_write(
         lambda out_dir, progress: C.run_spec(spec, out_dir=out_dir, progress=progress),
         out, force=force, quiet=quiet, paper=paper,
+        kinds=engine_kernels((spec.policy.policy_a, spec.policy.policy_b), cards=True),
     )  # fmt: skip

@@ -6,7 +6,14 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import army_options, parse_setup, policy_options, rule_options
+from manoeuvre_sim.cli._common import (
+    army_options,
+    engine_kernels,
+    parse_setup,
+    policy_options,
+    rule_options,
+    start_description,
+)
 
 
 @click.command()
@@ -40,11 +47,13 @@ def simulate(out: str, card_bits: bool, quiet: bool, **kw) -> None:
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
+            if bar.desc != "playing":
+                bar.set_description("playing")
             bar.n = done
             bar.refresh()
 
     if bar is not None:
-        bar.set_description("compiling / playing")
+        bar.set_description(start_description(engine_kernels((config.policy_a, config.policy_b))))
     res = run(config, progress)
     if bar is not None:
         bar.close()

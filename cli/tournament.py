@@ -69,10 +69,15 @@ def tournament(
     if not quiet and not as_json:
         from tqdm import tqdm
 
-        bar = tqdm(total=1, unit="game", file=sys.stderr, leave=False, desc="compiling / playing")
+        from manoeuvre_sim.cli._common import engine_kernels, start_description
+
+        desc = start_description(engine_kernels([p.base for p in pols]))
+        bar = tqdm(total=1, unit="game", file=sys.stderr, leave=False, desc=desc)
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
+            if bar.desc != "playing":
+                bar.set_description("playing")
             bar.total = total
             bar.n = done
             bar.refresh()

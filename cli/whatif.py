@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import run_and_write
+from manoeuvre_sim.cli._common import engine_kernels, run_and_write
 from manoeuvre_sim.cli.balance import parse_armies, rule_switches, study_options
 
 
@@ -56,4 +56,5 @@ def whatif(**kw) -> None:
     run_and_write(
         lambda out_dir, progress: W.run_spec(spec, out_dir=out_dir, progress=progress),
         out, force=force, quiet=quiet, paper=paper, done_key="paired_games",
+        kinds=engine_kernels([x for p in pols for x in (p.policy_a, p.policy_b)]),
     )  # fmt: skip

@@ -1,0 +1,114 @@
+"""Compiling the engine ahead of a run, and saying so.
+
+numba compiles the engine the first time a batch kernel is called and keeps the machine
+code in its cache (``__pycache__`` beside the sources), so only the first run after an
+install or an engine change pays for it. ``make setup`` and ``make run`` do it up front:
+
+    python -m manoeuvre_sim.engine.warmup [games] [cards] [search]
+
+compiles the named batch kernels (``games``: ``batch.play_games``, every policy but the
+search player, which is what ``make run`` plays; ``cards``: ``play_games_cards``, card
+studies; ``search``: ``play_games_search``) unless numba's cache already holds them, and
+says what it does and about how long it takes. The commands' progress bars use
+:func:`is_compiled` to say "compiling the game engine" rather than sit at 0 % when a
+compile happens at run time. Nothing here compiles on import.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+# about how long each batch kernel takes to compile cold on 2 cores (benchmarks/
+# RESULTS-engine.md, "Cold compile"); the later ones reuse the rules and players
+# the first one compiled and pay mainly for their own linking
+COMPILE_SECONDS = {"games": 70, "cards": 25, "search": 60}
+KINDS = tuple(COMPILE_SECONDS)
+
+
+def _kernel_and_args(kind: str):
+    """The batch kernel ``kind`` and arguments of the types ``runner.simulate`` passes it
+    (two games of the default player, France against Russia)."""
+    from manoeuvre_sim.engine import batch
+    from manoeuvre_sim.engine.cardstats import NCS
+    from manoeuvre_sim.engine.options import rule_options
+    from manoeuvre_sim.engine.pack import load_packed
+    from manoeuvre_sim.engine.players import policy_arrays, search_config
+
+    _, _, P = load_packed("France", "Russia")
+    opt = rule_options()
+    n = 2
+    out = np.zeros((n, batch.NREC), dtype=np.int32)
+    if kind == "games":
+        pol, params = policy_arrays("balanced", "balanced")
+        return batch.play_games, (1, 0, n, P.tables, pol, params, opt, out)
+    if kind == "cards":
+        pol, params = policy_arrays("balanced", "balanced")
+        cs = np.zeros((n, 2, int(P.deck_size.max()), NCS), dtype=np.int32)
+        return batch.play_games_cards, (1, 0, n, P.tables, pol, params, opt, out, cs)
+    if kind == "search":
+        pol, params = policy_arrays("search:1", "balanced")
+        scfg = search_config("search:1", "balanced")
+        cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
+        return batch.play_games_search, (1, 0, n, P.tables, pol, params, scfg, opt, out, cs)
+    raise ValueError(f"unknown kernel {kind!r}; expected one of {', '.join(KINDS)}")
+
+
+def is_compiled(kind: str = "games") -> bool:
+    """Whether calling batch kernel ``kind`` now would find its machine code (in memory or
+    in numba's cache) rather than compile it. Reads numba's cache index the way numba
+    does on a call; if that cannot be read (another numba version), False."""
+    import numba
+
+    disp, args = _kernel_and_args(kind)
+    if not isinstance(disp, numba.core.dispatcher.Dispatcher):
+        return True  # NUMBA_DISABLE_JIT: plain Python, nothing to compile
+    sig = tuple(numba.typeof(a) for a in args)
+    if sig in disp.overloads:
+        return True
+    try:
+        cache = disp._cache
+        key = cache._index_key(sig, disp.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # a private numba API: if it moved, say a compile may come
+        return False
+
+
+def compiling_message(kinds=("games",)) -> str:
+    """What a progress bar or the set-up says while the kernels ``kinds`` compile."""
+    secs = sum(COMPILE_SECONDS[k] for k in kinds)
+    return f"compiling the game engine, once, about {secs} s"
+
+
+def compile_kernels(kinds=("games",)) -> float:
+    """Compile (or load from the cache) the batch kernels ``kinds`` by playing two games
+    with each; returns the seconds taken."""
+    t = time.perf_counter()
+    for kind in kinds:
+        disp, args = _kernel_and_args(kind)
+        disp(*args)
+    return time.perf_counter() - t
+
+
+def main(argv: list[str] | None = None) -> int:
+    kinds = tuple(argv if argv is not None else sys.argv[1:]) or ("games",)
+    bad = [k for k in kinds if k not in COMPILE_SECONDS]
+    if bad:
+        print(
+            f"warmup: unknown kernel {bad[0]!r}; expected one of {', '.join(KINDS)}",
+            file=sys.stderr,
+        )
+        return 2
+    todo = tuple(k for k in kinds if not is_compiled(k))
+    if not todo:
+        return 0
+    print(compiling_message(todo) + " ...", file=sys.stderr, flush=True)
+    secs = compile_kernels(todo)
+    print(f"compiled the game engine in {secs:.0f} s (kept in numba's cache)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
