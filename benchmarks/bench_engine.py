@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 POLICIES = ("random", "simple", "balanced")  # balanced: the default style (bench_players.py)
-KEEP_SECTIONS = ("Invariant run",)
+KEEP_SECTIONS = ("Invariant run", "Before and after", "Decisions of the default player")
 N_PY = 20  # games played as plain Python
 
 PY_SNIPPET = """

@@ -1,6 +1,17 @@
-"""Many games in parallel: one compact record per game, independent of thread count."""
+"""Many games in parallel: one compact record per game, independent of thread count.
+
+The batch functions (``play_games``, ``play_games_cards``, ``play_games_search``) split the
+games into one contiguous range per thread (``numba.get_num_threads()``) and play each
+range with a compiled kernel (``play_range*``) on a Python thread; the kernels release the
+GIL. The parallel driver is thus plain Python and the game is compiled once, in the range
+kernels, rather than again inside a ``prange`` function (issue 13: that driver was the
+costliest compile of all). Game i's RNG is seeded from (seed, i) alone, so any thread
+count or chunking gives the same records.
+"""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
 import numpy as np
@@ -72,7 +83,7 @@ def _record(st, out):
         out[R_PLAYED + i] = st[S.PLAYED + i]
 
 
-@kernel
+@kernel(inline="always")
 def _play_one(seed, game, tables, pol, params, opt, out, tr, trn):
     """Play game ``game`` of master ``seed`` into the record ``out`` (trace into ``tr``)."""
     st = np.empty(S.STATE_SIZE, dtype=np.int32)
@@ -83,56 +94,70 @@ def _play_one(seed, game, tables, pol, params, opt, out, tr, trn):
     _record(st, out)
 
 
-@nb.njit(cache=True, parallel=True)
-def play_games(
-    seed,
-    first_game,
-    n,
-    tables,
-    pol,
-    params,
-    opt,
-    out,
-):
-    """Play games ``first_game .. first_game + n - 1`` of master ``seed`` into ``out[:n]``.
+def _split(n, run):
+    """``run(lo, hi)`` over ``0..n`` in one contiguous range per thread (numba's thread
+    count, set by ``numba.set_num_threads``), on Python threads; returns the results."""
+    threads = max(1, min(nb.get_num_threads(), n))
+    bounds = [n * i // threads for i in range(threads + 1)]
+    if threads == 1:
+        return [run(0, n)]
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [pool.submit(run, bounds[i], bounds[i + 1]) for i in range(threads)]
+        return [f.result() for f in futures]
+
+
+@kernel(nogil=True)
+def play_range(seed, first_game, lo, hi, tables, pol, params, opt, out):
+    """Games ``first_game + lo .. first_game + hi - 1`` of master ``seed`` into
+    ``out[lo:hi]``."""
+    tr = np.zeros((0, 6), dtype=np.int32)
+    trn = np.zeros(1, dtype=np.int32)
+    for k in range(lo, hi):
+        _play_one(seed, first_game + k, tables, pol, params, opt, out[k], tr, trn)
+
+
+def play_games(seed, first_game, n, tables, pol, params, opt, out):
+    """Play games ``first_game .. first_game + n - 1`` of master ``seed`` into ``out[:n]``
+    (int32, (n, NREC)), on ``numba.get_num_threads()`` threads.
 
     Game i's RNG is seeded from (seed, i) alone, so any thread count or chunking gives the
     same records.
     """
-    for k in nb.prange(n):
-        tr = np.zeros((0, 6), dtype=np.int32)
-        trn = np.zeros(1, dtype=np.int32)
-        _play_one(seed, first_game + k, tables, pol, params, opt, out[k], tr, trn)
+    _split(n, lambda lo, hi: play_range(seed, first_game, lo, hi, tables, pol, params, opt, out))
 
 
 TRACE_ROWS = 16384  # events one game may log when its card statistics are taken
 
 
-@nb.njit(cache=True, parallel=True)
-def play_games_cards(
-    seed,
-    first_game,
-    n,
-    tables,
-    pol,
-    params,
-    opt,
-    out,
-    cstats,
-):
+@kernel(nogil=True)
+def play_range_cards(seed, first_game, lo, hi, tables, pol, params, opt, out, cstats):
+    """As :func:`play_range`, with each game's card statistics into ``cstats[lo:hi]``;
+    returns the number of games whose trace overflowed."""
+    tr = np.empty((TRACE_ROWS, 6), dtype=np.int32)
+    trn = np.zeros(1, dtype=np.int32)
+    overflow = 0
+    for k in range(lo, hi):
+        trn[0] = 0
+        _play_one(seed, first_game + k, tables, pol, params, opt, out[k], tr, trn)
+        scan_trace(tr, trn[0], cstats[k])
+        if trn[0] >= TRACE_ROWS:
+            overflow += 1
+    return overflow
+
+
+def play_games_cards(seed, first_game, n, tables, pol, params, opt, out, cstats):
     """As :func:`play_games` (the same games, the same records), and also each game's
     per-card-copy statistics into ``cstats[:n]`` (int32, (n, 2, n_cards, NCS), zeroed by
     the caller; ``engine/cardstats.py``) from its event trace. Returns the number of games
     whose trace overflowed ``TRACE_ROWS`` (their statistics are incomplete)."""
-    overflow = np.zeros(n, dtype=np.int32)
-    for k in nb.prange(n):
-        tr = np.empty((TRACE_ROWS, 6), dtype=np.int32)
-        trn = np.zeros(1, dtype=np.int32)
-        _play_one(seed, first_game + k, tables, pol, params, opt, out[k], tr, trn)
-        scan_trace(tr, trn[0], cstats[k])
-        if trn[0] >= TRACE_ROWS:
-            overflow[k] = 1
-    return overflow.sum()
+    return sum(
+        _split(
+            n,
+            lambda lo, hi: play_range_cards(
+                seed, first_game, lo, hi, tables, pol, params, opt, out, cstats
+            ),
+        )
+    )
 
 
 @kernel
@@ -145,20 +170,34 @@ def _play_one_search(seed, game, tables, pol, params, scfg, opt, out, tr, trn):
     _record(st, out)
 
 
-@nb.njit(cache=True, parallel=True)
-def play_games_search(seed, first_game, n, tables, pol, params, scfg, opt, out, cstats):
-    """As :func:`play_games` and :func:`play_games_cards` with a search player in a seat
-    (``engine/search.py``; ``scfg``: its budget). Card statistics are taken when
-    ``cstats.shape[2] > 0``; returns the number of games whose trace overflowed."""
-    overflow = np.zeros(n, dtype=np.int32)
+@kernel(nogil=True)
+def play_range_search(seed, first_game, lo, hi, tables, pol, params, scfg, opt, out, cstats):
+    """As :func:`play_range` with a search player in a seat; card statistics into
+    ``cstats[lo:hi]`` when ``cstats.shape[2] > 0``. Returns the overflowed games."""
     want = cstats.shape[2] > 0
-    for k in nb.prange(n):
-        rows = TRACE_ROWS if want else 0
-        tr = np.empty((rows, 6), dtype=np.int32)
-        trn = np.zeros(1, dtype=np.int32)
+    rows = TRACE_ROWS if want else 0
+    tr = np.empty((rows, 6), dtype=np.int32)
+    trn = np.zeros(1, dtype=np.int32)
+    overflow = 0
+    for k in range(lo, hi):
+        trn[0] = 0
         _play_one_search(seed, first_game + k, tables, pol, params, scfg, opt, out[k], tr, trn)
         if want:
             scan_trace(tr, trn[0], cstats[k])
             if trn[0] >= TRACE_ROWS:
-                overflow[k] = 1
-    return overflow.sum()
+                overflow += 1
+    return overflow
+
+
+def play_games_search(seed, first_game, n, tables, pol, params, scfg, opt, out, cstats):
+    """As :func:`play_games` and :func:`play_games_cards` with a search player in a seat
+    (``engine/search.py``; ``scfg``: its budget). Card statistics are taken when
+    ``cstats.shape[2] > 0``; returns the number of games whose trace overflowed."""
+    return sum(
+        _split(
+            n,
+            lambda lo, hi: play_range_search(
+                seed, first_game, lo, hi, tables, pol, params, scfg, opt, out, cstats
+            ),
+        )
+    )

@@ -135,7 +135,7 @@ def check_attrition(st, p):
 # ------------------------------------------------------------------------------------------
 # discard, draw, Scout/Spy (rule 4, rule 9.2 Scout/Spy)
 # ------------------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")  # one call site: no compile of its own
 def discard_phase(st, g, p):
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     h = st[S.HAND_N + p]
@@ -154,7 +154,7 @@ def discard_phase(st, g, p):
             log(tr, trn, EV_DISCARD, p, c, 0, 0, 0)
 
 
-@kernel
+@kernel(inline="always")  # one call site: no compile of its own
 def spy_step(st, g, p):
     """Scout/Spy: the active player looks at the opponent's hand, then draws back to 5 (the
     card may be played in the middle of the Draw Phase)."""
@@ -250,7 +250,7 @@ def turn_phases(st, g, opt, p, ph_from, ph_to):
     return False
 
 
-@kernel
+@kernel(inline="always")  # one call site or two: no compile of its own
 def player_turn(st, g, opt, p):
     """Rule 4: the five phases of p's player turn. Returns True if the game ended."""
     return turn_phases(st, g, opt, p, PH_DISCARD, PH_END)
@@ -270,7 +270,7 @@ def end_game_turn(st, g, opt, rank, turn):
     return st[S.OVER] == 1
 
 
-@kernel
+@kernel(inline="always")  # one call site or two: no compile of its own
 def run_turns(st, g, opt, rank, turn):
     """Play game turns from ``turn`` (both player turns, first player first) to the end."""
     first = st[S.FIRST]
@@ -314,7 +314,7 @@ def new_context(tables, pol, params, rng, tr, trn):
     return Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
 
 
-@kernel
+@kernel(inline="always")  # one call site or two: no compile of its own
 def set_up_game(st, g, tables, opt):
     """Rule 3: the first player, the map, the deal and both armies' placement."""
     rng = g.rng
@@ -339,7 +339,7 @@ def set_up_game(st, g, tables, opt):
         check_invariants(st, g.dsize, g.tprops)
 
 
-@kernel
+@kernel(inline="always")  # one call site or two: no compile of its own
 def play_game(st, tables, pol, params, rng, opt, tr, trn):
     """Play one whole game from an empty state; the result is in ``st``. ``tables`` is the
     match-up's :class:`~manoeuvre_sim.engine.pack.Tables`."""

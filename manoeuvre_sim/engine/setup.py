@@ -122,7 +122,7 @@ def pack_section_codes(sections, k, rot, half):
     return np.int32(w)
 
 
-@kernel
+@kernel(inline="always")  # one call site: no compile of its own
 def choose_map(st, g, p, sections, section_numbers):
     """Rule 3: the first player p "chooses 4 map sections and decides how to orient and place
     them into the 2 x 2 pattern": one decision per quarter, NW, NE, SW, SE in that order,
@@ -175,7 +175,7 @@ def turn_battlefield(st, sections, section_numbers, turns):
                     rot[pos], pos)  # fmt: skip
 
 
-@kernel
+@kernel(inline="always")  # one call site: no compile of its own
 def choose_edge(st, g, p, sections, section_numbers):
     """Rule 3: the second player p "selects which of the four map edges will be their
     starting edge and the first player is assigned the opposite starting edge" (D_EDGE).
@@ -212,7 +212,7 @@ def set_up_battlefield(st, g, opt, first, sections, section_numbers):
         choose_edge(st, g, 1 - first, sections, section_numbers)
 
 
-@kernel
+@kernel(inline="always")  # one call site: no compile of its own
 def deal(st, g, p, tournament):
     """Shuffle p's deck and draw 5 (or choose 5 in the tournament option, rule 3)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g

@@ -6,12 +6,12 @@ install or an engine change pays for it. ``make setup`` and ``make run`` do it u
 
     python -m manoeuvre_sim.engine.warmup [games] [cards] [search]
 
-compiles the named batch kernels (``games``: ``batch.play_games``, every policy but the
-search player, which is what ``make run`` plays; ``cards``: ``play_games_cards``, card
-studies; ``search``: ``play_games_search``) unless numba's cache already holds them, and
-says what it does and about how long it takes. The commands' progress bars use
-:func:`is_compiled` to say "compiling the game engine" rather than sit at 0 % when a
-compile happens at run time. Nothing here compiles on import.
+compiles the named batch kernels (``games``: ``batch.play_range``, behind ``play_games``:
+every policy but the search player, which is what ``make run`` plays; ``cards``:
+``play_range_cards``, card studies; ``search``: ``play_range_search``) unless numba's
+cache already holds them, and says what it does and about how long it takes. The
+commands' progress bars use :func:`is_compiled` to say "compiling the game engine" rather
+than sit at 0 % when a compile happens at run time. Nothing here compiles on import.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ KINDS = tuple(COMPILE_SECONDS)
 
 def _kernel_and_args(kind: str):
     """The batch kernel ``kind`` and arguments of the types ``runner.simulate`` passes it
-    (two games of the default player, France against Russia)."""
+    through ``batch.play_games*`` (two games of the default player, France against
+    Russia)."""
     from manoeuvre_sim.engine import batch
     from manoeuvre_sim.engine.cardstats import NCS
     from manoeuvre_sim.engine.options import rule_options
@@ -43,16 +44,16 @@ def _kernel_and_args(kind: str):
     out = np.zeros((n, batch.NREC), dtype=np.int32)
     if kind == "games":
         pol, params = policy_arrays("balanced", "balanced")
-        return batch.play_games, (1, 0, n, P.tables, pol, params, opt, out)
+        return batch.play_range, (1, 0, 0, n, P.tables, pol, params, opt, out)
     if kind == "cards":
         pol, params = policy_arrays("balanced", "balanced")
         cs = np.zeros((n, 2, int(P.deck_size.max()), NCS), dtype=np.int32)
-        return batch.play_games_cards, (1, 0, n, P.tables, pol, params, opt, out, cs)
+        return batch.play_range_cards, (1, 0, 0, n, P.tables, pol, params, opt, out, cs)
     if kind == "search":
         pol, params = policy_arrays("search:1", "balanced")
         scfg = search_config("search:1", "balanced")
         cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
-        return batch.play_games_search, (1, 0, n, P.tables, pol, params, scfg, opt, out, cs)
+        return batch.play_range_search, (1, 0, 0, n, P.tables, pol, params, scfg, opt, out, cs)
     raise ValueError(f"unknown kernel {kind!r}; expected one of {', '.join(KINDS)}")
 
 
