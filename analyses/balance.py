@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import RULES_VERSION, __version__
+from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army
@@ -80,7 +80,7 @@ def policy_specs(
         if len(set(policies)) != len(policies):
             raise UsageError("--policies: a policy is named twice")
     else:
-        base = policy or "balanced"
+        base = policy or DEFAULT_POLICY
         out = [PolicySpec(policy_a or base, policy_b or base)]
     for spec in out:
         for p in (spec.policy_a, spec.policy_b):
@@ -97,7 +97,7 @@ class BalanceSpec:
     """
 
     armies: tuple[Army, ...]
-    policies: tuple[PolicySpec, ...] = (PolicySpec("balanced", "balanced"),)
+    policies: tuple[PolicySpec, ...] = (PolicySpec(DEFAULT_POLICY, DEFAULT_POLICY),)
     games_per_pairing: int = DEFAULT_GAMES
     seed: int = 1
     options: RuleOptions = RuleOptions()
@@ -308,7 +308,7 @@ def _need(rate: float, precision: float) -> int:
 def run(
     armies: Sequence[str | Army] | BalanceSpec,
     games_per_pairing: int = DEFAULT_GAMES,
-    policy: str = "balanced",
+    policy: str = DEFAULT_POLICY,
     seed: int = 1,
     *,
     policies: Sequence[str] | None = None,

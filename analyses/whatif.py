@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import stats
+from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
@@ -150,7 +150,7 @@ def run(
     edits: Sequence[str] = (),
     variant_files: Sequence[str] = (),
     games_per_pairing: int = B.DEFAULT_GAMES,
-    policy: str = "balanced",
+    policy: str = DEFAULT_POLICY,
     seed: int = 1,
     relax: bool = False,
     out_dir: str | Path | None = None,

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import click
 
-# engine/players/dispatch.py DEFAULT_POLICY (not imported: --help must not load numba)
-DEFAULT_POLICY = "balanced"
+from manoeuvre_sim import DEFAULT_POLICY
+
 POLICY_HELP = (
     "random | simple | attritional | territorial | balanced | tuned | "
     "search[:BUDGET[:STYLE]] (README: Players)"

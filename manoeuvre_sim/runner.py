@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from manoeuvre_sim import RULES_VERSION, __version__
+from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
 from manoeuvre_sim.errors import UsageError
 
 POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "tuned", "search")
@@ -41,8 +41,8 @@ class SimConfig:
     games: int = 1000
     seed: int = 1
     first_game: int = 0  # play games first_game .. first_game + games - 1 of this seed
-    policy_a: str = "balanced"  # players.DEFAULT_POLICY
-    policy_b: str = "balanced"
+    policy_a: str = DEFAULT_POLICY
+    policy_b: str = DEFAULT_POLICY
     threads: int = 0  # 0: all cores
     chunk: int = 2048
     tournament_hand: bool = False
