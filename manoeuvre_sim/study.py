@@ -209,8 +209,9 @@ def _check_part_identity(path: Path, want: dict, what: str) -> dict:
     got = identity({k: v for k, v in m.items() if k != "task"})
     if got != want:
         raise UsageError(
-            f"{what} {path.parent.parent}: the games on disk are of another study "
-            f"({_first_difference(got, want)}); use another --out, or --force to replace them"
+            f"{what} {path.parent}: the games on disk are of another study "
+            f"({_first_difference(got, want)}); they are not mixed in: use another --out, or "
+            "start afresh without --resume"
         )
     return m["task"]
 
