@@ -133,7 +133,9 @@ def main() -> None:
         "independent and small: a pairing index and a game range in, its records out — "
         f"{part_kib:.0f} KiB a task as Parquet — so at "
         f"{args.block:,}-game tasks the scheduler sees {per_core * cores / args.block:,.0f} "
-        "tasks/s across the cluster, far from its limits).",
+        "tasks/s across the cluster, far from its limits). The rate was measured on a "
+        "shared machine (load averages above): on idle cores it is higher and the estimate "
+        "shorter.",
         "",
     ]
     path = Path(__file__).with_name("RESULTS-dask.md")
