@@ -94,10 +94,18 @@ class DaskBackend:
                     f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({e})"
                 ) from None
         else:
+            import signal
+
             n = workers or os.cpu_count() or 1
-            self.cluster = LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
-            )
+            # the worker processes ignore SIGINT: Ctrl-C stops the client, which cancels the
+            # tasks in flight and closes the cluster (not every worker dying on its own)
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.cluster = LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
             self.client = Client(self.cluster)
         self.window = window
 
