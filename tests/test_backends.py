@@ -349,3 +349,30 @@ def test_merge_two_disjoint_runs_equals_one_run(local_study, tmp_path):
         S.run_task = real
     assert played["n"] == 12
     _same_tables(local, res)
+
+
+def test_whatif_interrupted_then_resumed_equals_uninterrupted(tmp_path):
+    """A what-if pairs each variant block with its base block: stopped between them and
+    resumed, the paired figures are those of one run; another change is refused."""
+    from manoeuvre_sim.analyses import whatif as W
+
+    def spec(change="France/Garde Imperial/full=6"):
+        base = _spec(games_per_pairing=16, seed=2, block=8)
+        return W.make_spec(base, edits=[change])
+
+    whole = W.run_spec(spec(), boot=20)
+    stops = {"n": 0}
+
+    def stop(done: int, total: int) -> None:
+        stops["n"] += 1
+        if stops["n"] == 5:  # after a base block, before its variant
+            raise KeyboardInterrupt
+
+    part = W.run_spec(spec(), out_dir=tmp_path, progress=stop, boot=20)
+    assert part.interrupted
+    res = W.run_spec(spec(), out_dir=tmp_path, resume=True, boot=20)
+    assert not res.interrupted
+    pd.testing.assert_frame_equal(res.whatif, whole.whatif)
+    pd.testing.assert_frame_equal(res.field, whole.field)
+    with pytest.raises(UsageError, match="another study.*variant"):
+        W.run_spec(spec("France/Garde Imperial/full=7"), out_dir=tmp_path, resume=True)
