@@ -376,3 +376,23 @@ def test_whatif_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     pd.testing.assert_frame_equal(res.field, whole.field)
     with pytest.raises(UsageError, match="another study.*variant"):
         W.run_spec(spec("France/Garde Imperial/full=7"), out_dir=tmp_path, resume=True)
+
+
+def test_card_study_resumed_equals_one_run(tmp_path):
+    """The observed figures of a resumed card study come from the card statistics kept
+    beside the store (DIR/card_stats/), read back with their blocks."""
+    spec = C.make_spec("France", against=["Russia"], games=20, seed=4, mode="both", block=5,
+                       replace=["Supply=blank"])  # fmt: skip
+    whole = C.run_spec(spec)
+    n = {"tasks": 0}
+
+    def stop(done: int, total: int) -> None:
+        n["tasks"] += 1
+        if n["tasks"] == 5:
+            raise KeyboardInterrupt
+
+    assert C.run_spec(spec, out_dir=tmp_path, progress=stop).interrupted
+    assert len(list((tmp_path / "card_stats").glob("*.npz"))) == 3  # of the 3 base blocks
+    res = C.run_spec(spec, out_dir=tmp_path, resume=True)
+    pd.testing.assert_frame_equal(res.cards, whole.cards)
+    pd.testing.assert_frame_equal(res.copies, whole.copies)
