@@ -497,6 +497,8 @@ def run_spec(
     *,
     out_dir: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend=None,
+    resume: bool = False,
 ) -> CardResult:
     """Play the base games (with card statistics when observed) and every ablation on the
     same seeds; pair them block by block."""
@@ -579,7 +581,7 @@ def run_spec(
 
     outcome = play(
         pairings, tasks, options=spec.options, threads=spec.threads, store=store,
-        manifest=manifest, on_frame=on_frame, progress=tick,
+        manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
         card_stats=set(range(nbase)) if observed is not None else False,
     )  # fmt: skip
     cards = pd.DataFrame(
@@ -602,6 +604,7 @@ def run_spec(
         "interrupted": outcome.interrupted,
         "seconds": round(outcome.seconds, 3),
         "threads": outcome.threads,
+        "backend": outcome.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     return CardResult(spec, cards, copies, manifest, outcome.interrupted)

@@ -203,6 +203,8 @@ def run_spec(
     out_dir: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     boot: int = 200,
+    backend=None,
+    resume: bool = False,
 ) -> WhatIfResult:
     """Play the base study and, with the same seeds, every pairing of a touched army with
     the variant data; compare them pair by pair."""
@@ -273,7 +275,7 @@ def run_spec(
 
     outcome = play(
         pairings, tasks, options=base_spec.options, threads=base_spec.threads, store=store,
-        manifest=manifest, on_frame=on_frame, progress=tick,
+        manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
     )  # fmt: skip
     # only fully paired blocks count (an interrupt can fall between a base and its variant)
     t_base = tb.table
@@ -289,6 +291,7 @@ def run_spec(
         "interrupted": outcome.interrupted,
         "seconds": round(outcome.seconds, 3),
         "threads": outcome.threads,
+        "backend": outcome.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     if outcome.interrupted:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options, run_and_write
+from manoeuvre_sim.cli._common import (
+    DEFAULT_POLICY,
+    POLICY_HELP,
+    backend_options,
+    pop_backend,
+    rule_options,
+    run_and_write,
+)
 
 
 @click.command()
@@ -60,6 +67,7 @@ from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, rule_options,
 @click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @rule_options
+@backend_options
 def cards(**kw) -> None:
     """Card value for one army: observed in its games against the field (17lands-style win
     rates when drawn, in the opening hand, played, never drawn; how each card was used),
@@ -69,6 +77,7 @@ def cards(**kw) -> None:
     from manoeuvre_sim.cli.balance import rule_switches
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    be = pop_backend(kw)
     options = rule_switches(kw)
     relax = kw.pop("relax")
     against = kw.pop("against")
@@ -80,7 +89,11 @@ def cards(**kw) -> None:
         relax=relax, policy=kw.pop("policy"), games=kw.pop("games"), seed=kw.pop("seed"),
         mode=kw.pop("mode"), options=options, block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
+    spec_threads = spec.threads
+
+    def run(out_dir, progress, backend, resume):
+        return C.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)
+
     run_and_write(
-        lambda out_dir, progress: C.run_spec(spec, out_dir=out_dir, progress=progress),
-        out, force=force, quiet=quiet, paper=paper,
+        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec_threads,
     )  # fmt: skip

@@ -233,7 +233,20 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = True
     elapsed = time.perf_counter() - t0
-    manifest = {
+    manifest = run_manifest(config, a, b, P, params, done, interrupted, threads, elapsed)
+    return SimResult(
+        records=out[:done].copy(),
+        manifest=manifest,
+        interrupted=interrupted,
+        card_stats=cs[:done].copy() if cs is not None else None,
+    )
+
+
+def run_manifest(config: SimConfig, a, b, P, params, done: int, interrupted: bool,
+                 threads: int, seconds: float) -> dict:  # fmt: skip
+    """The manifest of a ``simulate`` output: the seed, configuration, rules version, data
+    hash, map pool, games, threads, time and the policies' parameter vectors."""
+    return {
         "tool": "manoeuvre-sim",
         "version": __version__,
         "rules_version": RULES_VERSION,
@@ -246,13 +259,7 @@ def simulate(
         "games_done": done,
         "interrupted": interrupted,
         "threads": threads,
-        "seconds": round(elapsed, 3),
+        "seconds": round(seconds, 3),
         # the parameter vectors the policies played with (engine/players/params.py PARAM_NAMES)
         "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
     }
-    return SimResult(
-        records=out[:done].copy(),
-        manifest=manifest,
-        interrupted=interrupted,
-        card_stats=cs[:done].copy() if cs is not None else None,
-    )
