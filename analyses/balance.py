@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import RULES_VERSION, __version__
+from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army
@@ -80,7 +80,7 @@ def policy_specs(
         if len(set(policies)) != len(policies):
             raise UsageError("--policies: a policy is named twice")
     else:
-        base = policy or "balanced"
+        base = policy or DEFAULT_POLICY
         out = [PolicySpec(policy_a or base, policy_b or base)]
     for spec in out:
         for p in (spec.policy_a, spec.policy_b):
@@ -97,7 +97,7 @@ class BalanceSpec:
     """
 
     armies: tuple[Army, ...]
-    policies: tuple[PolicySpec, ...] = (PolicySpec("balanced", "balanced"),)
+    policies: tuple[PolicySpec, ...] = (PolicySpec(DEFAULT_POLICY, DEFAULT_POLICY),)
     games_per_pairing: int = DEFAULT_GAMES
     seed: int = 1
     options: RuleOptions = RuleOptions()
@@ -107,6 +107,9 @@ class BalanceSpec:
     threads: int = 0
     seed_names: tuple[str, ...] | None = None
     sources: tuple[str, ...] | None = None  # where each army came from (name or file)
+    # play games first_game .. first_game + games_per_pairing - 1 of each pairing (a part of
+    # a study split over machines; merge the stores and --resume the whole; fixed N only)
+    first_game: int = 0
 
     def __post_init__(self) -> None:
         names = [a.name for a in self.armies]
@@ -132,6 +135,10 @@ class BalanceSpec:
             raise UsageError(f"block: expected a positive number of games, got {self.block}")
         if self.threads < 0:
             raise UsageError(f"--threads: expected 0 (all cores) or more, got {self.threads}")
+        if self.first_game < 0:
+            raise UsageError(f"--first-game: expected 0 or more, got {self.first_game}")
+        if self.first_game and self.precision is not None:
+            raise UsageError("--first-game: not with --precision (a range is a fixed N)")
         if self.seed_names is not None and len(self.seed_names) != len(self.armies):
             raise UsageError("seed_names: expected one name per army")
 
@@ -260,20 +267,26 @@ def write_text(path: Path, text: str) -> Path:
     return path
 
 
-def prepare_out_dir(out_dir: str | Path, *, force: bool = False) -> Path:
+def prepare_out_dir(out_dir: str | Path, *, force: bool = False, resume: bool = False) -> Path:
     """Check (before any game) that ``out_dir`` can take a new study: create it, refuse one
-    that already holds a study's games unless ``force`` (then remove them)."""
+    that already holds a study's games unless ``force`` (then remove them) or ``resume``
+    (then keep them: the run checks they are of the same study and skips them)."""
     out = Path(out_dir)
+    if force and resume:
+        raise UsageError(
+            "--resume and --force: choose one (keep the games on disk or replace them)"
+        )
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory")
     store = out / STORE
-    if store.exists() and any(store.glob("*.parquet")):
+    if store.exists() and any(store.glob("*.parquet")) and not resume:
         if not force:
             raise UsageError(
                 f"--out {out}: already holds a study's games ({store}); choose another "
-                "directory or add --force to replace them"
+                "directory, add --resume to finish that study or --force to replace it"
             )
         shutil.rmtree(store)
+        shutil.rmtree(out / "card_stats", ignore_errors=True)
     try:
         store.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
@@ -308,7 +321,7 @@ def _need(rate: float, precision: float) -> int:
 def run(
     armies: Sequence[str | Army] | BalanceSpec,
     games_per_pairing: int = DEFAULT_GAMES,
-    policy: str = "balanced",
+    policy: str = DEFAULT_POLICY,
     seed: int = 1,
     *,
     policies: Sequence[str] | None = None,
@@ -358,8 +371,14 @@ def run_spec(
     out_dir: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     boot: int = 200,
+    backend=None,
+    resume: bool = False,
 ) -> BalanceResult:
-    """Play ``spec`` (fixed N, or rounds until ``spec.precision``) and build the frames."""
+    """Play ``spec`` (fixed N, or rounds until ``spec.precision``) and build the frames.
+
+    ``backend``: where the tasks run (``manoeuvre_sim.backend``; None: local threads);
+    ``resume``: read back the tasks already in ``out_dir``'s store instead of playing them
+    (a store of another study is refused)."""
     pairings = spec.pairings()
     names = spec.names
     store = Path(out_dir) / STORE if out_dir is not None else None
@@ -368,7 +387,7 @@ def run_spec(
     manifest = base_manifest(spec)
     tally = T.Tally()
     kept: list[pd.DataFrame] = []
-    done = {i: 0 for i in range(len(pairings))}
+    done = {i: spec.first_game for i in range(len(pairings))}
 
     def on_frame(task: Task, df: pd.DataFrame, stats=None) -> None:
         tally.add(df)
@@ -389,16 +408,18 @@ def run_spec(
         state["total"] += sum(t.count for t in tasks)
         outcome = play(
             pairings, tasks, options=spec.options, threads=spec.threads, store=store,
-            manifest=manifest, on_frame=on_frame, progress=tick,
+            manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
         )  # fmt: skip
         for p, n in outcome.games.items():
             done[p] += n
         state["seconds"] = state.get("seconds", 0.0) + outcome.seconds
         state["threads"] = outcome.threads
+        state["backend"] = outcome.backend
         return outcome.interrupted
 
     if spec.precision is None:
-        interrupted = play_round({p: spec.games_per_pairing for p in range(len(pairings))})
+        n = spec.first_game + spec.games_per_pairing
+        interrupted = play_round({p: n for p in range(len(pairings))})
     else:
         first = min(spec.games_per_pairing, spec.max_games)
         interrupted = play_round({p: first for p in range(len(pairings))})
@@ -410,7 +431,7 @@ def run_spec(
 
     t = tally.table
     result = build_result(spec, t, manifest, boot=boot)
-    result.games_per_pairing = dict(done)
+    result.games_per_pairing = {p: n - spec.first_game for p, n in done.items()}
     result.interrupted = interrupted
     result.store = store
     if store is None:
@@ -419,13 +440,14 @@ def run_spec(
             if kept
             else pd.DataFrame()
         ).reset_index(drop=True)
-    n_done = sorted(done.values())
+    n_done = sorted(result.games_per_pairing.values())
     result.manifest |= {
         "games": int(sum(n_done)),
         "games_per_pairing_reached": {"min": n_done[0], "max": n_done[-1]},
         "interrupted": interrupted,
         "seconds": round(state.get("seconds", 0.0), 3),
         "threads": state.get("threads", 0),
+        "backend": state.get("backend", "local"),
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     if spec.precision is not None:
@@ -571,6 +593,7 @@ def base_manifest(spec: BalanceSpec) -> dict:
             for p in spec.policies
         ],
         "games_per_pairing": spec.games_per_pairing,
+        "first_game": spec.first_game,
         "precision": spec.precision,
         "max_games": spec.max_games if spec.precision is not None else None,
         "block": spec.block,

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import stats
+from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army
@@ -153,7 +153,7 @@ class CardStudySpec:
     opponents: tuple[Army, ...]
     games: int = 14000  # per variant, against the field: split over opponents and seats
     seed: int = 1
-    policy: B.PolicySpec = B.PolicySpec("balanced", "balanced")
+    policy: B.PolicySpec = B.PolicySpec(DEFAULT_POLICY, DEFAULT_POLICY)
     mode: str = "both"
     ablations: tuple[Ablation, ...] | None = None  # None: every identity, blanked
     base_blank: tuple[str, ...] = ()  # identities blanked in the base run too
@@ -437,7 +437,7 @@ def run(
     against: Sequence[str | Army] | None = None,
     games: int = 14000,
     seed: int = 1,
-    policy: str = "balanced",
+    policy: str = DEFAULT_POLICY,
     mode: str = "both",
     replace: Sequence[str] = (),
     one_copy: bool = False,
@@ -460,7 +460,7 @@ def make_spec(
     replace: Sequence[str] = (),
     one_copy: bool = False,
     relax: bool = False,
-    policy: str = "balanced",
+    policy: str = DEFAULT_POLICY,
     **kw,
 ) -> CardStudySpec:
     from manoeuvre_sim.model import find_army, load_builtin_armies
@@ -497,6 +497,8 @@ def run_spec(
     *,
     out_dir: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend=None,
+    resume: bool = False,
 ) -> CardResult:
     """Play the base games (with card statistics when observed) and every ablation on the
     same seeds; pair them block by block."""
@@ -579,7 +581,7 @@ def run_spec(
 
     outcome = play(
         pairings, tasks, options=spec.options, threads=spec.threads, store=store,
-        manifest=manifest, on_frame=on_frame, progress=tick,
+        manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
         card_stats=set(range(nbase)) if observed is not None else False,
     )  # fmt: skip
     cards = pd.DataFrame(
@@ -602,6 +604,7 @@ def run_spec(
         "interrupted": outcome.interrupted,
         "seconds": round(outcome.seconds, 3),
         "threads": outcome.threads,
+        "backend": outcome.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     return CardResult(spec, cards, copies, manifest, outcome.interrupted)

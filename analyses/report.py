@@ -316,7 +316,8 @@ POLICY_NOTES = {
     "defence cards",
     "territorial": "plays for nightfall: advances into the enemy half, values terrain and "
     "redoubts, avoids bad trades",
-    "tuned": "balanced's switch with a parameter vector tuned by self-play (provisional)",
+    "tuned": "balanced's switch with a parameter vector tuned by self-play (CMA-ES); it "
+    "beats balanced held out, but leaves a very strong unit card unused",
     "simple": "the one-ply baseline (hoards cards; many games reach the turn limit)",
     "random": "uniform over the legal options at every decision",
     "search": "plays its discard, first move and combat by Monte Carlo rollouts",

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import stats
+from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
@@ -150,7 +150,7 @@ def run(
     edits: Sequence[str] = (),
     variant_files: Sequence[str] = (),
     games_per_pairing: int = B.DEFAULT_GAMES,
-    policy: str = "balanced",
+    policy: str = DEFAULT_POLICY,
     seed: int = 1,
     relax: bool = False,
     out_dir: str | Path | None = None,
@@ -203,6 +203,8 @@ def run_spec(
     out_dir: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     boot: int = 200,
+    backend=None,
+    resume: bool = False,
 ) -> WhatIfResult:
     """Play the base study and, with the same seeds, every pairing of a touched army with
     the variant data; compare them pair by pair."""
@@ -273,7 +275,7 @@ def run_spec(
 
     outcome = play(
         pairings, tasks, options=base_spec.options, threads=base_spec.threads, store=store,
-        manifest=manifest, on_frame=on_frame, progress=tick,
+        manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
     )  # fmt: skip
     # only fully paired blocks count (an interrupt can fall between a base and its variant)
     t_base = tb.table
@@ -289,6 +291,7 @@ def run_spec(
         "interrupted": outcome.interrupted,
         "seconds": round(outcome.seconds, 3),
         "threads": outcome.threads,
+        "backend": outcome.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     if outcome.interrupted:

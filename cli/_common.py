@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import click
 
-# engine/players/dispatch.py DEFAULT_POLICY (not imported: --help must not load numba)
-DEFAULT_POLICY = "balanced"
+from manoeuvre_sim import DEFAULT_POLICY
+
 POLICY_HELP = (
     "random | simple | attritional | territorial | balanced | tuned | "
     "search[:BUDGET[:STYLE]] (README: Players)"
@@ -109,6 +109,62 @@ def rule_options(f):
     return f
 
 
+def backend_options(f):
+    """``--backend``, ``--scheduler``, ``--workers`` and ``--resume`` of every long command
+    (``simulate``, ``balance``, ``whatif``, ``cards``, ``tournament``; README: Studies on a
+    cluster); :func:`pop_backend` takes them out of the keywords."""
+    for opt in reversed(
+        (
+            click.option(
+                "--backend",
+                type=click.Choice(["local", "dask"]),
+                default="local",
+                show_default=True,
+                help="Where the tasks run: local (this process, --threads) or dask (a Dask "
+                "cluster: --scheduler, else a LocalCluster of worker processes).",
+            ),
+            click.option(
+                "--scheduler",
+                metavar="ADDRESS",
+                help="With --backend dask: a running Dask scheduler, e.g. tcp://host:8786.",
+            ),
+            click.option(
+                "--workers",
+                type=int,
+                default=0,
+                show_default=True,
+                help="With --backend dask and no --scheduler: LocalCluster worker processes "
+                "(0: one per core).",
+            ),
+            click.option(
+                "--resume",
+                is_flag=True,
+                help="Keep the tasks already in --out (checked to be of this same study) and "
+                "play only the rest.",
+            ),
+        )
+    ):
+        f = opt(f)
+    return f
+
+
+def pop_backend(kw: dict) -> dict:
+    """The backend choice out of ``kw`` (checked before any game: --scheduler and --workers
+    only with dask), as keywords of ``backend.make_backend`` plus ``resume``."""
+    from manoeuvre_sim.errors import UsageError
+
+    name, scheduler, workers = kw.pop("backend"), kw.pop("scheduler"), kw.pop("workers")
+    if name != "dask" and scheduler:
+        raise UsageError("--scheduler: only with --backend dask")
+    if name != "dask" and workers:
+        raise UsageError("--workers: only with --backend dask (the local backend uses --threads)")
+    if workers < 0:
+        raise UsageError(f"--workers: expected 0 (one per core) or more, got {workers}")
+    if scheduler and workers:
+        raise UsageError("--workers: not with --scheduler (the cluster has its own workers)")
+    return {"name": name, "scheduler": scheduler, "workers": workers, "resume": kw.pop("resume")}
+
+
 def engine_kernels(policies: Sequence[str] = (), cards: bool = False) -> tuple[str, ...]:
     """The batch kernels (``engine/warmup.py``) a run of ``policies`` plays with: the search
     player's if one searches, else the plain one; ``cards``: also the card-statistics one."""
@@ -155,20 +211,29 @@ def run_and_write(
     quiet: bool,
     paper: str,
     done_key: str = "games",
+    backend: dict | None = None,
+    threads: int = 0,
     kinds: Sequence[str] = ("games",),
 ):
     """The shared end of the study commands (balance, whatif, cards): prepare ``out``
-    (refusing an earlier study unless ``force``), ``run(out_dir, progress)`` with a progress
-    bar (``kinds``: the batch kernels it plays with, ``engine_kernels``), write the result's
+    (refusing an earlier study unless ``force`` or ``backend["resume"]``), start the backend
+    (:func:`pop_backend`), ``run(out_dir, progress, backend, resume)`` with a progress bar
+    (``kinds``: the batch kernels it plays with, ``engine_kernels``), write the result's
     files, print its summary; exit 130 when interrupted (the finished games are kept and
     reported)."""
     from manoeuvre_sim.analyses.balance import prepare_out_dir
+    from manoeuvre_sim.backend import make_backend
 
-    out_dir = prepare_out_dir(out, force=force)
-    bar, progress = progress_bar(quiet, kinds=kinds)
-    res = run(out_dir, progress)
-    if bar is not None:
-        bar.close()
+    be = dict(backend or {"name": "local"})
+    resume = be.pop("resume", False)
+    out_dir = prepare_out_dir(out, force=force, resume=resume)
+    with make_backend(threads=threads, **be) as engine:
+        bar, progress = progress_bar(quiet, kinds=kinds)
+        try:
+            res = run(out_dir, progress, engine, resume)
+        finally:
+            if bar is not None:
+                bar.close()
     if res.manifest.get(done_key, 0) == 0:
         click.echo("interrupted before any game finished: no tables written", err=True)
         sys.exit(130)
@@ -176,7 +241,9 @@ def run_and_write(
     click.echo("\n".join(res.summary()))
     m = res.manifest
     click.echo(
-        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s); wrote "
+        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s)"
+        + (" of a Dask cluster" if m.get("backend") == "dask" else "")
+        + "; wrote "
         f"games.parquet/ and {', '.join(p.name for p in written)} in {out_dir}",
         err=True,
     )

@@ -8,7 +8,9 @@ import click
 from manoeuvre_sim.cli._common import (
     DEFAULT_POLICY,
     POLICY_HELP,
+    backend_options,
     engine_kernels,
+    pop_backend,
     rule_options,
     run_and_write,
 )
@@ -48,7 +50,7 @@ def study_options(f):
     )
     for opt in reversed(opts):
         f = opt(f)
-    return rule_options(f)
+    return backend_options(rule_options(f))
 
 
 def parse_armies(armies: str | None) -> list[str]:
@@ -100,6 +102,14 @@ def rule_switches(kw: dict):
     help="With --precision: the most games per ordered pairing.",
 )
 @click.option(
+    "--first-game",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Play games K .. K+N-1 of each pairing (one part of a study split over machines: "
+    "README: Long studies).",
+)
+@click.option(
     "--block",
     type=int,
     default=1000,
@@ -122,6 +132,7 @@ def balance(**kw) -> None:
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     policies = kw.pop("policies")
+    be = pop_backend(kw)
     options = rule_switches(kw)
     relax = kw.pop("relax")
     # every option is checked, and every army loaded, before the first game
@@ -136,10 +147,15 @@ def balance(**kw) -> None:
         armies=tuple(armies), policies=pols, games_per_pairing=kw.pop("games_per_pairing"),
         seed=kw.pop("seed"), options=options, precision=kw.pop("precision"),
         max_games=kw.pop("max_games"), block=kw.pop("block"), threads=kw.pop("threads"),
+        first_game=kw.pop("first_game"),
         sources=tuple(sources),
     )  # fmt: skip
+    spec_threads = spec.threads
+
+    def run(out_dir, progress, backend, resume):
+        return B.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)
+
     run_and_write(
-        lambda out_dir, progress: B.run_spec(spec, out_dir=out_dir, progress=progress),
-        out, force=force, quiet=quiet, paper=paper,
+        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec_threads,
         kinds=engine_kernels([x for p in pols for x in (p.policy_a, p.policy_b)]),
     )  # fmt: skip

@@ -7,7 +7,9 @@ import click
 from manoeuvre_sim.cli._common import (
     DEFAULT_POLICY,
     POLICY_HELP,
+    backend_options,
     engine_kernels,
+    pop_backend,
     rule_options,
     run_and_write,
 )
@@ -66,6 +68,7 @@ from manoeuvre_sim.cli._common import (
 @click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @rule_options
+@backend_options
 def cards(**kw) -> None:
     """Card value for one army: observed in its games against the field (17lands-style win
     rates when drawn, in the opening hand, played, never drawn; how each card was used),
@@ -75,6 +78,7 @@ def cards(**kw) -> None:
     from manoeuvre_sim.cli.balance import rule_switches
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    be = pop_backend(kw)
     options = rule_switches(kw)
     relax = kw.pop("relax")
     against = kw.pop("against")
@@ -86,8 +90,12 @@ def cards(**kw) -> None:
         relax=relax, policy=kw.pop("policy"), games=kw.pop("games"), seed=kw.pop("seed"),
         mode=kw.pop("mode"), options=options, block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
+    spec_threads = spec.threads
+
+    def run(out_dir, progress, backend, resume):
+        return C.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)
+
     run_and_write(
-        lambda out_dir, progress: C.run_spec(spec, out_dir=out_dir, progress=progress),
-        out, force=force, quiet=quiet, paper=paper,
+        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec_threads,
         kinds=engine_kernels((spec.policy.policy_a, spec.policy.policy_b), cards=True),
     )  # fmt: skip

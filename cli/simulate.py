@@ -8,12 +8,15 @@ import click
 
 from manoeuvre_sim.cli._common import (
     army_options,
+    backend_options,
     engine_kernels,
     parse_setup,
     policy_options,
+    pop_backend,
     rule_options,
-    start_description,
 )
+
+DEFAULT_BLOCK = 5000
 
 
 @click.command()
@@ -21,55 +24,84 @@ from manoeuvre_sim.cli._common import (
 @click.option("--games", type=int, default=1000, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
+    "--first-game",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Play games K .. K+--games-1 of the seed (runs of disjoint ranges can be merged).",
+)
+@click.option(
     "--out", required=True, type=click.Path(dir_okay=False), help="FILE.parquet or FILE.csv"
 )
 @policy_options
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option(
+    "--block",
+    type=int,
+    default=DEFAULT_BLOCK,
+    show_default=True,
+    help="Games per task (one Parquet file each in FILE.store/ while the run goes).",
+)
+@click.option(
     "--card-bits", is_flag=True, help="Also record which card copies were drawn and played."
 )
 @rule_options
+@backend_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def simulate(out: str, card_bits: bool, quiet: bool, **kw) -> None:
+def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     """Play --games games of --army-a against --army-b and write one row per game."""
-    from manoeuvre_sim.results import check_output_path, to_frame, write
-    from manoeuvre_sim.runner import SimConfig, check_map_pool
-    from manoeuvre_sim.runner import simulate as run
+    import shutil
+    from pathlib import Path
 
+    from manoeuvre_sim.backend import make_backend
+    from manoeuvre_sim.cli._common import progress_bar
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.results import check_output_path, write
+    from manoeuvre_sim.runner import SimConfig, prepare
+    from manoeuvre_sim.study import simulate_tasks
+
+    be = pop_backend(kw)
+    resume = be.pop("resume")
     config = SimConfig(**parse_setup(kw))
-    check_map_pool(config)
+    if block < 1:
+        raise UsageError(f"--block: expected a positive number of games, got {block}")
     check_output_path(out, (".parquet", ".csv"))  # before any game is played
-    bar = None
-    if not quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=config.games, unit="game", file=sys.stderr, leave=False)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            if bar.desc != "playing":
-                bar.set_description("playing")
-            bar.n = done
-            bar.refresh()
-
-    if bar is not None:
-        bar.set_description(start_description(engine_kernels((config.policy_a, config.policy_b))))
-    res = run(config, progress)
-    if bar is not None:
-        bar.close()
-    if len(res.records) == 0:
+    prepared = prepare(config)  # armies loaded, a fixed map checked against the pool
+    # the tasks go to FILE.store/ as they finish: a --resume run reads them back
+    store = Path(f"{out}.store")
+    if store.exists() and not resume:
+        shutil.rmtree(store)
+    with make_backend(threads=config.threads, **be) as backend:
+        bar, progress = progress_bar(
+            quiet, kinds=engine_kernels((config.policy_a, config.policy_b))
+        )
+        try:
+            df, manifest, interrupted = simulate_tasks(
+                config, prepared, block=block, store=store, card_bits=card_bits,
+                backend=backend, resume=resume, progress=progress,
+            )  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+    if len(df) == 0:
         click.echo("interrupted before any game finished: nothing written", err=True)
         sys.exit(130)
-    df = to_frame(res.records, res.manifest, card_bits=card_bits)
-    write(df, out, res.manifest)
-    m = res.manifest
+    write(df, out, manifest)
+    if not interrupted:
+        shutil.rmtree(store, ignore_errors=True)
+    m = manifest
     wins = df["winner"].value_counts()
     click.echo(
         f"{m['games_done']} games {m['army_a']} (a) vs {m['army_b']} (b), seed {config.seed}: "
         f"a won {wins.get('a', 0)}, b won {wins.get('b', 0)}, draws {wins.get('draw', 0)}; "
-        f"{m['seconds']:.1f} s on {m['threads']} thread(s); wrote {out}",
+        f"{m['seconds']:.1f} s on {m['threads']} thread(s)"
+        + (" of a Dask cluster" if m["backend"] == "dask" else "")
+        + f"; wrote {out}",
         err=True,
     )
-    if res.interrupted:
-        click.echo("interrupted: the finished games were written", err=True)
+    if interrupted:
+        click.echo(
+            f"interrupted: the finished games were written; --resume goes on from {store}",
+            err=True,
+        )
         sys.exit(130)

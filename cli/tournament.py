@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import setup_options
+from manoeuvre_sim.cli._common import backend_options, pop_backend, setup_options
 
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
@@ -33,6 +33,7 @@ DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
     "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
 )
 @setup_options
+@backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tournament(
@@ -48,6 +49,7 @@ def tournament(
     fixed_rot: str | None,
     as_json: bool,
     quiet: bool,
+    **be,
 ) -> None:
     """Play every pair of --policies on each army against itself, both seatings, and report
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
@@ -59,6 +61,22 @@ def tournament(
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
+    be = pop_backend(be)
+    resume = be.pop("resume")
+    store = None
+    if out:
+        from pathlib import Path
+
+        from manoeuvre_sim.results import check_output_path
+
+        check_output_path(out, (".parquet", ".csv"))
+        store = Path(f"{out}.store")  # the tasks as they finish (--resume reads them back)
+        if store.exists() and not resume:
+            import shutil
+
+            shutil.rmtree(store)
+    elif resume:
+        raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
     board = parse_setup({"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot})
     styles = T.load_styles(styles_file) if styles_file else {}
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
@@ -82,13 +100,23 @@ def tournament(
             bar.n = done
             bar.refresh()
 
-    res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress, **board)
-    if bar is not None:
-        bar.close()
+    from manoeuvre_sim.backend import make_backend
+
+    with make_backend(threads=threads, **be) as backend:
+        try:
+            res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress,
+                        store=store, backend=backend, resume=resume, **board)  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
     if out and len(res.frame):
+        import shutil
+
         from manoeuvre_sim.results import write
 
         write(res.frame, out, res.manifest)
+        if not res.interrupted:
+            shutil.rmtree(store, ignore_errors=True)
     doc = T.pairs_json(res)
     if as_json:
         doc = doc | {"manifest": res.manifest}

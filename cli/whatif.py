@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import engine_kernels, run_and_write
+from manoeuvre_sim.cli._common import engine_kernels, pop_backend, run_and_write
 from manoeuvre_sim.cli.balance import parse_armies, rule_switches, study_options
 
 
@@ -42,6 +42,7 @@ def whatif(**kw) -> None:
     from manoeuvre_sim.analyses import whatif as W
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    be = pop_backend(kw)
     options = rule_switches(kw)
     relax = kw.pop("relax")
     pols = B.policy_specs(kw.pop("policy"), kw.pop("policy_a"), kw.pop("policy_b"))
@@ -53,8 +54,13 @@ def whatif(**kw) -> None:
     spec = W.make_spec(
         base, variant_files=kw.pop("variant_files"), edits=kw.pop("edits"), relax=relax
     )
+    spec_threads = base.threads
+
+    def run(out_dir, progress, backend, resume):
+        return W.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)
+
     run_and_write(
-        lambda out_dir, progress: W.run_spec(spec, out_dir=out_dir, progress=progress),
-        out, force=force, quiet=quiet, paper=paper, done_key="paired_games",
+        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec_threads,
+        done_key="paired_games",
         kinds=engine_kernels([x for p in pols for x in (p.policy_a, p.policy_b)]),
     )  # fmt: skip

@@ -9,3 +9,9 @@ __version__ = "0.1.0"
 # Bumped whenever the engine's reading of the rules changes, so that every result file can
 # say which rules produced it (docs/RULE_INTERPRETATIONS.md lists the choices).
 RULES_VERSION = "2026.11-4"
+
+# The policy every command and analysis plays unless told otherwise (README: Players), in one
+# place free of numba so --help stays instant. Still balanced: tuned beats it held out, but
+# leaves an absurdly strong unit card unused, so a card study under it cannot see the card
+# (tests/test_cards.py test_an_absurdly_strong_card_ranks_first plays the default).
+DEFAULT_POLICY = "balanced"

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from manoeuvre_sim import RULES_VERSION, __version__
+from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
 from manoeuvre_sim.errors import UsageError
 
 POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "tuned", "search")
@@ -41,8 +41,8 @@ class SimConfig:
     games: int = 1000
     seed: int = 1
     first_game: int = 0  # play games first_game .. first_game + games - 1 of this seed
-    policy_a: str = "balanced"  # players.DEFAULT_POLICY
-    policy_b: str = "balanced"
+    policy_a: str = DEFAULT_POLICY
+    policy_b: str = DEFAULT_POLICY
     threads: int = 0  # 0: all cores
     chunk: int = 2048
     tournament_hand: bool = False
@@ -233,7 +233,20 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = True
     elapsed = time.perf_counter() - t0
-    manifest = {
+    manifest = run_manifest(config, a, b, P, params, done, interrupted, threads, elapsed)
+    return SimResult(
+        records=out[:done].copy(),
+        manifest=manifest,
+        interrupted=interrupted,
+        card_stats=cs[:done].copy() if cs is not None else None,
+    )
+
+
+def run_manifest(config: SimConfig, a, b, P, params, done: int, interrupted: bool,
+                 threads: int, seconds: float) -> dict:  # fmt: skip
+    """The manifest of a ``simulate`` output: the seed, configuration, rules version, data
+    hash, map pool, games, threads, time and the policies' parameter vectors."""
+    return {
         "tool": "manoeuvre-sim",
         "version": __version__,
         "rules_version": RULES_VERSION,
@@ -246,13 +259,7 @@ def simulate(
         "games_done": done,
         "interrupted": interrupted,
         "threads": threads,
-        "seconds": round(elapsed, 3),
+        "seconds": round(seconds, 3),
         # the parameter vectors the policies played with (engine/players/params.py PARAM_NAMES)
         "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
     }
-    return SimResult(
-        records=out[:done].copy(),
-        manifest=manifest,
-        interrupted=interrupted,
-        card_stats=cs[:done].copy() if cs is not None else None,
-    )

@@ -167,89 +167,111 @@ def run(
     setup: str = "random",
     fixed_map: Sequence[int] | None = None,
     fixed_rot: Sequence[int] | None = None,
+    store: str | Path | None = None,
+    backend=None,
+    resume: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
     2 x the number of armies). ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up
-    of every game (``runner.SimConfig``)."""
+    of every game (``runner.SimConfig``).
+
+    The games are a study (``study.play``): one task per pair, army and seating, each a
+    part of ``store`` when given (``resume``: the parts already there are read back), run
+    on ``backend`` (None: local threads)."""
     import pandas as pd
 
     from manoeuvre_sim import RULES_VERSION, __version__
-    from manoeuvre_sim.engine.options import check_fixed_map, describe_setup, map_pool
-    from manoeuvre_sim.model import load_builtin_armies
-    from manoeuvre_sim.results import to_frame
-    from manoeuvre_sim.runner import SimConfig, prepare, simulate
+    from manoeuvre_sim.engine.options import describe_setup
+    from manoeuvre_sim.model import find_army, load_builtin_armies
+    from manoeuvre_sim.study import Pairing, RuleOptions, Task, play, study_data_hash
 
     if games < 1:
         raise UsageError(f"--games: expected a positive number of games, got {games}")
-    board = {"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot}
-    if fixed_map is not None:  # checked against the pool before the first game
-        pool, left_out = map_pool()
-        board["fixed_map"], board["fixed_rot"] = check_fixed_map(
-            fixed_map, fixed_rot, pool=pool, unverified=left_out
-        )
+    # the set-up (a fixed map against the pool) is checked before the first game
+    options = RuleOptions(setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot)
     armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
+    loaded = {name: find_army(name) for name in armies}
     per = -(-games // (2 * len(armies)))  # games per army and seating
     pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
-    total = len(pairs) * len(armies) * 2 * per
-    done = 0
-    results = []
-    frames = []
-    interrupted = False
-    data_hash = None
-    prepared = {}  # army -> its data, loaded once for every pair and seating
-    try:
-        for k, (i, j) in enumerate(pairs):
-            x, y = policies[i], policies[j]
-            pr = PairResult(x.name, y.name)
-            pair_frames = []  # kept only when the whole pair is played (both seatings)
-            for army in armies:
-                s = _seed(seed, x.name, y.name, army)
-                for swap in (False, True):
-                    pa, pb = (y, x) if swap else (x, y)
-                    cfg = SimConfig(
-                        army, army, games=per, seed=s, policy_a=pa.base, policy_b=pb.base,
-                        params_a=pa.params, params_b=pb.params, threads=threads, **board,
+    pairings: list[Pairing] = []
+    tasks: list[Task] = []
+    where: list[tuple[int, str, bool]] = []  # per pairing: (pair, army, swapped)
+    for k, (i, j) in enumerate(pairs):
+        x, y = policies[i], policies[j]
+        for army in armies:
+            s = _seed(seed, x.name, y.name, army)
+            for swap in (False, True):
+                pa, pb = (y, x) if swap else (x, y)
+                tasks.append(Task(len(pairings), 0, per))
+                where.append((k, army, swap))
+                pairings.append(
+                    Pairing(
+                        loaded[army],
+                        loaded[army],
+                        pa.base,
+                        pb.base,
+                        s,
+                        f"pair{k}",
+                        params_a=pa.params,
+                        params_b=pb.params,
                     )  # fmt: skip
-                    if army not in prepared:
-                        prepared[army] = prepare(cfg)
-                    res = simulate(cfg, prepared=prepared[army])
-                    if res.interrupted:
-                        raise KeyboardInterrupt
-                    data_hash = res.manifest["data_hash"]
-                    df = to_frame(res.records, res.manifest)
-                    win = df["winner"].to_numpy()
-                    xs = "b" if swap else "a"
-                    pr.games += len(df)
-                    pr.wins_a += float((win == xs).sum()) + 0.5 * float((win == "draw").sum())
-                    pr.draws += int((win == "draw").sum())
-                    df = df.assign(
-                        pair=k, policy_a=pa.name, policy_b=pb.name, block_seed=s, army=army
-                    )
-                    pair_frames.append(df)
-                    done += len(df)
-                    if progress:
-                        progress(done, total)
-            results.append(pr)
-            frames.extend(pair_frames)
-    except KeyboardInterrupt:
-        interrupted = True
-    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+                )
+    data_hash = study_data_hash(loaded.values(), options)
     manifest = {
         "tool": "manoeuvre-sim",
         "version": __version__,
         "rules_version": RULES_VERSION,
+        "study": "tournament",
         "seed": seed,
         "games_per_pair": 2 * len(armies) * per,
         "armies": armies,
         "policies": {p.name: {"base": p.base, "params": list(p.params)} for p in policies},
         "data_hash": data_hash,
         "setup": setup,
-        "fixed_map": None if board["fixed_map"] is None else list(board["fixed_map"]),
-        "fixed_rot": None if board["fixed_rot"] is None else list(board["fixed_rot"]),
-        "setup_text": describe_setup(setup, board["fixed_map"], board["fixed_rot"]),
-        "interrupted": interrupted,
+        "fixed_map": None if options.fixed_map is None else list(options.fixed_map),
+        "fixed_rot": None if options.fixed_rot is None else list(options.fixed_rot),
+        "setup_text": describe_setup(setup, options.fixed_map, options.fixed_rot),
     }
-    return TournamentResult(results, frame, manifest, interrupted)
+    # what decides the games of a part (the number of games is the task's own)
+    ident = {k: v for k, v in manifest.items() if k not in ("games_per_pair", "setup_text")}
+    total = len(tasks) * per
+    results = [PairResult(policies[i].name, policies[j].name) for i, j in pairs]
+    frames: list = []
+    pair_frames: dict[int, list] = {}
+    state = {"done": 0}
+
+    def on_frame(task: Task, df, cs=None) -> None:
+        k, army, swap = where[task.pairing]
+        p = pairings[task.pairing]
+        x, y = policies[pairs[k][0]], policies[pairs[k][1]]
+        pa, pb = (y, x) if swap else (x, y)
+        win = df["winner"].to_numpy()
+        xs = "b" if swap else "a"
+        pr = results[k]
+        pr.games += len(df)
+        pr.wins_a += float((win == xs).sum()) + 0.5 * float((win == "draw").sum())
+        pr.draws += int((win == "draw").sum())
+        df = df.drop(columns=["pairing", "label"]).assign(
+            pair=k, policy_a=pa.name, policy_b=pb.name, block_seed=p.seed, army=army
+        )
+        pair_frames.setdefault(k, []).append(df)
+        if len(pair_frames[k]) == 2 * len(armies):  # the whole pair: both seatings
+            frames.extend(pair_frames.pop(k))
+
+    def tick(n: int) -> None:
+        state["done"] += n
+        if progress:
+            progress(state["done"], total)
+
+    out = play(pairings, tasks, options=options, threads=threads, store=store,
+               manifest=ident, on_frame=on_frame, progress=tick, backend=backend,
+               resume=resume)  # fmt: skip
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    done_pairs = {int(k) for k in pd.unique(frame["pair"])} if len(frame) else set()
+    manifest |= {"interrupted": out.interrupted, "backend": out.backend}
+    return TournamentResult(
+        [r for k, r in enumerate(results) if k in done_pairs], frame, manifest, out.interrupted
+    )
 
 
 def policy_stats(frame) -> object:

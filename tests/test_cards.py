@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from manoeuvre_sim import DEFAULT_POLICY
 from manoeuvre_sim.analyses import cards as C
 from manoeuvre_sim.engine import cardstats as CS
 from manoeuvre_sim.engine.rules import EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
@@ -67,7 +68,7 @@ def _hand_count(army, opp, n, seed):
         a, b = (army.name, opp) if side == 0 else (opp, army.name)
         seed_p = pairing_seed(seed, a, b)
         for g in range(n):
-            st, tr = play_traced(a, b, seed=seed_p, game=g, policies=("balanced", "balanced"),
+            st, tr = play_traced(a, b, seed=seed_p, game=g, policies=(DEFAULT_POLICY, DEFAULT_POLICY),
                                  check=False)  # fmt: skip
             from manoeuvre_sim.engine import state as S
 

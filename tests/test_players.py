@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_PARAMS
+from manoeuvre_sim.engine.players import DEFAULT_POLICY, POLICY_NAMES, POLICY_PARAMS
 from manoeuvre_sim.engine.players import odds as H
 from manoeuvre_sim.engine.players import params as HP
 from manoeuvre_sim.runner import SimConfig, simulate
@@ -181,7 +181,7 @@ def test_heuristic_games_end_by_the_rules_not_the_turn_limit():
 
     r = res.records
     # the manifest records the parameters the default player used
-    assert res.manifest["policy_params"]["a"] == pytest.approx(list(POLICY_PARAMS["balanced"]))
+    assert res.manifest["policy_params"]["a"] == pytest.approx(list(POLICY_PARAMS[DEFAULT_POLICY]))
     assert r[:, B.R_TURN_LIMIT].sum() == 0
     assert (r[:, B.R_COMBATS_A] + r[:, B.R_COMBATS_B]).mean() > 5  # they fight
     assert set(np.unique(r[:, B.R_VICTORY])) == {1, 2}  # both kinds of victory occur
@@ -198,12 +198,24 @@ def test_fixed_styles_end_mirror_games_by_the_rules(style):
     assert res.records[:, B.R_TURN_LIMIT].mean() < 0.08
 
 
-def test_default_policy_is_balanced():
+def test_default_policy_is_balanced_everywhere():
+    """One default (manoeuvre_sim.DEFAULT_POLICY) reaches the CLI, simulate and every study's
+    Python API. Still balanced: tuned beats it, but a card study under tuned cannot see an
+    absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
+    import inspect
+
+    from manoeuvre_sim.analyses import balance, cards, whatif
     from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
-    from manoeuvre_sim.engine.players import DEFAULT_POLICY
 
     assert DEFAULT_POLICY == "balanced" == CLI_DEFAULT
     assert SimConfig("France", "Russia").policy_a == "balanced"
+    assert SimConfig("France", "Russia").policy_b == "balanced"
+    assert balance.policy_specs() == (balance.PolicySpec("balanced", "balanced"),)
+    assert balance.BalanceSpec.__dataclass_fields__["policies"].default == (
+        balance.PolicySpec("balanced", "balanced"),
+    )
+    for f in (balance.run, cards.run, cards.make_spec, whatif.run):
+        assert inspect.signature(f).parameters["policy"].default == "balanced", f
     assert set(STYLES) <= set(POLICY_NAMES)
 
 

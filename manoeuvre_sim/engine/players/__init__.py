@@ -24,9 +24,9 @@ the second player's edge, for ``simple`` and the styles alike), and ``dispatch``
 (``choose``, the entry point the rules call, and the policy names).
 """
 
+from manoeuvre_sim import DEFAULT_POLICY
 from manoeuvre_sim.engine.players.dispatch import (
     DEFAULT_PARAMS,
-    DEFAULT_POLICY,
     POLICY_ATTRITIONAL,
     POLICY_BALANCED,
     POLICY_NAMES,

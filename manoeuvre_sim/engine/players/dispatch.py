@@ -32,7 +32,6 @@ POLICY_SEARCH = 6  # new policies go after it
 POLICY_NAMES = (
     "random", "simple", "attritional", "territorial", "balanced", "tuned", "search",
 )  # fmt: skip
-DEFAULT_POLICY = "balanced"  # what simulate and the analyses play unless told otherwise
 
 # the search player: rollouts per decision and the style of its rollouts, unless the spec
 # names them (``search:BUDGET:STYLE``)

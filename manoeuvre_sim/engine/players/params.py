@@ -52,16 +52,18 @@ def _style(base: np.ndarray, **values: float) -> np.ndarray:
 # tuned by self-play (README: Tuning a style; benchmarks/RESULTS-players.md, "The tuned
 # style"): CMA-ES from balanced against attritional, territorial and balanced, the 8 armies
 # mirrored, both seatings; 40 generations of 12 candidates, 960 games each (521,200 games,
-# 447 s), rules 2026.11-4, data 8886f7b0b3b32164:
+# 1,587 s on a loaded machine), rules 2026.11-4 with the players' card-play fixes, data
+# 8886f7b0b3b32164:
 #   manoeuvre-sim tune --base balanced --pool attritional,territorial,balanced \
 #       --pairings mirror --games-per-eval 960 --generations 40 --sigma 2 --seed 2026 \
 #       --eval-games 4400 --out reports/tune
-# held-out (4,400 games each, 95% Wilson): balanced 0.581 [0.567, 0.596], attritional 0.765
-# [0.752, 0.777], territorial 0.851 [0.840, 0.861], simple 0.946 [0.939, 0.952], random 1.000
-# [0.999, 1.000]. PROVISIONAL: to be re-run after the card-play fixes of the heuristic.
+# held-out (4,400 games each, 95% Wilson): balanced 0.562 [0.548, 0.577], attritional 0.755
+# [0.742, 0.767], territorial 0.819 [0.808, 0.830], simple 0.936 [0.928, 0.943], random 1.000
+# [0.999, 1.000]. Clear of 50 % against balanced, but not the default: under it a card
+# study cannot see an absurdly strong unit card (manoeuvre_sim.DEFAULT_POLICY).
 TUNED = _style(
-    BALANCED, hit=1.0, elim=1.6528, own_loss=1.8032, attack_min=-0.2522, advance=4.5962,
-    control=0.3072, terrain=0.3781, threat=0.3489, opportunity=2.7381, keep=5.3448,
-    cycle=3.075, card_cost=0.0521, ground=0.3533, committed_cost=1.5445, def_guess=0.1815,
-    switch=1.0, churn=0.0842,
+    BALANCED, hit=1.0, elim=1.6328, own_loss=1.5781, attack_min=-0.278, advance=4.6242,
+    control=0.0938, terrain=0.2524, threat=0.1403, opportunity=1.9923, keep=5.6117,
+    cycle=1.7128, card_cost=0.0758, ground=0.4326, committed_cost=0.558, def_guess=1.5112,
+    switch=1.0, churn=2.4942,
 )  # fmt: skip
