@@ -98,8 +98,8 @@ def _rev(tree: Path) -> str:
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True,
                          text=True).stdout.strip()  # fmt: skip
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=tree,
-                           capture_output=True, text=True).stdout.strip()  # fmt: skip
-    return rev + (" + uncommitted changes" if dirty else "")
+                           capture_output=True, text=True).stdout.split()[1::2]  # fmt: skip
+    return rev + (f" + uncommitted changes to {', '.join(dirty)}" if dirty else "")
 
 
 def main() -> None:
