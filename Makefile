@@ -41,6 +41,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_decisions.py
 	$(BIN)/python benchmarks/bench_invariants.py
 	$(BIN)/python benchmarks/bench_players.py
 	$(BIN)/python benchmarks/bench_balance.py

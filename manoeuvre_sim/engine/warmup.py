@@ -21,12 +21,13 @@ import time
 
 import numpy as np
 
-# about how long each batch kernel takes to compile cold on 2 idle cores: issue 13 measured
-# 3 min 10 s for the engine and the default player before the compile was cut to about a
-# fifth of it (benchmarks/RESULTS-engine.md, "Before and after": the ratio of the CPU time,
-# measured on a shared machine); the card and search kernels reuse the rules and players
-# compiled for the first and pay mainly for their own linking
-COMPILE_SECONDS = {"games": 45, "cards": 15, "search": 60}
+# about how long each batch kernel takes to compile cold on 2 cores: the engine and the
+# default player 91 s measured (python -m manoeuvre_sim.engine.warmup games, a fresh numba
+# cache, 1-minute load average 1.4-2.4 on the shared machine; before issue 13's cuts the same
+# compile took about 4.4 times as long, benchmarks/RESULTS-engine.md, "Before and after");
+# the card and search kernels reuse the rules and players compiled for the first and pay
+# mainly for their own linking (estimates)
+COMPILE_SECONDS = {"games": 90, "cards": 20, "search": 60}
 KINDS = tuple(COMPILE_SECONDS)
 
 
