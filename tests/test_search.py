@@ -217,9 +217,10 @@ GUARD_CARD, GARDE_DEF_CARDS = 10, (35, 36)  # Russia's Guard 2d8; France's Garde
 RUSSIA_CA = 46
 
 
-def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1):
+def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step=5):
     """The scenario above at rule 6.1 step 5 (the combat under way at STAGE_ATT_CARD, Russia
-    to decide), Russia (player 1) moving second in the last game turn. Returns ``(P, st, g, gr,
+    to decide; ``step=4``: at STAGE_DEF_CARD, France to decide its defence cards), Russia
+    (player 1) moving second in the last game turn. Returns ``(P, st, g, gr,
     opt)``: the packed tables, the state, the game context and the search's rollout
     context."""
     from manoeuvre_sim.engine import decisions as D
@@ -257,9 +258,10 @@ def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1):
     cb[D.CB_INIT_CARD] = play_to_table(st, 1, 0)  # the Guard's card, declared
     cb[D.CB_ATT] = engine_unit(10)
     cb[D.CB_NATT] = 1
-    play_to_table(st, 0, 0)  # France's defence cards (step 4)
-    play_to_table(st, 0, 0)
-    cb[D.CB_STAGE] = D.STAGE_ATT_CARD
+    if step == 5:
+        play_to_table(st, 0, 0)  # France's defence cards (step 4)
+        play_to_table(st, 0, 0)
+    cb[D.CB_STAGE] = D.STAGE_ATT_CARD if step == 5 else D.STAGE_DEF_CARD
     check_invariants(st, P.deck_size, P.tprops)
     return P, st, g, rollout_context(g), rule_options(max_turns=max_turns)
 
@@ -308,6 +310,31 @@ def test_a_committed_attack_that_wins_the_game_is_searched_and_taken():
     assert opts[style, 1] == D.AC_DONE  # the style declines the Committed Attack
     assert opts[k, 1] == D.AC_COMMITTED  # the search takes it
     assert means[1] - means[0] > 0.3  # and it clearly matters
+
+
+def test_the_defender_searches_in_the_opponents_turn_and_plays_fair():
+    """France, in Russia's turn, decides its defence cards by search (the combat played on
+    stage by stage, ``search_combat``). Every policy here either searches or plays at
+    random (which reads nothing), so with the seat's own hand fogged too the fair-play check
+    can fire only in France's search: it does; with the honest fog it does not, and without
+    the search nothing fires."""
+    from manoeuvre_sim.engine import decisions as D
+    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.engine.players.dispatch import search_config
+    from manoeuvre_sim.engine.search import search_combat
+
+    def play(policies, flags):
+        P, st, g, gr, opt = committed_attack_scenario(policies, fair_play=flags, step=4)
+        search_combat(st, g, gr, opt, P.tables.rank, 1, search_config(*policies),
+                      np.zeros_like(g.opts))  # fmt: skip
+        assert g.cb[D.CB_STAGE] == D.STAGE_NONE and st[S.TABLE_N] == 0
+        return st
+
+    searched = ("search:4:random", "random")
+    play(searched, FLAG_FAIR_CHECK)
+    play(("random", "random"), FLAG_FAIR_CHECK | FLAG_FOG_OWN_HAND)
+    with pytest.raises(AssertionError, match="fair play|planned decision"):
+        play(searched, FLAG_FAIR_CHECK | FLAG_FOG_OWN_HAND)
 
 
 # --- plain Python ----------------------------------------------------------------------------

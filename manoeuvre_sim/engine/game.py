@@ -213,7 +213,9 @@ def score_nightfall(st, units, uowner, rank, tr, trn):
 
 # The parts of a player turn that a search can stop before (``engine/search.py``): each
 # begins with a decision of the active player (the discard, the first move, the combat), so
-# a copy of the state taken there continues the game exactly.
+# a copy of the state taken there continues the game exactly. Inside the combat, an Assault
+# or Ambush runs in stages (``cb[CB_STAGE]``, combat_phase.py): PH_COMBAT with a combat
+# under way plays it on from its stage.
 PH_DISCARD, PH_MOVE, PH_COMBAT, PH_END = 0, 1, 2, 3
 
 

@@ -2,16 +2,26 @@
 decisions, with rollouts played by a style.
 
 At the start of each of its three main choices — the discard (rule 4), the first move (rule
-5) and the combat (rule 6) — the search player lists the options exactly as the rules will
-(the same functions), picks the candidates worth weighing (``candidates``: its rollout
-style's own choice first), plays each forward to the end of the game in sampled *worlds*,
-and takes the one that scores best. Every other decision (Scout/Spy, the cards of a combat,
-retreats, ...) and every decision inside a rollout is taken by its rollout style.
+5) and the combat (rule 6) — and at each decision of a combat it takes part in, in its own
+turn or the opponent's — the defender's Withdraw or withdraw roll and defence cards (rule
+6.1 steps 3-4), the attacker's step-5 cards and supporting units (step 5, rule 6.4), and
+the choice between a hit and a retreat (step 7) — the search player lists the options
+exactly as the rules will (the same functions), picks the candidates worth weighing
+(``candidates``: its rollout style's own choice first), plays each forward to the end of
+the game in sampled *worlds*, and takes the one that scores best. Every other decision
+(Scout/Spy, later moves, retreat squares, advances, ...) and every decision inside a
+rollout is taken by its rollout style.
+
+A combat is searched stage by stage (``combat_phase.stage_options``, ``cb[CB_STAGE]``): a
+rollout copies the state and the current combat ``cb`` and plays the combat on from the
+stage the decision begins, the dice from the world's own seed — the dice already rolled in
+the combat are on the state, the game's coming dice are never used.
 
 A world is a *determinization* of what the player cannot see: the opponent's hand (unless a
 Scout/Spy revealed it) and both players' draw and discard piles, dealt at random from the
 cards not in sight (all of a player's cards less its visible hand and the cards on the
-table; the pile sizes are public). Nothing hidden is read: a world depends only on what the
+table, which in a combat under way includes the cards both sides have played in it; the
+pile sizes are public). Nothing hidden is read: a world depends only on what the
 seat may see and on a seed, and the same worlds are used for every option (common random
 numbers), so options are compared on the same luck.
 
@@ -346,7 +356,6 @@ def search_turn(st, g, gr, opt, rank, p, scfg, cand):
     Withdraw and defence cards, the attacker's step-5 cards and supporting units, and the
     choice between a hit and a retreat. Returns True if the game ended."""
     pol = g.pol
-    cb = g.cb
     budget = scfg[p, SC_BUDGET] if pol[p] == POLICY_SEARCH else 0
     for part in _PARTS:
         if budget > 0:
@@ -361,7 +370,17 @@ def search_turn(st, g, gr, opt, rank, p, scfg, cand):
             declare_combat(st, g, p)
         if pol[POL_PLAN_DK] != 0:
             raise AssertionError("search: the rules never asked the planned decision")
-    while cb[CB_STAGE] != D.STAGE_NONE:  # rule 6.1: the assault or ambush, stage by stage
+    search_combat(st, g, gr, opt, rank, p, scfg, cand)
+    return after_combat(st, g, opt, p)
+
+
+@nb.njit(cache=True)
+def search_combat(st, g, gr, opt, rank, p, scfg, cand):
+    """Play the Assault or Ambush under way in p's turn (``cb[CB_STAGE]``) stage by stage
+    (rule 6.1), each stage's decision searched when a searching seat takes it."""
+    pol = g.pol
+    cb = g.cb
+    while cb[CB_STAGE] != D.STAGE_NONE:
         seat, dk, n = stage_options(st, g, p, cand)
         if n > 1 and pol[seat] == POLICY_SEARCH and scfg[seat, SC_BUDGET] > 0:
             salt = combat_salt(st, cb)
@@ -370,7 +389,6 @@ def search_turn(st, g, gr, opt, rank, p, scfg, cand):
         combat_stage(st, g, p)
         if pol[POL_PLAN_DK] != 0:
             raise AssertionError("search: the rules never asked the planned decision")
-    return after_combat(st, g, opt, p)
 
 
 @nb.njit(cache=True)
