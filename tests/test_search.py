@@ -193,6 +193,150 @@ def test_bad_search_specs_are_refused(spec, msg):
         SimConfig("France", "Russia", policy_a=spec)
 
 
+# --- the decisions of a combat --------------------------------------------------------------
+# The last game turn (both first decks drawn: nightfall when it ends, rule 2.3); France has
+# played, Russia (player 1) assaults France's reduced Garde Imperial (7: 5) with its Guard
+# (c: 8, a card of 2d8); France has defended with two Garde cards (+7 +7: 19). Lakes leave
+# the Garde no retreat. Each side has lost 2 units; Russia has 2 reduced units, France 1.
+# If the Garde falls, Russia wins at nightfall (more units eliminated, rule 2.2), else
+# France does (fewer reduced units). 8 + 2d8 beats 19 (the Garde, unable to retreat, takes
+# the hit) with probability 15/64; with a Committed Attack (+2d6, the Guard takes a hit
+# after, rule 9.2) about 0.85. The hit costs nothing here, but a style that counts it as a
+# unit's step and an elimination as one unit (territorial) declines the card.
+CA_SCENARIO = """
+    . . . . . . . .
+    a b d . e f . .
+    . . . . . . . .
+    . . . c . . . .
+    . . L 7 L . . .
+    . . L L L . . .
+    . 1 . . . 2 . .
+    0 . . 3 . . 6 .
+"""
+GUARD_CARD, GARDE_DEF_CARDS = 10, (35, 36)  # Russia's Guard 2d8; France's Garde, defence 7
+RUSSIA_CA = 46
+
+
+def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step=5):
+    """The scenario above at rule 6.1 step 5 (the combat under way at STAGE_ATT_CARD, Russia
+    to decide; ``step=4``: at STAGE_DEF_CARD, France to decide its defence cards), Russia
+    (player 1) moving second in the last game turn. Returns ``(P, st, g, gr,
+    opt)``: the packed tables, the state, the game context and the search's rollout
+    context."""
+    from manoeuvre_sim.engine import decisions as D
+    from manoeuvre_sim.engine.checks import check_invariants
+    from manoeuvre_sim.engine.game import new_context
+    from manoeuvre_sim.engine.options import rule_options
+    from manoeuvre_sim.engine.players import policy_arrays
+    from manoeuvre_sim.engine.rules import play_to_table
+    from manoeuvre_sim.engine.search import rollout_context
+    from manoeuvre_sim.rng import new_state
+    from tests.boards import parse_board
+    from tests.engine_helpers import engine_unit, packed, state_from_board
+
+    P = packed("France", "Russia")
+    st = state_from_board(parse_board(CA_SCENARIO), reduced=[7, 8, 9])
+    hands = {0: [*GARDE_DEF_CARDS, 0, 46, 52], 1: [GUARD_CARD, RUSSIA_CA, 54, 55, 51]}
+    for p, hand in hands.items():
+        st[S.HAND_N + p] = len(hand)
+        st[S.HAND + p * S.HMAX : S.HAND + p * S.HMAX + len(hand)] = hand
+        rest = [c for c in range(P.deck_size[p]) if c not in hand]
+        st[S.DECK_N + p] = len(rest)
+        st[S.DECK + p * S.MAXC : S.DECK + p * S.MAXC + len(rest)] = rest
+    st[S.ELIM : S.ELIM + 2] = 2
+    st[S.FIRST_DECK_DONE : S.FIRST_DECK_DONE + 2] = 1
+    st[S.TURN] = 15
+    st[S.FIRST] = 0
+    st[S.ACTIVE] = 1
+    pol, params = policy_arrays(*policies, fair_play=fair_play)
+    tr = np.zeros((0, 6), dtype=np.int32)
+    g = new_context(P.tables, pol, params, new_state(seed, 0), tr, np.zeros(1, dtype=np.int32))
+    cb = g.cb
+    cb[D.CB_KIND] = D.CK_ASSAULT
+    cb[D.CB_ATT_P] = 1
+    cb[D.CB_DEF_U] = engine_unit(7)
+    cb[D.CB_INIT_CARD] = play_to_table(st, 1, 0)  # the Guard's card, declared
+    cb[D.CB_ATT] = engine_unit(10)
+    cb[D.CB_NATT] = 1
+    if step == 5:
+        play_to_table(st, 0, 0)  # France's defence cards (step 4)
+        play_to_table(st, 0, 0)
+    cb[D.CB_STAGE] = D.STAGE_ATT_CARD if step == 5 else D.STAGE_DEF_CARD
+    check_invariants(st, P.deck_size, P.tprops)
+    return P, st, g, rollout_context(g), rule_options(max_turns=max_turns)
+
+
+def _step5_search(policies, budget, fair_play=0):
+    """The scenario's step-5 decision: its options, the style's choice and the search's,
+    and each option's mean rollout score over the same ``budget`` worlds."""
+    from manoeuvre_sim.engine import decisions as D
+    from manoeuvre_sim.engine.combat_phase import stage_options
+    from manoeuvre_sim.engine.game import PH_COMBAT
+    from manoeuvre_sim.engine.options import POL_PLAN_DK, POL_PLAN_K
+    from manoeuvre_sim.engine.search import (
+        combat_salt,
+        plan_search,
+        rollout,
+        search_seed,
+        style_choice,
+    )
+
+    P, st, g, gr, opt = committed_attack_scenario(policies, fair_play=fair_play)
+    cand = np.zeros_like(g.opts)
+    seat, dk, n = stage_options(st, g, 1, cand)
+    assert (seat, dk) == (1, D.D_ATT_CARD)
+    opts = cand[:n].copy()
+    st0 = st.copy()
+    plan_search(st, g, gr, opt, P.tables.rank, 1, 1, PH_COMBAT, combat_salt(st, g.cb), dk, n,
+                budget, cand)  # fmt: skip
+    assert np.array_equal(st, st0)  # the search played on copies
+    assert g.pol[POL_PLAN_DK] == dk
+    base = search_seed(g.rng, 1, combat_salt(st, g.cb))
+    style = style_choice(st, gr, cand, 1, dk, n, base, 0)
+    ws = np.empty_like(st)
+    means = [np.mean([rollout(ws, st, g.cb, gr, opt, P.tables.rank, 1, 1, PH_COMBAT, dk, k, n,
+                              base, w) for w in range(budget)]) for k in range(n)]  # fmt: skip
+    return opts, int(style), int(g.pol[POL_PLAN_K]), means
+
+
+def test_a_committed_attack_that_wins_the_game_is_searched_and_taken():
+    """Step 5 of the scenario: the rollout style (territorial) declines the Committed Attack;
+    the search weighs it, sees it win about 0.85 of its worlds against about 0.23, and
+    takes it."""
+    from manoeuvre_sim.engine import decisions as D
+
+    opts, style, k, means = _step5_search(("balanced", "search:32:territorial"), 32)
+    assert [tuple(r[:2]) for r in opts] == [(-1, D.AC_DONE), (0, D.AC_COMMITTED)]
+    assert opts[style, 1] == D.AC_DONE  # the style declines the Committed Attack
+    assert opts[k, 1] == D.AC_COMMITTED  # the search takes it
+    assert means[1] - means[0] > 0.3  # and it clearly matters
+
+
+def test_the_defender_searches_in_the_opponents_turn_and_plays_fair():
+    """France, in Russia's turn, decides its defence cards by search (the combat played on
+    stage by stage, ``search_combat``). Every policy here either searches or plays at
+    random (which reads nothing), so with the seat's own hand fogged too the fair-play check
+    can fire only in France's search: it does; with the honest fog it does not, and without
+    the search nothing fires."""
+    from manoeuvre_sim.engine import decisions as D
+    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.engine.players.dispatch import search_config
+    from manoeuvre_sim.engine.search import search_combat
+
+    def play(policies, flags):
+        P, st, g, gr, opt = committed_attack_scenario(policies, fair_play=flags, step=4)
+        search_combat(st, g, gr, opt, P.tables.rank, 1, search_config(*policies),
+                      np.zeros_like(g.opts))  # fmt: skip
+        assert g.cb[D.CB_STAGE] == D.STAGE_NONE and st[S.TABLE_N] == 0
+        return st
+
+    searched = ("search:4:random", "random")
+    play(searched, FLAG_FAIR_CHECK)
+    play(("random", "random"), FLAG_FAIR_CHECK | FLAG_FOG_OWN_HAND)
+    with pytest.raises(AssertionError, match="fair play|planned decision"):
+        play(searched, FLAG_FAIR_CHECK | FLAG_FOG_OWN_HAND)
+
+
 # --- plain Python ----------------------------------------------------------------------------
 DECISION_SNIPPET = """
 import json, sys
@@ -206,7 +350,8 @@ print(json.dumps(one_decision()))
 def one_decision():
     """One search decision (the first move of the player to move at turn 4, random rollouts cut
     at turn 5): its choice and the rollouts' results, for the JIT / plain-Python check."""
-    from manoeuvre_sim.engine.game import PH_MOVE, Context, new_context
+    from manoeuvre_sim.engine.combat_phase import stage_options
+    from manoeuvre_sim.engine.game import PH_COMBAT, PH_MOVE, Context, new_context
     from manoeuvre_sim.engine.options import rule_options
     from manoeuvre_sim.engine.players import policy_arrays
     from manoeuvre_sim.engine.search import candidates, first_options, rollout, search_decision
@@ -224,12 +369,25 @@ def one_decision():
     dk, n = first_options(st, g, opt, p, PH_MOVE, cand)
     base = np.uint64(12345)
     cands = np.empty(len(cand), dtype=np.int64)
-    nc = candidates(st, gr, cand, p, dk, n, base, cands)
-    k = search_decision(st, gr, opt, P.tables.rank, p, PH_MOVE, dk, n, 12, base, cands, nc)
+    nc = candidates(st, g.cb, gr, cand, p, dk, n, base, cands)
+    rank = P.tables.rank
+    k = search_decision(st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, n, 12, base, cands, nc)
     ws = np.empty_like(st)
-    vals = [rollout(ws, st, gr, opt, P.tables.rank, p, PH_MOVE, dk, i, n, base, 0)
+    vals = [rollout(ws, st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, i, n, base, 0)
             for i in range(n)]  # fmt: skip
-    return {"n": int(n), "k": int(k), "values": [float(v) for v in vals], "ws": ws.tolist()}
+    out = {"n": int(n), "k": int(k), "values": [float(v) for v in vals], "ws": ws.tolist()}
+    # and a decision inside a combat: the step-5 card of the Committed Attack scenario
+    P, st, g, gr, opt = committed_attack_scenario(("random", "search:8:random"), max_turns=7)
+    gr.pol[:2] = 0  # random rollouts (plan_search sets them from the seat's style)
+    dk, n = stage_options(st, g, 1, cand)[1:]
+    nc = candidates(st, g.cb, gr, cand, 1, dk, n, base, cands)
+    rank = P.tables.rank
+    k = search_decision(st, g.cb, gr, opt, rank, 1, 1, PH_COMBAT, dk, n, 12, base, cands, nc)
+    vals = [rollout(ws, st, g.cb, gr, opt, rank, 1, 1, PH_COMBAT, dk, i, n, base, 1)
+            for i in range(n)]  # fmt: skip
+    out["combat"] = {"n": int(n), "k": int(k), "values": [float(v) for v in vals],
+                     "ws": ws.tolist()}  # fmt: skip
+    return out
 
 
 def test_jit_and_plain_python_search_alike():

@@ -16,11 +16,20 @@ from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent, in_fire_range, move_destinations
 from manoeuvre_sim.engine.checks import decide
 from manoeuvre_sim.engine.combat_steps import (
-    attacker_step5,
-    defender_steps,
+    STEP5_COMMAND,
+    STEP5_DONE,
+    STEP5_SKIRMISH,
+    att_card_options,
+    att_card_step,
+    def_card_options,
+    def_card_step,
     end_combat,
     pursue_and_advance,
     retreat,
+    support_options,
+    support_step,
+    withdraw_options,
+    withdraw_step,
 )
 from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
     CB_A,
@@ -37,6 +46,7 @@ from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
     CB_NATT,
     CB_SAPPERS,
     CB_SIZE,
+    CB_STAGE,
 )
 from manoeuvre_sim.engine.rules import (
     EV_COMBAT,
@@ -164,67 +174,167 @@ def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
 
 @kernel
 def assault(st, g, p, kind, u, t):
-    """Rule 6.1, Assault and Ambush, steps 3 to 7 and the results of 6.5 / 6.6."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
-    q = 1 - p
-    ambush = kind == D.CK_AMBUSH
-    tsq = st[S.U_SQ + t]
-    if not ambush:
+    """Rule 6.1, Assault and Ambush, steps 3 to 7 and the results of 6.5 / 6.6: unit u (-1
+    in an Ambush) of the active player p against unit t, the initiating card already on
+    the table (``combat_phase``)."""
+    cb = g.cb
+    cb[CB_KIND] = kind
+    cb[CB_ATT_P] = p
+    cb[CB_DEF_U] = t
+    if kind != D.CK_AMBUSH:
         cb[CB_ATT] = u
         cb[CB_NATT] = 1
-    # step 3 / 4
-    if defender_steps(st, g, p, t, ambush):
-        # Withdraw: retreat exactly as a Retreat; in an Assault the attacking unit must
-        # advance and may pursue (rule 6.1 step 3) — unless its card says "Not required to
-        # advance" (rule 6.5 names Withdrawal; docs/RULE_INTERPRETATIONS.md)
-        alive = retreat(st, g, t)
-        if not ambush:
-            pursue_and_advance(st, g, p, tsq, t if alive else -1)
-        end_combat(st, p)
-        return
-    # step 5
-    if attacker_step5(st, g, p, t, ambush):
-        # rule 9.2 Skirmish: the initiating card returns to the hand, the defender's cards
-        # are discarded, the attacking unit may move up to 2 squares
+    cb[CB_STAGE] = D.STAGE_WITHDRAW
+    while cb[CB_STAGE] != D.STAGE_NONE:
+        combat_stage(st, g, p)
+
+
+@kernel
+def results_options(st, tprops, cb, p, opts):
+    """Rule 6.1 step 7, bands 2 and 3 of the totals in ``cb``: who chooses between a hit
+    and a retreat of the defender, and the options into ``opts`` (row: (0 hit / 1 retreat,
+    t, band, 0)); the attacker may choose Retreat even when it is impossible (it
+    eliminates), the defender only when there is a square to go to. Returns (chooser, n);
+    n is 0 in the other bands."""
+    t = cb[CB_DEF_U]
+    band = assault_band(cb[CB_A], cb[CB_D])
+    if band != 2 and band != 3:
+        return -1, 0
+    opts[0, 0] = 0
+    n = 1
+    if band == 3 or can_retreat(st, tprops, t):
+        opts[1, 0] = 1
+        n = 2
+    opts[:n, 1] = t
+    opts[:n, 2] = band
+    opts[:n, 3] = 0
+    return (1 - p if band == 2 else p), n
+
+
+@kernel
+def stage_options(st, g, p, opts):
+    """The first decision of the current stage of the combat under way (``cb[CB_STAGE]``,
+    p attacking), its options into ``opts`` exactly as the stage will list them: returns
+    (deciding seat, decision kind, number of options); fewer than 2 options: the stage
+    asks nothing (or only a forced choice)."""
+    cards = g.cards
+    tprops = g.tprops
+    cb = g.cb
+    stage = cb[CB_STAGE]
+    t = cb[CB_DEF_U]
+    ambush = cb[CB_KIND] == D.CK_AMBUSH
+    if stage == D.STAGE_WITHDRAW:
+        return 1 - p, D.D_WITHDRAW, withdraw_options(st, cards, tprops, 1 - p, t, opts)
+    if stage == D.STAGE_DEF_CARD:
+        return 1 - p, D.D_DEF_CARD, def_card_options(st, cards, cb, 1 - p, t, opts)
+    if stage == D.STAGE_ATT_CARD:
+        return p, D.D_ATT_CARD, att_card_options(st, cards, cb, p, t, ambush, opts)
+    if stage == D.STAGE_SUPPORT:
+        return p, D.D_SUPPORT, support_options(st, cards, tprops, cb, p, t, ambush, opts)
+    if stage == D.STAGE_RESULTS:
+        seat, n = results_options(st, tprops, cb, p, opts)
+        return seat, D.D_HIT_OR_RETREAT, n
+    return -1, 0, 0
+
+
+@kernel
+def combat_stage(st, g, p):
+    """Play the current stage (``cb[CB_STAGE]``, ``decisions.STAGE_*``) of the Assault or
+    Ambush under way, p attacking, and set the next one (STAGE_NONE once it is over)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    q = 1 - p
+    stage = cb[CB_STAGE]
+    kind = cb[CB_KIND]
+    t = cb[CB_DEF_U]
+    ambush = kind == D.CK_AMBUSH
+    tsq = st[S.U_SQ + t]
+    if stage == D.STAGE_WITHDRAW:  # step 3
+        if withdraw_step(st, g, p, t):
+            # Withdraw: retreat exactly as a Retreat; in an Assault the attacking unit must
+            # advance and may pursue (rule 6.1 step 3) — unless its card says "Not required
+            # to advance" (rule 6.5 names Withdrawal; docs/RULE_INTERPRETATIONS.md)
+            alive = retreat(st, g, t)
+            if not ambush:
+                pursue_and_advance(st, g, p, tsq, t if alive else -1)
+            end_combat(st, p)
+            cb[CB_STAGE] = D.STAGE_NONE
+        else:
+            cb[CB_STAGE] = D.STAGE_DEF_CARD
+    elif stage == D.STAGE_DEF_CARD:  # step 4
+        if not def_card_step(st, g, p, t):
+            cb[CB_STAGE] = D.STAGE_ATT_CARD
+    elif stage == D.STAGE_ATT_CARD:  # step 5
+        r = att_card_step(st, g, p, t, ambush)
+        if r == STEP5_DONE:
+            cb[CB_STAGE] = D.STAGE_DICE
+        elif r == STEP5_COMMAND:
+            cb[CB_STAGE] = D.STAGE_SUPPORT
+        elif r == STEP5_SKIRMISH:
+            skirmish(st, g, p)
+            end_combat(st, p)
+            cb[CB_STAGE] = D.STAGE_NONE
+    elif stage == D.STAGE_SUPPORT:  # step 5: the leader's supporting units
+        if not support_step(st, g, p, t, ambush):
+            cb[CB_STAGE] = D.STAGE_ATT_CARD
+    elif stage == D.STAGE_DICE:  # step 6: totals
+        a = attack_base(st, units, tprops, cb, tsq, ambush)
         for j in range(st[S.TABLE_N + p]):
             c = st[S.TABLE + p * S.TMAX + j]
-            if c == cb[CB_INIT_CARD]:
-                for jj in range(j, st[S.TABLE_N + p] - 1):
-                    st[S.TABLE + p * S.TMAX + jj] = st[S.TABLE + p * S.TMAX + jj + 1]
-                st[S.TABLE_N + p] -= 1
-                hand_add(st, p, c)
-                break
-        occ = st[S.OCC : S.OCC + 64]
-        terr = st[S.TERR : S.TERR + 64]
-        buf = np.empty(16, dtype=np.int32)
-        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], 1, buf)
-        opts[0, 0] = -1
-        for j in range(m):
-            opts[j + 1, 0] = buf[j]
-        opts[: m + 1, 1] = u
-        opts[: m + 1, 2:] = 0
-        k = decide(st, g, p, D.D_SKIRMISH_MOVE, m + 1)
-        if opts[k, 0] >= 0:
-            fr = st[S.U_SQ + u]
-            move_unit(st, u, opts[k, 0])
-            log(tr, trn, EV_MOVE, p, u, fr, opts[k, 0], 3)
+            nd, sd = attack_dice(cards, p, c)
+            if nd > 0:
+                dv = roll_dice(rng, nd, sd)
+                log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, nd, sd)
+                a += dv
+        if cb[CB_LMODE] == 1:
+            a += cards[p, cb[CB_LEADER], S.CF_CBT_A]
+        d = defence_base(st, units, tprops, t, cb[CB_SAPPERS] == 1) + table_defence(st, cards, q)
+        cb[CB_A] = a
+        cb[CB_D] = d
+        cb[CB_STAGE] = D.STAGE_RESULTS
+    else:  # step 7
+        results(st, g, p, kind, t, ambush)
         end_combat(st, p)
-        return
-    # step 6: totals
-    a = attack_base(st, units, tprops, cb, tsq, ambush)
+        cb[CB_STAGE] = D.STAGE_NONE
+
+
+@kernel
+def skirmish(st, g, p):
+    """Rule 9.2 Skirmish: the initiating card returns to the hand, the defender's cards
+    are discarded, the attacking unit may move up to 2 squares."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    u = cb[CB_ATT]
     for j in range(st[S.TABLE_N + p]):
         c = st[S.TABLE + p * S.TMAX + j]
-        nd, sd = attack_dice(cards, p, c)
-        if nd > 0:
-            dv = roll_dice(rng, nd, sd)
-            log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, nd, sd)
-            a += dv
-    if cb[CB_LMODE] == 1:
-        a += cards[p, cb[CB_LEADER], S.CF_CBT_A]
-    d = defence_base(st, units, tprops, t, cb[CB_SAPPERS] == 1) + table_defence(st, cards, q)
-    cb[CB_A] = a
-    cb[CB_D] = d
-    # step 7: the Assault/Ambush Results Table
+        if c == cb[CB_INIT_CARD]:
+            for jj in range(j, st[S.TABLE_N + p] - 1):
+                st[S.TABLE + p * S.TMAX + jj] = st[S.TABLE + p * S.TMAX + jj + 1]
+            st[S.TABLE_N + p] -= 1
+            hand_add(st, p, c)
+            break
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    buf = np.empty(16, dtype=np.int32)
+    m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], 1, buf)
+    opts[0, 0] = -1
+    for j in range(m):
+        opts[j + 1, 0] = buf[j]
+    opts[: m + 1, 1] = u
+    opts[: m + 1, 2:] = 0
+    k = decide(st, g, p, D.D_SKIRMISH_MOVE, m + 1)
+    if opts[k, 0] >= 0:
+        fr = st[S.U_SQ + u]
+        move_unit(st, u, opts[k, 0])
+        log(tr, trn, EV_MOVE, p, u, fr, opts[k, 0], 3)
+
+
+@kernel
+def results(st, g, p, kind, t, ambush):
+    """Rule 6.1 step 7: the Assault/Ambush Results Table on the totals in ``cb``, then
+    advance and pursuit (6.5, 6.6) and the Committed Attacks' hits (9.2)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    tsq = st[S.U_SQ + t]
+    a = cb[CB_A]
+    d = cb[CB_D]
     band = assault_band(a, d)
     log(tr, trn, EV_COMBAT, p, kind, a, d, band)
     retreated = -1
@@ -233,17 +343,7 @@ def assault(st, g, p, kind, u, t):
         for i in range(cb[CB_NATT]):
             hit(st, cb[CB_ATT + i], tr, trn)
     elif band == 2 or band == 3:
-        chooser = q if band == 2 else p
-        opts[0, 0] = 0
-        n = 1
-        # the attacker may choose Retreat even when it is impossible (it eliminates); the
-        # defender is offered Retreat only when there is a square to go to
-        if band == 3 or can_retreat(st, tprops, t):
-            opts[1, 0] = 1
-            n = 2
-        opts[:n, 1] = t
-        opts[:n, 2] = band
-        opts[:n, 3] = 0
+        chooser, n = results_options(st, tprops, cb, p, opts)
         k = 0
         if n > 1:
             k = decide(st, g, chooser, D.D_HIT_OR_RETREAT, n)
@@ -292,11 +392,13 @@ def assault(st, g, p, kind, u, t):
         if n > 1:
             k = decide(st, g, p, D.D_COMMITTED_HIT, n)
         hit(st, opts[k, 0], tr, trn)
-    end_combat(st, p)
 
 
 @kernel
-def combat_phase(st, g, p):
+def declare_combat(st, g, p):
+    """Rule 6: the active player p declares a combat or none (``combat_options``); a fire
+    combat is resolved at once, an Assault or Ambush is left under way at its first stage
+    (``cb[CB_STAGE]``, ``combat_stage``)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     n = combat_options(st, units, cards, tprops, p, opts)
     k = decide(st, g, p, D.D_COMBAT, n)
@@ -319,7 +421,22 @@ def combat_phase(st, g, p):
     log(tr, trn, EV_PLAY, p, c, PURPOSE_INITIATE, t, kind)
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         st[S.ASSAULTS + p] += 1
-        assault(st, g, p, kind, u, t)
+        if kind != D.CK_AMBUSH:
+            cb[CB_ATT] = u
+            cb[CB_NATT] = 1
+        cb[CB_STAGE] = D.STAGE_WITHDRAW
     else:
         fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn)
         end_combat(st, p)
+
+
+@kernel
+def combat_phase(st, g, p):
+    """Rule 6, the Combat Phase of the active player p: declare a combat and play it
+    through; if one is already under way (``cb[CB_STAGE]``: a search's rollout that begins
+    inside a combat), play it on from its stage."""
+    cb = g.cb
+    if cb[CB_STAGE] == D.STAGE_NONE:
+        declare_combat(st, g, p)
+    while cb[CB_STAGE] != D.STAGE_NONE:
+        combat_stage(st, g, p)

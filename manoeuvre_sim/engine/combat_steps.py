@@ -179,180 +179,244 @@ def end_combat(st, p):
 
 
 @kernel
-def defender_steps(st, g, p, t, ambush):
-    """Rule 6.1 steps 3-4 for the defender (player q, unit t). Returns True if the defender
+def withdraw_options(st, cards, tprops, q, t, opts):
+    """Rule 6.1 step 3: the defender q's options to withdraw unit t, into ``opts`` (row:
+    (slot or -1, t, 0, 0)): none, a Withdraw HQ card, or a US unit card of t with a
+    withdraw roll (rule 8); only if t has somewhere to go. Returns their number (0 when it
+    has not)."""
+    if not can_retreat(st, tprops, t):
+        return 0
+    opts[0, 0] = -1
+    n = 1
+    for s in range(st[S.HAND_N + q]):
+        c = hand_card(st, q, s)
+        if is_hq(cards, q, c, S.HQ_WITHDRAW) or (
+            card_unit(cards, q, c) == t and cards[q, c, S.CF_WITHDRAW] > 0
+        ):
+            opts[n, 0] = s
+            n += 1
+    opts[:n, 1] = t
+    opts[:n, 2:] = 0
+    return n
+
+
+@kernel
+def withdraw_step(st, g, p, t):
+    """Rule 6.1 step 3 for the defender (player q, unit t). Returns True if the defender
     withdrew (the combat is then over but for advance and pursuit)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     q = 1 - p
     # step 3: Withdraw (HQ card, or a US unit card's withdraw attempt, rule 8); only if the
     # unit has somewhere to go
-    if can_retreat(st, tprops, t):
-        opts[0, 0] = -1
-        n = 1
-        for s in range(st[S.HAND_N + q]):
+    n = withdraw_options(st, cards, tprops, q, t, opts)
+    if n > 1:
+        k = decide(st, g, q, D.D_WITHDRAW, n)
+        s = opts[k, 0]
+        if s >= 0:
             c = hand_card(st, q, s)
-            if is_hq(cards, q, c, S.HQ_WITHDRAW) or (
-                card_unit(cards, q, c) == t and cards[q, c, S.CF_WITHDRAW] > 0
-            ):
-                opts[n, 0] = s
-                n += 1
-        opts[:n, 1] = t
-        opts[:n, 2:] = 0
-        if n > 1:
-            k = decide(st, g, q, D.D_WITHDRAW, n)
-            s = opts[k, 0]
-            if s >= 0:
-                c = hand_card(st, q, s)
-                if is_hq(cards, q, c, S.HQ_WITHDRAW):
-                    play_to_table(st, q, s)
-                    log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
-                    log(tr, trn, EV_WITHDRAW, q, t, 1, 0, 0)
-                    return True
-                # US unit card: d6 within 1..withdraw succeeds; if not, the card's defense
-                # counts as a defense card played (rule 8 Withdraw)
+            if is_hq(cards, q, c, S.HQ_WITHDRAW):
                 play_to_table(st, q, s)
                 log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
-                r = roll_die(rng, 6)
-                log(tr, trn, EV_ROLL, q, ROLL_WITHDRAW, r, 1, 6)
-                ok = within(r, cards[q, c, S.CF_WITHDRAW])
-                log(tr, trn, EV_WITHDRAW, q, t, 1 if ok else 0, 0, 0)
-                if ok:
-                    return True
-    # step 4: unit cards of the defending unit, and one leader for its combat value
-    while True:
-        opts[0, 0] = -1
-        n = 1
-        for s in range(st[S.HAND_N + q]):
-            c = hand_card(st, q, s)
-            if card_unit(cards, q, c) == t or (
-                cards[q, c, S.CF_KIND] == S.KIND_LEADER and cb[CB_DLEADER] < 0
-            ):
-                opts[n, 0] = s
-                n += 1
-        if n == 1:
-            break
-        opts[:n, 1] = t
-        opts[:n, 2:] = 0
-        k = decide(st, g, q, D.D_DEF_CARD, n)
-        s = opts[k, 0]
-        if s < 0:
-            break
-        c = play_to_table(st, q, s)
-        if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
-            cb[CB_DLEADER] = c
-            log(tr, trn, EV_PLAY, q, c, PURPOSE_LEADER_COMBAT, t, 0)
-        else:
-            log(tr, trn, EV_PLAY, q, c, PURPOSE_DEFENSE, t, 0)
+                log(tr, trn, EV_WITHDRAW, q, t, 1, 0, 0)
+                return True
+            # US unit card: d6 within 1..withdraw succeeds; if not, the card's defense
+            # counts as a defense card played (rule 8 Withdraw)
+            play_to_table(st, q, s)
+            log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
+            r = roll_die(rng, 6)
+            log(tr, trn, EV_ROLL, q, ROLL_WITHDRAW, r, 1, 6)
+            ok = within(r, cards[q, c, S.CF_WITHDRAW])
+            log(tr, trn, EV_WITHDRAW, q, t, 1 if ok else 0, 0, 0)
+            if ok:
+                return True
     return False
 
 
 @kernel
-def attacker_step5(st, g, p, t, ambush):
-    """Rule 6.1 step 5. Returns True if a Skirmish cancelled the combat."""
+def def_card_options(st, cards, cb, q, t, opts):
+    """Rule 6.1 step 4: the defender q's cards for unit t, into ``opts`` (row: (slot or -1,
+    t, 0, 0)): none, a unit card of t, or a leader for its combat value if none is played
+    yet. Returns their number (1: only none)."""
+    opts[0, 0] = -1
+    n = 1
+    for s in range(st[S.HAND_N + q]):
+        c = hand_card(st, q, s)
+        if card_unit(cards, q, c) == t or (
+            cards[q, c, S.CF_KIND] == S.KIND_LEADER and cb[CB_DLEADER] < 0
+        ):
+            opts[n, 0] = s
+            n += 1
+    opts[:n, 1] = t
+    opts[:n, 2:] = 0
+    return n
+
+
+@kernel
+def def_card_step(st, g, p, t):
+    """Rule 6.1 step 4, one card: the defender plays a unit card of t or one leader for its
+    combat value. Returns True if it played one (it may then play another)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    q = 1 - p
+    n = def_card_options(st, cards, cb, q, t, opts)
+    if n == 1:
+        return False
+    k = decide(st, g, q, D.D_DEF_CARD, n)
+    s = opts[k, 0]
+    if s < 0:
+        return False
+    c = play_to_table(st, q, s)
+    if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
+        cb[CB_DLEADER] = c
+        log(tr, trn, EV_PLAY, q, c, PURPOSE_LEADER_COMBAT, t, 0)
+    else:
+        log(tr, trn, EV_PLAY, q, c, PURPOSE_DEFENSE, t, 0)
+    return True
+
+
+@kernel
+def att_card_options(st, cards, cb, p, t, ambush, opts):
+    """Rule 6.1 step 5: the attacker p's options, into ``opts`` (row: (slot or -1, what
+    AC_*, unit or -1, t)): done, a unit card of an attacking or supporting unit, a leader
+    for Combat or Command (one per combat, rule 9.1), a Committed Attack per unit without
+    one (9.2), Sappers against a redoubt, Skirmish before any other step-5 card. Returns
+    their number (1: only done)."""
     tsq = st[S.U_SQ + t]
-    while True:
-        opts[0, 0] = -1
-        opts[0, 1] = D.AC_DONE
-        opts[0, 2] = -1
-        n = 1
-        for s in range(st[S.HAND_N + p]):
-            if n >= D.MAXOPT - 8:
-                break
-            c = hand_card(st, p, s)
-            kind = cards[p, c, S.CF_KIND]
-            if kind == S.KIND_UNIT:
-                u = card_unit(cards, p, c)
-                if cards[p, c, S.CF_ATK_N] > 0 and involved(cb, u) >= 0:
-                    opts[n, 0] = s
-                    opts[n, 1] = D.AC_UNIT
-                    opts[n, 2] = u
-                    n += 1
-            elif kind == S.KIND_LEADER and cb[CB_LEADER] < 0:
-                # one leader per combat, for Combat or Command (rule 9.1); a Skirmish ends
-                # the combat, so no leader is ever played with one
+    opts[0, 0] = -1
+    opts[0, 1] = D.AC_DONE
+    opts[0, 2] = -1
+    n = 1
+    for s in range(st[S.HAND_N + p]):
+        if n >= D.MAXOPT - 8:
+            break
+        c = hand_card(st, p, s)
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            u = card_unit(cards, p, c)
+            if cards[p, c, S.CF_ATK_N] > 0 and involved(cb, u) >= 0:
                 opts[n, 0] = s
-                opts[n, 1] = D.AC_LEADER_COMBAT
+                opts[n, 1] = D.AC_UNIT
+                opts[n, 2] = u
+                n += 1
+        elif kind == S.KIND_LEADER and cb[CB_LEADER] < 0:
+            # one leader per combat, for Combat or Command (rule 9.1); a Skirmish ends
+            # the combat, so no leader is ever played with one
+            opts[n, 0] = s
+            opts[n, 1] = D.AC_LEADER_COMBAT
+            opts[n, 2] = -1
+            n += 1
+            if cards[p, c, S.CF_CMD] >= 2:
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_LEADER_COMMAND
                 opts[n, 2] = -1
                 n += 1
-                if cards[p, c, S.CF_CMD] >= 2:
-                    opts[n, 0] = s
-                    opts[n, 1] = D.AC_LEADER_COMMAND
-                    opts[n, 2] = -1
-                    n += 1
-            elif kind == S.KIND_HQ:
-                hq = cards[p, c, S.CF_HQ]
-                if hq == S.HQ_COMMITTED:
-                    # one Committed Attack per attacking/supporting unit (rule 9.2)
-                    for i in range(cb[CB_NATT]):
-                        if cb[CB_CA + i] == 0:
-                            opts[n, 0] = s
-                            opts[n, 1] = D.AC_COMMITTED
-                            opts[n, 2] = cb[CB_ATT + i]
-                            n += 1
-                elif hq == S.HQ_SAPPERS and cb[CB_SAPPERS] == 0 and st[S.REDOUBT + tsq] == 1:
-                    opts[n, 0] = s
-                    opts[n, 1] = D.AC_SAPPERS
-                    opts[n, 2] = -1
-                    n += 1
-                elif hq == S.HQ_SKIRMISH and not ambush and cb[CB_STEP5] == 0:
-                    opts[n, 0] = s
-                    opts[n, 1] = D.AC_SKIRMISH
-                    opts[n, 2] = cb[CB_ATT]
-                    n += 1
-        # opts[:, 0] may repeat a slot (leader combat/command, CA for several units)
-        if n == 1:
-            return False
-        opts[:n, 3] = t
-        k = decide(st, g, p, D.D_ATT_CARD, n)
-        s = opts[k, 0]
-        what = opts[k, 1]
-        if s < 0:
-            return False
-        ukey = opts[k, 2]
-        c = play_to_table(st, p, s)
-        cb[CB_STEP5] += 1
-        if what == D.AC_UNIT:
-            log(tr, trn, EV_PLAY, p, c, PURPOSE_ATTACK, ukey, 0)
-        elif what == D.AC_COMMITTED:
-            cb[CB_CA + involved(cb, ukey)] = 1
-            log(tr, trn, EV_PLAY, p, c, PURPOSE_COMMITTED, ukey, 0)
-        elif what == D.AC_SAPPERS:
-            cb[CB_SAPPERS] = 1
-            log(tr, trn, EV_PLAY, p, c, PURPOSE_SAPPERS, t, 0)
-        elif what == D.AC_SKIRMISH:
-            log(tr, trn, EV_PLAY, p, c, PURPOSE_SKIRMISH, ukey, 0)
-            return True
-        elif what == D.AC_LEADER_COMBAT:
-            cb[CB_LEADER] = c
-            cb[CB_LMODE] = 1
-            log(tr, trn, EV_PLAY, p, c, PURPOSE_LEADER_COMBAT, -1, 0)
-        else:
-            cb[CB_LEADER] = c
-            cb[CB_LMODE] = 2
-            log(tr, trn, EV_PLAY, p, c, PURPOSE_LEADER_COMMAND, -1, 0)
-            # rule 6.4: command value N leads N units (an Ambush card counts as the first);
-            # supporting units: adjacent to the defender, not in a Marsh
-            limit = cards[p, c, S.CF_CMD] - 1 - (cb[CB_NATT] - (0 if ambush else 1))
-            while limit > 0 and cb[CB_NATT] < MAX_ATT:
-                opts[0, 0] = -1
-                n = 1
-                for i in range(S.MAXU_SIDE):
-                    u = p * S.MAXU_SIDE + i
-                    if st[S.U_STEP + u] == 0 or involved(cb, u) >= 0:
-                        continue
-                    usq = st[S.U_SQ + u]
-                    if adjacent(usq, tsq) and tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 0:
-                        opts[n, 0] = u
+        elif kind == S.KIND_HQ:
+            hq = cards[p, c, S.CF_HQ]
+            if hq == S.HQ_COMMITTED:
+                # one Committed Attack per attacking/supporting unit (rule 9.2)
+                for i in range(cb[CB_NATT]):
+                    if cb[CB_CA + i] == 0:
+                        opts[n, 0] = s
+                        opts[n, 1] = D.AC_COMMITTED
+                        opts[n, 2] = cb[CB_ATT + i]
                         n += 1
-                if n == 1:
-                    break
-                opts[:n, 1] = t
-                opts[:n, 2:] = 0
-                k = decide(st, g, p, D.D_SUPPORT, n)
-                u = opts[k, 0]
-                if u < 0:
-                    break
-                cb[CB_ATT + cb[CB_NATT]] = u
-                cb[CB_NATT] += 1
-                limit -= 1
+            elif hq == S.HQ_SAPPERS and cb[CB_SAPPERS] == 0 and st[S.REDOUBT + tsq] == 1:
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_SAPPERS
+                opts[n, 2] = -1
+                n += 1
+            elif hq == S.HQ_SKIRMISH and not ambush and cb[CB_STEP5] == 0:
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_SKIRMISH
+                opts[n, 2] = cb[CB_ATT]
+                n += 1
+    # opts[:, 0] may repeat a slot (leader combat/command, CA for several units)
+    opts[:n, 3] = t
+    return n
+
+
+# what one attacker card of step 5 did (att_card_step)
+STEP5_DONE, STEP5_AGAIN, STEP5_COMMAND, STEP5_SKIRMISH = 0, 1, 2, 3
+
+
+@kernel
+def att_card_step(st, g, p, t, ambush):
+    """Rule 6.1 step 5, one card: returns STEP5_DONE (no card: on to the dice),
+    STEP5_AGAIN (a card was played; another may follow), STEP5_COMMAND (a leader for
+    command: supporting units next, ``support_step``) or STEP5_SKIRMISH (a Skirmish
+    cancelled the combat)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    n = att_card_options(st, cards, cb, p, t, ambush, opts)
+    if n == 1:
+        return STEP5_DONE
+    k = decide(st, g, p, D.D_ATT_CARD, n)
+    s = opts[k, 0]
+    what = opts[k, 1]
+    if s < 0:
+        return STEP5_DONE
+    ukey = opts[k, 2]
+    c = play_to_table(st, p, s)
+    cb[CB_STEP5] += 1
+    if what == D.AC_UNIT:
+        log(tr, trn, EV_PLAY, p, c, PURPOSE_ATTACK, ukey, 0)
+    elif what == D.AC_COMMITTED:
+        cb[CB_CA + involved(cb, ukey)] = 1
+        log(tr, trn, EV_PLAY, p, c, PURPOSE_COMMITTED, ukey, 0)
+    elif what == D.AC_SAPPERS:
+        cb[CB_SAPPERS] = 1
+        log(tr, trn, EV_PLAY, p, c, PURPOSE_SAPPERS, t, 0)
+    elif what == D.AC_SKIRMISH:
+        log(tr, trn, EV_PLAY, p, c, PURPOSE_SKIRMISH, ukey, 0)
+        return STEP5_SKIRMISH
+    elif what == D.AC_LEADER_COMBAT:
+        cb[CB_LEADER] = c
+        cb[CB_LMODE] = 1
+        log(tr, trn, EV_PLAY, p, c, PURPOSE_LEADER_COMBAT, -1, 0)
+    else:
+        cb[CB_LEADER] = c
+        cb[CB_LMODE] = 2
+        log(tr, trn, EV_PLAY, p, c, PURPOSE_LEADER_COMMAND, -1, 0)
+        return STEP5_COMMAND
+    return STEP5_AGAIN
+
+
+@kernel
+def support_options(st, cards, tprops, cb, p, t, ambush, opts):
+    """Rule 6.4, after a leader played for command: the attacker p's supporting units, into
+    ``opts`` (row: (unit or -1, t, 0, 0)): none, or a unit adjacent to the defender, not in a
+    Marsh, not yet involved, while the leader's command value leads more units (an Ambush
+    card counts as the first) and fewer than 5 are involved. Returns their number (0 when no
+    more may be led, 1: only none)."""
+    limit = cards[p, cb[CB_LEADER], S.CF_CMD] - 1 - (cb[CB_NATT] - (0 if ambush else 1))
+    if limit <= 0 or cb[CB_NATT] >= MAX_ATT:
+        return 0
+    tsq = st[S.U_SQ + t]
+    opts[0, 0] = -1
+    n = 1
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 0 or involved(cb, u) >= 0:
+            continue
+        usq = st[S.U_SQ + u]
+        if adjacent(usq, tsq) and tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 0:
+            opts[n, 0] = u
+            n += 1
+    opts[:n, 1] = t
+    opts[:n, 2:] = 0
+    return n
+
+
+@kernel
+def support_step(st, g, p, t, ambush):
+    """Rule 6.4, one supporting unit (``support_options``). Returns True if one joined (the
+    leader may lead another)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    n = support_options(st, cards, tprops, cb, p, t, ambush, opts)
+    if n <= 1:
+        return False
+    k = decide(st, g, p, D.D_SUPPORT, n)
+    u = opts[k, 0]
+    if u < 0:
+        return False
+    cb[CB_ATT + cb[CB_NATT]] = u
+    cb[CB_NATT] += 1
+    return True

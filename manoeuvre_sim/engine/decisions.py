@@ -76,4 +76,17 @@ CB_A = 18  # attack total
 CB_D = 19  # defense total
 CB_DLEADER = 20  # defender's leader card (-1 none)
 CB_INIT_CARD = 21  # the card that initiated the combat
+CB_STAGE = 22  # the stage of the Assault/Ambush under way (STAGE_*; combat_phase.py)
 CB_SIZE = 24
+
+# --- the stages of an Assault or Ambush (rule 6.1): cb[CB_STAGE] -----------------------------
+# Each stage begins with at most one decision (listed by ``combat_phase.stage_options``), so a
+# copy of the state and ``cb`` taken before a stage continues the combat exactly: the search
+# player (engine/search.py) decides there.
+STAGE_NONE = 0  # no combat under way (or a combat that has ended)
+STAGE_WITHDRAW = 1  # step 3: the defender's Withdraw or withdraw roll (D_WITHDRAW)
+STAGE_DEF_CARD = 2  # step 4: one defence card or none (D_DEF_CARD), repeated
+STAGE_ATT_CARD = 3  # step 5: one attacker card or none (D_ATT_CARD), repeated
+STAGE_SUPPORT = 4  # step 5, after a leader played for command: one supporting unit (D_SUPPORT)
+STAGE_DICE = 5  # step 6: the totals (dice, no decision)
+STAGE_RESULTS = 6  # step 7: the results (D_HIT_OR_RETREAT first), advance, pursuit, hits

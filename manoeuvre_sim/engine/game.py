@@ -213,7 +213,9 @@ def score_nightfall(st, units, uowner, rank, tr, trn):
 
 # The parts of a player turn that a search can stop before (``engine/search.py``): each
 # begins with a decision of the active player (the discard, the first move, the combat), so
-# a copy of the state taken there continues the game exactly.
+# a copy of the state taken there continues the game exactly. Inside the combat, an Assault
+# or Ambush runs in stages (``cb[CB_STAGE]``, combat_phase.py): PH_COMBAT with a combat
+# under way plays it on from its stage.
 PH_DISCARD, PH_MOVE, PH_COMBAT, PH_END = 0, 1, 2, 3
 
 
@@ -238,15 +240,24 @@ def turn_phases(st, g, opt, p, ph_from, ph_to):
         if check:
             check_invariants(st, dsize, tprops)
     if ph_from <= PH_COMBAT < ph_to:
-        combat_phase(st, g, p)
-        if check:
-            check_invariants(st, dsize, tprops)
-        if check_attrition(st, p):
-            return True
-        restoration_phase(st, g, p)
-        if check:
-            check_invariants(st, dsize, tprops)
-        st[S.REVEALED + p] = 0
+        combat_phase(st, g, p)  # (plays on a combat under way: a rollout's, search.py)
+        return after_combat(st, g, opt, p)
+    return False
+
+
+@kernel
+def after_combat(st, g, opt, p):
+    """The end of p's player turn after its Combat Phase: the attrition check (rule 2.1),
+    then the Restoration Phase (rule 7). Returns True if the game ended."""
+    check = opt[OPT_CHECK] == 1
+    if check:
+        check_invariants(st, g.dsize, g.tprops)
+    if check_attrition(st, p):
+        return True
+    restoration_phase(st, g, p)
+    if check:
+        check_invariants(st, g.dsize, g.tprops)
+    st[S.REVEALED + p] = 0
     return False
 
 

@@ -2,16 +2,26 @@
 decisions, with rollouts played by a style.
 
 At the start of each of its three main choices — the discard (rule 4), the first move (rule
-5) and the combat (rule 6) — the search player lists the options exactly as the rules will
-(the same functions), picks the candidates worth weighing (``candidates``: its rollout
-style's own choice first), plays each forward to the end of the game in sampled *worlds*,
-and takes the one that scores best. Every other decision (Scout/Spy, the cards of a combat,
-retreats, ...) and every decision inside a rollout is taken by its rollout style.
+5) and the combat (rule 6) — and at each decision of a combat it takes part in, in its own
+turn or the opponent's — the defender's Withdraw or withdraw roll and defence cards (rule
+6.1 steps 3-4), the attacker's step-5 cards and supporting units (step 5, rule 6.4), and
+the choice between a hit and a retreat (step 7) — the search player lists the options
+exactly as the rules will (the same functions), picks the candidates worth weighing
+(``candidates``: its rollout style's own choice first), plays each forward to the end of
+the game in sampled *worlds*, and takes the one that scores best. Every other decision
+(Scout/Spy, later moves, retreat squares, advances, ...) and every decision inside a
+rollout is taken by its rollout style.
+
+A combat is searched stage by stage (``combat_phase.stage_options``, ``cb[CB_STAGE]``): a
+rollout copies the state and the current combat ``cb`` and plays the combat on from the
+stage the decision begins, the dice from the world's own seed — the dice already rolled in
+the combat are on the state, the game's coming dice are never used.
 
 A world is a *determinization* of what the player cannot see: the opponent's hand (unless a
 Scout/Spy revealed it) and both players' draw and discard piles, dealt at random from the
 cards not in sight (all of a player's cards less its visible hand and the cards on the
-table; the pile sizes are public). Nothing hidden is read: a world depends only on what the
+table, which in a combat under way includes the cards both sides have played in it; the
+pile sizes are public). Nothing hidden is read: a world depends only on what the
 seat may see and on a seed, and the same worlds are used for every option (common random
 numbers), so options are compared on the same luck.
 
@@ -41,16 +51,22 @@ import numpy as np
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.checks import fog_copy
-from manoeuvre_sim.engine.combat_phase import combat_options
+from manoeuvre_sim.engine.combat_phase import (
+    combat_options,
+    combat_stage,
+    declare_combat,
+    stage_options,
+)
+from manoeuvre_sim.engine.decisions import CB_NATT, CB_STAGE
 from manoeuvre_sim.engine.game import (
     PH_COMBAT,
     PH_DISCARD,
     PH_MOVE,
     Context,
+    after_combat,
     continue_game,
     end_game_turn,
     new_context,
-    player_turn,
     set_up_game,
     turn_phases,
 )
@@ -159,19 +175,22 @@ def first_options(st, g, opt, p, part, cand):
 
 
 @nb.njit(cache=True)
-def rollout(ws, st, gr, opt, rank, seat, part, dk, k, n, base, w):
-    """Seat's result (1 win, 0.5 draw, 0 loss) of taking option k of the decision beginning
-    ``part``, played to the end in world ``w`` of the decision seeded ``base``."""
+def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w):
+    """Seat's result (1 win, 0.5 draw, 0 loss) of taking option k of its decision that
+    begins ``part`` of p's player turn — or, in p's Combat Phase with a combat under way
+    (``cb``, the current combat), the decision that begins the combat's current stage —
+    played to the end in world ``w`` of the decision seeded ``base``."""
     drng = np.zeros(4, dtype=np.uint64)
     seed_state(base, np.uint64(2 * w), drng)
     determinize(ws, st, gr.dsize, seat, drng)
-    seed_state(base, np.uint64(2 * w + 1), gr.rng)
+    seed_state(base, np.uint64(2 * w + 1), gr.rng)  # the world's dice, never the game's
+    gr.cb[:] = cb
     pol = gr.pol
     pol[POL_PLAN_DK] = dk
     pol[POL_PLAN_SEAT] = seat
     pol[POL_PLAN_K] = k
     pol[POL_PLAN_N] = n
-    continue_game(ws, gr, opt, rank, seat, part)
+    continue_game(ws, gr, opt, rank, p, part)
     if pol[POL_PLAN_DK] != 0:
         raise AssertionError("search: a rollout never reached the planned decision")
     q = 1 - seat
@@ -186,7 +205,8 @@ def rollout(ws, st, gr, opt, rank, seat, part, dk, k, n, base, w):
 
 @nb.njit(cache=True)
 def style_choice(st, gr, opts, p, dk, n, base, salt):
-    """The option among ``opts[:n]`` the rollout style would take (tie-breaks seeded)."""
+    """The option among ``opts[:n]`` the rollout style would take (tie-breaks seeded);
+    ``gr.cb`` holds the current combat."""
     rng = np.zeros(4, dtype=np.uint64)
     seed_state(base, np.uint64(0xFFFF0000 + salt), rng)
     return choose(st, gr.units, gr.cards, gr.tprops, gr.uowner, gr.pol, gr.params, rng, opts,
@@ -194,12 +214,13 @@ def style_choice(st, gr, opts, p, dk, n, base, salt):
 
 
 @nb.njit(cache=True)
-def candidates(st, gr, cand, p, dk, n, base, out):
+def candidates(st, cb, gr, cand, p, dk, n, base, out):
     """The options the search weighs, into ``out``, the rollout style's own choice first;
     returns how many. Discard: the style's discard, keeping every card, and the style's
     discard with one card more or less. First move: the style's ``MOVE_CANDIDATES`` best
-    (its choice, then its choice with that one struck off the list, and so on). Combat:
-    every option."""
+    (its choice, then its choice with that one struck off the list, and so on). The combat
+    and the decisions of a combat under way (``cb``): every option."""
+    gr.cb[:] = cb
     k0 = style_choice(st, gr, cand, p, dk, n, base, 0)
     out[0] = k0
     nc = 1
@@ -245,8 +266,9 @@ def candidates(st, gr, cand, p, dk, n, base, out):
 
 
 @nb.njit(cache=True)
-def search_decision(st, gr, opt, rank, seat, part, dk, n, budget, base, cands, nc):
-    """The option the search takes among ``cands[:nc]`` (the style's choice first) with
+def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc):
+    """The option seat's search takes among ``cands[:nc]`` (the style's choice first) at
+    its decision in p's turn (``rollout``: ``part``, ``cb``) with
     about ``budget`` rollouts: sequential halving of the others, the style's choice played
     in every round, then the best other against it on the same worlds; it is taken only if
     it scores better by more than ``CHALLENGE_Z`` standard errors of the paired difference."""
@@ -267,7 +289,7 @@ def search_decision(st, gr, opt, rank, seat, part, dk, n, budget, base, cands, n
         for i in range(na + 1):
             c = 0 if i == na else alive[i]
             for w in range(w0, w0 + m):
-                v = rollout(ws, st, gr, opt, rank, seat, part, dk, cands[c], n, base, w)
+                v = rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, cands[c], n, base, w)
                 res[c, w] = v
                 total[c] += v
         w0 += m
@@ -287,35 +309,98 @@ def search_decision(st, gr, opt, rank, seat, part, dk, n, budget, base, cands, n
 
 
 @nb.njit(cache=True)
-def search_turn(st, g, gr, opt, rank, p, budget, cand):
-    """p's player turn with its discard, first move and combat chosen by search (the rest by
-    its rollout style). Returns True if the game ended."""
+def combat_salt(st, cb):
+    """Tells apart the decisions of one combat, which may share the game generator's state
+    (no dice between them): ``search_seed``'s ``part`` for a stage decision (>= 8, a multiple
+    of 8, so it never meets a turn part's)."""
+    code = (cb[CB_STAGE] * 64 + st[S.TABLE_N] + st[S.TABLE_N + 1]) * 8 + cb[CB_NATT]
+    return 8 + 8 * code
+
+
+@nb.njit(cache=True)
+def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, budget, cand):
+    """Search seat's decision (``dk``, options ``cand[:n]``) that begins ``part`` of p's turn
+    or the current stage of the combat under way, and hand the choice to the rules as the
+    planned decision (``pol[POL_PLAN_*]``, answered once by ``checks.decide``). With
+    FLAG_FAIR_CHECK the same search is taken on a fogged copy of the state and must
+    agree."""
     pol = g.pol
+    gr.pol[0] = pol[POL_ROLLOUT + seat]  # the rollouts: both seats play seat's style
+    gr.pol[1] = pol[POL_ROLLOUT + seat]
+    gr.params[0] = g.params[seat]
+    gr.params[1] = g.params[seat]
     cands = np.empty(D.MAXOPT, dtype=np.int64)
+    base = search_seed(g.rng, seat, salt)
+    nc = candidates(st, g.cb, gr, cand, seat, dk, n, base, cands)
+    k = search_decision(st, g.cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc)
+    if (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0:
+        # fair play: the same decision on a state whose hidden cards are different
+        fog = fog_copy(st, g.dsize, pol, seat, dk, n)
+        nc = candidates(fog, g.cb, gr, cand, seat, dk, n, base, cands)
+        k2 = search_decision(fog, g.cb, gr, opt, rank, p, seat, part, dk, n, budget, base,
+                             cands, nc)  # fmt: skip
+        if k2 != k:
+            raise AssertionError("fair play: a decision depends on cards the player may not see")
+    pol[POL_PLAN_DK] = dk
+    pol[POL_PLAN_SEAT] = seat
+    pol[POL_PLAN_K] = k
+    pol[POL_PLAN_N] = n
+
+
+@nb.njit(cache=True)
+def search_turn(st, g, gr, opt, rank, p, scfg, cand):
+    """p's player turn with the searching seats' decisions chosen by search (the rest by
+    their rollout styles, or by the policy of a seat that does not search): if p searches,
+    its discard, first move and combat; in the combat that follows, every decision of a
+    searching seat that begins a stage (``combat_phase.stage_options``): the defender's
+    Withdraw and defence cards, the attacker's step-5 cards and supporting units, and the
+    choice between a hit and a retreat. Returns True if the game ended."""
+    pol = g.pol
+    budget = scfg[p, SC_BUDGET] if pol[p] == POLICY_SEARCH else 0
     for part in _PARTS:
-        dk, n = first_options(st, g, opt, p, part, cand)
-        if n > 1:
-            base = search_seed(g.rng, p, part)
-            nc = candidates(st, gr, cand, p, dk, n, base, cands)
-            k = search_decision(st, gr, opt, rank, p, part, dk, n, budget, base, cands, nc)
-            if (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0:
-                # fair play: the same decision on a state whose hidden cards are different
-                fog = fog_copy(st, g.dsize, pol, p, dk, n)
-                nc = candidates(fog, gr, cand, p, dk, n, base, cands)
-                k2 = search_decision(fog, gr, opt, rank, p, part, dk, n, budget, base, cands, nc)
-                if k2 != k:
-                    raise AssertionError(
-                        "fair play: a decision depends on cards the player may not see"
-                    )
-            pol[POL_PLAN_DK] = dk
-            pol[POL_PLAN_SEAT] = p
-            pol[POL_PLAN_K] = k
-            pol[POL_PLAN_N] = n
-        if turn_phases(st, g, opt, p, part, part + 1):
-            return True
+        if budget > 0:
+            dk, n = first_options(st, g, opt, p, part, cand)
+            if n > 1:
+                plan_search(st, g, gr, opt, rank, p, p, part, part, dk, n, budget, cand)
+        if part != PH_COMBAT:
+            if turn_phases(st, g, opt, p, part, part + 1):
+                return True
+        else:
+            st[S.ACTIVE] = p
+            declare_combat(st, g, p)
         if pol[POL_PLAN_DK] != 0:
             raise AssertionError("search: the rules never asked the planned decision")
-    return False
+    search_combat(st, g, gr, opt, rank, p, scfg, cand)
+    return after_combat(st, g, opt, p)
+
+
+@nb.njit(cache=True)
+def search_combat(st, g, gr, opt, rank, p, scfg, cand):
+    """Play the Assault or Ambush under way in p's turn (``cb[CB_STAGE]``) stage by stage
+    (rule 6.1), each stage's decision searched when a searching seat takes it."""
+    pol = g.pol
+    cb = g.cb
+    while cb[CB_STAGE] != D.STAGE_NONE:
+        seat, dk, n = stage_options(st, g, p, cand)
+        if n > 1 and pol[seat] == POLICY_SEARCH and scfg[seat, SC_BUDGET] > 0:
+            salt = combat_salt(st, cb)
+            plan_search(st, g, gr, opt, rank, p, seat, PH_COMBAT, salt, dk, n,
+                        scfg[seat, SC_BUDGET], cand)  # fmt: skip
+        combat_stage(st, g, p)
+        if pol[POL_PLAN_DK] != 0:
+            raise AssertionError("search: the rules never asked the planned decision")
+
+
+@nb.njit(cache=True)
+def rollout_context(g):
+    """The rollouts' context beside the game's ``g``: its own policies, parameters (both
+    seats play the searching seat's rollout style, set by ``plan_search``), generator,
+    scratch and current combat; untraced."""
+    return Context(
+        g.units, g.cards, g.dsize, g.tprops, g.uowner, np.zeros_like(g.pol),
+        np.empty_like(g.params), np.zeros(4, dtype=np.uint64), np.zeros_like(g.opts),
+        g.cb.copy(), np.zeros((0, 6), dtype=np.int32), np.zeros(1, dtype=np.int32),
+    )  # fmt: skip
 
 
 @nb.njit(cache=True)
@@ -325,12 +410,7 @@ def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
     g = new_context(tables, pol, params, rng, tr, trn)
     set_up_game(st, g, tables, opt)
     rank = tables.rank
-    # the rollouts' context: both seats play the searching seat's rollout style, untraced
-    gr = Context(
-        g.units, g.cards, g.dsize, g.tprops, g.uowner, np.zeros_like(pol),
-        np.empty_like(params), np.zeros(4, dtype=np.uint64), np.zeros_like(g.opts),
-        g.cb.copy(), np.zeros((0, 6), dtype=np.int32), np.zeros(1, dtype=np.int32),
-    )  # fmt: skip
+    gr = rollout_context(g)
     cand = np.zeros_like(g.opts)
     first = st[S.FIRST]
     turn = 1
@@ -340,14 +420,7 @@ def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
         ended = False
         for i in range(2):
             p = first if i == 0 else 1 - first
-            if pol[p] == POLICY_SEARCH and scfg[p, SC_BUDGET] > 0:
-                gr.pol[0] = pol[POL_ROLLOUT + p]
-                gr.pol[1] = pol[POL_ROLLOUT + p]
-                gr.params[0] = params[p]
-                gr.params[1] = params[p]
-                ended = search_turn(st, g, gr, opt, rank, p, scfg[p, SC_BUDGET], cand)
-            else:
-                ended = player_turn(st, g, opt, p)
+            ended = search_turn(st, g, gr, opt, rank, p, scfg, cand)
             if ended:
                 break  # attrition victory: the game ends at once (rule 2.1)
         if ended or end_game_turn(st, g, opt, rank, turn):
