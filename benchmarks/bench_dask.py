@@ -127,7 +127,7 @@ def main() -> None:
         f"workers = **{per_core:,.0f} games/s per core**. A 10,000,000-game study (e.g. "
         "156,250 games per ordered pairing of the 8 armies) on 64 worker processes of one "
         f"thread each, at that rate per core: 10,000,000 / ({per_core:,.0f} × 64) = "
-        f"**{est_s:,.0f} s (about {est_s / 60:.0f} minutes)**, plus the cluster's start "
+        f"**{est_s:,.0f} s (about {est_s / 60:.1f} minutes)**, plus the cluster's start "
         "and one kernel load per worker (seconds, from a shared numba cache). This assumes "
         "the cores of the cluster are as fast as these and scale linearly (each task is "
         "independent and small: a pairing index and a game range in, its records out — "
