@@ -136,12 +136,10 @@ def main() -> None:
     text = "\n".join(L) + "\n"
     print(text)
     out = Path(__file__).with_name("RESULTS-engine.md")
-    old = out.read_text(encoding="utf-8") if out.exists() else "# Engine benchmark\n"
-    i = old.find(SECTION)
-    if i >= 0:
-        j = old.find("\n## ", i + len(SECTION))
-        old = old[:i].rstrip("\n") + ("\n\n" + old[j + 1 :] if j >= 0 else "\n")
-    out.write_text(old.rstrip("\n") + "\n\n" + text, encoding="utf-8")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_search import replace_section  # one way to keep a results section
+
+    replace_section(out, SECTION.removeprefix("## "), text.removeprefix(SECTION))
     if wrong:
         sys.exit(f"bench_decisions: {wrong} re-decisions differ from the recorded choices")
 
