@@ -17,8 +17,11 @@ Under ``NUMBA_DISABLE_JIT=1`` the function is returned as plain Python.
 from __future__ import annotations
 
 import numba as nb
-from numba.core import types
+from numba.core import cgutils, types
 from numba.core.registry import CPUDispatcher
+from numba.core.types import WrapperAddressProtocol
+from numba.experimental.function_type import _get_wrapper_address
+from numba.extending import intrinsic
 
 
 def _plain(t):
@@ -52,3 +55,62 @@ def kernel(fn=None, **options):
         return d
 
     return wrap(fn) if fn is not None else wrap
+
+
+# ------------------------------------------------------------------------------------------
+# a kernel called through a function pointer: its callers compile without it
+# ------------------------------------------------------------------------------------------
+class EntryPoint(WrapperAddressProtocol):
+    """Kernel ``disp`` compiled for the one signature ``sig``, as a numba first-class
+    function value (``types.FunctionType(sig)``) that Python can hand to a kernel (in a
+    tuple field, say). Called from Python, it calls ``disp``."""
+
+    def __init__(self, disp, sig):
+        self.disp = disp
+        self.sig = sig
+
+    def signature(self):
+        return self.sig
+
+    def __wrapper_address__(self):
+        # the C-ABI wrapper numba emits beside every compiled kernel
+        return _get_wrapper_address(self.disp, self.sig)
+
+    def __call__(self, *args):
+        return self.disp(*args)
+
+
+def entry_point(disp, sig):
+    """A kernel-callable ``get()`` returning kernel ``disp`` compiled for ``sig`` as a
+    first-class function value: a kernel that calls ``get()`` links ``disp``; a kernel that
+    only receives the value and calls it reaches ``disp`` through a function pointer (numba's
+    calling convention, exceptions included), so neither it nor its callers compile or link
+    ``disp``'s call tree. Under ``NUMBA_DISABLE_JIT=1``, ``get()`` returns ``disp`` itself."""
+    if not isinstance(disp, CPUDispatcher):  # NUMBA_DISABLE_JIT: plain Python
+
+        def get():
+            return disp
+
+        return get
+    fnty = types.FunctionType(sig)
+
+    @intrinsic
+    def get(typingctx):
+        cres = disp.get_compile_result(sig)
+        if cres.signature.return_type != sig.return_type:
+            raise TypeError(f"{disp.py_func.__name__} returns {cres.signature.return_type}")
+
+        def codegen(context, builder, signature, args):
+            cres = disp.get_compile_result(sig)
+            voidptr = context.get_value_type(types.voidptr)
+            fn = context.declare_function(builder.module, cres.fndesc)
+            value = cgutils.create_struct_proxy(fnty)(context, builder)
+            value.jit_addr = builder.bitcast(fn, voidptr)
+            value.c_addr = voidptr(None)
+            value.py_addr = voidptr(None)  # no Python object: not boxable, but cacheable
+            context.active_code_library.add_linking_library(cres.library)
+            return value._getvalue()
+
+        return fnty(), codegen
+
+    return get

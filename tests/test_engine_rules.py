@@ -279,7 +279,7 @@ def test_assault_outcome_follows_its_band(seed):
         st[S.DECK_N + p] = len(rest)
         st[S.DECK + p * S.MAXC : S.DECK + p * S.MAXC + len(rest)] = rest
     g = context(P, seed=seed, trace=400)
-    *_, cb, tr, trn = g
+    cb, tr, trn = g.cb, g.tr, g.trn
     # declare the assault as combat_phase would, then run the procedure
     cb[G.CB_LEADER] = cb[G.CB_DLEADER] = -1
     cb[G.CB_KIND] = D.CK_ASSAULT

@@ -225,7 +225,7 @@ def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step
     context."""
     from manoeuvre_sim.engine import decisions as D
     from manoeuvre_sim.engine.checks import check_invariants
-    from manoeuvre_sim.engine.game import new_context
+    from manoeuvre_sim.engine.game import python_context
     from manoeuvre_sim.engine.options import rule_options
     from manoeuvre_sim.engine.players import policy_arrays
     from manoeuvre_sim.engine.rules import play_to_table
@@ -250,7 +250,7 @@ def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step
     st[S.ACTIVE] = 1
     pol, params = policy_arrays(*policies, fair_play=fair_play)
     tr = np.zeros((0, 6), dtype=np.int32)
-    g = new_context(P.tables, pol, params, new_state(seed, 0), tr, np.zeros(1, dtype=np.int32))
+    g = python_context(P.tables, pol, params, new_state(seed, 0), tr, np.zeros(1, dtype=np.int32))
     cb = g.cb
     cb[D.CB_KIND] = D.CK_ASSAULT
     cb[D.CB_ATT_P] = 1
@@ -351,7 +351,7 @@ def one_decision():
     """One search decision (the first move of the player to move at turn 4, random rollouts cut
     at turn 5): its choice and the rollouts' results, for the JIT / plain-Python check."""
     from manoeuvre_sim.engine.combat_phase import stage_options
-    from manoeuvre_sim.engine.game import PH_COMBAT, PH_MOVE, Context, new_context
+    from manoeuvre_sim.engine.game import PH_COMBAT, PH_MOVE, Context, python_context
     from manoeuvre_sim.engine.options import rule_options
     from manoeuvre_sim.engine.players import policy_arrays
     from manoeuvre_sim.engine.search import candidates, first_options, rollout, search_decision
@@ -360,7 +360,7 @@ def one_decision():
     P, st = _mid_game_state()
     pol, params = policy_arrays("random", "random")
     tr = np.zeros((0, 6), dtype=np.int32)
-    g = new_context(P.tables, pol, params, new_state(1, 1), tr, np.zeros(1, dtype=np.int32))
+    g = python_context(P.tables, pol, params, new_state(1, 1), tr, np.zeros(1, dtype=np.int32))
     gr = Context(*g[:5], pol.copy(), params.copy(), np.zeros(4, dtype=np.uint64),
                  g.opts.copy(), g.cb.copy(), tr, np.zeros(1, dtype=np.int32))  # fmt: skip
     opt = rule_options(max_turns=5)

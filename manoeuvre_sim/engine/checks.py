@@ -21,7 +21,6 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_N,
     POL_PLAN_SEAT,
 )
-from manoeuvre_sim.engine.players import choose
 from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import next_u64, seed_state, uniform_below
 
@@ -37,7 +36,7 @@ def decide(st, g, seat, dk, n):
 
     A planned decision (``pol[POL_PLAN_*]``, set by the search player's driver, which has
     taken it and checked its fair play itself) is answered from the plan, once."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     if pol[POL_PLAN_DK] == dk and pol[POL_PLAN_SEAT] == seat:
         if pol[POL_PLAN_N] != n:
             raise AssertionError("search: the planned decision has other options")
@@ -45,7 +44,7 @@ def decide(st, g, seat, dk, n):
         return pol[POL_PLAN_K]
     fair = (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0
     rng0 = rng.copy() if fair else rng
-    k = choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
+    k = player(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
     if k < 0 or k >= n:
         raise ValueError("policy chose an option that is not legal")
     if fair:
@@ -84,9 +83,9 @@ def fog_copy(st, dsize, pol, seat, dk, n):
 @kernel
 def fair_check(st, g, seat, dk, n, k, rng0):
     """Raise unless seat's policy takes the same decision on ``fog_copy(st)``."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     fog = fog_copy(st, dsize, pol, seat, dk, n)
-    k2 = choose(fog, units, cards, tprops, uowner, pol, params, rng0, opts, cb, seat, dk, n)
+    k2 = player(fog, units, cards, tprops, uowner, pol, params, rng0, opts, cb, seat, dk, n)
     if k2 != k:
         raise AssertionError("fair play: a decision depends on cards the player may not see")
 

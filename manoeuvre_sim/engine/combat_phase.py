@@ -241,7 +241,7 @@ def stage_options(st, g, p, opts):
 def combat_stage(st, g, p):
     """Play the current stage (``cb[CB_STAGE]``, ``decisions.STAGE_*``) of the Assault or
     Ambush under way, p attacking, and set the next one (STAGE_NONE once it is over)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
     stage = cb[CB_STAGE]
     kind = cb[CB_KIND]
@@ -301,7 +301,7 @@ def combat_stage(st, g, p):
 def skirmish(st, g, p):
     """Rule 9.2 Skirmish: the initiating card returns to the hand, the defender's cards
     are discarded, the attacking unit may move up to 2 squares."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     u = cb[CB_ATT]
     for j in range(st[S.TABLE_N + p]):
         c = st[S.TABLE + p * S.TMAX + j]
@@ -331,7 +331,7 @@ def skirmish(st, g, p):
 def results(st, g, p, kind, t, ambush):
     """Rule 6.1 step 7: the Assault/Ambush Results Table on the totals in ``cb``, then
     advance and pursuit (6.5, 6.6) and the Committed Attacks' hits (9.2)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     tsq = st[S.U_SQ + t]
     a = cb[CB_A]
     d = cb[CB_D]
@@ -399,7 +399,7 @@ def declare_combat(st, g, p):
     """Rule 6: the active player p declares a combat or none (``combat_options``); a fire
     combat is resolved at once, an Assault or Ambush is left under way at its first stage
     (``cb[CB_STAGE]``, ``combat_stage``)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     n = combat_options(st, units, cards, tprops, p, opts)
     k = decide(st, g, p, D.D_COMBAT, n)
     kind = opts[k, 0]

@@ -70,7 +70,7 @@ MAX_ATT = 5
 def retreat(st, g, u):
     """Rule 6.5 Retreat with its priority; the owner picks among equal choices. Returns True
     if the unit retreated, False if it could not and was eliminated."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     p = owner(u)
     buf = np.empty(4, dtype=np.int32)
     n = retreat_squares(st, tprops, u, buf)
@@ -105,7 +105,7 @@ def involved(cb, u):
 def pursue_and_advance(st, g, p, vacated, retreated_u):
     """Rule 6.5 Advance After Combat and 6.6 Pursuit (assaults only). ``vacated``: the
     defender's old square; ``retreated_u``: the defender if it retreated/withdrew alive."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     # who may advance: any living attacking/supporting unit; none only if every involved
     # unit played a "not required to advance" card (rule 6.5)
     all_nrta = True
@@ -148,7 +148,7 @@ def advance_into(st, g, p, u, vacated, retreated_u):
     retreated or withdrew (``retreated_u`` >= 0, still on the board), rule 6.6 Pursuit: a d6
     per unit card u played in the combat, plus the attacker's leader's pursuit modifier;
     within the card's range is a hit."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     fr = st[S.U_SQ + u]
     move_unit(st, u, vacated)
     log(tr, trn, EV_ADVANCE, p, u, fr, vacated, 0)
@@ -204,7 +204,7 @@ def withdraw_options(st, cards, tprops, q, t, opts):
 def withdraw_step(st, g, p, t):
     """Rule 6.1 step 3 for the defender (player q, unit t). Returns True if the defender
     withdrew (the combat is then over but for advance and pursuit)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
     # step 3: Withdraw (HQ card, or a US unit card's withdraw attempt, rule 8); only if the
     # unit has somewhere to go
@@ -255,7 +255,7 @@ def def_card_options(st, cards, cb, q, t, opts):
 def def_card_step(st, g, p, t):
     """Rule 6.1 step 4, one card: the defender plays a unit card of t or one leader for its
     combat value. Returns True if it played one (it may then play another)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
     n = def_card_options(st, cards, cb, q, t, opts)
     if n == 1:
@@ -344,7 +344,7 @@ def att_card_step(st, g, p, t, ambush):
     STEP5_AGAIN (a card was played; another may follow), STEP5_COMMAND (a leader for
     command: supporting units next, ``support_step``) or STEP5_SKIRMISH (a Skirmish
     cancelled the combat)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     n = att_card_options(st, cards, cb, p, t, ambush, opts)
     if n == 1:
         return STEP5_DONE
@@ -409,7 +409,7 @@ def support_options(st, cards, tprops, cb, p, t, ambush, opts):
 def support_step(st, g, p, t, ambush):
     """Rule 6.4, one supporting unit (``support_options``). Returns True if one joined (the
     leader may lead another)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     n = support_options(st, cards, tprops, cb, p, t, ambush, opts)
     if n <= 1:
         return False

@@ -10,7 +10,7 @@ the phases live beside it: ``setup.py``, ``movement.py``, ``combat_phase.py`` an
 The kernels of a game share one context ``g`` (a :class:`Context` named tuple, which numba
 passes as a typed tuple), built once by ``play_game``:
 
-    g = Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+    g = Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player)
 
     units   ndarray(int32, (NUNITS, NUF))     unit table
     cards   ndarray(int32, (2, MAXC, NCF))    both card tables
@@ -24,6 +24,9 @@ passes as a typed tuple), built once by ``play_game``:
     cb      ndarray(int32, (CB_SIZE,))        the current combat (decisions.py, CB_*)
     tr      ndarray(int32, (n, 6))            trace rows (n = 0: no trace)
     trn     ndarray(int32, (1,))              trace rows used
+    player  the seats' policies, ``players.choose`` as a function pointer (dispatch.py,
+            ``CHOOSE_SIG``): the rules call the players through it and so compile without
+            them; ``new_context`` takes it, a context built in Python defaults to ``CHOOSE``
 
 and take the state ``st`` (ndarray(int32, (STATE_SIZE,)), state.py) first; ``opt``
 (ndarray(int32, (N_OPTIONS,))) holds the rule options (OPT_*, options.py).
@@ -62,6 +65,7 @@ from manoeuvre_sim.engine.options import (
     OPT_MAX_TURNS,
     OPT_TOURNAMENT_HAND,
 )
+from manoeuvre_sim.engine.players.dispatch import CHOOSE, choose_entry
 from manoeuvre_sim.engine.restoration import restoration_phase
 from manoeuvre_sim.engine.rules import (
     EV_DISCARD,
@@ -92,7 +96,7 @@ __all__ = [
     "OPT_DIGGING_IN", "OPT_MAX_TURNS", "OPT_TOURNAMENT_HAND",
     "assault", "assault_band", "build_map", "check_attrition", "check_invariants",
     "combat_options", "combat_phase", "deal", "decide", "discard_phase", "movement_phase",
-    "place_units", "play_game", "player_turn", "restoration_phase", "retreat",
+    "place_units", "play_game", "player_turn", "python_context", "restoration_phase", "retreat",
     "score_nightfall", "set_up_battlefield", "spy_step",
 ]  # fmt: skip
 
@@ -112,6 +116,7 @@ class Context(NamedTuple):
     cb: np.ndarray
     tr: np.ndarray
     trn: np.ndarray
+    player: object = CHOOSE
 
 
 @kernel
@@ -137,7 +142,7 @@ def check_attrition(st, p):
 # ------------------------------------------------------------------------------------------
 @kernel(inline="always")  # one call site: no compile of its own
 def discard_phase(st, g, p):
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     h = st[S.HAND_N + p]
     n = 1 << h
     for m in range(n):
@@ -158,7 +163,7 @@ def discard_phase(st, g, p):
 def spy_step(st, g, p):
     """Scout/Spy: the active player looks at the opponent's hand, then draws back to 5 (the
     card may be played in the middle of the Draw Phase)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     s = find_hq(st, cards, p, S.HQ_SPY)
     if s < 0 or st[S.REVEALED + p] == 1:
         return
@@ -224,7 +229,7 @@ def turn_phases(st, g, opt, p, ph_from, ph_to):
     """Rule 4: p's player turn from part ``ph_from`` up to, not including, ``ph_to``
     (``PH_*``): discard, draw and Scout/Spy; movement; combat and restoration. Returns True
     if the game ended."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     check = opt[OPT_CHECK] == 1
     st[S.ACTIVE] = p
     if ph_from <= PH_DISCARD < ph_to:
@@ -272,7 +277,7 @@ def end_game_turn(st, g, opt, rank, turn):
     """After both player turns of game turn ``turn``. Rule 2.3: the day ends at the end of
     the game turn in which both players have drawn the last card of their first deck (or at
     the safety turn limit). Returns True if the game ended."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     if st[S.FIRST_DECK_DONE] == 1 and st[S.FIRST_DECK_DONE + 1] == 1:
         score_nightfall(st, units, uowner, rank, tr, trn)
     elif turn >= opt[OPT_MAX_TURNS]:
@@ -313,7 +318,8 @@ def continue_game(st, g, opt, rank, p, ph):
 
 @kernel
 def new_context(tables, pol, params, rng, tr, trn):
-    """The game context ``g`` of a match-up (the module docstring)."""
+    """The game context ``g`` of a match-up (the module docstring). Its player pointer
+    cannot be returned to Python: there, use :func:`python_context`."""
     units, cards, dsize, rank, tprops, sections, section_numbers = tables
     uowner = np.empty(S.NUNITS, dtype=np.int32)
     for u in range(S.NUNITS):
@@ -322,7 +328,20 @@ def new_context(tables, pol, params, rng, tr, trn):
     cb = np.zeros(CB_SIZE, dtype=np.int32)
     cb[CB_LEADER] = -1
     cb[CB_DLEADER] = -1
-    return Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+    player = choose_entry()  # links the players here, not in the rules (dispatch.py)
+    return Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player)
+
+
+def python_context(tables, pol, params, rng, tr, trn):
+    """:func:`new_context` built in Python (tests, benchmarks), to hand to kernels: the same
+    arrays, the players through ``CHOOSE``."""
+    uowner = (np.arange(S.NUNITS) // S.MAXU_SIDE).astype(np.int32)
+    cb = np.zeros(CB_SIZE, dtype=np.int32)
+    cb[CB_LEADER] = -1
+    cb[CB_DLEADER] = -1
+    opts = np.zeros((D.MAXOPT, 4), dtype=np.int32)
+    return Context(tables.units, tables.cards, tables.deck_size, tables.tprops, uowner, pol,
+                   params, rng, opts, cb, tr, trn)  # fmt: skip
 
 
 @kernel(inline="always")  # one call site or two: no compile of its own

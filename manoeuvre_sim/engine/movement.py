@@ -41,7 +41,7 @@ from manoeuvre_sim.jit import kernel
 def guerrilla(st, g, p, negated_card):
     """Rule 9.2 Guerrilla: the opponent of the active player p may cancel the card just
     played; both cards are discarded. Returns True if negated."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
     s = find_hq(st, cards, q, S.HQ_GUERRILLA)
     if s < 0:
@@ -88,7 +88,7 @@ def move_options(st, units, tprops, p, moved, opts, start):
 @kernel
 def forced_march(st, g, p, u, start_sq):
     """Rule 9.2 Forced March: the unit that just moved may move one more square."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
     if s < 0 or st[S.U_STEP + u] == 0:
         return
@@ -120,7 +120,7 @@ def forced_march(st, g, p, u, start_sq):
 
 @kernel
 def movement_phase(st, g, opt, p):
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
     nmoves = 1
     if opt[OPT_ADVANCE_TO_CONTACT]:

@@ -34,7 +34,7 @@ from manoeuvre_sim.rng import roll_die
 # ------------------------------------------------------------------------------------------
 @kernel
 def restoration_phase(st, g, p):
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     opts[0, 0] = -1
     opts[0, 1] = -1
     opts[0, 2] = 0

@@ -81,7 +81,7 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_SEAT,
     POL_ROLLOUT,
 )
-from manoeuvre_sim.engine.players.dispatch import POLICY_SEARCH, choose
+from manoeuvre_sim.engine.players.dispatch import POLICY_SEARCH
 from manoeuvre_sim.engine.rules import EV_END, EV_TURN, log
 from manoeuvre_sim.rng import seed_state, splitmix64, uniform_below
 
@@ -209,8 +209,8 @@ def style_choice(st, gr, opts, p, dk, n, base, salt):
     ``gr.cb`` holds the current combat."""
     rng = np.zeros(4, dtype=np.uint64)
     seed_state(base, np.uint64(0xFFFF0000 + salt), rng)
-    return choose(st, gr.units, gr.cards, gr.tprops, gr.uowner, gr.pol, gr.params, rng, opts,
-                  gr.cb, p, dk, n)  # fmt: skip
+    return gr.player(st, gr.units, gr.cards, gr.tprops, gr.uowner, gr.pol, gr.params, rng,
+                     opts, gr.cb, p, dk, n)  # fmt: skip
 
 
 @nb.njit(cache=True)
@@ -399,7 +399,7 @@ def rollout_context(g):
     return Context(
         g.units, g.cards, g.dsize, g.tprops, g.uowner, np.zeros_like(g.pol),
         np.empty_like(g.params), np.zeros(4, dtype=np.uint64), np.zeros_like(g.opts),
-        g.cb.copy(), np.zeros((0, 6), dtype=np.int32), np.zeros(1, dtype=np.int32),
+        g.cb.copy(), np.zeros((0, 6), dtype=np.int32), np.zeros(1, dtype=np.int32), g.player,
     )  # fmt: skip
 
 

@@ -127,7 +127,7 @@ def choose_map(st, g, p, sections, section_numbers):
     """Rule 3: the first player p "chooses 4 map sections and decides how to orient and place
     them into the 2 x 2 pattern": one decision per quarter, NW, NE, SW, SE in that order,
     among every section not yet laid in each of its 4 rotations (D_MAP_SECTION)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     ns = sections.shape[0]
     if 4 * ns > D.MAXOPT:
         raise ValueError("map pool too large for the set-up decision (MAXOPT)")
@@ -181,7 +181,7 @@ def choose_edge(st, g, p, sections, section_numbers):
     starting edge and the first player is assigned the opposite starting edge" (D_EDGE).
     Player 0 sets up on row 7 (the south edge) and player 1 on row 0 (north), so the chosen
     edge is brought to p's side by turning the whole battlefield."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     home = D.EDGE_S if p == 0 else D.EDGE_N
     for e in range(4):
         opts[e, 0] = e
@@ -200,7 +200,7 @@ def set_up_battlefield(st, g, opt, first, sections, section_numbers):
     """Rule 3: the battlefield and the starting edges, by the set-up mode and the fixed map
     of ``opt`` (module docstring). The default (random, no fixed map) draws from the game's
     RNG exactly as ``build_map`` always has."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     rules = opt[OPT_SETUP] == SETUP_RULES
     if opt[OPT_MAP] > 0:
         lay_fixed_map(st, opt, sections, section_numbers, tr, trn)
@@ -215,7 +215,7 @@ def set_up_battlefield(st, g, opt, first, sections, section_numbers):
 @kernel(inline="always")  # one call site: no compile of its own
 def deal(st, g, p, tournament):
     """Shuffle p's deck and draw 5 (or choose 5 in the tournament option, rule 3)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     n = dsize[p]
     for i in range(n):
         st[S.DECK + p * S.MAXC + i] = i
@@ -245,7 +245,7 @@ def deal(st, g, p, tournament):
 @kernel
 def place_units(st, g, p):
     """Rule 3: p sets up its units in the 2 rows nearest its starting edge, one per square."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     rows0 = 6 if p == 0 else 0
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i

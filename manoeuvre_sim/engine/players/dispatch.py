@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba.core import types
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine.options import POL_FLAGS, POL_ROLLOUT, POL_SIZE
@@ -19,7 +20,7 @@ from manoeuvre_sim.engine.players.heuristic import choose_heuristic
 from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL, TUNED
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
 from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import EntryPoint, entry_point, kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
 
 POLICY_RANDOM = 0
@@ -161,3 +162,30 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
         v = _score(st, units, cards, tprops, seat, params, opts, i, dk, cb)
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-12, rng)  # ties: uniform
     return bi
+
+
+# ``choose`` as the rules call it: through a function pointer (``jit.entry_point``), so the
+# rules kernels compile without the players (issue 13: each of the about 17 kernels that
+# decide used to compile and link every style and the search player's choice). The game
+# context carries the pointer (``game.Context.player``): ``game.new_context`` takes it
+# with ``choose_entry()``, Python-built contexts get ``CHOOSE``. One signature, so the
+# arrays must be C-contiguous and writable, as the engine allocates them.
+_I32_1 = types.int32[::1]
+_I32_2 = types.int32[:, ::1]
+CHOOSE_SIG = types.int64(
+    _I32_1,  # st
+    _I32_2,  # units
+    types.int32[:, :, ::1],  # cards
+    _I32_2,  # tprops
+    _I32_1,  # uowner
+    _I32_1,  # pol
+    types.float64[:, ::1],  # params
+    types.uint64[::1],  # rng
+    _I32_2,  # opts
+    _I32_1,  # cb
+    types.int64,  # seat
+    types.int64,  # dk
+    types.int64,  # n
+)
+choose_entry = entry_point(choose, CHOOSE_SIG)
+CHOOSE = EntryPoint(choose, CHOOSE_SIG)
