@@ -4,7 +4,12 @@ The library never imports the command line, pandas plotting or matplotlib; see t
 architecture section for the one-way data flow.
 """
 
+from manoeuvre_sim.numba_cache import configure as _configure_numba_cache
+
 __version__ = "0.1.0"
+
+# numba's cache keyed on the engine's sources (numba_cache.py), before any kernel exists
+_configure_numba_cache()
 
 # Bumped whenever the engine's reading of the rules changes, so that every result file can
 # say which rules produced it (docs/RULE_INTERPRETATIONS.md lists the choices).

@@ -1,0 +1,101 @@
+"""numba's cache keyed on the engine's sources (``manoeuvre_sim/numba_cache.py``): an edit
+to any module the kernels are compiled from moves the cache to a fresh directory, an edit
+elsewhere does not, a child process keeps its parent's directory, old ones are pruned."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from manoeuvre_sim import numba_cache as NC
+
+
+@pytest.fixture
+def package(tmp_path):
+    """A copy of the package's sources (no caches) to edit."""
+    root = tmp_path / "manoeuvre_sim"
+    shutil.copytree(NC.PACKAGE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _append(path, text="\n# an edit\n"):
+    with open(path, "a") as f:
+        f.write(text)
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        "engine/players/moves.py",  # a kernel two modules below the batch kernels
+        "engine/state.py",  # constants the kernels freeze into their code
+        "combat.py",
+        "rng.py",
+        "jit.py",
+    ],
+)
+def test_an_edit_to_an_engine_source_changes_the_key(package, edited):
+    before = NC.source_key(package)
+    _append(package / edited)
+    assert NC.source_key(package) != before
+
+
+def test_an_edit_outside_the_engine_keeps_the_key(package):
+    before = NC.source_key(package)
+    _append(package / "study.py")
+    _append(package / "numba_cache.py")
+    assert NC.source_key(package) == before
+
+
+def test_every_module_with_a_kernel_is_an_engine_source():
+    engine = set(NC.engine_files())
+    compiles = re.compile(r"@kernel|njit|@intrinsic|@overload|@cfunc|@vectorize")
+    with_kernels = {
+        p
+        for p in NC.PACKAGE.rglob("*.py")
+        if compiles.search(p.read_text()) and p.name != "numba_cache.py"
+    }
+    assert with_kernels, "the scan found no kernel at all"
+    missing = sorted(str(p.relative_to(NC.PACKAGE)) for p in with_kernels - engine)
+    assert not missing, f"kernels outside numba_cache.ENGINE_SOURCES: {missing}"
+
+
+def test_the_cache_directory_is_keyed_kept_for_children_and_pruned(package, tmp_path, monkeypatch):
+    import numba
+
+    base = tmp_path / "cache"
+    key = NC.source_key(package)
+    olds = []
+    for i in range(NC.KEEP + 2):  # older engines, the oldest first
+        d = base / f"{NC.PREFIX}{i:016x}"
+        d.mkdir(parents=True)
+        os.utime(d, (time.time() - 1000 + i, time.time() - 1000 + i))
+        olds.append(d)
+    (base / "unrelated").mkdir()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(base))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
+    path = NC.configure(package)
+    assert path == base / key and path.is_dir()
+    assert os.environ["NUMBA_CACHE_DIR"] == str(path)
+    assert str(path) == numba.config.CACHE_DIR
+    # the KEEP most recently used stay: this one and the newest KEEP - 1 others
+    kept = sorted(p.name for p in base.iterdir())
+    assert kept == sorted([key, "unrelated", *(d.name for d in olds[-(NC.KEEP - 1) :])])
+    # a process started from this one (the variable already keyed) uses the same directory
+    assert NC.configure(package) == path
+    _append(package / "engine" / "game.py")
+    assert NC.configure(package) == base / NC.source_key(package)  # a sibling, not nested
+
+
+def test_importing_the_package_points_numba_at_the_keyed_directory(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    code = "import os, numba, manoeuvre_sim; print(os.environ['NUMBA_CACHE_DIR'], numba.config.CACHE_DIR)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    expected = str(tmp_path / NC.source_key())
+    assert out.stdout.split() == [expected, expected]
