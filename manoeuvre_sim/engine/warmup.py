@@ -1,8 +1,8 @@
 """Compiling the engine ahead of a run, and saying so.
 
 numba compiles the engine the first time a batch kernel is called and keeps the machine
-code in its cache (``__pycache__`` beside the sources), so only the first run after an
-install or an engine change pays for it. ``make setup`` and ``make run`` do it up front:
+code in its cache (a directory keyed on the engine's sources, ``numba_cache.py``), so only
+the first run after an install or an engine change pays for it. ``make setup`` and ``make run`` do it up front:
 
     python -m manoeuvre_sim.engine.warmup [games] [cards] [search]
 
@@ -22,12 +22,13 @@ import time
 import numpy as np
 
 # about how long each batch kernel takes to compile cold on 2 cores: the engine and the
-# default player 91 s measured (python -m manoeuvre_sim.engine.warmup games, a fresh numba
-# cache, 1-minute load average 1.4-2.4 on the shared machine; before issue 13's cuts the same
-# compile took about 4.4 times as long, benchmarks/RESULTS-engine.md, "Before and after");
-# the card and search kernels reuse the rules and players compiled for the first and pay
-# mainly for their own linking (estimates)
-COMPILE_SECONDS = {"games": 90, "cards": 20, "search": 60}
+# default player 77 s measured (python -m manoeuvre_sim.engine.warmup games, a fresh numba
+# cache, 1-minute load average 2.2-2.8 on the shared machine; its CPU time 59 s, about what
+# idle cores take; the players behind a function pointer and the kernels' twins cut it from
+# 91 s, benchmarks/RESULTS-engine.md, "Before and after"); the card and search kernels
+# reuse the rules and players compiled for the first and pay mainly for their own linking
+# (estimates)
+COMPILE_SECONDS = {"games": 75, "cards": 20, "search": 60}
 KINDS = tuple(COMPILE_SECONDS)
 
 

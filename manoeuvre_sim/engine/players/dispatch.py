@@ -165,8 +165,8 @@ def choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, d
 
 
 # ``choose`` as the rules call it: through a function pointer (``jit.entry_point``), so the
-# rules kernels compile without the players (issue 13: each of the about 17 kernels that
-# decide used to compile and link every style and the search player's choice). The game
+# rules kernels compile without the players (issue 13: each of the about 20 kernels that
+# decide used to compile and link every style's call tree). The game
 # context carries the pointer (``game.Context.player``): ``game.new_context`` takes it
 # with ``choose_entry()``, Python-built contexts get ``CHOOSE``. One signature, so the
 # arrays must be C-contiguous and writable, as the engine allocates them.
