@@ -191,7 +191,7 @@ def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
     cost = np.empty(S.HMAX, dtype=np.float64)
     for s in range(st[S.HAND_N + p]):
         cost[s] = weights[H_CARD] * _card_value(
-            st, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
+            st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
         )
     ret = np.full(S.NUNITS, -1, dtype=np.int8)  # can the target retreat (computed once)
     best = weights[H_ATTACK]
@@ -258,7 +258,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
         s = opts[i, 0]
         what = opts[i, 1]
         c = st[S.HAND + p * S.HMAX + s]
-        cost = weights[H_CARD] * _card_value(st, cards, weights, p, c, n_reduced)
+        cost = weights[H_CARD] * _card_value(st, units, cards, weights, p, c, n_reduced)
         v = base
         if what == D.AC_UNIT:
             t2 = _convolve(pmf, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
@@ -279,7 +279,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             # rule 9.2: the combat is cancelled, the initiating card returns to the hand
             # (going on spends it) and the unit may move up to 2 squares
             ci = cb[D.CB_INIT_CARD]
-            v = weights[H_CARD] * _card_value(st, cards, weights, p, ci, n_reduced)
+            v = weights[H_CARD] * _card_value(st, units, cards, weights, p, ci, n_reduced)
             v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
         elif what == D.AC_LEADER_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
@@ -404,7 +404,8 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     for i in range(1, n):
         c = st[S.HAND + q * S.HMAX + opts[i, 0]]
         cost = (
-            weights[H_CARD] * _card_value(st, cards, weights, q, c, n_reduced) + weights[H_GROUND]
+            weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced)
+            + weights[H_GROUND]
         )
         if cards[q, c, S.CF_KIND] == S.KIND_HQ:
             v = -cost
@@ -434,7 +435,7 @@ def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
         if add <= 0:
             continue
         gain = lose - _defender_loss(st, units, cards, tprops, weights, q, cb, add, tail, top, vals)
-        v = gain - weights[H_CARD] * _card_value(st, cards, weights, q, c, n_reduced) * 0.5
+        v = gain - weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced) * 0.5
         if v > best + 1e-9:
             best = v
             bi = i

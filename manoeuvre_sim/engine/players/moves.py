@@ -241,7 +241,7 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 u = opts[i, 1] if dk == D.D_SUPPLY_MOVE else opts[i, 2]
                 to = opts[i, 2] if dk == D.D_SUPPLY_MOVE else opts[i, 1]
                 c = st[S.HAND + p * S.HMAX + o0]
-                v = -weights[H_CARD] * _card_value(st, cards, weights, p, c, n_reduced)
+                v = -weights[H_CARD] * _card_value(st, units, cards, weights, p, c, n_reduced)
             elif dk == D.D_ADVANCE:
                 u, to = o0, opts[i, 1]
                 v = 0.3 * weights[H_GROUND] + (0.3 if units[u, S.UF_CAV] == 1 else 0.0)
@@ -288,7 +288,7 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
             v = -0.5
             for s in range(st[S.HAND_N + p]):
                 v -= weights[H_CARD] * _card_value(
-                    st, cards, weights, p, st[S.HAND + p * S.HMAX + s], 0
+                    st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], 0
                 )
         else:
             if u != cu:
