@@ -198,24 +198,24 @@ def test_fixed_styles_end_mirror_games_by_the_rules(style):
     assert res.records[:, B.R_TURN_LIMIT].mean() < 0.08
 
 
-def test_default_policy_is_balanced_everywhere():
+def test_default_policy_is_tuned_everywhere():
     """One default (manoeuvre_sim.DEFAULT_POLICY) reaches the CLI, simulate and every study's
-    Python API. Still balanced: tuned beats it, but a card study under tuned cannot see an
-    absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
+    Python API: tuned, which beats balanced held out and, under the players' saturating card
+    worth, sees an absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
     import inspect
 
     from manoeuvre_sim.analyses import balance, cards, whatif
     from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
 
-    assert DEFAULT_POLICY == "balanced" == CLI_DEFAULT
-    assert SimConfig("France", "Russia").policy_a == "balanced"
-    assert SimConfig("France", "Russia").policy_b == "balanced"
-    assert balance.policy_specs() == (balance.PolicySpec("balanced", "balanced"),)
+    assert DEFAULT_POLICY == "tuned" == CLI_DEFAULT
+    assert SimConfig("France", "Russia").policy_a == "tuned"
+    assert SimConfig("France", "Russia").policy_b == "tuned"
+    assert balance.policy_specs() == (balance.PolicySpec("tuned", "tuned"),)
     assert balance.BalanceSpec.__dataclass_fields__["policies"].default == (
-        balance.PolicySpec("balanced", "balanced"),
+        balance.PolicySpec("tuned", "tuned"),
     )
     for f in (balance.run, cards.run, cards.make_spec, whatif.run):
-        assert inspect.signature(f).parameters["policy"].default == "balanced", f
+        assert inspect.signature(f).parameters["policy"].default == "tuned", f
     assert set(STYLES) <= set(POLICY_NAMES)
 
 
