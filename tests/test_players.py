@@ -16,32 +16,8 @@ from manoeuvre_sim.runner import SimConfig, simulate
 STYLES = ("attritional", "territorial", "balanced")
 
 
-class _Run:
-    def __init__(self, exit_code, output):
-        self.exit_code = exit_code
-        self.output = output
-
-
-@pytest.fixture
-def cli(capsys):
-    """Run the real entry point (user errors exit 2) and capture stdout + stderr."""
-    from manoeuvre_sim.cli.main import main
-
-    def run(*args):
-        capsys.readouterr()
-        code = 0
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        return _Run(code, out.out + out.err)
-
-    return run
-
-
 # --- fair play -----------------------------------------------------------------------------
-@pytest.mark.parametrize("policy", ("simple",) + STYLES)
+@pytest.mark.parametrize("policy", ("simple",) + STYLES + ("tuned",))
 def test_fair_play_decisions_ignore_hidden_cards(policy):
     """Every decision of every seat, re-taken on a state whose draw piles and (unless a
     Scout/Spy revealed it) opponent's hand are scrambled, is the same decision: a policy sees
