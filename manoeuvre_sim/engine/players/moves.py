@@ -263,38 +263,13 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 unit_card[u, 0], unit_card[u, 1] = _best_attack_card(st, cards, p, u)
                 unit_card[u, 2] = _own_def_cards(st, cards, p, u)
                 unit_base[u] = _position_value(
-                    st,
-                    units,
-                    tprops,
-                    weights,
-                    u,
-                    st[S.U_SQ + u],
-                    unit_card[u, 0],
-                    unit_card[u, 1],
-                    unit_card[u, 2],
-                    enemy_rows,
-                    enemy_hit_values,
-                    grid,
-                    p,
-                )
-            v += (
-                _position_value(
-                    st,
-                    units,
-                    tprops,
-                    weights,
-                    u,
-                    to,
-                    unit_card[u, 0],
-                    unit_card[u, 1],
-                    unit_card[u, 2],
-                    enemy_rows,
-                    enemy_hit_values,
-                    grid,
-                    p,
-                )
-                - unit_base[u]
-            )
+                    st, units, tprops, weights, u, st[S.U_SQ + u], unit_card[u, 0],
+                    unit_card[u, 1], unit_card[u, 2], enemy_rows, enemy_hit_values, grid, p,
+                )  # fmt: skip
+            v += _position_value(
+                st, units, tprops, weights, u, to, unit_card[u, 0], unit_card[u, 1],
+                unit_card[u, 2], enemy_rows, enemy_hit_values, grid, p,
+            ) - unit_base[u]  # fmt: skip
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
