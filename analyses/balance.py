@@ -351,6 +351,9 @@ def run(
 
 
 def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
+    """Load the armies a study names (built-in names, files or objects) and refuse, before
+    any game, an army using a rule the engine does not play yet."""
+    from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army
 
     loaded, sources = [], []
@@ -362,6 +365,7 @@ def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
             loaded.append(find_army(str(a), relax=relax))
             p = Path(str(a))
             sources.append(str(p.resolve()) if p.suffix.lower() == ".toml" else loaded[-1].name)
+        check_playable(loaded[-1])
     return loaded, sources
 
 

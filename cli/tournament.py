@@ -82,7 +82,12 @@ def tournament(
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
     army_names = None
     if armies:
-        army_names = [find_army(a.strip()).name for a in armies.split(",") if a.strip()]
+        from manoeuvre_sim.engine.pack import check_playable
+
+        chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
+        for a in chosen:
+            check_playable(a)  # before the name lookup below, which knows built-ins only
+        army_names = [a.name for a in chosen]
     bar = None
     if not quiet and not as_json:
         from tqdm import tqdm

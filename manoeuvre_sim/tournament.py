@@ -182,6 +182,7 @@ def run(
 
     from manoeuvre_sim import RULES_VERSION, __version__
     from manoeuvre_sim.engine.options import describe_setup
+    from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army, load_builtin_armies
     from manoeuvre_sim.study import Pairing, RuleOptions, Task, play, study_data_hash
 
@@ -191,6 +192,8 @@ def run(
     options = RuleOptions(setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot)
     armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
     loaded = {name: find_army(name) for name in armies}
+    for a in loaded.values():
+        check_playable(a)
     per = -(-games // (2 * len(armies)))  # games per army and seating
     pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
     pairings: list[Pairing] = []
