@@ -25,7 +25,7 @@ import math
 import platform
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -569,6 +569,7 @@ def style_sensitivity(arm: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def base_manifest(spec: BalanceSpec) -> dict:
     from manoeuvre_sim.engine.players import params_for
+    from manoeuvre_sim.runner import config_dict, sections_record
 
     return {
         "tool": "manoeuvre-sim",
@@ -601,7 +602,8 @@ def base_manifest(spec: BalanceSpec) -> dict:
         "precision": spec.precision,
         "max_games": spec.max_games if spec.precision is not None else None,
         "block": spec.block,
-        "options": asdict(spec.options),
+        "options": config_dict(spec.options),
+        **sections_record(spec.options.sections_file),
         "started": _dt.datetime.now().isoformat(timespec="seconds"),
         "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
     }

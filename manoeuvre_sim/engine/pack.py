@@ -225,13 +225,19 @@ def pack(
 
 
 def load_packed(
-    army_a: str, army_b: str, *, relax: bool = False, include_unverified_maps: bool = False
+    army_a: str,
+    army_b: str,
+    *,
+    relax: bool = False,
+    include_unverified_maps: bool = False,
+    sections_file: str | None = None,
 ) -> tuple[Army, Army, Packed]:
-    """Load two armies by name, the terrain table and the map sections, and pack them."""
-    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+    """Load two armies by name, the terrain table and the map sections (the built-in ones
+    and ``sections_file``'s), and pack them."""
+    from manoeuvre_sim.model import find_army, load_map_pool, load_terrain
 
     a = find_army(army_a, relax=relax)
     b = find_army(army_b, relax=relax)
     terrain = load_terrain()
-    sections = load_sections(terrain=terrain)
+    sections = load_map_pool(sections_file, terrain)
     return a, b, pack(a, b, terrain, sections, include_unverified=include_unverified_maps)
