@@ -232,3 +232,22 @@ def test_commands_refuse_an_army_the_engine_does_not_play(tmp_path, capsys, argv
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "army 'Test Japan': not yet implemented: Distant Lands rule 9.1" in err
     assert not out.exists()
+
+
+def test_an_expansion_army_using_only_played_rules_plays(tmp_path):
+    """`distant_lands` alone changes no rule the engine plays (the expansion's differences
+    are rule options: --advance-to-contact, --digging-in), so a test army with its
+    unplayed cards swapped for base ones plays; random and styled games keep every
+    invariant and the players' fair play (a violation raises)."""
+    from manoeuvre_sim.runner import SimConfig, simulate
+
+    path = tmp_path / "china_base_cards.toml"
+    path.write_text(_sub(TEXT["china"], r'^type = "Rockets"', 'type = "Ambush"'), "utf-8")
+    assert engine_support(load_army(path)) == []
+    for pol, games in (("random", 150), ("balanced", 30)):
+        cfg = SimConfig(str(path), "France", games=games, seed=3, policy_a=pol, policy_b=pol,
+                        threads=1, check_invariants=True, check_fair_play=1,
+                        advance_to_contact=True)  # fmt: skip
+        res = simulate(cfg)
+        assert len(res.records) == games
+        assert res.manifest["army_a"] == "Test Qing"
