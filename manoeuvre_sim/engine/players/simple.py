@@ -154,6 +154,8 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             return -1.0
         if kind == D.CK_AMBUSH:
             return -0.5
+        if kind == D.CK_ROCKETS:
+            return 0.2  # no risk: d10 5-10 a retreat, 9-10 with a hit (Distant Lands 6.3)
         if kind == D.CK_BOMBARD:
             a = _mean_dice(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S])
         elif kind == D.CK_VOLLEY:
