@@ -24,6 +24,7 @@ from manoeuvre_sim.engine.board import (
     in_fire_range,
     in_rocket_range,
     move_destinations,
+    neighbors,
 )
 from manoeuvre_sim.engine.checks import decide
 from manoeuvre_sim.engine.combat_steps import (
@@ -81,6 +82,7 @@ from manoeuvre_sim.engine.rules import (
     hit,
     log,
     move_unit,
+    owner,
     play_to_table,
     table_defence,
 )
@@ -98,7 +100,8 @@ def combat_options(st, units, cards, tprops, p, opts):
     (any enemy unit); Bombardment (range 2 with line of sight, 6.2); Volley (adjacent);
     Napoleon's Grand Battery (9.1: from any unit, range 2); Distant Lands Rockets (6.3, 9.2:
     from any unit, range 2 or 3 from a hill at a non-hill square; one option per target,
-    fired by the first unit in range, since which unit fires changes nothing).
+    fired by the first unit in range, since which unit fires changes nothing); Distant Lands
+    Death With Honour (9.2: any own unit, itself the "target").
     Row: (kind, unit, slot, target)."""
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
@@ -180,7 +183,39 @@ def combat_options(st, units, cards, tprops, p, opts):
                     opts[n, 2] = s
                     opts[n, 3] = t
                     n += 1
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_DEATH_WITH_HONOUR:
+            for i in range(S.MAXU_SIDE):
+                u = p * S.MAXU_SIDE + i
+                if st[S.U_STEP + u] == 0 or n >= D.MAXOPT:
+                    continue
+                opts[n, 0] = D.CK_DEATH_WITH_HONOUR
+                opts[n, 1] = u
+                opts[n, 2] = s
+                opts[n, 3] = u
+                n += 1
     return n
+
+
+@kernel
+def death_with_honour(st, g, p, u):
+    """Distant Lands rule 9.2 Death With Honour: player p eliminates its own unit u; every
+    enemy unit adjacent to it (never diagonally) takes a hit — a full one is reduced, a
+    reduced one eliminated. It is the turn's one combat; the losses of both sides count
+    toward attrition (rule 2.1, checked when the combat phase ends: interpretation DL10)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
+    nb = np.empty(4, dtype=np.int32)
+    k = neighbors(st[S.U_SQ + u], nb)
+    foes = np.full(4, -1, dtype=np.int32)
+    nf = 0
+    for i in range(k):
+        v = st[S.OCC + nb[i]]
+        if v >= 0 and owner(v) != p:
+            foes[nf] = v
+            nf += 1
+    log(tr, trn, EV_COMBAT, p, D.CK_DEATH_WITH_HONOUR, u, 0, nf)
+    eliminate(st, u, tr, trn)
+    for i in range(nf):
+        hit(st, foes[i], tr, trn)
 
 
 @kernel
@@ -488,6 +523,9 @@ def declare_combat(st, g, p):
         cb[CB_STAGE] = D.STAGE_WITHDRAW
     elif kind == D.CK_ROCKETS:
         rockets(st, g, p, t)
+        end_combat(st, p)
+    elif kind == D.CK_DEATH_WITH_HONOUR:
+        death_with_honour(st, g, p, u)
         end_combat(st, p)
     else:
         fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn)

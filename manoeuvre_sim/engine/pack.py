@@ -80,7 +80,6 @@ def nationality_codes(army: Army) -> dict[str | None, int]:
 # the card or field did nothing. Remove a rule from here when the engine plays it.
 NOT_YET_IMPLEMENTED_HQ = {
     "Banzai Charge": "Distant Lands rule 9.2 Banzai Charge",
-    "Death With Honour": "Distant Lands rule 9.2 Death With Honour",
     "Maharaja": "Distant Lands rule 9.1 Maharaja",
 }
 
