@@ -181,3 +181,40 @@ def test_replay_rebuilds_games_with_it(japan):
         rep = replay_game(japan, "Russia", seed=seed, policies=("random", "random"))
         lines += [ln for sec in rep.turns for ln in section_lines(rep, sec)]
     assert any("Death With Honour:" in ln and "falls;" in ln for ln in lines)
+
+
+def test_games_with_it_identical_with_and_without_the_jit(japan):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    snippet = f"""
+import json, sys
+from manoeuvre_sim.engine.trace import play_traced
+out = {{}}
+for seed in (1, 2):
+    st, tr = play_traced({japan!r}, "Russia", seed=seed, game=0, policies=("random", "balanced"))
+    out[seed] = [tr.tolist(), st.tolist()]
+json.dump(out, sys.stdout)
+"""
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    jit = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
+                         env=env, check=True)  # fmt: skip
+    env["NUMBA_DISABLE_JIT"] = "1"
+    env["PYTHONWARNINGS"] = "ignore"
+    py = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
+                        env=env, check=True)  # fmt: skip
+    a, b = json.loads(jit.stdout), json.loads(py.stdout)
+    assert a == b
+    played = sum(
+        int(
+            (
+                (np.array(v[0])[:, 0] == R.EV_COMBAT)
+                & (np.array(v[0])[:, 2] == D.CK_DEATH_WITH_HONOUR)
+            ).sum()
+        )
+        for v in a.values()
+    )
+    assert played > 0
