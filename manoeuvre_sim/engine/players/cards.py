@@ -28,6 +28,8 @@ for _hq, _v in (
     (S.HQ_AMBUSH, 3.0), (S.HQ_COMMITTED, 2.8), (S.HQ_FORCED_MARCH, 2.0),
     (S.HQ_GUERRILLA, 2.6), (S.HQ_REDOUBT, 2.0), (S.HQ_REGROUP, 1.0), (S.HQ_SAPPERS, 0.5),
     (S.HQ_SPY, 1.0), (S.HQ_SKIRMISH, 1.5), (S.HQ_SUPPLY, 2.5), (S.HQ_WITHDRAW, 3.2),
+    (S.HQ_ROCKETS, 2.0),  # Distant Lands: a riskless attack, 0.6 a retreat, 0.2 a hit
+    (S.HQ_DEATH_WITH_HONOUR, 1.0),  # Distant Lands: a unit for the hits around it
 ):  # fmt: skip
     HQ_VALUE[_hq] = _v
 

@@ -177,6 +177,23 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
         u_att = u if kind == D.CK_ASSAULT else -1
         ev = _with_step5_card(st, cards, weights, p, u_att, s, n, sd, a0, df, tsq, ev, cost, vals)
         return ev - cost[s]
+    if kind == D.CK_DEATH_WITH_HONOUR:
+        # Distant Lands 9.2: our unit u is eliminated, every adjacent enemy unit hit
+        v = -_elim_value(st, weights, u) * weights[H_OWN]
+        for sq in (tsq - 8, tsq + 8, tsq - 1, tsq + 1):
+            if 0 <= sq < 64 and (sq // 8 == tsq // 8 or sq % 8 == tsq % 8):
+                e = st[S.OCC + sq]
+                if e >= 0 and e // S.MAXU_SIDE != p:
+                    v += _loss(st, weights, e)
+        return v - cost[s]
+    if kind == D.CK_ROCKETS:
+        # Distant Lands 6.3: a d10, 0.4 a retreat, 0.2 a retreat and a hit; a target that
+        # cannot retreat is eliminated instead (rule 6.6). No risk. A retreat is valued as
+        # in an assault's bands (players/odds.py _band_values).
+        if can_retreat(st, tprops, t):
+            back = weights[H_GROUND] + 0.15 * weights[H_HIT]
+            return 0.6 * back + 0.2 * _loss(st, weights, t) - cost[s]
+        return 0.6 * _elim_value(st, weights, t) - cost[s]
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
     n, sd = fire_dice(cards, p, c, kind)
