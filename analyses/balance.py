@@ -25,7 +25,7 @@ import math
 import platform
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -351,6 +351,9 @@ def run(
 
 
 def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
+    """Load the armies a study names (built-in names, files or objects) and refuse, before
+    any game, an army using a rule the engine does not play yet."""
+    from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army
 
     loaded, sources = [], []
@@ -362,6 +365,7 @@ def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
             loaded.append(find_army(str(a), relax=relax))
             p = Path(str(a))
             sources.append(str(p.resolve()) if p.suffix.lower() == ".toml" else loaded[-1].name)
+        check_playable(loaded[-1])
     return loaded, sources
 
 
@@ -565,6 +569,7 @@ def style_sensitivity(arm: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def base_manifest(spec: BalanceSpec) -> dict:
     from manoeuvre_sim.engine.players import params_for
+    from manoeuvre_sim.runner import config_dict, sections_record
 
     return {
         "tool": "manoeuvre-sim",
@@ -597,7 +602,8 @@ def base_manifest(spec: BalanceSpec) -> dict:
         "precision": spec.precision,
         "max_games": spec.max_games if spec.precision is not None else None,
         "block": spec.block,
-        "options": asdict(spec.options),
+        "options": config_dict(spec.options),
+        **sections_record(spec.options.sections_file),
         "started": _dt.datetime.now().isoformat(timespec="seconds"),
         "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
     }

@@ -463,9 +463,11 @@ def make_spec(
     policy: str = DEFAULT_POLICY,
     **kw,
 ) -> CardStudySpec:
+    from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army, load_builtin_armies
 
     a = army if isinstance(army, Army) else find_army(str(army), relax=relax)
+    check_playable(a)
     if against is None:
         opps = tuple(x for x in load_builtin_armies() if x.name != a.name)
     else:

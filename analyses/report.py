@@ -311,13 +311,13 @@ def _source(entry: dict) -> str:
 
 POLICY_NOTES = {
     "balanced": "attritional combat weights, a stronger pull forward, a fast-cycling hand "
-    "and a posture switch (hold when losing, press when winning); the default",
+    "and a posture switch (hold when losing, press when winning)",
     "attritional": "seeks favourable assaults and Committed Attacks; keeps attack and "
     "defence cards",
     "territorial": "plays for nightfall: advances into the enemy half, values terrain and "
     "redoubts, avoids bad trades",
     "tuned": "balanced's switch with a parameter vector tuned by self-play (CMA-ES); it "
-    "beats balanced held out, but leaves a very strong unit card unused",
+    "beats every other style held out; the default",
     "simple": "the one-ply baseline (hoards cards; many games reach the turn limit)",
     "random": "uniform over the legal options at every decision",
     "search": "plays its discard, first move and combat by Monte Carlo rollouts",

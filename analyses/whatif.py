@@ -106,6 +106,7 @@ def make_spec(
 ) -> WhatIfSpec:
     """The variant from army files (each replaces the base army of the same name) and
     ``--set`` edits (applied after the files)."""
+    from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army
     from manoeuvre_sim.model.edit import apply_edits, describe_changes
 
@@ -114,6 +115,7 @@ def make_spec(
     changes: list[str] = []
     for f in variant_files:
         v = find_army(f, relax=relax)
+        check_playable(v)
         if v.name not in by_name:
             raise UsageError(
                 f"--variant {f}: its army is named {v.name!r}, which is not in the field "

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from manoeuvre_sim import DEFAULT_POLICY
+
 SECTION = "## Decisions of the default player (issue 13)"
 
 RECORD_SNIPPET = r"""
@@ -121,7 +123,7 @@ def main() -> None:
         SECTION,
         "",
         f"Written by `benchmarks/bench_decisions.py` on {datetime.date.today()}: every "
-        f"decision of {args.games} France-Russia games of the default player (balanced, "
+        f"decision of {args.games} France-Russia games of the default player ({DEFAULT_POLICY}, "
         f"seed 2), recorded as plain Python and decided again by the compiled `choose` "
         f"{args.reps} times; CPU time (1-minute load average {load0:.2f}: the machine was "
         f"shared). Re-decisions that differ from the recorded choice: **{wrong}**.",

@@ -15,7 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-POLICIES = ("random", "simple", "balanced")  # balanced: the default style (bench_players.py)
+from manoeuvre_sim import DEFAULT_POLICY
+
+POLICIES = ("random", "simple", DEFAULT_POLICY)  # the default style (bench_players.py)
 KEEP_SECTIONS = ("Invariant run", "Before and after", "Decisions of the default player")
 N_PY = 20  # games played as plain Python
 
@@ -126,11 +128,11 @@ def main() -> None:
             f"| {pol} vs {pol} | {turns} | {1e6 * secs / turns:,.0f} | "
             f"{1e6 * nb_secs / turns:,.1f} | {secs / nb_secs:,.0f}x |"
         )
-    bal = {t: g for p, t, g, _ in rows if p == "balanced"}
+    bal = {t: g for p, t, g, _ in rows if p == DEFAULT_POLICY}
     met = bal[2] >= 10_000 and bal[1] >= 5_000
     lines += [
         "",
-        "Goal (issue 13): the default player (balanced) at 10,000 games/s on 2 threads and "
+        f"Goal (issue 13): the default player ({DEFAULT_POLICY}) at 10,000 games/s on 2 threads and "
         f"5,000 on 1 — measured {bal[2]:,.0f} and {bal[1]:,.0f}: "
         + ("**met**." if met else "**not met**."),
     ]

@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/bench_neglect.py --baseline REV [--games 100]
         [--strength-games 8000] [--policies attritional,territorial,balanced]
+    .venv/bin/python benchmarks/bench_neglect.py --baseline REV --strength-only \
+        --policies attritional,territorial,balanced,tuned     # print the strength rows only
 
 Writes the section "What the styles neglect" of benchmarks/RESULTS-players.md (between its
 markers; bench_players.py keeps it when it rewrites the rest):
@@ -45,7 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "RESULTS-players.md"
 BEGIN = "<!-- neglect:begin (benchmarks/bench_neglect.py) -->"
 END = "<!-- neglect:end -->"
-STYLES = ("attritional", "territorial", "balanced")
+STYLES = ("attritional", "territorial", "balanced", "tuned")  # registered as <style>@base
+DEFAULT_POLICIES = ("attritional", "territorial", "balanced")
 KEY_CARDS = ("Committed Attack", "Withdraw", "Unit card: withdraw roll", "Skirmish")
 
 
@@ -144,11 +147,9 @@ def _install_base() -> None:
 
     checks.choose = choose_ab
     names = tuple(f"{s}@base" for s in STYLES)
-    vecs = {"attritional": base_p.ATTRITIONAL, "territorial": base_p.TERRITORIAL,
-            "balanced": base_p.BALANCED}  # fmt: skip
     for s, name in zip(STYLES, names, strict=True):
         v = np.zeros(n_now)
-        v[:nb_base] = vecs[s]
+        v[:nb_base] = getattr(base_p, s.upper())
         disp.POLICY_PARAMS[name] = v
     disp.POLICY_NAMES = (*disp.POLICY_NAMES, *names)
     players_pkg.POLICY_NAMES = disp.POLICY_NAMES
@@ -317,7 +318,12 @@ def main() -> None:
     ap.add_argument("--baseline", required=True, help="the commit whose players are 'before'")
     ap.add_argument("--games", type=int, default=100, help="games per ordered pairing (table)")
     ap.add_argument("--strength-games", type=int, default=8000)
-    ap.add_argument("--policies", default=",".join(STYLES))
+    ap.add_argument("--policies", default=",".join(DEFAULT_POLICIES))
+    ap.add_argument(
+        "--strength-only",
+        action="store_true",
+        help="only the strength rows, printed as markdown; RESULTS-players.md is not touched",
+    )
     ap.add_argument("--step", action="append", default=[], help="a commit to measure alone")
     ap.add_argument("--step-table", action="store_true", help="the table for each step too")
     ap.add_argument(
@@ -355,6 +361,8 @@ def main() -> None:
         "keep": [float(x) for x in args.keep_values.split(",") if x.strip()],
         "seed": args.seed,
     }
+    if args.strength_only:
+        job = dict(job, table=None, keep=None)
     scratch = build_scratch(args.baseline, None)
     try:
         print(f"baseline {args.baseline} against this checkout ({scratch}) ...", file=sys.stderr)
@@ -362,6 +370,15 @@ def main() -> None:
     finally:
         if not args.keep_scratch:
             shutil.rmtree(scratch, ignore_errors=True)
+    if args.strength_only:
+        print(
+            f"`bench_neglect.py --baseline {args.baseline} --strength-only --strength-games "
+            f"{args.strength_games} --seed {args.seed} --policies {','.join(styles)}`, "
+            f"{(time.perf_counter() - t0) / 60:.0f} minutes; the win rate is this checkout's "
+            "style against the baseline's, each army mirrored, both seatings, draws half.\n"
+        )
+        print("\n".join(_strength_lines(ans["strength"], "style (this checkout)")))
+        return
     steps = []
     for rev in args.step:
         rev = _git("rev-parse", "--short", rev)

@@ -259,9 +259,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
 
-    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
     from manoeuvre_sim import tournament as T
     from manoeuvre_sim.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
+
+    # the search player plays about a game a second: bench_search.py measures it
+    POLICY_NAMES = tuple(p for p in POLICY_NAMES if p != "search")  # noqa: N806
+    dflt = DEFAULT_POLICY
 
     load0 = os.getloadavg()[0]
     print("tournament ...", file=sys.stderr)
@@ -275,7 +279,7 @@ def main() -> None:
     print("speed ...", file=sys.stderr)
     speed = games_per_second(POLICY_NAMES, args.speed_games)
     print("profile ...", file=sys.stderr)
-    prof = {p: profile(p, args.profile_games) for p in ("balanced", "random")}
+    prof = {p: profile(p, args.profile_games) for p in (dflt, "random")}
 
     L = []
     L.append("# Players: tournament, speed, profile\n")
@@ -327,25 +331,25 @@ def main() -> None:
     L.append("|---|---:|---:|---:|")
     for pol, th, gps, turns in speed:
         L.append(f"| {pol} | {th} | {gps:,.0f} | {turns:.1f} |")
-    bal = {th: g for p, th, g, _ in speed if p == "balanced"}
-    L.append("\n## Where the time goes (default style, 1 thread)\n")
+    bal = {th: g for p, th, g, _ in speed if p == dflt}
+    L.append(f"\n## Where the time goes (the default style, {dflt}, 1 thread)\n")
     L.append(
         f"{args.profile_games:,} France-Russia games played phase by phase with the cycle "
         "counter read around each phase; the share of each phase, and microseconds per "
         "game (cycles scaled to the measured wall time).\n"
     )
-    L.append("| phase | balanced: share | balanced: µs/game | random: share | random: µs/game |")
+    L.append(f"| phase | {dflt}: share | {dflt}: µs/game | random: share | random: µs/game |")
     L.append("|---|---:|---:|---:|---:|")
     shares = {}
     for p, (acc, wall, _turns) in prof.items():
         tot = acc[:7].sum()
         shares[p] = (acc[:7] / tot, acc[:7] / tot * wall / args.profile_games * 1e6)
     for i, name in enumerate(PHASES):
-        b, r = shares["balanced"], shares["random"]
+        b, r = shares[dflt], shares["random"]
         L.append(f"| {name} | {b[0][i]:.1%} | {b[1][i]:.1f} | {r[0][i]:.1%} | {r[1][i]:.1f} |")
-    bt = prof["balanced"][2]
+    bt = prof[dflt][2]
     rt = prof["random"][2]
-    bw = prof["balanced"][1] / args.profile_games * 1e6
+    bw = prof[dflt][1] / args.profile_games * 1e6
     rw = prof["random"][1] / args.profile_games * 1e6
     L.append(
         f"| total | | {bw:.1f} ({bt:.1f} game turns, {bw / (2 * bt):.1f} µs per player turn) "

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from manoeuvre_sim import DEFAULT_POLICY
+
 HERE = Path(__file__).resolve().parents[1]
 SECTION = "## Before and after (issue 13)"
 
@@ -132,7 +134,7 @@ def main() -> None:
         job += _run(tree, cmd, caches[k])[1]
         first_run[k] = (compiled[k]["seconds"], job)
     rows = []
-    for pol in ("random", "balanced"):
+    for pol in ("random", DEFAULT_POLICY):
         for threads in (1, 2):
             got = {k: [] for k in trees}
             for r in range(args.rounds):

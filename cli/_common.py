@@ -70,6 +70,19 @@ def setup_options(f):
     return f
 
 
+def sections_option(f):
+    """``--sections FILE``: a designer's map sections joining the built-in pool."""
+    return click.option(
+        "--sections",
+        "sections_file",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="A map sections file (as data/maps/sections.toml; e.g. the Distant Lands "
+        "sections) whose sections join the built-in pool. README: Authoring a Distant "
+        "Lands army.",
+    )(f)
+
+
 def parse_setup(kw: dict) -> dict:
     """``kw``'s ``fixed_map`` / ``fixed_rot`` strings as tuples of ints, checked (a bad value
     exits 2 with one line naming ``--map`` or ``--rot``); returns ``kw``."""
@@ -83,7 +96,7 @@ def rule_options(f):
     """The rule switches of every command that plays games (``simulate``, ``balance``,
     ``whatif``, ``cards``): the set-up (:func:`setup_options`), the rule options, and
     ``--relax`` for armies that break the deck-composition counts."""
-    f = setup_options(f)
+    f = sections_option(setup_options(f))
     for opt in reversed(
         (
             click.option(

@@ -73,13 +73,15 @@ def show(army: str, relax: bool) -> None:
     click.echo(f"{a.name}  (tie-break rank {a.tiebreak_rank}, {a.deck_size} cards)")
     if a.relax_deck_rules or relax:
         click.echo("deck-composition rules relaxed: not a legal Manoeuvre army")
+    if a.distant_lands:
+        click.echo(f"Distant Lands army: {a.distant_lands}")
     click.echo("")
-    click.echo(
-        format_table(
-            ["unit", "type", "full", "reduced"],
-            [(u.name, u.type, u.full, u.reduced) for u in a.units],
+    head, urows = ["unit", "type", "full", "reduced"], []
+    for u in a.units:
+        urows.append(
+            (u.name, u.type, u.full, u.reduced) + ((u.nationality,) if a.distant_lands else ())
         )
-    )
+    click.echo(format_table(head + (["nationality"] if a.distant_lands else []), urows))
     click.echo("\nUnit cards")
     rows = []
     for u in a.units:
@@ -93,6 +95,8 @@ def show(army: str, relax: bool) -> None:
                 extra.append("not required to advance")
             if c.artillery:
                 extra.append("artillery")
+            if c.secondary:
+                extra.append(f"secondary: {c.secondary}")
             rows.append((u.printed_card_name, _dice_cell(c), c.defense, ", ".join(extra)))
     click.echo(format_table(["card", "dice", "defense", "notes"], rows, align="llrl"))
     click.echo("\nLeaders")
@@ -109,6 +113,10 @@ def show(army: str, relax: bool) -> None:
             notes.append(f"pursuit {ld.pursuit_mod:+d}")
         if ld.grand_battery:
             notes.append(f"Grand Battery {ld.grand_battery}")
+        if ld.nationality:
+            notes.append(f"only {ld.nationality} units")
+        if ld.unit:
+            notes.append(f"only {ld.unit} (assault 1d6)")
         rows.append((ld.name, ld.command, combat, rally, ", ".join(notes)))
     click.echo(format_table(["leader", "command", "combat", "rally", "notes"], rows, align="lrrll"))
     click.echo("\nHQ cards")

@@ -78,6 +78,7 @@ def rule_switches(kw: dict):
         setup=kw.pop("setup"),
         fixed_map=kw.pop("fixed_map"),
         fixed_rot=kw.pop("fixed_rot"),
+        sections_file=kw.pop("sections_file"),
     )
 
 

@@ -163,6 +163,17 @@ def odds() -> None:
 @click.option("--committed", type=int, default=0, help="Committed Attack cards (+2d6 each).")
 @click.option("--hill", is_flag=True, help="Attacker on a hill, defender not: +2.")
 @click.option("--ambush", is_flag=True, help="An Ambush: no attacker strength, +1d10.")
+@click.option(
+    "--japanese-leader",
+    is_flag=True,
+    help="Distant Lands: a Japanese leader played for the unit it names adds 1d6 (it may "
+    "start the Assault alone).",
+)
+@click.option(
+    "--maharaja",
+    is_flag=True,
+    help="Distant Lands: a Maharaja played with the leader gives it Command 4 (up to 3 --support).",
+)
 @_apply(_DEFENSE_OPTS)
 @click.option("--sappers", is_flag=True, help="Sappers/Engineers cancel the redoubt.")
 @click.option(
@@ -187,6 +198,8 @@ def assault(
     committed,
     hill,
     ambush,
+    japanese_leader,
+    maharaja,
     defense,
     defender_strength,
     terrain,
@@ -221,6 +234,8 @@ def assault(
         supports=supports,
         committed=committed,
         ambush=ambush,
+        japanese_leader=japanese_leader,
+        maharaja=maharaja,
     )
     d = _defense_total(
         defense, defender_strength, terrain, redoubt, sappers, defense_cards, defender_leader_combat

@@ -7,7 +7,12 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, pop_backend, setup_options
+from manoeuvre_sim.cli._common import (
+    backend_options,
+    pop_backend,
+    sections_option,
+    setup_options,
+)
 
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
@@ -33,6 +38,7 @@ DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
     "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
 )
 @setup_options
+@sections_option
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -47,6 +53,7 @@ def tournament(
     setup: str,
     fixed_map: str | None,
     fixed_rot: str | None,
+    sections_file: str | None,
     as_json: bool,
     quiet: bool,
     **be,
@@ -78,11 +85,17 @@ def tournament(
     elif resume:
         raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
     board = parse_setup({"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot})
+    board["sections_file"] = sections_file
     styles = T.load_styles(styles_file) if styles_file else {}
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
     army_names = None
     if armies:
-        army_names = [find_army(a.strip()).name for a in armies.split(",") if a.strip()]
+        from manoeuvre_sim.engine.pack import check_playable
+
+        chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
+        for a in chosen:
+            check_playable(a)  # before the name lookup below, which knows built-ins only
+        army_names = [a.name for a in chosen]
     bar = None
     if not quiet and not as_json:
         from tqdm import tqdm

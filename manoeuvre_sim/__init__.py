@@ -16,7 +16,7 @@ _configure_numba_cache()
 RULES_VERSION = "2026.11-4"
 
 # The policy every command and analysis plays unless told otherwise (README: Players), in one
-# place free of numba so --help stays instant. Still balanced: tuned beats it held out, but
-# leaves an absurdly strong unit card unused, so a card study under it cannot see the card
+# place free of numba so --help stays instant. tuned: it beats balanced held out (issue #16's
+# rule), and a card study under it sees an absurdly strong unit card
 # (tests/test_cards.py test_an_absurdly_strong_card_ranks_first plays the default).
-DEFAULT_POLICY = "balanced"
+DEFAULT_POLICY = "tuned"

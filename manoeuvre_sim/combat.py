@@ -219,16 +219,22 @@ def withdraw_success(state, withdraw_max):
 
 
 @nb.njit(cache=True, inline="always")
+def rocket_outcome(roll):
+    """The rocket table (Distant Lands 6.3) for a d10 ``roll``: 1-4 ``ROCKET_NO_EFFECT``,
+    5-8 ``ROCKET_RETREAT``, 9-10 ``ROCKET_RETREAT_AND_HIT`` (the engine's and the odds')."""
+    if roll <= 4:
+        return ROCKET_NO_EFFECT
+    if roll <= 8:
+        return ROCKET_RETREAT
+    return ROCKET_RETREAT_AND_HIT
+
+
+@nb.njit(cache=True, inline="always")
 def rocket_result(state):
     """A rocket attack (Distant Lands 6.3): d10 1-4 no effect, 5-8 retreat, 9-10 retreat
     and one loss. Returns ``ROCKET_NO_EFFECT``, ``ROCKET_RETREAT`` or
     ``ROCKET_RETREAT_AND_HIT``."""
-    r = _face(next_u64(state) >> _S32, 10)
-    if r <= 4:
-        return ROCKET_NO_EFFECT
-    if r <= 8:
-        return ROCKET_RETREAT
-    return ROCKET_RETREAT_AND_HIT
+    return rocket_outcome(_face(next_u64(state) >> _S32, 10))
 
 
 # --------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ def _terrain_table_attack_bonus(table) -> int:
 
 COMMITTED_DICE = Dice(2, 6)  # rule 9.2 Committed Attack: +2d6 each
 AMBUSH_DICE = Dice(1, 10)  # the printed Ambush card (HQ_CARDS.md): the attack roll is 1d10
+JAPANESE_LEADER_DICE = Dice(1, 6)  # Distant Lands 9.1: a Japanese leader's 1d6 Assault value
 GRAND_BATTERY_DICE = Dice(2, 10)  # rule 9.1 Grand Battery
 ROCKET_PROBS = np.array([0.4, 0.4, 0.2])  # Distant Lands 6.3: d10 1-4, 5-8, 9-10
 MAX_COMMITTED = 8
@@ -139,6 +140,8 @@ def build_attack(
     supports: Sequence[Support] = (),
     committed: int = 0,
     ambush: bool = False,
+    japanese_leader: bool = False,
+    maharaja: bool = False,
 ) -> Attack:
     """The attack total of an assault or ambush (rule 6.1 step 6).
 
@@ -163,6 +166,13 @@ def build_attack(
         Committed Attack cards, +2d6 each (rule 9.2; one per attacking/supporting unit).
     ambush : bool
         An Ambush: no attacking unit strength, the Ambush card's 1d10 is added.
+    japanese_leader : bool
+        Distant Lands 9.1: a Japanese leader (not Tokugawa) played for the one unit it
+        names starts or joins its attack with a 1d6 Assault value, so it adds 1d6 and may
+        start an Assault without a unit card. It never brings supporting units.
+    maharaja : bool
+        Distant Lands 9.1: a Maharaja played with the leader gives it Command 4 (at most 3
+        supporting units); not with ``leader_command``, which it replaces.
 
     Returns
     -------
@@ -178,6 +188,18 @@ def build_attack(
             "a leader adds his Combat value or brings supporting units with his Command "
             "value, never both (rule 9.1)"
         )
+    if maharaja and leader_command is not None:
+        raise UsageError(
+            "a Maharaja gives the leader Command 4 (Distant Lands 9.1): give --maharaja or "
+            "--leader-command, not both"
+        )
+    if japanese_leader and supports and leader_command is None and not maharaja:
+        raise UsageError(
+            "a Japanese leader other than Tokugawa cannot combine units (Distant Lands 9.1): "
+            "supporting units need another leader's --leader-command or a --maharaja"
+        )
+    if maharaja:
+        leader_command = 4
     if supports:
         limit = 3 if leader_command is None else _check_int("leader command", leader_command, 1) - 1
         if len(supports) > limit:
@@ -196,11 +218,18 @@ def build_attack(
             raise UsageError("an Ambush has no attacking unit, so no strength (rule 6.1 step 6)")
         if hill:
             raise UsageError("an Ambush gets no terrain benefit for the attacker (rule 9.2)")
+        if japanese_leader:
+            raise UsageError(
+                "a Japanese leader adds 1d6 to the attack of the unit it names (Distant Lands "
+                "9.1); an Ambush has no attacking unit"
+            )
         dice_t = (AMBUSH_DICE,) + dice_t
-    elif not dice_t:
+    if japanese_leader:
+        dice_t = dice_t + (JAPANESE_LEADER_DICE,)
+    elif not ambush and not dice_t:
         raise UsageError(
             "an Assault needs the attack dice of the unit card that starts it "
-            "(rule 6.1 step 1): give at least one --dice"
+            "(rule 6.1 step 1): give at least one --dice (or --japanese-leader)"
         )
     base = strength + (hill_bonus() if hill else 0) + leader_combat
     for s in supports:

@@ -50,6 +50,7 @@ class SimConfig:
     digging_in: bool = False
     max_turns: int = 200
     include_unverified_maps: bool = False
+    sections_file: str | None = None  # a designer's map sections joining the pool (--sections)
     # rule 3 set-up: "random" (sections and rotations drawn, army A at the bottom) or "rules"
     # (the first player lays the map, the second chooses its edge; engine/setup.py)
     setup: str = "random"
@@ -73,6 +74,7 @@ class SimConfig:
             check_policy(pol, f"--policy-{side}")
         if self.threads < 0:
             raise UsageError(f"--threads: expected 0 (all cores) or more, got {self.threads}")
+        object.__setattr__(self, "sections_file", absolute(self.sections_file))
         if self.chunk < 1:
             raise UsageError(f"chunk: expected a positive size, got {self.chunk}")
         if self.max_turns < 1:
@@ -104,9 +106,39 @@ def prepare(config: SimConfig):
         config.army_b,
         relax=config.relax,
         include_unverified_maps=config.include_unverified_maps,
+        sections_file=config.sections_file,
     )
     check_map_pool(config, prepared[2].section_numbers)
     return prepared
+
+
+def absolute(path: str | None) -> str | None:
+    """``path`` made absolute (so a manifest names the same file from any directory)."""
+    from pathlib import Path
+
+    return str(Path(path).resolve()) if path else None
+
+
+def config_dict(config) -> dict:
+    """A config (``SimConfig``, ``study.RuleOptions``) as a manifest records it; an unset
+    ``sections_file`` is left out, so a manifest without ``--sections`` reads as before it."""
+    out = asdict(config)
+    if out.get("sections_file") is None:
+        out.pop("sections_file", None)
+    return out
+
+
+def sections_record(sections_file: str | None) -> dict:
+    """The manifest's record of a designer's sections file: ``{"sections_file": path,
+    "sections_hash": hash of its sections}``, or nothing without ``--sections``."""
+    if not sections_file:
+        return {}
+    from manoeuvre_sim.model import load_sections, sections_hash
+
+    return {
+        "sections_file": str(sections_file),
+        "sections_hash": sections_hash(load_sections(sections_file)),
+    }
 
 
 def check_map_pool(config: SimConfig, section_numbers=None) -> None:
@@ -116,7 +148,7 @@ def check_map_pool(config: SimConfig, section_numbers=None) -> None:
         return
     from manoeuvre_sim.engine.options import check_fixed_map, map_pool
 
-    pool, left_out = map_pool(config.include_unverified_maps)
+    pool, left_out = map_pool(config.include_unverified_maps, config.sections_file)
     if section_numbers is not None:
         pool = section_numbers
     check_fixed_map(config.fixed_map, config.fixed_rot, pool=pool, unverified=left_out)
@@ -250,11 +282,12 @@ def run_manifest(config: SimConfig, a, b, P, params, done: int, interrupted: boo
         "tool": "manoeuvre-sim",
         "version": __version__,
         "rules_version": RULES_VERSION,
-        "config": asdict(config),
+        "config": config_dict(config),
         "army_a": a.name,
         "army_b": b.name,
         "data_hash": P.data_hash,
         "map_pool": [int(x) for x in P.section_numbers],
+        **sections_record(config.sections_file),
         "games_requested": config.games,
         "games_done": done,
         "interrupted": interrupted,

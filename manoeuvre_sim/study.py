@@ -25,7 +25,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -46,15 +46,18 @@ class RuleOptions:
     setup: str = "random"  # rule 3 set-up, "random" or "rules" (runner.SimConfig)
     fixed_map: tuple[int, ...] | None = None  # 4 section numbers NW, NE, SW, SE
     fixed_rot: tuple[int, ...] | None = None  # their quarter turns clockwise (default 0)
+    sections_file: str | None = None  # a designer's map sections joining the pool (--sections)
 
     def __post_init__(self) -> None:
         if self.max_turns < 1:
             raise UsageError(f"--max-turns: expected a positive number, got {self.max_turns}")
         from manoeuvre_sim.engine.options import check_fixed_map, map_pool, setup_mode
+        from manoeuvre_sim.runner import absolute
 
         setup_mode(self.setup)
-        # the map pool is checked here, before any game of the study is played
-        pool, left_out = map_pool(self.include_unverified_maps)
+        object.__setattr__(self, "sections_file", absolute(self.sections_file))
+        # the map pool (and a --sections file) is checked here, before any game is played
+        pool, left_out = map_pool(self.include_unverified_maps, self.sections_file)
         fixed_map, fixed_rot = check_fixed_map(
             self.fixed_map, self.fixed_rot, pool=pool, unverified=left_out
         )
@@ -116,14 +119,14 @@ def army_hash(army: Army) -> str:
 
 def study_data_hash(armies: Iterable[Army], options: RuleOptions) -> str:
     """A hash of every army, the terrain table and the map pool a study plays on."""
-    from manoeuvre_sim.model import load_sections, load_terrain
+    from manoeuvre_sim.model import load_map_pool, load_terrain
 
     terrain = load_terrain()
     h = hashlib.sha256()
     for a in sorted(armies, key=lambda a: a.name):
         h.update(a.model_dump_json().encode())
     h.update(terrain.model_dump_json().encode())
-    for s in load_sections(terrain=terrain):
+    for s in load_map_pool(options.sections_file, terrain):
         if s.verified or options.include_unverified_maps:
             h.update(s.model_dump_json().encode())
     return h.hexdigest()[:16]
@@ -291,6 +294,7 @@ def run_task(shared: dict, item: tuple) -> tuple:
         advance_to_contact=options.advance_to_contact, digging_in=options.digging_in,
         max_turns=options.max_turns, include_unverified_maps=options.include_unverified_maps,
         setup=options.setup, fixed_map=options.fixed_map, fixed_rot=options.fixed_rot,
+        sections_file=options.sections_file,
     )  # fmt: skip
     res = simulate(cfg, prepared=(a, b, apply_patches(P, p.patches)), card_stats=want)
     if res.interrupted:
@@ -348,7 +352,7 @@ def play(
     """
     from manoeuvre_sim.backend import LocalBackend
     from manoeuvre_sim.engine.pack import pack
-    from manoeuvre_sim.model import load_sections, load_terrain
+    from manoeuvre_sim.model import load_map_pool, load_terrain
     from manoeuvre_sim.results import write_part
 
     if threads < 0:
@@ -378,7 +382,7 @@ def play(
         shared = None
         if to_play:
             terrain = load_terrain()
-            sections = load_sections(terrain=terrain)
+            sections = load_map_pool(options.sections_file, terrain)
             packed = {}
             for k in sorted({t.pairing for t in to_play}):
                 p = pairings[k]
@@ -471,7 +475,7 @@ def simulate_tasks(
     import pandas as pd
 
     from manoeuvre_sim import RULES_VERSION
-    from manoeuvre_sim.runner import policy_arrays, run_manifest
+    from manoeuvre_sim.runner import config_dict, policy_arrays, run_manifest
 
     if block < 1:
         raise UsageError(f"--block: expected a positive number of games, got {block}")
@@ -483,11 +487,13 @@ def simulate_tasks(
         tournament_hand=c.tournament_hand, advance_to_contact=c.advance_to_contact,
         digging_in=c.digging_in, max_turns=c.max_turns,
         include_unverified_maps=c.include_unverified_maps, setup=c.setup,
-        fixed_map=c.fixed_map, fixed_rot=c.fixed_rot,
+        fixed_map=c.fixed_map, fixed_rot=c.fixed_rot, sections_file=c.sections_file,
     )  # fmt: skip
     tasks = blocks(0, c.first_game, c.first_game + c.games, block)
     settings = {
-        k: v for k, v in asdict(c).items() if k not in ("games", "threads", "chunk", "first_game")
+        k: v
+        for k, v in config_dict(c).items()
+        if k not in ("games", "threads", "chunk", "first_game")
     }
     ident = {"study": "simulate", "rules_version": RULES_VERSION, "data_hash": P.data_hash,
              "config": settings, "card_bits": card_bits, "block": block}  # fmt: skip

@@ -169,6 +169,7 @@ def spec_from_options(
 ) -> TuneSpec:
     """A :class:`TuneSpec` from the command line's option values (every one checked, every
     army loaded)."""
+    from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army, load_builtin_armies
     from manoeuvre_sim.tournament import builtin_policies, load_styles
 
@@ -183,6 +184,7 @@ def spec_from_options(
         loaded, sources = [], []
         for a in _names("--armies", armies):
             loaded.append(find_army(a))
+            check_playable(loaded[-1])
             p = Path(a)
             sources.append(str(p.resolve()) if p.suffix.lower() == ".toml" else loaded[-1].name)
     if pairings not in PAIRINGS:

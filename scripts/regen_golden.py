@@ -23,6 +23,7 @@ GAMES = (
     ("France", "Russia", 4, 1, "balanced", "balanced"),
     ("Ottoman Empire", "United States", 5, 0, "attritional", "territorial"),
     ("Prussia", "Great Britain", 6, 2, "territorial", "balanced"),
+    ("Spain", "Austria", 7, 0, "tuned", "tuned"),  # the default player (DEFAULT_POLICY)
 )
 
 

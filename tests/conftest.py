@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -23,3 +24,29 @@ def armies():
     from manoeuvre_sim.model import load_builtin_armies
 
     return {a.name: a for a in load_builtin_armies()}
+
+
+class CliRun(NamedTuple):
+    """One run of the command line: its exit status and its stdout + stderr."""
+
+    exit_code: int
+    output: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run the real entry point (user errors exit 2) and capture stdout + stderr:
+    ``code, text = cli("tune", "--generations", "0")`` or ``cli(...).exit_code``."""
+    from manoeuvre_sim.cli.main import main
+
+    def run(*args) -> CliRun:
+        capsys.readouterr()
+        code = 0
+        try:
+            main(list(args))
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return CliRun(code, out.out + out.err)
+
+    return run

@@ -8,6 +8,7 @@ import json
 import pandas as pd
 import pytest
 
+from manoeuvre_sim import DEFAULT_POLICY
 from manoeuvre_sim.cli.main import main
 
 MATRIX_COLS = ["policy", "army", "opponent", "games", "wins", "draws", "win_rate", "ci_low",
@@ -44,7 +45,7 @@ def test_balance_writes_tables_pdf_and_store(tmp_path, capsys):
     main(["balance", "--armies", "France,Russia", "--games-per-pairing", "40", "--seed", "2",
           "--out", str(out), "--quiet", "--block", "25"])  # fmt: skip
     stdout = capsys.readouterr().out
-    assert "ranking under policy balanced" in stdout and "widest interval" in stdout
+    assert f"ranking under policy {DEFAULT_POLICY}" in stdout and "widest interval" in stdout
     assert "for ±1 point in every cell" in stdout
     m = pd.read_csv(out / "matrix.csv")
     assert list(m.columns) == MATRIX_COLS and len(m) == 4

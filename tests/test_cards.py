@@ -188,17 +188,20 @@ def test_nothing_changed_is_exactly_zero():
     assert res2.cards.dropna(subset=["value"])["changed_games"].iloc[0] > 0
 
 
-def test_an_absurdly_strong_card_ranks_first():
+@pytest.mark.parametrize("policy", sorted({DEFAULT_POLICY, "balanced", "tuned"}))
+def test_an_absurdly_strong_card_ranks_first(policy):
     """A designer's test army: one Walloon Guards card printed 10d20 / 20. (With the
     players' dice tables stopping at 3d12, as they once did, this card was never used to
-    attack and ranked last.)"""
+    attack and ranked last; with a card's worth linear in its printed pips, ``tuned`` found
+    it too precious to spend and ranked it 37th of 42.) Both the default player and the
+    tuned style must see it: the default is the instrument of card studies."""
     from manoeuvre_sim.model import find_army
     from manoeuvre_sim.model.edit import apply_edits
 
     edits = ["Spain/Walloon Guards/card1/attack=10d20", "Spain/Walloon Guards/card1/defense=20"]
     edited, _ = apply_edits({"Spain": find_army("Spain")}, edits)
     res = C.run(edited["Spain"], against=["France", "Russia", "Austria"], games=600, seed=1,
-                mode="ablation")  # fmt: skip
+                mode="ablation", policy=policy)  # fmt: skip
     top = res.cards.sort_values("value", ascending=False).iloc[0]
     assert top["card"] == "Walloon Guards 10d20/20", res.cards[["card", "value"]]
     assert top["value_low"] > 0 and top["value_rank"] == 1

@@ -56,7 +56,7 @@ def test_the_rules_add_the_packed_redoubt_bonus():
     letters, tp = terrain_props(t)
     st = S.new_state()
     units = np.zeros((S.NUNITS, S.NUF), dtype=np.int32)
-    units[0] = (1, 0, 5, 3)
+    units[0, : S.UF_REDUCED + 1] = (1, 0, 5, 3)
     sq = 27
     st[S.TERR : S.TERR + 64] = letters.index("C")
     st[S.OCC + sq] = 0

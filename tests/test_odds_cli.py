@@ -55,6 +55,35 @@ def test_assault_components_and_simulate(capsys):
         assert abs(e["p"] - d[b]) < 0.01
 
 
+def test_distant_lands_leaders_in_an_assault(capsys):
+    """Distant Lands 9.1: a Japanese leader's 1d6 is an attack die like a unit card's (alone
+    it may start the Assault), and a Maharaja's leader brings up to 3 supporting units
+    (Command 4), exactly as a leader of Command 4 does."""
+
+    def bands(*args):
+        code, out, err = run(["odds", "assault", "--json", *args], capsys)
+        assert code == 0, err
+        d = json.loads(out)
+        return [d[b] for b in BAND_NAMES], d
+
+    alone, d = bands("--japanese-leader", "--strength", "5", "--defense", "8")
+    assert alone == bands("--dice", "1d6", "--strength", "5", "--defense", "8")[0]
+    assert d["attack_total_mean"] == 8.5
+    joined, _ = bands("--dice", "2d8", "--japanese-leader", "--strength", "5", "--defense", "8")
+    assert joined == bands("--dice", "2d8", "--dice", "1d6", "--strength", "5", "--defense", "8")[0]
+    support = ["--support", "4", "--support", "4:1d6", "--support", "3"]
+    maharaja, d = bands(
+        "--dice", "2d8", "--strength", "5", "--maharaja", *support, "--defense", "12"
+    )
+    assert d["attack_total_mean"] == 16 + 9 + 3.5
+    assert (
+        maharaja
+        == bands(
+            "--dice", "2d8", "--strength", "5", "--leader-command", "4", *support, "--defense", "12"
+        )[0]
+    )
+
+
 def test_assault_readable_table(capsys):
     code, out, _ = run(["odds", "assault", "--strength", "8", "--dice", "2d8", "--defense", "12",
                         "--simulate", "20000"], capsys)  # fmt: skip
@@ -157,6 +186,14 @@ BAD = [
     (["odds", "matchup", "--attacker-army", "Narnia", "--attacker", "x",
       "--defender-army", "Russia", "--defender", "Russian Guard"], ["unknown army"]),
     (["odds", "table", "--strengths", "5..2"], ["--strengths"]),
+    (["odds", "assault", "--ambush", "--japanese-leader", "--defense", "5"],
+     ["Japanese leader", "Ambush has no attacking unit"]),
+    (["odds", "assault", "--japanese-leader", "--strength", "5", "--support", "4",
+      "--defense", "8"], ["cannot combine units", "Distant Lands 9.1"]),
+    (["odds", "assault", "--dice", "2d8", "--maharaja", "--leader-command", "3",
+      "--defense", "8"], ["Command 4", "not both"]),
+    (["odds", "assault", "--dice", "2d8", "--maharaja", "--support", "4", "--support", "4",
+      "--support", "3", "--support", "2", "--defense", "8"], ["Command allows 3"]),
     (["odds", "chart", "--out", "x.png"], [".pdf"]),
 ]  # fmt: skip
 

@@ -13,6 +13,7 @@ otherwise.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from engine_helpers import engine_unit, packed, uowner
 from test_engine_cards import attack_card, cards_of, setup
 
@@ -47,7 +48,7 @@ def plays(tr, p):
 # the combat decision credits the cards held for step 5 (rule 6.1 step 5)
 # --------------------------------------------------------------------------------------------
 TOWN_BOARD = """
-    . . . . . . . .
+    a . c . e . g .
     . . . . . . . .
     . . . . . . . .
     . . . Th . . . .
@@ -62,7 +63,9 @@ def test_with_a_committed_attack_in_hand_balanced_assaults_and_commits():
     """Koursk (6, a 1d10 card) beside the reduced Garde Imperial (5) in a town: the 1d10
     alone is not worth the assault; with a Committed Attack in hand (+2d6 in step 5, rule
     9.2) it is, and balanced declares it and commits. Before the combat decision credited
-    the cards held for step 5, balanced declined both times."""
+    the cards held for step 5, balanced declined both times. (Four French units stand far
+    off on row 8: a unit card is worth what it does against the enemy's units, so an enemy
+    army of one reduced unit would make Koursk's card worth more than in any game.)"""
     P = packed("Russia", "France")
     atk = attack_card(P, 0, 4)
     ca = cards_of(P, 0, "Committed Attack")[0]
@@ -223,3 +226,38 @@ def test_skirmish_calls_off_a_doubtful_assault_keeping_the_card_and_moving():
     assert not [e for e in tr if e[0] == R.EV_COMBAT]  # no combat took place
     moves = [e for e in tr if e[0] == R.EV_MOVE]
     assert len(moves) == 1 and moves[0][3] == start != int(st[S.U_SQ + cav])
+
+
+# --------------------------------------------------------------------------------------------
+# a unit card is worth what it does, which stops growing at two hits
+# --------------------------------------------------------------------------------------------
+def test_a_unit_cards_worth_grows_with_its_dice_and_stops_at_two_hits():
+    """The worth of holding a Koursk card (Russia's unit 4, on the town board) as printed
+    (1d10 / 5), with 2d10 / 7, with 8d20 / 20 and with 10d20 / 20: it grows with the dice
+    and the defence, and 8d20 and 10d20 are worth the same, since both beat every defence
+    the card will meet twice over. (A worth linear in the printed pips made a designer's
+    10d20 card too precious to spend: a style with a high card cost kept it to the end.)"""
+    from manoeuvre_sim.engine.pack import pack
+    from manoeuvre_sim.engine.players.cards import _card_value
+    from manoeuvre_sim.engine.players.params import BALANCED
+    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+    from manoeuvre_sim.model.edit import apply_edits
+
+    t = load_terrain()
+    sections = load_sections(terrain=t)
+    france = find_army("France")
+    worth = []
+    for attack, defense in (("1d10", 5), ("2d10", 7), ("8d20", 20), ("10d20", 20)):
+        edits = [
+            f"Russia/Koursk Regiment/card1/attack={attack}",
+            f"Russia/Koursk Regiment/card1/defense={defense}",
+        ]
+        edited, _ = apply_edits({"Russia": find_army("Russia")}, edits)
+        P = pack(edited["Russia"], france, t, sections)
+        n, sides = attack.split("d")
+        c = attack_card(P, 0, 4, dice=(int(n), int(sides)))
+        assert P.cards[0, c, S.CF_DEF] == defense
+        st = setup(TOWN_BOARD, P, {0: [c]}, reduced=(15,))
+        worth.append(_card_value(st, P.units, P.cards, BALANCED, 0, c, 0))
+    assert worth[0] < worth[1] < worth[2], worth
+    assert worth[3] == pytest.approx(worth[2]), worth

@@ -16,32 +16,8 @@ from manoeuvre_sim.runner import SimConfig, simulate
 STYLES = ("attritional", "territorial", "balanced")
 
 
-class _Run:
-    def __init__(self, exit_code, output):
-        self.exit_code = exit_code
-        self.output = output
-
-
-@pytest.fixture
-def cli(capsys):
-    """Run the real entry point (user errors exit 2) and capture stdout + stderr."""
-    from manoeuvre_sim.cli.main import main
-
-    def run(*args):
-        capsys.readouterr()
-        code = 0
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        return _Run(code, out.out + out.err)
-
-    return run
-
-
 # --- fair play -----------------------------------------------------------------------------
-@pytest.mark.parametrize("policy", ("simple",) + STYLES)
+@pytest.mark.parametrize("policy", ("simple",) + STYLES + ("tuned",))
 def test_fair_play_decisions_ignore_hidden_cards(policy):
     """Every decision of every seat, re-taken on a state whose draw piles and (unless a
     Scout/Spy revealed it) opponent's hand are scrambled, is the same decision: a policy sees
@@ -198,24 +174,24 @@ def test_fixed_styles_end_mirror_games_by_the_rules(style):
     assert res.records[:, B.R_TURN_LIMIT].mean() < 0.08
 
 
-def test_default_policy_is_balanced_everywhere():
+def test_default_policy_is_tuned_everywhere():
     """One default (manoeuvre_sim.DEFAULT_POLICY) reaches the CLI, simulate and every study's
-    Python API. Still balanced: tuned beats it, but a card study under tuned cannot see an
-    absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
+    Python API: tuned, which beats balanced held out and, under the players' saturating card
+    worth, sees an absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
     import inspect
 
     from manoeuvre_sim.analyses import balance, cards, whatif
     from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
 
-    assert DEFAULT_POLICY == "balanced" == CLI_DEFAULT
-    assert SimConfig("France", "Russia").policy_a == "balanced"
-    assert SimConfig("France", "Russia").policy_b == "balanced"
-    assert balance.policy_specs() == (balance.PolicySpec("balanced", "balanced"),)
+    assert DEFAULT_POLICY == "tuned" == CLI_DEFAULT
+    assert SimConfig("France", "Russia").policy_a == "tuned"
+    assert SimConfig("France", "Russia").policy_b == "tuned"
+    assert balance.policy_specs() == (balance.PolicySpec("tuned", "tuned"),)
     assert balance.BalanceSpec.__dataclass_fields__["policies"].default == (
-        balance.PolicySpec("balanced", "balanced"),
+        balance.PolicySpec("tuned", "tuned"),
     )
     for f in (balance.run, cards.run, cards.make_spec, whatif.run):
-        assert inspect.signature(f).parameters["policy"].default == "balanced", f
+        assert inspect.signature(f).parameters["policy"].default == "tuned", f
     assert set(STYLES) <= set(POLICY_NAMES)
 
 

@@ -12,7 +12,7 @@ import shutil
 import pandas as pd
 import pytest
 
-from manoeuvre_sim import RULES_VERSION
+from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.cli.main import main
 
 pypdf = pytest.importorskip("pypdf")
@@ -60,10 +60,10 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
     expect = {
         "Provenance of every study": "Manoeuvre — balance report",
         "Balance study — 2 armies": "win rate of each pairing",
-        "Win rate of each pairing (balanced)": "win rate of each pairing",
-        "Army strength: ratings and field win rates (balanced)": "Army strength",
-        "Seat and game ends: first player, victory types (balanced)": "Seat and game ends",
-        "Summary (as the command printed it)": "ranking under policy balanced",
+        f"Win rate of each pairing ({DEFAULT_POLICY})": "win rate of each pairing",
+        f"Army strength: ratings and field win rates ({DEFAULT_POLICY})": "Army strength",
+        f"Seat and game ends: first player, victory types ({DEFAULT_POLICY})": "Seat and game ends",
+        "Summary (as the command printed it)": f"ranking under policy {DEFAULT_POLICY}",
         "Combat odds": "Assault / Ambush odds — attack dice 1d6",
         "Assault / Ambush — attack dice 2d10": "Assault / Ambush odds — attack dice 2d10",
         "Bombardment and volley; rockets": "Bombardment and Volley odds",
@@ -72,7 +72,7 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
     for heading, needle in expect.items():
         assert heading in toc, (heading, texts[1])
         assert needle in texts[toc[heading] - 1], (heading, toc[heading])
-    assert toc["Methods"] == 14 and toc["Win rate of each pairing (balanced)"] == 3
+    assert toc["Methods"] == 14 and toc[f"Win rate of each pairing ({DEFAULT_POLICY})"] == 3
     assert toc["Combat odds"] == 7 and "Rockets" in texts[12] and "exact" in texts[12]
     # the cover: everything that decided the study's games
     man = json.loads((study / "manifest.json").read_text())
@@ -82,7 +82,7 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
         f"manoeuvre-sim {man['version']}",
         "seed 7",
         "24 games (6 per ordered pairing)",
-        "policies: balanced",
+        f"policies: {DEFAULT_POLICY}",
         "rule switches: set-up random",
         man["data_hash"],
         *(a["data_hash"] for a in man["armies"]),

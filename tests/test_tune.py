@@ -20,24 +20,6 @@ from manoeuvre_sim.tournament import builtin_policies, load_styles
 STYLES = ("attritional", "territorial", "balanced")
 
 
-@pytest.fixture
-def cli(capsys):
-    """Run the real entry point (user errors exit 2) and capture stdout + stderr."""
-    from manoeuvre_sim.cli.main import main
-
-    def run(*args):
-        capsys.readouterr()
-        code = 0
-        try:
-            main(list(args))
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        return code, out.out + out.err
-
-    return run
-
-
 def tiny(**kw) -> T.TuneSpec:
     """A run of a few hundred games: one army, one pool style."""
     opts = dict(

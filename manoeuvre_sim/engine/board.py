@@ -383,6 +383,50 @@ def in_fire_range(occ, terr, tprops, from_sq, to_sq, max_range):
     return _los_open(occ, terr, tprops, fr * 8 + tc) or _los_open(occ, terr, tprops, tr * 8 + fc)
 
 
+@kernel
+def in_rocket_range(occ, terr, tprops, from_sq, to_sq, max_range):
+    """True if ``to_sq`` is within rocket range of ``from_sq`` (Distant Lands rules 6.3, 9.2:
+    "a type of bombardment attack ... a range of 2, or 3 if the attacking unit is atop a
+    hill firing at a non-hill space"; ``max_range`` 2 or 3, the caller decides which).
+
+    Up to 2 squares exactly as a Bombardment (:func:`in_fire_range`). At 3 squares the line
+    follows, like the Bombardment's 90-degree turn, any shortest orthogonal path whose two
+    intervening squares are all open (neither Hill, Town, Woods nor a unit); never
+    diagonally (interpretation DL8).
+    """
+    fr = from_sq // 8
+    fc = from_sq % 8
+    tr = to_sq // 8
+    tc = to_sq % 8
+    dr = tr - fr
+    dc = tc - fc
+    d = abs(dr) + abs(dc)
+    if d <= 2:
+        return in_fire_range(occ, terr, tprops, from_sq, to_sq, 2)
+    if d > 3 or max_range < 3:
+        return False
+    sr = 1 if dr > 0 else -1
+    sc = 1 if dc > 0 else -1
+    for m in range(8):  # bit i set: step i is a row step
+        rows = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1)
+        if rows != abs(dr):
+            continue
+        r = fr
+        c = fc
+        ok = True
+        for i in range(2):  # the two intervening squares
+            if (m >> i) & 1:
+                r += sr
+            else:
+                c += sc
+            if not _los_open(occ, terr, tprops, r * 8 + c):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------------------------
 # Retreat (rule 6.5)
 

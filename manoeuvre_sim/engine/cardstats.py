@@ -70,6 +70,7 @@ def scan_trace(tr, trn, out):
                             kind == D.CK_BOMBARD
                             or kind == D.CK_VOLLEY
                             or kind == D.CK_GRAND_BATTERY
+                            or kind == D.CK_ROCKETS
                         ):
                             use = USE_FIRE
                 out[p, c, CS_USE + use] += 1

@@ -10,10 +10,22 @@ from __future__ import annotations
 import numpy as np
 
 # the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
-from manoeuvre_sim.combat import assault_band
+from manoeuvre_sim.combat import (
+    ROCKET_NO_EFFECT,
+    ROCKET_RETREAT_AND_HIT,
+    assault_band,
+    rocket_outcome,
+)
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_NO_ASSAULT, adjacent, in_fire_range, move_destinations
+from manoeuvre_sim.engine.board import (
+    TP_NO_ASSAULT,
+    adjacent,
+    in_fire_range,
+    in_rocket_range,
+    move_destinations,
+    neighbors,
+)
 from manoeuvre_sim.engine.checks import decide
 from manoeuvre_sim.engine.combat_steps import (
     STEP5_COMMAND,
@@ -56,6 +68,7 @@ from manoeuvre_sim.engine.rules import (
     PURPOSE_INITIATE,
     ROLL_ATTACK,
     ROLL_FIRE,
+    ROLL_ROCKETS,
     attack_base,
     attack_dice,
     can_retreat,
@@ -69,6 +82,7 @@ from manoeuvre_sim.engine.rules import (
     hit,
     log,
     move_unit,
+    owner,
     play_to_table,
     table_defence,
 )
@@ -84,7 +98,11 @@ def combat_options(st, units, cards, tprops, p, opts):
     """Every combat the active player p may declare (rule 6): none; Assault (6.1 step 1:
     a unit card with an Attack value for a unit not in a Marsh, an adjacent enemy); Ambush
     (any enemy unit); Bombardment (range 2 with line of sight, 6.2); Volley (adjacent);
-    Napoleon's Grand Battery (9.1: from any unit, range 2). Row: (kind, unit, slot, target)."""
+    Napoleon's Grand Battery (9.1: from any unit, range 2); Distant Lands Rockets (6.3, 9.2:
+    from any unit, range 2 or 3 from a hill at a non-hill square; one option per target,
+    fired by the first unit in range, since which unit fires changes nothing); Distant Lands
+    Death With Honour (9.2: any own unit, itself the "target").
+    Row: (kind, unit, slot, target)."""
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     q = 1 - p
@@ -153,7 +171,85 @@ def combat_options(st, units, cards, tprops, p, opts):
                         opts[n, 2] = s
                         opts[n, 3] = t
                         n += 1
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_ROCKETS:
+            for j in range(S.MAXU_SIDE):
+                t = q * S.MAXU_SIDE + j
+                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+                    continue
+                u = rocket_unit(st, tprops, p, t)
+                if u >= 0:
+                    opts[n, 0] = D.CK_ROCKETS
+                    opts[n, 1] = u
+                    opts[n, 2] = s
+                    opts[n, 3] = t
+                    n += 1
+        elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_DEATH_WITH_HONOUR:
+            for i in range(S.MAXU_SIDE):
+                u = p * S.MAXU_SIDE + i
+                if st[S.U_STEP + u] == 0 or n >= D.MAXOPT:
+                    continue
+                opts[n, 0] = D.CK_DEATH_WITH_HONOUR
+                opts[n, 1] = u
+                opts[n, 2] = s
+                opts[n, 3] = u
+                n += 1
     return n
+
+
+@kernel
+def death_with_honour(st, g, p, u):
+    """Distant Lands rule 9.2 Death With Honour: player p eliminates its own unit u; every
+    enemy unit adjacent to it (never diagonally) takes a hit — a full one is reduced, a
+    reduced one eliminated. It is the turn's one combat; the losses of both sides count
+    toward attrition (rule 2.1, checked when the combat phase ends: interpretation DL10)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
+    nb = np.empty(4, dtype=np.int32)
+    k = neighbors(st[S.U_SQ + u], nb)
+    foes = np.full(4, -1, dtype=np.int32)
+    nf = 0
+    for i in range(k):
+        v = st[S.OCC + nb[i]]
+        if v >= 0 and owner(v) != p:
+            foes[nf] = v
+            nf += 1
+    log(tr, trn, EV_COMBAT, p, D.CK_DEATH_WITH_HONOUR, u, 0, nf)
+    eliminate(st, u, tr, trn)
+    for i in range(nf):
+        hit(st, foes[i], tr, trn)
+
+
+@kernel
+def rocket_unit(st, tprops, p, t):
+    """The first unit of player p that can fire rockets at unit t (Distant Lands 6.3, 9.2:
+    any unit; range 2, or 3 from a hill at a non-hill square), -1 if none."""
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    tsq = st[S.U_SQ + t]
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 0:
+            continue
+        usq = st[S.U_SQ + u]
+        reach = 3 if hill_bonus(st, tprops, usq, tsq) > 0 else 2
+        if in_rocket_range(occ, terr, tprops, usq, tsq, reach):
+            return u
+    return -1
+
+
+@kernel
+def rockets(st, g, p, t):
+    """Distant Lands rules 6.3, 9.2 Rockets against unit t: a d10 and no totals; 1-4 no
+    effect, 5-8 the target retreats, 9-10 it retreats and takes a hit
+    (``combat.rocket_outcome``, the table ``odds.rocket_odds`` gives). A unit that cannot
+    retreat is eliminated (rule 6.6). No Withdraw (9.2 Withdraw), no advance, no pursuit."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
+    roll = roll_dice(rng, 1, 10)
+    log(tr, trn, EV_ROLL, p, ROLL_ROCKETS, roll, 1, 10)
+    res = rocket_outcome(roll)
+    log(tr, trn, EV_COMBAT, p, D.CK_ROCKETS, roll, 0, res)
+    if res != ROCKET_NO_EFFECT:
+        if retreat(st, g, t) and res == ROCKET_RETREAT_AND_HIT:
+            hit(st, t, tr, trn)
 
 
 @kernel
@@ -425,6 +521,12 @@ def declare_combat(st, g, p):
             cb[CB_ATT] = u
             cb[CB_NATT] = 1
         cb[CB_STAGE] = D.STAGE_WITHDRAW
+    elif kind == D.CK_ROCKETS:
+        rockets(st, g, p, t)
+        end_combat(st, p)
+    elif kind == D.CK_DEATH_WITH_HONOUR:
+        death_with_honour(st, g, p, u)
+        end_combat(st, p)
     else:
         fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn)
         end_combat(st, p)

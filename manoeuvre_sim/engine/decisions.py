@@ -54,7 +54,12 @@ EDGE_NAMES = ("north", "east", "south", "west")
 
 # combat kinds
 CK_NONE, CK_ASSAULT, CK_AMBUSH, CK_BOMBARD, CK_VOLLEY, CK_GRAND_BATTERY = 0, 1, 2, 3, 4, 5
-COMBAT_NAMES = ("none", "assault", "ambush", "bombard", "volley", "grand_battery")
+CK_ROCKETS = 6  # Distant Lands rules 6.3, 9.2: D_COMBAT (CK_ROCKETS, firing unit, slot, target)
+# Distant Lands rule 9.2 Death With Honour: D_COMBAT (CK_DEATH_WITH_HONOUR, own unit, slot, own
+# unit): the player eliminates its own unit, every adjacent enemy unit takes a hit
+CK_DEATH_WITH_HONOUR = 7
+COMBAT_NAMES = ("none", "assault", "ambush", "bombard", "volley", "grand_battery", "rockets",
+                "death_with_honour")  # fmt: skip
 
 # attacker card uses in step 5
 AC_DONE, AC_UNIT, AC_COMMITTED, AC_SAPPERS, AC_SKIRMISH, AC_LEADER_COMBAT, AC_LEADER_COMMAND = (

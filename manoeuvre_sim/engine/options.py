@@ -170,11 +170,14 @@ def check_fixed_map(
     return fm, fr
 
 
-def map_pool(include_unverified: bool = False) -> tuple[list[int], list[int]]:
-    """(the section numbers of the map pool in use, the unverified ones left out of it)."""
-    from manoeuvre_sim.model import load_sections, load_terrain
+def map_pool(
+    include_unverified: bool = False, sections_file: str | None = None
+) -> tuple[list[int], list[int]]:
+    """(the section numbers of the map pool in use, the unverified ones left out of it);
+    ``sections_file``: a designer's sections joining the built-in ones (``--sections``)."""
+    from manoeuvre_sim.model import load_map_pool
 
-    sections = load_sections(terrain=load_terrain())
+    sections = load_map_pool(sections_file)
     pool = [s.number for s in sections if s.verified or include_unverified]
     left_out = [s.number for s in sections if s.number not in pool]
     return pool, left_out

@@ -65,14 +65,72 @@ class Packed:
         )
 
 
+def nationality_codes(army: Army) -> dict[str | None, int]:
+    """Distant Lands nationalities -> codes 1.. in the order the units first name them
+    (``UF_NAT``, ``CF_LNAT``); a base army has none."""
+    out: dict[str | None, int] = {}
+    for u in army.units:
+        if u.nationality is not None and u.nationality not in out:
+            out[u.nationality] = len(out) + 1
+    return out
+
+
+# What the engine does not play yet of the Distant Lands rules an army file can use: an army
+# using one is refused by every engine command (``check_playable``) rather than played as if
+# the card or field did nothing. Remove a rule from here when the engine plays it.
+NOT_YET_IMPLEMENTED_HQ = {
+    "Banzai Charge": "Distant Lands rule 9.2 Banzai Charge",
+    "Maharaja": "Distant Lands rule 9.1 Maharaja",
+}
+
+
+def engine_support(army: Army) -> list[str]:
+    """The Distant Lands rules ``army`` uses that the engine does not play yet, each as
+    ``"<rule> (<where in the file>)"``; empty for every base army."""
+    out: list[str] = []
+    for i, u in enumerate(army.units, 1):
+        for j, c in enumerate(u.cards, 1):
+            if c.secondary is not None:
+                out.append(f"Distant Lands rule 8 secondary effect {c.secondary!r} "
+                           f'(units #{i} "{u.name}" > cards #{j} > secondary)')  # fmt: skip
+    for i, ld in enumerate(army.leaders, 1):
+        if ld.nationality is not None:
+            out.append("Distant Lands rule 9.1 Indian leader restricted to its nationality "
+                       f'(leaders #{i} "{ld.name}" > nationality)')  # fmt: skip
+        if ld.unit is not None:
+            out.append("Distant Lands rule 9.1 Japanese leader acting for one unit "
+                       f'(leaders #{i} "{ld.name}" > unit)')  # fmt: skip
+    for i, h in enumerate(army.hq, 1):
+        if h.type in NOT_YET_IMPLEMENTED_HQ:
+            out.append(f"{NOT_YET_IMPLEMENTED_HQ[h.type]} (hq #{i} > type)")
+    return out
+
+
+def check_playable(army: Army) -> None:
+    """Refuse (``UsageError``, one line) an army using a rule the engine does not play yet.
+
+    A unit's nationality alone is allowed: it changes nothing without the leaders, cards
+    and Maharaja that read it, and each of those is refused here until it is played.
+    """
+    missing = engine_support(army)
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise UsageError(
+            f"army {army.name!r}: not yet implemented: {missing[0]}{more}; the engine cannot "
+            "play this army yet (`armies validate` checks the file)"
+        )
+
+
 def pack_army(army: Army, side: int, units: np.ndarray, cards: np.ndarray) -> int:
+    """Write one army's units and cards into the tables; returns its deck size."""
     if len(army.units) > S.MAXU_SIDE:
         raise UsageError(f"army {army.name!r}: at most {S.MAXU_SIDE} units are supported")
     if army.deck_size > S.MAXC:
         raise UsageError(f"army {army.name!r}: at most {S.MAXC} cards are supported")
+    nats = nationality_codes(army)
     for i, u in enumerate(army.units):
         uid = side * S.MAXU_SIDE + i
-        units[uid] = (1, int(u.is_cavalry), u.full, u.reduced)
+        units[uid] = (1, int(u.is_cavalry), u.full, u.reduced, nats.get(u.nationality, 0))
     c = 0
     for i, u in enumerate(army.units):
         for card in u.cards:
@@ -91,6 +149,7 @@ def pack_army(army: Army, side: int, units: np.ndarray, cards: np.ndarray) -> in
             row[S.CF_WITHDRAW] = card.withdraw_max or 0
             row[S.CF_NRTA] = int(card.not_required_to_advance)
             row[S.CF_ARTY] = int(card.artillery)
+            row[S.CF_SECOND] = S.SEC_NAMES.index(card.secondary)
             c += 1
     for ld in army.leaders:
         row = cards[side, c]
@@ -103,6 +162,9 @@ def pack_army(army: Army, side: int, units: np.ndarray, cards: np.ndarray) -> in
         row[S.CF_PMOD] = ld.pursuit_mod or 0
         if ld.grand_battery:
             row[S.CF_GB_N], row[S.CF_GB_S] = ld.grand_battery.count, ld.grand_battery.sides
+        row[S.CF_LNAT] = nats.get(ld.nationality, 0)
+        if ld.unit is not None:
+            row[S.CF_LUNIT] = 1 + army.units.index(army.unit(ld.unit))
         c += 1
     for h in army.hq:
         for _ in range(h.count):
@@ -119,10 +181,18 @@ def pack(
     sections: tuple[MapSection, ...],
     *,
     include_unverified: bool = False,
+    check_rules: bool = True,
 ) -> Packed:
-    """Pack two armies, the terrain table and the section pool for the kernels."""
+    """Pack two armies, the terrain table and the section pool for the kernels.
+
+    ``check_rules``: refuse an army using a rule the engine does not play yet
+    (:func:`check_playable`); only a test of the packing itself turns it off.
+    """
     from manoeuvre_sim.engine.board import terrain_props
 
+    if check_rules:
+        check_playable(army_a)
+        check_playable(army_b)
     assert tuple(HQ_TYPES) == S.HQ_NAMES
     units = np.zeros((S.NUNITS, S.NUF), dtype=np.int32)
     cards = np.zeros((2, S.MAXC, S.NCF), dtype=np.int32)
@@ -153,13 +223,19 @@ def pack(
 
 
 def load_packed(
-    army_a: str, army_b: str, *, relax: bool = False, include_unverified_maps: bool = False
+    army_a: str,
+    army_b: str,
+    *,
+    relax: bool = False,
+    include_unverified_maps: bool = False,
+    sections_file: str | None = None,
 ) -> tuple[Army, Army, Packed]:
-    """Load two armies by name, the terrain table and the map sections, and pack them."""
-    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+    """Load two armies by name, the terrain table and the map sections (the built-in ones
+    and ``sections_file``'s), and pack them."""
+    from manoeuvre_sim.model import find_army, load_map_pool, load_terrain
 
     a = find_army(army_a, relax=relax)
     b = find_army(army_b, relax=relax)
     terrain = load_terrain()
-    sections = load_sections(terrain=terrain)
+    sections = load_map_pool(sections_file, terrain)
     return a, b, pack(a, b, terrain, sections, include_unverified=include_unverified_maps)

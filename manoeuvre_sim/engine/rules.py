@@ -20,7 +20,9 @@ EV_DISCARD = 3  # a=card
 EV_MOVE = 4  # a=unit b=from c=to d=how (0 move, 1 supply, 2 forced march, 3 skirmish)
 EV_PLAY = 5  # a=card b=purpose (PURPOSE_*) c=unit or target
 EV_ROLL = 6  # a=what (ROLL_*) b=total c=dice-count d=sides
-EV_COMBAT = 7  # a=kind (CK_*) b=attack total c=defense total d=band/hit
+EV_COMBAT = 7  # a=kind (CK_*) b=attack total c=defense total d=band/hit; rockets: b=the d10
+#               c=0 d=combat.ROCKET_* outcome; Death With Honour: b=the unit eliminated
+#               c=0 d=the number of adjacent enemy units hit
 EV_HIT = 8  # a=unit b=new step
 EV_RETREAT = 9  # a=unit b=from c=to (-1 eliminated: no square)
 EV_ADVANCE = 10  # a=unit b=from c=to
@@ -63,6 +65,7 @@ ROLL_PURSUIT = 3
 ROLL_RALLY = 4
 ROLL_WITHDRAW = 5
 ROLL_FIRE = 6
+ROLL_ROCKETS = 7  # Distant Lands 6.3: the d10 of a rocket attack
 
 
 @kernel

@@ -94,7 +94,11 @@ CF_RALLY = 18
 CF_RALLY_AUTO = 19
 CF_PMOD = 20
 CF_GB_N, CF_GB_S = 21, 22  # Grand Battery dice (0 = none)
-NCF = 23
+# Distant Lands (packed, not yet read by the rules: pack.engine_support refuses them)
+CF_SECOND = 23  # unit cards: secondary effect SEC_* (rule 8), usable while the unit is on board
+CF_LNAT = 24  # leaders: nationality code (1.., the unit table's UF_NAT), 0 = unrestricted
+CF_LUNIT = 25  # leaders: 1 + index of the one unit a Japanese leader acts for, 0 = any
+NCF = 26
 
 KIND_NONE, KIND_UNIT, KIND_LEADER, KIND_HQ = 0, 1, 2, 3
 HQ_NAMES = HQ_TYPES  # HQ type code i is HQ_TYPES[i] (model/army.py)
@@ -110,11 +114,18 @@ HQ_NAMES = HQ_TYPES  # HQ type code i is HQ_TYPES[i] (model/army.py)
     HQ_SKIRMISH,
     HQ_SUPPLY,
     HQ_WITHDRAW,
-) = range(11)
+    HQ_ROCKETS,  # Distant Lands rules 6.3, 9.2
+    HQ_BANZAI,  # Distant Lands rule 9.2 Banzai Charge
+    HQ_DEATH_WITH_HONOUR,  # Distant Lands rule 9.2
+    HQ_MAHARAJA,  # Distant Lands rule 9.1
+) = range(15)
+SEC_NONE, SEC_REDOUBT, SEC_GUERRILLAS, SEC_COMMITTED = 0, 1, 2, 3  # CF_SECOND
+SEC_NAMES = (None, "redoubt", "guerrillas", "committed attack")
 
 # --- unit table (static): ndarray(int32, shape=(NUNITS, NUF)) -----------------------------
 UF_EXISTS, UF_CAV, UF_FULL, UF_REDUCED = 0, 1, 2, 3
-NUF = 4
+UF_NAT = 4  # Distant Lands nationality code: 1 + index in the army's order of first use, 0 none
+NUF = 5
 
 
 @kernel

@@ -7,8 +7,10 @@ from manoeuvre_sim.model.load import (
     find_army,
     load_army,
     load_builtin_armies,
+    load_map_pool,
     load_sections,
     load_terrain,
+    sections_hash,
 )
 from manoeuvre_sim.model.maps import MapSection, Terrain, TerrainTable
 
@@ -27,6 +29,8 @@ __all__ = [
     "find_army",
     "load_army",
     "load_builtin_armies",
+    "load_map_pool",
     "load_sections",
     "load_terrain",
+    "sections_hash",
 ]

@@ -5,11 +5,18 @@ Rules of the game are checked by default (rule 1.3: 8 units; rule 1.4: 5 unit ca
 20 HQ cards with the leaders, 60 in all). ``relax_deck_rules = true`` in the file (or
 ``relax=True`` when loading) lifts the deck-composition counts for a designer's experiment;
 the structural checks (dice, strengths, card fields) always apply.
+
+Distant Lands (rules ``000_*``): an army that says ``distant_lands = "India"`` (or
+``"China"``, ``"Japan"``, ``"Sweden"``) may use the expansion's fields — a unit's
+``nationality``, a leader's ``nationality`` or ``unit``, a unit card's ``secondary`` effect,
+the HQ types Rockets, Banzai Charge, Death With Honour and Maharaja. A base army refuses
+them, each with the field's path and the rule. Fields a base army never sets are left out of
+its serialised form, so the base armies' data hashes did not change when they were added.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,6 +26,7 @@ from pydantic import (
     PlainValidator,
     ValidationInfo,
     WithJsonSchema,
+    model_serializer,
     model_validator,
 )
 
@@ -43,7 +51,18 @@ HQ_TYPES = (
     "Skirmish",
     "Supply",
     "Withdraw",
+    # Distant Lands (rules 9.1, 9.2); appended so the base types keep their codes
+    "Rockets",
+    "Banzai Charge",
+    "Death With Honour",
+    "Maharaja",
 )
+# The Distant Lands HQ types, and the one nation allowed each where the rules name one.
+DL_HQ_TYPES = ("Rockets", "Banzai Charge", "Death With Honour", "Maharaja")
+DL_HQ_NATION = {"Death With Honour": "Japan", "Maharaja": "India"}  # rules 9.2, 9.1
+DL_NATIONS = ("India", "China", "Japan", "Sweden")
+# rule 1.4 (Distant Lands): "Leader HQ cards plus three to eight of the other types"
+DL_OTHER_TYPES = (3, 8)
 HQType = Literal[
     "Ambush",
     "Committed Attack",
@@ -56,6 +75,10 @@ HQType = Literal[
     "Skirmish",
     "Supply",
     "Withdraw",
+    "Rockets",
+    "Banzai Charge",
+    "Death With Honour",
+    "Maharaja",
 ]
 # The title printed on an HQ card when the file gives none.
 DEFAULT_HQ_TITLE = {t: t for t in HQ_TYPES} | {"Guerrilla": "Guerrillas"}
@@ -74,11 +97,33 @@ DiceField = Annotated[
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
+# A unit card's Distant Lands secondary effect (rule 8: Unit Redoubt, Guerrillas, Committed
+# Attack), usable only while the card's unit is on the board.
+Secondary = Literal["redoubt", "guerrillas", "committed attack"]
+Name = Annotated[str, Field(min_length=1, max_length=60)]
 
-class UnitCard(BaseModel):
+
+class _Schema(BaseModel):
+    """Leaves the Distant Lands fields out of the serialised form while they are unset, so a
+    base army serialises (and hashes: ``study.army_hash``, ``pack``) as before them."""
+
+    _EXPANSION_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _drop_unset_expansion_fields(self, handler):
+        out = handler(self)
+        if isinstance(out, dict):
+            for k in self._EXPANSION_FIELDS:
+                if out.get(k) is None:
+                    out.pop(k, None)
+        return out
+
+
+class UnitCard(_Schema):
     """One physical unit card (rule 8). Empty fields: the card prints no such value."""
 
     model_config = _FROZEN
+    _EXPANSION_FIELDS = ("secondary",)
 
     attack: DiceField | None = None
     defense: Int(0, 20)
@@ -89,6 +134,7 @@ class UnitCard(BaseModel):
     withdraw_max: Int(1, 6) | None = None
     not_required_to_advance: Flag = False
     artillery: Flag = False
+    secondary: Secondary | None = None  # Distant Lands rule 8 (India)
 
     @model_validator(mode="after")
     def _consistent(self) -> UnitCard:
@@ -105,20 +151,27 @@ class UnitCard(BaseModel):
             raise ValueError("a card may have bombard or volley dice, not both")
         if self.range is not None and self.bombard is None and self.volley is None:
             raise ValueError("range is only printed with bombard or volley dice")
+        if self.secondary == "committed attack" and self.attack is None:
+            raise ValueError(
+                "secondary = 'committed attack' needs attack dice on the card: the attack "
+                "is made using this card (Distant Lands rule 8)"
+            )
         return self
 
 
-class Unit(BaseModel):
+class Unit(_Schema):
     """A unit counter (rule 1.3) and its unit cards (rule 1.4)."""
 
     model_config = _FROZEN
+    _EXPANSION_FIELDS = ("nationality",)
 
-    name: Annotated[str, Field(min_length=1, max_length=60)]
-    card_name: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+    name: Name
+    card_name: Name | None = None
     type: Literal["infantry", "cavalry"]
     full: Int(1, 30)
     reduced: Int(1, 30)
     cards: tuple[UnitCard, ...]
+    nationality: Name | None = None  # Distant Lands: India's Mysore, Punjab, ... (rule 9.1)
 
     @property
     def is_cavalry(self) -> bool:
@@ -144,13 +197,18 @@ class Unit(BaseModel):
         return self
 
 
-class Leader(BaseModel):
+class Leader(_Schema):
     """A leader card (rule 9.1). ``combat`` sets both sides; Palafox prints 1/5, written
-    ``combat_attack = 1`` and ``combat_defense = 5``."""
+    ``combat_attack = 1`` and ``combat_defense = 5``.
+
+    Distant Lands (rule 9.1): an Indian leader's ``nationality`` restricts it to the units of
+    that nationality; a Japanese leader's ``unit`` names the one unit it acts for (with a
+    1d6 assault value); Tokugawa names none."""
 
     model_config = _FROZEN
+    _EXPANSION_FIELDS = ("nationality", "unit")
 
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Name
     command: Int(1, 8)
     combat: Int(0, 20) | None = None
     combat_attack: Int(0, 20) | None = None
@@ -158,6 +216,8 @@ class Leader(BaseModel):
     rally: Int(0, 6) | Literal["auto"]
     pursuit_mod: Int(-5, 5) | None = None
     grand_battery: DiceField | None = None
+    nationality: Name | None = None
+    unit: Name | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -175,6 +235,11 @@ class Leader(BaseModel):
     def _combat_given(self) -> Leader:
         if self.combat_attack is None or self.combat_defense is None:
             raise ValueError("a leader needs combat (or both combat_attack and combat_defense)")
+        if self.nationality is not None and self.unit is not None:
+            raise ValueError(
+                "a leader has a nationality (an Indian leader) or a unit (a Japanese leader), "
+                "not both (Distant Lands rule 9.1)"
+            )
         return self
 
     @property
@@ -196,13 +261,17 @@ class HQEntry(BaseModel):
         return self.title or DEFAULT_HQ_TITLE[self.type]
 
 
-class Army(BaseModel):
-    """A nation: its 8 units with their cards, its leaders and HQ cards (rules 1.3, 1.4)."""
+class Army(_Schema):
+    """A nation: its 8 units with their cards, its leaders and HQ cards (rules 1.3, 1.4).
+    ``distant_lands`` names the expansion nation whose rules the army follows (None: a base
+    army)."""
 
     model_config = _FROZEN
+    _EXPANSION_FIELDS = ("distant_lands",)
 
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Name
     tiebreak_rank: Int(1, 99)
+    distant_lands: Literal["India", "China", "Japan", "Sweden"] | None = None
     relax_deck_rules: Flag = False
     units: tuple[Unit, ...]
     leaders: tuple[Leader, ...] = ()
@@ -223,6 +292,7 @@ class Army(BaseModel):
         if any(not u.cards for u in self.units):
             raise ValueError("every unit needs at least one unit card")
         relax = self.relax_deck_rules or bool((info.context or {}).get("relax"))
+        _distant_lands_rules(self, relax)
         if relax:
             if self.deck_size > 99:
                 raise ValueError(f"a deck holds at most 99 cards, this one {self.deck_size}")
@@ -277,3 +347,101 @@ class Army(BaseModel):
         import re
 
         return re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
+
+
+def _unit_where(i: int, u: Unit) -> str:
+    return f'units #{i} "{u.name}"'
+
+
+def _distant_lands_rules(army: Army, relax: bool) -> None:
+    """The Distant Lands fields: refused in a base army, checked against the expansion's
+    rules in an expansion army. Each error starts with the field's path in the file."""
+    nation = army.distant_lands
+    # every expansion field that is set, as (path, field, the nation allowed, rule)
+    used: list[tuple[str, str, str | None, str]] = []
+    for i, u in enumerate(army.units, 1):
+        if u.nationality is not None:
+            used.append((f"{_unit_where(i, u)} > nationality", "a unit nationality", "India",
+                         "rule 9.1"))  # fmt: skip
+        for j, c in enumerate(u.cards, 1):
+            if c.secondary is not None:
+                used.append((f"{_unit_where(i, u)} > cards #{j} > secondary",
+                             "a unit card's secondary effect", "India", "rule 8"))  # fmt: skip
+    for i, ld in enumerate(army.leaders, 1):
+        where = f'leaders #{i} "{ld.name}"'
+        if ld.nationality is not None:
+            used.append((f"{where} > nationality", "a leader nationality", "India", "rule 9.1"))
+        if ld.unit is not None:
+            used.append((f"{where} > unit", "a leader bound to one unit", "Japan", "rule 9.1"))
+    for i, h in enumerate(army.hq, 1):
+        if h.type in DL_HQ_TYPES:
+            used.append((f"hq #{i} > type", f"{h.type} cards", DL_HQ_NATION.get(h.type),
+                         "rule 9.1" if h.type == "Maharaja" else "rule 9.2"))  # fmt: skip
+    if nation is None:
+        if used:
+            where, what, _, rule = used[0]
+            raise ValueError(
+                f"{where}: a base-game army cannot have {what} (Distant Lands {rule}); "
+                'expected distant_lands = "India", "China", "Japan" or "Sweden" '
+                "at the top of the file to use the expansion's rules"
+            )
+        return
+    for where, what, only, rule in used:
+        # nation-only HQ types are deck composition (lifted by relax); fields are rules
+        if only is not None and only != nation and not (relax and "hq #" in where):
+            raise ValueError(
+                f"{where}: only a Distant Lands army of {only} can have {what} "
+                f"(Distant Lands {rule}); this army is distant_lands = {nation!r}"
+            )
+    nationalities = {u.nationality for u in army.units if u.nationality is not None}
+    if nation == "India":
+        for i, u in enumerate(army.units, 1):
+            if u.nationality is None:
+                raise ValueError(
+                    f"{_unit_where(i, u)} > nationality: required field is missing: every "
+                    'Indian unit has a nationality (e.g. "Mysore"), which its leaders, '
+                    "redoubt cards and Maharaja refer to (Distant Lands rules 8, 9.1)"
+                )
+        for i, ld in enumerate(army.leaders, 1):
+            if ld.nationality is None:
+                raise ValueError(
+                    f'leaders #{i} "{ld.name}" > nationality: required field is missing: an '
+                    "Indian leader acts only for units of its nationality (Distant Lands "
+                    f"rule 9.1); expected one of: {', '.join(sorted(nationalities))}"
+                )
+            if ld.nationality not in nationalities:
+                raise ValueError(
+                    f'leaders #{i} "{ld.name}" > nationality: no unit of the army has '
+                    f"nationality {ld.nationality!r}; expected one of: "
+                    f"{', '.join(sorted(nationalities))} (Distant Lands rule 9.1)"
+                )
+    for i, ld in enumerate(army.leaders, 1):
+        if ld.unit is not None:
+            try:
+                army.unit(ld.unit)
+            except KeyError:
+                raise ValueError(
+                    f'leaders #{i} "{ld.name}" > unit: no unit of the army is called '
+                    f"{ld.unit!r}; expected one of: {', '.join(u.name for u in army.units)} "
+                    "(Distant Lands rule 9.1)"
+                ) from None
+    if any(h.type == "Maharaja" for h in army.hq) and not army.leaders:
+        raise ValueError(
+            "hq > Maharaja: a Maharaja is played with a leader, and this army has none "
+            "(Distant Lands rule 9.1)"
+        )
+    if relax:
+        return
+    if not army.leaders:
+        raise ValueError(
+            "leaders: expected at least one leader: every nation has Leader HQ cards "
+            "(Distant Lands rule 1.4) (set relax_deck_rules = true to experiment)"
+        )
+    others = sorted({h.type for h in army.hq})
+    lo, hi = DL_OTHER_TYPES
+    if not lo <= len(others) <= hi:
+        raise ValueError(
+            f"hq: expected {lo} to {hi} HQ card types besides the leaders (Distant Lands "
+            f"rule 1.4), found {len(others)} ({', '.join(others) or 'none'}) "
+            "(set relax_deck_rules = true to experiment with other counts)"
+        )

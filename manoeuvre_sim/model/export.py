@@ -41,6 +41,7 @@ def card_rows(army: Army) -> list[dict[str, str]]:
                 pursuit_max=c.pursuit_max, withdraw_max=c.withdraw_max,
                 not_required_to_advance=int(c.not_required_to_advance),
                 artillery=int(c.artillery),
+                special=f"Secondary: {c.secondary}" if c.secondary else "",
             )  # fmt: skip
     for ld in army.leaders:
         special = []
@@ -48,6 +49,10 @@ def card_rows(army: Army) -> list[dict[str, str]]:
             special.append(f"Attack: {ld.combat_attack}, Def: {ld.combat_defense}")
         if ld.grand_battery is not None:
             special.append(f"Grand Battery: Range 2 from any unit, Damage {ld.grand_battery}")
+        if ld.nationality is not None:
+            special.append(f"Nationality: {ld.nationality}")
+        if ld.unit is not None:
+            special.append(f"Unit: {ld.unit}")
         add(
             kind="leader", name=ld.name, leader_command=ld.command,
             leader_combat_attack=ld.combat_attack, leader_combat_defense=ld.combat_defense,

@@ -226,3 +226,38 @@ def load_sections(
     terrain = terrain or load_terrain()
     s = validate(SectionSet, read_toml(path), str(path), {"letters": terrain.letters})
     return s.sections
+
+
+def load_map_pool(
+    sections_file: Path | str | None = None, terrain: TerrainTable | None = None
+) -> tuple[MapSection, ...]:
+    """The built-in map sections, joined by a designer's sections file (``--sections``; the
+    Distant Lands sections, say) validated exactly as ``data/maps/sections.toml``. Its
+    section numbers must differ from the built-in ones (they name sections in ``--map``,
+    the trace and the manifest)."""
+    terrain = terrain or load_terrain()
+    builtin = load_sections(terrain=terrain)
+    if not sections_file:
+        return builtin
+    extra = load_sections(sections_file, terrain)
+    taken = {s.number for s in builtin}
+    for i, s in enumerate(extra, 1):
+        if s.number in taken:
+            free = max(taken) + 1
+            raise DataError(
+                str(sections_file),
+                [(f"sections #{i} (section {s.number}) > number",
+                  f"section {s.number} is a built-in section; expected a number the built-in "
+                  f"sections do not use (from {free}), as the file joins their pool")],
+            )  # fmt: skip
+    return builtin + extra
+
+
+def sections_hash(sections: tuple[MapSection, ...]) -> str:
+    """A short hash of a list of map sections (the manifests' ``sections_hash``)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for s in sections:
+        h.update(s.model_dump_json().encode())
+    return h.hexdigest()[:16]

@@ -143,7 +143,7 @@ class _Reader:
         if b == R.PURPOSE_INITIATE:
             self.pursuit_mod = 0
             values.update(combat=COMBAT_NAMES.get(d, str(d)), target_sq=self.board.square[c])
-            if d not in (D.CK_AMBUSH, D.CK_GRAND_BATTERY):
+            if d not in (D.CK_AMBUSH, D.CK_GRAND_BATTERY, D.CK_ROCKETS, D.CK_DEATH_WITH_HONOUR):
                 u = p * S.MAXU_SIDE + _card_unit(army, a)
                 values.update(unit=u, unit_sq=self.board.square[u])
         self.note(p, "play", **values)

@@ -35,7 +35,10 @@ COMBAT_TEXT = {
     "bombard": "Bombardment",
     "volley": "Volley",
     "grand_battery": "Grand Battery",
+    "rockets": "Rockets",
+    "death_with_honour": "Death With Honour",
 }
+ROCKET_TEXT = ("no effect", "the target retreats", "the target retreats and takes a hit")
 TIEBREAK_TEXT = (
     "decided by the squares controlled",
     "squares tied; decided by the enemy units eliminated",
@@ -46,6 +49,7 @@ TIEBREAK_TEXT = (
 ROLL_TEXT = {
     "attack": "for the attack",
     "fire": "to fire",
+    "rockets": "for the rockets",
     "pursuit": "for the pursuit",
     "rally": "to rally",
     "withdraw": "to withdraw",
@@ -204,6 +208,10 @@ class _Text:
                 return f"plays {card} to ambush {tgt}"
             if combat == "grand_battery":
                 return f"plays {card} for a Grand Battery at {tgt}"
+            if combat == "rockets":
+                return f"plays {card} to fire rockets at {tgt}"
+            if combat == "death_with_honour":
+                return f"plays {card}: Death With Honour for {tgt}"
             u = initiate["unit"]
             verb = {"assault": "assaults", "bombard": "bombards"}.get(combat, "volleys at")
             return f"{info.unit(u)} at {self._sq(initiate['unit_sq'])} {verb} {tgt}, playing {card}"
@@ -227,6 +235,12 @@ class _Text:
 
     def _combat(self, p, combat, code, attack, defense, result):
         name = COMBAT_TEXT.get(combat, f"combat kind {code}")
+        if combat == "rockets":
+            return f"{name}: d10 {attack}: {ROCKET_TEXT[result]}"
+        if combat == "death_with_honour":
+            return (
+                f"{name}: {self.info.unit(attack)} falls; {_n(result, 'adjacent enemy unit')} hit"
+            )
         if combat in ("assault", "ambush"):
             return f"{name}: attack {attack} against defense {defense}: {BAND_TEXT[result]}"
         return f"{name}: {attack} against defense {defense}: {'one hit' if result else 'no effect'}"

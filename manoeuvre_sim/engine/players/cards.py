@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.players.odds import _progress_rows
+from manoeuvre_sim.engine.players.odds import _dice_at_least, _progress_rows
 from manoeuvre_sim.engine.players.params import (
     H_ADVANCE,
     H_ATTACK,
@@ -19,6 +19,7 @@ from manoeuvre_sim.engine.players.params import (
     H_SWITCH,
     H_THREAT,
 )
+from manoeuvre_sim.engine.rules import strength
 from manoeuvre_sim.jit import kernel
 
 # the worth of holding each HQ card type (state.HQ_* order), before its context
@@ -27,6 +28,8 @@ for _hq, _v in (
     (S.HQ_AMBUSH, 3.0), (S.HQ_COMMITTED, 2.8), (S.HQ_FORCED_MARCH, 2.0),
     (S.HQ_GUERRILLA, 2.6), (S.HQ_REDOUBT, 2.0), (S.HQ_REGROUP, 1.0), (S.HQ_SAPPERS, 0.5),
     (S.HQ_SPY, 1.0), (S.HQ_SKIRMISH, 1.5), (S.HQ_SUPPLY, 2.5), (S.HQ_WITHDRAW, 3.2),
+    (S.HQ_ROCKETS, 2.0),  # Distant Lands: a riskless attack, 0.6 a retreat, 0.2 a hit
+    (S.HQ_DEATH_WITH_HONOUR, 1.0),  # Distant Lands: a unit for the hits around it
 ):  # fmt: skip
     HQ_VALUE[_hq] = _v
 
@@ -56,8 +59,44 @@ def _enemy_reach(st, p, sq, maxd):
 
 
 @kernel
-def _card_value(st, cards, weights, p, c, n_reduced):
-    """Worth of holding card c for p (0: none)."""
+def _enemy_mean_strength(st, units, p):
+    """Mean strength of p's enemy's units on the board (0 if none): the typical attacker and
+    defender a card in p's hand will meet."""
+    q = 1 - p
+    tot = 0
+    k = 0
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] > 0:
+            tot += strength(st, units, t)
+            k += 1
+    return tot / k if k > 0 else 0.0
+
+
+@kernel
+def _assault_hits(n, s, a0, d):
+    """Expected hits of an assault rolling n d s on attack total a0 against defence d: one
+    when the total beats d, a second when it reaches 2d (the results table's bands, as the
+    move values count them). At most 2, however large the dice."""
+    return _dice_at_least(n, s, d + 1 - a0) + _dice_at_least(n, s, 2 * d - a0)
+
+
+# the defences a unit card's attack may meet, over a defender of the typical strength: no
+# card, or a printed defence of 3, 5 or 7 (the printed values run 2-8, most often 5); and
+# the printed attack dice a defence card may meet (1d10, 2d6, 2d8 and 2d10 are all of them)
+_DEF_SPREAD = np.array([0, 3, 5, 7], dtype=np.int64)
+_ATK_SPREAD = np.array([[1, 10], [2, 6], [2, 8], [2, 10]], dtype=np.int64)
+
+
+@kernel
+def _card_value(st, units, cards, weights, p, c, n_reduced):
+    """Worth of holding card c for p (0: none). A unit card is worth what it does against
+    the enemy units it may meet (of the enemy's mean strength), so its worth stops growing
+    where more dice or defence change nothing: an attack by its expected hits (at most 2)
+    over the defences of ``_DEF_SPREAD``, a bombardment by its chance of a hit, a defence by
+    the expected hits it saves against the attacks of ``_ATK_SPREAD``. The scales make the
+    printed cards (2d8 or 1d10 on a unit of strength 6, defence 5) worth about what the
+    earlier worth, linear in the printed pips, gave them."""
     kind = cards[p, c, S.CF_KIND]
     if kind == S.KIND_UNIT:
         u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
@@ -65,16 +104,28 @@ def _card_value(st, cards, weights, p, c, n_reduced):
             return 0.0  # the card of an eliminated unit
         dist = _enemy_reach(st, p, st[S.U_SQ + u], 2)[1]
         near = dist <= 2
+        own = strength(st, units, u)
+        foe = int(_enemy_mean_strength(st, units, p) + 0.5)
         v = 0.0
-        if cards[p, c, S.CF_ATK_N] > 0:
-            ea = cards[p, c, S.CF_ATK_N] * (cards[p, c, S.CF_ATK_S] + 1) * 0.5
-            v += ea * (0.45 if near else 0.25)
+        n = cards[p, c, S.CF_ATK_N]
+        if n > 0:
+            e = 0.0
+            for k in range(_DEF_SPREAD.shape[0]):
+                e += _assault_hits(n, cards[p, c, S.CF_ATK_S], own, foe + _DEF_SPREAD[k])
+            v += e / _DEF_SPREAD.shape[0] * (3.6 if near else 2.0)
         if cards[p, c, S.CF_BOMB_N] > 0:
-            eb = cards[p, c, S.CF_BOMB_N] * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5
-            v += eb * (0.3 if dist <= 3 else 0.15)
+            e = _dice_at_least(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S], foe + 1)
+            v += e * (4.0 if dist <= 3 else 2.0)
         if cards[p, c, S.CF_VOL_N] > 0:
             v += 0.5 if near else 0.2
-        v += cards[p, c, S.CF_DEF] * (0.5 if near else 0.15)
+        df = cards[p, c, S.CF_DEF]
+        if df > 0:
+            e = 0.0
+            for k in range(_ATK_SPREAD.shape[0]):
+                an = _ATK_SPREAD[k, 0]
+                asd = _ATK_SPREAD[k, 1]
+                e += _assault_hits(an, asd, foe, own) - _assault_hits(an, asd, foe, own + df)
+            v += e / _ATK_SPREAD.shape[0] * (2.6 if near else 0.8)
         if st[S.U_STEP + u] == 1:
             v += 2.0  # it restores its own unit (rule 7 Reinforcement)
         return v
@@ -104,11 +155,6 @@ def _n_reduced(st, p):
         if st[S.U_STEP + p * S.MAXU_SIDE + i] == 1:
             k += 1
     return k
-
-
-@kernel
-def _hand_value(st, cards, weights, p, s):
-    return _card_value(st, cards, weights, p, st[S.HAND + p * S.HMAX + s], _n_reduced(st, p))
 
 
 # ------------------------------------------------------------------------------------------

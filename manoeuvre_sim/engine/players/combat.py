@@ -177,6 +177,23 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
         u_att = u if kind == D.CK_ASSAULT else -1
         ev = _with_step5_card(st, cards, weights, p, u_att, s, n, sd, a0, df, tsq, ev, cost, vals)
         return ev - cost[s]
+    if kind == D.CK_DEATH_WITH_HONOUR:
+        # Distant Lands 9.2: our unit u is eliminated, every adjacent enemy unit hit
+        v = -_elim_value(st, weights, u) * weights[H_OWN]
+        for sq in (tsq - 8, tsq + 8, tsq - 1, tsq + 1):
+            if 0 <= sq < 64 and (sq // 8 == tsq // 8 or sq % 8 == tsq % 8):
+                e = st[S.OCC + sq]
+                if e >= 0 and e // S.MAXU_SIDE != p:
+                    v += _loss(st, weights, e)
+        return v - cost[s]
+    if kind == D.CK_ROCKETS:
+        # Distant Lands 6.3: a d10, 0.4 a retreat, 0.2 a retreat and a hit; a target that
+        # cannot retreat is eliminated instead (rule 6.6). No risk. A retreat is valued as
+        # in an assault's bands (players/odds.py _band_values).
+        if can_retreat(st, tprops, t):
+            back = weights[H_GROUND] + 0.15 * weights[H_HIT]
+            return 0.6 * back + 0.2 * _loss(st, weights, t) - cost[s]
+        return 0.6 * _elim_value(st, weights, t) - cost[s]
     # bombardment, volley, grand battery (rule 6.2, 9.1): one hit if the roll beats the
     # target's defence; no risk
     n, sd = fire_dice(cards, p, c, kind)
@@ -191,7 +208,7 @@ def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
     cost = np.empty(S.HMAX, dtype=np.float64)
     for s in range(st[S.HAND_N + p]):
         cost[s] = weights[H_CARD] * _card_value(
-            st, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
+            st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
         )
     ret = np.full(S.NUNITS, -1, dtype=np.int8)  # can the target retreat (computed once)
     best = weights[H_ATTACK]
@@ -258,7 +275,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
         s = opts[i, 0]
         what = opts[i, 1]
         c = st[S.HAND + p * S.HMAX + s]
-        cost = weights[H_CARD] * _card_value(st, cards, weights, p, c, n_reduced)
+        cost = weights[H_CARD] * _card_value(st, units, cards, weights, p, c, n_reduced)
         v = base
         if what == D.AC_UNIT:
             t2 = _convolve(pmf, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
@@ -279,7 +296,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             # rule 9.2: the combat is cancelled, the initiating card returns to the hand
             # (going on spends it) and the unit may move up to 2 squares
             ci = cb[D.CB_INIT_CARD]
-            v = weights[H_CARD] * _card_value(st, cards, weights, p, ci, n_reduced)
+            v = weights[H_CARD] * _card_value(st, units, cards, weights, p, ci, n_reduced)
             v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
         elif what == D.AC_LEADER_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
@@ -404,7 +421,8 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     for i in range(1, n):
         c = st[S.HAND + q * S.HMAX + opts[i, 0]]
         cost = (
-            weights[H_CARD] * _card_value(st, cards, weights, q, c, n_reduced) + weights[H_GROUND]
+            weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced)
+            + weights[H_GROUND]
         )
         if cards[q, c, S.CF_KIND] == S.KIND_HQ:
             v = -cost
@@ -434,7 +452,7 @@ def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
         if add <= 0:
             continue
         gain = lose - _defender_loss(st, units, cards, tprops, weights, q, cb, add, tail, top, vals)
-        v = gain - weights[H_CARD] * _card_value(st, cards, weights, q, c, n_reduced) * 0.5
+        v = gain - weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced) * 0.5
         if v > best + 1e-9:
             best = v
             bi = i

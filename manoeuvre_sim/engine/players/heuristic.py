@@ -94,7 +94,7 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
         low = 1e9
         lows = -1
         for s in range(st[S.HAND_N + p]):
-            v = _card_value(st, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced)
+            v = _card_value(st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced)
             if v < keep:
                 mask |= 1 << s
             elif v < low:
@@ -157,7 +157,7 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
         if cards[p, c, S.CF_KIND] == S.KIND_LEADER and cards[p, c, S.CF_RALLY_AUTO] == 0:
             ok = cards[p, c, S.CF_RALLY] / 6.0
         gain = (units[u, S.UF_FULL] - units[u, S.UF_REDUCED]) * 0.2 + weights[H_ELIM] * 0.5
-        return ok * gain - weights[H_CARD] * _card_value(st, cards, weights, p, c, 0) * 0.5
+        return ok * gain - weights[H_CARD] * _card_value(st, units, cards, weights, p, c, 0) * 0.5
     if dk == D.D_REDOUBT:
         if o0 < 0:
             return 0.6
@@ -188,5 +188,5 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
                 + nb_ * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5 * 0.3
                 + cards[p, c, S.CF_DEF] * 0.3
             )
-        return _card_value(st, cards, weights, p, c, 0)
+        return _card_value(st, units, cards, weights, p, c, 0)
     return 0.0

@@ -59,8 +59,11 @@ def _style(base: np.ndarray, **values: float) -> np.ndarray:
 #       --eval-games 4400 --out reports/tune
 # held-out (4,400 games each, 95% Wilson): balanced 0.562 [0.548, 0.577], attritional 0.755
 # [0.742, 0.767], territorial 0.819 [0.808, 0.830], simple 0.936 [0.928, 0.943], random 1.000
-# [0.999, 1.000]. Clear of 50 % against balanced, but not the default: under it a card
-# study cannot see an absurdly strong unit card (manoeuvre_sim.DEFAULT_POLICY).
+# [0.999, 1.000].
+# Kept after the players' card worth became saturating (2026-11-24): on those players it
+# beats balanced 0.553 [0.538, 0.567] (tournament --games 4400 --seed 7), and it beats
+# 0.529 [0.514, 0.544] the vector the same command makes on them (tuned_new; README: Tuning
+# a style). The default player since then (manoeuvre_sim.DEFAULT_POLICY).
 TUNED = _style(
     BALANCED, hit=1.0, elim=1.6328, own_loss=1.5781, attack_min=-0.278, advance=4.6242,
     control=0.0938, terrain=0.2524, threat=0.1403, opportunity=1.9923, keep=5.6117,

@@ -10,7 +10,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent
+from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent, neighbors
 from manoeuvre_sim.engine.players.params import NPARAM
 from manoeuvre_sim.engine.rules import strength
 from manoeuvre_sim.jit import kernel
@@ -23,6 +23,20 @@ P_CONTACT = 3  # weight of ending adjacent to an enemy unit
 P_KEEP = 4  # discard cards worth less than this (see _card_value)
 SIMPLE_PARAMS = np.zeros(NPARAM)
 SIMPLE_PARAMS[:5] = (1.0, 0.6, 1.2, 0.3, 5.5)
+
+
+@kernel
+def dwh_balance(st, p, u):
+    """Death With Honour (Distant Lands 9.2) counted in steps: the enemy steps the hits
+    around p's unit u take, minus u's own steps."""
+    nb = np.empty(4, dtype=np.int32)
+    k = neighbors(st[S.U_SQ + u], nb)
+    v = -float(st[S.U_STEP + u])
+    for i in range(k):
+        e = st[S.OCC + nb[i]]
+        if e >= 0 and e // S.MAXU_SIDE != p:
+            v += 1.0
+    return v
 
 
 @kernel
@@ -154,6 +168,11 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             return -1.0
         if kind == D.CK_AMBUSH:
             return -0.5
+        if kind == D.CK_ROCKETS:
+            return 0.2  # no risk: d10 5-10 a retreat, 9-10 with a hit (Distant Lands 6.3)
+        if kind == D.CK_DEATH_WITH_HONOUR:
+            return dwh_balance(st, p, u) + 0.25  # e.g. a reduced unit for one enemy hit
+
         if kind == D.CK_BOMBARD:
             a = _mean_dice(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S])
         elif kind == D.CK_VOLLEY:
