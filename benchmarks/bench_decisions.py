@@ -29,14 +29,15 @@ SECTION = "## Decisions of the default player (issue 13)"
 RECORD_SNIPPET = r"""
 import sys
 import numpy as np
-from manoeuvre_sim.engine import checks
+from manoeuvre_sim.engine import game as G
 from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine.players import dispatch
 from manoeuvre_sim.engine.game import play_game
 from manoeuvre_sim.rng import new_state
 from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
 n_games, out = int(sys.argv[1]), sys.argv[2]
 rec = {"st": [], "opts": [], "cb": [], "rng": [], "meta": []}
-choose = checks.choose
+choose = dispatch.choose
 def spy(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n):
     o = np.zeros((512, 4), np.int32)
     o[:n] = opts[:n]
@@ -45,7 +46,7 @@ def spy(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, 
     k = choose(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
     rec["meta"].append((seat, dk, n, k))
     return k
-checks.choose = spy  # decide's callee, as plain Python
+G.choose_entry = lambda: spy  # the player new_context puts in the game context, as plain Python
 cfg = SimConfig("France", "Russia", games=1, seed=2)
 _, _, P = prepare(cfg)
 pol, params = policy_arrays(cfg)

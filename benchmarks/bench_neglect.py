@@ -22,9 +22,10 @@ the current one as ``players_base`` and its styles are registered as the extra p
 checkout's, only the decisions differ. The scratch copy compiles with its own numba cache
 (a few minutes) and is deleted afterwards; nothing of it stays in the repository.
 
-The registration is done in the worker process before anything is compiled: ``decide``
-(engine/checks.py) calls a ``choose`` that sends the extra policy ids to the baseline's
-``choose_heuristic`` and every other id to the current ``choose``. It depends on the
+The registration is done in the worker process before anything is compiled: the game
+context's player (``game.new_context`` takes it from ``choose_entry``) becomes a ``choose``
+that sends the extra policy ids to the baseline's ``choose_heuristic`` and every other id to
+the current ``choose``. It depends on the
 signatures of those two functions and on ``players.dispatch``'s ``POLICY_NAMES`` /
 ``POLICY_PARAMS`` and ``runner.POLICIES``; if they change, update ``_install_base``.
 """
@@ -120,13 +121,16 @@ def _install_base() -> None:
 
     import manoeuvre_sim.engine.players as players_pkg
     from manoeuvre_sim import runner
-    from manoeuvre_sim.engine import checks
+    from manoeuvre_sim.engine import game
     from manoeuvre_sim.engine.players import dispatch as disp
     from manoeuvre_sim.engine.players_base import heuristic as base_h
     from manoeuvre_sim.engine.players_base import params as base_p
+    from manoeuvre_sim.jit import entry_point
 
-    if not hasattr(checks, "choose"):
-        raise SystemExit("bench_neglect: engine/checks.py no longer calls `choose`; update it")
+    if not hasattr(game, "choose_entry"):
+        raise SystemExit(
+            "bench_neglect: game.new_context no longer takes `choose_entry`; update it"
+        )
     base_id = len(disp.POLICY_NAMES)
     nb_base = base_p.NPARAM
     n_now = int(np.asarray(disp.POLICY_PARAMS["balanced"]).shape[0])
@@ -145,7 +149,9 @@ def _install_base() -> None:
             )
         return current(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
 
-    checks.choose = choose_ab
+    # new_context (the only taker of the players' pointer) is compiled after this, in this
+    # scratch copy's own numba cache (its engine sources differ, so does the cache key)
+    game.choose_entry = entry_point(choose_ab, disp.CHOOSE_SIG)
     names = tuple(f"{s}@base" for s in STYLES)
     for s, name in zip(STYLES, names, strict=True):
         v = np.zeros(n_now)
