@@ -1,6 +1,6 @@
 """The Movement Phase (rule 5): the one ordinary move, Supply, Forced March and their
 Guerrilla negation (rule 9.2), and the Distant Lands options (advance to contact,
-digging in).
+digging in, the expansion's Forced March wording).
 
 Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
 """
@@ -13,7 +13,11 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import forced_march_destinations, move_destinations
 from manoeuvre_sim.engine.checks import decide
-from manoeuvre_sim.engine.options import OPT_ADVANCE_TO_CONTACT, OPT_DIGGING_IN
+from manoeuvre_sim.engine.options import (
+    OPT_ADVANCE_TO_CONTACT,
+    OPT_DIGGING_IN,
+    OPT_DL_FORCED_MARCH,
+)
 from manoeuvre_sim.engine.rules import (
     EV_DIG_IN,
     EV_DISCARD,
@@ -86,8 +90,10 @@ def move_options(st, units, tprops, p, moved, opts, start):
 
 
 @kernel
-def forced_march(st, g, p, u, start_sq):
-    """Rule 9.2 Forced March: the unit that just moved may move one more square."""
+def forced_march(st, g, opt, p, u, start_sq):
+    """Rule 9.2 Forced March: the unit that just moved may move one more square (not after
+    a move that began or ended in a Field or Marsh; with ``OPT_DL_FORCED_MARCH``, the
+    Distant Lands wording, only one that began there)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn = g
     s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
     if s < 0 or st[S.U_STEP + u] == 0:
@@ -95,7 +101,8 @@ def forced_march(st, g, p, u, start_sq):
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     buf = np.empty(4, dtype=np.int32)
-    m = forced_march_destinations(occ, terr, tprops, start_sq, st[S.U_SQ + u], buf)
+    end_counts = 1 - opt[OPT_DL_FORCED_MARCH]
+    m = forced_march_destinations(occ, terr, tprops, start_sq, st[S.U_SQ + u], end_counts, buf)
     if m == 0:
         return
     opts[0, 0] = -1
@@ -153,7 +160,7 @@ def movement_phase(st, g, opt, p):
         moved[u - p * S.MAXU_SIDE] = 1
         st[S.MOVES + p] += 1
         log(tr, trn, EV_MOVE, p, u, fr, opts[k, 1], 0)
-        forced_march(st, g, p, u, fr)
+        forced_march(st, g, opt, p, u, fr)
     # rule 5 / 9.2 Supply: one Supply card per Movement Phase moves a second unit
     s = find_hq(st, cards, p, S.HQ_SUPPLY)
     if s < 0:
@@ -182,4 +189,4 @@ def movement_phase(st, g, opt, p):
     move_unit(st, u, to)
     st[S.MOVES + p] += 1
     log(tr, trn, EV_MOVE, p, u, fr, to, 1)
-    forced_march(st, g, p, u, fr)
+    forced_march(st, g, opt, p, u, fr)
