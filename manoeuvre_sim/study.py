@@ -268,8 +268,13 @@ def _on_disk(store: Path, p: Pairing, task: Task, want: dict, stats: bool) -> bo
 def _read_done(store: Path, p: Pairing, task: Task, stats: bool) -> tuple:
     import pandas as pd
 
+    from manoeuvre_sim.engine.cardstats import NCS
+
     df = pd.read_parquet(store / part_name(p.label, task))
     cs = np.load(stats_path(store, p.label, task))["cs"].astype(np.int32) if stats else None
+    if cs is not None and cs.shape[-1] < NCS:
+        # written before the use fields appended since (USE_BANZAI): none of those uses
+        cs = np.concatenate([cs, np.zeros((*cs.shape[:-1], NCS - cs.shape[-1]), np.int32)], -1)
     return df, cs
 
 

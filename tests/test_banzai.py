@@ -240,6 +240,26 @@ def test_whole_games_with_it_keep_invariants_and_fair_play(japan, policy):
     assert len(simulate(cfg).records) == 20
 
 
+def test_card_statistics_count_it_as_banzai(japan):
+    """The card-value statistics (engine/cardstats.py) count a Banzai Charge play as its own
+    use ("banzai"), not as Scout/Spy, whose use number PURPOSE_BANZAI would otherwise take."""
+    from manoeuvre_sim.engine import cardstats as CS
+    from manoeuvre_sim.engine.trace import play_traced
+
+    P = packed(japan, "Russia")
+    bz = cards_of(P, 0, "Banzai Charge")
+    played = 0
+    for seed in range(4):
+        _, tr = play_traced(japan, "Russia", seed=seed, game=0, policies=("random", "random"))
+        out = np.zeros((2, 60, CS.NCS), dtype=np.int32)
+        CS.scan_trace(tr, len(tr), out)
+        n = _banzai_plays(tr)
+        played += n
+        assert out[0, bz, CS.CS_USE + CS.USE_BANZAI].sum() == n
+        assert out[0, bz, CS.CS_USE + CS.USE_SPY].sum() == 0
+    assert played > 0 and CS.USE_NAMES[CS.USE_BANZAI] == "banzai"
+
+
 def test_search_player_with_it(japan):
     """The search player lists the first move as the rules do (Banzai Charge moves
     included): a rollout that never reached its planned decision would raise."""
@@ -298,3 +318,26 @@ json.dump(out, sys.stdout)
     a, b = json.loads(jit.stdout), json.loads(py.stdout)
     assert a == b
     assert sum(_banzai_plays(np.array(v[0])) for v in a.values()) > 0
+
+
+def test_card_statistics_written_before_the_banzai_use_still_read(tmp_path):
+    """A card study's statistics written before USE_BANZAI was appended (NCS - 1 fields)
+    are read back with that field zero, so such a study still resumes."""
+    import pandas as pd
+
+    from manoeuvre_sim.engine import cardstats as CS
+    from manoeuvre_sim.study import Task, _read_done, part_name, stats_path
+
+    class _P:
+        label = "games"
+
+    task = Task(0, 0, 2)
+    store = tmp_path / "store"
+    store.mkdir()
+    pd.DataFrame({"x": [1, 2]}).to_parquet(store / part_name("games", task))
+    old = np.arange(2 * 2 * 3 * (CS.NCS - 1), dtype=np.int32).reshape(2, 2, 3, CS.NCS - 1)
+    stats_path(store, "games", task).parent.mkdir()
+    np.savez(stats_path(store, "games", task), cs=old)
+    _, cs = _read_done(store, _P(), task, True)
+    assert cs.shape == (2, 2, 3, CS.NCS)
+    assert (cs[..., :-1] == old).all() and not cs[..., CS.CS_USE + CS.USE_BANZAI].any()
