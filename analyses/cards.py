@@ -382,7 +382,8 @@ def observed_frame(o: ObservedSums) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _use_word(name: str, kind: str) -> str:
     if name == "restore" and kind == "leader":
         return "rally"
-    return {"attack_start": "attack (starting)", "fire": "bombard/volley"}.get(name, name)
+    return {"attack_start": "attack (starting)", "fire": "bombard/volley",
+            "banzai": "Banzai Charge"}.get(name, name)  # fmt: skip
 
 
 @dataclass

@@ -111,6 +111,12 @@ def rule_options(f):
                 "--digging-in", is_flag=True, help="Distant Lands: a player may skip its move."
             ),
             click.option(
+                "--dl-forced-march",
+                is_flag=True,
+                help="Distant Lands 9.2 wording: only a move that begins in a Field or Marsh "
+                "may not be Forced Marched (base: begins or ends).",
+            ),
+            click.option(
                 "--max-turns", type=int, default=200, show_default=True, help="Safety turn limit."
             ),
             click.option(

@@ -74,6 +74,7 @@ def rule_switches(kw: dict):
         tournament_hand=kw.pop("tournament_hand"),
         advance_to_contact=kw.pop("advance_to_contact"),
         digging_in=kw.pop("digging_in"),
+        dl_forced_march=kw.pop("dl_forced_march"),
         max_turns=kw.pop("max_turns"),
         setup=kw.pop("setup"),
         fixed_map=kw.pop("fixed_map"),

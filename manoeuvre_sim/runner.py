@@ -48,6 +48,7 @@ class SimConfig:
     tournament_hand: bool = False
     advance_to_contact: bool = False
     digging_in: bool = False
+    dl_forced_march: bool = False  # Distant Lands 9.2 Forced March wording (--dl-forced-march)
     max_turns: int = 200
     include_unverified_maps: bool = False
     sections_file: str | None = None  # a designer's map sections joining the pool (--sections)
@@ -121,10 +122,13 @@ def absolute(path: str | None) -> str | None:
 
 def config_dict(config) -> dict:
     """A config (``SimConfig``, ``study.RuleOptions``) as a manifest records it; an unset
-    ``sections_file`` is left out, so a manifest without ``--sections`` reads as before it."""
+    ``sections_file`` and an unset ``dl_forced_march`` are left out, so a manifest without
+    ``--sections`` or ``--dl-forced-march`` reads as before them."""
     out = asdict(config)
     if out.get("sections_file") is None:
         out.pop("sections_file", None)
+    if not out.get("dl_forced_march", True):
+        out.pop("dl_forced_march", None)
     return out
 
 
@@ -161,6 +165,7 @@ def rule_options(config: SimConfig) -> np.ndarray:
         tournament_hand=config.tournament_hand,
         advance_to_contact=config.advance_to_contact,
         digging_in=config.digging_in,
+        dl_forced_march=config.dl_forced_march,
         max_turns=config.max_turns,
         check=config.check_invariants,
         setup=config.setup,

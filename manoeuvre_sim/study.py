@@ -41,6 +41,7 @@ class RuleOptions:
     tournament_hand: bool = False
     advance_to_contact: bool = False
     digging_in: bool = False
+    dl_forced_march: bool = False  # Distant Lands 9.2 Forced March wording (--dl-forced-march)
     max_turns: int = 200
     include_unverified_maps: bool = False
     setup: str = "random"  # rule 3 set-up, "random" or "rules" (runner.SimConfig)
@@ -267,8 +268,13 @@ def _on_disk(store: Path, p: Pairing, task: Task, want: dict, stats: bool) -> bo
 def _read_done(store: Path, p: Pairing, task: Task, stats: bool) -> tuple:
     import pandas as pd
 
+    from manoeuvre_sim.engine.cardstats import NCS
+
     df = pd.read_parquet(store / part_name(p.label, task))
     cs = np.load(stats_path(store, p.label, task))["cs"].astype(np.int32) if stats else None
+    if cs is not None and cs.shape[-1] < NCS:
+        # written before the use fields appended since (USE_BANZAI): none of those uses
+        cs = np.concatenate([cs, np.zeros((*cs.shape[:-1], NCS - cs.shape[-1]), np.int32)], -1)
     return df, cs
 
 
@@ -292,6 +298,7 @@ def run_task(shared: dict, item: tuple) -> tuple:
         policy_a=p.policy_a, policy_b=p.policy_b, params_a=p.params_a, params_b=p.params_b,
         threads=threads, chunk=count, tournament_hand=options.tournament_hand,
         advance_to_contact=options.advance_to_contact, digging_in=options.digging_in,
+        dl_forced_march=options.dl_forced_march,
         max_turns=options.max_turns, include_unverified_maps=options.include_unverified_maps,
         setup=options.setup, fixed_map=options.fixed_map, fixed_rot=options.fixed_rot,
         sections_file=options.sections_file,
@@ -485,7 +492,7 @@ def simulate_tasks(
                       params_a=c.params_a, params_b=c.params_b)  # fmt: skip
     options = RuleOptions(
         tournament_hand=c.tournament_hand, advance_to_contact=c.advance_to_contact,
-        digging_in=c.digging_in, max_turns=c.max_turns,
+        digging_in=c.digging_in, dl_forced_march=c.dl_forced_march, max_turns=c.max_turns,
         include_unverified_maps=c.include_unverified_maps, setup=c.setup,
         fixed_map=c.fixed_map, fixed_rot=c.fixed_rot, sections_file=c.sections_file,
     )  # fmt: skip

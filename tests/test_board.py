@@ -49,9 +49,9 @@ def moves(b, sq, cavalry, fn=move_destinations):
     return out[: fn(b.occ, b.terr, b.tprops, sq, cavalry, out)].tolist()
 
 
-def forced(b, start, cur, fn=forced_march_destinations):
+def forced(b, start, cur, fn=forced_march_destinations, end_counts=1):
     out = np.full(MAX_FORCED_MARCH_DESTINATIONS, -9, dtype=np.int32)
-    return out[: fn(b.occ, b.terr, b.tprops, start, cur, out)].tolist()
+    return out[: fn(b.occ, b.terr, b.tprops, start, cur, end_counts, out)].tolist()
 
 
 def retreats(b, sq, owner, fn=retreat_options):
@@ -388,6 +388,9 @@ def test_no_forced_march_from_or_into_field_or_marsh(start_t, cur_t):
     move_unit(b, start, cur)
     # rule 9.2: a move that begins or ends in a Field or Marsh may not be extended
     assert forced(b, start, cur) == []
+    # Distant Lands 9.2 (--dl-forced-march): only a move that begins in one may not
+    dl = forced(b, start, cur, end_counts=0)
+    assert dl == ([] if start_t != "." else [at(2, 4), at(3, 3), at(3, 5), at(4, 4)])
 
 
 def test_forced_march_may_end_in_field_or_marsh_and_not_in_lake():
@@ -768,8 +771,8 @@ def _ref_moves(occ, terr, tp, sq, cavalry):
     return sorted(dest)
 
 
-def _ref_forced(occ, terr, tp, start, cur):
-    if tp[terr[start], TP_NO_FM] or tp[terr[cur], TP_NO_FM]:
+def _ref_forced(occ, terr, tp, start, cur, end_counts=1):
+    if tp[terr[start], TP_NO_FM] or (end_counts and tp[terr[cur], TP_NO_FM]):
         return []
     return sorted(s for s in _ref_neighbors(cur) if occ[s] < 0 and tp[terr[s], TP_ENTER])
 
@@ -859,8 +862,9 @@ def test_jit_equals_plain_python_equals_brute_force_on_random_boards():
         for cur in np.flatnonzero(occ >= 0)[:4]:
             for start in range(64):
                 if occ[start] < 0 and 1 <= distance(start, cur) <= 2:
-                    got = both(forced_march_destinations, occ, terr, tp, start, int(cur))
-                    assert got == _ref_forced(occ, terr, tp, start, int(cur))
+                    for e in (1, 0):
+                        got = both(forced_march_destinations, occ, terr, tp, start, int(cur), e)
+                        assert got == _ref_forced(occ, terr, tp, start, int(cur), e)
         # fire range from a few squares to everything within distance 3
         for a in rng.choice(64, size=6, replace=False):
             a = int(a)
@@ -902,7 +906,7 @@ def test_kernels_compile_nopython_for_engine_argument_types():
     n = MAX_MOVE_DESTINATIONS
     same("neighbors", sq, out_len=n)
     same("move_destinations", b.occ, b.terr, b.tprops, sq, i1, out_len=n)
-    same("forced_march_destinations", b.occ, b.terr, b.tprops, i8, sq,
+    same("forced_march_destinations", b.occ, b.terr, b.tprops, i8, sq, i1,
          out_len=MAX_FORCED_MARCH_DESTINATIONS)  # fmt: skip
     same("in_fire_range", b.occ, b.terr, b.tprops, sq, i2, i2)
     same("retreat_options", b.occ, b.terr, b.tprops, sq, np.int32(0), out_len=MAX_RETREAT_OPTIONS)

@@ -282,7 +282,7 @@ def move_destinations(occ, terr, tprops, sq, cavalry, out):
 
 
 @kernel
-def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, out):
+def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, end_counts, out):
     """Squares a Forced March may take the unit to, one square on from ``cur_sq`` (rule 9.2).
 
     Parameters
@@ -297,17 +297,24 @@ def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, out):
         Where the unit began its move this phase.
     cur_sq : int
         Where its basic move ended.
+    end_counts : int
+        1: the base rule (a move that begins *or ends* in a Field or Marsh may not be
+        extended); 0: the Distant Lands wording (only where it *begins*; the
+        ``--dl-forced-march`` option, ``OPT_DL_FORCED_MARCH``).
     out : ndarray(int32, shape=(>=4,))
         Receives the destinations in ascending square order.
 
     Returns
     -------
     int
-        Number of destinations written (0..4): 0 when the move began or ended in a square
-        with ``TP_NO_FM`` (Field, Marsh).
+        Number of destinations written (0..4): 0 when the move began (or, with
+        ``end_counts``, ended) in a square with ``TP_NO_FM`` (Field, Marsh).
     """
-    # rule 9.2 Forced March: no extension of a move that begins or ends in a Field or Marsh.
-    if tprops[terr[start_sq], TP_NO_FM] != 0 or tprops[terr[cur_sq], TP_NO_FM] != 0:
+    # rule 9.2 Forced March: no extension of a move that begins or ends in a Field or Marsh;
+    # Distant Lands 9.2 (000): "Units that begin their move in either a Field or a Marsh".
+    if tprops[terr[start_sq], TP_NO_FM] != 0:
+        return 0
+    if end_counts != 0 and tprops[terr[cur_sq], TP_NO_FM] != 0:
         return 0
     r = cur_sq // 8
     c = cur_sq % 8
@@ -315,7 +322,7 @@ def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, out):
     # Ascending order: up, left, right, down. The start square is empty again (the unit
     # left it), so rule 5 "a Forced March may be used to return a unit to its original
     # space" needs no special case. The extra square itself may be a Field or Marsh: the
-    # restriction is on where the move began and where the basic move ended.
+    # restriction is on where the move began and (base rule) where the basic move ended.
     if r > 0 and _can_enter(occ, terr, tprops, cur_sq - 8):
         out[n] = cur_sq - 8
         n += 1

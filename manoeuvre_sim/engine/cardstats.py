@@ -9,7 +9,14 @@ is the same whether or not its card statistics are taken.
 from __future__ import annotations
 
 from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine.rules import EV_DISCARD, EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
+from manoeuvre_sim.engine.rules import (
+    EV_DISCARD,
+    EV_DRAW,
+    EV_PLAY,
+    EV_SPY,
+    EV_TURN,
+    PURPOSE_BANZAI,
+)
 from manoeuvre_sim.jit import kernel
 
 CS_DRAWN = 0  # 1 if the copy was drawn (the opening hand included)
@@ -22,13 +29,14 @@ CS_USE = 6  # CS_USE + k: plays for use k, k = rules.PURPOSE_* (1..14), and:
 USE_SPY = 15  # played as Scout/Spy (rules.EV_SPY)
 USE_FIRE = 16  # played to start a bombardment, volley or Grand Battery (PURPOSE_INITIATE
 #                is kept for starting an assault or an ambush)
-NCS = CS_USE + 17
+USE_BANZAI = 17  # played as Banzai Charge (rules.PURPOSE_BANZAI, 15, which USE_SPY holds)
+NCS = CS_USE + 18
 
 # the names of the use fields, index k -> name (analyses/cards.py reports them)
 USE_NAMES = (
     "", "attack_start", "defense", "attack", "leader_combat", "leader_command", "committed",
     "sappers", "skirmish", "withdraw", "restore", "redoubt", "supply_move", "forced_march",
-    "guerrilla", "spy", "fire",
+    "guerrilla", "spy", "fire", "banzai",
 )  # fmt: skip
 
 
@@ -64,7 +72,9 @@ def scan_trace(tr, trn, out):
                     use = USE_SPY
                 else:
                     use = tr[i, 3]
-                    if use == 1:  # PURPOSE_INITIATE: the combat kind is in d
+                    if use == PURPOSE_BANZAI:
+                        use = USE_BANZAI
+                    elif use == 1:  # PURPOSE_INITIATE: the combat kind is in d
                         kind = tr[i, 5]
                         if (
                             kind == D.CK_BOMBARD

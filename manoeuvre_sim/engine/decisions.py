@@ -13,7 +13,9 @@ D_PLACE = 1  # set-up (rule 3): (square, unit, 0, 0)
 D_PICK_START = 2  # tournament set-up: (deck position, card, 0, 0)
 D_DISCARD = 3  # discard phase: (hand bitmask, 0, 0, 0)
 D_SPY = 4  # play Scout/Spy: (-1 or slot, 0, 0, 0)
-D_MOVE = 5  # movement: (unit, to, 0, 0); unit -1 = dig in (Distant Lands option)
+D_MOVE = 5  # movement: (unit, to, 0, 0); unit -1 = dig in (Distant Lands option); a Banzai
+#           Charge move (Distant Lands 9.2, up to 2 squares): (unit, to, the Banzai Charge
+#           card's slot on the first move, which plays it, -1 on the second, 1)
 D_FORCED_MARCH = 6  # (slot or -1, to, unit, 0)
 D_SUPPLY_MOVE = 7  # (slot or -1, unit, to, 0)
 D_GUERRILLA = 8  # opponent: (-1 or slot, negated card, 0, 0)

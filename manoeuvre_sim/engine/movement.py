@@ -1,6 +1,6 @@
 """The Movement Phase (rule 5): the one ordinary move, Supply, Forced March and their
-Guerrilla negation (rule 9.2), and the Distant Lands options (advance to contact,
-digging in).
+Guerrilla negation (rule 9.2), the Distant Lands Banzai Charge (9.2) and the Distant Lands
+options (advance to contact, digging in, the expansion's Forced March wording).
 
 Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
 """
@@ -13,7 +13,11 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import forced_march_destinations, move_destinations
 from manoeuvre_sim.engine.checks import decide
-from manoeuvre_sim.engine.options import OPT_ADVANCE_TO_CONTACT, OPT_DIGGING_IN
+from manoeuvre_sim.engine.options import (
+    OPT_ADVANCE_TO_CONTACT,
+    OPT_DIGGING_IN,
+    OPT_DL_FORCED_MARCH,
+)
 from manoeuvre_sim.engine.rules import (
     EV_DIG_IN,
     EV_DISCARD,
@@ -21,6 +25,7 @@ from manoeuvre_sim.engine.rules import (
     EV_NEGATE,
     EV_NO_MOVE,
     EV_PLAY,
+    PURPOSE_BANZAI,
     PURPOSE_FORCED_MARCH,
     PURPOSE_GUERRILLA,
     PURPOSE_SUPPLY_MOVE,
@@ -86,8 +91,56 @@ def move_options(st, units, tprops, p, moved, opts, start):
 
 
 @kernel
-def forced_march(st, g, p, u, start_sq):
-    """Rule 9.2 Forced March: the unit that just moved may move one more square."""
+def banzai_options(st, units, tprops, p, moved, opts, start, slot):
+    """Append (unit, to, slot, 1) Banzai Charge moves (Distant Lands 9.2: "two units may be
+    moved two spaces"; up to 2 squares by the cavalry movement rules, interpretation DL14)
+    for p's units not in ``moved``; returns the new count."""
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    buf = np.empty(16, dtype=np.int32)
+    n = start
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 0 or moved[i]:
+            continue
+        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], 1, buf)
+        for j in range(m):
+            if n >= D.MAXOPT:
+                break
+            opts[n, 0] = u
+            opts[n, 1] = buf[j]
+            opts[n, 2] = slot
+            opts[n, 3] = 1
+            n += 1
+    return n
+
+
+@kernel
+def first_move_options(st, units, cards, tprops, opt, p, opts):
+    """The options of the Movement Phase's first decision (D_MOVE), into ``opts``: Digging
+    In (with ``OPT_DIGGING_IN``), every basic move, and with a Banzai Charge card in hand
+    every Banzai Charge move (which plays it). Returns their count. The search player lists
+    the first move with it too (``search.first_options``)."""
+    n = 0
+    if opt[OPT_DIGGING_IN]:
+        opts[0, 0] = -1
+        opts[0, 1] = -1
+        opts[0, 2] = 0
+        opts[0, 3] = 0
+        n = 1
+    moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
+    n = move_options(st, units, tprops, p, moved, opts, n)
+    s = find_hq(st, cards, p, S.HQ_BANZAI)
+    if s >= 0:
+        n = banzai_options(st, units, tprops, p, moved, opts, n, s)
+    return n
+
+
+@kernel
+def forced_march(st, g, opt, p, u, start_sq):
+    """Rule 9.2 Forced March: the unit that just moved may move one more square (not after
+    a move that began or ended in a Field or Marsh; with ``OPT_DL_FORCED_MARCH``, the
+    Distant Lands wording, only one that began there)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
     if s < 0 or st[S.U_STEP + u] == 0:
@@ -95,7 +148,8 @@ def forced_march(st, g, p, u, start_sq):
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     buf = np.empty(4, dtype=np.int32)
-    m = forced_march_destinations(occ, terr, tprops, start_sq, st[S.U_SQ + u], buf)
+    end_counts = 1 - opt[OPT_DL_FORCED_MARCH]
+    m = forced_march_destinations(occ, terr, tprops, start_sq, st[S.U_SQ + u], end_counts, buf)
     if m == 0:
         return
     opts[0, 0] = -1
@@ -126,15 +180,15 @@ def movement_phase(st, g, opt, p):
     if opt[OPT_ADVANCE_TO_CONTACT]:
         t = st[S.TURN]
         nmoves = 3 if t == 1 else (2 if t == 2 else 1)
-    for mv in range(nmoves):
-        n = 0
-        if opt[OPT_DIGGING_IN] and mv == 0:
-            opts[0, 0] = -1
-            opts[0, 1] = -1
-            opts[0, 2] = 0
-            opts[0, 3] = 0
-            n = 1
-        n = move_options(st, units, tprops, p, moved, opts, n)
+    banzai = False
+    mv = 0
+    while mv < nmoves:
+        if mv == 0:
+            n = first_move_options(st, units, cards, tprops, opt, p, opts)
+        elif banzai:
+            n = banzai_options(st, units, tprops, p, moved, opts, 0, -1)
+        else:
+            n = move_options(st, units, tprops, p, moved, opts, 0)
         if n == 0:
             log(tr, trn, EV_NO_MOVE, p, 0, 0, 0, 0)
             break
@@ -148,12 +202,24 @@ def movement_phase(st, g, opt, p):
                 log(tr, trn, EV_DISCARD, p, c, 0, 0, 0)
             log(tr, trn, EV_DIG_IN, p, 0, 0, 0, 0)
             return
+        to = opts[k, 1]
+        how = 0
+        if opts[k, 3] == 1:
+            how = 4
+            if opts[k, 2] >= 0:
+                # Distant Lands 9.2 Banzai Charge: two units move up to two squares each, in
+                # place of the basic move; it overrides Advance to Contact's move count
+                c = play_and_discard(st, p, opts[k, 2])
+                log(tr, trn, EV_PLAY, p, c, PURPOSE_BANZAI, u, 0)
+                banzai = True
+                nmoves = 2
         fr = st[S.U_SQ + u]
-        move_unit(st, u, opts[k, 1])
+        move_unit(st, u, to)
         moved[u - p * S.MAXU_SIDE] = 1
         st[S.MOVES + p] += 1
-        log(tr, trn, EV_MOVE, p, u, fr, opts[k, 1], 0)
-        forced_march(st, g, p, u, fr)
+        log(tr, trn, EV_MOVE, p, u, fr, to, how)
+        forced_march(st, g, opt, p, u, fr)
+        mv += 1
     # rule 5 / 9.2 Supply: one Supply card per Movement Phase moves a second unit
     s = find_hq(st, cards, p, S.HQ_SUPPLY)
     if s < 0:
@@ -182,4 +248,4 @@ def movement_phase(st, g, opt, p):
     move_unit(st, u, to)
     st[S.MOVES + p] += 1
     log(tr, trn, EV_MOVE, p, u, fr, to, 1)
-    forced_march(st, g, p, u, fr)
+    forced_march(st, g, opt, p, u, fr)

@@ -24,7 +24,10 @@ OPT_CHECK = 4  # 1: check invariants after every step and raise on a violation
 OPT_SETUP = 5  # SETUP_RANDOM or SETUP_RULES: how the battlefield and the edges are chosen
 OPT_MAP = 6  # 4 slots: a fixed map's section numbers NW NE SW SE (0: no fixed map)
 OPT_ROT = 10  # 4 slots: the fixed map's rotations (quarter turns clockwise, 0..3)
-N_OPTIONS = 14
+# 1: the Distant Lands Forced March wording (9.2): only a move that BEGINS in a Field or Marsh
+# may not be extended; 0: the base rule 9.2, a move that begins or ends in one
+OPT_DL_FORCED_MARCH = 14
+N_OPTIONS = 15
 
 # OPT_SETUP values (engine/setup.py set_up_battlefield)
 SETUP_RANDOM = 0  # four distinct sections drawn at random, random rotations; A at the bottom
@@ -50,6 +53,7 @@ def rule_options(
     tournament_hand: bool = False,
     advance_to_contact: bool = False,
     digging_in: bool = False,
+    dl_forced_march: bool = False,
     max_turns: int = 200,
     check: bool = False,
     setup: str = "random",
@@ -63,6 +67,7 @@ def rule_options(
     opt[OPT_TOURNAMENT_HAND] = int(tournament_hand)
     opt[OPT_ADVANCE_TO_CONTACT] = int(advance_to_contact)
     opt[OPT_DIGGING_IN] = int(digging_in)
+    opt[OPT_DL_FORCED_MARCH] = int(dl_forced_march)
     opt[OPT_MAX_TURNS] = max_turns
     opt[OPT_CHECK] = int(check)
     fixed_map, fixed_rot = check_fixed_map(fixed_map, fixed_rot)

@@ -79,7 +79,6 @@ def nationality_codes(army: Army) -> dict[str | None, int]:
 # using one is refused by every engine command (``check_playable``) rather than played as if
 # the card or field did nothing. Remove a rule from here when the engine plays it.
 NOT_YET_IMPLEMENTED_HQ = {
-    "Banzai Charge": "Distant Lands rule 9.2 Banzai Charge",
     "Maharaja": "Distant Lands rule 9.1 Maharaja",
 }
 

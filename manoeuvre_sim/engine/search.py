@@ -70,10 +70,9 @@ from manoeuvre_sim.engine.game import (
     set_up_game,
     turn_phases,
 )
-from manoeuvre_sim.engine.movement import move_options
+from manoeuvre_sim.engine.movement import first_move_options
 from manoeuvre_sim.engine.options import (
     FLAG_FAIR_CHECK,
-    OPT_DIGGING_IN,
     POL_FLAGS,
     POL_PLAN_DK,
     POL_PLAN_K,
@@ -162,15 +161,8 @@ def first_options(st, g, opt, p, part, cand):
             cand[m, 0] = m
             cand[m, 1:] = 0
         return D.D_DISCARD, n
-    if part == PH_MOVE:  # rule 5: the first move (movement_phase)
-        moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
-        n = 0
-        if opt[OPT_DIGGING_IN]:
-            cand[0, 0] = -1
-            cand[0, 1] = -1
-            cand[0, 2:] = 0
-            n = 1
-        return D.D_MOVE, move_options(st, units, tprops, p, moved, cand, n)
+    if part == PH_MOVE:  # rule 5: the first move (movement_phase; Banzai Charge, digging in)
+        return D.D_MOVE, first_move_options(st, units, g.cards, tprops, opt, p, cand)
     return D.D_COMBAT, combat_options(st, units, g.cards, tprops, p, cand)  # rule 6
 
 

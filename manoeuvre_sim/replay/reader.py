@@ -129,7 +129,7 @@ class _Reader:
 
     def _on_move(self, p, a, b, c, d):  # EV_MOVE
         self.board.move(a, b, c)
-        how = {1: "supply", 2: "forced_march", 3: "skirmish"}.get(d, "")
+        how = {1: "supply", 2: "forced_march", 3: "skirmish", 4: "banzai"}.get(d, "")
         self.note(p, "move", unit=a, fr=b, to=c, how=how)
 
     def _on_play(self, p, a, b, c, d):  # EV_PLAY

@@ -55,6 +55,7 @@ ROLL_TEXT = {
     "withdraw": "to withdraw",
 }
 MOVE_TEXT = {"supply": " with Supply", "forced_march": " by Forced March",
+             "banzai": " by Banzai Charge",
              "skirmish": " after the Skirmish"}  # fmt: skip
 # what "plays CARD" says for each purpose of a card play; {u}: the unit
 PLAY_TEXT = {
@@ -69,6 +70,7 @@ PLAY_TEXT = {
     "redoubt": "plays {card} under {u}",
     "supply_move": "plays {card} to move a second unit, {u}",
     "forced_march": "plays {card} for {u}",
+    "banzai": "plays {card}: {u} and one more unit move up to two squares",
 }
 
 

@@ -30,6 +30,7 @@ for _hq, _v in (
     (S.HQ_SPY, 1.0), (S.HQ_SKIRMISH, 1.5), (S.HQ_SUPPLY, 2.5), (S.HQ_WITHDRAW, 3.2),
     (S.HQ_ROCKETS, 2.0),  # Distant Lands: a riskless attack, 0.6 a retreat, 0.2 a hit
     (S.HQ_DEATH_WITH_HONOUR, 1.0),  # Distant Lands: a unit for the hits around it
+    (S.HQ_BANZAI, 2.0),  # Distant Lands: two units up to two squares, as a Forced March
 ):  # fmt: skip
     HQ_VALUE[_hq] = _v
 

@@ -275,13 +275,58 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
 
 
 @kernel
+def _banzai_second_moves(
+    st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid, top
+):
+    """The two best Banzai Charge moves of distinct units (Distant Lands 9.2: up to two
+    squares by the cavalry rules) as ``top``: float64 (2, 2) rows (gain, unit), the best
+    first (unit -1: none). The second unit's move of a Banzai Charge is valued as the best
+    of another unit's (the board as it is)."""
+    top[0, 0] = -1e18
+    top[0, 1] = -1
+    top[1, 0] = -1e18
+    top[1, 1] = -1
+    buf = np.empty(16, dtype=np.int32)
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 0:
+            continue
+        fr = st[S.U_SQ + u]
+        m = move_destinations(occ, terr, tprops, fr, 1, buf)
+        b = -1e18
+        for j in range(m):
+            v = _move_value(
+                st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows,
+                enemy_hit_values, grid,
+            )  # fmt: skip
+            if v > b:
+                b = v
+        if m == 0:
+            continue
+        if b > top[0, 0]:
+            top[1, 0] = top[0, 0]
+            top[1, 1] = top[0, 1]
+            top[0, 0] = b
+            top[0, 1] = u
+        elif b > top[1, 0]:
+            top[1, 0] = b
+            top[1, 1] = u
+
+
+@kernel
 def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
     """Movement (rule 5): the move that raises its unit's position value most. The options
-    come grouped by unit, so each unit's cards and present value are computed once."""
+    come grouped by unit, so each unit's cards and present value are computed once. A move
+    that plays Banzai Charge (Distant Lands 9.2) adds the best second unit's move and costs
+    the card."""
     enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
     enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
     grid = np.empty((64, 6), dtype=np.int32)
     _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    top = np.empty((2, 2), dtype=np.float64)
+    banzai_cost = np.nan
     best = -1e18
     bi = 0
     ties = 0
@@ -337,5 +382,17 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
                 )
                 - base
             )
+            if opts[i, 3] == 1 and opts[i, 2] >= 0:  # this move plays Banzai Charge
+                if np.isnan(banzai_cost):
+                    _banzai_second_moves(st, units, cards, tprops, weights, p, enemy_rows,
+                                         enemy_hit_values, grid, top)  # fmt: skip
+                    c = st[S.HAND + p * S.HMAX + opts[i, 2]]
+                    banzai_cost = weights[H_CARD] * _card_value(
+                        st, units, cards, weights, p, c, _n_reduced(st, p)
+                    )
+                second = top[1, 0] if top[0, 1] == u else top[0, 0]
+                if second > -1e17:
+                    v += second
+                v -= banzai_cost
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi

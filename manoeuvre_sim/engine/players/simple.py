@@ -145,6 +145,10 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             sc -= 0.5 * contact
         if dk != D.D_MOVE:
             sc -= 0.3  # a card spent
+        elif o3 == 1 and o2 >= 0:
+            # Distant Lands 9.2 Banzai Charge: a card spent for a second unit's move of up
+            # to two squares, taken as two rows forward
+            sc += 2.0 * weights[P_ADVANCE] - 0.3
         return sc
     if dk == D.D_COMBAT:
         kind = o0
