@@ -75,7 +75,6 @@ PHASES = ("set-up", "discard", "draw + Scout/Spy", "movement", "combat", "restor
 
 
 def _profile_kernel():
-    from manoeuvre_sim.engine import decisions as D
     from manoeuvre_sim.engine import game as G
     from manoeuvre_sim.engine import state as S
     from manoeuvre_sim.engine.rules import draw_to_five
@@ -93,14 +92,7 @@ def _profile_kernel():
             seed_state(np.uint64(seed), np.uint64(k), rng)
             tr = np.zeros((0, 6), dtype=np.int32)
             trn = np.zeros(1, dtype=np.int32)
-            uowner = np.empty(S.NUNITS, dtype=np.int32)
-            for u in range(S.NUNITS):
-                uowner[u] = u // S.MAXU_SIDE
-            opts = np.zeros((D.MAXOPT, 4), dtype=np.int32)
-            cb = np.zeros(G.CB_SIZE, dtype=np.int32)
-            cb[G.CB_LEADER] = -1
-            cb[G.CB_DLEADER] = -1
-            g = G.Context(units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn)
+            g = G.new_context(tables, pol, params, rng, tr, trn)  # with the players' pointer
             t0 = _cycles()
             while True:
                 r0 = roll_die(rng, 10)
@@ -148,10 +140,10 @@ def _profile_kernel():
                     break
                 a = _cycles()
                 if st[S.FIRST_DECK_DONE] == 1 and st[S.FIRST_DECK_DONE + 1] == 1:
-                    G.score_nightfall(st, units, uowner, rank, tr, trn)
+                    G.score_nightfall(st, units, g.uowner, rank, tr, trn)
                 elif turn >= opt[G.OPT_MAX_TURNS]:
                     st[S.TURN_LIMIT_HIT] = 1
-                    G.score_nightfall(st, units, uowner, rank, tr, trn)
+                    G.score_nightfall(st, units, g.uowner, rank, tr, trn)
                 acc[6] += _cycles() - a
                 turn += 1
             acc[7] += st[S.TURN]  # the game turns played, as the records count them
