@@ -82,3 +82,34 @@ def context(P, seed=1, policies=(0, 0), trace=0):
         np.zeros((trace, 6), np.int32),
         np.zeros(1, np.int32),
     )
+
+
+_TRACED_SNIPPET = """
+import json, sys
+from manoeuvre_sim.engine.trace import play_traced
+army_a, army_b, games = json.loads(sys.argv[1])
+out = {}
+for seed, pols in games:
+    st, tr = play_traced(army_a, army_b, seed=seed, game=0, policies=tuple(pols))
+    out[str(seed)] = [tr.tolist(), st.tolist()]
+json.dump(out, sys.stdout)
+"""
+
+
+def traced_jit_and_python(army_a: str, army_b: str, games) -> tuple[dict, dict]:
+    """Play game 0 of each ``(seed, (policy_a, policy_b))`` of ``games`` as traced games in
+    two fresh interpreters, compiled and as plain Python (``NUMBA_DISABLE_JIT=1``, the same
+    kernels); returns both ``{seed: [trace rows, final state]}``."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-c", _TRACED_SNIPPET, json.dumps([army_a, army_b, list(games)])]
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    jit = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    env["NUMBA_DISABLE_JIT"] = "1"
+    env["PYTHONWARNINGS"] = "ignore"
+    py = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    return json.loads(jit.stdout), json.loads(py.stdout)

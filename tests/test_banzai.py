@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from boards import at
-from engine_helpers import packed
+from engine_helpers import packed, traced_jit_and_python
 from test_engine_cards import Slot, U, cards_of, discards, events, hand, options, setup, sq_of
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
@@ -293,29 +293,7 @@ def test_replay_shows_it(japan):
 
 
 def test_games_with_it_identical_with_and_without_the_jit(japan):
-    import json
-    import os
-    import subprocess
-    import sys
-
-    snippet = f"""
-import json, sys
-from manoeuvre_sim.engine.trace import play_traced
-out = {{}}
-for seed in (1, 2, 3):
-    st, tr = play_traced({japan!r}, "Russia", seed=seed, game=0, policies=("random", "balanced"))
-    out[seed] = [tr.tolist(), st.tolist()]
-json.dump(out, sys.stdout)
-"""
-    env = dict(os.environ)
-    env.pop("NUMBA_DISABLE_JIT", None)
-    jit = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
-                         env=env, check=True)  # fmt: skip
-    env["NUMBA_DISABLE_JIT"] = "1"
-    env["PYTHONWARNINGS"] = "ignore"
-    py = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
-                        env=env, check=True)  # fmt: skip
-    a, b = json.loads(jit.stdout), json.loads(py.stdout)
+    a, b = traced_jit_and_python(japan, "Russia", [(s, ("random", "balanced")) for s in (1, 2, 3)])
     assert a == b
     assert sum(_banzai_plays(np.array(v[0])) for v in a.values()) > 0
 

@@ -9,16 +9,12 @@ Black Sea Cossacks 5/4, c Russian Guard 8/6, d Kexholm 7/5, e Koursk 6/5, ...).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from boards import at, parse_board
-from engine_helpers import packed
+from engine_helpers import packed, traced_jit_and_python
 from test_engine_cards import (
     A,
     B,
@@ -252,26 +248,10 @@ def test_rocket_games_keep_every_invariant():
         assert len(r) == 400
 
 
-SNIPPET = f"""
-import json, sys
-from manoeuvre_sim.engine.trace import play_traced
-out = {{}}
-for seed, pol in ((3, "random"), (4, "balanced")):
-    st, tr = play_traced({SWEDEN!r}, {CHINA!r}, seed=seed, game=0, policies=(pol, "simple"))
-    out[seed] = [tr.tolist(), st.tolist()]
-json.dump(out, sys.stdout)
-"""
-
-
 def test_rocket_games_identical_with_and_without_the_jit():
-    env = dict(os.environ)
-    env.pop("NUMBA_DISABLE_JIT", None)
-    run = [sys.executable, "-c", SNIPPET]
-    jit = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
-    env["NUMBA_DISABLE_JIT"] = "1"
-    env["PYTHONWARNINGS"] = "ignore"
-    py = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
-    a, b = json.loads(jit.stdout), json.loads(py.stdout)
+    a, b = traced_jit_and_python(
+        SWEDEN, CHINA, [(3, ("random", "simple")), (4, ("balanced", "simple"))]
+    )
     assert a == b
     assert sum(_rocket_plays(np.array(v[0])) for v in a.values()) > 0
 

@@ -68,8 +68,12 @@ def guerrilla(st, g, p, negated_card):
 # movement (rule 5, Supply, Forced March, Guerrilla; Distant Lands options)
 # ------------------------------------------------------------------------------------------
 @kernel
-def move_options(st, units, tprops, p, moved, opts, start):
-    """Append (unit, to) options for p's units not in ``moved``; returns the new count."""
+def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
+    """Append move options for p's units not in ``moved``; returns the new count. Basic
+    moves (``banzai`` 0) are (unit, to, 0, 0), a cavalry unit reaching 2 squares (rule 5);
+    Banzai Charge moves (``banzai`` 1) are (unit, to, slot, 1), every unit reaching up to 2
+    squares by the cavalry movement rules (Distant Lands 9.2: "two units may be moved two
+    spaces", interpretation DL14), ``slot`` the card's hand slot (-1: already played)."""
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     buf = np.empty(16, dtype=np.int32)
@@ -78,39 +82,15 @@ def move_options(st, units, tprops, p, moved, opts, start):
         u = p * S.MAXU_SIDE + i
         if st[S.U_STEP + u] == 0 or moved[i]:
             continue
-        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], units[u, S.UF_CAV], buf)
-        for j in range(m):
-            if n >= D.MAXOPT:
-                break
-            opts[n, 0] = u
-            opts[n, 1] = buf[j]
-            opts[n, 2] = 0
-            opts[n, 3] = 0
-            n += 1
-    return n
-
-
-@kernel
-def banzai_options(st, units, tprops, p, moved, opts, start, slot):
-    """Append (unit, to, slot, 1) Banzai Charge moves (Distant Lands 9.2: "two units may be
-    moved two spaces"; up to 2 squares by the cavalry movement rules, interpretation DL14)
-    for p's units not in ``moved``; returns the new count."""
-    occ = st[S.OCC : S.OCC + 64]
-    terr = st[S.TERR : S.TERR + 64]
-    buf = np.empty(16, dtype=np.int32)
-    n = start
-    for i in range(S.MAXU_SIDE):
-        u = p * S.MAXU_SIDE + i
-        if st[S.U_STEP + u] == 0 or moved[i]:
-            continue
-        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], 1, buf)
+        reach = 1 if banzai == 1 else units[u, S.UF_CAV]
+        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], reach, buf)
         for j in range(m):
             if n >= D.MAXOPT:
                 break
             opts[n, 0] = u
             opts[n, 1] = buf[j]
             opts[n, 2] = slot
-            opts[n, 3] = 1
+            opts[n, 3] = banzai
             n += 1
     return n
 
@@ -129,10 +109,10 @@ def first_move_options(st, units, cards, tprops, opt, p, opts):
         opts[0, 3] = 0
         n = 1
     moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
-    n = move_options(st, units, tprops, p, moved, opts, n)
+    n = move_options(st, units, tprops, p, moved, opts, n, 0, 0)
     s = find_hq(st, cards, p, S.HQ_BANZAI)
     if s >= 0:
-        n = banzai_options(st, units, tprops, p, moved, opts, n, s)
+        n = move_options(st, units, tprops, p, moved, opts, n, 1, s)
     return n
 
 
@@ -186,9 +166,9 @@ def movement_phase(st, g, opt, p):
         if mv == 0:
             n = first_move_options(st, units, cards, tprops, opt, p, opts)
         elif banzai:
-            n = banzai_options(st, units, tprops, p, moved, opts, 0, -1)
+            n = move_options(st, units, tprops, p, moved, opts, 0, 1, -1)
         else:
-            n = move_options(st, units, tprops, p, moved, opts, 0)
+            n = move_options(st, units, tprops, p, moved, opts, 0, 0, 0)
         if n == 0:
             log(tr, trn, EV_NO_MOVE, p, 0, 0, 0, 0)
             break
@@ -228,7 +208,7 @@ def movement_phase(st, g, opt, p):
     opts[0, 1] = -1
     opts[0, 2] = 0
     opts[0, 3] = 0
-    n = move_options(st, units, tprops, p, moved, opts, 1)
+    n = move_options(st, units, tprops, p, moved, opts, 1, 0, 0)
     if n <= 1:
         return
     for i in range(1, n):
