@@ -60,18 +60,25 @@ def _enemy_reach(st, p, sq, maxd):
 
 
 @kernel
-def _enemy_mean_strength(st, units, p):
-    """Mean strength of p's enemy's units on the board (0 if none): the typical attacker and
-    defender a card in p's hand will meet."""
+def _enemy_distance_and_strength(st, units, p, sq):
+    """(Manhattan distance from sq to the nearest enemy unit (99 if none), mean strength of
+    the enemy's units on the board (0 if none)) in one pass: what a card in p's hand will
+    meet, and how soon."""
+    r0 = sq // 8
+    c0 = sq % 8
     q = 1 - p
+    best = 99
     tot = 0
     k = 0
     for i in range(S.MAXU_SIDE):
         t = q * S.MAXU_SIDE + i
-        if st[S.U_STEP + t] > 0:
-            tot += strength(st, units, t)
-            k += 1
-    return tot / k if k > 0 else 0.0
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        best = min(best, abs(tsq // 8 - r0) + abs(tsq % 8 - c0))
+        tot += strength(st, units, t)
+        k += 1
+    return best, (tot / k if k > 0 else 0.0)
 
 
 @kernel
@@ -103,10 +110,10 @@ def _card_value(st, units, cards, weights, p, c, n_reduced):
         u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
         if st[S.U_STEP + u] == 0:
             return 0.0  # the card of an eliminated unit
-        dist = _enemy_reach(st, p, st[S.U_SQ + u], 2)[1]
+        dist, mean = _enemy_distance_and_strength(st, units, p, st[S.U_SQ + u])
         near = dist <= 2
         own = strength(st, units, u)
-        foe = int(_enemy_mean_strength(st, units, p) + 0.5)
+        foe = int(mean + 0.5)
         v = 0.0
         n = cards[p, c, S.CF_ATK_N]
         if n > 0:
