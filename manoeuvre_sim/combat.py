@@ -247,7 +247,7 @@ def _n_chunks(n, chunk):
     return (n + chunk - 1) // chunk
 
 
-@kernel
+@kernel(nrt=True)
 def flat_dice(counts, sides, n, committed):
     """Flatten dice expressions into one entry per die; each Committed Attack (rule 9.2)
     adds 2d6. Returns ``ndarray(int64, shape=(total dice,))`` of side counts."""

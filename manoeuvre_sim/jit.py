@@ -22,6 +22,15 @@ for Python:
 - ``entry_point`` hands a kernel to others as a function pointer, so its callers compile
   without its call tree (the rules call the players so: ``game.Context.player``).
 
+Speed (issue 13): numba counts the references to every array a kernel holds, with an
+atomic increment and decrement around each use that its pruning pass cannot prove
+needless; a decision passed the game context's 13 arrays through a dozen calls, and those
+counts were a third of the default player's time. A kernel is therefore compiled without
+numba's runtime (``_nrt=False``: no reference counts), unless ``@kernel(nrt=True)`` asks for
+it; numba refuses to compile one that allocates an array or returns a new one without it
+(the error names the kernel), so a missing ``nrt=True`` cannot go unnoticed. A kernel's
+scratch arrays come from ``stack_empty``, on its own stack: no allocation and no runtime.
+
 Under ``NUMBA_DISABLE_JIT=1`` the function is returned as plain Python.
 """
 
@@ -30,11 +39,15 @@ from __future__ import annotations
 import types as pytypes
 
 import numba as nb
+import numpy as np
 from numba.core import cgutils, types
+from numba.core.imputils import lower_builtin
 from numba.core.registry import CPUDispatcher
 from numba.core.types import WrapperAddressProtocol
+from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 from numba.experimental.function_type import _get_wrapper_address
 from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 
 def _plain(t):
@@ -81,11 +94,15 @@ def _twin(f):
 
 def kernel(fn=None, **options):
     """``@kernel`` or ``@kernel(**njit_options)``: ``nb.njit(cache=True, ...)`` typed by
-    ``_plain`` at calls from other kernels (the module docstring).
+    ``_plain`` at calls from other kernels (the module docstring). Without numba's runtime
+    (reference counts, allocation) unless ``nrt=True``.
 
     A kernel is two numba functions of one source: the one Python calls, and a twin without
     entry points for Python that other kernels call and link (``_INNER_OPTIONS``). A
     kernel inlined into its callers (``inline="always"``) is one."""
+
+    options = dict(options)
+    options["_nrt"] = options.pop("nrt", False)
 
     def wrap(f):
         d = nb.njit(cache=True, **options)(f)
@@ -157,3 +174,62 @@ def entry_point(disp, sig):
         return fnty(), codegen
 
     return get
+
+
+# ------------------------------------------------------------------------------------------
+# scratch arrays on the stack
+# ------------------------------------------------------------------------------------------
+def stack_empty(shape, dtype):
+    """``np.empty(shape, dtype)`` on the calling kernel's stack, for its scratch arrays:
+    ``shape`` is constants (an int or a tuple of ints, numbers or names imported into the
+    module: ``from state import HMAX``; an attribute such as ``S.HMAX`` is not a constant to
+    numba). The array lives until the kernel returns: never return it or keep it.
+    Uninitialised, as ``np.empty``. Called from Python (``NUMBA_DISABLE_JIT=1``, a
+    kernel's ``py_func``) it is ``np.empty``."""
+    return np.empty(shape, dtype=dtype)
+
+
+def _stack_sizes(shape):
+    dims = shape.types if isinstance(shape, types.BaseTuple) else (shape,)
+    if not all(isinstance(d, types.IntegerLiteral) for d in dims):
+        return None
+    return [d.literal_value for d in dims]
+
+
+@infer_global(stack_empty)
+class _StackEmptyTyping(AbstractTemplate):
+    def generic(self, args, kws):
+        shape, dtype = args
+        sizes = _stack_sizes(shape)
+        if sizes is None or not isinstance(dtype, types.NumberClass):
+            return None  # numba tries again with the literal types, then reports the call
+        return signature(types.Array(dtype.dtype, len(sizes), "C"), shape, dtype)
+
+
+@lower_builtin(stack_empty, types.Any, types.Any)
+def _stack_empty_lowering(context, builder, sig, args):
+    sizes = _stack_sizes(sig.args[0])
+    arrty = sig.return_type
+    ll = context.get_data_type(arrty.dtype)
+    count = 1
+    for s in sizes:
+        count *= s
+    # in the kernel's entry block: one buffer per call of the kernel, whatever its loops
+    data = cgutils.alloca_once(builder, ll, size=max(count, 1))
+    intp = context.get_value_type(types.intp)
+    itemsize = context.get_abi_sizeof(ll)
+    strides = []
+    acc = itemsize
+    for s in reversed(sizes):
+        strides.insert(0, acc)
+        acc *= s
+    ary = make_array(arrty)(context, builder)
+    populate_array(
+        ary,
+        data=data,
+        shape=[intp(s) for s in sizes],
+        strides=[intp(s) for s in strides],
+        itemsize=intp(itemsize),
+        meminfo=None,
+    )
+    return ary._getvalue()

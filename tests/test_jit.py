@@ -50,3 +50,93 @@ def test_the_rules_compile_without_the_players_and_link_the_twins(tmp_path):
     # and it links fog_copy's twin, which has no entry points for Python
     assert got["fog_copy_twin"] == 1
     assert got["fog_copy_for_python"] == 0
+
+
+# compile a decision of the heuristic players and the rules' decide, and read their code
+REFCOUNT_SNIPPET = """
+import json, re, numba, numpy as np
+from manoeuvre_sim.engine import checks, game, state as S
+from manoeuvre_sim.engine.pack import load_packed
+from manoeuvre_sim.engine.players import heuristic, policy_arrays
+from manoeuvre_sim.rng import new_state
+_, _, P = load_packed("France", "Russia")
+pol, params = policy_arrays("tuned", "tuned")
+g = game.python_context(P.tables, pol, params, new_state(1), np.zeros((0, 6), np.int32),
+                        np.zeros(1, np.int32))
+st = np.zeros(S.STATE_SIZE, np.int32)
+t = P.tables
+args = (st, t.units, t.cards, t.tprops, params[0], g.rng, g.opts, g.cb, 0, 0, 0)
+sig = tuple(numba.typeof(a) for a in args)
+heuristic.choose_heuristic.compile(sig)
+ir = heuristic.choose_heuristic.inspect_llvm(sig)
+sig2 = tuple(numba.typeof(a) for a in (st, g, 0, 0, 0))
+checks.decide.compile(sig2)
+ir += checks.decide.inspect_llvm(sig2)
+out = {}
+for m in re.finditer(r'^define [^@]*@"?([^"(]+)"?\\(.*?^}', ir, re.S | re.M):
+    name, body = m.group(1), m.group(0)
+    if "NRT_incref" in body or "NRT_MemInfo_alloc" in body:
+        out[name] = True
+    else:
+        out.setdefault(name, False)
+print(json.dumps(out))
+"""
+
+
+def _fresh_compile(tmp_path, snippet):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run(
+        [sys.executable, "-c", snippet], capture_output=True, text=True, env=env, timeout=900
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_decisions_count_no_references_and_allocate_nothing(tmp_path):
+    """Issue 13: the players' kernels and the rules' decide are compiled without numba's
+    runtime: no reference counts, no allocation (jit.py: ``_nrt=False``, ``stack_empty``)."""
+    got = _fresh_compile(tmp_path, REFCOUNT_SNIPPET)
+    players = {k: v for k, v in got.items() if "7players" in k and "battlefield" not in k}
+    # the check of the check: the players' kernels are in the code read
+    assert any("choose_heuristic" in k for k in players)
+    assert any("_position_value" in k for k in players)
+    assert any("_with_step5_card" in k for k in players)
+    assert [k for k, v in players.items() if v] == []
+    decide = [v for k, v in got.items() if "6checks6decide" in k]
+    assert decide and not any(decide)
+
+
+# play games twice with numba's allocation counters on: what the second run allocates, it
+# frees (the fair-play check's copies of the state included)
+LEAK_SNIPPET = """
+import gc, json
+from numba.core.runtime import rtsys
+from manoeuvre_sim.runner import SimConfig, simulate
+def run():
+    for pol in ("tuned", "simple", "random"):
+        r = simulate(SimConfig("France", "Russia", games=100, seed=3, policy_a=pol,
+                               policy_b=pol, check_fair_play=1, threads=1))
+        del r
+    gc.collect()
+run()
+s0 = rtsys.get_allocation_stats()
+run()
+s1 = rtsys.get_allocation_stats()
+print(json.dumps({"alloc": s1.alloc - s0.alloc, "free": s1.free - s0.free}))
+"""
+
+
+def test_games_free_all_they_allocate():
+    """A kernel compiled without numba's runtime that kept an array a kernel with it made
+    (``fair_check``'s copy of the state) would never free it: none is kept."""
+    env = dict(os.environ, NUMBA_NRT_STATS="1")
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run(
+        [sys.executable, "-c", LEAK_SNIPPET], capture_output=True, text=True, env=env,
+        timeout=900,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["alloc"] > 1000  # the check of the check: the fair-play copies are counted
+    assert got["alloc"] == got["free"]

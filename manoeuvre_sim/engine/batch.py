@@ -83,7 +83,7 @@ def _record(st, out):
         out[R_PLAYED + i] = st[S.PLAYED + i]
 
 
-@kernel(inline="always")
+@kernel(nrt=True, inline="always")
 def _play_one(seed, game, tables, pol, params, opt, out, tr, trn):
     """Play game ``game`` of master ``seed`` into the record ``out`` (trace into ``tr``)."""
     st = np.empty(S.STATE_SIZE, dtype=np.int32)
@@ -106,7 +106,7 @@ def _split(n, run):
         return [f.result() for f in futures]
 
 
-@kernel(nogil=True)
+@kernel(nrt=True, nogil=True)
 def play_range(seed, first_game, lo, hi, tables, pol, params, opt, out):
     """Games ``first_game + lo .. first_game + hi - 1`` of master ``seed`` into
     ``out[lo:hi]``."""
@@ -129,7 +129,7 @@ def play_games(seed, first_game, n, tables, pol, params, opt, out):
 TRACE_ROWS = 16384  # events one game may log when its card statistics are taken
 
 
-@kernel(nogil=True)
+@kernel(nrt=True, nogil=True)
 def play_range_cards(seed, first_game, lo, hi, tables, pol, params, opt, out, cstats):
     """As :func:`play_range`, with each game's card statistics into ``cstats[lo:hi]``;
     returns the number of games whose trace overflowed."""
@@ -160,7 +160,7 @@ def play_games_cards(seed, first_game, n, tables, pol, params, opt, out, cstats)
     )
 
 
-@kernel
+@kernel(nrt=True)
 def _play_one_search(seed, game, tables, pol, params, scfg, opt, out, tr, trn):
     st = np.empty(S.STATE_SIZE, dtype=np.int32)
     S.clear_state(st)
@@ -170,7 +170,7 @@ def _play_one_search(seed, game, tables, pol, params, scfg, opt, out, tr, trn):
     _record(st, out)
 
 
-@kernel(nogil=True)
+@kernel(nrt=True, nogil=True)
 def play_range_search(seed, first_game, lo, hi, tables, pol, params, scfg, opt, out, cstats):
     """As :func:`play_range` with a search player in a seat; card statistics into
     ``cstats[lo:hi]`` when ``cstats.shape[2] > 0``. Returns the overflowed games."""

@@ -21,7 +21,7 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_N,
     POL_PLAN_SEAT,
 )
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import next_u64, seed_state, uniform_below
 
 FOG_SEED = 0x9E3779B97F4A7C15  # master seed of fair_check's scrambling
@@ -43,7 +43,10 @@ def decide(st, g, seat, dk, n):
         pol[POL_PLAN_DK] = 0
         return pol[POL_PLAN_K]
     fair = (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0
-    rng0 = rng.copy() if fair else rng
+    rng0 = stack_empty(4, np.uint64)  # the generator as the player found it
+    if fair:
+        for i in range(4):
+            rng0[i] = rng[i]
     k = player(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
     if k < 0 or k >= n:
         raise ValueError("policy chose an option that is not legal")
@@ -52,7 +55,7 @@ def decide(st, g, seat, dk, n):
     return k
 
 
-@kernel
+@kernel(nrt=True)
 def fog_copy(st, dsize, pol, seat, dk, n):
     """A copy of ``st`` in which everything ``seat`` may not see is different: both draw
     piles (order and contents), both discard piles, the drawn/played records, and the
@@ -80,7 +83,7 @@ def fog_copy(st, dsize, pol, seat, dk, n):
     return fog
 
 
-@kernel
+@kernel(nrt=True)  # it owns the fog copy
 def fair_check(st, g, seat, dk, n, k, rng0):
     """Raise unless seat's policy takes the same decision on ``fog_copy(st)``."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g

@@ -86,7 +86,7 @@ from manoeuvre_sim.engine.rules import (
     play_to_table,
     table_defence,
 )
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import roll_dice
 
 
@@ -203,9 +203,10 @@ def death_with_honour(st, g, p, u):
     reduced one eliminated. It is the turn's one combat; the losses of both sides count
     toward attrition (rule 2.1, checked when the combat phase ends: interpretation DL10)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    nb = np.empty(4, dtype=np.int32)
+    nb = stack_empty(4, np.int32)
     k = neighbors(st[S.U_SQ + u], nb)
-    foes = np.full(4, -1, dtype=np.int32)
+    foes = stack_empty(4, np.int32)
+    foes[:] = -1
     nf = 0
     for i in range(k):
         v = st[S.OCC + nb[i]]
@@ -409,7 +410,7 @@ def skirmish(st, g, p):
             break
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
-    buf = np.empty(16, dtype=np.int32)
+    buf = stack_empty(16, np.int32)
     m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], 1, buf)
     opts[0, 0] = -1
     for j in range(m):

@@ -57,7 +57,7 @@ from manoeuvre_sim.engine.rules import (
     play_to_table,
     retreat_squares,
 )
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import roll_die
 
 MAX_ATT = 5
@@ -72,7 +72,7 @@ def retreat(st, g, u):
     if the unit retreated, False if it could not and was eliminated."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     p = owner(u)
-    buf = np.empty(4, dtype=np.int32)
+    buf = stack_empty(4, np.int32)
     n = retreat_squares(st, tprops, u, buf)
     fr = st[S.U_SQ + u]
     if n == 0:
@@ -81,7 +81,8 @@ def retreat(st, g, u):
         return False
     k = 0
     if n > 1:
-        opts[:n, 0] = buf[:n]
+        for i in range(n):  # a loop: a slice copy would need numba's runtime
+            opts[i, 0] = buf[i]
         opts[:n, 1] = u
         opts[:n, 2:] = 0
         k = decide(st, g, p, D.D_RETREAT_SQ, n)

@@ -84,7 +84,7 @@ from manoeuvre_sim.engine.rules import (
     play_and_discard,
 )
 from manoeuvre_sim.engine.setup import build_map, deal, place_units, set_up_battlefield
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import roll_die
 
 # Also what callers have always imported from here (tests, runner, benchmarks): the game's
@@ -195,7 +195,8 @@ def score_nightfall(st, units, uowner, rank, tr, trn):
     st[S.VP + 1] = vp1
     st[S.OVER] = 1
     st[S.VICTORY] = S.VICTORY_NIGHTFALL
-    red = np.zeros(2, dtype=np.int64)
+    red = stack_empty(2, np.int64)
+    red[:] = 0
     for u in range(S.NUNITS):
         if st[S.U_STEP + u] == 1:
             red[owner(u)] += 1
@@ -316,7 +317,7 @@ def continue_game(st, g, opt, rank, p, ph):
     run_turns(st, g, opt, rank, turn + 1)
 
 
-@kernel
+@kernel(nrt=True)
 def new_context(tables, pol, params, rng, tr, trn):
     """The game context ``g`` of a match-up (the module docstring). Its player pointer
     cannot be returned to Python: there, use :func:`python_context`."""

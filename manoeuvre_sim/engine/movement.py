@@ -36,7 +36,8 @@ from manoeuvre_sim.engine.rules import (
     move_unit,
     play_and_discard,
 )
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.engine.state import MAXU_SIDE  # names: constants for stack_empty
+from manoeuvre_sim.jit import kernel, stack_empty
 
 
 # ------------------------------------------------------------------------------------------
@@ -76,7 +77,7 @@ def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
     spaces", interpretation DL14), ``slot`` the card's hand slot (-1: already played)."""
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
-    buf = np.empty(16, dtype=np.int32)
+    buf = stack_empty(16, np.int32)
     n = start
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
@@ -108,7 +109,8 @@ def first_move_options(st, units, cards, tprops, opt, p, opts):
         opts[0, 2] = 0
         opts[0, 3] = 0
         n = 1
-    moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
+    moved = stack_empty(MAXU_SIDE, np.int32)
+    moved[:] = 0
     n = move_options(st, units, tprops, p, moved, opts, n, 0, 0)
     s = find_hq(st, cards, p, S.HQ_BANZAI)
     if s >= 0:
@@ -127,7 +129,7 @@ def forced_march(st, g, opt, p, u, start_sq):
         return
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
-    buf = np.empty(4, dtype=np.int32)
+    buf = stack_empty(4, np.int32)
     end_counts = 1 - opt[OPT_DL_FORCED_MARCH]
     m = forced_march_destinations(occ, terr, tprops, start_sq, st[S.U_SQ + u], end_counts, buf)
     if m == 0:
@@ -155,7 +157,8 @@ def forced_march(st, g, opt, p, u, start_sq):
 @kernel
 def movement_phase(st, g, opt, p):
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    moved = np.zeros(S.MAXU_SIDE, dtype=np.int32)
+    moved = stack_empty(MAXU_SIDE, np.int32)
+    moved[:] = 0
     nmoves = 1
     if opt[OPT_ADVANCE_TO_CONTACT]:
         t = st[S.TURN]

@@ -10,7 +10,7 @@ import numpy as np
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_REDOUBT, retreat_options
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import uniform_below
 
 # --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
@@ -285,7 +285,7 @@ def retreat_squares(st, tprops, u, out):
 
 @kernel
 def can_retreat(st, tprops, u):
-    buf = np.empty(4, dtype=np.int32)
+    buf = stack_empty(4, np.int32)
     return retreat_squares(st, tprops, u, buf) > 0
 
 

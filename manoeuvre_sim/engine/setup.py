@@ -44,7 +44,7 @@ from manoeuvre_sim.rng import uniform_below
 # ------------------------------------------------------------------------------------------
 # set-up (rule 3)
 # ------------------------------------------------------------------------------------------
-@kernel
+@kernel(nrt=True)
 def build_map(st, sections, section_numbers, rng, tr, trn):
     """Rule 3 / 1.1: four distinct sections from the pool, each in any of 4 rotations, in a
     2x2 pattern (random)."""
@@ -122,7 +122,7 @@ def pack_section_codes(sections, k, rot, half):
     return np.int32(w)
 
 
-@kernel(inline="always")  # one call site: no compile of its own
+@kernel(nrt=True, inline="always")  # one call site: no compile of its own
 def choose_map(st, g, p, sections, section_numbers):
     """Rule 3: the first player p "chooses 4 map sections and decides how to orient and place
     them into the 2 x 2 pattern": one decision per quarter, NW, NE, SW, SE in that order,
@@ -158,7 +158,7 @@ def choose_map(st, g, p, sections, section_numbers):
 CLOCKWISE_QUARTER = (1, 3, 0, 2)
 
 
-@kernel
+@kernel(nrt=True)
 def turn_battlefield(st, sections, section_numbers, turns):
     """Turn the whole battlefield ``turns`` quarter turns clockwise: each section moves round
     the quarters and turns with it (MAP and the terrain are laid again)."""
@@ -195,7 +195,7 @@ def choose_edge(st, g, p, sections, section_numbers):
         turn_battlefield(st, sections, section_numbers, turns)
 
 
-@kernel
+@kernel(nrt=True)
 def set_up_battlefield(st, g, opt, first, sections, section_numbers):
     """Rule 3: the battlefield and the starting edges, by the set-up mode and the fixed map
     of ``opt`` (module docstring). The default (random, no fixed map) draws from the game's

@@ -114,7 +114,7 @@ def turn_terrain(terr, turns, out):
         out[r * 8 + c] = terr[sq]
 
 
-@kernel
+@kernel(nrt=True)
 def _traits(units, cards):
     traits = np.empty((2, 2), dtype=np.float64)
     for p in range(2):
@@ -124,7 +124,7 @@ def _traits(units, cards):
     return traits
 
 
-@kernel
+@kernel(nrt=True)
 def choose_battlefield(st, units, cards, tprops, rng, opts, p, dk, n):
     """Index of the D_MAP_SECTION or D_EDGE option p picks (module docstring)."""
     traits = _traits(units, cards)

@@ -171,7 +171,8 @@ def _n_reduced(st, p):
 @kernel
 def _posture_weights(st, weights, p, out):
     """The effective weights: the style's ``weights`` written to ``out``, shifted by the posture switch when H_SWITCH is on."""
-    out[:] = weights
+    for i in range(weights.shape[0]):  # a loop: a slice copy would need numba's NRT
+        out[i] = weights[i]
     q = 1 - p
     # cycle faster (play for nightfall) when ahead on the ground late in the day
     lead = 0

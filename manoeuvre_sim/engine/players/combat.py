@@ -44,7 +44,8 @@ from manoeuvre_sim.engine.rules import (
     strength,
     table_defence,
 )
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.engine.state import HMAX, NUNITS  # names: constants for stack_empty
+from manoeuvre_sim.jit import kernel, stack_empty
 
 
 # ------------------------------------------------------------------------------------------
@@ -101,12 +102,14 @@ def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, c
     leader's Combat value — valued as ``_choose_att_card`` values it, net of its ``cost``
     (per slot); ``ev`` (the initiating card alone) if none adds more. A leader's Command
     (support, rule 6.4) is not credited."""
-    pmf = np.zeros(LMAX, dtype=np.float64)
+    pmf = stack_empty(LMAX, np.float64)
+    pmf[:] = 0.0
     top = n * sd
-    pmf[: top + 1] = DICE_PMF[n, sd, : top + 1]
-    tmp = np.empty(LMAX, dtype=np.float64)
-    tail = np.empty(LMAX, dtype=np.float64)
-    cum = np.empty(LMAX, dtype=np.float64)
+    for x in range(top + 1):
+        pmf[x] = DICE_PMF[n, sd, x]
+    tmp = stack_empty(LMAX, np.float64)
+    tail = stack_empty(LMAX, np.float64)
+    cum = stack_empty(LMAX, np.float64)
     _tail(pmf, top, tail)
     best = ev
     for s in range(st[S.HAND_N + p]):
@@ -205,12 +208,13 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
 @kernel
 def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
     n_reduced = _n_reduced(st, p)
-    cost = np.empty(S.HMAX, dtype=np.float64)
+    cost = stack_empty(HMAX, np.float64)
     for s in range(st[S.HAND_N + p]):
         cost[s] = weights[H_CARD] * _card_value(
             st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
         )
-    ret = np.full(S.NUNITS, -1, dtype=np.int8)  # can the target retreat (computed once)
+    ret = stack_empty(NUNITS, np.int8)  # can the target retreat (computed once)
+    ret[:] = -1
     best = weights[H_ATTACK]
     bi = 0
     for i in range(1, n):
@@ -262,11 +266,11 @@ def _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals):
 def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
     tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
-    pmf = np.empty(LMAX, dtype=np.float64)
-    tail = np.empty(LMAX, dtype=np.float64)
+    pmf = stack_empty(LMAX, np.float64)
+    tail = stack_empty(LMAX, np.float64)
     d, a0, top = _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals)
-    tmp = np.empty(LMAX, dtype=np.float64)
-    cum2 = np.empty(LMAX, dtype=np.float64)
+    tmp = stack_empty(LMAX, np.float64)
+    cum2 = stack_empty(LMAX, np.float64)
     base = _ev_cum(tail, top, a0, d, vals)
     n_reduced = _n_reduced(st, p)
     best = base
@@ -354,8 +358,8 @@ def _choose_support(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     """Rule 6.4: add the supporting unit whose strength (at the risk of its hit in band 0)
     raises the assault's value most, or none."""
     tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
-    pmf = np.empty(LMAX, dtype=np.float64)
-    tail = np.empty(LMAX, dtype=np.float64)
+    pmf = stack_empty(LMAX, np.float64)
+    tail = stack_empty(LMAX, np.float64)
     d, a0, top = _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals)
     best = _ev_cum(tail, top, a0, d, vals)
     bi = 0
@@ -380,7 +384,7 @@ def _defender_view(st, tprops, weights, cards, q, cb, tail, vals):
     attacker's table dice in ``tail`` (returns its top) and the band values, band 0 (the
     attackers take a hit) being q's gain."""
     t = cb[D.CB_DEF_U]
-    pmf = np.empty(LMAX, dtype=np.float64)
+    pmf = stack_empty(LMAX, np.float64)
     top = _table_attack_pmf(st, cards, 1 - q, pmf)
     _tail(pmf, top, tail)
     _band_values(
@@ -410,7 +414,7 @@ def _defender_loss(st, units, cards, tprops, weights, q, cb, extra_def, tail, to
 @kernel
 def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     t = cb[D.CB_DEF_U]
-    tail = np.empty(LMAX, dtype=np.float64)
+    tail = stack_empty(LMAX, np.float64)
     top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)
     # the loss if we stand, with the defence cards we hold for t
     hold = _own_def_cards(st, cards, q, t)
@@ -437,7 +441,7 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
 
 @kernel
 def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
-    tail = np.empty(LMAX, dtype=np.float64)
+    tail = stack_empty(LMAX, np.float64)
     top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)
     lose = _defender_loss(st, units, cards, tprops, weights, q, cb, 0, tail, top, vals)
     best = 0.0

@@ -59,7 +59,7 @@ from manoeuvre_sim.engine.players.params import (
     NPARAM,
 )
 from manoeuvre_sim.engine.rules import can_retreat
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import keep_best
 
 
@@ -71,9 +71,9 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
     """Index of the option the heuristic style with parameters ``style_params`` picks."""
     if dk == D.D_SPY or dk == D.D_GUERRILLA:
         return n - 1  # play it: Scout/Spy is replaced at once; negate what it can
-    weights = np.empty(NPARAM, dtype=np.float64)
+    weights = stack_empty(NPARAM, np.float64)
     _posture_weights(st, style_params, p, weights)
-    vals = np.empty(6, dtype=np.float64)
+    vals = stack_empty(6, np.float64)
     if dk == D.D_MOVE:
         return _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals)
     if dk == D.D_COMBAT:

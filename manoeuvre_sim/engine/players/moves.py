@@ -23,7 +23,8 @@ from manoeuvre_sim.engine.players.params import (
     H_THREAT,
 )
 from manoeuvre_sim.engine.rules import defence_base, hill_bonus, strength
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.engine.state import HMAX, MAXU_SIDE, NUNITS  # names: constants for stack_empty
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import keep_best
 
 
@@ -204,11 +205,11 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     """The position value unit u gains by its Skirmish move (rule 9.2: up to 2 squares, by
     the cavalry movement rules, interpretation 14), or 0 if staying is best: what
     ``_choose_unit_move`` will then take."""
-    enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
-    enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
-    grid = np.empty((64, 6), dtype=np.int32)
+    enemy_rows = stack_empty((MAXU_SIDE, 4), np.int32)
+    enemy_hit_values = stack_empty(MAXU_SIDE, np.float64)
+    grid = stack_empty((64, 6), np.int32)
     _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
-    buf = np.empty(16, dtype=np.int32)
+    buf = stack_empty(16, np.int32)
     fr = st[S.U_SQ + u]
     m = move_destinations(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops, fr, 1, buf)
     best = 0.0
@@ -228,15 +229,17 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     cards and units (a Supply move lists every card x unit x square), so the cost of each
     card slot and each unit's cards and present value are computed once (the same numbers
     as ``_move_value``'s, so the same choice)."""
-    enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
-    enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
-    grid = np.empty((64, 6), dtype=np.int32)
+    enemy_rows = stack_empty((MAXU_SIDE, 4), np.int32)
+    enemy_hit_values = stack_empty(MAXU_SIDE, np.float64)
+    grid = stack_empty((64, 6), np.int32)
     _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
     n_reduced = _n_reduced(st, p)
-    slot_cost = np.full(S.HMAX, np.nan)
-    unit_known = np.zeros(S.NUNITS, dtype=np.bool_)
-    unit_base = np.empty(S.NUNITS, dtype=np.float64)
-    unit_card = np.empty((S.NUNITS, 3), dtype=np.int64)  # best attack n, its sides, defence
+    slot_cost = stack_empty(HMAX, np.float64)
+    slot_cost[:] = np.nan
+    unit_known = stack_empty(NUNITS, np.bool_)
+    unit_known[:] = False
+    unit_base = stack_empty(NUNITS, np.float64)
+    unit_card = stack_empty((NUNITS, 3), np.int64)  # best attack n, its sides, defence
     best = -1e18
     bi = 0
     ties = 0
@@ -286,7 +289,7 @@ def _banzai_second_moves(
     top[0, 1] = -1
     top[1, 0] = -1e18
     top[1, 1] = -1
-    buf = np.empty(16, dtype=np.int32)
+    buf = stack_empty(16, np.int32)
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     for i in range(S.MAXU_SIDE):
@@ -321,11 +324,11 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
     come grouped by unit, so each unit's cards and present value are computed once. A move
     that plays Banzai Charge (Distant Lands 9.2) adds the best second unit's move and costs
     the card."""
-    enemy_rows = np.empty((S.MAXU_SIDE, 4), dtype=np.int32)
-    enemy_hit_values = np.empty(S.MAXU_SIDE, dtype=np.float64)
-    grid = np.empty((64, 6), dtype=np.int32)
+    enemy_rows = stack_empty((MAXU_SIDE, 4), np.int32)
+    enemy_hit_values = stack_empty(MAXU_SIDE, np.float64)
+    grid = stack_empty((64, 6), np.int32)
     _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
-    top = np.empty((2, 2), dtype=np.float64)
+    top = stack_empty((2, 2), np.float64)
     banzai_cost = np.nan
     best = -1e18
     bi = 0

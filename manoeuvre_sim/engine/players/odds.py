@@ -11,7 +11,7 @@ import numpy as np
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.players.params import H_DEFGUESS, H_ELIM, H_GROUND, H_HIT
 from manoeuvre_sim.engine.rules import attack_dice
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 
 
 def _dice_tables(nmax: int = 10, smax: int = 20) -> tuple[np.ndarray, np.ndarray]:
@@ -142,7 +142,8 @@ def _convolve(pmf, top, n, s, out):
     """out = pmf * (n d s) for pmf on 0..top; returns the new top (mass past LMAX is
     dropped: no table of cards gets near it)."""
     if n == 0 or s == 0:
-        out[: top + 1] = pmf[: top + 1]
+        for x in range(top + 1):  # loops: a slice copy would need numba's NRT
+            out[x] = pmf[x]
         return top
     new = min(top + n * s, LMAX - 1)
     out[: new + 1] = 0.0
@@ -170,12 +171,13 @@ def _table_attack_pmf(st, cards, p, pmf):
     returns its top."""
     pmf[0] = 1.0
     top = 0
-    tmp = np.empty(LMAX, dtype=np.float64)
+    tmp = stack_empty(LMAX, np.float64)
     for j in range(st[S.TABLE_N + p]):
         n, s = attack_dice(cards, p, st[S.TABLE + p * S.TMAX + j])
         if n > 0:
             top = _convolve(pmf, top, n, s, tmp)
-            pmf[: top + 1] = tmp[: top + 1]
+            for x in range(top + 1):
+                pmf[x] = tmp[x]
     return top
 
 

@@ -13,7 +13,7 @@ from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent, neighbors
 from manoeuvre_sim.engine.players.params import NPARAM
 from manoeuvre_sim.engine.rules import strength
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 
 # simple policy parameters
 P_ADVANCE = 0  # weight of forward progress in a move
@@ -29,7 +29,7 @@ SIMPLE_PARAMS[:5] = (1.0, 0.6, 1.2, 0.3, 5.5)
 def dwh_balance(st, p, u):
     """Death With Honour (Distant Lands 9.2) counted in steps: the enemy steps the hits
     around p's unit u take, minus u's own steps."""
-    nb = np.empty(4, dtype=np.int32)
+    nb = stack_empty(4, np.int32)
     k = neighbors(st[S.U_SQ + u], nb)
     v = -float(st[S.U_STEP + u])
     for i in range(k):
