@@ -31,7 +31,7 @@ from manoeuvre_sim.rng import keep_best
 # ------------------------------------------------------------------------------------------
 # positions
 # ------------------------------------------------------------------------------------------
-@kernel
+@kernel(inline="always")
 def _best_attack_card(st, cards, p, u):
     """(n, s) of the best attack card p holds for unit u, (0, 0) if none."""
     atk_dice_n = 0
@@ -46,7 +46,7 @@ def _best_attack_card(st, cards, p, u):
     return atk_dice_n, atk_dice_sides
 
 
-@kernel
+@kernel(inline="always")
 def _own_def_cards(st, cards, p, u):
     """Sum of the defence values of the unit cards p holds for unit u."""
     d = 0
@@ -57,18 +57,36 @@ def _own_def_cards(st, cards, p, u):
     return d
 
 
+def _diamonds():
+    """DIAMOND2[sq]: the squares within 2 orthogonal steps of sq (sq itself included), as
+    bits of an int64 (bit k: square k)."""
+    out = np.zeros(64, dtype=np.int64)
+    for sq in range(64):
+        m = 0
+        for t in range(64):
+            if abs(t // 8 - sq // 8) + abs(t % 8 - sq % 8) <= 2:
+                m |= 1 << t
+        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
+    return out
+
+
+DIAMOND2 = _diamonds()
+
+
 @kernel
 def _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid):
-    """The opposing units once per decision; returns their count. Encodings (row k per unit):
+    """The opposing units once per decision; returns the squares within 2 orthogonal steps
+    of one (bits of an int64, bit k: square k). Encodings (row k per unit):
 
     enemy_rows[k]        int: (square, strength, defence + 1 for the expected card,
                               1 if it may be assaulted there (not a no-assault square))
     enemy_hit_values[k]  float: the value to p of one hit on it (``_loss``)
-    grid[sq]             int: (enemy units within 2 squares, adjacent enemy units n,
-                              then their rows k in columns 2 .. 2 + n - 1)"""
+    grid[sq]             int: (adjacent enemy units n, then their rows k in columns
+                              1 .. n, in the order of k)"""
     q = 1 - p
     k = 0
-    grid[:, :2] = 0
+    near = 0
+    grid[:, 0] = 0
     for i in range(S.MAXU_SIDE):
         t = q * S.MAXU_SIDE + i
         if st[S.U_STEP + t] == 0:
@@ -79,21 +97,18 @@ def _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_val
         enemy_rows[k, 2] = defence_base(st, units, tprops, t, False) + 1
         enemy_rows[k, 3] = 1 - tprops[st[S.TERR + tsq], TP_NO_ASSAULT]
         enemy_hit_values[k] = _loss(st, weights, t)
+        near |= DIAMOND2[tsq]
         r0 = tsq // 8
         c0 = tsq % 8
-        for r in range(max(0, r0 - 2), min(7, r0 + 2) + 1):
-            span = 2 - abs(r - r0)
-            for c in range(max(0, c0 - span), min(7, c0 + span) + 1):
-                sq = r * 8 + c
+        for sq in (tsq - 8, tsq - 1, tsq + 1, tsq + 8):  # the orthogonal neighbours
+            if 0 <= sq < 64 and (sq // 8 == r0 or sq % 8 == c0):
+                grid[sq, 1 + grid[sq, 0]] = k
                 grid[sq, 0] += 1
-                if abs(r - r0) + abs(c - c0) == 1:
-                    grid[sq, 2 + grid[sq, 1]] = k
-                    grid[sq, 1] += 1
         k += 1
-    return k
+    return near
 
 
-@kernel
+@kernel(inline="always")
 def _position_value(
     st,
     units,
@@ -107,6 +122,7 @@ def _position_value(
     enemy_rows,
     enemy_hit_values,
     grid,
+    near_mask,
     p,
 ):
     """Value for p of unit u standing on sq (the board otherwise as it is; the enemy units
@@ -122,13 +138,12 @@ def _position_value(
     own_strength = strength(st, units, u)
     own_loss_value = _loss(st, weights, u) * weights[H_OWN]
     own_defence = own_strength + tdef + own_card_def
-    # u itself counts in grid only if it is an enemy: it is p's, so grid is all enemies
-    near = grid[sq, 0]
+    near = (near_mask >> sq) & 1  # an enemy unit within 2 squares
     threat = 0.0
     opp = 0.0
     marsh = tprops[tsq_terr, TP_NO_ASSAULT] == 1
-    for j in range(grid[sq, 1]):
-        k = grid[sq, 2 + j]
+    for j in range(grid[sq, 0]):
+        k = grid[sq, 1 + j]
         tsq = enemy_rows[k, 0]
         # the enemy's assault on us next turn: its strength + a typical 2d6 card + hill
         if enemy_rows[k, 3] == 1:
@@ -164,7 +179,19 @@ def _position_value(
 
 @kernel
 def _move_value(
-    st, units, cards, tprops, weights, p, u, fr, to, enemy_rows, enemy_hit_values, grid
+    st,
+    units,
+    cards,
+    tprops,
+    weights,
+    p,
+    u,
+    fr,
+    to,
+    enemy_rows,
+    enemy_hit_values,
+    grid,
+    near_mask,
 ):
     """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table)."""
     atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
@@ -182,6 +209,7 @@ def _move_value(
         enemy_rows,
         enemy_hit_values,
         grid,
+        near_mask,
         p,
     ) - _position_value(
         st,
@@ -196,6 +224,7 @@ def _move_value(
         enemy_rows,
         enemy_hit_values,
         grid,
+        near_mask,
         p,
     )
 
@@ -207,15 +236,29 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     ``_choose_unit_move`` will then take."""
     enemy_rows = stack_empty((MAXU_SIDE, 4), np.int32)
     enemy_hit_values = stack_empty(MAXU_SIDE, np.float64)
-    grid = stack_empty((64, 6), np.int32)
-    _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    grid = stack_empty((64, 5), np.int32)
+    near_mask = _enemy_table(
+        st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
+    )
     buf = stack_empty(16, np.int32)
     fr = st[S.U_SQ + u]
     m = move_destinations(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops, fr, 1, buf)
     best = 0.0
     for j in range(m):
         v = _move_value(
-            st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows, enemy_hit_values, grid
+            st,
+            units,
+            cards,
+            tprops,
+            weights,
+            p,
+            u,
+            fr,
+            buf[j],
+            enemy_rows,
+            enemy_hit_values,
+            grid,
+            near_mask,
         )
         if v > best:
             best = v
@@ -231,8 +274,10 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     as ``_move_value``'s, so the same choice)."""
     enemy_rows = stack_empty((MAXU_SIDE, 4), np.int32)
     enemy_hit_values = stack_empty(MAXU_SIDE, np.float64)
-    grid = stack_empty((64, 6), np.int32)
-    _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    grid = stack_empty((64, 5), np.int32)
+    near_mask = _enemy_table(
+        st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
+    )
     n_reduced = _n_reduced(st, p)
     slot_cost = stack_empty(HMAX, np.float64)
     slot_cost[:] = np.nan
@@ -267,11 +312,11 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 unit_card[u, 2] = _own_def_cards(st, cards, p, u)
                 unit_base[u] = _position_value(
                     st, units, tprops, weights, u, st[S.U_SQ + u], unit_card[u, 0],
-                    unit_card[u, 1], unit_card[u, 2], enemy_rows, enemy_hit_values, grid, p,
+                    unit_card[u, 1], unit_card[u, 2], enemy_rows, enemy_hit_values, grid, near_mask, p,
                 )  # fmt: skip
             v += _position_value(
                 st, units, tprops, weights, u, to, unit_card[u, 0], unit_card[u, 1],
-                unit_card[u, 2], enemy_rows, enemy_hit_values, grid, p,
+                unit_card[u, 2], enemy_rows, enemy_hit_values, grid, near_mask, p,
             ) - unit_base[u]  # fmt: skip
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
@@ -279,7 +324,7 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
 
 @kernel
 def _banzai_second_moves(
-    st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid, top
+    st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid, near_mask, top
 ):
     """The two best Banzai Charge moves of distinct units (Distant Lands 9.2: up to two
     squares by the cavalry rules) as ``top``: float64 (2, 2) rows (gain, unit), the best
@@ -302,7 +347,7 @@ def _banzai_second_moves(
         for j in range(m):
             v = _move_value(
                 st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows,
-                enemy_hit_values, grid,
+                enemy_hit_values, grid, near_mask,
             )  # fmt: skip
             if v > b:
                 b = v
@@ -326,8 +371,10 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
     the card."""
     enemy_rows = stack_empty((MAXU_SIDE, 4), np.int32)
     enemy_hit_values = stack_empty(MAXU_SIDE, np.float64)
-    grid = stack_empty((64, 6), np.int32)
-    _enemy_table(st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid)
+    grid = stack_empty((64, 5), np.int32)
+    near_mask = _enemy_table(
+        st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
+    )
     top = stack_empty((2, 2), np.float64)
     banzai_cost = np.nan
     best = -1e18
@@ -365,6 +412,7 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
                     enemy_rows,
                     enemy_hit_values,
                     grid,
+                    near_mask,
                     p,
                 )
             v = (
@@ -381,6 +429,7 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
                     enemy_rows,
                     enemy_hit_values,
                     grid,
+                    near_mask,
                     p,
                 )
                 - base
@@ -388,7 +437,7 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
             if opts[i, 3] == 1 and opts[i, 2] >= 0:  # this move plays Banzai Charge
                 if np.isnan(banzai_cost):
                     _banzai_second_moves(st, units, cards, tprops, weights, p, enemy_rows,
-                                         enemy_hit_values, grid, top)  # fmt: skip
+                                         enemy_hit_values, grid, near_mask, top)  # fmt: skip
                     c = st[S.HAND + p * S.HMAX + opts[i, 2]]
                     banzai_cost = weights[H_CARD] * _card_value(
                         st, units, cards, weights, p, c, _n_reduced(st, p)
