@@ -251,6 +251,13 @@ def test_the_styles_commit_when_band_0_would_take_the_unit_anyway(policy):
     assert not _player_commits(policy, (), 2)
 
 
+def test_territorial_declines_it_as_it_declines_a_committed_attack_card():
+    """README's note: territorial's Committed Attack weight (H_CA 3) outweighs even the
+    dominant case above; it does not play a Committed Attack card there either (Russia's
+    1st Cavalry, test_player_choices' board)."""
+    assert not _player_commits("territorial", (1,), 1)
+
+
 def test_simple_commits_a_full_unit_only():
     assert _player_commits("simple", (), 2) and not _player_commits("simple", (1,), 1)
 
