@@ -453,3 +453,22 @@ def test_card_statistics_count_the_maharaja_as_its_own_use():
     out = np.zeros((2, 5, C.NCS), np.int32)
     C.scan_trace(tr, 1, out)
     assert out[0, 3, C.CS_USE + C.USE_MAHARAJA] == 1 and out[0, 3, C.CS_USE + C.USE_FIRE] == 0
+
+
+@pytest.mark.parametrize("policy", ["simple", "attritional", "territorial", "balanced", "tuned"])
+def test_every_style_plays_a_maharaja_to_bring_three_units(policy):
+    """The Punjab infantry assaults a (1st Cuirassiers 7/4) with 2d6; the Mysore leader
+    cannot act for it, but with the Maharaja it leads the three other adjacent units
+    (Command 4), whose 16 strength make an elimination (four times the defence) likely:
+    every style plays the pair for Command and brings them."""
+    from test_player_choices import run_phase
+
+    P = packed(INDIA, "France")
+    atk = attack_card(P, 0, 2, (2, 6))
+    mys = _leader(P, 0, MYSORE)
+    (mah, *_) = cards_of(P, 0, "Maharaja")
+    st = setup(AROUND_A, P, {0: [atk, mys, mah]})
+    tr = run_phase("combat_phase", st, P, 0, policy=policy)
+    played = [(int(e[2]), int(e[3])) for e in tr if e[0] == R.EV_PLAY and e[1] == 0]
+    assert (mah, R.PURPOSE_MAHARAJA) in played and (mys, R.PURPOSE_LEADER_COMMAND) in played
+    assert events(tr, R.EV_COMBAT)[0][2] >= 5 + 6 + 5 + 5  # the four units' strength
