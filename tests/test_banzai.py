@@ -299,8 +299,9 @@ def test_games_with_it_identical_with_and_without_the_jit(japan):
 
 
 def test_card_statistics_written_before_the_banzai_use_still_read(tmp_path):
-    """A card study's statistics written before USE_BANZAI was appended (NCS - 1 fields)
-    are read back with that field zero, so such a study still resumes."""
+    """A card study's statistics written before USE_BANZAI was appended (CS_USE + USE_BANZAI
+    fields; USE_MAHARAJA came after it) are read back with the later fields zero, so such a
+    study still resumes."""
     import pandas as pd
 
     from manoeuvre_sim.engine import cardstats as CS
@@ -313,9 +314,10 @@ def test_card_statistics_written_before_the_banzai_use_still_read(tmp_path):
     store = tmp_path / "store"
     store.mkdir()
     pd.DataFrame({"x": [1, 2]}).to_parquet(store / part_name("games", task))
-    old = np.arange(2 * 2 * 3 * (CS.NCS - 1), dtype=np.int32).reshape(2, 2, 3, CS.NCS - 1)
+    w = CS.CS_USE + CS.USE_BANZAI
+    old = np.arange(2 * 2 * 3 * w, dtype=np.int32).reshape(2, 2, 3, w)
     stats_path(store, "games", task).parent.mkdir()
     np.savez(stats_path(store, "games", task), cs=old)
     _, cs = _read_done(store, _P(), task, True)
     assert cs.shape == (2, 2, 3, CS.NCS)
-    assert (cs[..., :-1] == old).all() and not cs[..., CS.CS_USE + CS.USE_BANZAI].any()
+    assert (cs[..., :w] == old).all() and not cs[..., w:].any()

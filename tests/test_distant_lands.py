@@ -15,7 +15,6 @@ import pytest
 from manoeuvre_sim.cli.main import main
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.pack import check_playable, engine_support, pack
-from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import data_dir, find_army, load_army, load_sections, load_terrain
 from manoeuvre_sim.study import army_hash
 
@@ -190,29 +189,15 @@ def test_base_armies_pack_as_before():
     assert P.data_hash == pack(a, b, load_terrain(), load_sections()).data_hash
 
 
-def test_engine_refuses_what_it_does_not_play_yet():
-    for key in ("india", "japan"):
-        a = load_army(FIXTURES / f"{key}.toml")
-        assert engine_support(a), key
-        with pytest.raises(UsageError, match=r"not yet implemented: Distant Lands rule"):
-            check_playable(a)
-        with pytest.raises(UsageError, match="not yet implemented"):
-            pack(a, find_army("France"), load_terrain(), load_sections())
-    # the engine plays Rockets: the China and Sweden test armies use nothing else new
+def test_the_engine_plays_every_test_army():
+    """Issue 14: with Maharaja, the leader restrictions and the Indian secondary effects in
+    the engine, no rule of the file format is refused any more."""
     for a in (*(find_army(n) for n in ("France", "Spain", "United States")),
-              load_army(FIXTURES / "china.toml"), load_army(FIXTURES / "sweden.toml")):  # fmt: skip
-        assert engine_support(a) == []
+              *(load_army(FIXTURES / f"{k}.toml") for k in ("china", "india", "japan", "sweden"))):  # fmt: skip
+        assert engine_support(a) == [], a.name
         check_playable(a)
-    india = load_army(FIXTURES / "india.toml")
-    rules = "\n".join(engine_support(india))
-    for needle in ("rule 8 secondary effect 'redoubt'", "rule 9.1 Indian leader",
-                   "rule 9.1 Maharaja"):  # fmt: skip
-        assert needle in rules
-    assert "Rockets" not in rules
-    japan = "\n".join(engine_support(load_army(FIXTURES / "japan.toml")))
-    assert "Japanese leader acting for one unit" in japan
-    for played in ("Death With Honour", "Banzai Charge"):  # the engine plays them
-        assert played not in japan
+    pack(load_army(FIXTURES / "india.toml"), load_army(FIXTURES / "japan.toml"), load_terrain(),
+         load_sections())  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -225,7 +210,13 @@ def test_engine_refuses_what_it_does_not_play_yet():
     ],
     ids=["simulate", "balance", "cards", "tournament"],
 )
-def test_commands_refuse_an_army_the_engine_does_not_play(tmp_path, capsys, argv):
+def test_commands_refuse_an_army_the_engine_does_not_play(tmp_path, capsys, monkeypatch, argv):
+    """The refusal kept for an HQ type the engine cannot play yet (none today: one is
+    pretended here): one line, exit status 2, no output file."""
+    from manoeuvre_sim.engine import pack as pack_mod
+
+    monkeypatch.setitem(pack_mod.NOT_YET_IMPLEMENTED_HQ, "Death With Honour",
+                        "Distant Lands rule 9.2 Death With Honour")  # fmt: skip
     f = str(FIXTURES / "japan.toml")
     out = tmp_path / ("out.parquet" if argv[0] in ("simulate", "tournament") else "out")
     argv = [a.replace("{f}", f) for a in argv]
@@ -234,7 +225,7 @@ def test_commands_refuse_an_army_the_engine_does_not_play(tmp_path, capsys, argv
     assert ex.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    assert "army 'Test Japan': not yet implemented: Distant Lands rule 9.1" in err
+    assert "army 'Test Japan': not yet implemented: Distant Lands rule 9.2 Death" in err
     assert not out.exists()
 
 

@@ -97,7 +97,7 @@ def test_step5_credit_kernel_equals_its_plain_python():
     for other in others:
         st = setup(TOWN_BOARD, P, {0: [atk, other]}, reduced=(15,))
         tsq = int(st[S.U_SQ + engine_unit(15)])
-        args = (st, P.cards, BALANCED, 0, 4, 0, 1, 10, 6, 8.5, tsq, -0.2, cost, vals)
+        args = (st, P.units, P.cards, BALANCED, 0, 4, 0, 1, 10, 6, 8.5, tsq, -0.2, cost, vals)
         got = _with_step5_card(*args)
         assert got == _with_step5_card.py_func(*args)
         seen.add(round(got, 9))

@@ -16,6 +16,7 @@ from manoeuvre_sim.engine.rules import (
     EV_SPY,
     EV_TURN,
     PURPOSE_BANZAI,
+    PURPOSE_MAHARAJA,
 )
 from manoeuvre_sim.jit import kernel
 
@@ -30,13 +31,14 @@ USE_SPY = 15  # played as Scout/Spy (rules.EV_SPY)
 USE_FIRE = 16  # played to start a bombardment, volley or Grand Battery (PURPOSE_INITIATE
 #                is kept for starting an assault or an ambush)
 USE_BANZAI = 17  # played as Banzai Charge (rules.PURPOSE_BANZAI, 15, which USE_SPY holds)
-NCS = CS_USE + 18
+USE_MAHARAJA = 18  # played as a Maharaja with a leader (rules.PURPOSE_MAHARAJA, 16: USE_FIRE's)
+NCS = CS_USE + 19
 
 # the names of the use fields, index k -> name (analyses/cards.py reports them)
 USE_NAMES = (
     "", "attack_start", "defense", "attack", "leader_combat", "leader_command", "committed",
     "sappers", "skirmish", "withdraw", "restore", "redoubt", "supply_move", "forced_march",
-    "guerrilla", "spy", "fire", "banzai",
+    "guerrilla", "spy", "fire", "banzai", "maharaja",
 )  # fmt: skip
 
 
@@ -74,6 +76,8 @@ def scan_trace(tr, trn, out):
                     use = tr[i, 3]
                     if use == PURPOSE_BANZAI:
                         use = USE_BANZAI
+                    elif use == PURPOSE_MAHARAJA:
+                        use = USE_MAHARAJA
                     elif use == 1:  # PURPOSE_INITIATE: the combat kind is in d
                         kind = tr[i, 5]
                         if (

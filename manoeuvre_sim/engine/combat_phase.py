@@ -80,6 +80,7 @@ from manoeuvre_sim.engine.rules import (
     hand_card,
     hill_bonus,
     hit,
+    leader_acts_for,
     log,
     move_unit,
     owner,
@@ -156,10 +157,29 @@ def combat_options(st, units, cards, tprops, p, opts):
                 opts[n, 2] = s
                 opts[n, 3] = t
                 n += 1
+        elif kind == S.KIND_LEADER and cards[p, c, S.CF_LUNIT] > 0:
+            # Distant Lands 9.1: a Japanese leader may "initiate ... an attack with that
+            # unit using a 1d6 Assault value" — an Assault by its unit (6.1 step 1)
+            u = p * S.MAXU_SIDE + cards[p, c, S.CF_LUNIT] - 1
+            if st[S.U_STEP + u] == 0:
+                continue
+            sq = st[S.U_SQ + u]
+            if tprops[terr[sq], TP_NO_ASSAULT] == 1:
+                continue
+            for i in range(S.MAXU_SIDE):
+                t = q * S.MAXU_SIDE + i
+                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+                    continue
+                if adjacent(sq, st[S.U_SQ + t]):
+                    opts[n, 0] = D.CK_ASSAULT
+                    opts[n, 1] = u
+                    opts[n, 2] = s
+                    opts[n, 3] = t
+                    n += 1
         elif kind == S.KIND_LEADER and cards[p, c, S.CF_GB_N] > 0:
             for i in range(S.MAXU_SIDE):
                 u = p * S.MAXU_SIDE + i
-                if st[S.U_STEP + u] == 0:
+                if st[S.U_STEP + u] == 0 or not leader_acts_for(units, cards, p, c, u):
                     continue
                 for j in range(S.MAXU_SIDE):
                     t = q * S.MAXU_SIDE + j
@@ -314,6 +334,7 @@ def stage_options(st, g, p, opts):
     p attacking), its options into ``opts`` exactly as the stage will list them: returns
     (deciding seat, decision kind, number of options); fewer than 2 options: the stage
     asks nothing (or only a forced choice)."""
+    units = g.units
     cards = g.cards
     tprops = g.tprops
     cb = g.cb
@@ -323,11 +344,11 @@ def stage_options(st, g, p, opts):
     if stage == D.STAGE_WITHDRAW:
         return 1 - p, D.D_WITHDRAW, withdraw_options(st, cards, tprops, 1 - p, t, opts)
     if stage == D.STAGE_DEF_CARD:
-        return 1 - p, D.D_DEF_CARD, def_card_options(st, cards, cb, 1 - p, t, opts)
+        return 1 - p, D.D_DEF_CARD, def_card_options(st, units, cards, cb, 1 - p, t, opts)
     if stage == D.STAGE_ATT_CARD:
-        return p, D.D_ATT_CARD, att_card_options(st, cards, cb, p, t, ambush, opts)
+        return p, D.D_ATT_CARD, att_card_options(st, units, cards, cb, p, t, ambush, opts)
     if stage == D.STAGE_SUPPORT:
-        return p, D.D_SUPPORT, support_options(st, cards, tprops, cb, p, t, ambush, opts)
+        return p, D.D_SUPPORT, support_options(st, units, cards, tprops, cb, p, t, ambush, opts)
     if stage == D.STAGE_RESULTS:
         seat, n = results_options(st, tprops, cb, p, opts)
         return seat, D.D_HIT_OR_RETREAT, n
@@ -377,10 +398,18 @@ def combat_stage(st, g, p):
         a = attack_base(st, units, tprops, cb, tsq, ambush)
         for j in range(st[S.TABLE_N + p]):
             c = st[S.TABLE + p * S.TMAX + j]
+            if c == cb[CB_LEADER]:
+                continue  # the leader played for Combat or Command rolls nothing
             nd, sd = attack_dice(cards, p, c)
             if nd > 0:
                 dv = roll_dice(rng, nd, sd)
                 log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, nd, sd)
+                a += dv
+        for i in range(cb[CB_NATT]):
+            if cb[CB_CA + i] == 2:
+                # Distant Lands 8: a Committed attack declared with a unit card, +2d6
+                dv = roll_dice(rng, 2, 6)
+                log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, 2, 6)
                 a += dv
         if cb[CB_LMODE] == 1:
             a += cards[p, cb[CB_LEADER], S.CF_CBT_A]
@@ -467,12 +496,14 @@ def results(st, g, p, kind, t, ambush):
     # combat, the hit passes to a surviving attacking or supporting unit of the attacker's
     # choice (interpretation 26) - and may be the attacker's 5th loss (rule 2.1, pyrrhic)
     owed = 0
+    # Distant Lands 8: a unit whose attack was declared Committed with a unit card "suffers
+    # one hit after all other combat losses", as a Committed Attack card's (cb[CB_CA] 2)
     for i in range(cb[CB_NATT]):
-        if cb[CB_CA + i] == 1:
+        if cb[CB_CA + i] != 0:
             if st[S.U_STEP + cb[CB_ATT + i]] > 0:
                 hit(st, cb[CB_ATT + i], tr, trn)
-            else:
-                owed += 1
+            elif cb[CB_CA + i] == 1:
+                owed += 1  # a unit card's Committed hit is its own unit's only (DL17)
     for _ in range(owed):
         n = 0
         for i in range(cb[CB_NATT]):

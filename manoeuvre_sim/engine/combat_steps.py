@@ -21,14 +21,17 @@ from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
     CB_ATT,
     CB_CA,
     CB_DLEADER,
+    CB_INIT_CARD,
     CB_LEADER,
     CB_LMODE,
+    CB_MAHARAJA,
     CB_NATT,
     CB_SAPPERS,
     CB_STEP5,
 )
 from manoeuvre_sim.engine.rules import (
     EV_ADVANCE,
+    EV_COMMITTED,
     EV_PLAY,
     EV_PURSUIT,
     EV_RETREAT,
@@ -39,6 +42,7 @@ from manoeuvre_sim.engine.rules import (
     PURPOSE_DEFENSE,
     PURPOSE_LEADER_COMBAT,
     PURPOSE_LEADER_COMMAND,
+    PURPOSE_MAHARAJA,
     PURPOSE_SAPPERS,
     PURPOSE_SKIRMISH,
     PURPOSE_WITHDRAW,
@@ -48,9 +52,12 @@ from manoeuvre_sim.engine.rules import (
     card_unit,
     clear_table,
     eliminate,
+    find_hq,
     hand_card,
     hit,
     is_hq,
+    leader_acts_for,
+    leader_restricted,
     log,
     move_unit,
     owner,
@@ -234,22 +241,47 @@ def withdraw_step(st, g, p, t):
 
 
 @kernel
-def def_card_options(st, cards, cb, q, t, opts):
+def def_card_options(st, units, cards, cb, q, t, opts):
     """Rule 6.1 step 4: the defender q's cards for unit t, into ``opts`` (row: (slot or -1,
-    t, 0, 0)): none, a unit card of t, or a leader for its combat value if none is played
-    yet. Returns their number (1: only none)."""
+    t, 1 + Maharaja slot or 0, 0)): none, a unit card of t, or a leader for its combat value
+    if none is played yet — a Distant Lands restricted leader only for a unit it acts for,
+    or with a Maharaja, which lifts the restriction (9.1). Returns their number (1: only
+    none)."""
     opts[0, 0] = -1
+    opts[0, 2] = 0
     n = 1
+    ms = find_hq(st, cards, q, S.HQ_MAHARAJA)
     for s in range(st[S.HAND_N + q]):
         c = hand_card(st, q, s)
-        if card_unit(cards, q, c) == t or (
-            cards[q, c, S.CF_KIND] == S.KIND_LEADER and cb[CB_DLEADER] < 0
-        ):
+        if card_unit(cards, q, c) == t:
             opts[n, 0] = s
+            opts[n, 2] = 0
             n += 1
+        elif cards[q, c, S.CF_KIND] == S.KIND_LEADER and cb[CB_DLEADER] < 0:
+            if leader_acts_for(units, cards, q, c, t):
+                opts[n, 0] = s
+                opts[n, 2] = 0
+                n += 1
+            elif ms >= 0:
+                opts[n, 0] = s
+                opts[n, 2] = 1 + ms
+                n += 1
     opts[:n, 1] = t
-    opts[:n, 2:] = 0
+    opts[:n, 3] = 0
     return n
+
+
+@kernel
+def play_with_maharaja(st, p, s, ms):
+    """Play the leader at hand slot ``s`` and the Maharaja at slot ``ms`` onto the table
+    (Distant Lands 9.1); returns (leader card, Maharaja card)."""
+    if ms > s:
+        m = play_to_table(st, p, ms)
+        c = play_to_table(st, p, s)
+    else:
+        c = play_to_table(st, p, s)
+        m = play_to_table(st, p, ms)
+    return c, m
 
 
 @kernel
@@ -258,14 +290,18 @@ def def_card_step(st, g, p, t):
     combat value. Returns True if it played one (it may then play another)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
-    n = def_card_options(st, cards, cb, q, t, opts)
+    n = def_card_options(st, units, cards, cb, q, t, opts)
     if n == 1:
         return False
     k = decide(st, g, q, D.D_DEF_CARD, n)
     s = opts[k, 0]
     if s < 0:
         return False
-    c = play_to_table(st, q, s)
+    if opts[k, 2] > 0:
+        c, m = play_with_maharaja(st, q, s, opts[k, 2] - 1)
+        log(tr, trn, EV_PLAY, q, m, PURPOSE_MAHARAJA, c, 0)
+    else:
+        c = play_to_table(st, q, s)
     if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
         cb[CB_DLEADER] = c
         log(tr, trn, EV_PLAY, q, c, PURPOSE_LEADER_COMBAT, t, 0)
@@ -275,19 +311,28 @@ def def_card_step(st, g, p, t):
 
 
 @kernel
-def att_card_options(st, cards, cb, p, t, ambush, opts):
+def att_card_options(st, units, cards, cb, p, t, ambush, opts):
     """Rule 6.1 step 5: the attacker p's options, into ``opts`` (row: (slot or -1, what
     AC_*, unit or -1, t)): done, a unit card of an attacking or supporting unit, a leader
     for Combat or Command (one per combat, rule 9.1), a Committed Attack per unit without
-    one (9.2), Sappers against a redoubt, Skirmish before any other step-5 card. Returns
-    their number (1: only done)."""
+    one (9.2), Sappers against a redoubt, Skirmish before any other step-5 card.
+    Distant Lands (9.1, 8): a restricted leader gives Combat only to an attacking unit it
+    acts for and Command only if it acts for the attacking unit (in an Ambush, the Ambush
+    card: its supporting units are checked one by one) and is not a Japanese leader, who
+    cannot combine units; with a Maharaja in hand, a leader may be played with it for
+    Combat (if restricted) or Command (4); a Japanese leader adds its 1d6 Assault value for
+    its unit when involved (as a unit card, not the combat's one leader); a unit whose
+    Committed Attack unit card is on the table may have its attack declared Committed
+    (one Committed Attack per unit). Returns their number (1: only done)."""
     tsq = st[S.U_SQ + t]
     opts[0, 0] = -1
     opts[0, 1] = D.AC_DONE
     opts[0, 2] = -1
     n = 1
+    ms = find_hq(st, cards, p, S.HQ_MAHARAJA)
+    u0 = -1 if ambush else cb[CB_ATT]
     for s in range(st[S.HAND_N + p]):
-        if n >= D.MAXOPT - 8:
+        if n >= D.MAXOPT - 12:
             break
         c = hand_card(st, p, s)
         kind = cards[p, c, S.CF_KIND]
@@ -298,17 +343,39 @@ def att_card_options(st, cards, cb, p, t, ambush, opts):
                 opts[n, 1] = D.AC_UNIT
                 opts[n, 2] = u
                 n += 1
-        elif kind == S.KIND_LEADER and cb[CB_LEADER] < 0:
+        elif kind == S.KIND_LEADER:
+            lu = cards[p, c, S.CF_LUNIT]
+            if lu > 0 and involved(cb, p * S.MAXU_SIDE + lu - 1) >= 0:
+                # Distant Lands 9.1: "used to ... add to an attack with that unit using a
+                # 1d6 Assault value", as a unit card of that unit (interpretation DL16)
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_UNIT
+                opts[n, 2] = p * S.MAXU_SIDE + lu - 1
+                n += 1
+            if cb[CB_LEADER] >= 0:
+                continue
             # one leader per combat, for Combat or Command (rule 9.1); a Skirmish ends
             # the combat, so no leader is ever played with one
-            opts[n, 0] = s
-            opts[n, 1] = D.AC_LEADER_COMBAT
-            opts[n, 2] = -1
-            n += 1
-            if cards[p, c, S.CF_CMD] >= 2:
+            acts = leader_acts_for(units, cards, p, c, u0)
+            if acts:
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_LEADER_COMBAT
+                opts[n, 2] = -1
+                n += 1
+            elif ms >= 0:
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_MAHARAJA_COMBAT
+                opts[n, 2] = ms
+                n += 1
+            if cards[p, c, S.CF_CMD] >= 2 and lu == 0 and (acts or ambush):
                 opts[n, 0] = s
                 opts[n, 1] = D.AC_LEADER_COMMAND
                 opts[n, 2] = -1
+                n += 1
+            if ms >= 0 and (cards[p, c, S.CF_CMD] < 4 or leader_restricted(cards, p, c)):
+                opts[n, 0] = s
+                opts[n, 1] = D.AC_MAHARAJA_COMMAND
+                opts[n, 2] = ms
                 n += 1
         elif kind == S.KIND_HQ:
             hq = cards[p, c, S.CF_HQ]
@@ -325,11 +392,32 @@ def att_card_options(st, cards, cb, p, t, ambush, opts):
                 opts[n, 1] = D.AC_SAPPERS
                 opts[n, 2] = -1
                 n += 1
-            elif hq == S.HQ_SKIRMISH and not ambush and cb[CB_STEP5] == 0:
+            elif (
+                hq == S.HQ_SKIRMISH
+                and not ambush
+                and cb[CB_STEP5] == 0
+                and cards[p, cb[CB_INIT_CARD], S.CF_KIND] != S.KIND_LEADER
+            ):
+                # "may not play a Leader card during the same combat as a Skirmish card":
+                # not after a Japanese leader started the Assault (Distant Lands 9.1)
                 opts[n, 0] = s
                 opts[n, 1] = D.AC_SKIRMISH
                 opts[n, 2] = cb[CB_ATT]
                 n += 1
+    # Distant Lands 8 Committed Attack: "when an Attack is made using this card, the
+    # Indian player may declare the Attack Committed" (interpretation DL17)
+    for i in range(cb[CB_NATT]):
+        u = cb[CB_ATT + i]
+        if cb[CB_CA + i] != 0 or n >= D.MAXOPT - 1:
+            continue
+        for j in range(st[S.TABLE_N + p]):
+            c = st[S.TABLE + p * S.TMAX + j]
+            if card_unit(cards, p, c) == u and cards[p, c, S.CF_SECOND] == S.SEC_COMMITTED:
+                opts[n, 0] = -1
+                opts[n, 1] = D.AC_DECLARE_COMMITTED
+                opts[n, 2] = u
+                n += 1
+                break
     # opts[:, 0] may repeat a slot (leader combat/command, CA for several units)
     opts[:n, 3] = t
     return n
@@ -346,16 +434,32 @@ def att_card_step(st, g, p, t, ambush):
     command: supporting units next, ``support_step``) or STEP5_SKIRMISH (a Skirmish
     cancelled the combat)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    n = att_card_options(st, cards, cb, p, t, ambush, opts)
+    n = att_card_options(st, units, cards, cb, p, t, ambush, opts)
     if n == 1:
         return STEP5_DONE
     k = decide(st, g, p, D.D_ATT_CARD, n)
     s = opts[k, 0]
     what = opts[k, 1]
-    if s < 0:
-        return STEP5_DONE
     ukey = opts[k, 2]
-    c = play_to_table(st, p, s)
+    if what == D.AC_DONE:
+        return STEP5_DONE
+    if what == D.AC_DECLARE_COMMITTED:
+        # Distant Lands 8: +2d6 for the unit, and one hit on it at the end (``results``)
+        i = involved(cb, ukey)
+        cb[CB_CA + i] = 2
+        for j in range(st[S.TABLE_N + p]):
+            c = st[S.TABLE + p * S.TMAX + j]
+            if card_unit(cards, p, c) == ukey and cards[p, c, S.CF_SECOND] == S.SEC_COMMITTED:
+                log(tr, trn, EV_COMMITTED, p, ukey, c, 0, 0)
+                break
+        return STEP5_AGAIN
+    if what == D.AC_MAHARAJA_COMBAT or what == D.AC_MAHARAJA_COMMAND:
+        c, m = play_with_maharaja(st, p, s, ukey)
+        log(tr, trn, EV_PLAY, p, m, PURPOSE_MAHARAJA, c, 0)
+        cb[CB_MAHARAJA] = 1
+        what = D.AC_LEADER_COMBAT if what == D.AC_MAHARAJA_COMBAT else D.AC_LEADER_COMMAND
+    else:
+        c = play_to_table(st, p, s)
     cb[CB_STEP5] += 1
     if what == D.AC_UNIT:
         log(tr, trn, EV_PLAY, p, c, PURPOSE_ATTACK, ukey, 0)
@@ -381,13 +485,16 @@ def att_card_step(st, g, p, t, ambush):
 
 
 @kernel
-def support_options(st, cards, tprops, cb, p, t, ambush, opts):
+def support_options(st, units, cards, tprops, cb, p, t, ambush, opts):
     """Rule 6.4, after a leader played for command: the attacker p's supporting units, into
     ``opts`` (row: (unit or -1, t, 0, 0)): none, or a unit adjacent to the defender, not in a
     Marsh, not yet involved, while the leader's command value leads more units (an Ambush
     card counts as the first) and fewer than 5 are involved. Returns their number (0 when no
-    more may be led, 1: only none)."""
-    limit = cards[p, cb[CB_LEADER], S.CF_CMD] - 1 - (cb[CB_NATT] - (0 if ambush else 1))
+    more may be led, 1: only none). Distant Lands 9.1: a Maharaja gives the leader Command 4
+    and lifts its restriction; else an Indian leader leads only units of its nationality."""
+    ld = cb[CB_LEADER]
+    cmd = 4 if cb[CB_MAHARAJA] == 1 else cards[p, ld, S.CF_CMD]
+    limit = cmd - 1 - (cb[CB_NATT] - (0 if ambush else 1))
     if limit <= 0 or cb[CB_NATT] >= MAX_ATT:
         return 0
     tsq = st[S.U_SQ + t]
@@ -396,6 +503,8 @@ def support_options(st, cards, tprops, cb, p, t, ambush, opts):
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
         if st[S.U_STEP + u] == 0 or involved(cb, u) >= 0:
+            continue
+        if cb[CB_MAHARAJA] == 0 and not leader_acts_for(units, cards, p, ld, u):
             continue
         usq = st[S.U_SQ + u]
         if adjacent(usq, tsq) and tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 0:
@@ -411,7 +520,7 @@ def support_step(st, g, p, t, ambush):
     """Rule 6.4, one supporting unit (``support_options``). Returns True if one joined (the
     leader may lead another)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    n = support_options(st, cards, tprops, cb, p, t, ambush, opts)
+    n = support_options(st, units, cards, tprops, cb, p, t, ambush, opts)
     if n <= 1:
         return False
     k = decide(st, g, p, D.D_SUPPORT, n)

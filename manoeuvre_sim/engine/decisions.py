@@ -18,18 +18,22 @@ D_MOVE = 5  # movement: (unit, to, 0, 0); unit -1 = dig in (Distant Lands option
 #           card's slot on the first move, which plays it, -1 on the second, 1)
 D_FORCED_MARCH = 6  # (slot or -1, to, unit, 0)
 D_SUPPLY_MOVE = 7  # (slot or -1, unit, to, 0)
-D_GUERRILLA = 8  # opponent: (-1 or slot, negated card, 0, 0)
+D_GUERRILLA = 8  # opponent: (-1 or slot, negated card, 0, 0): a Guerrilla card, or an Indian
+#                  unit card's Guerrillas (Distant Lands 8), the Guerrilla card listed last
 D_COMBAT = 9  # (kind CK_* or 0 none, unit/-1, slot, target)
 D_WITHDRAW = 10  # defender: (slot or -1, defending unit, 0, 0)
-D_DEF_CARD = 11  # defender: (slot or -1, defending unit, 0, 0)
-D_ATT_CARD = 12  # attacker step 5: (slot or -1, what AC_*, unit or -1, defending unit)
+D_DEF_CARD = 11  # defender: (slot or -1, defending unit, 1 + the slot of a Maharaja played
+#                 with the leader or 0, 0) (Distant Lands 9.1 Maharaja)
+D_ATT_CARD = 12  # attacker step 5: (slot or -1, what AC_*, unit or -1, defending unit); a
+#                  leader with a Maharaja (AC_MAHARAJA_*): column 2 is the Maharaja's slot
 D_SUPPORT = 13  # (unit or -1, defending unit, 0, 0)
 D_HIT_OR_RETREAT = 14  # (0 hit / 1 retreat, defending unit, results band, 0)
 D_RETREAT_SQ = 15  # (square, retreating unit, 0, 0)
 D_ADVANCE = 16  # (unit or -1, vacated square, 0, 0)
 D_SKIRMISH_MOVE = 17  # (square or -1, moving unit, 0, 0)
-D_RESTORE = 18  # (slot or -1, unit, 0, 0)
-D_REDOUBT = 19  # (slot or -1, unit, 0, 0)
+D_RESTORE = 18  # (slot or -1, unit, 1 + the slot of a Maharaja played with the leader or 0, 0)
+D_REDOUBT = 19  # (slot or -1, unit, 0, 0): a Redoubt card, or an Indian unit card's Redoubt
+#                 (Distant Lands 8)
 D_COMMITTED_HIT = 20  # attacker: (surviving attacking/supporting unit, 0, 0, 0) to take a
 #                       Committed Attack's hit whose own unit fell (rule 9.2)
 D_MAP_SECTION = 21  # set-up (rule 3, --setup rules), the first player, once per quarter NW,
@@ -67,6 +71,11 @@ COMBAT_NAMES = ("none", "assault", "ambush", "bombard", "volley", "grand_battery
 AC_DONE, AC_UNIT, AC_COMMITTED, AC_SAPPERS, AC_SKIRMISH, AC_LEADER_COMBAT, AC_LEADER_COMMAND = (
     0, 1, 2, 3, 4, 5, 6,
 )  # fmt: skip
+# Distant Lands: AC_UNIT also plays a Japanese leader for its unit's 1d6 Assault value (9.1);
+# a leader with a Maharaja for Combat or Command (9.1: no nationality restriction, Command 4),
+# column 2 the Maharaja's slot; declaring the attack of a unit whose Committed Attack unit
+# card is on the table Committed (8; slot -1, column 2 the unit)
+AC_MAHARAJA_COMBAT, AC_MAHARAJA_COMMAND, AC_DECLARE_COMMITTED = 7, 8, 9
 
 # --- the current combat (game.py): ndarray(int32, (CB_SIZE,)), public information ----------
 CB_KIND = 0  # CK_* of the combat under way
@@ -74,7 +83,8 @@ CB_ATT_P = 1  # the active (attacking) player
 CB_DEF_U = 2  # defending unit
 CB_NATT = 3  # number of attacking + supporting units
 CB_ATT = 4  # 5 slots: the attacking unit first (assault), then supporting units
-CB_CA = 9  # 5 slots: 1 if a Committed Attack was played for that unit
+CB_CA = 9  # 5 slots: 1 if a Committed Attack card was played for that unit, 2 if its attack
+#            was declared Committed by an Indian unit card (Distant Lands 8): +2d6, one hit
 CB_LEADER = 14  # attacker's leader card (-1 none)
 CB_LMODE = 15  # 0 none, 1 combat value, 2 command value
 CB_SAPPERS = 16
@@ -84,6 +94,7 @@ CB_D = 19  # defense total
 CB_DLEADER = 20  # defender's leader card (-1 none)
 CB_INIT_CARD = 21  # the card that initiated the combat
 CB_STAGE = 22  # the stage of the Assault/Ambush under way (STAGE_*; combat_phase.py)
+CB_MAHARAJA = 23  # 1 if the attacker's leader was played with a Maharaja (Distant Lands 9.1)
 CB_SIZE = 24
 
 # --- the stages of an Assault or Ambush (rule 6.1): cb[CB_STAGE] -----------------------------

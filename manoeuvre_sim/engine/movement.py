@@ -31,10 +31,12 @@ from manoeuvre_sim.engine.rules import (
     PURPOSE_SUPPLY_MOVE,
     discard,
     find_hq,
+    hand_card,
     hand_remove,
     log,
     move_unit,
     play_and_discard,
+    secondary_usable,
 )
 from manoeuvre_sim.engine.state import MAXU_SIDE  # names: constants for stack_empty
 from manoeuvre_sim.jit import kernel, stack_empty
@@ -46,18 +48,28 @@ from manoeuvre_sim.jit import kernel, stack_empty
 @kernel
 def guerrilla(st, g, p, negated_card):
     """Rule 9.2 Guerrilla: the opponent of the active player p may cancel the card just
-    played; both cards are discarded. Returns True if negated."""
+    played; both cards are discarded. Returns True if negated. Distant Lands 8: an Indian
+    unit card with "Guerrillas" may be played "as if [it] were [a] standard Guerrilla
+    Card" while its unit is on the board; those come first, the Guerrilla card last."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
-    s = find_hq(st, cards, q, S.HQ_GUERRILLA)
-    if s < 0:
-        return False
     opts[0, 0] = -1
-    opts[1, 0] = s
-    opts[:2, 1] = negated_card
-    opts[:2, 2:] = 0
-    k = decide(st, g, q, D.D_GUERRILLA, 2)
-    if opts[k, 0] < 0:
+    n = 1
+    for j in range(st[S.HAND_N + q]):
+        if secondary_usable(st, cards, q, hand_card(st, q, j), S.SEC_GUERRILLAS):
+            opts[n, 0] = j
+            n += 1
+    s = find_hq(st, cards, q, S.HQ_GUERRILLA)
+    if s >= 0:
+        opts[n, 0] = s
+        n += 1
+    if n == 1:
+        return False
+    opts[:n, 1] = negated_card
+    opts[:n, 2:] = 0
+    k = decide(st, g, q, D.D_GUERRILLA, n)
+    s = opts[k, 0]
+    if s < 0:
         return False
     g = play_and_discard(st, q, s)
     log(tr, trn, EV_PLAY, q, g, PURPOSE_GUERRILLA, negated_card, 0)

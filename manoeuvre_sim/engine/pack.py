@@ -77,40 +77,24 @@ def nationality_codes(army: Army) -> dict[str | None, int]:
 
 # What the engine does not play yet of the Distant Lands rules an army file can use: an army
 # using one is refused by every engine command (``check_playable``) rather than played as if
-# the card or field did nothing. Remove a rule from here when the engine plays it.
-NOT_YET_IMPLEMENTED_HQ = {
-    "Maharaja": "Distant Lands rule 9.1 Maharaja",
-}
+# the card or field did nothing. Since Maharaja, the leader restrictions and the Indian
+# secondary effects landed (issue 14) the engine plays every rule the file format has; a
+# new HQ type the engine cannot play yet is listed here until it does.
+NOT_YET_IMPLEMENTED_HQ: dict[str, str] = {}
 
 
 def engine_support(army: Army) -> list[str]:
     """The Distant Lands rules ``army`` uses that the engine does not play yet, each as
     ``"<rule> (<where in the file>)"``; empty for every base army."""
-    out: list[str] = []
-    for i, u in enumerate(army.units, 1):
-        for j, c in enumerate(u.cards, 1):
-            if c.secondary is not None:
-                out.append(f"Distant Lands rule 8 secondary effect {c.secondary!r} "
-                           f'(units #{i} "{u.name}" > cards #{j} > secondary)')  # fmt: skip
-    for i, ld in enumerate(army.leaders, 1):
-        if ld.nationality is not None:
-            out.append("Distant Lands rule 9.1 Indian leader restricted to its nationality "
-                       f'(leaders #{i} "{ld.name}" > nationality)')  # fmt: skip
-        if ld.unit is not None:
-            out.append("Distant Lands rule 9.1 Japanese leader acting for one unit "
-                       f'(leaders #{i} "{ld.name}" > unit)')  # fmt: skip
-    for i, h in enumerate(army.hq, 1):
-        if h.type in NOT_YET_IMPLEMENTED_HQ:
-            out.append(f"{NOT_YET_IMPLEMENTED_HQ[h.type]} (hq #{i} > type)")
-    return out
+    return [
+        f"{NOT_YET_IMPLEMENTED_HQ[h.type]} (hq #{i} > type)"
+        for i, h in enumerate(army.hq, 1)
+        if h.type in NOT_YET_IMPLEMENTED_HQ
+    ]
 
 
 def check_playable(army: Army) -> None:
-    """Refuse (``UsageError``, one line) an army using a rule the engine does not play yet.
-
-    A unit's nationality alone is allowed: it changes nothing without the leaders, cards
-    and Maharaja that read it, and each of those is refused here until it is played.
-    """
+    """Refuse (``UsageError``, one line) an army using a rule the engine does not play yet."""
     missing = engine_support(army)
     if missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""

@@ -43,6 +43,8 @@ EV_WITHDRAW = 23  # a=unit b=success
 EV_EDGE = 24  # rule 3 (--setup rules): player = the second player, a=the starting edge it
 #               chose on the map as laid (decisions.EDGE_*), b=quarter turns clockwise the
 #               whole battlefield then turns (the sections' EV_MAP rows come before it)
+EV_COMMITTED = 25  # Distant Lands 8: the attacker declares unit a's attack Committed with the
+#                   Committed Attack unit card b it played (+2d6, a hit at the end)
 
 PURPOSE_INITIATE = 1
 PURPOSE_DEFENSE = 2
@@ -59,6 +61,7 @@ PURPOSE_SUPPLY_MOVE = 12
 PURPOSE_FORCED_MARCH = 13
 PURPOSE_GUERRILLA = 14
 PURPOSE_BANZAI = 15  # Distant Lands 9.2 Banzai Charge: c=the first unit it moves
+PURPOSE_MAHARAJA = 16  # Distant Lands 9.1 Maharaja, played with a leader: c=the leader's card
 
 ROLL_FIRST = 1
 ROLL_ATTACK = 2
@@ -345,15 +348,57 @@ def table_defence(st, cards, q):
 @kernel
 def attack_dice(cards, p, c):
     """(count, sides) card c of p rolls toward an attack total (0, 0: none): a unit card's
-    Attack, the Ambush card's 1d10 (HQ_CARDS.md), a Committed Attack's 2d6 (rule 9.2)."""
+    Attack, the Ambush card's 1d10 (HQ_CARDS.md), a Committed Attack's 2d6 (rule 9.2), a
+    Japanese leader's 1d6 Assault value for its unit (Distant Lands 9.1; not when it is the
+    combat's leader for Combat or Command, which the callers skip)."""
     kind = cards[p, c, S.CF_KIND]
     if kind == S.KIND_UNIT and cards[p, c, S.CF_ATK_N] > 0:
         return cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+    if kind == S.KIND_LEADER and cards[p, c, S.CF_LUNIT] > 0:
+        return JAPANESE_LEADER_N, JAPANESE_LEADER_S
     if kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
         return 1, 10
     if kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
         return 2, 6
     return 0, 0
+
+
+# Distant Lands 9.1: a Japanese leader's "1d6 Assault value" (odds.JAPANESE_LEADER_DICE)
+JAPANESE_LEADER_N, JAPANESE_LEADER_S = 1, 6
+
+
+@kernel
+def leader_restricted(cards, p, c):
+    """Distant Lands 9.1: is leader card c of p restricted, an Indian leader to the units
+    of its nationality (``CF_LNAT``) or a Japanese one to the unit it names (``CF_LUNIT``)?"""
+    return cards[p, c, S.CF_LNAT] != 0 or cards[p, c, S.CF_LUNIT] != 0
+
+
+@kernel
+def leader_acts_for(units, cards, p, c, u):
+    """Distant Lands 9.1: may leader card c of p act for unit u (-1: no unit, as an
+    Ambush's attack)? A base leader, and Tokugawa, acts for every unit; an Indian leader
+    only for units of its nationality, a Japanese one only for the unit it names (in
+    combat, command and rally alike). A Maharaja played with it lifts this (the callers)."""
+    nat = cards[p, c, S.CF_LNAT]
+    lu = cards[p, c, S.CF_LUNIT]
+    if nat == 0 and lu == 0:
+        return True
+    if u < 0:
+        return False
+    if nat != 0 and units[u, S.UF_NAT] != nat:
+        return False
+    return lu == 0 or u == p * S.MAXU_SIDE + lu - 1
+
+
+@kernel
+def secondary_usable(st, cards, p, c, sec):
+    """Distant Lands 8: does card c of p carry the secondary effect ``sec`` (``SEC_*``) with
+    its unit still on the board ("to use the special ability, that unit must still be in
+    play on the board", 1.4)?"""
+    if cards[p, c, S.CF_KIND] != S.KIND_UNIT or cards[p, c, S.CF_SECOND] != sec:
+        return False
+    return st[S.U_STEP + p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]] > 0
 
 
 @kernel

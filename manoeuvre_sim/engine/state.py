@@ -94,7 +94,7 @@ CF_RALLY = 18
 CF_RALLY_AUTO = 19
 CF_PMOD = 20
 CF_GB_N, CF_GB_S = 21, 22  # Grand Battery dice (0 = none)
-# Distant Lands (packed, not yet read by the rules: pack.engine_support refuses them)
+# Distant Lands (rules 8, 9.1: rules.leader_acts_for, rules.secondary_usable)
 CF_SECOND = 23  # unit cards: secondary effect SEC_* (rule 8), usable while the unit is on board
 CF_LNAT = 24  # leaders: nationality code (1.., the unit table's UF_NAT), 0 = unrestricted
 CF_LUNIT = 25  # leaders: 1 + index of the one unit a Japanese leader acts for, 0 = any

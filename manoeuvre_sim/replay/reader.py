@@ -144,7 +144,12 @@ class _Reader:
             self.pursuit_mod = 0
             values.update(combat=COMBAT_NAMES.get(d, str(d)), target_sq=self.board.square[c])
             if d not in (D.CK_AMBUSH, D.CK_GRAND_BATTERY, D.CK_ROCKETS, D.CK_DEATH_WITH_HONOUR):
-                u = p * S.MAXU_SIDE + _card_unit(army, a)
+                ld = _leader(army, a)
+                if ld is not None and ld.unit is not None:
+                    # a Japanese leader starts an Assault by its unit (Distant Lands 9.1)
+                    u = p * S.MAXU_SIDE + army.units.index(army.unit(ld.unit))
+                else:
+                    u = p * S.MAXU_SIDE + _card_unit(army, a)
                 values.update(unit=u, unit_sq=self.board.square[u])
         self.note(p, "play", **values)
 
@@ -226,6 +231,9 @@ class _Reader:
 
     def _on_withdraw(self, p, a, b, c, d):  # EV_WITHDRAW
         self.note(p, "withdraw", unit=a, ok=bool(b))
+
+    def _on_committed(self, p, a, b, c, d):  # EV_COMMITTED (Distant Lands 8)
+        self.note(p, "declare_committed", unit=a, card=b)
 
     # --- the end ------------------------------------------------------------------------
     def finish(self) -> Replay:

@@ -223,6 +223,10 @@ class _Text:
             return f"plays {card} for its combat value"
         if purpose == "guerrilla":
             return f"plays {card} against {self._card(1 - p, other)}"
+        if purpose == "maharaja":
+            return (
+                f"plays {card} with {self._card(p, other)}: no nationality restriction, Command 4"
+            )
         text = PLAY_TEXT[purpose]
         return text.format(card=card, u=info.unit(other) if "{u}" in text else "")
 
@@ -312,6 +316,12 @@ class _Text:
 
     def _pursuit(self, p, unit, roll, hit):
         return f"pursuit by {self.info.unit(unit)}: {roll}, {'a hit' if hit else 'no hit'}"
+
+    def _declare_committed(self, p, unit, card):
+        return (
+            f"declares the attack of {self.info.unit(unit)} Committed with "
+            f"{self._card(p, card)} (+2d6; a hit to it afterwards)"
+        )
 
     def _withdraw(self, p, unit, ok):
         if ok:

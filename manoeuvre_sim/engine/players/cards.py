@@ -31,6 +31,8 @@ for _hq, _v in (
     (S.HQ_ROCKETS, 2.0),  # Distant Lands: a riskless attack, 0.6 a retreat, 0.2 a hit
     (S.HQ_DEATH_WITH_HONOUR, 1.0),  # Distant Lands: a unit for the hits around it
     (S.HQ_BANZAI, 2.0),  # Distant Lands: two units up to two squares, as a Forced March
+    (S.HQ_MAHARAJA, 1.5),  # Distant Lands: a restricted leader freed, Command 4 (a
+    #                        leader's worth counts 0.5 a point of Command)
 ):  # fmt: skip
     HQ_VALUE[_hq] = _v
 

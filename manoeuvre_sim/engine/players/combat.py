@@ -37,10 +37,12 @@ from manoeuvre_sim.engine.players.params import (
 )
 from manoeuvre_sim.engine.rules import (
     attack_base,
+    attack_dice,
     can_retreat,
     defence_base,
     fire_dice,
     hill_bonus,
+    leader_acts_for,
     strength,
     table_defence,
 )
@@ -95,7 +97,7 @@ def _pass_on_loss(st, weights, cb, u):
 
 
 @kernel
-def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, cost, vals):
+def _with_step5_card(st, units, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, cost, vals):
     """The value of an assault (or ambush: ``u`` = -1) declared with ``n``d``sd`` from hand
     slot ``s_init``, once the attacker adds the best single card it holds for rule 6.1
     step 5 — a unit card of u, a Committed Attack for u, Sappers against a redoubt, a
@@ -126,6 +128,8 @@ def _with_step5_card(st, cards, weights, p, u, s_init, n, sd, a0, df, tsq, ev, c
             _tail(tmp, t2, cum)
             v = _ev_between(cum, t2, a0, df, vals)
         elif kind == S.KIND_LEADER:
+            if not leader_acts_for(units, cards, p, c, u):
+                continue  # Distant Lands 9.1 (a Maharaja's play is not credited here)
             v = _ev_between(tail, top, a0 + cards[p, c, S.CF_CBT_A], df, vals)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
             if u < 0:
@@ -160,7 +164,7 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
     if kind == D.CK_ASSAULT or kind == D.CK_AMBUSH:
         if kind == D.CK_ASSAULT:
             a0 = strength(st, units, u) + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
-            n, sd = cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
+            n, sd = attack_dice(cards, p, c)  # a unit card's, or a Japanese leader's 1d6
             own = _loss(st, weights, u) * weights[H_OWN]
         else:
             a0 = 0
@@ -178,7 +182,9 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
             ev = (1.0 - fr) * ev + fr * _ev_single(n, sd, a0, d + 1, vals)
         # rule 6.1 step 5: the cards the attacker holds for after the defender's
         u_att = u if kind == D.CK_ASSAULT else -1
-        ev = _with_step5_card(st, cards, weights, p, u_att, s, n, sd, a0, df, tsq, ev, cost, vals)
+        ev = _with_step5_card(
+            st, units, cards, weights, p, u_att, s, n, sd, a0, df, tsq, ev, cost, vals
+        )
         return ev - cost[s]
     if kind == D.CK_DEATH_WITH_HONOUR:
         # Distant Lands 9.2: our unit u is eliminated, every adjacent enemy unit hit
@@ -254,7 +260,7 @@ def _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals):
     a0 = attack_base(st, units, tprops, cb, st[S.U_SQ + t], cb[D.CB_KIND] == D.CK_AMBUSH)
     if cb[D.CB_LMODE] == 1:
         a0 += cards[p, cb[D.CB_LEADER], S.CF_CBT_A]
-    top = _table_attack_pmf(st, cards, p, pmf)
+    top = _table_attack_pmf(st, cards, p, cb, pmf)
     _tail(pmf, top, tail)
     _band_values(
         st, tprops, weights, t, can_retreat(st, tprops, t), _own_at_risk(st, weights, cb), vals
@@ -278,11 +284,27 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     for i in range(1, n):
         s = opts[i, 0]
         what = opts[i, 1]
+        if what == D.AC_DECLARE_COMMITTED:
+            # Distant Lands 8: +2d6 for no card; the unit takes a hit at the end (its own)
+            u = opts[i, 2]
+            t2 = _convolve(pmf, top, 2, 6, tmp)
+            _tail(tmp, t2, cum2)
+            p0 = 1.0 - _tail_at_least(cum2, t2, d - a0)
+            v = _ev_cum(cum2, t2, a0, d, vals) - _committed_hit_cost(st, weights, u, p0, 0.0)
+            if v > best + 1e-9:
+                best = v
+                bi = i
+            continue
         c = st[S.HAND + p * S.HMAX + s]
         cost = weights[H_CARD] * _card_value(st, units, cards, weights, p, c, n_reduced)
+        if what == D.AC_MAHARAJA_COMBAT or what == D.AC_MAHARAJA_COMMAND:
+            # Distant Lands 9.1: the Maharaja played with the leader costs its worth too
+            m = st[S.HAND + p * S.HMAX + opts[i, 2]]
+            cost += weights[H_CARD] * _card_value(st, units, cards, weights, p, m, n_reduced)
         v = base
         if what == D.AC_UNIT:
-            t2 = _convolve(pmf, top, cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S], tmp)
+            na, sa = attack_dice(cards, p, c)  # a Japanese leader's 1d6 (Distant Lands 9.1)
+            t2 = _convolve(pmf, top, na, sa, tmp)
             _tail(tmp, t2, cum2)
             v = _ev_cum(cum2, t2, a0, d, vals)
         elif what == D.AC_COMMITTED:
@@ -302,11 +324,13 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             ci = cb[D.CB_INIT_CARD]
             v = weights[H_CARD] * _card_value(st, units, cards, weights, p, ci, n_reduced)
             v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
-        elif what == D.AC_LEADER_COMBAT:
+        elif what == D.AC_LEADER_COMBAT or what == D.AC_MAHARAJA_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
-        elif what == D.AC_LEADER_COMMAND:
-            # the strongest eligible supporting units (rule 6.4), each also at risk
-            k = cards[p, c, S.CF_CMD] - 1
+        elif what == D.AC_LEADER_COMMAND or what == D.AC_MAHARAJA_COMMAND:
+            # the strongest eligible supporting units (rule 6.4), each also at risk; with a
+            # Maharaja Command 4 and any unit (Distant Lands 9.1)
+            free = what == D.AC_MAHARAJA_COMMAND
+            k = 3 if free else cards[p, c, S.CF_CMD] - 1
             add = 0
             risk = 0.0
             for _ in range(k):
@@ -318,6 +342,8 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
                         continue
                     usq = st[S.U_SQ + uu]
                     if not adjacent(usq, tsq) or tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 1:
+                        continue
+                    if not free and not leader_acts_for(units, cards, p, c, uu):
                         continue
                     already = False
                     for m in range(cb[D.CB_NATT]):
@@ -385,7 +411,7 @@ def _defender_view(st, tprops, weights, cards, q, cb, tail, vals):
     attackers take a hit) being q's gain."""
     t = cb[D.CB_DEF_U]
     pmf = stack_empty(LMAX, np.float64)
-    top = _table_attack_pmf(st, cards, 1 - q, pmf)
+    top = _table_attack_pmf(st, cards, 1 - q, cb, pmf)
     _tail(pmf, top, tail)
     _band_values(
         st, tprops, weights, t, can_retreat(st, tprops, t), _own_at_risk(st, weights, cb), vals
@@ -457,6 +483,9 @@ def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
             continue
         gain = lose - _defender_loss(st, units, cards, tprops, weights, q, cb, add, tail, top, vals)
         v = gain - weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced) * 0.5
+        if opts[i, 2] > 0:  # with a Maharaja (Distant Lands 9.1): its worth spent too
+            m = st[S.HAND + q * S.HMAX + opts[i, 2] - 1]
+            v -= weights[H_CARD] * _card_value(st, units, cards, weights, q, m, n_reduced) * 0.5
         if v > best + 1e-9:
             best = v
             bi = i

@@ -157,12 +157,21 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
         if cards[p, c, S.CF_KIND] == S.KIND_LEADER and cards[p, c, S.CF_RALLY_AUTO] == 0:
             ok = cards[p, c, S.CF_RALLY] / 6.0
         gain = (units[u, S.UF_FULL] - units[u, S.UF_REDUCED]) * 0.2 + weights[H_ELIM] * 0.5
-        return ok * gain - weights[H_CARD] * _card_value(st, units, cards, weights, p, c, 0) * 0.5
+        v = ok * gain - weights[H_CARD] * _card_value(st, units, cards, weights, p, c, 0) * 0.5
+        if o2 > 0:  # a Maharaja played with the leader (Distant Lands 9.1): spent too
+            m = st[S.HAND + p * S.HMAX + o2 - 1]
+            v -= weights[H_CARD] * _card_value(st, units, cards, weights, p, m, 0) * 0.5
+        return v
     if dk == D.D_REDOUBT:
         if o0 < 0:
             return 0.6
         sq = st[S.U_SQ + o1]
-        return _enemy_reach(st, p, sq, 2)[0] * 0.5 + (0.5 if _progress_rows(p, sq) >= 4 else 0.0)
+        v = _enemy_reach(st, p, sq, 2)[0] * 0.5 + (0.5 if _progress_rows(p, sq) >= 4 else 0.0)
+        c = st[S.HAND + p * S.HMAX + o0]
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT:
+            # an Indian unit card's Redoubt (Distant Lands 8): the unit card is spent
+            v -= weights[H_CARD] * _card_value(st, units, cards, weights, p, c, 0) * 0.5
+        return v
     if dk == D.D_PLACE:
         sq = o0
         u = o1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.players.params import H_DEFGUESS, H_ELIM, H_GROUND, H_HIT
 from manoeuvre_sim.engine.rules import attack_dice
@@ -166,16 +167,25 @@ def _tail(pmf, top, tail):
 
 
 @kernel
-def _table_attack_pmf(st, cards, p, pmf):
-    """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6);
-    returns its top."""
+def _table_attack_pmf(st, cards, p, cb, pmf):
+    """Distribution of the attack dice of the cards p has on the table (rule 6.1 step 6),
+    the combat's leader for Combat or Command aside, with 2d6 per attack declared Committed
+    by a unit card (Distant Lands 8); returns its top."""
     pmf[0] = 1.0
     top = 0
     tmp = stack_empty(LMAX, np.float64)
     for j in range(st[S.TABLE_N + p]):
-        n, s = attack_dice(cards, p, st[S.TABLE + p * S.TMAX + j])
+        c = st[S.TABLE + p * S.TMAX + j]
+        if c == cb[D.CB_LEADER]:
+            continue
+        n, s = attack_dice(cards, p, c)
         if n > 0:
             top = _convolve(pmf, top, n, s, tmp)
+            for x in range(top + 1):
+                pmf[x] = tmp[x]
+    for i in range(cb[D.CB_NATT]):
+        if cb[D.CB_CA + i] == 2:
+            top = _convolve(pmf, top, 2, 6, tmp)
             for x in range(top + 1):
                 pmf[x] = tmp[x]
     return top

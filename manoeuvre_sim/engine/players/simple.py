@@ -12,7 +12,7 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_DEF, TP_REDOUBT, adjacent, neighbors
 from manoeuvre_sim.engine.players.params import NPARAM
-from manoeuvre_sim.engine.rules import strength
+from manoeuvre_sim.engine.rules import attack_dice, strength
 from manoeuvre_sim.jit import kernel, stack_empty
 
 # simple policy parameters
@@ -164,9 +164,8 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             + tprops[tt, TP_REDOUBT] * st[S.REDOUBT + tsq]
         )
         if kind == D.CK_ASSAULT:
-            a = strength(st, units, u) + _mean_dice(
-                cards[p, c, S.CF_ATK_N], cards[p, c, S.CF_ATK_S]
-            )
+            na, sa = attack_dice(cards, p, c)  # or a Japanese leader's 1d6 (Distant Lands 9.1)
+            a = strength(st, units, u) + _mean_dice(na, sa)
             if a >= weights[P_ATTACK_MARGIN] * (dtot + 2.0):
                 return 1.0 + (a - dtot) * 0.1
             return -1.0
@@ -192,12 +191,16 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             return 0.0
         c = st[S.HAND + p * S.HMAX + o0]
         if cards[p, c, S.CF_KIND] == S.KIND_LEADER:
-            return 0.1 * cards[p, c, S.CF_CBT_D] - 0.3
+            # with a Maharaja (Distant Lands 9.1), a second card spent
+            return 0.1 * cards[p, c, S.CF_CBT_D] - 0.3 - (0.2 if o2 > 0 else 0.0)
         return 0.2 * cards[p, c, S.CF_DEF]
     if dk == D.D_ATT_CARD:
+        what = o1
+        if what == D.AC_DECLARE_COMMITTED:
+            # Distant Lands 8: +2d6 for a hit to the unit afterwards; a full unit can take it
+            return 0.2 if st[S.U_STEP + o2] == 2 else -1.0
         if o0 < 0:
             return 0.0
-        what = o1
         if what == D.AC_UNIT or what == D.AC_SAPPERS:
             return 1.0
         if what == D.AC_LEADER_COMBAT:
@@ -205,6 +208,11 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             return 0.2 * cards[p, c, S.CF_CBT_A]
         if what == D.AC_LEADER_COMMAND:
             return 0.3
+        if what == D.AC_MAHARAJA_COMBAT:  # Distant Lands 9.1: two cards for the value
+            c = st[S.HAND + p * S.HMAX + o0]
+            return 0.2 * cards[p, c, S.CF_CBT_A] - 0.3
+        if what == D.AC_MAHARAJA_COMMAND:  # Command 4: up to three supporting units
+            return 0.35
         return -1.0  # Committed Attack, Skirmish: not for this simple player
     if dk == D.D_SUPPORT:
         return 1.0 if o0 >= 0 else 0.0
@@ -225,12 +233,15 @@ def _score(st, units, cards, tprops, p, params, opts, i, dk, cb):
             return 0.0
         c = st[S.HAND + p * S.HMAX + o0]
         if cards[p, c, S.CF_KIND] == S.KIND_LEADER:
-            return 0.2
+            return 0.2 - (0.1 if o2 > 0 else 0.0)  # with a Maharaja: two cards
         return 1.0
     if dk == D.D_REDOUBT:
         if o0 < 0:
             return 0.0
-        return 0.5 + 0.5 * _enemy_adjacent(st, p, st[S.U_SQ + o1])
+        c = st[S.HAND + p * S.HMAX + o0]
+        # an Indian unit card's Redoubt (Distant Lands 8) spends a unit card: the HQ first
+        spent = 0.3 if cards[p, c, S.CF_KIND] == S.KIND_UNIT else 0.0
+        return 0.5 + 0.5 * _enemy_adjacent(st, p, st[S.U_SQ + o1]) - spent
     if dk == D.D_GUERRILLA or dk == D.D_SPY:
         return 1.0 if o0 >= 0 else 0.0
     return 0.0
