@@ -171,12 +171,9 @@ def _n_reduced(st, p):
 # posture (balanced style)
 # ------------------------------------------------------------------------------------------
 @kernel
-def _posture_weights(st, weights, p, out):
-    """The effective weights: the style's ``weights`` written to ``out``, shifted by the posture switch when H_SWITCH is on."""
-    for i in range(weights.shape[0]):  # a loop: a slice copy would need numba's NRT
-        out[i] = weights[i]
+def _ground_lead(st, p):
+    """p's units in the enemy half minus the enemy's units in p's half (rule 2.2)."""
     q = 1 - p
-    # cycle faster (play for nightfall) when ahead on the ground late in the day
     lead = 0
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
@@ -185,13 +182,25 @@ def _posture_weights(st, weights, p, out):
         t = q * S.MAXU_SIDE + i
         if st[S.U_STEP + t] > 0 and _progress_rows(q, st[S.U_SQ + t]) >= 4:
             lead -= 1
+    return lead
+
+
+@kernel
+def _posture_weights(st, weights, p, out):
+    """The effective weights: the style's ``weights`` written to ``out``, shifted by the
+    posture switch when H_SWITCH is on. The ground lead is read only where it counts (every
+    decision asks for the weights)."""
+    for i in range(weights.shape[0]):  # a loop: a slice copy would need numba's NRT
+        out[i] = weights[i]
+    q = 1 - p
+    # cycle faster (play for nightfall) when ahead on the ground late in the day
     left = max(
         st[S.DECK_N + p] if st[S.FIRST_DECK_DONE + p] == 0 else 0,
         st[S.DECK_N + q] if st[S.FIRST_DECK_DONE + q] == 0 else 0,
     )
     late = left < 20
     if weights[H_SWITCH] == 0:
-        if lead <= 0:
+        if _ground_lead(st, p) <= 0:
             out[H_CYCLE] = 0.0  # the fixed styles hurry the day on whenever they hold more ground
         return
     kills = st[S.ELIM + q]
@@ -207,7 +216,7 @@ def _posture_weights(st, weights, p, out):
         out[H_OPP] = weights[H_OPP] * 1.5
         out[H_ELIM] = weights[H_ELIM] * 1.3
     if late:
-        if lead > 0:
+        if _ground_lead(st, p) > 0:
             out[H_THREAT] = out[H_THREAT] * 1.3
             out[H_CONTROL] = weights[H_CONTROL] * 1.3
         else:
