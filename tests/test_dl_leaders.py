@@ -472,3 +472,33 @@ def test_every_style_plays_a_maharaja_to_bring_three_units(policy):
     played = [(int(e[2]), int(e[3])) for e in tr if e[0] == R.EV_PLAY and e[1] == 0]
     assert (mah, R.PURPOSE_MAHARAJA) in played and (mys, R.PURPOSE_LEADER_COMMAND) in played
     assert events(tr, R.EV_COMBAT)[0][2] >= 5 + 6 + 5 + 5  # the four units' strength
+
+
+# --------------------------------------------------------------------------------------------
+# the players' view: a revealed hand's leader defends only the units it may act for
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "hand, expected",
+    [
+        (("Mysore",), "Mysore"),  # the Mysore infantry's own leader
+        (("Punjab",), None),  # restricted to the Punjab units: no help to a Mysore unit
+        (("Punjab", "Maharaja"), "Punjab"),  # a Maharaja lifts the restriction
+    ],
+)
+def test_a_revealed_restricted_leader_counts_only_for_its_units(hand, expected):
+    """France (player 1) has seen India's hand (Scout/Spy) and values an assault on the
+    Mysore infantry (unit 0): the defence it expects from India's cards (players/odds.py
+    ``_expected_def_cards``) counts a leader's Combat value only where rule 9.1 lets it
+    act (the engine's ``leader_acts_for``), or with a Maharaja beside it."""
+    from manoeuvre_sim.engine.players.odds import _expected_def_cards
+    from manoeuvre_sim.engine.players.params import NPARAM
+
+    P = packed(INDIA, "France")
+    names = {"Mysore": _leader(P, 0, MYSORE), "Punjab": _leader(P, 0, PUNJAB)}
+    names["Maharaja"] = cards_of(P, 0, "Maharaja")[0]
+    st = setup(AROUND_A, P, {0: [names[h] for h in hand]})
+    st[S.REVEALED + 1] = 1
+    got = _expected_def_cards(st, P.units, P.cards, np.zeros(NPARAM), 1, 0)
+    want = 0 if expected is None else P.cards[0, names[expected], S.CF_CBT_D]
+    assert want > 0 or expected is None  # the check of the check: the leaders defend
+    assert got == float(want)

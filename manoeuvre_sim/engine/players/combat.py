@@ -172,7 +172,7 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
             own = 0.0
         # the defence with the expected cards, linear between the two whole totals around it
         df = defence_base(st, units, tprops, t, False) + _expected_def_cards(
-            st, cards, weights, p, t
+            st, units, cards, weights, p, t
         )
         d = int(df)
         fr = df - d

@@ -11,7 +11,7 @@ import numpy as np
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.players.params import H_DEFGUESS, H_ELIM, H_GROUND, H_HIT
-from manoeuvre_sim.engine.rules import attack_dice
+from manoeuvre_sim.engine.rules import attack_dice, find_hq, leader_acts_for
 from manoeuvre_sim.jit import kernel, stack_empty
 
 
@@ -192,19 +192,22 @@ def _table_attack_pmf(st, cards, p, cb, pmf):
 
 
 @kernel
-def _expected_def_cards(st, cards, weights, p, t):
+def _expected_def_cards(st, units, cards, weights, p, t):
     """What the defender (owner of t) is expected to add with cards: its best cards for t
-    when p has seen its hand (Scout/Spy), else the guess H_DEFGUESS."""
+    when p has seen its hand (Scout/Spy), else the guess H_DEFGUESS. A restricted leader
+    (Distant Lands 9.1) counts only for its units, unless a Maharaja in that hand frees it."""
     q = 1 - p
     if st[S.REVEALED + p] == 0:
         return weights[H_DEFGUESS]
     d = 0
     best_leader = 0
+    maharaja = find_hq(st, cards, q, S.HQ_MAHARAJA) >= 0
     for s in range(st[S.HAND_N + q]):
         c = st[S.HAND + q * S.HMAX + s]
         if cards[q, c, S.CF_KIND] == S.KIND_UNIT:
             if q * S.MAXU_SIDE + cards[q, c, S.CF_UNIT] == t:
                 d += cards[q, c, S.CF_DEF]
         elif cards[q, c, S.CF_KIND] == S.KIND_LEADER:
-            best_leader = max(best_leader, cards[q, c, S.CF_CBT_D])
+            if maharaja or leader_acts_for(units, cards, q, c, t):
+                best_leader = max(best_leader, cards[q, c, S.CF_CBT_D])
     return float(d + best_leader)
