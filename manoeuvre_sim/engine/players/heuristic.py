@@ -112,6 +112,13 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
         or dk == D.D_RETREAT_SQ
     ):
         return _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng)
+    return _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dk, cb, vals, rng)
+
+
+@kernel
+def _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dk, cb, vals, rng):
+    """The other decisions: the option of highest ``_option_value`` (inlined here, so an
+    option costs no call)."""
     best = -1e18
     bi = 0
     ties = 0
@@ -121,7 +128,7 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
     return bi
 
 
-@kernel
+@kernel(inline="always")  # one call site
 def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
     o0 = opts[i, 0]
     o1 = opts[i, 1]

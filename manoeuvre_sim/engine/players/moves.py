@@ -265,7 +265,7 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     return best
 
 
-@kernel
+@kernel(inline="always")  # one call site: no call overhead per decision
 def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     """Supply and Forced March moves, Skirmish moves, retreat squares and advances: the
     option whose unit gains most position value (net of the card spent). The options repeat
@@ -363,7 +363,7 @@ def _banzai_second_moves(
             top[1, 1] = u
 
 
-@kernel
+@kernel(inline="always")  # one call site: no call overhead per decision
 def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
     """Movement (rule 5): the move that raises its unit's position value most. The options
     come grouped by unit, so each unit's cards and present value are computed once. A move
