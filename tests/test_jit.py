@@ -100,7 +100,7 @@ def test_decisions_count_no_references_and_allocate_nothing(tmp_path):
     players = {k: v for k, v in got.items() if "7players" in k and "battlefield" not in k}
     # the check of the check: the players' kernels are in the code read
     assert any("choose_heuristic" in k for k in players)
-    assert any("_choose_move" in k for k in players)
+    assert any("_enemy_table" in k for k in players)
     assert any("_with_step5_card" in k for k in players)
     assert [k for k, v in players.items() if v] == []
     decide = [v for k, v in got.items() if "6checks6decide" in k]

@@ -80,9 +80,9 @@ def test_spy_reveals_the_hand_to_the_policy():
     st[S.HAND + q * S.HMAX] = ids[0]
     st[S.HAND_N + q] = 1
     t = q * S.MAXU_SIDE
-    assert H._expected_def_cards(st, P.cards, w, 0, t) == w[HP.H_DEFGUESS]
+    assert H._expected_def_cards(st, P.units, P.cards, w, 0, t) == w[HP.H_DEFGUESS]
     st[S.REVEALED] = 1
-    assert H._expected_def_cards(st, P.cards, w, 0, t) == P.cards[q, ids[0], S.CF_DEF]
+    assert H._expected_def_cards(st, P.units, P.cards, w, 0, t) == P.cards[q, ids[0], S.CF_DEF]
 
 
 # --- the odds the players use are exact ----------------------------------------------------
