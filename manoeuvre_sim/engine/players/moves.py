@@ -193,40 +193,18 @@ def _move_value(
     grid,
     near_mask,
 ):
-    """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table)."""
+    """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table).
+    ``_position_value`` is inlined at one call site (each costs its compile), on to, then fr."""
     atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
     own_card_def = _own_def_cards(st, cards, p, u)
-    return _position_value(
-        st,
-        units,
-        tprops,
-        weights,
-        u,
-        to,
-        atk_dice_n,
-        atk_dice_sides,
-        own_card_def,
-        enemy_rows,
-        enemy_hit_values,
-        grid,
-        near_mask,
-        p,
-    ) - _position_value(
-        st,
-        units,
-        tprops,
-        weights,
-        u,
-        fr,
-        atk_dice_n,
-        atk_dice_sides,
-        own_card_def,
-        enemy_rows,
-        enemy_hit_values,
-        grid,
-        near_mask,
-        p,
-    )
+    v = 0.0
+    for k in range(2):
+        pv = _position_value(
+            st, units, tprops, weights, u, to if k == 0 else fr, atk_dice_n, atk_dice_sides,
+            own_card_def, enemy_rows, enemy_hit_values, grid, near_mask, p,
+        )  # fmt: skip
+        v = pv if k == 0 else v - pv
+    return v
 
 
 @kernel
@@ -310,14 +288,21 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 unit_known[u] = True
                 unit_card[u, 0], unit_card[u, 1] = _best_attack_card(st, cards, p, u)
                 unit_card[u, 2] = _own_def_cards(st, cards, p, u)
-                unit_base[u] = _position_value(
-                    st, units, tprops, weights, u, st[S.U_SQ + u], unit_card[u, 0],
-                    unit_card[u, 1], unit_card[u, 2], enemy_rows, enemy_hit_values, grid, near_mask, p,
+                unit_base[u] = np.nan
+            # one call site of the inlined _position_value: the unit's present square (once
+            # per unit), then the option's
+            while True:
+                first = np.isnan(unit_base[u])
+                pv = _position_value(
+                    st, units, tprops, weights, u, st[S.U_SQ + u] if first else to,
+                    unit_card[u, 0], unit_card[u, 1], unit_card[u, 2], enemy_rows,
+                    enemy_hit_values, grid, near_mask, p,
                 )  # fmt: skip
-            v += _position_value(
-                st, units, tprops, weights, u, to, unit_card[u, 0], unit_card[u, 1],
-                unit_card[u, 2], enemy_rows, enemy_hit_values, grid, near_mask, p,
-            ) - unit_base[u]  # fmt: skip
+                if first:
+                    unit_base[u] = pv
+                else:
+                    v += pv - unit_base[u]
+                    break
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
@@ -399,41 +384,21 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
                 cu = u
                 atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
                 own_card_def = _own_def_cards(st, cards, p, u)
-                base = _position_value(
-                    st,
-                    units,
-                    tprops,
-                    weights,
-                    u,
-                    st[S.U_SQ + u],
-                    atk_dice_n,
-                    atk_dice_sides,
-                    own_card_def,
-                    enemy_rows,
-                    enemy_hit_values,
-                    grid,
-                    near_mask,
-                    p,
-                )
-            v = (
-                _position_value(
-                    st,
-                    units,
-                    tprops,
-                    weights,
-                    u,
-                    opts[i, 1],
-                    atk_dice_n,
-                    atk_dice_sides,
-                    own_card_def,
-                    enemy_rows,
-                    enemy_hit_values,
-                    grid,
-                    near_mask,
-                    p,
-                )
-                - base
-            )
+                base = np.nan
+            # one call site of the inlined _position_value: the unit's present square (once
+            # per unit), then the option's
+            while True:
+                first = np.isnan(base)
+                pv = _position_value(
+                    st, units, tprops, weights, u, st[S.U_SQ + u] if first else opts[i, 1],
+                    atk_dice_n, atk_dice_sides, own_card_def, enemy_rows, enemy_hit_values,
+                    grid, near_mask, p,
+                )  # fmt: skip
+                if first:
+                    base = pv
+                else:
+                    v = pv - base
+                    break
             if opts[i, 3] == 1 and opts[i, 2] >= 0:  # this move plays Banzai Charge
                 if np.isnan(banzai_cost):
                     _banzai_second_moves(st, units, cards, tprops, weights, p, enemy_rows,
