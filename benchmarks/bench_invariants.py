@@ -58,10 +58,12 @@ def record_violations(rec: np.ndarray, mirror: bool) -> np.ndarray:
     return bad
 
 
-def section_title(policy: str) -> str:
+def section_title(policy: str, extra: bool = False) -> str:
     """One section per policy: random play by default, a scripted player reaches the
-    attrition and pyrrhic-victory paths that random play seldom does."""
-    return SECTION if policy == "random" else f"{SECTION}, {policy} players"
+    attrition and pyrrhic-victory paths that random play seldom does; another with extra
+    army files (the Distant Lands test armies)."""
+    title = SECTION if policy == "random" else f"{SECTION}, {policy} players"
+    return title + (", with extra army files" if extra else "")
 
 
 def write_section(text: str, title: str = SECTION) -> None:
@@ -84,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-seconds", type=float, default=0, help="stop after this (0: never)")
     ap.add_argument("--policy", default="random", help="both seats' policy (default random)")
     ap.add_argument("--no-write", action="store_true", help="do not update RESULTS-engine.md")
+    ap.add_argument(
+        "--extra-armies",
+        default="",
+        help="army files (comma-separated) played with the built-in armies, e.g. the Distant "
+        "Lands test armies tests/fixtures/distant_lands/*.toml",
+    )
     args = ap.parse_args(argv)
     if args.games < 1 or args.chunk < 1:
         ap.error("--games and --chunk must be positive")
@@ -97,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
 
     armies = [a.name for a in load_builtin_armies()]
+    extra = [x for x in args.extra_armies.split(",") if x]
+    armies += extra
     pairs = list(itertools.product(armies, repeat=2))  # both seats, mirrors included
     per_pair = -(-args.games // len(pairs))  # game streams: pair k owns k*per_pair ...
     threads = min(args.threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
@@ -201,14 +211,17 @@ def main(argv: list[str] | None = None) -> int:
             f"(time budget {args.max_seconds:g} s or interrupted); the later pairings in the "
             "list were not reached."
         )
+    added = (
+        ", ".join(Path(x).name for x in extra) + " added to the built-in ones; " if extra else ""
+    )
     lines = [
-        section_title(args.policy),
+        section_title(args.policy, bool(extra)),
         "",
         f"Written by `benchmarks/bench_invariants.py` on {datetime.date.today()}: "
         f"manoeuvre-sim {__version__} (rules {RULES_VERSION}), numba {numba.__version__}, "
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
         f"{threads} threads. Policy `{args.policy}` on both seats, every ordered pair of the "
-        f"{len(armies)} armies ({len(pairs)} pairings: each army in both seats, mirror "
+        f"{len(armies)} armies ({added}{len(pairs)} pairings: each army in both seats, mirror "
         f"matches included), up to {per_pair:,} games per pairing. Master seed "
         f"{args.seed}; game i of pairing k (in `itertools.product` order of "
         f"`load_builtin_armies()`) is game index k x {per_pair:,} + i of that seed, so a "
@@ -233,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", "Violations (first 20):", ""] + [f"- {v}" for v in violations[:20]]
     text = "\n".join(lines) + "\n"
     if not args.no_write:
-        write_section(text, section_title(args.policy))
+        write_section(text, section_title(args.policy, bool(extra)))
     print(text)
     return 1 if violations else 0
 
