@@ -22,11 +22,12 @@ import time
 import numpy as np
 
 # about how long each batch kernel takes to compile cold on 2 cores: the engine and the
-# default player 58 s measured (bench_speed.py's cold compile, a fresh numba cache, 1-minute
-# load average 1.0-2.7 on the shared machine; 77 s with this module at load 2.2-2.8; 112 s
-# before the players went behind a function pointer and the kernels got their twins,
-# benchmarks/RESULTS-engine.md, "Before and after"); the card and search kernels reuse the
-# rules and players compiled for the first and pay mainly for their own linking (estimates)
+# default player 55 s measured (bench_speed.py's cold compile, a fresh numba cache, 1-minute
+# load average 0.9-1.4 on the shared machine; 58 s before the kernels went without numba's
+# runtime, 112 s before the players went behind a function pointer and the kernels got
+# their twins, benchmarks/RESULTS-engine.md, "Before and after"); the card and search
+# kernels reuse the rules and players compiled for the first and pay mainly for their own
+# linking (estimates)
 COMPILE_SECONDS = {"games": 60, "cards": 20, "search": 60}
 KINDS = tuple(COMPILE_SECONDS)
 
