@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -12,6 +13,14 @@ from manoeuvre_sim.engine import state as S
 def engine_unit(board_id: int) -> int:
     """Board ids 0..7 are player 0's units 0..7; 8..15 are player 1's units 0..7."""
     return board_id if board_id < 8 else S.MAXU_SIDE + board_id - 8
+
+
+# the made-up Distant Lands test armies (tests/fixtures/distant_lands/), as army file paths
+DL_FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
+INDIA = str(DL_FIXTURES / "india.toml")
+JAPAN = str(DL_FIXTURES / "japan.toml")
+CHINA = str(DL_FIXTURES / "china.toml")
+SWEDEN = str(DL_FIXTURES / "sweden.toml")
 
 
 @lru_cache(maxsize=8)

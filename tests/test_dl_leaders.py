@@ -26,11 +26,10 @@ Samurai 1 6/3, 1 Samurai 2 7/3, ..., 6-7 cavalry; leaders the Shogun (unrestrict
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import numpy as np
 import pytest
-from engine_helpers import packed, traced_jit_and_python
+from engine_helpers import INDIA, JAPAN, packed, traced_jit_and_python
 from test_engine_cards import (
     A,
     B,
@@ -51,9 +50,6 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine import state as S
 
-FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
-INDIA = str(FIXTURES / "india.toml")
-JAPAN = str(FIXTURES / "japan.toml")
 MYSORE, PUNJAB = 0, 1  # India's leaders, in file order
 SHOGUN, DAIMYO_1, DAIMYO_2 = 0, 1, 2  # Japan's
 

@@ -20,12 +20,10 @@ Maratha, 6-7 Hyderabad; against France (player 1: a 1st Cuirassiers 7/4, b 2nd L
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from boards import at
-from engine_helpers import packed, uowner
+from engine_helpers import INDIA, JAPAN, packed, uowner
 from test_engine_cards import (
     B,
     Slot,
@@ -42,10 +40,6 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import game as G
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine import state as S
-
-FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
-INDIA = str(FIXTURES / "india.toml")
-JAPAN = str(FIXTURES / "japan.toml")
 
 
 @pytest.fixture

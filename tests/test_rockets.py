@@ -9,12 +9,10 @@ Black Sea Cossacks 5/4, c Russian Guard 8/6, d Kexholm 7/5, e Koursk 6/5, ...).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from boards import at, parse_board
-from engine_helpers import packed, traced_jit_and_python
+from engine_helpers import CHINA, SWEDEN, packed, traced_jit_and_python
 from test_engine_cards import (
     A,
     B,
@@ -38,10 +36,6 @@ from manoeuvre_sim.engine import game as G
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import in_rocket_range
-
-FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
-SWEDEN = str(FIXTURES / "sweden.toml")
-CHINA = str(FIXTURES / "china.toml")
 
 
 @pytest.fixture

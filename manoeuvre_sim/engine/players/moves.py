@@ -179,19 +179,7 @@ def _position_value(
 
 @kernel
 def _move_value(
-    st,
-    units,
-    cards,
-    tprops,
-    weights,
-    p,
-    u,
-    fr,
-    to,
-    enemy_rows,
-    enemy_hit_values,
-    grid,
-    near_mask,
+    st, units, cards, tprops, weights, p, u, fr, to, enemy_rows, enemy_hit_values, grid, near_mask
 ):
     """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table).
     ``_position_value`` is inlined at one call site (each costs its compile), on to, then fr."""
@@ -224,20 +212,9 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     best = 0.0
     for j in range(m):
         v = _move_value(
-            st,
-            units,
-            cards,
-            tprops,
-            weights,
-            p,
-            u,
-            fr,
-            buf[j],
-            enemy_rows,
-            enemy_hit_values,
-            grid,
-            near_mask,
-        )
+            st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows, enemy_hit_values,
+            grid, near_mask,
+        )  # fmt: skip
         if v > best:
             best = v
     return best
