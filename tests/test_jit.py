@@ -10,18 +10,24 @@ import os
 import subprocess
 import sys
 
-# compile checks.decide (Python calls it) for the game context a Python caller builds
-DECIDE_SNIPPET = """
-import json, numba, numpy as np
+# a child process's set-up: a match-up, a game context as a Python caller builds it, a state
+SNIPPET_HEAD = """
+import json, re, numba, numpy as np
 from manoeuvre_sim.engine import checks, game, state as S
 from manoeuvre_sim.engine.pack import load_packed
-from manoeuvre_sim.engine.players import policy_arrays
+from manoeuvre_sim.engine.players import heuristic, policy_arrays
 from manoeuvre_sim.rng import new_state
 _, _, P = load_packed("France", "Russia")
-pol, params = policy_arrays("balanced", "balanced")
+pol, params = policy_arrays("{policy}", "{policy}")
 g = game.python_context(P.tables, pol, params, new_state(1), np.zeros((0, 6), np.int32),
                         np.zeros(1, np.int32))
 st = np.zeros(S.STATE_SIZE, np.int32)
+"""
+
+# compile checks.decide (Python calls it) for the game context a Python caller builds
+DECIDE_SNIPPET = (
+    SNIPPET_HEAD.format(policy="balanced")
+    + """
 sig = tuple(numba.typeof(a) for a in (st, g, 0, 0, 0))
 checks.decide.compile(sig)
 ir = checks.decide.inspect_llvm(sig)
@@ -32,6 +38,7 @@ print(json.dumps({
     "fog_copy_for_python": len(checks.fog_copy.overloads),
 }))
 """
+)
 
 
 def test_the_rules_compile_without_the_players_and_link_the_twins(tmp_path):
@@ -53,17 +60,9 @@ def test_the_rules_compile_without_the_players_and_link_the_twins(tmp_path):
 
 
 # compile a decision of the heuristic players and the rules' decide, and read their code
-REFCOUNT_SNIPPET = """
-import json, re, numba, numpy as np
-from manoeuvre_sim.engine import checks, game, state as S
-from manoeuvre_sim.engine.pack import load_packed
-from manoeuvre_sim.engine.players import heuristic, policy_arrays
-from manoeuvre_sim.rng import new_state
-_, _, P = load_packed("France", "Russia")
-pol, params = policy_arrays("tuned", "tuned")
-g = game.python_context(P.tables, pol, params, new_state(1), np.zeros((0, 6), np.int32),
-                        np.zeros(1, np.int32))
-st = np.zeros(S.STATE_SIZE, np.int32)
+REFCOUNT_SNIPPET = (
+    SNIPPET_HEAD.format(policy="tuned")
+    + """
 t = P.tables
 args = (st, t.units, t.cards, t.tprops, params[0], g.rng, g.opts, g.cb, 0, 0, 0)
 sig = tuple(numba.typeof(a) for a in args)
@@ -81,6 +80,7 @@ for m in re.finditer(r'^define [^@]*@"?([^"(]+)"?\\(.*?^}', ir, re.S | re.M):
         out.setdefault(name, False)
 print(json.dumps(out))
 """
+)
 
 
 def _fresh_compile(tmp_path, snippet):
