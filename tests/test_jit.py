@@ -41,15 +41,20 @@ print(json.dumps({
 )
 
 
-def test_the_rules_compile_without_the_players_and_link_the_twins(tmp_path):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+def _child(snippet, **env_vars):
+    """Run ``snippet`` in a child Python with the JIT on and ``env_vars`` set; returns the
+    JSON its last line prints."""
+    env = dict(os.environ, **env_vars)
     env.pop("NUMBA_DISABLE_JIT", None)
     out = subprocess.run(
-        [sys.executable, "-c", DECIDE_SNIPPET], capture_output=True, text=True, env=env,
-        timeout=600,
-    )  # fmt: skip
+        [sys.executable, "-c", snippet], capture_output=True, text=True, env=env, timeout=900
+    )
     assert out.returncode == 0, out.stderr[-3000:]
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_rules_compile_without_the_players_and_link_the_twins(tmp_path):
+    got = _child(DECIDE_SNIPPET, NUMBA_CACHE_DIR=str(tmp_path))
     # decide calls the players through Context.player: none of their code is in it ...
     assert not got["links_players"]
     # ... while the rules kernels it calls are (the check of the check)
@@ -83,20 +88,10 @@ print(json.dumps(out))
 )
 
 
-def _fresh_compile(tmp_path, snippet):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    env.pop("NUMBA_DISABLE_JIT", None)
-    out = subprocess.run(
-        [sys.executable, "-c", snippet], capture_output=True, text=True, env=env, timeout=900
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def test_decisions_count_no_references_and_allocate_nothing(tmp_path):
     """Issue 13: the players' kernels and the rules' decide are compiled without numba's
     runtime: no reference counts, no allocation (jit.py: ``_nrt=False``, ``stack_empty``)."""
-    got = _fresh_compile(tmp_path, REFCOUNT_SNIPPET)
+    got = _child(REFCOUNT_SNIPPET, NUMBA_CACHE_DIR=str(tmp_path))
     players = {k: v for k, v in got.items() if "7players" in k and "battlefield" not in k}
     # the check of the check: the players' kernels are in the code read
     assert any("choose_heuristic" in k for k in players)
@@ -130,13 +125,6 @@ print(json.dumps({"alloc": s1.alloc - s0.alloc, "free": s1.free - s0.free}))
 def test_games_free_all_they_allocate():
     """A kernel compiled without numba's runtime that kept an array a kernel with it made
     (``fair_check``'s copy of the state) would never free it: none is kept."""
-    env = dict(os.environ, NUMBA_NRT_STATS="1")
-    env.pop("NUMBA_DISABLE_JIT", None)
-    out = subprocess.run(
-        [sys.executable, "-c", LEAK_SNIPPET], capture_output=True, text=True, env=env,
-        timeout=900,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr[-3000:]
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = _child(LEAK_SNIPPET, NUMBA_NRT_STATS="1")
     assert got["alloc"] > 1000  # the check of the check: the fair-play copies are counted
     assert got["alloc"] == got["free"]
