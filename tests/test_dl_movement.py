@@ -38,9 +38,10 @@ def _opt(dl_forced_march):
 )
 def test_forced_march_field_or_marsh_under_both_readings(table, dl, start, end):
     """Unit 1 moves up one square from ``start`` terrain onto ``end`` terrain, holding a
-    Forced March. The base rule refuses it when the move begins or ends in a Field or
-    Marsh; the Distant Lands wording only when it begins in one (a move ending in one may
-    be extended, by one square out of it)."""
+    Forced March. The base rule 9.2 refuses it when the move begins or ends in a Field or
+    Marsh (interpretation 8); the Distant Lands wording only when it begins in one (DL11: a
+    move ending in one may be extended, by one square out of it). The base reading's one
+    scenario (test_engine_cards.py kept none of its own)."""
     board = f"""
         . . . . . . . a
         . . . . . . . .

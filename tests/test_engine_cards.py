@@ -494,31 +494,8 @@ def test_forced_march_one_per_unit_two_units_with_supply(table):
     assert [e[4] for e in events(ev, R.EV_MOVE)] == [0, 2, 1, 2]  # move, FM, supply, FM
 
 
-@pytest.mark.parametrize(
-    "start, end, allowed",
-    [(".", ".", True), ("F", ".", False), ("M", ".", False), (".", "F", False), (".", "M", False)],
-)
-def test_no_forced_march_from_or_into_a_field_or_marsh(table, start, end, allowed):
-    """Rule 9.2 Forced March: 'Units that begin or end their move in a Field or a Marsh
-    square may not play a Forced March to extend their movement' (interpretation 8)."""
-    board = f"""
-        . . . . . . . a
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . {end} . . . . . .
-        . {start}1 . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-    """
-    P = packed()
-    fm = cards_of(P, 0, "Forced March")[0]
-    st = setup(board, P, {0: [fm]})
-    script, ev = table(
-        "movement_phase", st, P, options(), 0, answers=[(D.D_MOVE, (U(1), at(4, 1)))]
-    )
-    assert (D.D_FORCED_MARCH in script.kinds()) == allowed
-    assert hand(st, 0) == [fm] and sq_of(st, 1) == at(4, 1)
+# Rule 9.2 Forced March from or into a Field or Marsh (interpretation 8), under the base
+# reading and the Distant Lands wording: tests/test_dl_movement.py, one scenario for both.
 
 
 def test_guerrilla_negates_a_forced_march_and_bars_a_second_for_that_unit(table):
