@@ -62,6 +62,7 @@ from manoeuvre_sim.engine.rules import (
     move_unit,
     owner,
     play_to_table,
+    play_two,
     retreat_squares,
 )
 from manoeuvre_sim.jit import kernel, stack_empty
@@ -272,19 +273,6 @@ def def_card_options(st, units, cards, cb, q, t, opts):
 
 
 @kernel
-def play_with_maharaja(st, p, s, ms):
-    """Play the leader at hand slot ``s`` and the Maharaja at slot ``ms`` onto the table
-    (Distant Lands 9.1); returns (leader card, Maharaja card)."""
-    if ms > s:
-        m = play_to_table(st, p, ms)
-        c = play_to_table(st, p, s)
-    else:
-        c = play_to_table(st, p, s)
-        m = play_to_table(st, p, ms)
-    return c, m
-
-
-@kernel
 def def_card_step(st, g, p, t):
     """Rule 6.1 step 4, one card: the defender plays a unit card of t or one leader for its
     combat value. Returns True if it played one (it may then play another)."""
@@ -298,7 +286,7 @@ def def_card_step(st, g, p, t):
     if s < 0:
         return False
     if opts[k, 2] > 0:
-        c, m = play_with_maharaja(st, q, s, opts[k, 2] - 1)
+        c, m = play_two(st, q, s, opts[k, 2] - 1, True)
         log(tr, trn, EV_PLAY, q, m, PURPOSE_MAHARAJA, c, 0)
     else:
         c = play_to_table(st, q, s)
@@ -454,7 +442,7 @@ def att_card_step(st, g, p, t, ambush):
                 break
         return STEP5_AGAIN
     if what == D.AC_MAHARAJA_COMBAT or what == D.AC_MAHARAJA_COMMAND:
-        c, m = play_with_maharaja(st, p, s, ukey)
+        c, m = play_two(st, p, s, ukey, True)
         log(tr, trn, EV_PLAY, p, m, PURPOSE_MAHARAJA, c, 0)
         cb[CB_MAHARAJA] = 1
         what = D.AC_LEADER_COMBAT if what == D.AC_MAHARAJA_COMBAT else D.AC_LEADER_COMMAND

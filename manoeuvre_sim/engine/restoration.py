@@ -26,6 +26,7 @@ from manoeuvre_sim.engine.rules import (
     leader_acts_for,
     log,
     play_and_discard,
+    play_two,
     secondary_usable,
 )
 from manoeuvre_sim.jit import kernel
@@ -79,13 +80,7 @@ def restoration_phase(st, g, p):
         if s >= 0:
             u = opts[k, 1]
             if opts[k, 2] > 0:
-                ms = opts[k, 2] - 1
-                if ms > s:
-                    m = play_and_discard(st, p, ms)
-                    c = play_and_discard(st, p, s)
-                else:
-                    c = play_and_discard(st, p, s)
-                    m = play_and_discard(st, p, ms)
+                c, m = play_two(st, p, s, opts[k, 2] - 1, False)
                 log(tr, trn, EV_PLAY, p, m, PURPOSE_MAHARAJA, c, 0)
             else:
                 c = play_and_discard(st, p, s)

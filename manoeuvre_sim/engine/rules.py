@@ -184,6 +184,22 @@ def play_and_discard(st, p, slot):
 
 
 @kernel
+def play_two(st, p, s, s2, to_table):
+    """Play the cards at hand slots s and s2 together (a leader and the Maharaja played
+    with it, Distant Lands 9.1), the higher slot first so that the other keeps its index:
+    onto the table (``to_table``) or to the discards. Returns (card of s, card of s2)."""
+    hi = max(s, s2)
+    lo = min(s, s2)
+    if to_table:
+        a = play_to_table(st, p, hi)
+        b = play_to_table(st, p, lo)
+    else:
+        a = play_and_discard(st, p, hi)
+        b = play_and_discard(st, p, lo)
+    return (b, a) if s2 > s else (a, b)
+
+
+@kernel
 def clear_table(st, p):
     n = st[S.TABLE_N + p]
     for i in range(n):
