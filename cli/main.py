@@ -45,6 +45,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "tune",
         "A style tuned by self-play (CMA-ES), evaluated on held-out seeds.",
     ),
+    "hex": (
+        "manoeuvre_sim.cli.hexgame",
+        "hex_group",
+        "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
+    ),
     "whatif": (
         "manoeuvre_sim.cli.whatif",
         "whatif",
