@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parent
 PREFIX = "engine-"
 # what the kernels are compiled from, relative to the package: a directory stands for every
 # ``*.py`` under it (tests/test_numba_cache.py checks that every module with a kernel is here)
-ENGINE_SOURCES = ("engine", "combat.py", "jit.py", "rng.py")
+ENGINE_SOURCES = ("engine", "hexgame", "combat.py", "jit.py", "rng.py")
 KEEP = 3  # engine versions kept per base directory (36 MB each, 2026-11)
 
 

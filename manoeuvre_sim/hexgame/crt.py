@@ -24,6 +24,7 @@ Result codes (``int8``), ordered from the attacker's worst to its best:
 from __future__ import annotations
 
 from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.rng import roll_die
 
 AE, AR, NE, DR, DE = 0, 1, 2, 3, 4
 N_RESULTS = 5
@@ -51,3 +52,15 @@ def crt_result(difference):
     if difference >= AR_FROM:
         return AR
     return AE
+
+
+@kernel
+def roll_combat(attack_strength, defence_strength, rng):
+    """One combat's result code: each side adds one d6 to its strength (rule [8] steps 1-3).
+
+    ``rng`` is the game's xoshiro256** state (``manoeuvre_sim.rng``); the attacker's die is
+    drawn first, then the defender's. The engine and the odds simulator both roll here.
+    """
+    attack_total = attack_strength + roll_die(rng, 6)
+    defence_total = defence_strength + roll_die(rng, 6)
+    return crt_result(attack_total - defence_total)
