@@ -13,7 +13,13 @@ import click
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 # name -> (module, attribute, one-line help shown by --help without importing the module)
-SUBCOMMANDS: dict[str, tuple[str, str, str]] = {}
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "odds": (
+        "manoeuvre_sim.cli.hexgame.odds",
+        "odds",
+        "Exact and simulated combat odds, and the printable results-table chart.",
+    ),
+}
 
 
 class LazyHexGroup(click.Group):
