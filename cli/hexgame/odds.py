@@ -105,10 +105,6 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
     from manoeuvre_sim.hexgame import odds as o
     from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES
 
-    if simulate < 0:
-        raise UsageError(f"--simulate: expected a number of combats >= 1, got {simulate}")
-    if seed < 0:
-        raise UsageError(f"--seed: expected an integer >= 0, got {seed}")
     res = o.combat_odds(
         o.parse_units(attack, "--attack", attacking=True),
         o.parse_units(defend, "--defend", attacking=False),
