@@ -123,3 +123,20 @@ def test_chart_bad_input(args, message, capsys, tmp_path, monkeypatch):
     code, _, err = run(["hex", "odds", "chart", *args], capsys)
     assert code == 2 and message in err and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_help_is_lazy():
+    """``--help`` of the hex odds commands imports neither numba nor numpy nor matplotlib."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom manoeuvre_sim.cli.main import main\n"
+        "for args in (['hex', 'odds', '--help'], ['hex', 'odds', 'combat', '--help'],"
+        " ['hex', 'odds', 'chart', '--help']):\n"
+        "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+        "heavy = [m for m in ('numba', 'numpy', 'matplotlib') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
