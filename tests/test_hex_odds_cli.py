@@ -34,6 +34,7 @@ def test_json_contract():
     assert d["game"] == "hex" and d["title"] == GAME_TITLE and d["rules_version"]
     assert [d[n] for n in RESULT_NAMES] == pytest.approx([0, 3 / 36, 7 / 36, 11 / 36, 15 / 36])
     assert d["exact"] == {"AE": "0", "AR": "1/12", "NE": "7/36", "DR": "11/36", "DE": "5/12"}
+    assert d["rolls_of_36"] == {"AE": 0, "AR": 3, "NE": 7, "DR": 11, "DE": 15}
     assert d["cumulative"][">=DR"] == pytest.approx(26 / 36)
     assert (d["attack_strength"], d["defence_strength"], d["difference"]) == (7, 4, 3)
     assert d["effects"]["AR"] == {"attackers": ["retreats"] * 2, "defenders": ["unaffected"]}
@@ -61,7 +62,7 @@ def test_text_table_names_the_game_and_the_fates():
     assert out.startswith(GAME_TITLE)
     assert "difference +4" in out and "the Capital's hex defends [11]" in out
     de_row = next(line for line in out.splitlines() if line.startswith("DE "))
-    assert "7/12" in de_row and "58.33%" in de_row and "captured" in de_row
+    assert "21/36" in de_row and "58.33%" in de_row and "captured" in de_row
     dr_row = next(line for line in out.splitlines() if line.startswith("DR "))
     assert dr_row.rstrip().endswith("unaffected")  # rule [11]: DR is no effect for the Capital
     assert "simulated: 20,000 combats, seed 1" in out and "95% interval" in out

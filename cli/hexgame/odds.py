@@ -120,12 +120,12 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
         return
     click.echo(_title(res))
     cum = [None, *res.cumulative.values()]
-    headers = ["result", "meaning", "exact", "", "at least", "attackers", "defenders"]
+    headers = ["result", "meaning", "rolls", "exact", "at least", "attackers", "defenders"]
     rows = []
     for r, name in enumerate(RESULT_NAMES):
         att, dfn = res.effects(r)
         p = res.exact[r]
-        rows.append([name, RESULT_MEANING[r], str(p), _pct(float(p)),
+        rows.append([name, RESULT_MEANING[r], f"{res.rolls_of_36[r]}/36", _pct(float(p)),
                      _pct(float(cum[r])) if r else "", _effect_text(res.attackers, att),
                      _effect_text(res.defenders, dfn)])  # fmt: skip
     align = "llrrrll"
@@ -142,7 +142,7 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
         for u, fates in zip(units, res.fates(who == "attacker"), strict=True):
             fate_rows.append([who, u.label, u.effective] + [_pct(float(p)) for p in fates])
     click.echo(
-        format_table(["side", "unit", "strength", *o.FATE_NAMES], fate_rows, align="llrrrrrr")
+        format_table(["side", "unit", "fights at", *o.FATE_NAMES], fate_rows, align="llrrrrrr")
     )
     if est is not None:
         click.echo(f"\nsimulated: {est.n:,} combats, seed {est.seed}")

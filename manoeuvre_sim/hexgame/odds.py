@@ -287,6 +287,11 @@ class CombatOdds:
         return np.array([float(p) for p in self.exact])
 
     @property
+    def rolls_of_36(self) -> tuple[int, ...]:
+        """How many of the 36 rolls of the two dice give each result."""
+        return tuple(int(p * DIE_SIDES**2) for p in self.exact)
+
+    @property
     def cumulative(self) -> dict[str, Fraction]:
         """P(the result is at least AR, NE, DR, DE), in the attacker's favour."""
         return {
@@ -323,6 +328,7 @@ class CombatOdds:
         return {
             **{n: float(p) for n, p in zip(RESULT_NAMES, self.exact, strict=True)},
             "exact": {n: str(p) for n, p in zip(RESULT_NAMES, self.exact, strict=True)},
+            "rolls_of_36": dict(zip(RESULT_NAMES, self.rolls_of_36, strict=True)),
             "cumulative": {k: float(v) for k, v in self.cumulative.items()},
             "attack_strength": self.attack_strength,
             "defence_strength": self.defence_strength,
