@@ -152,8 +152,12 @@ def test_github_slugs():
 
 
 def code_commands(page: Path) -> list[tuple[int, str]]:
+    return commands_in(page.read_text(encoding="utf-8"))
+
+
+def commands_in(text: str) -> list[tuple[int, str]]:
     """Command examples of a page: (line, command text) with continuation lines joined."""
-    prose, code = split_page(page.read_text(encoding="utf-8"))
+    prose, code = split_page(text)
     out: list[tuple[int, str]] = []
     pending: tuple[int, str] | None = None
     for n, line in code:
@@ -256,6 +260,25 @@ def test_the_checker_catches_what_it_should():
     assert "no subcommand 'asault'" in command_problem("manoeuvre-sim odds asault")
     assert "no subcommand" in command_problem("manoeuvre-sim hex play")
     assert "no option --games" in command_problem("manoeuvre-sim --games 5 simulate")
+
+
+def test_commands_are_found_where_the_pages_show_them():
+    page = """Run `manoeuvre-sim odds rockets --json` or `make run`.
+
+```sh
+$ .venv/bin/manoeuvre-sim odds assault --strength 8 \\
+    --dice 2d8   # a comment
+manoeuvre-sim-other --x
+echo manoeuvre-sim balance
+```
+
+    manoeuvre-sim indented --prose-code
+"""
+    assert [c for _, c in commands_in(page)] == [
+        "$ .venv/bin/manoeuvre-sim odds assault --strength 8  --dice 2d8   # a comment",
+        "manoeuvre-sim odds rockets --json",
+    ]
+    assert command_problem(commands_in(page)[0][1]) is None
 
 
 # ---- make targets ------------------------------------------------------------------------
