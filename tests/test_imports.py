@@ -31,6 +31,15 @@ STUDY = tuple(
     )
 )  # fmt: skip
 CLI, ANALYSES = f"{TOP}.cli", f"{TOP}.analyses"
+# the rules of Manoeuvre: they call the players through the pointer the game context carries
+# (engine/game.py builds it), so they compile without them and import none of them
+RULES = tuple(
+    f"{TOP}.engine.{name}"
+    for name in (
+        "turns", "setup", "movement", "combat_phase", "combat_steps", "restoration", "rules",
+        "checks", "board", "control", "decisions", "options", "state", "policy_ids",
+    )
+)  # fmt: skip
 MAX_LINES = 600  # a module longer than this is split into cohesive modules (issue 23)
 
 
@@ -206,6 +215,20 @@ def test_the_engines_never_import_the_study_layer(graph):
         if _under(t, STUDY)
     ]
     assert not bad, "an engine imports the study layer:\n" + "\n".join(bad)
+
+
+def test_the_rules_reach_the_players_only_through_the_context(graph):
+    """Nothing of the rules imports the players, the search driver or the game that builds
+    the context (issue 23: the player pointer passed into the context)."""
+    above = (f"{TOP}.engine.players", f"{TOP}.engine.search", f"{TOP}.engine.game")
+    assert all(m in graph for m in RULES), [m for m in RULES if m not in graph]
+    bad = [
+        f"{m} imports {t} (line {line})"
+        for m in RULES
+        for t, line in graph[m].items()
+        if _under(t, above)
+    ]
+    assert not bad, "the rules import a player:\n" + "\n".join(bad)
 
 
 def test_imports_point_one_way_cli_analyses_library(graph):
