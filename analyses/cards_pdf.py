@@ -1,6 +1,6 @@
 """The printable card-value report of one army: the card frame laid out on portrait A4 /
 US Letter pages with the card charts of :mod:`analyses.charts`, each page footed with the
-run's provenance (the page machinery is :mod:`analyses.balance_pdf`'s).
+run's provenance (the page machinery is :mod:`analyses.pages`).
 
 Pages, each left out when its mode did not run: the ablation value of every card (split
 into leaders + HQ cards and unit cards when one page would make the labels too small);
@@ -21,7 +21,7 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 
 from . import card_charts  # noqa: E402
-from .balance_pdf import (  # noqa: E402
+from .pages import (  # noqa: E402
     MARGIN_L,
     MARGIN_R,
     Page,

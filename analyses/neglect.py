@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim import stats
-from manoeuvre_sim.analyses.cards import MIN_GROUP, _diff
+from manoeuvre_sim.analyses.observed import MIN_GROUP, _diff
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army
 from manoeuvre_sim.study import Pairing, RuleOptions, blocks, pairing_seed, play

@@ -31,7 +31,7 @@ from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
 from manoeuvre_sim.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.odds import DEFAULT_MIXES, odds_grid  # noqa: E402
 
-PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
+from .pages import PAPER_INCHES  # noqa: E402
 
 # (label, fill grey level, hatch) per band, in band-constant order. Distinct by grey level
 # *and* hatch so the chart survives a greyscale printer or photocopier.

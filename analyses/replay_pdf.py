@@ -34,7 +34,8 @@ from manoeuvre_sim.replay import (  # noqa: E402
     unit_label,
 )
 
-PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
+from .pages import PAPER_INCHES  # noqa: E402
+
 TERRAIN_COLOUR = {
     "C": "#eef0dc",
     "F": "#f2e3a0",

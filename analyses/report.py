@@ -38,15 +38,9 @@ from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
 from manoeuvre_sim.errors import UsageError  # noqa: E402
 
 from . import balance as B  # noqa: E402
-from .balance_pdf import (  # noqa: E402
-    Page,
-    _size,
-    _text_pages,
-    balance_pages,
-    whatif_page,
-    write_pages,
-)
+from .balance_pdf import balance_pages, whatif_page  # noqa: E402
 from .cards_pdf import card_pages  # noqa: E402
+from .pages import Page, _size, _text_pages, write_pages  # noqa: E402
 from .report_pdf import flow_pages, toc_page, toc_split  # noqa: E402
 
 KIND_ORDER = ("balance", "cards", "whatif")

@@ -1,6 +1,6 @@
 """The report's own page layouts (:mod:`analyses.report`): pages of flowing styled text
 (cover, methods) and the table of contents, on the page machinery of
-:mod:`analyses.balance_pdf`. Nothing here reads a study or computes a figure."""
+:mod:`analyses.pages`. Nothing here reads a study or computes a figure."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ matplotlib.use("Agg")
 
 from matplotlib.lines import Line2D  # noqa: E402
 
-from .balance_pdf import MARGIN_L, MARGIN_R, MARGIN_T, Page, _size, _text, _title  # noqa: E402
+from .pages import MARGIN_L, MARGIN_R, MARGIN_T, Page, _size, _text, _title  # noqa: E402
 
 # ----------------------------------------------------------------------------- text pages
 

@@ -145,7 +145,7 @@ def tune(**kw) -> None:
         else:
             click.echo(line, err=True)
 
-    res = T.run(spec, out_dir=out, progress=progress, report=report)
+    res = T.run(spec, checkpoint=IO.checkpoint(out), progress=progress, report=report)
     if bar is not None:
         bar.close()
     click.echo("\n".join(IO.summary_lines(spec, res.space, res.params, res.log, res.heldout,

@@ -14,9 +14,10 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
+from manoeuvre_sim.engine.policy_ids import POLICY_NAMES, is_search
 from manoeuvre_sim.errors import UsageError
 
-POLICIES = ("random", "simple", "attritional", "territorial", "balanced", "tuned", "search")
+POLICIES = POLICY_NAMES  # the policy names (engine/policy_ids.py, a leaf: no numba)
 
 
 def check_policy(spec: str, where: str) -> str:
@@ -26,10 +27,6 @@ def check_policy(spec: str, where: str) -> str:
 
     parse_policy(spec, where)
     return spec
-
-
-def is_search(spec: str) -> bool:
-    return str(spec).split(":")[0] == "search"
 
 
 @dataclass(frozen=True)

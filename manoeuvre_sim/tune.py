@@ -31,24 +31,32 @@ Same seed, same result: the optimiser draws from its own generator seeded from t
 seed (the global numpy state is never used), and game i of a block is seeded from the
 block seed and i alone, whatever the thread count.
 
-``tune_io`` turns the command's option strings into a :class:`TuneSpec` and writes a run's
-files.
+The games (plans, the :class:`Arena`, :func:`evaluate`) are in ``tune_games.py``; ``tune_io``
+turns the command's option strings into a :class:`TuneSpec` and writes a run's files: ``run``
+takes the writer as its ``checkpoint`` function (``tune_io.checkpoint``), so this module
+never imports that one.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.tournament import Policy
+from manoeuvre_sim.tune_games import (  # the games; their names resolve here too
+    Arena,
+    army_pairs,
+    evaluate,
+    games_per_block,
+    heldout_plan,
+    tuning_plan,
+)
 
 # 0/1 switches: never searched (a continuous search over a flag means nothing)
 FLAGS = ("switch",)
@@ -77,7 +85,6 @@ SCALE = 10.0  # each searched parameter spans 0..SCALE in the optimiser's space
 DECIMALS = 4  # the result is rounded to this many decimals (and evaluated as rounded)
 DEFAULT_POOL = ("attritional", "territorial", "balanced")
 DEFAULT_AGAINST = ("random", "simple", "attritional", "territorial", "balanced")
-PAIRINGS = ("mirror", "field")
 
 
 def require_cma():
@@ -189,158 +196,6 @@ def search_space(
     return Space(names, tuple(float(x) for x in base), tuple(free), tuple(lo), tuple(hi), held)
 
 
-# --- the games ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Block:
-    """``games`` games of army_a (seat a) against army_b (seat b), the candidate in seat
-    ``seat`` (0: a) and ``opponent`` in the other, games 0..games-1 of block seed ``seed``."""
-
-    opponent: str
-    army_a: str
-    army_b: str
-    seat: int
-    seed: int
-    games: int
-
-
-def block_seed(master: int, *key: object) -> int:
-    """A 63-bit block seed from the master seed and a key (its parts joined)."""
-    h = hashlib.sha256("\x00".join(str(k) for k in key).encode()).digest()
-    ss = np.random.SeedSequence([int(master), int.from_bytes(h[:8], "little")])
-    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-
-
-def army_pairs(armies: Sequence[str], pairings: str) -> list[tuple[str, str]]:
-    if pairings == "mirror":
-        return [(a, a) for a in armies]
-    if pairings == "field":
-        return [(a, b) for a in armies for b in armies]
-    raise UsageError(f"--pairings: expected one of {', '.join(PAIRINGS)}, got {pairings!r}")
-
-
-def games_per_block(games: int, opponents: int, pairs: int) -> int:
-    """Games per block so that a candidate plays at least ``games`` (both seatings)."""
-    if games < 1:
-        raise UsageError(f"--games-per-eval: expected a positive number of games, got {games}")
-    return -(-games // (2 * opponents * pairs))
-
-
-def _plan(stream: tuple, master: int, opponents, pairs, per: int) -> list[Block]:
-    out = []
-    for opp in opponents:
-        for a, b in pairs:
-            s = block_seed(master, *stream, opp, a, b)
-            for seat in (0, 1):
-                out.append(Block(opp, a, b, seat, s, per))
-    return out
-
-
-def tuning_plan(
-    master: int, generation: int, pool: Sequence[str], pairs: Sequence[tuple[str, str]], per: int
-) -> list[Block]:
-    """The games every candidate of ``generation`` plays: for each pool style and army
-    pairing one block seed (from the master seed, the generation, the style's and the
-    armies' names), played with the candidate in each seat."""
-    return _plan(("tune", generation), master, pool, pairs, per)
-
-
-def heldout_plan(
-    master: int, against: Sequence[str], pairs: Sequence[tuple[str, str]], per: int
-) -> list[Block]:
-    """The held-out games: seeds from a stream tuning never draws from."""
-    return _plan(("heldout",), master, against, pairs, per)
-
-
-@dataclass
-class Score:
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-
-    @property
-    def points(self) -> float:
-        return self.wins + 0.5 * self.draws
-
-    @property
-    def rate(self) -> float:
-        return self.points / self.games if self.games else float("nan")
-
-    def add(self, other: Score) -> None:
-        self.games += other.games
-        self.wins += other.wins
-        self.draws += other.draws
-
-
-class Arena:
-    """Plays blocks of games between a candidate vector and named policies, with the armies
-    packed once."""
-
-    def __init__(
-        self,
-        armies: dict,  # name -> model.Army
-        policies: dict[str, Policy],
-        *,
-        threads: int = 0,
-        base_policy: str = "balanced",
-    ) -> None:
-        from manoeuvre_sim.model import load_sections, load_terrain
-
-        self.armies = armies
-        self.policies = policies
-        self.threads = threads
-        self.base_policy = base_policy  # the heuristic id the candidate plays under
-        self._terrain = load_terrain()
-        self._sections = load_sections(terrain=self._terrain)
-        self._packed: dict[tuple[str, str], tuple] = {}
-        self.data_hash: dict[tuple[str, str], str] = {}
-
-    def prepared(self, a: str, b: str) -> tuple:
-        if (a, b) not in self._packed:
-            from manoeuvre_sim.engine.pack import pack
-
-            A, B = self.armies[a], self.armies[b]
-            P = pack(A, B, self._terrain, self._sections)
-            self._packed[(a, b)] = (A, B, P)
-            self.data_hash[(a, b)] = P.data_hash
-        return self._packed[(a, b)]
-
-    def config(self, params: Sequence[float], blk: Block):
-        """The ``SimConfig`` of one block (the candidate's vector in its seat)."""
-        from manoeuvre_sim.runner import SimConfig
-
-        opp = self.policies[blk.opponent]
-        cand = (self.base_policy, tuple(float(x) for x in params))
-        other = (opp.base, opp.params)
-        (pa, va), (pb, vb) = (cand, other) if blk.seat == 0 else (other, cand)
-        return SimConfig(
-            blk.army_a, blk.army_b, games=blk.games, seed=blk.seed, policy_a=pa, policy_b=pb,
-            params_a=va, params_b=vb, threads=self.threads, chunk=blk.games,
-        )  # fmt: skip
-
-    def play(self, params: Sequence[float], blk: Block) -> Score:
-        from manoeuvre_sim.engine.batch import R_WINNER
-        from manoeuvre_sim.runner import simulate
-
-        res = simulate(self.config(params, blk), prepared=self.prepared(blk.army_a, blk.army_b))
-        if res.interrupted:
-            raise KeyboardInterrupt
-        w = res.records[:, R_WINNER]
-        return Score(len(w), int((w == blk.seat).sum()), int((w < 0).sum()))
-
-    def score(
-        self,
-        params: Sequence[float],
-        blocks: Sequence[Block],
-        progress: Callable[[int], None] | None = None,
-    ) -> Score:
-        total = Score()
-        for blk in blocks:
-            total.add(self.play(params, blk))
-            if progress is not None:
-                progress(blk.games)
-        return total
-
-
 # --- the run -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TuneSpec:
@@ -421,6 +276,11 @@ class TuneSpec:
         return games_per_block(self.eval_games, 1, n) if self.eval_games else 0
 
 
+# what ``run`` hands out after every generation: (spec, space, params, log, heldout,
+# manifest) -> None (``tune_io.checkpoint`` writes the run's files)
+Checkpoint = Callable[..., None]
+
+
 @dataclass
 class TuneResult:
     spec: TuneSpec
@@ -456,12 +316,14 @@ def cma_options(spec: TuneSpec, space: Space, rng: np.random.Generator) -> dict:
 def run(
     spec: TuneSpec,
     *,
-    out_dir: str | Path | None = None,
+    checkpoint: Checkpoint | None = None,
     progress: Callable[[int, int], None] | None = None,
     report: Callable[[str], None] | None = None,
 ) -> TuneResult:
-    """Tune, then evaluate on held-out seeds. Files (``out_dir``) are rewritten atomically
-    after every generation, so an interrupted run leaves a complete best-so-far result; a
+    """Tune, then evaluate on held-out seeds. ``checkpoint(spec, space, params, log, heldout,
+    manifest)`` is called with the run so far at the start, after every generation (and
+    held-out opponent) and at the end: ``tune_io.checkpoint(out_dir)`` rewrites the run's
+    files atomically, so an interrupted run leaves a complete best-so-far result. A
     KeyboardInterrupt ends the run after the last finished generation (or held-out
     opponent) with ``interrupted`` set."""
     from manoeuvre_sim import RULES_VERSION, __version__
@@ -530,7 +392,6 @@ def run(
     interrupted = False
     stop: dict = {}
     t0 = time.perf_counter()
-    out = Path(out_dir) if out_dir is not None else None
 
     def save(status: str) -> None:
         manifest.update(
@@ -541,10 +402,8 @@ def run(
             stop=stop,
             result={n: float(v) for n, v in zip(space.names, result, strict=True)},
         )
-        if out is not None:
-            from manoeuvre_sim.tune_io import write_outputs
-
-            write_outputs(out, spec, space, result, log, heldout, manifest)
+        if checkpoint is not None:
+            checkpoint(spec, space, result, log, heldout, manifest)
 
     save("running")
     try:
@@ -597,41 +456,3 @@ def run(
         interrupted = True
     save("interrupted" if interrupted else "finished")
     return TuneResult(spec, space, result, log, heldout, manifest, interrupted, stop)
-
-
-def evaluate(
-    arena: Arena,
-    params: Sequence[float],
-    plan: Sequence[Block],
-    progress: Callable[[int], None] | None = None,
-    confidence: float = 0.95,
-):
-    """Play ``params`` on ``plan`` and yield one row per opponent (in plan order) as each
-    opponent's games finish: games, wins, draws, losses, the win rate (draws half) with its
-    Wilson interval, and the rate in each seat."""
-    from manoeuvre_sim.stats import wilson_interval
-
-    order = list(dict.fromkeys(b.opponent for b in plan))
-    for opp in order:
-        seats = [Score(), Score()]
-        for blk in plan:
-            if blk.opponent == opp:
-                seats[blk.seat].add(arena.play(params, blk))
-                if progress is not None:
-                    progress(blk.games)
-        s = Score()
-        for x in seats:
-            s.add(x)
-        lo, hi = wilson_interval(s.points, s.games, confidence)
-        yield {
-            "opponent": opp,
-            "games": s.games,
-            "wins": s.wins,
-            "draws": s.draws,
-            "losses": s.games - s.wins - s.draws,
-            "win_rate": s.rate,
-            "ci_low": float(lo),
-            "ci_high": float(hi),
-            "win_rate_seat_a": seats[0].rate,
-            "win_rate_seat_b": seats[1].rate,
-        }

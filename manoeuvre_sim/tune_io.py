@@ -16,11 +16,11 @@ from manoeuvre_sim.tune import (
     DEFAULT_FIXED,
     DEFAULT_POOL,
     FLAGS,
-    PAIRINGS,
     Space,
     TuneSpec,
     parse_bounds,
 )
+from manoeuvre_sim.tune_games import PAIRINGS
 
 # --- the files ---------------------------------------------------------------------------------
 STYLES_FILE = "styles.toml"
@@ -126,6 +126,18 @@ def write_outputs(
         f.write("\n".join(summary_lines(spec, space, params, log, heldout, manifest)) + "\n")
     with atomic_write(out / MANIFEST_FILE, encoding="utf-8") as f:
         f.write(json.dumps(manifest | {"heldout": heldout}, indent=2) + "\n")
+
+
+def checkpoint(out: str | Path):
+    """The ``checkpoint`` function ``tune.run`` calls after every generation: the run so far
+    written to the directory ``out`` (:func:`write_outputs`)."""
+    out = Path(out)
+
+    def save(spec: TuneSpec, space: Space, params: np.ndarray, log: list[dict],
+             heldout: list[dict], manifest: dict) -> None:  # fmt: skip
+        write_outputs(out, spec, space, params, log, heldout, manifest)
+
+    return save
 
 
 def written(out: Path) -> list[str]:

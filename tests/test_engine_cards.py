@@ -45,9 +45,10 @@ from manoeuvre_sim.engine import restoration as RS
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine import setup as SU
 from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.engine import turns as TU
 
-# the game's kernels, one module per phase (game.py is the turn loop)
-GAME_MODULES = (G, CP, CS, MV, RS, SU)
+# the game's kernels, one module per phase (turns.py is the turn loop)
+GAME_MODULES = (G, TU, CP, CS, MV, RS, SU)
 
 # --------------------------------------------------------------------------------------------
 # the table: scripted decisions, loaded dice, legal states

@@ -271,14 +271,6 @@ def test_matchup_hill_attack_bonus_leaders_and_two_cards():
     assert m.attack_base == 8
 
 
-def test_matchup_names_still_import_from_odds():
-    from manoeuvre_sim.odds import Matchup, MatchupRow, matchup
-
-    assert (matchup, Matchup, MatchupRow) == (MU.matchup, MU.Matchup, MU.MatchupRow)
-    with pytest.raises(AttributeError):
-        O.no_such_name  # noqa: B018
-
-
 def test_matchup_errors():
     with pytest.raises(DataError, match="unknown unit 'Old Guard'"):
         MU.matchup("France", "Old Guard", "Russia", "Russian Guard")

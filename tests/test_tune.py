@@ -133,9 +133,9 @@ def test_every_candidate_of_a_generation_plays_the_same_games(monkeypatch, tmp_p
 
 # --- the run -----------------------------------------------------------------------------------
 def test_a_run_is_reproducible_for_its_seed_and_differs_for_another(tmp_path):
-    a = T.run(tiny(threads=1), out_dir=tmp_path / "a")
-    b = T.run(tiny(threads=2), out_dir=tmp_path / "b")
-    c = T.run(tiny(seed=6), out_dir=tmp_path / "c")
+    a = T.run(tiny(threads=1), checkpoint=IO.checkpoint(tmp_path / "a"))
+    b = T.run(tiny(threads=2), checkpoint=IO.checkpoint(tmp_path / "b"))
+    c = T.run(tiny(seed=6), checkpoint=IO.checkpoint(tmp_path / "c"))
     assert not a.interrupted and len(a.log) == 2
     assert np.array_equal(a.params, b.params)
     assert a.log == [r | {"seconds": x["seconds"]} for r, x in zip(b.log, a.log, strict=True)]
@@ -155,7 +155,7 @@ def test_a_run_is_reproducible_for_its_seed_and_differs_for_another(tmp_path):
 
 
 def test_outputs_are_a_usable_style_a_log_and_a_manifest(tmp_path):
-    res = T.run(tiny(name="mine"), out_dir=tmp_path)
+    res = T.run(tiny(name="mine"), checkpoint=IO.checkpoint(tmp_path))
     styles = load_styles(tmp_path / IO.STYLES_FILE)
     assert list(styles) == ["mine"] and styles["mine"].base == "balanced"
     assert np.array_equal(styles["mine"].params, res.params)
@@ -197,7 +197,7 @@ def test_interruption_keeps_the_last_finished_generation(monkeypatch, tmp_path):
     spec = tiny(games_per_eval=4, popsize=3, generations=5)
     first = T.run(tiny(games_per_eval=4, popsize=3, generations=1, eval_games=0))
     monkeypatch.setattr(T.Arena, "play", play)
-    res = T.run(spec, out_dir=tmp_path)
+    res = T.run(spec, checkpoint=IO.checkpoint(tmp_path))
     assert res.interrupted and len(res.log) == 1 and not res.heldout
     assert np.array_equal(res.params, first.params)
     styles = load_styles(tmp_path / IO.STYLES_FILE)  # complete and loadable

@@ -58,18 +58,7 @@ from manoeuvre_sim.engine.combat_phase import (
     stage_options,
 )
 from manoeuvre_sim.engine.decisions import CB_NATT, CB_STAGE
-from manoeuvre_sim.engine.game import (
-    PH_COMBAT,
-    PH_DISCARD,
-    PH_MOVE,
-    Context,
-    after_combat,
-    continue_game,
-    end_game_turn,
-    new_context,
-    set_up_game,
-    turn_phases,
-)
+from manoeuvre_sim.engine.game import Context, new_context
 from manoeuvre_sim.engine.movement import first_move_options
 from manoeuvre_sim.engine.options import (
     FLAG_FAIR_CHECK,
@@ -80,13 +69,22 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_SEAT,
     POL_ROLLOUT,
 )
-from manoeuvre_sim.engine.players.dispatch import POLICY_SEARCH
+from manoeuvre_sim.engine.policy_ids import POLICY_SEARCH, SC_BUDGET
 from manoeuvre_sim.engine.rules import EV_END, EV_TURN, log
+from manoeuvre_sim.engine.turns import (
+    PH_COMBAT,
+    PH_DISCARD,
+    PH_MOVE,
+    after_combat,
+    continue_game,
+    end_game_turn,
+    set_up_game,
+    turn_phases,
+)
 from manoeuvre_sim.rng import seed_state, splitmix64, uniform_below
 
-# --- the search configuration: ndarray(int32, (2, NSC)), one row per seat ----------------
-SC_BUDGET = 0  # rollouts per decision (0: the seat does not search)
-NSC = 2
+# the search configuration ``scfg``, ndarray(int32, (2, NSC)), one row per seat, has its
+# fields SC_* in policy_ids.py (SC_BUDGET: rollouts per decision, 0: the seat does not search)
 
 MARGIN = 0.01  # a rollout's score per point of the final margin (the module docstring)
 MOVE_CANDIDATES = 6  # first moves weighed: the rollout style's best six

@@ -31,9 +31,9 @@ def play_traced(
     from manoeuvre_sim.engine.pack import load_packed
     from manoeuvre_sim.engine.players import policy_arrays
     from manoeuvre_sim.engine.players.dispatch import search_config
+    from manoeuvre_sim.engine.policy_ids import is_search
     from manoeuvre_sim.engine.search import play_game_search
     from manoeuvre_sim.rng import new_state
-    from manoeuvre_sim.runner import is_search
 
     # the same arrays simulate() builds from a SimConfig with these fields (runner.py)
     _, _, P = load_packed(army_a, army_b, include_unverified_maps=include_unverified_maps)

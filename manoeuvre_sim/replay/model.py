@@ -230,7 +230,7 @@ class Board:
 
     def control(self, p: int) -> int:
         """Squares of the enemy half p controls (rule 2.2), with the engine's kernel."""
-        from manoeuvre_sim.engine.board import control_score
+        from manoeuvre_sim.engine.control import control_score
 
         owner = (np.arange(S.NUNITS) // S.MAXU_SIDE).astype(np.int32)
         return int(control_score(np.array(self.occ, dtype=np.int32), owner, p))

@@ -21,21 +21,14 @@ odds from the dice tables), ``cards`` (what a card in hand is worth; the posture
 ``moves``, ``combat``, ``heuristic`` (the heuristic policy's decisions), ``simple``,
 ``battlefield`` (the rule 3 set-up choices of ``--setup rules``: the first player's sections,
 the second player's edge, for ``simple`` and the styles alike), and ``dispatch``
-(``choose``, the entry point the rules call, and the policy names).
+(``choose``, the entry point the rules call, and the parsing of policy specs). The policy
+ids and names are in ``engine/policy_ids.py``, a leaf the search driver reads too.
 """
 
 from manoeuvre_sim import DEFAULT_POLICY
 from manoeuvre_sim.engine.players.dispatch import (
     DEFAULT_PARAMS,
-    POLICY_ATTRITIONAL,
-    POLICY_BALANCED,
-    POLICY_NAMES,
     POLICY_PARAMS,
-    POLICY_RANDOM,
-    POLICY_SEARCH,
-    POLICY_SIMPLE,
-    POLICY_TERRITORIAL,
-    POLICY_TUNED,
     choose,
     params_for,
     parse_policy,
@@ -43,6 +36,16 @@ from manoeuvre_sim.engine.players.dispatch import (
     search_config,
 )
 from manoeuvre_sim.engine.players.params import NPARAM, PARAM_NAMES
+from manoeuvre_sim.engine.policy_ids import (
+    POLICY_ATTRITIONAL,
+    POLICY_BALANCED,
+    POLICY_NAMES,
+    POLICY_RANDOM,
+    POLICY_SEARCH,
+    POLICY_SIMPLE,
+    POLICY_TERRITORIAL,
+    POLICY_TUNED,
+)
 
 __all__ = [
     "DEFAULT_PARAMS",

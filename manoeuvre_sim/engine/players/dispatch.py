@@ -19,26 +19,20 @@ from manoeuvre_sim.engine.players.battlefield import choose_battlefield
 from manoeuvre_sim.engine.players.heuristic import choose_heuristic
 from manoeuvre_sim.engine.players.params import ATTRITIONAL, BALANCED, NPARAM, TERRITORIAL, TUNED
 from manoeuvre_sim.engine.players.simple import SIMPLE_PARAMS, _score
+from manoeuvre_sim.engine.policy_ids import (  # the ids and names: a leaf module
+    NSC,
+    POLICY_ATTRITIONAL,
+    POLICY_NAMES,
+    POLICY_RANDOM,
+    POLICY_SEARCH,
+    SC_BUDGET,
+    SEARCH_BUDGET,
+    SEARCH_MAX_BUDGET,
+    SEARCH_ROLLOUT,
+)
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.jit import EntryPoint, entry_point, kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
-
-POLICY_RANDOM = 0
-POLICY_SIMPLE = 1
-POLICY_ATTRITIONAL = 2
-POLICY_TERRITORIAL = 3
-POLICY_BALANCED = 4
-POLICY_TUNED = 5  # the heuristic with the tuned vector
-POLICY_SEARCH = 6  # new policies go after it
-POLICY_NAMES = (
-    "random", "simple", "attritional", "territorial", "balanced", "tuned", "search",
-)  # fmt: skip
-
-# the search player: rollouts per decision and the style of its rollouts, unless the spec
-# names them (``search:BUDGET:STYLE``)
-SEARCH_BUDGET = 64
-SEARCH_ROLLOUT = "balanced"
-SEARCH_MAX_BUDGET = 100_000
 
 # each policy's parameter vector (random ignores it)
 POLICY_PARAMS = {
@@ -104,8 +98,6 @@ def _params_of(spec: str) -> np.ndarray:
 def search_config(policy_a: str, policy_b: str) -> np.ndarray:
     """``scfg``, ndarray(int32, (2, NSC)) of ``engine/search.py``: per seat, the search
     player's rollouts per decision (0: the seat does not search)."""
-    from manoeuvre_sim.engine.search import NSC, SC_BUDGET
-
     out = np.zeros((2, NSC), dtype=np.int32)
     for seat, spec in enumerate((policy_a, policy_b)):
         out[seat, SC_BUDGET] = parse_policy(spec)[1]

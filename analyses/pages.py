@@ -1,0 +1,172 @@
+"""The page machinery every PDF of the tool is built on (the balance, card-value and
+what-if reports and the combined report): portrait A4 / US Letter pages, each drawn by a
+``Page`` function on a blank figure, placed in inches, and footed with its study's
+provenance and "page n of m"; monospace text pages; the PDF written atomically.
+
+Nothing here knows a study: the report modules (``balance_pdf``, ``cards_pdf``,
+``report_pdf``, ``report``) lay out their pages with these functions.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+
+from manoeuvre_sim.fileio import temp_beside  # noqa: E402
+
+PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
+
+MARGIN_L, MARGIN_R, MARGIN_T = 0.6, 0.55, 0.5  # inches
+FOOTER_CHARS = 135
+
+Page = Callable[[plt.Figure], None]
+
+
+def _size(paper: str) -> tuple[float, float]:
+    if paper not in PAPER_INCHES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_INCHES)}, not {paper!r}")
+    return PAPER_INCHES[paper]
+
+
+def _rect(fig, left: float, bottom: float, width: float, height: float):
+    """An axes placed in inches from the page's lower left corner."""
+    w, h = fig.get_size_inches()
+    return fig.add_axes((left / w, bottom / h, width / w, height / h))
+
+
+def _text(fig, x: float, y: float, s: str, **kw):
+    """Text placed in inches from the page's lower left corner."""
+    w, h = fig.get_size_inches()
+    return fig.text(x / w, y / h, s, **kw)
+
+
+def _title(fig, title: str, subtitle: str = "") -> float:
+    """Page title (and optional one-line subtitle); returns the inches used from the top."""
+    _, h = fig.get_size_inches()
+    _text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
+    if not subtitle:
+        return MARGIN_T + 0.35
+    _text(fig, MARGIN_L, h - MARGIN_T - 0.3, subtitle, fontsize=8.5, va="top", color="0.25")
+    return MARGIN_T + 0.55
+
+
+def _footer_lines(provenance: Mapping[str, str], policy: str | None) -> list[str]:
+    prov = dict(provenance)
+    if policy is not None and "policy" in prov:
+        prov["policy"] = policy
+    items = [f"{k} {v}" for k, v in prov.items()]
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 3 + len(item) <= FOOTER_CHARS:
+            lines[-1] += " · " + item
+        else:
+            lines.append(item)
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" · ".join(lines[1:]), FOOTER_CHARS, placeholder=" …")]
+    return lines
+
+
+def _footer(fig, provenance: Mapping[str, str], policy: str | None, n: int, m: int) -> None:
+    w, _ = fig.get_size_inches()
+    lines = _footer_lines(provenance, policy)
+    _text(
+        fig,
+        MARGIN_L,
+        0.32,
+        "\n".join(lines),
+        fontsize=6.5,
+        color="0.3",
+        va="bottom",
+        linespacing=1.35,
+    )
+    _text(
+        fig,
+        w - MARGIN_R,
+        0.32,
+        f"page {n} of {m}",
+        fontsize=7,
+        color="0.3",
+        ha="right",
+        va="bottom",
+    )
+
+
+def _text_page(title: str, lines: Sequence[str]) -> Page:
+    def draw(fig) -> None:
+        _, h = fig.get_size_inches()
+        top = _title(fig, title)
+        _text(
+            fig,
+            MARGIN_L,
+            h - top - 0.15,
+            "\n".join(lines),
+            fontsize=7.5,
+            family="monospace",
+            va="top",
+            linespacing=1.3,
+        )
+
+    return draw
+
+
+def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
+    """Monospace pages of ``lines``; a line too long for the page wraps with an indent."""
+    width = 110 if paper == "a4" else 114
+    lines = [
+        part
+        for line in lines
+        for part in (
+            textwrap.wrap(str(line), width, subsequent_indent="    ", drop_whitespace=False) or [""]
+        )
+    ]
+    per = 70 if paper == "a4" else 65
+    chunks = [list(lines[i : i + per]) for i in range(0, len(lines), per)] or [[]]
+    return [_text_page(title, chunk) for chunk in chunks]
+
+
+def _write(path, pages: list[tuple[Page, str | None]], provenance, paper, title) -> Path:
+    """Write ``pages`` (draw, policy shown in the footer) footed with one ``provenance``."""
+    return write_pages(path, [(d, provenance, p) for d, p in pages], paper, title)
+
+
+def write_pages(
+    path,
+    pages: Sequence[tuple[Page, Mapping[str, str], str | None]],
+    paper: str,
+    title: str,
+    progress: Callable[[int], None] | None = None,
+) -> Path:
+    """Write a PDF of ``pages`` atomically: each (draw, provenance of its footer, policy in
+    the footer or None), numbered "page n of m"; return its path. ``progress(n)`` after
+    page n."""
+    size = _size(paper)
+    path = Path(path)
+    tmp = temp_beside(path)
+    tool = next((str(p.get("tool")) for _, p, _ in pages if p.get("tool")), "manoeuvre-sim")
+    meta = {"Title": title, "Creator": tool}
+    try:
+        with PdfPages(tmp, metadata=meta) as pdf:
+            for n, (draw, provenance, policy) in enumerate(pages, start=1):
+                fig = plt.figure(figsize=size)
+                try:
+                    draw(fig)
+                    _footer(fig, provenance, policy, n, len(pages))
+                    pdf.savefig(fig)
+                finally:
+                    plt.close(fig)
+                if progress is not None:
+                    progress(n)
+        os.replace(tmp, path)  # never leave a half-written PDF behind
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

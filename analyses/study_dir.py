@@ -1,0 +1,59 @@
+"""A study's output directory (balance, card value, what-if, the report's work directory):
+checked before the first game, and its tables and texts written atomically."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from manoeuvre_sim.errors import UsageError
+
+STORE = "games.parquet"  # the study store's directory name inside the output directory
+
+
+def write_csv(df: pd.DataFrame, path: Path) -> Path:
+    from manoeuvre_sim.fileio import atomic_write
+
+    with atomic_write(path, "w", newline="", encoding="utf-8") as f:
+        df.to_csv(f, index=False, float_format="%.6g")
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    from manoeuvre_sim.fileio import atomic_write
+
+    with atomic_write(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def prepare_out_dir(out_dir: str | Path, *, force: bool = False, resume: bool = False) -> Path:
+    """Check (before any game) that ``out_dir`` can take a new study: create it, refuse one
+    that already holds a study's games unless ``force`` (then remove them) or ``resume``
+    (then keep them: the run checks they are of the same study and skips them)."""
+    out = Path(out_dir)
+    if force and resume:
+        raise UsageError(
+            "--resume and --force: choose one (keep the games on disk or replace them)"
+        )
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    store = out / STORE
+    if store.exists() and any(store.glob("*.parquet")) and not resume:
+        if not force:
+            raise UsageError(
+                f"--out {out}: already holds a study's games ({store}); choose another "
+                "directory, add --resume to finish that study or --force to replace it"
+            )
+        shutil.rmtree(store)
+        shutil.rmtree(out / "card_stats", ignore_errors=True)
+    try:
+        store.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot write there ({e.strerror})") from None
+    return out
