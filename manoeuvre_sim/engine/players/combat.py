@@ -235,7 +235,10 @@ def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
         v = _combat_value(
             st, units, cards, tprops, weights, p, kind, opts[i, 1], s, t, cost, cr, vals
         )
-        if v > best:
+        # the first of options worth the same within rounding: two ways to play the same
+        # two cards (one declared, one in step 5) are worth the same in exact arithmetic,
+        # and which one a last-bit difference favoured varied with numpy/numba versions
+        if v > best + 1e-9:
             best = v
             bi = i
     return bi
