@@ -235,6 +235,10 @@ class _Reader:
     def _on_committed(self, p, a, b, c, d):  # EV_COMMITTED (Distant Lands 8)
         self.note(p, "declare_committed", unit=a, card=b)
 
+    def _on_support(self, p, a, b, c, d):  # EV_SUPPORT (rule 6.4)
+        self.note(p, "support", unit=a, unit_sq=self.board.square[a], target=b, leader=c,
+                  step=self.board.step[a])  # fmt: skip
+
     # --- the end ------------------------------------------------------------------------
     def finish(self) -> Replay:
         if self.winner_event is None:

@@ -323,6 +323,18 @@ class _Text:
             f"{self._card(p, card)} (+2d6; a hit to it afterwards)"
         )
 
+    def _support(self, p, unit, unit_sq, target, leader, step):
+        info = self.info
+        u = info.unit_of(unit)[1]
+        strength = u.full if step == 2 else u.reduced
+        army = info.armies[p]
+        k = leader - sum(len(x.cards) for x in army.units)  # leaders follow the unit cards
+        led = army.leaders[k].name if 0 <= k < len(army.leaders) else self._card(p, leader)
+        return (
+            f"{info.unit(unit)} at {self._sq(unit_sq)} supports the attack on "
+            f"{info.unit(target)}, led by {led}: +{strength} strength (rule 6.4)"
+        )
+
     def _withdraw(self, p, unit, ok):
         if ok:
             return f"{self.info.unit(unit)} withdraws"
