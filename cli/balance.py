@@ -66,21 +66,10 @@ def parse_armies(armies: str | None) -> list[str]:
 
 
 def rule_switches(kw: dict):
-    from manoeuvre_sim.cli._common import parse_setup
-    from manoeuvre_sim.study import RuleOptions
+    """The game options out of ``kw`` (``_common.pop_game_options``, the one parser)."""
+    from manoeuvre_sim.cli._common import pop_game_options
 
-    parse_setup(kw)
-    return RuleOptions(
-        tournament_hand=kw.pop("tournament_hand"),
-        advance_to_contact=kw.pop("advance_to_contact"),
-        digging_in=kw.pop("digging_in"),
-        dl_forced_march=kw.pop("dl_forced_march"),
-        max_turns=kw.pop("max_turns"),
-        setup=kw.pop("setup"),
-        fixed_map=kw.pop("fixed_map"),
-        fixed_rot=kw.pop("fixed_rot"),
-        sections_file=kw.pop("sections_file"),
-    )
+    return pop_game_options(kw)
 
 
 @click.command()

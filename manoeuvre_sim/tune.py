@@ -282,15 +282,19 @@ class Arena:
         *,
         threads: int = 0,
         base_policy: str = "balanced",
+        options=None,
     ) -> None:
-        from manoeuvre_sim.model import load_sections, load_terrain
+        from manoeuvre_sim.model import load_map_pool, load_terrain
+        from manoeuvre_sim.study import RuleOptions
 
         self.armies = armies
         self.policies = policies
         self.threads = threads
         self.base_policy = base_policy  # the heuristic id the candidate plays under
         self._terrain = load_terrain()
-        self._sections = load_sections(terrain=self._terrain)
+        # the games' rule options (the CLI's game options), a --sections file's pool too
+        self.options = RuleOptions() if options is None else options
+        self._sections = load_map_pool(self.options.sections_file, self._terrain)
         self._packed: dict[tuple[str, str], tuple] = {}
         self.data_hash: dict[tuple[str, str], str] = {}
 
@@ -299,7 +303,8 @@ class Arena:
             from manoeuvre_sim.engine.pack import pack
 
             A, B = self.armies[a], self.armies[b]
-            P = pack(A, B, self._terrain, self._sections)
+            P = pack(A, B, self._terrain, self._sections,
+                     include_unverified=self.options.include_unverified_maps)  # fmt: skip
             self._packed[(a, b)] = (A, B, P)
             self.data_hash[(a, b)] = P.data_hash
         return self._packed[(a, b)]
@@ -315,6 +320,7 @@ class Arena:
         return SimConfig(
             blk.army_a, blk.army_b, games=blk.games, seed=blk.seed, policy_a=pa, policy_b=pb,
             params_a=va, params_b=vb, threads=self.threads, chunk=blk.games,
+            **self.options.sim_fields(),
         )  # fmt: skip
 
     def play(self, params: Sequence[float], blk: Block) -> Score:
@@ -361,6 +367,8 @@ class TuneSpec:
     bounds: tuple[tuple[str, float, float], ...] = ()
     command: str = ""
     sources: tuple[str, ...] = ()
+    # the rule options every game is played with (study.RuleOptions; None: the defaults)
+    options: object = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -465,7 +473,8 @@ def run(
     KeyboardInterrupt ends the run after the last finished generation (or held-out
     opponent) with ``interrupted`` set."""
     from manoeuvre_sim import RULES_VERSION, __version__
-    from manoeuvre_sim.study import RuleOptions, study_data_hash
+    from manoeuvre_sim.runner import config_dict, sections_record
+    from manoeuvre_sim.study import study_data_hash
 
     cma = require_cma()
     space = spec.space()
@@ -475,7 +484,7 @@ def run(
     policies = {p.name: p for p in (*spec.pool, *spec.against)}
     arena = Arena(
         {a.name: a for a in spec.armies}, policies, threads=spec.threads,
-        base_policy=spec.base.base,
+        base_policy=spec.base.base, options=spec.options,
     )  # fmt: skip
     rng = np.random.default_rng(np.random.SeedSequence([spec.seed, 0x7475_6E65]))  # "tune"
     es = cma.CMAEvolutionStrategy(list(space.to_x(space.base)), spec.sigma,
@@ -499,7 +508,9 @@ def run(
         "rules_version": RULES_VERSION,
         "command": spec.command,
         "seed": spec.seed,
-        "data_hash": study_data_hash(spec.armies, RuleOptions()),
+        "data_hash": study_data_hash(spec.armies, arena.options),
+        "options": config_dict(arena.options),
+        **sections_record(arena.options.sections_file),
         "armies": [a.name for a in spec.armies],
         "army_sources": list(spec.sources),
         "pairings": spec.pairings,
