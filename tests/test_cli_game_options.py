@@ -10,6 +10,7 @@ balance and tournament (the commands that write game rows).
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from pathlib import Path
 
@@ -193,8 +194,6 @@ def test_study_rows_replay_equal_record(tmp_path, capsys):
 
 def test_tune_records_its_game_options(tmp_path, capsys):
     """tune plays its games with the game options (and says so in its manifest)."""
-    import json
-
     pytest.importorskip("cma")
     out = tmp_path / "tune"
     code, _, err = run(["tune", "--armies", "Prussia", "--generations", "0", "--eval-games", "2",
@@ -242,3 +241,40 @@ def test_from_refuses_clearly(tmp_path, capsys):
     df.to_csv(tmp_path / "bad.csv", index=False)
     code, _, err = run(["replay", "--from", tmp_path / "bad.csv"], capsys)
     assert code == 2 and "is not the game recorded" in err and "vp_a" in err, err
+
+
+def test_tune_plays_its_games_with_the_game_options():
+    """tune's games (its Arena's configs and packed data) carry every game option."""
+    from manoeuvre_sim import tune as T
+    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.study import RuleOptions
+    from manoeuvre_sim.tournament import builtin_policies
+
+    opts = RuleOptions(advance_to_contact=True, digging_in=True, dl_forced_march=True,
+                       tournament_hand=True, max_turns=9, setup="rules",
+                       sections_file=str(SECTIONS), fixed_map=(25, 9, 30, 18))  # fmt: skip
+    arena = T.Arena({"Prussia": find_army("Prussia")}, builtin_policies(), options=opts)
+    blk = T.Block("simple", "Prussia", "Prussia", 0, 7, 2)
+    cfg = arena.config(arena.policies["balanced"].params, blk)
+    assert {k: getattr(cfg, k) for k in opts.sim_fields()} == opts.sim_fields()
+    assert {25, 30} <= set(arena.prepared("Prussia", "Prussia")[2].section_numbers.tolist())
+
+
+def test_report_runs_its_studies_with_the_game_options():
+    """report's balance and card studies (when it runs them) carry the game options; a
+    balance study's manifest gives its options back to the card studies run beside it."""
+    from manoeuvre_sim.cli import report as Rp
+    from manoeuvre_sim.runner import config_dict
+    from manoeuvre_sim.study import RuleOptions
+
+    opts = RuleOptions(digging_in=True, max_turns=9, sections_file=str(SECTIONS),
+                       fixed_map=(25, 9, 30, 18), fixed_rot=(1, 0, 0, 2))  # fmt: skip
+    spec = Rp._balance_spec("France,Russia", 1, None, None, 1, opts)
+    assert spec.options == opts
+    field = [("France", "France"), ("Russia", "Russia")]
+    (card,) = Rp._card_specs("France", 2, field, set(), 1, "simple", 1, opts)
+    assert card.options == opts
+    manifest = {"options": config_dict(opts)}
+    assert (
+        Rp._manifest_options(__import__("json").loads(__import__("json").dumps(manifest))) == opts
+    )
