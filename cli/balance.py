@@ -11,6 +11,7 @@ from manoeuvre_sim.cli._common import (
     backend_options,
     engine_kernels,
     pop_backend,
+    pop_game_options,
     rule_options,
     run_and_write,
 )
@@ -65,13 +66,6 @@ def parse_armies(armies: str | None) -> list[str]:
     return names
 
 
-def rule_switches(kw: dict):
-    """The game options out of ``kw`` (``_common.pop_game_options``, the one parser)."""
-    from manoeuvre_sim.cli._common import pop_game_options
-
-    return pop_game_options(kw)
-
-
 @click.command()
 @study_options
 @click.option(
@@ -124,7 +118,7 @@ def balance(**kw) -> None:
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     policies = kw.pop("policies")
     be = pop_backend(kw)
-    options = rule_switches(kw)
+    options = pop_game_options(kw)
     relax = kw.pop("relax")
     # every option is checked, and every army loaded, before the first game
     pols = B.policy_specs(
