@@ -162,9 +162,13 @@ def _page(pdf: PdfPages, size, replay: Replay, sec: Section, k: int, n: int) -> 
     fig = plt.figure(figsize=size)
     head = header(replay)
     fig.text(0.5, 0.965, head[0], ha="center", fontsize=13, weight="bold")
-    fig.text(0.5, 0.948, head[1], ha="center", fontsize=8)
-    fig.text(0.5, 0.936, "\n".join(textwrap.wrap(head[2], 130)), ha="center", va="top",
-             fontsize=7.5, color="0.25")  # fmt: skip
+    # the settings line grows with the set-up and the game options: wrapped, not cut off
+    settings = textwrap.wrap(head[1], 140)
+    fig.text(0.5, 0.957, "\n".join(settings), ha="center", va="top", fontsize=8,
+             linespacing=1.2)  # fmt: skip
+    fig.text(0.5, 0.936 - 0.0125 * (len(settings) - 1),
+             "\n".join(textwrap.wrap(head[2], 130)), ha="center", va="top", fontsize=7.5,
+             color="0.25")  # fmt: skip
     fig.text(0.08, 0.9, sec.title, fontsize=11.5, weight="bold")
     fig.text(0.92, 0.9, f"page {k} of {n}", fontsize=7.5, ha="right", color="0.3")
     w, h = size

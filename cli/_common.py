@@ -92,10 +92,21 @@ def parse_setup(kw: dict) -> dict:
     return kw
 
 
-def rule_options(f):
-    """The rule switches of every command that plays games (``simulate``, ``balance``,
-    ``whatif``, ``cards``): the set-up (:func:`setup_options`), the rule options, and
-    ``--relax`` for armies that break the deck-composition counts."""
+# The options that change how a game plays: ONE definition, taken by every command that
+# plays games (tests/test_cli_game_options.py fails when a command lacks one), and ONE
+# parser into the config (:func:`pop_game_options`), so a game replayed with the options it
+# was simulated with is the same game. Each is a field of ``study.RuleOptions`` (and of
+# ``runner.SimConfig``) of the same name.
+GAME_OPTION_NAMES = (
+    "setup", "fixed_map", "fixed_rot", "sections_file", "tournament_hand",
+    "advance_to_contact", "digging_in", "dl_forced_march", "max_turns",
+)  # fmt: skip
+DEFAULT_MAX_TURNS = 200
+
+
+def game_options(f):
+    """Every option that changes a game: the set-up (:func:`setup_options`), ``--sections``
+    and the rule options; :func:`pop_game_options` parses them into a ``RuleOptions``."""
     f = sections_option(setup_options(f))
     for opt in reversed(
         (
@@ -117,15 +128,52 @@ def rule_options(f):
                 "may not be Forced Marched (base: begins or ends).",
             ),
             click.option(
-                "--max-turns", type=int, default=200, show_default=True, help="Safety turn limit."
-            ),
-            click.option(
-                "--relax", is_flag=True, help="Accept armies that break the deck-composition rules."
+                "--max-turns",
+                type=int,
+                default=DEFAULT_MAX_TURNS,
+                show_default=True,
+                help="Safety turn limit.",
             ),
         )
     ):
         f = opt(f)
     return f
+
+
+def pop_game_options(kw: dict):
+    """The :func:`game_options` out of ``kw`` as a checked ``study.RuleOptions`` (a bad
+    ``--map``, ``--rot``, ``--sections`` or ``--max-turns`` exits 2 with one line)."""
+    from manoeuvre_sim.study import RuleOptions
+
+    parse_setup(kw)
+    return RuleOptions(**{k: kw.pop(k) for k in GAME_OPTION_NAMES})
+
+
+def given_game_options(kw: dict) -> list[str]:
+    """The ``--options`` of :func:`game_options` in ``kw`` that differ from their defaults
+    (for a command that refuses them in some case)."""
+    defaults = {"setup": "random", "max_turns": DEFAULT_MAX_TURNS}
+    return [
+        "--"
+        + {"fixed_map": "map", "fixed_rot": "rot", "sections_file": "sections"}.get(
+            k, k.replace("_", "-")
+        )
+        for k in GAME_OPTION_NAMES
+        if kw.get(k) != defaults.get(k) and not (k not in defaults and not kw.get(k))
+    ]
+
+
+def relax_option(f):
+    return click.option(
+        "--relax", is_flag=True, help="Accept armies that break the deck-composition rules."
+    )(f)
+
+
+def rule_options(f):
+    """The options of the commands that play games between given armies (``simulate``,
+    ``balance``, ``whatif``, ``cards``, ``replay``): :func:`game_options` and ``--relax``
+    for armies that break the deck-composition counts."""
+    return relax_option(game_options(f))
 
 
 def backend_options(f):

@@ -11,6 +11,7 @@ from manoeuvre_sim.cli._common import (
     backend_options,
     engine_kernels,
     pop_backend,
+    pop_game_options,
     rule_options,
     run_and_write,
 )
@@ -65,24 +66,6 @@ def parse_armies(armies: str | None) -> list[str]:
     return names
 
 
-def rule_switches(kw: dict):
-    from manoeuvre_sim.cli._common import parse_setup
-    from manoeuvre_sim.study import RuleOptions
-
-    parse_setup(kw)
-    return RuleOptions(
-        tournament_hand=kw.pop("tournament_hand"),
-        advance_to_contact=kw.pop("advance_to_contact"),
-        digging_in=kw.pop("digging_in"),
-        dl_forced_march=kw.pop("dl_forced_march"),
-        max_turns=kw.pop("max_turns"),
-        setup=kw.pop("setup"),
-        fixed_map=kw.pop("fixed_map"),
-        fixed_rot=kw.pop("fixed_rot"),
-        sections_file=kw.pop("sections_file"),
-    )
-
-
 @click.command()
 @study_options
 @click.option(
@@ -135,7 +118,7 @@ def balance(**kw) -> None:
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     policies = kw.pop("policies")
     be = pop_backend(kw)
-    options = rule_switches(kw)
+    options = pop_game_options(kw)
     relax = kw.pop("relax")
     # every option is checked, and every army loaded, before the first game
     pols = B.policy_specs(

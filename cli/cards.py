@@ -10,6 +10,7 @@ from manoeuvre_sim.cli._common import (
     backend_options,
     engine_kernels,
     pop_backend,
+    pop_game_options,
     rule_options,
     run_and_write,
 )
@@ -75,11 +76,10 @@ def cards(**kw) -> None:
     and by controlled ablation (every copy of a card replaced by a blank, the same seeds
     replayed; paired 95% intervals)."""
     from manoeuvre_sim.analyses import cards as C
-    from manoeuvre_sim.cli.balance import rule_switches
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    options = rule_switches(kw)
+    options = pop_game_options(kw)
     relax = kw.pop("relax")
     against = kw.pop("against")
     opps = None if against.strip().casefold() == "all" else [

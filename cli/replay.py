@@ -6,13 +6,37 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import army_options, parse_setup, policy_options, setup_options
+from manoeuvre_sim.cli._common import (
+    GAME_OPTION_NAMES,
+    policy_options,
+    pop_game_options,
+    rule_options,
+)
 from manoeuvre_sim.errors import DataError, UsageError
 from manoeuvre_sim.fileio import atomic_write
 
+# the options --from FILE takes from the file (its manifest and the game's row): given too,
+# each must equal the file's value (a conflict is refused, never silently overridden)
+FROM_DECIDES = ("army_a", "army_b", "seed", "policy_a", "policy_b", "relax", *GAME_OPTION_NAMES)
+
+
+def _flag(name: str) -> str:
+    return "--" + {"fixed_map": "map", "fixed_rot": "rot", "sections_file": "sections"}.get(
+        name, name.replace("_", "-")
+    )
+
 
 @click.command()
-@army_options
+@click.option(
+    "--from",
+    "from_file",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="A simulate output (FILE.parquet or FILE.csv, with its manifest): replay its game "
+    "--game with the armies, players, seed and every game option it was simulated with.",
+)
+@click.option("--army-a", help="Army A (player 0): a name or a .toml file (not with --from).")
+@click.option("--army-b", help="Army B (player 1): a name or a .toml file (not with --from).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed (as simulate).")
 @click.option(
     "--game", type=int, default=0, show_default=True, help="Game index within the seed's run."
@@ -30,21 +54,21 @@ from manoeuvre_sim.fileio import atomic_write
     metavar="FROM:TO",
     help="Only game turns FROM to TO (e.g. 3:7, 5, 3: or :7).",
 )
-@setup_options
+@rule_options
+@click.pass_context
 def replay(
-    army_a: str,
-    army_b: str,
-    seed: int,
+    ctx: click.Context,
+    from_file: str | None,
     game: int,
-    policy_a: str,
-    policy_b: str,
     out: str | None,
     turns: str | None,
-    **board,
+    **kw,
 ) -> None:
     """Replay game --game of `simulate --seed SEED` event by event, with the board after
     every player turn (rebuilt from the game's events and checked against the engine).
-    Give the --setup, --map and --rot the games were simulated with."""
+    Give the options the games were simulated with (the set-up, the rule options,
+    --sections, --max-turns: every option that changes a game), or --from the simulate
+    output, whose manifest gives them all."""
     from manoeuvre_sim.model import find_army
     from manoeuvre_sim.replay import (
         check_turns,
@@ -59,17 +83,38 @@ def replay(
     if out and suffix not in (".txt", ".pdf"):
         raise UsageError(f"--out: expected a file name ending in .txt or .pdf, got {out!r}")
     span = parse_turns(turns)
-    for opt, name in (("--army-a", army_a), ("--army-b", army_b)):
-        try:
-            find_army(name)
-        except DataError as e:
-            raise UsageError(f"{opt}: {e}") from None
-    info = match_info(
-        army_a, army_b, seed=seed, game=game, policies=(policy_a, policy_b), **parse_setup(board)
-    )
-    rep = replay_game(
-        army_a, army_b, seed=seed, game=game, policies=(policy_a, policy_b), info=info
-    )
+    if from_file is not None:
+        from manoeuvre_sim.replay.source import config_from_file
+
+        given = {
+            k: kw[k]
+            for k in FROM_DECIDES
+            if ctx.get_parameter_source(k) == click.core.ParameterSource.COMMANDLINE
+        }
+        config, record = config_from_file(from_file, game, given=given, flag=_flag)
+    else:
+        for opt in ("army_a", "army_b"):
+            if kw[opt] is None:
+                raise UsageError(f"{_flag(opt)}: required (or --from FILE, a simulate output)")
+            try:
+                find_army(kw[opt], relax=kw["relax"])
+            except DataError as e:
+                raise UsageError(f"{_flag(opt)}: {e}") from None
+        config, record = None, None
+        options = pop_game_options(kw)
+    if config is None:
+        info = match_info(
+            kw["army_a"], kw["army_b"], seed=kw["seed"], game=game, relax=kw["relax"],
+            policies=(kw["policy_a"], kw["policy_b"]), options=options,
+        )  # fmt: skip
+    else:
+        info = match_info(config.army_a, config.army_b, game=game, config=config)
+    rep = replay_game(info.config.army_a, info.config.army_b, seed=info.seed, game=game,
+                      info=info)  # fmt: skip
+    if record is not None:
+        from manoeuvre_sim.replay.source import check_record
+
+        check_record(rep, record, from_file)
     check_turns(rep, span)
     if suffix == ".pdf":
         from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf

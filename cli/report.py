@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP
+from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, game_options
 
 DEFAULT_GAMES = 1000  # as balance
 
@@ -67,9 +67,10 @@ DEFAULT_GAMES = 1000  # as balance
     "in OUT-studies/ (e.g. reports/manoeuvre-report-studies/balance), for --from next time.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@game_options
 def report(
     sources, armies, games_per_pairing, policy, seed, card_armies, card_games, threads, paper,
-    out, quiet,
+    out, quiet, **rules,
 ) -> None:  # fmt: skip
     """One PDF with the whole analysis: a cover with the provenance of every study, a table
     of contents, the balance study's pages, a card-value section per card study, the
@@ -87,6 +88,10 @@ def report(
         raise UsageError(f"--out {out}: is a directory; expected a .pdf file name")
     # every directory, option and army is checked before a game is played or a page drawn
     studies = R.load_studies(sources)
+    from manoeuvre_sim.cli._common import given_game_options, pop_game_options
+
+    rule_given = given_game_options(rules)  # the game options: for the studies it runs
+    options = pop_game_options(rules)
     run_opts = {
         "--armies": armies,
         "--games-per-pairing": games_per_pairing,
@@ -96,7 +101,7 @@ def report(
     spec = None
     given_balance = next((s for s in studies if s.kind == "balance"), None)
     if given_balance is not None:
-        given = [k for k, v in run_opts.items() if v is not None]
+        given = [k for k, v in run_opts.items() if v is not None] + rule_given
         if given:
             raise UsageError(
                 f"{given[0]}: only for the balance study the report runs, and --from already "
@@ -107,14 +112,15 @@ def report(
         ]
         main_seed = given_balance.manifest["seed"]
         main_policy = given_balance.manifest["policies"][0]["policy_a"]
+        options = _manifest_options(given_balance.manifest)  # its card studies play alike
     else:
-        spec = _balance_spec(armies, games_per_pairing, policy, seed, threads)
+        spec = _balance_spec(armies, games_per_pairing, policy, seed, threads, options)
         field = list(zip(spec.names, spec.sources or spec.names, strict=True))
         main_seed, main_policy = spec.seed, spec.policies[0].policy_a
     work_root = out_path.with_name(out_path.stem + "-studies")
     have_cards = {s.manifest.get("army") for s in studies if s.kind == "cards"}
     card_specs = _card_specs(card_armies, card_games, field, have_cards, main_seed, main_policy,
-                             threads)  # fmt: skip
+                             threads, options)  # fmt: skip
     if spec is not None:
         studies.insert(0, _run_balance(spec, work_root / "balance", paper, quiet))
     for cspec in card_specs:
@@ -142,7 +148,18 @@ def report(
     click.echo(f"wrote {path}: {pages} pages from {kinds}")
 
 
-def _balance_spec(armies, games_per_pairing, policy, seed, threads):
+def _manifest_options(manifest: dict):
+    """The rule options a balance study's manifest records (``study.RuleOptions``)."""
+    from manoeuvre_sim.study import RuleOptions
+
+    o = dict(manifest.get("options") or {})
+    for k in ("fixed_map", "fixed_rot"):
+        if o.get(k) is not None:
+            o[k] = tuple(o[k])
+    return RuleOptions(**o)
+
+
+def _balance_spec(armies, games_per_pairing, policy, seed, threads, options=None):
     """The balance study the report runs when --from gives none (checked, not played)."""
     from manoeuvre_sim.analyses import balance as B
     from manoeuvre_sim.cli.balance import parse_armies
@@ -155,6 +172,7 @@ def _balance_spec(armies, games_per_pairing, policy, seed, threads):
         seed=1 if seed is None else seed,
         threads=threads,
         sources=tuple(sources),
+        **({} if options is None else {"options": options}),
     )
 
 
@@ -195,7 +213,7 @@ def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
     return R.load_study(out_dir)
 
 
-def _card_specs(card_armies, games, field, have, seed, policy, threads):
+def _card_specs(card_armies, games, field, have, seed, policy, threads, options=None):
     """The observed card studies the report runs: ``--cards`` armies (names of the balance
     study's field, or 'all') that have no card study in --from; checked, not played."""
     from manoeuvre_sim.analyses import cards as C
@@ -225,7 +243,8 @@ def _card_specs(card_armies, games, field, have, seed, policy, threads):
     loaded = {n: find_army(src, relax=True) for n, src in field}
     return [
         C.make_spec(loaded[n], against=[loaded[o] for o in names if o != n], games=games,
-                    seed=seed, policy=policy, mode="observed", threads=threads)
+                    seed=seed, policy=policy, mode="observed", threads=threads,
+                    **({} if options is None else {"options": options}))
         for n in wanted
         if n not in have
     ]  # fmt: skip

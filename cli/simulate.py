@@ -10,9 +10,9 @@ from manoeuvre_sim.cli._common import (
     army_options,
     backend_options,
     engine_kernels,
-    parse_setup,
     policy_options,
     pop_backend,
+    pop_game_options,
     rule_options,
 )
 
@@ -62,7 +62,8 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
 
     be = pop_backend(kw)
     resume = be.pop("resume")
-    config = SimConfig(**parse_setup(kw))
+    options = pop_game_options(kw)  # the one parser of the game options (cli/_common.py)
+    config = SimConfig(**kw, **options.sim_fields())
     if block < 1:
         raise UsageError(f"--block: expected a positive number of games, got {block}")
     check_output_path(out, (".parquet", ".csv"))  # before any game is played

@@ -7,12 +7,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import (
-    backend_options,
-    pop_backend,
-    sections_option,
-    setup_options,
-)
+from manoeuvre_sim.cli._common import backend_options, game_options, pop_backend
 
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
@@ -37,8 +32,7 @@ DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 @click.option(
     "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
 )
-@setup_options
-@sections_option
+@game_options
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -50,10 +44,6 @@ def tournament(
     armies: str | None,
     threads: int,
     out: str | None,
-    setup: str,
-    fixed_map: str | None,
-    fixed_rot: str | None,
-    sections_file: str | None,
     as_json: bool,
     quiet: bool,
     **be,
@@ -62,12 +52,13 @@ def tournament(
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
     from manoeuvre_sim import tournament as T
-    from manoeuvre_sim.cli._common import format_table, parse_setup
+    from manoeuvre_sim.cli._common import format_table, pop_game_options
     from manoeuvre_sim.errors import UsageError
     from manoeuvre_sim.model import find_army
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
+    options = pop_game_options(be)  # every game option, checked before any game
     be = pop_backend(be)
     resume = be.pop("resume")
     store = None
@@ -84,8 +75,6 @@ def tournament(
             shutil.rmtree(store)
     elif resume:
         raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
-    board = parse_setup({"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot})
-    board["sections_file"] = sections_file
     styles = T.load_styles(styles_file) if styles_file else {}
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
     army_names = None
@@ -118,7 +107,7 @@ def tournament(
     with make_backend(threads=threads, **be) as backend:
         try:
             res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress,
-                        store=store, backend=backend, resume=resume, **board)  # fmt: skip
+                        store=store, backend=backend, resume=resume, options=options)  # fmt: skip
         finally:
             if bar is not None:
                 bar.close()

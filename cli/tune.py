@@ -8,6 +8,8 @@ import sys
 
 import click
 
+from manoeuvre_sim.cli._common import game_options
+
 
 @click.command()
 @click.option(
@@ -101,6 +103,7 @@ import click
 )
 @click.option("--force", is_flag=True, help="Replace an earlier tuning run in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar or per-generation lines.")
+@game_options
 def tune(**kw) -> None:
     """Tune the heuristic style's parameters by CMA-ES against a pool of styles, with common
     random numbers (every candidate of a generation plays the same games), then play the
@@ -110,18 +113,19 @@ def tune(**kw) -> None:
 
     from manoeuvre_sim import tune as T
     from manoeuvre_sim import tune_io as IO
-    from manoeuvre_sim.cli._common import progress_bar
+    from manoeuvre_sim.cli._common import pop_game_options, progress_bar
     from manoeuvre_sim.errors import UsageError
 
     # every option is checked, and every army loaded, before the first game
     T.require_cma()
+    options = pop_game_options(kw)  # the one parser of the game options (cli/_common.py)
     spec = IO.spec_from_options(
         base=kw["base"], pool=kw["pool"], armies=kw["armies"], pairings=kw["pairings"],
         games_per_eval=kw["games_per_eval"], generations=kw["generations"],
         popsize=kw["popsize"], sigma=kw["sigma"], seed=kw["seed"], fix=kw["fix"],
         bounds=kw["bounds"], against=kw["against"], eval_games=kw["eval_games"],
         styles_file=kw["styles_file"], name=kw["name"], threads=kw["threads"],
-        command=shlex.join(["manoeuvre-sim", *sys.argv[1:]]),
+        command=shlex.join(["manoeuvre-sim", *sys.argv[1:]]), options=options,
     )  # fmt: skip
     out = Path(kw["out"])
     if (out / IO.MANIFEST_FILE).exists() and not kw["force"]:

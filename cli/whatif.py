@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import engine_kernels, pop_backend, run_and_write
-from manoeuvre_sim.cli.balance import parse_armies, rule_switches, study_options
+from manoeuvre_sim.cli._common import engine_kernels, pop_backend, pop_game_options, run_and_write
+from manoeuvre_sim.cli.balance import parse_armies, study_options
 
 
 @click.command()
@@ -43,7 +43,7 @@ def whatif(**kw) -> None:
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    options = rule_switches(kw)
+    options = pop_game_options(kw)
     relax = kw.pop("relax")
     pols = B.policy_specs(kw.pop("policy"), kw.pop("policy_a"), kw.pop("policy_b"))
     armies, sources = B.resolve_armies(parse_armies(kw.pop("armies")), relax=relax)

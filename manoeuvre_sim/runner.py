@@ -129,6 +129,19 @@ def config_dict(config) -> dict:
     return out
 
 
+RULE_DEFAULTS = {
+    "tournament_hand": False, "advance_to_contact": False, "digging_in": False,
+    "dl_forced_march": False, "max_turns": 200,
+}  # fmt: skip
+
+
+def rule_record(options) -> dict:
+    """The rule options (``study.RuleOptions``, ``SimConfig``) that differ from their
+    defaults, as a manifest records them beside the set-up (none: an older manifest's
+    keys, unchanged)."""
+    return {k: getattr(options, k) for k, v in RULE_DEFAULTS.items() if getattr(options, k) != v}
+
+
 def sections_record(sections_file: str | None) -> dict:
     """The manifest's record of a designer's sections file: ``{"sections_file": path,
     "sections_hash": hash of its sections}``, or nothing without ``--sections``."""
@@ -181,6 +194,44 @@ def policy_arrays(config: SimConfig) -> tuple[np.ndarray, np.ndarray]:
         params_a=config.params_a,
         params_b=config.params_b,
     )
+
+
+def traced_game(
+    config: SimConfig,
+    game: int,
+    *,
+    prepared: tuple | None = None,
+    max_events: int = 200_000,
+    check: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play game ``game`` of ``config.seed`` with its event trace: the game ``simulate``
+    plays as that index with this config (the same packed data, rule options and policy
+    arrays: every option that changes a game reaches the replay from here). Returns
+    ``(state, trace)``, ``trace`` ``ndarray(int32, (n, 6))`` rows of ``engine/rules.py``
+    EV_* events; ``check``: the engine's invariant checks too (they draw no random number)."""
+    from dataclasses import replace
+
+    from manoeuvre_sim.engine import state as S
+    from manoeuvre_sim.engine.game import play_game
+    from manoeuvre_sim.engine.players.dispatch import search_config
+    from manoeuvre_sim.engine.search import play_game_search
+    from manoeuvre_sim.rng import new_state
+
+    if prepared is None:
+        prepared = prepare(config)
+    P = prepared[2]
+    opt = rule_options(replace(config, check_invariants=check))
+    pol, params = policy_arrays(config)
+    st = S.new_state()
+    tr = np.zeros((max_events, 6), dtype=np.int32)
+    trn = np.zeros(1, dtype=np.int32)
+    rng = new_state(config.seed, game)
+    if is_search(config.policy_a) or is_search(config.policy_b):
+        scfg = search_config(config.policy_a, config.policy_b)
+        play_game_search(st, P.tables, pol.copy(), params, scfg, rng, opt, tr, trn)
+    else:
+        play_game(st, P.tables, pol, params, rng, opt, tr, trn)
+    return st, tr[: trn[0]].copy()
 
 
 def simulate(

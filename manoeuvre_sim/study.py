@@ -25,7 +25,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +64,16 @@ class RuleOptions:
         )
         object.__setattr__(self, "fixed_map", fixed_map)
         object.__setattr__(self, "fixed_rot", fixed_rot)
+
+    @classmethod
+    def of(cls, config) -> RuleOptions:
+        """The rule options of a ``runner.SimConfig`` (its fields of the same names)."""
+        return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
+
+    def sim_fields(self) -> dict:
+        """These options as keywords of ``runner.SimConfig`` (whose fields of the same names
+        decide the same things), so every command builds its games' config from one place."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def describe(self) -> str:
         """The set-up in words when it is not the default (``""`` otherwise): for summaries
@@ -296,12 +306,7 @@ def run_task(shared: dict, item: tuple) -> tuple:
     cfg = SimConfig(
         p.army_a.name, p.army_b.name, games=count, seed=p.seed, first_game=first,
         policy_a=p.policy_a, policy_b=p.policy_b, params_a=p.params_a, params_b=p.params_b,
-        threads=threads, chunk=count, tournament_hand=options.tournament_hand,
-        advance_to_contact=options.advance_to_contact, digging_in=options.digging_in,
-        dl_forced_march=options.dl_forced_march,
-        max_turns=options.max_turns, include_unverified_maps=options.include_unverified_maps,
-        setup=options.setup, fixed_map=options.fixed_map, fixed_rot=options.fixed_rot,
-        sections_file=options.sections_file,
+        threads=threads, chunk=count, **options.sim_fields(),
     )  # fmt: skip
     res = simulate(cfg, prepared=(a, b, apply_patches(P, p.patches)), card_stats=want)
     if res.interrupted:
@@ -490,12 +495,7 @@ def simulate_tasks(
     c = config
     pairing = Pairing(a, b, c.policy_a, c.policy_b, c.seed, "games",
                       params_a=c.params_a, params_b=c.params_b)  # fmt: skip
-    options = RuleOptions(
-        tournament_hand=c.tournament_hand, advance_to_contact=c.advance_to_contact,
-        digging_in=c.digging_in, dl_forced_march=c.dl_forced_march, max_turns=c.max_turns,
-        include_unverified_maps=c.include_unverified_maps, setup=c.setup,
-        fixed_map=c.fixed_map, fixed_rot=c.fixed_rot, sections_file=c.sections_file,
-    )  # fmt: skip
+    options = RuleOptions.of(c)
     tasks = blocks(0, c.first_game, c.first_game + c.games, block)
     settings = {
         k: v

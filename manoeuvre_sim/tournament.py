@@ -171,10 +171,12 @@ def run(
     backend=None,
     resume: bool = False,
     sections_file: str | None = None,
+    options=None,
 ) -> TournamentResult:
     """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
     2 x the number of armies). ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up
-    of every game (``runner.SimConfig``); ``sections_file``: map sections joining the pool.
+    of every game (``runner.SimConfig``); ``sections_file``: map sections joining the pool; ``options``:
+    instead of those, every rule option (``study.RuleOptions``).
 
     The games are a study (``study.play``): one task per pair, army and seating, each a
     part of ``store`` when given (``resume``: the parts already there are read back), run
@@ -185,15 +187,17 @@ def run(
     from manoeuvre_sim.engine.options import describe_setup
     from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army, load_builtin_armies
-    from manoeuvre_sim.runner import sections_record
+    from manoeuvre_sim.runner import rule_record, sections_record
     from manoeuvre_sim.study import Pairing, RuleOptions, Task, play, study_data_hash
 
     if games < 1:
         raise UsageError(f"--games: expected a positive number of games, got {games}")
     # the set-up (a fixed map against the pool) is checked before the first game
-    options = RuleOptions(
-        setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file
-    )
+    if options is None:  # ``options``: a whole study.RuleOptions (the CLI's game options)
+        options = RuleOptions(
+            setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file
+        )
+    setup = options.setup
     armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
     loaded = {name: find_army(name) for name in armies}
     for a in loaded.values():
@@ -239,6 +243,7 @@ def run(
         "fixed_rot": None if options.fixed_rot is None else list(options.fixed_rot),
         "setup_text": describe_setup(setup, options.fixed_map, options.fixed_rot),
         **sections_record(options.sections_file),
+        **rule_record(options),
     }
     # what decides the games of a part (the number of games is the task's own)
     ident = {k: v for k, v in manifest.items() if k not in ("games_per_pair", "setup_text")}

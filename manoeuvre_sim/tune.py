@@ -216,6 +216,8 @@ class TuneSpec:
     bounds: tuple[tuple[str, float, float], ...] = ()
     command: str = ""
     sources: tuple[str, ...] = ()
+    # the rule options every game is played with (study.RuleOptions; None: the defaults)
+    options: object = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -327,7 +329,8 @@ def run(
     KeyboardInterrupt ends the run after the last finished generation (or held-out
     opponent) with ``interrupted`` set."""
     from manoeuvre_sim import RULES_VERSION, __version__
-    from manoeuvre_sim.study import RuleOptions, study_data_hash
+    from manoeuvre_sim.runner import config_dict, sections_record
+    from manoeuvre_sim.study import study_data_hash
 
     cma = require_cma()
     space = spec.space()
@@ -337,7 +340,7 @@ def run(
     policies = {p.name: p for p in (*spec.pool, *spec.against)}
     arena = Arena(
         {a.name: a for a in spec.armies}, policies, threads=spec.threads,
-        base_policy=spec.base.base,
+        base_policy=spec.base.base, options=spec.options,
     )  # fmt: skip
     rng = np.random.default_rng(np.random.SeedSequence([spec.seed, 0x7475_6E65]))  # "tune"
     es = cma.CMAEvolutionStrategy(list(space.to_x(space.base)), spec.sigma,
@@ -361,7 +364,9 @@ def run(
         "rules_version": RULES_VERSION,
         "command": spec.command,
         "seed": spec.seed,
-        "data_hash": study_data_hash(spec.armies, RuleOptions()),
+        "data_hash": study_data_hash(spec.armies, arena.options),
+        "options": config_dict(arena.options),
+        **sections_record(arena.options.sections_file),
         "armies": [a.name for a in spec.armies],
         "army_sources": list(spec.sources),
         "pairings": spec.pairings,

@@ -109,15 +109,19 @@ class Arena:
         *,
         threads: int = 0,
         base_policy: str = "balanced",
+        options=None,
     ) -> None:
-        from manoeuvre_sim.model import load_sections, load_terrain
+        from manoeuvre_sim.model import load_map_pool, load_terrain
+        from manoeuvre_sim.study import RuleOptions
 
         self.armies = armies
         self.policies = policies
         self.threads = threads
         self.base_policy = base_policy  # the heuristic id the candidate plays under
         self._terrain = load_terrain()
-        self._sections = load_sections(terrain=self._terrain)
+        # the games' rule options (the CLI's game options), a --sections file's pool too
+        self.options = RuleOptions() if options is None else options
+        self._sections = load_map_pool(self.options.sections_file, self._terrain)
         self._packed: dict[tuple[str, str], tuple] = {}
         self.data_hash: dict[tuple[str, str], str] = {}
 
@@ -126,7 +130,8 @@ class Arena:
             from manoeuvre_sim.engine.pack import pack
 
             A, B = self.armies[a], self.armies[b]
-            P = pack(A, B, self._terrain, self._sections)
+            P = pack(A, B, self._terrain, self._sections,
+                     include_unverified=self.options.include_unverified_maps)  # fmt: skip
             self._packed[(a, b)] = (A, B, P)
             self.data_hash[(a, b)] = P.data_hash
         return self._packed[(a, b)]
@@ -142,6 +147,7 @@ class Arena:
         return SimConfig(
             blk.army_a, blk.army_b, games=blk.games, seed=blk.seed, policy_a=pa, policy_b=pb,
             params_a=va, params_b=vb, threads=self.threads, chunk=blk.games,
+            **self.options.sim_fields(),
         )  # fmt: skip
 
     def play(self, params: Sequence[float], blk: Block) -> Score:

@@ -178,9 +178,10 @@ def spec_from_options(
     name: str = "tuned_new",
     threads: int = 0,
     command: str = "",
+    options=None,
 ) -> TuneSpec:
     """A :class:`TuneSpec` from the command line's option values (every one checked, every
-    army loaded)."""
+    army loaded); ``options``: the games' rule options (``study.RuleOptions``)."""
     from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army, load_builtin_armies
     from manoeuvre_sim.tournament import builtin_policies, load_styles
@@ -208,7 +209,7 @@ def spec_from_options(
         games_per_eval=games_per_eval, generations=generations, popsize=popsize, sigma=sigma,
         seed=seed, eval_games=eval_games, threads=threads, name=name, fixed=fixed,
         bounds=tuple((n, lo, hi) for n, (lo, hi) in b.items()), command=command,
-        sources=tuple(sources),
+        sources=tuple(sources), **({} if options is None else {"options": options}),
     )  # fmt: skip
     spec.space()  # checks --fix and --bounds against the base
     return spec

@@ -1129,6 +1129,8 @@ def test_command_brings_supporting_units(table, name, supports, total):
     assert offered == [{-1, U(1), U(2)}, {-1, U(2)}][: len(supports)]  # not 3 (Marsh), 5
     # 19th Legere 7 + 2d8 (2) + 2nd Legere 6 + 2d6 (2) (+ 4th Suisse 5)
     assert events(ev, R.EV_COMBAT) == [(0, D.CK_ASSAULT, total, 23, 0)]
+    # the trace names each supporting unit, the defender and the leader leading it
+    assert events(ev, R.EV_SUPPORT) == [(0, U(u), E, ld, 0) for u in supports]
     for u in (4, 1, 2, 3, 5):
         assert step(st, u) == (1 if u == 4 or u in supports else 2)
 

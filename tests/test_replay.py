@@ -244,3 +244,48 @@ def test_the_replay_model_holds_lines_and_moves_as_data():
         assert rep.board.square[u] in (sq, -1)
     kinds = {ln.kind for sec in rep.turns for ln in sec.lines}
     assert {"draw", "move", "play", "roll", "combat"} <= kinds
+
+
+def test_supporting_units_show_in_the_replay(tmp_path):
+    """Rule 6.4: a unit that joins an attack under a leader's command plays no card of its
+    own; the replay names it (its square, the defender, the leader) between the leader's
+    command and the dice, in the text and on the PDF page of that turn."""
+    from pypdf import PdfReader
+
+    from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf
+    from manoeuvre_sim.replay import render_text, section_lines
+
+    rep = replay_game("France", "Russia", seed=4, game=1, policies=("balanced", "balanced"))
+    found = 0
+    for sec in rep.turns:
+        kinds = [ln.kind for ln in sec.lines]
+        for i, ln in enumerate(sec.lines):
+            if ln.kind != "support":
+                continue
+            found += 1
+            v = ln.values
+            # after the leader played for its command value, before the combat's result
+            before = [x for x in sec.lines[:i] if x.kind == "play"]
+            assert before[-1].values["purpose"] == "leader_command" or kinds[i - 1] == "support"
+            assert "combat" in kinds[i:]
+            assert rep.info.unit_of(v["unit"])[0] == ln.player != rep.info.unit_of(v["target"])[0]
+            r, c = divmod(v["unit_sq"], 8)
+            combat = next(x for x in sec.lines[:i] if x.kind == "play"
+                          and x.values["purpose"] == "initiate")  # fmt: skip
+            tr, tc = divmod(combat.values["target_sq"], 8)
+            assert abs(r - tr) + abs(c - tc) == 1  # adjacent to the defender (rule 6.4)
+            line = section_lines(rep, sec)[i]
+            name = rep.info.unit(v["unit"])
+            assert f"{name} at " in line and "supports the attack on" in line, line
+            assert "led by Joachim Murat" in line or "led by Jean Lannes" in line, line
+    assert found == 2
+    text = render_text(rep)
+    assert (
+        "France (A): A2 2nd Regiment Legere at a2 supports the attack on B2 Black Sea "
+        "Cossacks, led by Joachim Murat: +6 strength (rule 6.4)" in text
+    )
+    turn = next(sec for sec in rep.turns if any(ln.kind == "support" for ln in sec.lines))
+    pdf = tmp_path / "support.pdf"
+    write_replay_pdf(pdf, rep, turns=(turn.game_turn, turn.game_turn))
+    page = next(p.extract_text() for p in PdfReader(pdf).pages if "supports" in p.extract_text())
+    assert "A2 2nd Regiment Legere at a2 supports the attack on B2" in " ".join(page.split())

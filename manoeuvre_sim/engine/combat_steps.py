@@ -36,6 +36,7 @@ from manoeuvre_sim.engine.rules import (
     EV_PURSUIT,
     EV_RETREAT,
     EV_ROLL,
+    EV_SUPPORT,
     EV_WITHDRAW,
     PURPOSE_ATTACK,
     PURPOSE_COMMITTED,
@@ -517,4 +518,7 @@ def support_step(st, g, p, t, ambush):
         return False
     cb[CB_ATT + cb[CB_NATT]] = u
     cb[CB_NATT] += 1
+    # rule 6.4: the supporting unit adds its strength; the trace names it and its leader
+    # (logging draws no random number and changes no state: the game is the same untraced)
+    log(tr, trn, EV_SUPPORT, p, u, t, cb[CB_LEADER], 0)
     return True

@@ -45,6 +45,8 @@ EV_EDGE = 24  # rule 3 (--setup rules): player = the second player, a=the starti
 #               whole battlefield then turns (the sections' EV_MAP rows come before it)
 EV_COMMITTED = 25  # Distant Lands 8: the attacker declares unit a's attack Committed with the
 #                   Committed Attack unit card b it played (+2d6, a hit at the end)
+EV_SUPPORT = 26  # rule 6.4: unit a joins the attack on defending unit b as a supporting unit,
+#                 led by the leader card c played for its Command value (no card of its own)
 
 PURPOSE_INITIATE = 1
 PURPOSE_DEFENSE = 2

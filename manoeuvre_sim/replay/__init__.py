@@ -8,7 +8,9 @@ The public reader API — what ``manoeuvre-sim replay``, the text rendering and
   :func:`replay_game` plays game ``game`` of master ``seed`` (exactly the game
   ``manoeuvre-sim simulate --seed SEED`` records as row ``game``) with the event trace of
   ``engine/trace.py``, reads it (:func:`build_replay`) and checks the rebuilt board against
-  the engine's final state (:func:`verify`, raising :class:`ReplayError`).
+  the engine's final state (:func:`verify`, raising :class:`ReplayError`). The game is
+  played from ``MatchInfo.config`` (a ``runner.SimConfig``: every option that changes a
+  game) by ``runner.traced_game``, as ``simulate`` plays it.
 - :class:`Replay`: ``info`` (:class:`MatchInfo`: armies, terrain names, seed, game,
   policies; ``side(p)``, ``unit(u)``, ``unit_of(u) -> (army, Unit)``), ``setup``, ``turns``
   and ``end`` (:class:`Section`), ``result`` (:class:`Result`) and the final ``board``.
@@ -18,6 +20,9 @@ The public reader API — what ``manoeuvre-sim replay``, the text rendering and
   ``moves`` (:class:`Move`: the section's moves, retreats and advances), ``board``
   (:class:`Board`: ``terrain`` letters, ``occ``, ``square``, ``step``, ``redoubt``,
   ``eliminated`` after it) and ``events`` (the raw trace rows).
+- :mod:`.source`: ``config_from_file`` reads the configuration of game N of a simulate
+  output from its manifest and row (``replay --from``), ``check_record`` checks a replay
+  against that row (winner, victory, game turns, control points).
 - :func:`parse_turns`, :func:`check_turns` and :func:`selected` pick the player turns of a
   ``--turns FROM:TO`` range; :func:`square_name` and :func:`unit_label` name squares
   (``'e4'``) and units (``'A3'``).

@@ -62,6 +62,8 @@ class MatchInfo:
     setup: str = "random"  # rule 3 set-up (runner.SimConfig)
     fixed_map: tuple[int, ...] | None = None
     fixed_rot: tuple[int, ...] | None = None
+    # the runner.SimConfig the game is played with (every option that changes a game)
+    config: object = None
 
     def side(self, p: int) -> str:
         """``'France (A)'``."""
@@ -94,29 +96,43 @@ def match_info(
     setup: str = "random",
     fixed_map: tuple[int, ...] | None = None,
     fixed_rot: tuple[int, ...] | None = None,
+    options=None,
+    relax: bool = False,
+    config=None,
 ) -> MatchInfo:
     """Load and check everything a replay of this match-up needs (bad armies, policies,
     seeds or set-up options raise :class:`~manoeuvre_sim.errors.UsageError` /
     ``DataError``). ``policies``: (army A's, army B's); None: ``simulate``'s defaults.
-    ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up, as ``simulate`` takes it."""
-    from manoeuvre_sim.model import load_sections, load_terrain
+    ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up, as ``simulate`` takes it;
+    ``options``: instead, every game option (``study.RuleOptions``: the set-up, the rule
+    options, ``--sections``, ``--max-turns``); ``relax``: as ``simulate --relax``.
+    ``config``: the whole ``runner.SimConfig`` instead (e.g. read from a simulate
+    output's manifest); the arguments before it are then ignored but ``game``."""
+    from dataclasses import replace
+
+    from manoeuvre_sim.model import load_map_pool, load_terrain
     from manoeuvre_sim.runner import SimConfig, prepare
 
     if game < 0:
         raise UsageError(f"--game: expected a game index >= 0, got {game}")
-    pols = {} if policies is None else {"policy_a": policies[0], "policy_b": policies[1]}
-    cfg = SimConfig(
-        army_a, army_b, games=1, seed=seed, setup=setup, fixed_map=fixed_map,
-        fixed_rot=fixed_rot, **pols,
-    )  # fmt: skip
+    if config is None:
+        pols = {} if policies is None else {"policy_a": policies[0], "policy_b": policies[1]}
+        if options is None:
+            rules = {"setup": setup, "fixed_map": fixed_map, "fixed_rot": fixed_rot}
+        else:
+            rules = options.sim_fields()
+        config = SimConfig(army_a, army_b, games=1, seed=seed, relax=relax, **pols, **rules)
+    cfg = replace(config, games=1, first_game=0, threads=1)
     a, b, P = prepare(cfg)
     terrain = load_terrain()
+    # the map sections the game may be laid from: the built-in ones and --sections'
+    pool = load_map_pool(cfg.sections_file, terrain)
     return MatchInfo(
         armies=(a, b),
-        sections={s.number: tuple(s.rows) for s in load_sections(terrain=terrain)},
+        sections={s.number: tuple(s.rows) for s in pool},
         terrain_names={k: t.name for k, t in terrain.terrain.items()},
         deck_size=(int(P.deck_size[0]), int(P.deck_size[1])),
-        seed=seed,
+        seed=cfg.seed,
         game=game,
         policies=(cfg.policy_a, cfg.policy_b),
         letters=P.letters,
@@ -124,6 +140,7 @@ def match_info(
         setup=cfg.setup,
         fixed_map=cfg.fixed_map,
         fixed_rot=cfg.fixed_rot,
+        config=cfg,
     )
 
 

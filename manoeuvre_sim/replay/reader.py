@@ -235,6 +235,10 @@ class _Reader:
     def _on_committed(self, p, a, b, c, d):  # EV_COMMITTED (Distant Lands 8)
         self.note(p, "declare_committed", unit=a, card=b)
 
+    def _on_support(self, p, a, b, c, d):  # EV_SUPPORT (rule 6.4)
+        self.note(p, "support", unit=a, unit_sq=self.board.square[a], target=b, leader=c,
+                  step=self.board.step[a])  # fmt: skip
+
     # --- the end ------------------------------------------------------------------------
     def finish(self) -> Replay:
         if self.winner_event is None:
@@ -358,22 +362,21 @@ def replay_game(
     """Play game ``game`` of master ``seed`` with its trace and return the checked Replay.
 
     ``policies``: (army A's, army B's), None for ``simulate``'s defaults. ``info`` (from
-    :func:`match_info`) saves reloading the data when replaying many games of one match-up;
-    its policies are used when ``policies`` is None. ``check`` also runs the engine's
-    invariant checks during play."""
-    from manoeuvre_sim.engine.trace import play_traced
+    :func:`match_info`) saves reloading the data when replaying many games of one match-up,
+    and carries the game options (set-up, rule options, sections, turn limit: its
+    ``config``); its policies are used when ``policies`` is None. ``check`` also runs the
+    engine's invariant checks during play."""
+    from manoeuvre_sim.runner import traced_game
 
     if info is None:
         info = match_info(army_a, army_b, seed=seed, game=game, policies=policies)
     else:
         pols = info.policies if policies is None else (policies[0], policies[1])
         info = replace(info, seed=seed, game=game, policies=pols)
-    policies = info.policies
+    config = replace(info.config, seed=seed, policy_a=info.policies[0],
+                     policy_b=info.policies[1])  # fmt: skip
     max_events = 200_000
-    st, tr = play_traced(
-        army_a, army_b, seed=seed, game=game, policies=policies, max_events=max_events,
-        check=check, setup=info.setup, fixed_map=info.fixed_map, fixed_rot=info.fixed_rot,
-    )  # fmt: skip
+    st, tr = traced_game(config, game, max_events=max_events, check=check)
     if len(tr) >= max_events:
         raise ReplayError(f"the game has more than {max_events} events; the trace is cut")
     rep = build_replay(tr, info)

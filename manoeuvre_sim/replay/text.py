@@ -323,6 +323,18 @@ class _Text:
             f"{self._card(p, card)} (+2d6; a hit to it afterwards)"
         )
 
+    def _support(self, p, unit, unit_sq, target, leader, step):
+        info = self.info
+        u = info.unit_of(unit)[1]
+        strength = u.full if step == 2 else u.reduced
+        army = info.armies[p]
+        k = leader - sum(len(x.cards) for x in army.units)  # leaders follow the unit cards
+        led = army.leaders[k].name if 0 <= k < len(army.leaders) else self._card(p, leader)
+        return (
+            f"{info.unit(unit)} at {self._sq(unit_sq)} supports the attack on "
+            f"{info.unit(target)}, led by {led}: +{strength} strength (rule 6.4)"
+        )
+
     def _withdraw(self, p, unit, ok):
         if ok:
             return f"{self.info.unit(unit)} withdraws"
@@ -410,15 +422,39 @@ def legend(info: MatchInfo) -> list[str]:
     return lines
 
 
+def rules_text(info: MatchInfo) -> str:
+    """The game options that are not the defaults, in words (``""`` for none): what a
+    replay was played with beyond the set-up."""
+    from pathlib import Path
+
+    from manoeuvre_sim.runner import rule_record
+
+    cfg = info.config
+    if cfg is None:
+        return ""
+    words = {"tournament_hand": "tournament hand (rule 3)",
+             "advance_to_contact": "Advance to Contact", "digging_in": "Digging In",
+             "dl_forced_march": "Distant Lands Forced March"}  # fmt: skip
+    parts = [
+        f"turn limit {v}" if k == "max_turns" else words[k] for k, v in rule_record(cfg).items()
+    ]
+    if cfg.sections_file:
+        parts.append(f"sections {Path(cfg.sections_file).name}")
+    return "options: " + ", ".join(parts) if parts else ""
+
+
 def header(replay: Replay) -> list[str]:
     from manoeuvre_sim.engine.options import describe_setup
 
     info = replay.info
     setup = describe_setup(info.setup, info.fixed_map, info.fixed_rot)
+    rules = rules_text(info)
     return [
         f"Manoeuvre replay: {info.side(0)} vs {info.side(1)}",
         f"seed {info.seed}, game {info.game}, rules {info.rules_version}; players: "
-        f"A {info.policies[0]}, B {info.policies[1]}" + (f"; {setup}" if setup else ""),
+        f"A {info.policies[0]}, B {info.policies[1]}"
+        + (f"; {setup}" if setup else "")
+        + (f"; {rules}" if rules else ""),
         f"Result: {summary(replay)}",
     ]
 
