@@ -245,7 +245,7 @@ def test_from_refuses_clearly(tmp_path, capsys):
 
 def test_tune_plays_its_games_with_the_game_options():
     """tune's games (its Arena's configs and packed data) carry every game option."""
-    from manoeuvre_sim import tune as T
+    from manoeuvre_sim import tune_games as T
     from manoeuvre_sim.model import find_army
     from manoeuvre_sim.study import RuleOptions
     from manoeuvre_sim.tournament import builtin_policies
