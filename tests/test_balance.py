@@ -3,6 +3,8 @@ hand counts over the raw records, paired differences, the store on disk."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -78,6 +80,53 @@ def test_precision_run_equals_fixed_runs_of_its_final_sizes():
         b = fixed[(fixed["pairing"] == p) & (fixed["game"] < n)][GAME_COLS].reset_index(drop=True)
         assert len(a) == n
         pd.testing.assert_frame_equal(a, b)
+
+
+def test_precision_rounds_ask_for_the_games_of_the_goal():
+    """The precision mode's second round: after a first round of 40 games per pairing, each
+    cell still wider than the goal gets the games its rate asks for, n = z^2 p (1 - p) / h^2
+    (statsmodels' samplesize_confint_proportion, the normal approximation), the rate p being
+    the cell's after the first round (clipped to [0.02, 0.98]); a cell of two pairings (an
+    army in each seat) splits n over them, a mirror pairing (rated by the first player's
+    score) takes all of it; then 2 % more, in whole blocks, at least one block more and at
+    most max_games. Read off the progress total when the round starts."""
+    from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
+
+    h, block, first = 0.07, 10, 40
+    totals = []
+    res = B.run_spec(
+        _spec(["France", "Russia"], precision=h, block=block, max_games=400,
+              games_per_pairing=first, threads=1),
+        progress=lambda done, total: totals.append(total) if total not in totals else None,
+        boot=0,
+    )  # fmt: skip
+    assert totals[0] == 4 * first
+    g = res.games[res.games["game"] < first]
+
+    def target(p, n_cell, split):
+        lo, hi = proportion_confint(p * n_cell, n_cell, method="wilson")
+        if (hi - lo) / 2 <= h:
+            return first  # already within the goal: no more games
+        need = math.ceil(samplesize_confint_proportion(min(max(p, 0.02), 0.98), h))
+        need = -(-need // split)
+        need = -(-int(need * 1.02) // block) * block
+        return min(400, max(first + block, need))
+
+    def score(df, seat):
+        return ((df["winner"] == seat) + 0.5 * (df["winner"] == "draw")).sum()
+
+    fr = g[(g["army_a"] == "France") & (g["army_b"] == "Russia")]
+    rf = g[(g["army_a"] == "Russia") & (g["army_b"] == "France")]
+    p_fr = (score(fr, "a") + score(rf, "b")) / (len(fr) + len(rf))
+    want = {("France", "Russia"): target(p_fr, len(fr) + len(rf), 2)}
+    want[("Russia", "France")] = want[("France", "Russia")]
+    for x in ("France", "Russia"):
+        m = g[(g["army_a"] == x) & (g["army_b"] == x)]
+        fw = ((m["winner"] == m["first_player"]) + 0.5 * (m["winner"] == "draw")).sum()
+        want[(x, x)] = target(fw / len(m), len(m), 1)
+    assert all(n > first + block for n in want.values()), want  # every cell asks for more
+    assert len(totals) >= 2, "the goal should take a second round"
+    assert totals[1] - totals[0] == sum(n - first for n in want.values()), (totals, want)
 
 
 def _score(df, army):
