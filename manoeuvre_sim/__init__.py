@@ -13,7 +13,7 @@ _configure_numba_cache()
 
 # Bumped whenever the engine's reading of the rules changes, so that every result file can
 # say which rules produced it (docs/RULE_INTERPRETATIONS.md lists the choices).
-RULES_VERSION = "2026.11-4"
+RULES_VERSION = "2026.11-5"
 
 # The policy every command and analysis plays unless told otherwise (README: Players), in one
 # place free of numba so --help stays instant. tuned: it beats balanced held out (issue #16's

@@ -1,4 +1,5 @@
-"""Shared fixtures. Tests may read ../shared/ (the reference facts); the package never does."""
+"""Shared fixtures. The reference facts are the copy in tests/fixtures/reference/ (see its
+README.md); nothing here reads a path outside the checkout."""
 
 from __future__ import annotations
 
@@ -8,15 +9,15 @@ from typing import NamedTuple
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+REFERENCE = REPO / "tests" / "fixtures" / "reference"
 
 
 @pytest.fixture(scope="session")
 def reference_dir() -> Path:
-    ref = SHARED / "reference"
-    if not ref.is_dir():
-        pytest.fail(f"the reference facts are expected at {ref} (shared/ beside the checkout)")
-    return ref
+    """The project's transcription of the printed components (tests/fixtures/reference)."""
+    if not (REFERENCE / "manoeuvre_cards.csv").is_file():
+        pytest.fail(f"the reference facts are missing from {REFERENCE} (part of the repository)")
+    return REFERENCE
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,12 @@ hand counts over the raw records, paired differences, the store on disk."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import norm
 
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import tally as T
@@ -79,6 +82,53 @@ def test_precision_run_equals_fixed_runs_of_its_final_sizes():
         pd.testing.assert_frame_equal(a, b)
 
 
+def test_precision_rounds_ask_for_the_games_of_the_goal():
+    """The precision mode's second round: after a first round of 40 games per pairing, each
+    cell still wider than the goal gets the games its rate asks for, n = z^2 p (1 - p) / h^2
+    (statsmodels' samplesize_confint_proportion, the normal approximation), the rate p being
+    the cell's after the first round (clipped to [0.02, 0.98]); a cell of two pairings (an
+    army in each seat) splits n over them, a mirror pairing (rated by the first player's
+    score) takes all of it; then 2 % more, in whole blocks, at least one block more and at
+    most max_games. Read off the progress total when the round starts."""
+    from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
+
+    h, block, first = 0.07, 10, 40
+    totals = []
+    res = B.run_spec(
+        _spec(["France", "Russia"], precision=h, block=block, max_games=400,
+              games_per_pairing=first, threads=1),
+        progress=lambda done, total: totals.append(total) if total not in totals else None,
+        boot=0,
+    )  # fmt: skip
+    assert totals[0] == 4 * first
+    g = res.games[res.games["game"] < first]
+
+    def target(p, n_cell, split):
+        lo, hi = proportion_confint(p * n_cell, n_cell, method="wilson")
+        if (hi - lo) / 2 <= h:
+            return first  # already within the goal: no more games
+        need = math.ceil(samplesize_confint_proportion(min(max(p, 0.02), 0.98), h))
+        need = -(-need // split)
+        need = -(-int(need * 1.02) // block) * block
+        return min(400, max(first + block, need))
+
+    def score(df, seat):
+        return ((df["winner"] == seat) + 0.5 * (df["winner"] == "draw")).sum()
+
+    fr = g[(g["army_a"] == "France") & (g["army_b"] == "Russia")]
+    rf = g[(g["army_a"] == "Russia") & (g["army_b"] == "France")]
+    p_fr = (score(fr, "a") + score(rf, "b")) / (len(fr) + len(rf))
+    want = {("France", "Russia"): target(p_fr, len(fr) + len(rf), 2)}
+    want[("Russia", "France")] = want[("France", "Russia")]
+    for x in ("France", "Russia"):
+        m = g[(g["army_a"] == x) & (g["army_b"] == x)]
+        fw = ((m["winner"] == m["first_player"]) + 0.5 * (m["winner"] == "draw")).sum()
+        want[(x, x)] = target(fw / len(m), len(m), 1)
+    assert all(n > first + block for n in want.values()), want  # every cell asks for more
+    assert len(totals) >= 2, "the goal should take a second round"
+    assert totals[1] - totals[0] == sum(n - first for n in want.values()), (totals, want)
+
+
 def _score(df, army):
     """Hand count: the army's score (win 1, draw 1/2) in every game it played."""
     s = []
@@ -114,12 +164,21 @@ def test_tables_equal_hand_counts_over_the_records(study):
     assert mirror["games"] == 60 and mirror["win_rate"] == 0.5
     fw = (mm["winner"] == mm["first_player"]) + 0.5 * (mm["winner"] == "draw")
     assert mirror["win_rate_first"] == pytest.approx(fw.mean())
-    # field win rate: mean over the two opponents
+    # field win rate: mean over the two opponents, its interval normal with the standard
+    # error of a mean of two independent cells, sqrt(var_R / n_R + var_S / n_S) / 2, from
+    # the per-game scores (population variances)
     fa = study.armies.set_index("army").loc["France"]
+    fs = g[(g["army_a"] == "France") & (g["army_b"] == "Spain")]
+    sf = g[(g["army_a"] == "Spain") & (g["army_b"] == "France")]
+    sc_s = pd.concat([(fs["winner"] == "a") + 0.5 * (fs["winner"] == "draw"),
+                      (sf["winner"] == "b") + 0.5 * (sf["winner"] == "draw")])  # fmt: skip
+    field = (sc.mean() + sc_s.mean()) / 2
+    assert fa["field_win_rate"] == pytest.approx(field)
     assert fa["field_win_rate"] == pytest.approx(
         (m.loc[("France", "Russia"), "win_rate"] + m.loc[("France", "Spain"), "win_rate"]) / 2
     )
-    assert fa["ci_low"] < fa["field_win_rate"] < fa["ci_high"]
+    half = norm.ppf(0.975) * np.sqrt(sc.var(ddof=0) / len(sc) + sc_s.var(ddof=0) / len(sc_s)) / 2
+    assert (fa["ci_low"], fa["ci_high"]) == pytest.approx((field - half, field + half))
     # first player over all games, victory mix of one pairing
     allg = study.first_player.set_index("army").loc[T.ALL_GAMES]
     assert allg["win_rate_first"] == pytest.approx(
@@ -138,12 +197,30 @@ def test_tables_equal_hand_counts_over_the_records(study):
 
 
 def test_ratings_order_and_intervals(study):
-    a = study.armies.sort_values("rank")
-    assert list(a["rank"]) == sorted(a["rank"])
-    assert a["rating"].is_monotonic_decreasing
-    assert abs(a["rating"].sum()) < 1e-6
+    """The ratings and their Wald intervals against statsmodels fitting every game on its
+    own: a binomial GLM of army A's score (1, 1/2, 0) on the sum-to-zero rating columns
+    and who moved first (+1 A, -1 B), mirror games included; the last army's rating and its
+    error from the fit's contrast (minus the sum of the others). Ranks follow the ratings."""
+    import statsmodels.api as sm
+
+    a = study.armies.set_index("army").loc[FIELD3]
+    g = study.games
+    pos = {x: k for k, x in enumerate(FIELD3)}
+    T = np.vstack([np.eye(2), -np.ones((1, 2))])
+    X = T[g["army_a"].map(pos).to_numpy()] - T[g["army_b"].map(pos).to_numpy()]
+    X = np.column_stack([X, np.where(g["first_player"] == "a", 1.0, -1.0)])
+    y = ((g["winner"] == "a") + 0.5 * (g["winner"] == "draw")).to_numpy(dtype=float)
+    ref = sm.GLM(y, X, family=sm.families.Binomial()).fit()
+    e = 400 / np.log(10)
+    last = ref.t_test(np.array([[-1.0, -1.0, 0.0]]))
+    want = np.array([ref.params[0], ref.params[1], float(last.effect[0])]) * e
+    se = np.array([ref.bse[0], ref.bse[1], float(last.sd[0, 0])]) * e
+    np.testing.assert_allclose(a["rating"], want, atol=1e-3)
+    z = norm.ppf(0.975)
+    np.testing.assert_allclose(a["rating_high"] - a["rating_low"], 2 * z * se, rtol=1e-4)
+    np.testing.assert_allclose((a["rating_high"] + a["rating_low"]) / 2, want, atol=1e-3)
+    assert list(a["rank"]) == list(pd.Series(-want).rank(method="min").astype(int))
     assert ((a["rank_low"] <= a["rank"]) & (a["rank"] <= a["rank_high"])).all()
-    assert ((a["rating_low"] < a["rating"]) & (a["rating"] < a["rating_high"])).all()
 
 
 def test_tally_equals_groupby_of_all_records_and_stays_small():
@@ -189,7 +266,26 @@ def test_style_sensitivity_tables():
     assert list(pd.unique(res.matrix["policy"])) == ["territorial", "balanced"]
     assert res.style_tau[["policy_x", "policy_y"]].values.tolist() == [["territorial", "balanced"]]
     assert list(res.style_tau.columns) == ["policy_x", "policy_y", "tau", "p_value"]
-    assert len(res.style_tau) == 1 and -1 <= res.style_tau["tau"].iloc[0] <= 1
+    # Kendall's tau of the two styles' orderings by field win rate, counted by hand from the
+    # records: (concordant - discordant pairs) / 3 for three armies without ties
+    fw = {}
+    for label, gl in res.games.groupby("label"):
+        fw[label] = []
+        for x in FIELD3:
+            rates = []
+            for y in FIELD3:
+                if y != x:
+                    xy = gl[(gl["army_a"] == x) & (gl["army_b"] == y)]
+                    yx = gl[(gl["army_a"] == y) & (gl["army_b"] == x)]
+                    s = pd.concat([(xy["winner"] == "a") + 0.5 * (xy["winner"] == "draw"),
+                                   (yx["winner"] == "b") + 0.5 * (yx["winner"] == "draw")])  # fmt: skip
+                    rates.append(s.mean())
+            fw[label].append(np.mean(rates))
+    t, b = fw["territorial"], fw["balanced"]
+    pairs = [(i, j) for i in range(3) for j in range(i + 1, 3)]
+    assert all(t[i] != t[j] and b[i] != b[j] for i, j in pairs), (t, b)
+    tau = sum(np.sign(t[i] - t[j]) * np.sign(b[i] - b[j]) for i, j in pairs) / len(pairs)
+    assert len(res.style_tau) == 1 and res.style_tau["tau"].iloc[0] == pytest.approx(tau)
     # the same seeds serve both styles: same maps, different play
     g = res.games
     bal = g[g["label"] == "balanced"].reset_index(drop=True)
@@ -246,19 +342,37 @@ def test_whatif_paired_interval_matches_per_game_differences(tmp_path):
     g = pd.read_parquet(tmp_path / B.STORE)
     base = g[g["label"] == "base"].set_index(["army_a", "army_b", "game"])
     var = g[g["label"] == "variant"].set_index(["army_a", "army_b", "game"])
-    d = []
-    for (a, b), seat in ((("Spain", "France"), "a"), (("France", "Spain"), "b")):
-        vb = base.loc[(a, b)]["winner"]
-        vv = var.loc[(a, b)]["winner"]
-        sb = (vb == seat) + 0.5 * (vb == "draw")
-        sv = (vv == seat) + 0.5 * (vv == "draw")
-        d.append(sv - sb)
-    d = pd.concat(d).to_numpy(dtype=float)
-    row = res.whatif.set_index(["army", "opponent"]).loc[("Spain", "France")]
+
+    def diffs(opp):
+        d = []
+        for (a, b), seat in ((("Spain", opp), "a"), ((opp, "Spain"), "b")):
+            vb = base.loc[(a, b)]["winner"]
+            vv = var.loc[(a, b)]["winner"]
+            sb = (vb == seat) + 0.5 * (vb == "draw")
+            sv = (vv == seat) + 0.5 * (vv == "draw")
+            d.append(sv - sb)
+        return pd.concat(d).to_numpy(dtype=float)
+
+    d = diffs("France")
+    rows = res.whatif.set_index(["army", "opponent"])
+    row = rows.loc[("Spain", "France")]
     ci = ttest_1samp(d, 0.0).confidence_interval()
     assert row["delta"] == pytest.approx(d.mean())
     assert (row["delta_low"], row["delta_high"]) == pytest.approx((ci.low, ci.high))
     assert row["changed_games"] == pytest.approx((d != 0).mean())
+    # the "field" row: the mean of the two opponents' mean differences, its normal interval
+    # with the standard error of a mean of two independent cells,
+    # sqrt(var_F / n_F + var_R / n_R) / 2 (population variances of the differences)
+    d_r = diffs("Russia")
+    assert d.std() > 0 and d_r.std() > 0
+    delta = (d.mean() + d_r.mean()) / 2
+    half = norm.ppf(0.975) * np.sqrt(d.var() / len(d) + d_r.var() / len(d_r)) / 2
+    for f in (rows.loc[("Spain", W.FIELD)], res.field.set_index("army").loc["Spain"]):
+        assert f["delta"] == pytest.approx(delta)
+        assert (f["delta_low"], f["delta_high"]) == pytest.approx((delta - half, delta + half))
+    assert rows.loc[("Spain", W.FIELD), "changed_games"] == pytest.approx(
+        np.concatenate([d, d_r]).astype(bool).mean()
+    )
 
 
 def test_interrupted_study_keeps_finished_blocks(tmp_path, monkeypatch):

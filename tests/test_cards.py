@@ -188,6 +188,40 @@ def test_nothing_changed_is_exactly_zero():
     assert res2.cards.dropna(subset=["value"])["changed_games"].iloc[0] > 0
 
 
+def test_ablation_value_and_games_guide_equal_the_per_game_differences(tmp_path):
+    """An ablation's value is the mean of the per-seed differences (base score minus the
+    ablated game's, the army's seat each way round) with Student's t interval (scipy), and
+    the ``--games`` guide is the games for a half-width of one point at 95 %:
+    n = ceil(z^2 var / 0.01^2), var the differences' population variance, so that
+    z sqrt(var / n) <= 0.01 < z sqrt(var / (n - 1))."""
+    import math
+
+    from scipy.stats import norm, ttest_1samp
+
+    from manoeuvre_sim.analyses import balance as B
+
+    res = C.run("Russia", against=["Austria"], games=60, seed=2, mode="ablation",
+                replace=["Supply=blank"], out_dir=tmp_path)  # fmt: skip
+    g = pd.read_parquet(tmp_path / B.STORE)
+    base = g[g["label"] == "base"].set_index(["army_a", "army_b", "game"]).sort_index()
+    abl = g[g["label"] == "ablation000"].set_index(["army_a", "army_b", "game"]).sort_index()
+    d = []
+    for key, seat in ((("Russia", "Austria"), "a"), (("Austria", "Russia"), "b")):
+        wb, wa = base.loc[key]["winner"], abl.loc[key]["winner"]
+        d.append(((wb == seat) + 0.5 * (wb == "draw")) - ((wa == seat) + 0.5 * (wa == "draw")))
+    d = pd.concat(d).to_numpy(dtype=float)
+    row = res.cards.dropna(subset=["value"]).iloc[0]
+    assert len(d) == row["ablation_games"] == 60 and d.std() > 0
+    ci = ttest_1samp(d, 0.0).confidence_interval()
+    assert row["value"] == pytest.approx(d.mean())
+    assert (row["value_low"], row["value_high"]) == pytest.approx((ci.low, ci.high))
+    z = norm.ppf(0.975)
+    n = int(row["games_for_1pt"])
+    assert n == math.ceil(z**2 * d.var() / 0.01**2)
+    assert z * math.sqrt(d.var() / n) <= 0.01 < z * math.sqrt(d.var() / (n - 1))
+    assert f"about {n:,} games per card" in "\n".join(res.summary())
+
+
 @pytest.mark.parametrize("policy", sorted({DEFAULT_POLICY, "balanced", "tuned"}))
 def test_an_absurdly_strong_card_ranks_first(policy):
     """A designer's test army: one Walloon Guards card printed 10d20 / 20. (With the

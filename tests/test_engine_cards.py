@@ -839,6 +839,47 @@ def test_no_pursuit_by_a_supporting_cavalry_without_a_card(table):
     assert not events(ev, R.EV_PURSUIT) and step(st, 12) == 2
 
 
+SURROUNDED_BOARD = """
+    . . . . . . . .
+    . . . . . . . .
+    . . . a . . . .
+    . . 1 e 2 . . .
+    . . . 0 . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+"""
+
+
+@pytest.mark.parametrize("roll", [6, 2])
+def test_a_surrounded_defender_band_3_may_be_made_to_retreat_and_is_eliminated(table, roll):
+    """Rules 6.1 step 7 and 6.5 (interpretation 11): in band 3 (attack at least twice the
+    defence) the Active Player chooses hit or retreat, and may choose Retreat for a defender
+    with no square to go to, which eliminates it; in band 2 the defender chooses, and without
+    a retreat square it is offered only the hit. Koursk (e, 6) is boxed in by its own unit a
+    and French units 1, 2; the 1st Cuirassiers (0, 7) attack with a 2d10 card: 7 + 6 = 13
+    against 6 is band 3, 7 + 2 = 9 band 2."""
+    P = packed()
+    c0 = attack_card(P, 0, 0, dice=(2, 10))
+    st = setup(SURROUNDED_BOARD, P, {0: [c0]})
+    answers = [(D.D_COMBAT, (D.CK_ASSAULT, U(0), Slot(c0), E))]
+    if roll == 6:
+        answers.append((D.D_HIT_OR_RETREAT, (1,)))  # France: retreat
+    script, ev = table("combat_phase", st, P, 0, answers=answers, dice=[roll])
+    band = 3 if roll == 6 else 2
+    assert events(ev, R.EV_COMBAT) == [(0, D.CK_ASSAULT, 7 + roll, 6, band)]
+    asked = [a for a in script.asked if a.dk == D.D_HIT_OR_RETREAT]
+    if band == 3:
+        ((ask,),) = [asked]
+        assert ask.seat == 0 and ask.opts[:, 0].tolist() == [0, 1]  # hit, retreat
+        assert step(st, 12) == 0 and sq_of(st, 12) == -1 and st[S.ELIM + 1] == 1
+        assert sq_of(st, 0) == at(3, 3)  # the cavalry advances into the vacated square
+    else:
+        assert asked == []  # only the hit: nothing to choose
+        assert step(st, 12) == 1 and sq_of(st, 12) == at(3, 3) and st[S.ELIM + 1] == 0
+        assert sq_of(st, 0) == at(4, 3)
+
+
 # --------------------------------------------------------------------------------------------
 # Not required to advance (rule 6.5 Advance After Combat, rule 8)
 # --------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import icepool
 import numpy as np
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from manoeuvre_sim import matchup as MU
 from manoeuvre_sim import odds as O
@@ -196,7 +197,9 @@ def test_assault_monte_carlo_within_4_sigma(case):
     assert ok, (exact, p)
     assert est.counts.sum() == N_MC
     lo, hi = est.interval
-    assert np.all(lo <= p) and np.all(p <= hi)
+    ref_lo, ref_hi = proportion_confint(est.counts, N_MC, method="wilson")
+    np.testing.assert_allclose(lo, ref_lo, atol=1e-12)
+    np.testing.assert_allclose(hi, ref_hi, atol=1e-12)
 
 
 def test_fire_pursuit_rockets_d6_monte_carlo_within_4_sigma():

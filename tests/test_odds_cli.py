@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from manoeuvre_sim.cli.main import main
 from manoeuvre_sim.combat import BAND_NAMES
@@ -35,6 +36,24 @@ def test_assault_json_contract(capsys):
     )
     assert sum(d[b] for b in BAND_NAMES) == pytest.approx(1.0)
     assert d["attack_total_mean"] == 17.0 and d["defense_total"] == 12 and d["bands_exclusive"]
+    # cumulative, by hand: 8 + 2d8 > 12 unless 2d8 <= 4 (6 of the 64 rolls: 2, 3, 4 made
+    # 1, 2, 3 ways); >= 24 only on 16 (1 roll); 36 and 48 out of reach
+    assert d["cumulative"] == {"A>D": 58 / 64, "A>=2D": 1 / 64, "A>=3D": 0.0, "A>=4D": 0.0}
+
+
+def test_assault_json_cumulative_odds_by_hand(capsys):
+    """2 + 2d6 against 3, every threshold reachable (counts of the 36 rolls of 2d6): A > 3
+    always; A >= 6 unless 2d6 <= 3 (3 rolls): 33; A >= 9 when 2d6 >= 7: 21; A >= 12 when
+    2d6 >= 10: 6. The cumulative odds are those sums of the exclusive bands."""
+    code, out, err = run(["odds", "assault", "--strength", "2", "--dice", "2d6", "--defense", "3",
+                          "--json"], capsys)  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    want = {"A>D": 36 / 36, "A>=2D": 33 / 36, "A>=3D": 21 / 36, "A>=4D": 6 / 36}
+    assert d["cumulative"] == pytest.approx(want, abs=1e-12)
+    assert d["eliminated"] == pytest.approx(6 / 36) and d["defender_choice"] == pytest.approx(
+        3 / 36
+    )
 
 
 def test_assault_components_and_simulate(capsys):
@@ -51,7 +70,8 @@ def test_assault_components_and_simulate(capsys):
     assert sim["n"] == 100000
     for b in BAND_NAMES:
         e = sim["estimates"][b]
-        assert e["lo"] <= e["p"] <= e["hi"]
+        lo, hi = proportion_confint(round(e["p"] * sim["n"]), sim["n"], method="wilson")
+        assert (e["lo"], e["hi"]) == pytest.approx((lo, hi), abs=1e-9), b
         assert abs(e["p"] - d[b]) < 0.01
 
 
@@ -75,7 +95,7 @@ def test_distant_lands_leaders_in_an_assault(capsys):
     maharaja, d = bands(
         "--dice", "2d8", "--strength", "5", "--maharaja", *support, "--defense", "12"
     )
-    assert d["attack_total_mean"] == 16 + 9 + 3.5
+    assert d["attack_total_mean"] == pytest.approx(16 + 9 + 3.5, abs=1e-9)  # a float sum
     assert (
         maharaja
         == bands(

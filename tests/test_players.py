@@ -204,6 +204,8 @@ def test_styles_differ_in_parameters():
 
 # --- tournament ----------------------------------------------------------------------------
 def test_tournament_json(cli):
+    from statsmodels.stats.proportion import proportion_confint
+
     r = cli(
         "tournament", "--policies", "random,balanced", "--games", "32", "--seed", "2",
         "--armies", "France,Russia", "--json", "--threads", "1",
@@ -213,7 +215,8 @@ def test_tournament_json(cli):
     (p,) = doc["pairs"]
     assert set(p) >= {"a", "b", "games", "win_rate_a", "ci_low", "ci_high"}
     assert (p["a"], p["b"], p["games"]) == ("random", "balanced", 32)
-    assert p["ci_low"] <= p["win_rate_a"] <= p["ci_high"]
+    lo, hi = proportion_confint(p["win_rate_a"] * p["games"], p["games"], method="wilson")
+    assert (p["ci_low"], p["ci_high"]) == pytest.approx((lo, hi), abs=1e-6)  # JSON: 6 places
     assert doc["manifest"]["seed"] == 2 and doc["manifest"]["rules_version"]
 
 

@@ -1,4 +1,4 @@
-"""data/ equals the scan-checked reference facts in ../shared/reference, row for row."""
+"""data/ equals the scan-checked reference facts in tests/fixtures/reference, row for row."""
 
 from __future__ import annotations
 

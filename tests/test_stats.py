@@ -141,4 +141,11 @@ def test_bradley_terry_first_player_term_recovers_a_known_advantage():
     fit = stats.bradley_terry(["a", "b", "c"], rows_i, rows_j, s, n, first=f)
     assert fit.first_player == pytest.approx(np.log(1.5) * stats.ELO_PER_LOGIT, abs=1e-6)
     np.testing.assert_allclose(fit.ratings, 0.0, atol=1e-6)
-    assert fit.first_player_low < fit.first_player < fit.first_player_high
+    # its Wald interval, by hand: the two first-player groups of each pairing carry equal
+    # and opposite f with the same rating columns, so the term is orthogonal to the ratings
+    # and its information is sum n p (1 - p) = 18 * 10000 * 0.24
+    se = stats.ELO_PER_LOGIT / np.sqrt(18 * 10000 * 0.24)
+    half = stats.z_value() * se
+    assert (fit.first_player_low, fit.first_player_high) == pytest.approx(
+        (fit.first_player - half, fit.first_player + half), rel=1e-6
+    )

@@ -155,6 +155,8 @@ def test_a_run_is_reproducible_for_its_seed_and_differs_for_another(tmp_path):
 
 
 def test_outputs_are_a_usable_style_a_log_and_a_manifest(tmp_path):
+    from statsmodels.stats.proportion import proportion_confint
+
     res = T.run(tiny(name="mine"), checkpoint=IO.checkpoint(tmp_path))
     styles = load_styles(tmp_path / IO.STYLES_FILE)
     assert list(styles) == ["mine"] and styles["mine"].base == "balanced"
@@ -169,7 +171,10 @@ def test_outputs_are_a_usable_style_a_log_and_a_manifest(tmp_path):
     assert m["result"] == {n: float(v) for n, v in zip(PARAM_NAMES, res.params, strict=True)}
     (h,) = list(csv.DictReader((tmp_path / IO.HELDOUT_FILE).open()))
     assert h["opponent"] == "balanced" and int(h["games"]) == 8
-    assert float(h["ci_low"]) <= float(h["win_rate"]) <= float(h["ci_high"])
+    points = int(h["wins"]) + 0.5 * int(h["draws"])
+    lo, hi = proportion_confint(points, int(h["games"]), method="wilson")
+    assert float(h["win_rate"]) == pytest.approx(points / 8)
+    assert (float(h["ci_low"]), float(h["ci_high"])) == pytest.approx((lo, hi))
     assert "held-out" in (tmp_path / IO.SUMMARY_FILE).read_text()
     assert not list(tmp_path.glob(".*part"))
 

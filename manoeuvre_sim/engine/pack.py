@@ -14,7 +14,7 @@ import numpy as np
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.model import Army, MapSection, TerrainTable
-from manoeuvre_sim.model.army import HQ_TYPES
+from manoeuvre_sim.model.army import HQ_TYPES, nightfall_ranks
 
 
 class Tables(NamedTuple):
@@ -36,7 +36,8 @@ class Packed:
     """Static tables of one match-up (army A = player 0, army B = player 1).
 
     units: ndarray(int32, (NUNITS, NUF)); cards: ndarray(int32, (2, MAXC, NCF));
-    deck_size: ndarray(int32, (2,)); rank: ndarray(int32, (2,)) rule 2.2 tie-breaker;
+    deck_size: ndarray(int32, (2,)); rank: ndarray(int32, (2,)) rule 2.2 tie-breaker places (the
+    Distant Lands list when an expansion army plays, `model.army.nightfall_ranks`);
     tprops: ndarray(int32, (n_codes, 7)); sections: ndarray(int32, (n_sections, 16)) terrain
     codes of the verified pool; section_numbers: ndarray(int32, (n_sections,)).
     """
@@ -196,7 +197,7 @@ def pack(
         units=units,
         cards=cards,
         deck_size=sizes,
-        rank=np.array([army_a.tiebreak_rank, army_b.tiebreak_rank], dtype=np.int32),
+        rank=np.array(nightfall_ranks(army_a, army_b), dtype=np.int32),  # rule 2.2, DL 2.2
         tprops=tprops.astype(np.int32),
         sections=secs,
         section_numbers=np.array([s.number for s in pool], dtype=np.int32),

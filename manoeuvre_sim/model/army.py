@@ -261,6 +261,41 @@ class HQEntry(BaseModel):
         return self.title or DEFAULT_HQ_TITLE[self.type]
 
 
+# rule 2.2 and Distant Lands rule 2.2: the last nightfall tie-breaker, "the country first
+# shown in the following list which is involved in the battle wins". The base list (rule
+# 2.2): United States, Ottoman Empire, Spain, Austria, Prussia, Russia, Great Britain, France
+# (a base army file's tiebreak_rank is its place in it, 1..8). The expansion's list:
+DL_TIEBREAK_LIST = (
+    "India", "Qing Dynasty", "United States", "Tokugawa Shogunate", "Spain", "Austria",
+    "Sweden", "Ottoman Empire", "Prussia", "Russia", "Great Britain", "France",
+)  # fmt: skip
+# an expansion army's place in it, by its distant_lands nation (China: the Qing Dynasty,
+# Japan: the Tokugawa Shogunate)
+DL_NATION_RANK = {"India": 1, "China": 2, "Japan": 4, "Sweden": 7}
+# a base army's place in it, by its place in the base list (United States 3, Ottoman 8, ...)
+BASE_RANK_IN_DL = (3, 8, 5, 6, 9, 10, 11, 12)
+
+
+def nightfall_ranks(army_a: Army, army_b: Army) -> tuple[int, int]:
+    """The two armies' places in the list of the last nightfall tie-breaker (lower wins,
+    equal draws: interpretation 2). Base armies against each other: their base places
+    (rule 2.2), as given. When an expansion army plays (Distant Lands rule 2.2), both take
+    their places in the expansion's list: an expansion army its own (``tiebreak_rank``, its
+    nation's place, checked when loaded), a base army the place of the base nation at its
+    base rank (rank 2, the Ottoman Empire: 8); a designer's base rank beyond the base
+    list's 8 stays after every listed nation, in its order (12 + rank - 8)."""
+    if army_a.distant_lands is None and army_b.distant_lands is None:
+        return army_a.tiebreak_rank, army_b.tiebreak_rank
+
+    def dl_rank(army: Army) -> int:
+        r = army.tiebreak_rank
+        if army.distant_lands is not None:
+            return r
+        return BASE_RANK_IN_DL[r - 1] if r <= len(BASE_RANK_IN_DL) else 12 + r - 8
+
+    return dl_rank(army_a), dl_rank(army_b)
+
+
 class Army(_Schema):
     """A nation: its 8 units with their cards, its leaders and HQ cards (rules 1.3, 1.4).
     ``distant_lands`` names the expansion nation whose rules the army follows (None: a base
@@ -377,6 +412,13 @@ def _distant_lands_rules(army: Army, relax: bool) -> None:
         if h.type in DL_HQ_TYPES:
             used.append((f"hq #{i} > type", f"{h.type} cards", DL_HQ_NATION.get(h.type),
                          "rule 9.1" if h.type == "Maharaja" else "rule 9.2"))  # fmt: skip
+    if nation is not None and army.tiebreak_rank != DL_NATION_RANK[nation]:
+        listed = ", ".join(f"{i} {n}" for i, n in enumerate(DL_TIEBREAK_LIST, 1))
+        raise ValueError(
+            f"tiebreak_rank: expected {DL_NATION_RANK[nation]} for distant_lands = "
+            f"{nation!r}, got {army.tiebreak_rank}: an expansion army gives its nation's "
+            f"place in the Distant Lands rule 2.2 list ({listed})"
+        )
     if nation is None:
         if used:
             where, what, _, rule = used[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from manoeuvre_sim.model.army import Army
 
-# Exactly the columns of the reference transcription (shared/reference/manoeuvre_cards.csv).
+# Exactly the columns of the reference transcription (tests/fixtures/reference/manoeuvre_cards.csv).
 CARD_COLUMNS = (
     "army", "card_no", "kind", "name", "unit", "hq_type", "attack", "defense", "range",
     "bombard", "volley", "pursuit_max", "withdraw_max", "not_required_to_advance",

@@ -18,6 +18,7 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.model import Army
+from manoeuvre_sim.model.army import nightfall_ranks
 from manoeuvre_sim.replay.model import (
     POSITIONS,
     Board,
@@ -266,7 +267,7 @@ class _Reader:
                 self.note(-1, "nightfall", game_turn=self.game_turn)
             red = [sum(board.step[u] == 1 for u in board.units(p)) for p in range(2)]
             elim = board.eliminated
-            ranks = [a.tiebreak_rank for a in info.armies]
+            ranks = nightfall_ranks(*info.armies)  # rule 2.2, DL 2.2
             if vp0 != vp1:
                 tb = 0
             elif elim[0] != elim[1]:
