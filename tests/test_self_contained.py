@@ -22,9 +22,7 @@ allowed there only as ``<dot-dot>/shared/rules/<file>`` or ``<dot-dot>/shared/DE
 Any other mention of the shared folder in prose (its reference facts, the folder itself) is
 refused, except in the provenance note of the copied facts,
 ``tests/fixtures/reference/README.md``, which says where they came from. Absolute machine
-paths are refused in prose too. ``KNOWN`` lists, line by line, the README's two mentions of
-the old location of the facts: README.md is being rewritten into docs/ by another change,
-which must drop them (then this list empties).
+paths are refused in prose too.
 
 This file itself is the one file not scanned: it holds the patterns and examples of each
 (the parametrized tests below check that each kind is caught and each allowance holds).
@@ -52,10 +50,6 @@ PROSE_CITATION = re.compile(DOTDOT + r"/shared/(?:rules/|DESIGN\.md)")
 
 SELF = "tests/test_self_contained.py"
 PROVENANCE = "tests/fixtures/reference/README.md"
-KNOWN = {
-    ("README.md", "(`" + ".." + "/shared/reference`, see its `DATA_NOTES.md`)"),
-    ("README.md", "The package itself never reads `" + ".." + "/shared`."),
-}
 SKIP_DIRS = {".git", ".venv", "reports", "__pycache__", ".pytest_cache", ".ruff_cache", "build"}
 
 
@@ -96,8 +90,7 @@ def findings(rel: str, text: str) -> list[str]:
         if prose:
             rest = PROSE_CITATION.sub("", line)
             if SHARED_UP.search(rest) and rel != PROVENANCE:
-                if not any(rel == f and s in line for f, s in KNOWN):
-                    why.append("the shared folder (prose may only cite its rulebooks/DESIGN.md)")
+                why.append("the shared folder (prose may only cite its rulebooks/DESIGN.md)")
         else:
             if SHARED_UP.search(line) or SHARED_JOIN.search(line):
                 why.append("the shared folder")
@@ -128,15 +121,6 @@ def test_no_file_refers_to_a_folder_outside_the_checkout():
             continue  # a binary file (a PNG): no paths to read
         bad += findings(rel, text)
     assert not bad, "files refer to folders outside the checkout:\n" + "\n".join(bad)
-
-
-def test_known_exceptions_are_still_needed():
-    # an entry of KNOWN that no longer matches must go (the list only shrinks)
-    text = (
-        (REPO / "README.md").read_text(encoding="utf-8") if (REPO / "README.md").is_file() else ""
-    )
-    stale = [s for f, s in KNOWN if f == "README.md" and s not in text]
-    assert not stale, f"drop from KNOWN, README.md no longer says: {stale}"
 
 
 UP = ".." + "/"
