@@ -1,5 +1,5 @@
 # Quick start (see README):  make run    — set up, then the main job
-#                            make report — set up, then the printable report (README: Report)
+#                            make report — set up, then the printable report (docs/report.md)
 #                            make test   — set up, then lint + the test suite (what CI runs)
 # Each creates .venv on first use and reinstalls only when pyproject.toml changes; setup,
 # run and report also compile the game engine when numba's cache does not hold it yet

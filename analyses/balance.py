@@ -161,7 +161,7 @@ class BalanceSpec:
 
 @dataclass
 class BalanceResult:
-    """The frames of a balance study (column names are stable: see the README)."""
+    """The frames of a balance study (column names are stable: docs/results-tables.md)."""
 
     spec: BalanceSpec
     matrix: pd.DataFrame

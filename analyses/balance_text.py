@@ -65,7 +65,7 @@ def summary_lines(res) -> list[str]:
     )
     setup = setup_text(man)
     if setup:
-        out.append(f"{setup} — not the default random set-up (README: Set-up)")
+        out.append(f"{setup} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the games finished before the stop")
     for label in res.armies["policy"].unique():

@@ -11,8 +11,7 @@ a 95 % interval; how it was used (attack, defence, restoration, fire, Supply mov
 leader's Combat or Command or rally ...), the mean game turn it was played in, and the
 share of games in which it was held and never played. Every figure comes from per-block
 sums (each game's per-copy statistics are read off its event trace and summed at once), so
-memory is flat in the number of games (``observed.py``). These figures are biased (README:
-Card value).
+memory is flat in the number of games (``observed.py``). These figures are biased (docs/card-value.md).
 
 **Ablation** (causal): every copy of one identity (or one copy) is replaced by a blank card
 that can only be discarded — the deck stays at 60 and the day keeps its length — or by
@@ -500,7 +499,7 @@ def summary_lines(res: CardResult) -> list[str]:
         f"data {m['data_hash']}"
     ]
     if B.setup_text(m):
-        out.append(f"{B.setup_text(m)} — not the default random set-up (README: Set-up)")
+        out.append(f"{B.setup_text(m)} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the games finished before the stop")
     if "value" in c and c["value"].notna().any():
@@ -522,7 +521,9 @@ def summary_lines(res: CardResult) -> list[str]:
         o = c[c["play_rate"].notna()].sort_values("piw", ascending=False)
         undefined = float(o["iwd"].isna().mean())
         out.append("")
-        out.append("observed (biased: see the README). PIW: win rate in games it was played")
+        out.append(
+            "observed (biased: see docs/card-value.md). PIW: win rate in games it was played"
+        )
         out.append("minus games it was not; OIWD: in the opening hand minus not (IWD, drawn")
         out.append("minus never drawn, is in cards.csv); played: share of the games it was")
         out.append("drawn in which it was played:")

@@ -39,7 +39,7 @@ HOW_TO_READ = (
     "Positive: the card helps. Whisker: the 95 % paired interval; a dark bar's interval is "
     "clear of 0. All figures in percentage points of win rate.",
     "Observed: PIW, the win rate in games the card was played minus games it was not — "
-    "biased, not the card's worth (see README).",
+    "biased, not the card's worth (see docs/card-value.md).",
 )
 
 PART_NAMES = {"leader": "leaders", "hq": "HQ cards", "unit": "unit cards"}

@@ -23,7 +23,7 @@ win rates of the two groups with 95 % Wilson intervals (``win_played``, ``win_un
 draws count half), their difference ``played_minus_unplayed`` with a normal 95 % interval
 (undefined under ``MIN_GROUP`` observations a side), and ``used_as`` (the shares of the
 plays by use). The win rates are observational: a card played in a game that was going
-well looks good (see README, Card value); they show where to look, not what a card is worth.
+well looks good (see docs/card-value.md); they show where to look, not what a card is worth.
 
 :attr:`NeglectResult.policies` (one row per policy): ``games``, ``sides``, ``mean_turns``
 (with a normal 95 % interval), ``attrition`` (share of games ended by rule 2.1, Wilson),

@@ -2,7 +2,7 @@
 identity, the win rate in games where it was drawn, in the opening hand, played, never drawn;
 IWD and its kin with their intervals; how it was used. Summed per block of games
 (:class:`ObservedSums`, its size fixed by the deck), turned into a table at the end
-(:func:`observed_frame`). These figures are biased (README: Card value).
+(:func:`observed_frame`). These figures are biased (docs/card-value.md).
 """
 
 from __future__ import annotations

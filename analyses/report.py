@@ -352,10 +352,10 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
                      "measures the armies and cards as these players play them. The players "
                      "of this report's studies:"))  # fmt: skip
     for name in used:
-        out.append(("p", f"•  {name}: {POLICY_NOTES.get(name, 'see the README, Players')}"))
+        out.append(("p", f"•  {name}: {POLICY_NOTES.get(name, 'see docs/players.md')}"))
     out.append(("p", "They judge combats by the exact results-table odds (the odds charts' "
                      "numbers), moves by a position value, discards by a value of each card in "
-                     "context (README: Players). A card they misuse is undervalued; compare "
+                     "context (docs/players.md). A card they misuse is undervalued; compare "
                      "play styles (balance --policies) before trusting a small difference."))  # fmt: skip
     out.append(("gap", ""))
     out.append(("h2", "What an interval means here"))
@@ -396,7 +396,7 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
         "the bottom) rather than chosen as rule 3 has it"
         + (" — except in the studies run with --setup rules" if "rules" in setups else "")
         + ": this averages each army over every section, and keeps map-building out of the "
-        "players' skill (README: Set-up).",
+        "players' skill (docs/game-options.md).",
         "•  Distant Lands options (tournament hand, advance to contact, digging in) are off "
         "unless a study's rule switches name them.",
         "•  The players are scripts: a human may find lines they miss, and a card's value is "

@@ -476,7 +476,7 @@ def summary_lines(res: WhatIfResult) -> list[str]:
         f"{m['data_hash']}"
     ]
     if B.setup_text(m):
-        out.append(f"{B.setup_text(m)} — not the default random set-up (README: Set-up)")
+        out.append(f"{B.setup_text(m)} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the paired games finished before the stop")
     out.append("changes:")

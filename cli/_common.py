@@ -11,7 +11,7 @@ from manoeuvre_sim import DEFAULT_POLICY
 
 POLICY_HELP = (
     "random | simple | attritional | territorial | balanced | tuned | "
-    "search[:BUDGET[:STYLE]] (README: Players)"
+    "search[:BUDGET[:STYLE]] (docs/players.md)"
 )
 
 
@@ -78,8 +78,7 @@ def sections_option(f):
         type=click.Path(dir_okay=False),
         metavar="FILE",
         help="A map sections file (as data/maps/sections.toml; e.g. the Distant Lands "
-        "sections) whose sections join the built-in pool. README: Authoring a Distant "
-        "Lands army.",
+        "sections) whose sections join the built-in pool. See docs/authoring.md.",
     )(f)
 
 
@@ -178,8 +177,7 @@ def rule_options(f):
 
 def backend_options(f):
     """``--backend``, ``--scheduler``, ``--workers`` and ``--resume`` of every long command
-    (``simulate``, ``balance``, ``whatif``, ``cards``, ``tournament``; README: Studies on a
-    cluster); :func:`pop_backend` takes them out of the keywords."""
+    (``simulate``, ``balance``, ``whatif``, ``cards``, ``tournament``; docs/long-studies.md); :func:`pop_backend` takes them out of the keywords."""
     for opt in reversed(
         (
             click.option(

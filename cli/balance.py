@@ -92,7 +92,7 @@ def parse_armies(armies: str | None) -> list[str]:
     default=0,
     show_default=True,
     help="Play games K .. K+N-1 of each pairing (one part of a study split over machines: "
-    "README: Long studies).",
+    "docs/long-studies.md).",
 )
 @click.option(
     "--block",

@@ -66,7 +66,7 @@ from manoeuvre_sim.cli._common import game_options
     "--bounds",
     "bounds",
     multiple=True,
-    help="NAME=LO:HI: the searched range of a parameter (repeatable; README: Tuning a style).",
+    help="NAME=LO:HI: the searched range of a parameter (repeatable; docs/tuning.md).",
 )
 @click.option(
     "--against",

@@ -24,7 +24,7 @@ from manoeuvre_sim.cli.balance import parse_armies, study_options
     metavar="ARMY/PATH=VALUE",
     help="An inline edit (repeatable): 'France/Garde Imperial/full=8', "
     "'France/Garde Imperial/card2/attack=2d8', 'France/leaders/Napoleon/command=5', "
-    "'Russia/cards/Supply=3' (README: What-if experiments).",
+    "'Russia/cards/Supply=3' (docs/whatif.md).",
 )
 @click.option(
     "--out",

@@ -33,7 +33,7 @@ def _bits(words: np.ndarray) -> np.ndarray:
 def to_frame(
     records: np.ndarray, manifest: dict, *, card_bits: bool = False, first_game: int = 0
 ) -> pd.DataFrame:
-    """One row per game with the columns documented in the README.
+    """One row per game with the columns documented in docs/results-tables.md.
 
     ``manifest`` needs ``army_a``, ``army_b`` and ``config.seed / policy_a / policy_b``;
     ``first_game``: the game index of the first record (a study writes blocks of games).

@@ -62,7 +62,7 @@ from manoeuvre_sim.tune_games import (  # the games; their names resolve here to
 FLAGS = ("switch",)
 # held at the base value unless --fix says otherwise: the unit the other values are in
 DEFAULT_FIXED = ("hit",)
-# the searched range of each parameter (engine/players/params.py; README: Players)
+# the searched range of each parameter (engine/players/params.py; docs/players.md)
 BOUNDS: dict[str, tuple[float, float]] = {
     "hit": (0.25, 3.0),
     "elim": (0.0, 4.0),

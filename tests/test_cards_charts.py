@@ -333,7 +333,7 @@ def test_cards_pdf_titles_and_footer(tmp_path):
     texts = [page.extract_text() for page in pypdf.PdfReader(out).pages]
     assert "Card value — France against Prussia" in texts[0]
     assert "blank card that can only be discarded" in texts[0]
-    assert "biased" in texts[0] and "README" in texts[0]
+    assert "biased" in texts[0] and "docs/card-value.md" in texts[0]
     assert "Observed against ablation — France" in texts[2]
     for n, text in enumerate(texts, start=1):
         assert f"page {n} of 4" in text

@@ -49,7 +49,7 @@ def _style(base: np.ndarray, **values: float) -> np.ndarray:
     return out
 
 
-# tuned by self-play (README: Tuning a style; benchmarks/RESULTS-players.md, "The tuned
+# tuned by self-play (docs/tuning.md; benchmarks/RESULTS-players.md, "The tuned
 # style"): CMA-ES from balanced against attritional, territorial and balanced, the 8 armies
 # mirrored, both seatings; 40 generations of 12 candidates, 960 games each (521,200 games,
 # 1,587 s on a loaded machine), rules 2026.11-4 with the players' card-play fixes, data
@@ -62,8 +62,8 @@ def _style(base: np.ndarray, **values: float) -> np.ndarray:
 # [0.999, 1.000].
 # Kept after the players' card worth became saturating (2026-11-24): on those players it
 # beats balanced 0.553 [0.538, 0.567] (tournament --games 4400 --seed 7), and it beats
-# 0.529 [0.514, 0.544] the vector the same command makes on them (tuned_new; README: Tuning
-# a style). The default player since then (manoeuvre_sim.DEFAULT_POLICY).
+# 0.529 [0.514, 0.544] the vector the same command makes on them (tuned_new; docs/tuning.md).
+# The default player since then (manoeuvre_sim.DEFAULT_POLICY).
 TUNED = _style(
     BALANCED, hit=1.0, elim=1.6328, own_loss=1.5781, attack_min=-0.278, advance=4.6242,
     control=0.0938, terrain=0.2524, threat=0.1403, opportunity=1.9923, keep=5.6117,
