@@ -13,7 +13,13 @@ import click
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 # name -> (module, attribute, one-line help shown by --help without importing the module)
-SUBCOMMANDS: dict[str, tuple[str, str, str]] = {}
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "simulate": (
+        "manoeuvre_sim.cli.hexgame.simulate",
+        "simulate",
+        "Play many games of Maneuver, one row per game.",
+    ),
+}
 
 
 class LazyHexGroup(click.Group):
