@@ -33,7 +33,8 @@ R_ELIM = 12  # + side: units eliminated
 R_REPL = 14  # + side: replacements received
 R_COMBATS = 16  # + side: attacks made
 R_CAPTURED = 18  # + side: that side's Capital captured at the end
-NREC = 20
+R_VIOLATIONS = 20  # invariants broken (checks.CHK_* bits; only with the O_CHECK option)
+NREC = 21
 
 
 @kernel
@@ -51,6 +52,7 @@ def record(st, out):
         out[R_REPL + s] = st[S.REPL + s]
         out[R_COMBATS + s] = st[S.COMBATS + s]
         out[R_CAPTURED + s] = st[S.CAP_CAPTURED + s]
+    out[R_VIOLATIONS] = st[S.VIOLATIONS]
 
 
 @kernel

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from manoeuvre_sim.hexgame import board as B
+from manoeuvre_sim.hexgame import checks as K
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
@@ -42,10 +43,12 @@ def setup(st, g, first):
     st[S.FIRST] = first
     st[S.PLAYER] = first
     place(st, g, first * MAXU)
+    st[S.CAP_HOME + first] = st[S.POS + first * MAXU]
     st[S.PLAYER] = second
     for u in range(second * MAXU, second * MAXU + MAXU):
         if st[S.POS + u] == S.UNPLACED:
             place(st, g, u)
+    st[S.CAP_HOME + second] = st[S.POS + second * MAXU]
     st[S.PLAYER] = first
     for u in range(first * MAXU + 1, first * MAXU + MAXU):
         if st[S.POS + u] == S.UNPLACED:
@@ -84,13 +87,14 @@ def replacement(st, g, side):
     if o < 0:
         return
     st[S.REPL + side] += 1
-    if o >= S.NU:
+    if o >= S.NU:  # rule [13] 4: a step, flipping a supplied reduced unit
         st[S.STEP + o - S.NU] = 0
         S.log(g, st, S.EV_FLIP, o - S.NU, st[S.POS + o - S.NU], 0)
         return
     weak = steps or g.opt[S.O_QUALITY] + g.opt[S.O_QUALITY + 1] > 0
     st[S.STEP + o] = 1 if weak else 0
     st[S.FLAGS + o] = 0
+    st[S.REPL_IN + side] += 1
     st[S.POS + o] = B.capital_hex(st, side)
     S.log(g, st, S.EV_REPLACE, o, st[S.POS + o], st[S.STEP + o])
 
@@ -160,10 +164,18 @@ def play_game(st, g):
             side = first if k == 0 else 1 - first
             st[S.PLAYER] = side
             movement_phase(st, g, side)
+            if g.opt[S.O_CHECK]:
+                st[S.VIOLATIONS] |= K.check_state(st, g, False)
             C.combat_phase(st, g, side)
+            if g.opt[S.O_CHECK]:
+                st[S.VIOLATIONS] |= K.check_state(st, g, False)
             if victory_check(st, g, side):
                 S.log(g, st, S.EV_END, st[S.WINNER], st[S.VICTORY], 0)
+                if g.opt[S.O_CHECK]:
+                    st[S.VIOLATIONS] |= K.check_state(st, g, True)
                 return
     st[S.WINNER] = 2
     st[S.VICTORY] = S.VIC_DRAW
     S.log(g, st, S.EV_END, 2, S.VIC_DRAW, 0)
+    if g.opt[S.O_CHECK]:
+        st[S.VIOLATIONS] |= K.check_state(st, g, True)

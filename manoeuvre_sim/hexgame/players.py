@@ -151,7 +151,9 @@ def _score(st, g, side, kind, o, a, b, p):
     if kind == D_WITHDRAW or kind == D_RETREAT:  # noqa: SIM109 (numba)
         if o < 0:
             return 0.0
-        v = 0.5 - p[3] * _dies(st, g, side, o) - 0.1 * g.dist[o, oc] if oc >= 0 else 0.5
+        v = 0.5 - p[3] * _dies(st, g, side, o)
+        if oc >= 0:
+            v -= 0.1 * g.dist[o, oc]
         if g.wk[S.W_OCC + side, o] > 0:
             v -= 2.0  # a chain retreat
         return v

@@ -37,7 +37,10 @@ ELIM = 11  # + side: that side's units eliminated (dead pile entries)
 REPL = 13  # + side: replacements (or replacement steps) received (rule [10])
 COMBATS = 15  # + side: combats that side attacked in
 CAPTURES = 17  # + side: times that side's Capital was captured
-HEADER = 20
+CAP_HOME = 19  # + side: the hex that side's Capital was set up on (it never moves)
+REPL_IN = 21  # + side: units returned from the dead pile (rule [10])
+VIOLATIONS = 23  # with O_CHECK: the CHK_* bits of invariants broken (0 in a correct engine)
+HEADER = 24
 POS = HEADER
 STEP = POS + NU
 FLAGS = STEP + NU
@@ -60,7 +63,8 @@ O_FIRST = 1  # -1: drawn per game; 0 blue; 1 red (rule [3]: "the players decide"
 O_QUALITY = 2  # + side: rule [13] 2, 1 = that side's units use their reduced side
 O_STEP_LOSSES = 4  # rule [13] 3
 O_STEP_REPL = 5  # rule [13] 4
-NOPT = 6
+O_CHECK = 6  # 1: check the invariants after every phase (``checks.py``; tests)
+NOPT = 7
 
 # --- scratch rows: ndarray(int32, shape=(NWK, W)) ---------------------------------------------
 W_OCC = 0  # + side: units of that side in each hex (a captured Capital not counted)
@@ -103,8 +107,9 @@ def new_context(packed, opt, pol, params, trace_rows=0):
     )
 
 
-def default_options(turns=10, first=-1, quality=(0, 0), step_losses=0, step_repl=0):
+def default_options(turns=10, first=-1, quality=(0, 0), step_losses=0, step_repl=0, check=0):
     o = np.zeros(NOPT, dtype=np.int32)
+    o[O_CHECK] = check
     o[O_TURNS] = turns
     o[O_FIRST] = first
     o[O_QUALITY] = quality[0]
