@@ -35,26 +35,23 @@ def _attack(b, attackers, defenders):
 
 # ---------------------------------------------------------------------- rule [7] ZOC
 def test_zoc_stops_a_move_on_entering():
-    # blue cavalry (MA 5) in 0101, red infantry in 0104: its ZOC is 0103 0105 0203 0204
+    # blue cavalry (MA 5) in the corner 0101: its only neighbours 0102 and 0201 are both in
+    # the ZOC of red infantry 0202 (ZOC: 0201 0203 0102 0103 0302 0303)
     b = Board("""
         C   .   .
           .   .   .
         .   .   .
-          .   .   .
-        .   .   .
-          .   .   .
-        i   .   .
-          .   .   .
+          i   .   .
         .   .   .
           .   .   .
         .   .   .
           .   .   .
     """)
     r = _reach(b, "0101")
-    assert r["0103"] == 2  # rule [7]: entering a ZOC hex ends the move ...
-    assert b.g.dist[b.hex("0101"), b.hex("0105")] == 4  # ... so 0105, 4 hexes away in a
-    assert "0105" not in r  # straight line behind it, is out of reach with MA 5
-    assert "0104" not in r  # rule [6]: never into an enemy hex
+    # rule [7]: whichever it enters, it stops there; 0301, two hexes away by 0201, and
+    # everything beyond are out of reach despite MA 5
+    assert r == {"0101": 0, "0102": 1, "0201": 1}
+    assert b.g.dist[b.hex("0101"), b.hex("0301")] == 2
 
 
 def test_never_zoc_to_zoc_but_a_unit_starting_in_zoc_may_leave():
