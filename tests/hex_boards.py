@@ -27,7 +27,8 @@ from manoeuvre_sim.hexgame.grid import Grid
 from manoeuvre_sim.hexgame.players import policy_arrays
 from manoeuvre_sim.rng import new_state
 
-LETTERS = {"K": SC.CAPITAL, "I": SC.INFANTRY, "C": SC.CAVALRY, "A": SC.ARTILLERY}
+# X: a captured Capital, as ``hex replay`` draws it
+LETTERS = {"K": SC.CAPITAL, "X": SC.CAPITAL, "I": SC.INFANTRY, "C": SC.CAVALRY, "A": SC.ARTILLERY}
 
 
 class Board:

@@ -19,6 +19,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "simulate",
         "Play many games of Maneuver, one row per game.",
     ),
+    "replay": (
+        "manoeuvre_sim.cli.hexgame.replay",
+        "replay",
+        "One game of Maneuver as text: the events and the board each turn.",
+    ),
 }
 
 

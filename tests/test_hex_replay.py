@@ -1,0 +1,34 @@
+"""``hex replay``: one game's events and boards, consistent with its record."""
+
+from __future__ import annotations
+
+import numpy as np
+from click.testing import CliRunner
+from hex_boards import Board
+
+from manoeuvre_sim.cli.main import cli
+from manoeuvre_sim.hexgame import batch as BT
+from manoeuvre_sim.hexgame import scenario as SC
+from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.players import policy_arrays
+
+
+def test_replay_log_and_final_board_match_the_record(tmp_path):
+    out = tmp_path / "g.txt"
+    res = CliRunner().invoke(
+        cli, ["hex", "replay", "--seed", "3", "--game", "5", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert "== game turn 1 ==" in text and "set-up: blue Capital" in text
+    packed = SC.pack(SC.load_scenario())
+    pol, params = policy_arrays("capital", "capital")
+    rec = BT.play_games(3, 5, 1, packed, S.default_options(), pol, params, 1)[0]
+    assert text.count("== game turn") == rec[BT.R_TURNS]
+    final = text.split("== end ==\n")[1].split("\n\n")[0]
+    b = Board(final)  # the replay draws boards as the tests do
+    on_map = [sum(1 for u in b.at.values() for v in u if v // 16 == s and v % 16) for s in (0, 1)]
+    assert on_map == [rec[BT.R_UNITS], rec[BT.R_UNITS + 1]]
+    captured = ["X" in final, "x" in final]
+    assert captured == [bool(rec[BT.R_CAPTURED]), bool(rec[BT.R_CAPTURED + 1])]
+    assert np.sum(rec[BT.R_ELIM : BT.R_ELIM + 2]) == text.count(" eliminated in ")
