@@ -27,6 +27,18 @@ def test_replay_log_and_final_board_match_the_record(tmp_path):
     assert text.count("== game turn") == rec[BT.R_TURNS]
     final = text.split("== end ==\n")[1].split("\n\n")[0]
     b = Board(final)  # the replay draws boards as the tests do
+    st, _ = BT.play_one(3, 5, packed, S.default_options(), pol, params)
+    drawn = sorted(
+        (b.grid.label(int(b.st[S.POS + u])), u // 16, int(packed.units[u, 0]))
+        for u in range(S.NU)
+        if b.st[S.POS + u] >= 0
+    )
+    real = sorted(
+        (b.grid.label(int(st[S.POS + u])), u // 16, int(packed.units[u, 0]))
+        for u in range(S.NU)
+        if st[S.POS + u] >= 0
+    )
+    assert drawn == real  # every unit where the game left it
     on_map = [sum(1 for u in b.at.values() for v in u if v // 16 == s and v % 16) for s in (0, 1)]
     assert on_map == [rec[BT.R_UNITS], rec[BT.R_UNITS + 1]]
     captured = ["X" in final, "x" in final]
