@@ -44,3 +44,30 @@ def test_replay_log_and_final_board_match_the_record(tmp_path):
     captured = ["X" in final, "x" in final]
     assert captured == [bool(rec[BT.R_CAPTURED]), bool(rec[BT.R_CAPTURED + 1])]
     assert np.sum(rec[BT.R_ELIM : BT.R_ELIM + 2]) == text.count(" eliminated in ")
+
+
+def test_tournament_plays_both_seatings_of_every_pair(tmp_path):
+    import json
+
+    import pandas as pd
+
+    out = tmp_path / "t.csv"
+    res = CliRunner().invoke(
+        cli,
+        ["hex", "tournament", "--policies", "random,capital", "--games", "30", "--json",
+         "--out", str(out), "--threads", "1"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output[res.output.index("{") : res.output.rindex("}") + 1])
+    (pair,) = doc["pairs"]
+    assert pair["games"] == 60 and pair["a_wins"] + pair["b_wins"] + pair["draws"] == 60
+    df = pd.read_csv(out)
+    assert sorted(set(zip(df["policy_a"], df["policy_b"], strict=True))) == [
+        ("capital", "random"),
+        ("random", "capital"),
+    ]
+    assert (
+        pair["a_wins"]
+        == ((df["policy_a"] == "random") & (df["winner"] == "a")).sum()
+        + ((df["policy_b"] == "random") & (df["winner"] == "b")).sum()
+    )

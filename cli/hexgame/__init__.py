@@ -24,6 +24,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "replay",
         "One game of Maneuver as text: the events and the board each turn.",
     ),
+    "tournament": (
+        "manoeuvre_sim.cli.hexgame.tournament",
+        "tournament",
+        "Every pair of Maneuver players, both seatings: scores with intervals.",
+    ),
 }
 
 
