@@ -71,3 +71,20 @@ def test_tournament_plays_both_seatings_of_every_pair(tmp_path):
         == ((df["policy_a"] == "random") & (df["winner"] == "a")).sum()
         + ((df["policy_b"] == "random") & (df["winner"] == "b")).sum()
     )
+
+
+def test_replay_pdf_has_a_page_per_turn_and_the_end(tmp_path):
+    from pypdf import PdfReader
+
+    out = tmp_path / "g.pdf"
+    res = CliRunner().invoke(
+        cli, ["hex", "replay", "--seed", "3", "--game", "5", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    packed = SC.pack(SC.load_scenario())
+    pol, params = policy_arrays("capital", "capital")
+    rec = BT.play_games(3, 5, 1, packed, S.default_options(), pol, params, 1)[0]
+    pages = PdfReader(str(out)).pages
+    assert len(pages) == rec[BT.R_TURNS] + 1
+    assert "game turn 1" in pages[0].extract_text()
+    assert "0101" in pages[0].extract_text()  # hex names on the map

@@ -8,6 +8,8 @@ captured), ``I`` infantry, ``C`` cavalry, ``A`` artillery, ``*`` after a reduced
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import RESULT_NAMES
@@ -55,8 +57,13 @@ class Position:
         elif kind == S.EV_RECAPTURE:
             self.captured[a] = False
 
-    def draw(self) -> str:
-        g = self.grid
+    def snapshot(self) -> Position:
+        p = Position(self.grid, self.units)
+        p.pos, p.step, p.captured = dict(self.pos), dict(self.step), list(self.captured)
+        return p
+
+    def cells(self) -> dict[int, str]:
+        """hex -> its units' letters, as :meth:`draw` writes them."""
         cells: dict[int, str] = {}
         for u in sorted(self.pos):
             t = self.units[u, U_TYPE]
@@ -65,6 +72,11 @@ class Position:
             if self.step.get(u, 0) == 1 and t != 3:
                 ch += "*"
             cells[self.pos[u]] = cells.get(self.pos[u], "") + ch
+        return cells
+
+    def draw(self) -> str:
+        g = self.grid
+        cells = self.cells()
         lines = []
         for r in range(g.rows):
             for parity in (0, 1):
@@ -79,59 +91,87 @@ def _name(names, u):
     return f"{SIDES[u // MAXU]} {names[u]}"
 
 
-def render(trace, packed, sc, options_text, seed, game, policies, st) -> str:
-    """The game's text: header, then per turn the board and the events."""
+@dataclass
+class Section:
+    """One part of the game: ``title``, the board at its start (``board``: a Position
+    snapshot, None for the set-up) and its events as English lines."""
+
+    title: str
+    board: Position | None
+    lines: list[str] = field(default_factory=list)
+
+
+def _line(kind, player, a, b, c, names, lab):
+    who = SIDES[player]
+    if kind == S.EV_PLACE:
+        return f"set-up: {_name(names, a)} in {lab(b)}"
+    if kind == S.EV_MOVE:
+        return f"{who} moves {names[a]} {lab(b)} -> {lab(c)}"
+    if kind == S.EV_REPLACE:
+        return f"{who} replacement: {_name(names, a)} at {lab(b)}" + (" (reduced)" if c else "")
+    if kind == S.EV_ATTACKER:
+        return f"  attacker {_name(names, a)} in {lab(b)}"
+    if kind == S.EV_DEFENDER:
+        return f"  defending hex {lab(a)}"
+    if kind == S.EV_RESULT:
+        return f"  {who} attacks: {a} + d6 against {b} + d6: {RESULT_NAMES[c]}"
+    if kind in (S.EV_RETREAT, S.EV_WITHDRAW, S.EV_ADVANCE):
+        verb = {S.EV_RETREAT: "retreats", S.EV_WITHDRAW: "withdraws", S.EV_ADVANCE: "advances"}
+        return f"  {_name(names, a)} {verb[kind]} {lab(b)} -> {lab(c)}"
+    if kind == S.EV_ELIM:
+        return f"  {_name(names, a)} eliminated in {lab(b)} ({CAUSES.get(c, '')})"
+    if kind == S.EV_FLIP:
+        return f"  {_name(names, a)} flipped to its {'front' if c == 0 else 'reduced'} side"
+    if kind == S.EV_CAPTURE:
+        return f"  {SIDES[a]} Capital in {lab(b)} CAPTURED"
+    if kind == S.EV_RECAPTURE:
+        return f"  {SIDES[a]} Capital in {lab(b)} recaptured"
+    if kind == S.EV_STACK:
+        return f"  {_name(names, a)} removed: over the stacking limit in {lab(b)}"
+    return None
+
+
+@dataclass
+class GameReplay:
+    header: list[str]
+    sections: list[Section]
+    result: str
+    grid: Grid
+
+
+def build(trace, packed, sc, options_text, seed, game, policies, st) -> GameReplay:
+    """The game's sections from its event trace (``batch.play_one``)."""
     g = Grid(sc.columns, sc.rows)
-    names = packed.names
-    lab = g.label
     pos = Position(g, packed.units)
-    out = [
+    header = [
         f"{GAME_TITLE}: game {game} of seed {seed}",
         f"scenario {sc.name} (sha256 {sc.sha256[:16]}...), rules {RULES_VERSION}; {options_text}",
         f"blue: {policies[0]}, red: {policies[1]}",
-        "",
     ]
+    sections = [Section("set-up", None)]
     for ev in trace:
-        kind, turn, player, a, b, c = (int(x) for x in ev)
+        kind, _, player, a, b, c = (int(x) for x in ev)
         if kind == S.EV_TURN:
-            out += ["", f"== game turn {a} ==", pos.draw(), ""]
+            sections.append(Section(f"game turn {a}", pos.snapshot()))
         pos.apply(ev)
-        who = SIDES[player]
-        if kind == S.EV_PLACE:
-            line = f"set-up: {_name(names, a)} in {lab(b)}"
-        elif kind == S.EV_MOVE:
-            line = f"{who} moves {names[a]} {lab(b)} -> {lab(c)}"
-        elif kind == S.EV_REPLACE:
-            line = f"{who} replacement: {_name(names, a)} at {lab(b)}" + (" (reduced)" if c else "")
-        elif kind == S.EV_ATTACKER:
-            line = f"  attacker {_name(names, a)} in {lab(b)}"
-        elif kind == S.EV_DEFENDER:
-            line = f"  defending hex {lab(a)}"
-        elif kind == S.EV_RESULT:
-            line = f"  {who} attacks: {a} + d6 against {b} + d6: {RESULT_NAMES[c]}"
-        elif kind in (S.EV_RETREAT, S.EV_WITHDRAW, S.EV_ADVANCE):
-            verb = {S.EV_RETREAT: "retreats", S.EV_WITHDRAW: "withdraws",
-                    S.EV_ADVANCE: "advances"}[kind]  # fmt: skip
-            line = f"  {_name(names, a)} {verb} {lab(b)} -> {lab(c)}"
-        elif kind == S.EV_ELIM:
-            line = f"  {_name(names, a)} eliminated in {lab(b)} ({CAUSES.get(c, '')})"
-        elif kind == S.EV_FLIP:
-            line = f"  {_name(names, a)} flipped to its {'front' if c == 0 else 'reduced'} side"
-        elif kind == S.EV_CAPTURE:
-            line = f"  {SIDES[a]} Capital in {lab(b)} CAPTURED"
-        elif kind == S.EV_RECAPTURE:
-            line = f"  {SIDES[a]} Capital in {lab(b)} recaptured"
-        elif kind == S.EV_STACK:
-            line = f"  {_name(names, a)} removed: over the stacking limit in {lab(b)}"
-        elif kind == S.EV_END:
-            continue
-        else:
-            continue
-        out.append(line)
-    out += ["", "== end ==", pos.draw(), ""]
+        line = _line(kind, player, a, b, c, packed.names, g.label)
+        if line is not None:
+            sections[-1].lines.append(line)
+    sections.append(Section("end", pos.snapshot()))
     w = int(st[S.WINNER])
     if w == 2:
-        out.append(f"draw after game turn {int(st[S.TURN])}")
+        result = f"draw after game turn {int(st[S.TURN])}"
     else:
-        out.append(f"{SIDES[w]} wins in game turn {int(st[S.TURN])}: Capital captured, margin held")
+        result = f"{SIDES[w]} wins in game turn {int(st[S.TURN])}: Capital captured, margin held"
+    return GameReplay(header, sections, result, g)
+
+
+def render(rep: GameReplay) -> str:
+    """The game as text: header, then per turn the board and the events."""
+    out = list(rep.header) + [""]
+    for sec in rep.sections:
+        if sec.board is not None:
+            out += ["", f"== {sec.title} ==", sec.board.draw(), ""]
+        out += sec.lines
+    out += ["", rep.result]
     return "\n".join(out) + "\n"
