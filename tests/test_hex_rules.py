@@ -202,9 +202,19 @@ WITHDRAW = """
 def test_cavalry_withdraws_before_combat_and_infantry_advances():
     b = Board(WITHDRAW.format(a="I"))
     inf, cav = b.unit("0302"), b.unit("0303")
+    b.st[S.FLAGS + inf] |= S.F_USED  # as the combat phase marks an attacker
     assert _attack(b, [inf], ["0303"]) is None  # no combat: the hex was vacated
     assert b.events(S.EV_WITHDRAW) and b.pos(cav) not in ("0303", None)
     assert b.pos(inf) == "0303"  # the infantry's advance
+    assert b.st[S.FLAGS + inf] & S.F_USED  # "advancing units may not attack after advancing"
+
+
+def test_after_a_withdrawal_units_that_did_not_advance_may_still_attack():
+    b = Board(WITHDRAW.format(a="A"))  # artillery cannot advance (rule [8]: infantry only)
+    art = b.unit("0302")
+    b.st[S.FLAGS + art] |= S.F_USED  # as the combat phase marks an attacker
+    assert _attack(b, [art], ["0303"]) is None
+    assert b.pos(art) == "0302" and not b.st[S.FLAGS + art] & S.F_USED  # H10
 
 
 def test_no_withdrawal_against_attacking_cavalry():

@@ -204,8 +204,15 @@ def resolve(st, g, side, na, nd):
             if g.wk[S.W_OCC + e, g.wk[S.W_DEF, i]] > 0:
                 left += 1
         if left == 0:
-            # every defending hex vacated: infantry may advance, the attack is over
+            # every defending hex vacated: infantry may advance, the attack is over; "advancing
+            # units may not attack after advancing", the others may still attack (H10)
+            for i in range(na):
+                g.wk[S.W_QUEUE, i] = st[S.POS + g.wk[S.W_ATT, i]]
             _advance(st, g, side, na, nd, True)
+            for i in range(na):
+                a = g.wk[S.W_ATT, i]
+                if st[S.POS + a] == g.wk[S.W_QUEUE, i]:
+                    st[S.FLAGS + a] &= ~S.F_USED
             return
         # H10: a hex vacated beside others still held is dropped from the attack
         left = 0
