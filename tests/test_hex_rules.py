@@ -336,6 +336,21 @@ def test_recapture_when_the_captors_are_eliminated_or_a_friend_moves_in():
     assert b.st[S.CAP_CAPTURED] == 0
 
 
+def test_captured_capital_has_no_zoc_unless_the_switch_says_so():
+    # red infantry 0301 beside the captured blue Capital 0302: its ZOC would hold it
+    diagram = """
+        .   i   .
+          .   .   .
+        .   K   .
+          .   .   .
+    """
+    for switch, moves in ((0, True), (1, False)):
+        b = Board(diagram, options=S.default_options(captured_zoc=switch))
+        b.st[S.CAP_CAPTURED] = 1
+        r = _reach(b, "0301")
+        assert ("0401" in r and "0501" in r) == moves  # H6: 0401 is in the Capital's ZOC
+
+
 def test_mandatory_attacks_spare_the_capital_both_ways():
     # red infantry 0104 beside blue infantry 0103 -> mandatory; red infantry 0304 beside
     # the blue Capital's hex only -> not; the red Capital 0504 beside blue 0503 -> never

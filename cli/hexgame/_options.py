@@ -54,6 +54,11 @@ def game_options(f):
                 "--step-replacements", is_flag=True, help="Rule [13] 4: one step per turn."
             ),
             click.option(
+                "--captured-capital-zoc",
+                is_flag=True,
+                help="Interpretation H6's other reading: a captured Capital keeps its ZOC.",
+            ),
+            click.option(
                 "--policy-a",
                 default="capital",
                 show_default=True,
@@ -85,6 +90,7 @@ def load_game(kw: dict):
         quality_red=kw.pop("quality_red"),
         step_losses=kw.pop("step_losses"),
         step_replacements=kw.pop("step_replacements"),
+        captured_capital_zoc=kw.pop("captured_capital_zoc"),
     )
     if options.border not in sc.borders:
         raise UsageError(

@@ -49,6 +49,14 @@ def refresh(st, g):
                 k = g.nbr[h, d]
                 if k >= 0:
                     wk[S.W_ZOC + s, k] = 1
+    if g.opt[S.O_CAPTURED_ZOC] == 1:  # H6's other reading: the captured Capital's ZOC stays
+        for s in range(2):
+            h = st[S.POS + s * MAXU]
+            if st[S.CAP_CAPTURED + s] == 1 and h >= 0:
+                for d in range(6):
+                    k = g.nbr[h, d]
+                    if k >= 0:
+                        wk[S.W_ZOC + s, k] = 1
 
 
 @kernel

@@ -33,6 +33,7 @@ class HexOptions:
     quality_red: str = "front"
     step_losses: bool = False  # rule [13] 3
     step_replacements: bool = False  # rule [13] 4
+    captured_capital_zoc: bool = False  # H6's other reading
 
     def __post_init__(self) -> None:
         if self.first not in ("random", "blue", "red"):
@@ -51,6 +52,7 @@ class HexOptions:
             quality=(int(self.quality_blue == "back"), int(self.quality_red == "back")),
             step_losses=int(self.step_losses),
             step_repl=int(self.step_replacements),
+            captured_zoc=int(self.captured_capital_zoc),
         )
 
     def describe(self) -> str:
@@ -65,6 +67,8 @@ class HexOptions:
             adv.append("step losses")
         if self.step_replacements:
             adv.append("step replacements")
+        if self.captured_capital_zoc:
+            adv.append("a captured Capital keeps its ZOC (H6)")
         return "; ".join(adv)
 
 
@@ -128,4 +132,5 @@ def to_frame(records: np.ndarray, man: dict, first_game: int = 0) -> pd.DataFram
     df["quality_b"] = o["quality_red"]
     df["step_losses"] = bool(o["step_losses"])
     df["step_replacements"] = bool(o["step_replacements"])
+    df["captured_capital_zoc"] = bool(o.get("captured_capital_zoc", False))
     return df

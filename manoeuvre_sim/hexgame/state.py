@@ -64,7 +64,8 @@ O_QUALITY = 2  # + side: rule [13] 2, 1 = that side's units use their reduced si
 O_STEP_LOSSES = 4  # rule [13] 3
 O_STEP_REPL = 5  # rule [13] 4
 O_CHECK = 6  # 1: check the invariants after every phase (``checks.py``; tests)
-NOPT = 7
+O_CAPTURED_ZOC = 7  # H6 switch: 1 = a captured Capital keeps its ZOC (rule [5]'s zero units do)
+NOPT = 8
 
 # --- scratch rows: ndarray(int32, shape=(NWK, W)) ---------------------------------------------
 W_OCC = 0  # + side: units of that side in each hex (a captured Capital not counted)
@@ -107,8 +108,11 @@ def new_context(packed, opt, pol, params, trace_rows=0):
     )
 
 
-def default_options(turns=10, first=-1, quality=(0, 0), step_losses=0, step_repl=0, check=0):
+def default_options(
+    turns=10, first=-1, quality=(0, 0), step_losses=0, step_repl=0, check=0, captured_zoc=0
+):
     o = np.zeros(NOPT, dtype=np.int32)
+    o[O_CAPTURED_ZOC] = captured_zoc
     o[O_CHECK] = check
     o[O_TURNS] = turns
     o[O_FIRST] = first
