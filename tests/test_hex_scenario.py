@@ -56,6 +56,12 @@ def _default_text():
     ("old", "new", "field", "expected"),
     [
         ("columns = 10", 'columns = "10"', "columns", "expected an integer"),
+        (
+            "blue_rows = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7]",
+            "blue_rows = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2]",
+            "basic",
+            "blue has no hex its Capital may set up on (rule [3])",
+        ),
         ('layout = "odd-q"', 'layout = "even-r"', "layout", "expected 'odd-q'"),
         (
             "blue_rows = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7]",

@@ -145,7 +145,8 @@ def build(trace, packed, sc, options_text, seed, game, policies, st) -> GameRepl
     pos = Position(g, packed.units)
     header = [
         f"{GAME_TITLE}: game {game} of seed {seed}",
-        f"scenario {sc.name} (sha256 {sc.sha256[:16]}...), rules {RULES_VERSION}; {options_text}",
+        f"scenario {sc.name}, sha256 {sc.sha256}",
+        f"rules {RULES_VERSION}; {options_text}",
         f"blue: {policies[0]}, red: {policies[1]}",
     ]
     sections = [Section("set-up", None)]
