@@ -23,7 +23,7 @@ import numpy as np
 
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import state as S
-from manoeuvre_sim.hexgame.scenario import CAVALRY, H_SIDE, INFANTRY, MAXU, U_TYPE
+from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
 
@@ -108,10 +108,10 @@ def _score(st, g, side, kind, o, a, b, p):
     oc = B.capital_hex(st, side)
     if kind == D_SETUP:
         if a % MAXU == 0:  # the Capital: far from the enemy side
-            return float(_nearest_enemy_side(g, side, o))
+            return float(g.hexes[o, H_BORDER_DIST])
         if ec >= 0 and style == P_CAPITAL:
             return -float(g.dist[o, ec])
-        return -abs(float(_nearest_enemy_side(g, side, o)) - 2.5)
+        return -abs(float(g.hexes[o, H_BORDER_DIST]) - 2.5)
     if kind == D_MOVE:
         own = 1.0 if g.hexes[o, H_SIDE] == side else 0.0
         if style == P_CAPITAL and ec >= 0:
@@ -164,15 +164,6 @@ def _score(st, g, side, kind, o, a, b, p):
             return -0.5
         return float(g.dist[st[S.POS + a], ec] - g.dist[o, ec])
     return 0.0
-
-
-@kernel
-def _nearest_enemy_side(g, side, h):
-    best = 99
-    for k in range(g.nbr.shape[0]):
-        if g.hexes[k, H_SIDE] != side and g.dist[h, k] < best:
-            best = g.dist[h, k]
-    return best
 
 
 @kernel

@@ -39,9 +39,10 @@ U_TYPE, U_ATT0, U_DEF0, U_ATT1, U_DEF1, U_MA = range(6)
 U_NCOL = 6
 # columns of the packed hex table: the side owning the hex under the chosen border (0 blue,
 # 1 red), whether its side may set units up there (rule [3]: not adjacent to the border),
-# whether its Capital may (also not adjacent to the map edge, two hexes from a corner)
-H_SIDE, H_SETUP, H_CAPITAL_OK = range(3)
-H_NCOL = 3
+# whether its Capital may (also not adjacent to the map edge, two hexes from a corner), its
+# distance to the nearest hex of the other side (the players' set-up reads it)
+H_SIDE, H_SETUP, H_CAPITAL_OK, H_BORDER_DIST = range(4)
+H_NCOL = 4
 
 Strengths = tuple[Int(0, 20), Int(0, 20)]
 
@@ -198,6 +199,7 @@ def hex_table(sc: Scenario, border: str) -> np.ndarray:
         out[h, H_CAPITAL_OK] = (
             not near_border and h not in edge and all(dist[h, c] >= 2 for c in corners)
         )
+        out[h, H_BORDER_DIST] = min(int(dist[h, k]) for k in range(g.n) if side[k] != side[h])
     return out
 
 
