@@ -22,7 +22,7 @@ from manoeuvre_sim.hexgame.scenario import (
 from manoeuvre_sim.jit import kernel
 
 
-@kernel
+@kernel(inline="always")
 def present(st, u):
     """Unit ``u`` is on the map and counts as a unit there: a captured Capital does not
     (rule [11]: its values are zero; H6: it blocks nothing and has no ZOC)."""
@@ -59,12 +59,12 @@ def refresh(st, g):
                         wk[S.W_ZOC + s, k] = 1
 
 
-@kernel
+@kernel(inline="always")
 def capital_hex(st, side):
     return st[S.POS + side * MAXU]
 
 
-@kernel
+@kernel(inline="always")
 def in_capital_hex(st, u):
     """``u`` shares the hex of its own uncaptured Capital (rule [11])."""
     s = u // MAXU
@@ -127,7 +127,7 @@ def supply_map(st, g, side):
             tail += 1
 
 
-@kernel
+@kernel(inline="always")
 def supplied(st, g, u):
     """After ``supply_map`` for u's side: u can trace a supply path (rule [9])."""
     return g.wk[S.W_SUP, st[S.POS + u]] == 1
@@ -175,7 +175,7 @@ def reach(st, g, u, ma):
     return count
 
 
-@kernel
+@kernel(inline="always")
 def stack_class(g, u):
     """Rule [6] stacking: 0 infantry or cavalry (one a hex), 1 artillery (one a hex),
     2 the Capital (always allowed with them)."""
@@ -187,7 +187,7 @@ def stack_class(g, u):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def fits(st, g, u, h, only_flag):
     """``u`` could stand in ``h`` within the stacking limit (rule [6]) beside its side's
     units there other than itself; with ``only_flag`` > 0 only units having that flag
@@ -206,7 +206,7 @@ def fits(st, g, u, h, only_flag):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def strength(st, g, u, attacking, unsupplied):
     """u's combat strength (rule [5]: attack or defence for artillery and the Capital; a
     captured Capital 0, rule [11]; -2 unsupplied, rule [9], never below 0: H8)."""
@@ -222,7 +222,7 @@ def strength(st, g, u, attacking, unsupplied):
     return max(v, 0)
 
 
-@kernel
+@kernel(inline="always")
 def movement_allowance(st, g, u):
     """Rule [5] MA, -1 when unsupplied at the phase's supply check (rule [9])."""
     ma = g.units[u, U_MA]

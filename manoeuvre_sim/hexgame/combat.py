@@ -18,7 +18,7 @@ from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel
 
 
-@kernel
+@kernel(inline="always")
 def _adjacent_unit(st, g, side, k, need_unused, outside_capital):
     """Some unit of ``side`` beside hex ``k`` (unused / outside its Capital's hex)."""
     for v in range(side * MAXU, side * MAXU + MAXU):
@@ -62,7 +62,7 @@ def mandatory_map(st, g, side):
     return count
 
 
-@kernel
+@kernel(inline="always")
 def _feasible(st, g, side):
     """Every mandatory hex not marked in ``W_TMP`` keeps an unused unit beside it (H9)."""
     for k in range(g.nbr.shape[0]):
@@ -72,7 +72,7 @@ def _feasible(st, g, side):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def _mark_defenders(g, h, mask, on):
     for d in range(6):
         if mask & (1 << d):
@@ -289,7 +289,7 @@ def resolve(st, g, side, na, nd):
         _advance(st, g, side, na, nd, False)
 
 
-@kernel
+@kernel(inline="always")
 def _lose(st, g, u, always, cause):
     """An AE or DE for ``u``: eliminated, or flipped under step losses (rule [13] 3)."""
     if g.opt[S.O_STEP_LOSSES] == 1 and st[S.STEP + u] == 0 and not always:

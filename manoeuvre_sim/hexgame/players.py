@@ -57,7 +57,7 @@ def policy_arrays(policy_blue, policy_red, params_blue=None, params_red=None):
     return pol, params
 
 
-@kernel
+@kernel(inline="always")
 def _dies(st, g, side, h):
     """A unit of ``side`` retreating into ``h`` is eliminated (rule [8]). Needs refresh."""
     if g.wk[S.W_ZOC + 1 - side, h] == 0:
@@ -68,7 +68,7 @@ def _dies(st, g, side, h):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def _nearest_enemy(st, g, side, h):
     best = 99
     for v in range((1 - side) * MAXU, (1 - side) * MAXU + MAXU):
@@ -79,7 +79,7 @@ def _nearest_enemy(st, g, side, h):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def _hex_defence(st, g, side, k):
     """Defence strength of the enemy units in hex ``k`` (supply ignored)."""
     t = 0
@@ -89,7 +89,7 @@ def _hex_defence(st, g, side, k):
     return t
 
 
-@kernel
+@kernel(inline="always")
 def _hex_odds(st, g, side, k):
     """Estimated difference if every unused friendly unit beside ``k`` attacked it."""
     a = 0
@@ -100,7 +100,7 @@ def _hex_odds(st, g, side, k):
     return a - _hex_defence(st, g, side, k)
 
 
-@kernel
+@kernel(inline="always")
 def _score(st, g, side, kind, o, a, b, p):
     """A scripted player's value of option ``o`` (higher is better)."""
     style = g.pol[side]
@@ -184,7 +184,7 @@ def choose(st, g, side, kind, n, a, b):
     return bi
 
 
-@kernel
+@kernel(inline="always")
 def is_line(g, u):
     t = g.units[u, U_TYPE]
     return t == INFANTRY or t == CAVALRY  # noqa: SIM109 (numba)

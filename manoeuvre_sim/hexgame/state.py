@@ -132,17 +132,17 @@ def clear_state(st, units):
         st[POS + u] = UNPLACED if units[u, 0] >= 0 else ABSENT
 
 
-@kernel
+@kernel(inline="always")
 def side_of(u):
     return u // MAXU
 
 
-@kernel
+@kernel(inline="always")
 def capital_of(side):
     return side * MAXU
 
 
-@kernel
+@kernel(inline="always")
 def log(g, st, kind, a, b, c):
     """One event into the trace (ignored when the trace is full or has no rows)."""
     n = g.trn[0]
