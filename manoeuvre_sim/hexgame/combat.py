@@ -58,15 +58,18 @@ def mandatory_map(st, g, side):
             st, g, side, k, True, False
         ):
             g.wk[S.W_MAND, k] = 1
+            g.wk[S.W_MLIST, count] = k
             count += 1
     return count
 
 
 @kernel(inline="always")
-def _feasible(st, g, side):
-    """Every mandatory hex not marked in ``W_TMP`` keeps an unused unit beside it (H9)."""
-    for k in range(g.nbr.shape[0]):
-        if g.wk[S.W_MAND, k] == 1 and g.wk[S.W_TMP, k] == 0:
+def _feasible(st, g, side, nm):
+    """Every mandatory hex (``W_MLIST[:nm]``) not marked in ``W_TMP`` keeps an unused unit
+    beside it (H9)."""
+    for i in range(nm):
+        k = g.wk[S.W_MLIST, i]
+        if g.wk[S.W_TMP, k] == 0:
             if not _adjacent_unit(st, g, side, k, True, False):
                 return False
     return True
@@ -126,7 +129,7 @@ def combat_phase(st, g, side):
             if not ok:
                 continue
             _mark_defenders(g, h, mask, 1)
-            if _feasible(st, g, side):
+            if _feasible(st, g, side, nm):
                 opts[n] = mask
                 n += 1
             _mark_defenders(g, h, mask, 0)
@@ -156,7 +159,7 @@ def combat_phase(st, g, side):
             opts[0] = 0
             n = 1
             st[S.FLAGS + v] |= S.F_USED
-            if _feasible(st, g, side):
+            if _feasible(st, g, side, nm):
                 opts[1] = 1
                 n = 2
             st[S.FLAGS + v] &= ~S.F_USED

@@ -79,7 +79,8 @@ W_ATT = 9  # the attackers of the attack being built
 W_DEF = 10  # the defending hexes of the attack being built
 W_MAND = 11  # 1 on an enemy hex that must still be attacked (rule [8])
 W_TMP = 12
-NWK = 13
+W_MLIST = 13  # the hexes marked in W_MAND, as a list
+NWK = 14
 
 TRACE_COLS = 6  # kind, turn, player, a, b, c
 
