@@ -136,6 +136,24 @@ def test_simulate_writes_records_and_manifest(tmp_path):
     assert out.read_text() == out2.read_text()
 
 
+def test_scripted_parameters_reach_the_games_and_the_manifest(tmp_path, capsys):
+    def run(name, *extra):
+        out = tmp_path / name
+        res = CliRunner().invoke(
+            cli, ["hex", "simulate", "--games", "40", "--quiet", "--out", str(out), *extra]
+        )
+        assert res.exit_code == 0, res.output
+        return pd.read_csv(out), json.loads((tmp_path / f"{name}.manifest.json").read_text())
+
+    base, _ = run("a.csv")
+    timid, man = run("b.csv", "--params-a", "1,9,0,100")  # attacks only at +9: never by choice
+    assert man["config"]["params_a"] == [1.0, 9.0, 0.0, 100.0]
+    assert timid["combats_a"].sum() < base["combats_a"].sum()
+    with pytest.raises(SystemExit):
+        main(["hex", "simulate", "--out", str(tmp_path / "c.csv"), "--params-b", "1,2"])
+    assert "--params-b: expected 4 numbers" in capsys.readouterr().err
+
+
 def test_simulate_refuses_a_bad_scenario_in_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text(SC.default_path().read_text().replace("ma = 5", 'ma = "fast"', 1))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.hexgame.players import POLICIES
+from manoeuvre_sim.hexgame.players import NPARAM, POLICIES
 
 POLICY_HELP = " | ".join(POLICIES)
 
@@ -67,6 +67,14 @@ def game_options(f):
             click.option(
                 "--policy-b", default="capital", show_default=True, help="Red's player, as -a."
             ),
+            click.option(
+                "--params-a",
+                metavar="W,T,S,R",
+                help="Blue's scripted player's parameters (docs: Maneuver players): weight on "
+                "the distance to its target, the estimated difference from which it attacks "
+                "voluntarily, weight on staying home, cost of a fatal retreat.",
+            ),
+            click.option("--params-b", metavar="W,T,S,R", help="Red's, as --params-a."),
         )
     ):
         f = opt(f)
@@ -101,5 +109,17 @@ def load_game(kw: dict):
     for flag, p in zip(("--policy-a", "--policy-b"), policies, strict=True):
         if p not in POLICIES:
             raise UsageError(f"{flag}: expected one of {POLICY_HELP}, got {p!r}")
-    pol, params = policy_arrays(*policies)
+    vectors = []
+    for flag, text in (("--params-a", kw.pop("params_a")), ("--params-b", kw.pop("params_b"))):
+        if text is None:
+            vectors.append(None)
+            continue
+        try:
+            v = tuple(float(x) for x in text.split(","))
+        except ValueError:
+            v = ()
+        if len(v) != NPARAM:
+            raise UsageError(f"{flag}: expected {NPARAM} numbers separated by commas, got {text!r}")
+        vectors.append(v)
+    pol, params = policy_arrays(*policies, *vectors)
     return sc, source, pack(sc, options.border), options, pol, params, policies
