@@ -52,6 +52,8 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
         raise UsageError("--games >= 1, --seed >= 0 and --threads >= 0 expected")
     if out:
         check_output_path(out, (".parquet", ".csv"))
+    if kw.get("params_a") or kw.get("params_b"):
+        raise UsageError("--params-a/--params-b: a tournament plays each player's defaults")
     kw["policy_a"], kw["policy_b"] = names[0], names[1]
     sc, source, packed, options, _, _, _ = load_game(kw)
     threads = threads or numba.config.NUMBA_NUM_THREADS
