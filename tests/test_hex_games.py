@@ -41,7 +41,7 @@ def _games(policies, n, seed=11, border="basic", threads=2, **opt):
         (("capital", "capital"), 1000, "basic", {}),
         (("attrition", "capital"), 500, "large_red", {}),
         (("random", "capital"), 500, "basic", {"step_losses": 1, "step_repl": 1}),
-        (("capital", "random"), 500, "basic", {"quality": (1, 0), "step_losses": 1}),
+        (("capital", "random"), 500, "basic", {"quality": (16, 3), "step_losses": 1}),
     ],
 )
 def test_invariants_hold_in_every_game(policies, n, border, opt):

@@ -402,10 +402,20 @@ def test_step_losses_flip_full_strength_units():
 
 
 def test_army_quality_sets_up_on_the_weak_side():
-    b = Board(ADVANCE, options=S.default_options(quality=(1, 0)))
+    b = Board(ADVANCE, options=S.default_options(quality=(16, 0)))
     b.st[S.POS + 5] = S.UNPLACED
     G.place(b.st, b.g, 5)
     assert b.st[S.STEP + 5] == 1
+
+
+def test_army_quality_mixture_reduces_the_first_k_units():
+    from manoeuvre_sim.hexgame.records import HexOptions
+
+    b = Board(ADVANCE, options=HexOptions(quality_blue="3").array())
+    for u in range(1, 6):
+        b.st[S.POS + u] = S.UNPLACED
+        G.place(b.st, b.g, u)
+    assert [int(b.st[S.STEP + u]) for u in range(1, 6)] == [1, 1, 1, 0, 0]
 
 
 def test_step_replacements_flip_a_supplied_reduced_unit():

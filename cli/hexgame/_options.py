@@ -37,14 +37,13 @@ def game_options(f):
             ),
             click.option(
                 "--quality-blue",
-                type=click.Choice(["front", "back"]),
                 default="front",
                 show_default=True,
-                help="Rule [13] 2, army quality: blue's units on their front or back side.",
+                help="Rule [13] 2, army quality: blue's units on their front or back side, or "
+                "a number K: a mixture, its first K combat units (scenario order) back.",
             ),
             click.option(
                 "--quality-red",
-                type=click.Choice(["front", "back"]),
                 default="front",
                 show_default=True,
                 help="As --quality-blue.",

@@ -31,7 +31,8 @@ def place(st, g, u):
     h = opts[PL.choose(st, g, s, PL.D_SETUP, n, u, 0)]
     st[S.POS + u] = h
     if u % MAXU != 0:
-        st[S.STEP + u] = g.opt[S.O_QUALITY + s]  # rule [13] 2: army quality
+        # rule [13] 2, army quality: the side's first K combat units set up reduced
+        st[S.STEP + u] = 1 if u % MAXU <= g.opt[S.O_QUALITY + s] else 0
     S.log(g, st, S.EV_PLACE, u, h, 0)
 
 

@@ -17,7 +17,7 @@ from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import state as S
-from manoeuvre_sim.hexgame.scenario import SIDES
+from manoeuvre_sim.hexgame.scenario import MAXU, SIDES
 
 VICTORY = np.array(S.VICTORY_NAMES)
 
@@ -29,7 +29,7 @@ class HexOptions:
     border: str = "basic"  # rule [2] / [13] 1: a border line of the scenario
     turns: int = 10  # rule [12]
     first: str = "random"  # rule [3]: "random", "blue" or "red"
-    quality_blue: str = "front"  # rule [13] 2: "front" or "back"
+    quality_blue: str = "front"  # rule [13] 2: "front", "back" or K (the first K units back)
     quality_red: str = "front"
     step_losses: bool = False  # rule [13] 3
     step_replacements: bool = False  # rule [13] 4
@@ -40,8 +40,10 @@ class HexOptions:
             raise UsageError(f"--first: expected random, blue or red, got {self.first!r}")
         for side in SIDES:
             q = getattr(self, f"quality_{side}")
-            if q not in ("front", "back"):
-                raise UsageError(f"--quality-{side}: expected front or back, got {q!r}")
+            if q not in ("front", "back") and not (q.isdigit() and int(q) <= MAXU):
+                raise UsageError(
+                    f"--quality-{side}: expected front, back or a number of units, got {q!r}"
+                )
         if not 1 <= self.turns <= 100:
             raise UsageError(f"--turns: expected 1..100, got {self.turns}")
 
@@ -49,7 +51,7 @@ class HexOptions:
         return S.default_options(
             turns=self.turns,
             first={"random": -1, "blue": 0, "red": 1}[self.first],
-            quality=(int(self.quality_blue == "back"), int(self.quality_red == "back")),
+            quality=(_quality(self.quality_blue), _quality(self.quality_red)),
             step_losses=int(self.step_losses),
             step_repl=int(self.step_replacements),
             captured_zoc=int(self.captured_capital_zoc),
@@ -61,7 +63,7 @@ class HexOptions:
             f"first player {self.first}",
             f"{self.turns} turns",
         ]
-        if "back" in (self.quality_blue, self.quality_red):
+        if (self.quality_blue, self.quality_red) != ("front", "front"):
             adv.append(f"army quality blue {self.quality_blue}, red {self.quality_red}")
         if self.step_losses:
             adv.append("step losses")
@@ -70,6 +72,11 @@ class HexOptions:
         if self.captured_capital_zoc:
             adv.append("a captured Capital keeps its ZOC (H6)")
         return "; ".join(adv)
+
+
+def _quality(q: str) -> int:
+    """Rule [13] 2 as the kernels read it: how many combat units start reduced."""
+    return {"front": 0, "back": MAXU}.get(q, int(q) if q.isdigit() else 0)
 
 
 def manifest(sc, source, options: HexOptions, seed, first_game, games, policies, params):

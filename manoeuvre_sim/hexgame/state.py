@@ -60,7 +60,8 @@ VICTORY_NAMES = ("none", "capital", "draw")
 # --- options: ndarray(int32, shape=(NOPT,)) --------------------------------------------------
 O_TURNS = 0  # rule [12]: the game turn after which the game is a draw (10)
 O_FIRST = 1  # -1: drawn per game; 0 blue; 1 red (rule [3]: "the players decide")
-O_QUALITY = 2  # + side: rule [13] 2, 1 = that side's units use their reduced side
+O_QUALITY = 2  # + side: rule [13] 2, that side's first K combat units (scenario order) set up
+#               reduced: 0 none (front), MAXU all (back), between: a mixture
 O_STEP_LOSSES = 4  # rule [13] 3
 O_STEP_REPL = 5  # rule [13] 4
 O_CHECK = 6  # 1: check the invariants after every phase (``checks.py``; tests)
