@@ -88,3 +88,29 @@ def test_replay_pdf_has_a_page_per_turn_and_the_end(tmp_path):
     assert len(pages) == rec[BT.R_TURNS] + 1
     assert "game turn 1" in pages[0].extract_text()
     assert "0101" in pages[0].extract_text()  # hex names on the map
+
+
+HELP_SNIPPET = """
+import sys
+from manoeuvre_sim.cli.main import main
+for cmd in ("simulate", "replay", "tournament"):
+    try:
+        main(["hex", cmd, "--help"])
+    except SystemExit:
+        pass
+print("NUMBA" if "numba" in sys.modules else "NO-NUMBA")
+"""
+
+
+def test_every_hex_command_names_the_game_and_help_compiles_nothing():
+    import subprocess
+    import sys
+
+    from manoeuvre_sim.hexgame import GAME_TITLE
+
+    res = subprocess.run(
+        [sys.executable, "-c", HELP_SNIPPET], capture_output=True, text=True, timeout=120
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.count("Maneuver (the introductory hex wargame") == 3, GAME_TITLE
+    assert res.stdout.strip().endswith("NO-NUMBA")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.hexgame.players import NPARAM, POLICIES
+from manoeuvre_sim.hexgame import POLICIES
 
 POLICY_HELP = " | ".join(POLICIES)
 
@@ -83,7 +83,7 @@ def game_options(f):
 def load_game(kw: dict):
     """``(scenario, source, packed, options, pol, params, policies)`` from the options."""
     from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.hexgame.players import policy_arrays
+    from manoeuvre_sim.hexgame.players import NPARAM, policy_arrays
     from manoeuvre_sim.hexgame.records import HexOptions
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario, pack
 

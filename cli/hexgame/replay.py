@@ -5,9 +5,12 @@ from __future__ import annotations
 import click
 
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 
-@click.command()
+@click.command(
+    help=f"{GAME_TITLE}. Replay game --game of --seed (the same game as in `hex simulate`): the events and the board at the start of every turn, as text or a PDF of hex maps."
+)
 @game_options
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--game", "game_index", type=int, default=0, show_default=True)

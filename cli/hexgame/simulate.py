@@ -5,9 +5,12 @@ from __future__ import annotations
 import click
 
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 
-@click.command()
+@click.command(
+    help=f"{GAME_TITLE}. Play --games games (blue: --policy-a, red: --policy-b), one row per game, with a manifest (seed, rules version, scenario sha256, options)."
+)
 @game_options
 @click.option("--games", type=int, default=1000, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)

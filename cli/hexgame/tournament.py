@@ -5,9 +5,12 @@ from __future__ import annotations
 import click
 
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 
-@click.command()
+@click.command(
+    help=f"{GAME_TITLE}. Play every pair of --policies, each player once blue and once red (--games each), and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval."
+)
 @click.option(
     "--policies",
     default="random,capital,attrition",

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from manoeuvre_sim.hexgame import POLICIES
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
 
-POLICIES = ("random", "capital", "attrition")
 P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
 NPARAM = 4
 DEFAULT_PARAMS = {
