@@ -147,3 +147,22 @@ def test_tables_match_cube_geometry():
     assert dist[g.parse("0101"), g.parse("1014")] == max(
         abs(q) for q in np.subtract(offset_to_cube(0, 0), offset_to_cube(9, 13))
     )
+
+
+def test_scenario_command_shows_hash_armies_and_borders():
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    res = CliRunner().invoke(cli, ["hex", "scenario", "--border", "basic"])
+    assert res.exit_code == 0, res.output
+    sc = SC.load_scenario()
+    assert sc.sha256 in res.output and "Reconstruction" in res.output
+    rows = [ln.split() for ln in res.output.splitlines() if ln.startswith("  ") and ln.strip()]
+    cells = [c for r in rows if all(len(c) == 1 for c in r) for c in r]
+    p = SC.pack(sc, "basic")
+    assert len(cells) == sc.columns * sc.rows
+    assert sum(c.isupper() for c in cells) == int((p.hexes[:, SC.H_SIDE] == 0).sum())
+    assert cells.count("K") == int(
+        ((p.hexes[:, SC.H_SIDE] == 0) & (p.hexes[:, SC.H_CAPITAL_OK] == 1)).sum()
+    )

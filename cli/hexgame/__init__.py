@@ -24,6 +24,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "replay",
         "One game of Maneuver as text: the events and the board each turn.",
     ),
+    "scenario": (
+        "manoeuvre_sim.cli.hexgame.scenario",
+        "scenario",
+        "Check a Maneuver scenario file: its hash, armies and borders on the map.",
+    ),
     "tournament": (
         "manoeuvre_sim.cli.hexgame.tournament",
         "tournament",
