@@ -153,10 +153,11 @@ def test_step_losses_flip_full_strength_units_and_eliminate_reduced_ones():
 
 
 def test_step_losses_in_the_capitals_hex():
-    """A DE against the Capital's hex with step losses (H-odds-3): the Capital is captured
-    (rule [11]: it has no reduced side), full units flip, reduced ones are eliminated."""
+    """A DE against the Capital's hex with step losses (H-odds-3, H14): the Capital is
+    captured (rule [11]: it has no reduced side) and the units with it are eliminated, full
+    or reduced, as the engine plays it; elsewhere a full unit would flip."""
     res = O.combat_odds("9", "3,2r,1c", step_losses=True)
-    assert res.effects(DE)[1] == (O.REDUCED, O.ELIMINATED, O.CAPTURED)
+    assert res.effects(DE)[1] == (O.ELIMINATED, O.ELIMINATED, O.CAPTURED)
     assert res.effects(DR)[1] == (O.UNAFFECTED,) * 3
 
 

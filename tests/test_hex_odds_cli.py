@@ -48,7 +48,7 @@ def test_json_capital_step_losses_and_simulation():
                           "--simulate", "100000", "--seed", "5", "--json"))  # fmt: skip
     assert d["capital_attacking"] and d["capital_defending"] and d["step_losses"]
     assert d["effects"]["AE"]["attackers"] == ["unaffected", "unaffected", "reduced"]
-    assert d["effects"]["DE"]["defenders"] == ["reduced", "captured", "eliminated"]
+    assert d["effects"]["DE"]["defenders"] == ["eliminated", "captured", "eliminated"]
     assert d["effects"]["DR"]["defenders"] == ["unaffected"] * 3
     sim = d["simulation"]
     assert sim["n"] == 100_000 and sim["seed"] == 5 and sim["interval"] == "wilson"

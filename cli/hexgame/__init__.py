@@ -19,6 +19,26 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "odds",
         "Exact and simulated combat odds, and the printable results-table chart.",
     ),
+    "simulate": (
+        "manoeuvre_sim.cli.hexgame.simulate",
+        "simulate",
+        "Play many games of Maneuver, one row per game.",
+    ),
+    "replay": (
+        "manoeuvre_sim.cli.hexgame.replay",
+        "replay",
+        "One game of Maneuver as text: the events and the board each turn.",
+    ),
+    "scenario": (
+        "manoeuvre_sim.cli.hexgame.scenario",
+        "scenario",
+        "Check a Maneuver scenario file: its hash, armies and borders on the map.",
+    ),
+    "tournament": (
+        "manoeuvre_sim.cli.hexgame.tournament",
+        "tournament",
+        "Every pair of Maneuver players, both seatings: scores with intervals.",
+    ),
 }
 
 

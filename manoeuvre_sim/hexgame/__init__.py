@@ -11,3 +11,10 @@ from __future__ import annotations
 
 GAME_KEY = "hex"
 GAME_TITLE = "Maneuver (the introductory hex wargame, rules 001)"
+# the players (``players.py``), named here so that ``--help`` imports no numba
+POLICIES = ("random", "capital", "attrition")
+
+# Maneuver's rules version: changes whenever an interpretation (docs/RULE_INTERPRETATIONS.md,
+# entries H1..) or the engine's reading of a rule changes, so records of two versions are
+# never mixed silently.
+RULES_VERSION = "hex-2026.11-1"

@@ -242,6 +242,10 @@ def unit_fate(unit: Unit, result: int, *, attacking: bool, step_losses: bool = F
     if result == DE:
         if unit.capital:
             return CAPTURED  # rule [11] Capturing the enemy Capital: DE captures it
+        if unit.protected:
+            # H14: the other units of a captured Capital's hex are eliminated, step losses
+            # or not (its owner's units do not stay in a captured Capital's hex)
+            return ELIMINATED
         return _loss(unit, step_losses)  # rule [8]: all defenders eliminated
     return UNAFFECTED
 

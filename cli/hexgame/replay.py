@@ -1,0 +1,52 @@
+"""``manoeuvre-sim hex replay``: one game of Maneuver as a text log or a PDF of hex maps."""
+
+from __future__ import annotations
+
+import click
+
+from manoeuvre_sim.cli.hexgame._options import game_options, load_game
+from manoeuvre_sim.hexgame import GAME_TITLE
+
+
+@click.command(
+    help=f"{GAME_TITLE}. Replay game --game of --seed (the same game as in `hex simulate`): the events and the board at the start of every turn, as text or a PDF of hex maps."
+)
+@game_options
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--game", "game_index", type=int, default=0, show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="FILE.txt (the log with a text board per turn) or FILE.pdf (a hex map page per "
+    "turn); default: the text on stdout.",
+)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+def replay(seed, game_index, out, paper, **kw):
+    """Replay game --game of --seed (the same game as in `hex simulate`): the events and
+    the board at the start of every turn."""
+    from pathlib import Path
+
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.hexgame import batch
+    from manoeuvre_sim.hexgame.replay import build, render
+
+    if seed < 0 or game_index < 0:
+        raise UsageError("--seed and --game: expected numbers >= 0")
+    suffix = Path(out).suffix.lower() if out else ""
+    if out and suffix not in (".txt", ".pdf"):
+        raise UsageError(f"--out: expected a file name ending in .txt or .pdf, got {out!r}")
+    sc, _, packed, options, pol, params, policies = load_game(kw)
+    st, trace = batch.play_one(seed, game_index, packed, options.array(), pol, params)
+    rep = build(trace, packed, sc, options.describe(), seed, game_index, policies, st)
+    if suffix == ".pdf":
+        from manoeuvre_sim.analyses.hex_replay_pdf import write_hex_replay_pdf
+
+        pages = write_hex_replay_pdf(out, rep, packed.hexes, paper)
+        click.echo(f"wrote {out} ({pages} pages)", err=True)
+    elif out:
+        with atomic_write(out) as f:
+            f.write(render(rep))
+        click.echo(f"wrote {out}", err=True)
+    else:
+        click.echo(render(rep), nl=False)

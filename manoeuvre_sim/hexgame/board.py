@@ -1,0 +1,267 @@
+"""The map as the rules read it: occupancy, zones of control, supply, reach, stacking.
+
+Everything works over the packed neighbour table (``Ctx.nbr``, int16 (N, 6), -1 off the
+map) and the state vector; results go into the context's scratch rows (``state.W_*``).
+"""
+
+from __future__ import annotations
+
+from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.scenario import (
+    ARTILLERY,
+    CAPITAL,
+    H_SIDE,
+    MAXU,
+    U_ATT0,
+    U_ATT1,
+    U_DEF0,
+    U_DEF1,
+    U_MA,
+    U_TYPE,
+)
+from manoeuvre_sim.jit import kernel
+
+
+@kernel(inline="always")
+def present(st, u):
+    """Unit ``u`` is on the map and counts as a unit there: a captured Capital does not
+    (rule [11]: its values are zero; H6: it blocks nothing and has no ZOC)."""
+    if st[S.POS + u] < 0:
+        return False
+    return not (u % MAXU == 0 and st[S.CAP_CAPTURED + u // MAXU] == 1)
+
+
+@kernel
+def refresh(st, g):
+    """Recompute occupancy ``W_OCC + side`` and zones of control ``W_ZOC + side``
+    (rule [7]: the six hexes adjacent to each unit)."""
+    wk = g.wk
+    n = g.nbr.shape[0]
+    for r in range(4):
+        for h in range(n):
+            wk[S.W_OCC + r, h] = 0
+    for u in range(S.NU):
+        if present(st, u):
+            s = u // MAXU
+            h = st[S.POS + u]
+            wk[S.W_OCC + s, h] += 1
+            for d in range(6):
+                k = g.nbr[h, d]
+                if k >= 0:
+                    wk[S.W_ZOC + s, k] = 1
+    if g.opt[S.O_CAPTURED_ZOC] == 1:  # H6's other reading: the captured Capital's ZOC stays
+        for s in range(2):
+            h = st[S.POS + s * MAXU]
+            if st[S.CAP_CAPTURED + s] == 1 and h >= 0:
+                for d in range(6):
+                    k = g.nbr[h, d]
+                    if k >= 0:
+                        wk[S.W_ZOC + s, k] = 1
+
+
+@kernel(inline="always")
+def capital_hex(st, side):
+    return st[S.POS + side * MAXU]
+
+
+@kernel(inline="always")
+def in_capital_hex(st, u):
+    """``u`` shares the hex of its own uncaptured Capital (rule [11])."""
+    s = u // MAXU
+    return st[S.CAP_CAPTURED + s] == 0 and st[S.POS + u] == st[S.POS + s * MAXU]
+
+
+@kernel
+def besieged(st, g, side):
+    """Rule [11]: every hex adjacent to the Capital holds an enemy unit or enemy ZOC.
+    Needs ``refresh``."""
+    h = capital_hex(st, side)
+    if h < 0:
+        return False
+    e = 1 - side
+    for d in range(6):
+        k = g.nbr[h, d]
+        if k < 0:
+            continue  # H3: a Capital is never on an edge hex; off-map counts for the siege
+        if g.wk[S.W_OCC + e, k] == 0 and g.wk[S.W_ZOC + e, k] == 0:
+            return False
+    return True
+
+
+@kernel
+def supply_map(st, g, side):
+    """Mark ``W_SUP`` with the hexes from which a supply path reaches ``side``'s Capital
+    (rule [9]: through no enemy unit and no vacant hex in enemy ZOC; a captured Capital
+    supplies nobody, a besieged one only its own hex: rule [11]). Needs ``refresh``."""
+    wk = g.wk
+    n = g.nbr.shape[0]
+    for h in range(n):
+        wk[S.W_SUP, h] = 0
+    if st[S.CAP_CAPTURED + side] == 1:
+        return
+    c = capital_hex(st, side)
+    if c < 0:
+        return
+    wk[S.W_SUP, c] = 1
+    if besieged(st, g, side):
+        return
+    e = 1 - side
+    head = 0
+    tail = 0
+    wk[S.W_QUEUE, tail] = c
+    tail += 1
+    while head < tail:
+        h = wk[S.W_QUEUE, head]
+        head += 1
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k < 0 or wk[S.W_SUP, k] == 1:
+                continue
+            if wk[S.W_OCC + e, k] > 0:
+                continue
+            vacant = wk[S.W_OCC + side, k] == 0
+            if vacant and wk[S.W_ZOC + e, k] == 1:
+                continue
+            wk[S.W_SUP, k] = 1
+            wk[S.W_QUEUE, tail] = k
+            tail += 1
+
+
+@kernel(inline="always")
+def supplied(st, g, u):
+    """After ``supply_map`` for u's side: u can trace a supply path (rule [9])."""
+    return g.wk[S.W_SUP, st[S.POS + u]] == 1
+
+
+@kernel
+def reach(st, g, u, ma):
+    """``W_REACH``: movement points to each hex ``u`` can end its move in, -1 elsewhere
+    (rule [6]: no hex with an enemy unit, friends passed through; rule [7]: entering an
+    enemy ZOC ends the move, never from one enemy ZOC hex directly into another, a unit
+    starting in an enemy ZOC may leave). Needs ``refresh``. Returns the number of hexes."""
+    wk = g.wk
+    n = g.nbr.shape[0]
+    for h in range(n):
+        wk[S.W_REACH, h] = -1
+    s = u // MAXU
+    e = 1 - s
+    start = st[S.POS + u]
+    wk[S.W_REACH, start] = 0
+    head = 0
+    tail = 0
+    count = 1
+    wk[S.W_QUEUE, tail] = start
+    tail += 1
+    while head < tail:
+        h = wk[S.W_QUEUE, head]
+        head += 1
+        used = wk[S.W_REACH, h]
+        if used >= ma:
+            continue
+        if h != start and wk[S.W_ZOC + e, h] == 1:
+            continue  # rule [7]: stop on entering an enemy ZOC
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k < 0 or wk[S.W_REACH, k] >= 0:
+                continue
+            if wk[S.W_OCC + e, k] > 0:
+                continue  # rule [6]: never into an enemy unit's hex
+            if wk[S.W_ZOC + e, h] == 1 and wk[S.W_ZOC + e, k] == 1:
+                continue  # rule [7]: never ZOC to ZOC directly
+            wk[S.W_REACH, k] = used + 1
+            wk[S.W_QUEUE, tail] = k
+            tail += 1
+            count += 1
+    return count
+
+
+@kernel(inline="always")
+def stack_class(g, u):
+    """Rule [6] stacking: 0 infantry or cavalry (one a hex), 1 artillery (one a hex),
+    2 the Capital (always allowed with them)."""
+    t = g.units[u, U_TYPE]
+    if t == CAPITAL:
+        return 2
+    if t == ARTILLERY:
+        return 1
+    return 0
+
+
+@kernel(inline="always")
+def fits(st, g, u, h, only_flag):
+    """``u`` could stand in ``h`` within the stacking limit (rule [6]) beside its side's
+    units there other than itself; with ``only_flag`` > 0 only units having that flag
+    count (units already moved, say)."""
+    s = u // MAXU
+    c = stack_class(g, u)
+    if c == 2:
+        return True
+    for v in range(s * MAXU, s * MAXU + MAXU):
+        if v == u or st[S.POS + v] != h or not present(st, v):
+            continue
+        if only_flag > 0 and (st[S.FLAGS + v] & only_flag) == 0:
+            continue
+        if stack_class(g, v) == c:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def strength(st, g, u, attacking, unsupplied):
+    """u's combat strength (rule [5]: attack or defence for artillery and the Capital; a
+    captured Capital 0, rule [11]; -2 unsupplied, rule [9], never below 0: H8)."""
+    if u % MAXU == 0 and st[S.CAP_CAPTURED + u // MAXU] == 1:
+        return 0
+    red = st[S.STEP + u] == 1
+    if attacking:
+        v = g.units[u, U_ATT1] if red else g.units[u, U_ATT0]
+    else:
+        v = g.units[u, U_DEF1] if red else g.units[u, U_DEF0]
+    if unsupplied:
+        v -= 2
+    return max(v, 0)
+
+
+@kernel(inline="always")
+def movement_allowance(st, g, u):
+    """Rule [5] MA, -1 when unsupplied at the phase's supply check (rule [9])."""
+    ma = g.units[u, U_MA]
+    if st[S.FLAGS + u] & S.F_UNSUPPLIED:
+        ma -= 1
+    return max(ma, 0)
+
+
+@kernel
+def enemy_side_hex(g, h, side):
+    return g.hexes[h, H_SIDE] != side
+
+
+@kernel
+def combat_units_on_map(st, side):
+    """Combat units (not the Capital) of ``side`` on the map (rule [12])."""
+    n = 0
+    for u in range(side * MAXU + 1, side * MAXU + MAXU):
+        if st[S.POS + u] >= 0:
+            n += 1
+    return n
+
+
+@kernel
+def eliminate(st, g, u, cause):
+    """u to the dead pile (rule [10]), front side up."""
+    S.log(g, st, S.EV_ELIM, u, st[S.POS + u], cause)
+    st[S.POS + u] = S.DEAD
+    st[S.STEP + u] = 0
+    st[S.FLAGS + u] = 0
+    st[S.ELIM + u // MAXU] += 1
+
+
+@kernel
+def enter(st, g, u, h):
+    """u now stands in ``h``; a friendly unit entering its side's captured Capital's hex
+    recaptures it (rule [11])."""
+    st[S.POS + u] = h
+    s = u // MAXU
+    if st[S.CAP_CAPTURED + s] == 1 and h == capital_hex(st, s) and u % MAXU != 0:
+        st[S.CAP_CAPTURED + s] = 0
+        S.log(g, st, S.EV_RECAPTURE, s, h, 0)

@@ -1,0 +1,409 @@
+"""Maneuver's combat phase (rule [8]) with the Capital's exceptions (rule [11]).
+
+Attacks are built one at a time: the player names a first attacking unit (or ends the
+phase once no enemy hex must still be attacked), then the enemy hexes it attacks (any of
+its adjacent enemy hexes together), then which other unused units join (each must be
+adjacent to every defending hex). An option is legal only if every enemy hex that must
+still be attacked keeps an unused friendly unit beside it (H9): since one unit can always
+attack all its adjacent hexes together, the mandatory-attack rule can always be met.
+"""
+
+from __future__ import annotations
+
+from manoeuvre_sim.hexgame import board as B
+from manoeuvre_sim.hexgame import players as PL
+from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, roll_combat
+from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
+from manoeuvre_sim.jit import kernel
+
+
+@kernel(inline="always")
+def _adjacent_unit(st, g, side, k, need_unused, outside_capital):
+    """Some unit of ``side`` beside hex ``k`` (unused / outside its Capital's hex)."""
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        h = st[S.POS + v]
+        if h < 0 or not B.present(st, v) or g.dist[h, k] != 1:
+            continue
+        if need_unused and (st[S.FLAGS + v] & S.F_USED):
+            continue
+        if outside_capital and B.in_capital_hex(st, v):
+            continue
+        return True
+    return False
+
+
+@kernel
+def mandatory_map(st, g, side):
+    """``W_MAND``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
+    friendly ZOC; rule [11]: not the enemy Capital's hex, and not because of units in the
+    friendly Capital's hex; H9: not once no unused unit is beside it). Needs refresh."""
+    e = 1 - side
+    n = g.nbr.shape[0]
+    ec = -1
+    if st[S.CAP_CAPTURED + e] == 0:
+        ec = B.capital_hex(st, e)
+    count = 0
+    for k in range(n):
+        g.wk[S.W_MAND, k] = 0
+        if g.wk[S.W_OCC + e, k] == 0 or k == ec:
+            continue
+        fresh = False
+        for v in range(e * MAXU, e * MAXU + MAXU):
+            if st[S.POS + v] == k and B.present(st, v) and not (st[S.FLAGS + v] & S.F_ATTACKED):
+                fresh = True
+        if not fresh:
+            continue
+        if _adjacent_unit(st, g, side, k, False, True) and _adjacent_unit(
+            st, g, side, k, True, False
+        ):
+            g.wk[S.W_MAND, k] = 1
+            g.wk[S.W_MLIST, count] = k
+            count += 1
+    return count
+
+
+@kernel(inline="always")
+def _feasible(st, g, side, nm):
+    """Every mandatory hex (``W_MLIST[:nm]``) not marked in ``W_TMP`` keeps an unused unit
+    beside it (H9)."""
+    for i in range(nm):
+        k = g.wk[S.W_MLIST, i]
+        if g.wk[S.W_TMP, k] == 0:
+            if not _adjacent_unit(st, g, side, k, True, False):
+                return False
+    return True
+
+
+@kernel(inline="always")
+def _mark_defenders(g, h, mask, on):
+    for d in range(6):
+        if mask & (1 << d):
+            g.wk[S.W_TMP, g.nbr[h, d]] = on
+
+
+@kernel
+def combat_phase(st, g, side):
+    """Rule [8]: the phasing side's attacks, then stacking for both sides."""
+    e = 1 - side
+    for u in range(S.NU):
+        st[S.FLAGS + u] &= ~(S.F_USED | S.F_ATTACKED)
+    n_hex = g.nbr.shape[0]
+    for k in range(n_hex):
+        g.wk[S.W_TMP, k] = 0
+    opts = g.wk[S.W_OPTS]
+    while True:
+        B.refresh(st, g)
+        nm = mandatory_map(st, g, side)
+        n = 0
+        if nm == 0:
+            opts[n] = -1
+            n += 1
+        for u in range(side * MAXU, side * MAXU + MAXU):
+            h = st[S.POS + u]
+            if h < 0 or not B.present(st, u) or (st[S.FLAGS + u] & S.F_USED):
+                continue
+            for d in range(6):
+                k = g.nbr[h, d]
+                if k >= 0 and g.wk[S.W_OCC + e, k] > 0:
+                    opts[n] = u
+                    n += 1
+                    break
+        if n == 0:
+            break
+        u = opts[PL.choose(st, g, side, PL.D_ATTACKER, n, nm, 0)]
+        if u < 0:
+            break
+        # the defending hexes: a non-empty set of u's adjacent enemy hexes
+        h = st[S.POS + u]
+        st[S.FLAGS + u] |= S.F_USED
+        n = 0
+        for mask in range(1, 64):
+            ok = True
+            for d in range(6):
+                if mask & (1 << d):
+                    k = g.nbr[h, d]
+                    if k < 0 or g.wk[S.W_OCC + e, k] == 0:
+                        ok = False
+                        break
+            if not ok:
+                continue
+            _mark_defenders(g, h, mask, 1)
+            if _feasible(st, g, side, nm):
+                opts[n] = mask
+                n += 1
+            _mark_defenders(g, h, mask, 0)
+        if n == 0:  # cannot happen (H9); a bug, not a choice
+            raise RuntimeError("no legal defenders for an attacker")
+        mask = opts[PL.choose(st, g, side, PL.D_DEFENDERS, n, u, 0)]
+        _mark_defenders(g, h, mask, 1)
+        nd = 0
+        for d in range(6):
+            if mask & (1 << d):
+                g.wk[S.W_DEF, nd] = g.nbr[h, d]
+                nd += 1
+        na = 0
+        g.wk[S.W_ATT, na] = u
+        na += 1
+        # the others that may join: unused, beside every defending hex (rule [8])
+        for v in range(side * MAXU, side * MAXU + MAXU):
+            hv = st[S.POS + v]
+            if hv < 0 or not B.present(st, v) or (st[S.FLAGS + v] & S.F_USED):
+                continue
+            beside = True
+            for i in range(nd):
+                if g.dist[hv, g.wk[S.W_DEF, i]] != 1:
+                    beside = False
+            if not beside:
+                continue
+            opts[0] = 0
+            n = 1
+            st[S.FLAGS + v] |= S.F_USED
+            if _feasible(st, g, side, nm):
+                opts[1] = 1
+                n = 2
+            st[S.FLAGS + v] &= ~S.F_USED
+            if opts[PL.choose(st, g, side, PL.D_JOIN, n, v, 0)] == 1:
+                st[S.FLAGS + v] |= S.F_USED
+                g.wk[S.W_ATT, na] = v
+                na += 1
+        for i in range(nd):
+            g.wk[S.W_TMP, g.wk[S.W_DEF, i]] = 0
+        resolve(st, g, side, na, nd)
+    enforce_stacking(st, g, side)
+    enforce_stacking(st, g, e)
+
+
+@kernel
+def resolve(st, g, side, na, nd):
+    """One attack: attackers ``wk[W_ATT, :na]`` against the enemy units in hexes
+    ``wk[W_DEF, :nd]`` (rule [8]: withdrawal, supply, totals, result, retreats, advance)."""
+    e = 1 - side
+    st[S.COMBATS + side] += 1
+    for i in range(na):
+        S.log(g, st, S.EV_ATTACKER, g.wk[S.W_ATT, i], st[S.POS + g.wk[S.W_ATT, i]], 0)
+    for i in range(nd):
+        k = g.wk[S.W_DEF, i]
+        S.log(g, st, S.EV_DEFENDER, k, 0, 0)
+        for v in range(e * MAXU, e * MAXU + MAXU):
+            if st[S.POS + v] == k:
+                st[S.FLAGS + v] |= S.F_ATTACKED
+    # withdrawal (rule [8]): no attacking cavalry, so defending cavalry may retreat first
+    cav = False
+    for i in range(na):
+        if g.units[g.wk[S.W_ATT, i], U_TYPE] == CAVALRY:
+            cav = True
+    if not cav:
+        for i in range(nd):
+            k = g.wk[S.W_DEF, i]
+            for v in range(e * MAXU, e * MAXU + MAXU):
+                if st[S.POS + v] == k and g.units[v, U_TYPE] == CAVALRY:
+                    B.refresh(st, g)
+                    g.wk[S.W_RQ, 0] = v
+                    retreat_queue(st, g, e, 1, True)
+        B.refresh(st, g)
+        left = 0
+        for i in range(nd):
+            if g.wk[S.W_OCC + e, g.wk[S.W_DEF, i]] > 0:
+                left += 1
+        if left == 0:
+            # every defending hex vacated: infantry may advance, the attack is over; "advancing
+            # units may not attack after advancing", the others may still attack (H10)
+            for i in range(na):
+                g.wk[S.W_QUEUE, i] = st[S.POS + g.wk[S.W_ATT, i]]
+            _advance(st, g, side, na, nd, True)
+            for i in range(na):
+                a = g.wk[S.W_ATT, i]
+                if st[S.POS + a] == g.wk[S.W_QUEUE, i]:
+                    st[S.FLAGS + a] &= ~S.F_USED
+            return
+        # H10: a hex vacated beside others still held is dropped from the attack
+        left = 0
+        for i in range(nd):
+            k = g.wk[S.W_DEF, i]
+            if g.wk[S.W_OCC + e, k] > 0:
+                g.wk[S.W_DEF, left] = k
+                left += 1
+        nd = left
+    # supply of every involved unit at the beginning of the combat (rule [9])
+    B.refresh(st, g)
+    B.supply_map(st, g, side)
+    att = 0
+    for i in range(na):
+        a = g.wk[S.W_ATT, i]
+        att += B.strength(st, g, a, True, not B.supplied(st, g, a))
+    B.supply_map(st, g, e)
+    dfc = 0
+    for i in range(nd):
+        k = g.wk[S.W_DEF, i]
+        for v in range(e * MAXU, e * MAXU + MAXU):
+            if st[S.POS + v] == k and B.present(st, v):
+                dfc += B.strength(st, g, v, False, not B.supplied(st, g, v))
+    # enemies in captured Capitals' hexes before the result (rule [11] recapture)
+    before0 = g.wk[S.W_OCC + 1, B.capital_hex(st, 0)] if st[S.CAP_CAPTURED] == 1 else 0
+    before1 = g.wk[S.W_OCC + 0, B.capital_hex(st, 1)] if st[S.CAP_CAPTURED + 1] == 1 else 0
+    r = roll_combat(att, dfc, g.rngs[0])
+    S.log(g, st, S.EV_RESULT, att, dfc, r)
+    if r == DE:
+        for i in range(nd):
+            k = g.wk[S.W_DEF, i]
+            cap = st[S.CAP_CAPTURED + e] == 0 and B.capital_hex(st, e) == k
+            if cap:  # rule [11]: a DE against the Capital captures it
+                st[S.CAP_CAPTURED + e] = 1
+                st[S.CAPTURES + e] += 1
+                if st[S.CAP_FELL + e] == 0:
+                    st[S.CAP_FELL + e] = st[S.TURN]
+                S.log(g, st, S.EV_CAPTURE, e, k, 0)
+            for v in range(e * MAXU + 1, e * MAXU + MAXU):
+                if st[S.POS + v] == k:
+                    _lose(st, g, v, cap, 1)
+    elif r == DR:
+        n = 0
+        for i in range(nd):
+            k = g.wk[S.W_DEF, i]
+            for v in range(e * MAXU, e * MAXU + MAXU):
+                if st[S.POS + v] == k and B.present(st, v) and not B.in_capital_hex(st, v):
+                    g.wk[S.W_RQ, n] = v  # rule [11]: DR is NE in the Capital's hex
+                    n += 1
+        B.refresh(st, g)
+        retreat_queue(st, g, e, n, False)
+    elif r == AR:
+        n = 0
+        for i in range(na):
+            a = g.wk[S.W_ATT, i]
+            if B.present(st, a) and not B.in_capital_hex(st, a) and a % MAXU != 0:
+                g.wk[S.W_RQ, n] = a
+                n += 1
+        B.refresh(st, g)
+        retreat_queue(st, g, side, n, False)
+    elif r == AE:
+        for i in range(na):
+            a = g.wk[S.W_ATT, i]
+            if B.present(st, a) and not B.in_capital_hex(st, a) and a % MAXU != 0:
+                _lose(st, g, a, False, 2)
+    B.refresh(st, g)
+    for s in range(2):
+        before = before0 if s == 0 else before1
+        c = B.capital_hex(st, s)
+        if st[S.CAP_CAPTURED + s] == 1 and before > 0 and g.wk[S.W_OCC + 1 - s, c] == 0:
+            st[S.CAP_CAPTURED + s] = 0  # rule [11]: its captors retreated or eliminated
+            S.log(g, st, S.EV_RECAPTURE, s, c, 1)
+    if r == DR or r == DE:  # noqa: SIM109 (numba)
+        _advance(st, g, side, na, nd, False)
+
+
+@kernel(inline="always")
+def _lose(st, g, u, always, cause):
+    """An AE or DE for ``u``: eliminated, or flipped under step losses (rule [13] 3)."""
+    if g.opt[S.O_STEP_LOSSES] == 1 and st[S.STEP + u] == 0 and not always:
+        st[S.STEP + u] = 1
+        S.log(g, st, S.EV_FLIP, u, st[S.POS + u], cause)
+    else:
+        B.eliminate(st, g, u, cause)
+
+
+@kernel
+def _advance(st, g, side, na, nd, infantry_only):
+    """Advance after combat (rule [8]): each attacking infantry or cavalry unit may move
+    into a defending hex its enemies vacated (rule [6]'s limits do not apply); after a
+    withdrawal, infantry only. Never beyond the stacking limit (H4)."""
+    e = 1 - side
+    opts = g.wk[S.W_OPTS]
+    for i in range(na):
+        a = g.wk[S.W_ATT, i]
+        t = g.units[a, U_TYPE]
+        if not B.present(st, a) or not (t == INFANTRY or (t == CAVALRY and not infantry_only)):
+            continue
+        B.refresh(st, g)
+        n = 0
+        opts[n] = -1
+        n += 1
+        h = st[S.POS + a]
+        for j in range(nd):
+            k = g.wk[S.W_DEF, j]
+            if g.wk[S.W_OCC + e, k] == 0 and g.dist[h, k] == 1 and B.fits(st, g, a, k, 0):
+                opts[n] = k
+                n += 1
+        if n == 1:
+            continue
+        k = opts[PL.choose(st, g, side, PL.D_ADVANCE, n, a, 0)]
+        if k >= 0:
+            S.log(g, st, S.EV_ADVANCE, a, h, k)
+            B.enter(st, g, a, k)
+
+
+@kernel
+def retreat_queue(st, g, side, n, withdrawal):
+    """Retreat the units ``wk[W_RQ, :n]`` one hex each, their owner choosing (rule [8]),
+    with chain retreats of the friends they enter upon; ``withdrawal``: a cavalry
+    withdrawal, which the owner may decline. A unit with no hex to go to is eliminated
+    (H11), so is one entering an enemy ZOC with no friendly non-retreating unit there."""
+    e = 1 - side
+    opts = g.wk[S.W_OPTS]
+    i = 0
+    while i < n:
+        u = g.wk[S.W_RQ, i]
+        i += 1
+        if not B.present(st, u):
+            continue
+        B.refresh(st, g)
+        h0 = st[S.POS + u]
+        st[S.FLAGS + u] |= S.F_RETREATING
+        m = 0
+        may_stay = withdrawal and i == 1  # the withdrawing unit; a chain retreat must go
+        if may_stay:
+            opts[m] = -1
+            m += 1
+        for d in range(6):
+            k = g.nbr[h0, d]
+            if k < 0 or g.wk[S.W_OCC + e, k] > 0:
+                continue
+            busy = False
+            for v in range(side * MAXU, side * MAXU + MAXU):
+                if st[S.POS + v] == k and (st[S.FLAGS + v] & S.F_RETREATING):
+                    busy = True
+            if not busy:
+                opts[m] = k
+                m += 1
+        if m == 0:
+            B.eliminate(st, g, u, 3)
+            continue
+        kind = PL.D_WITHDRAW if may_stay else PL.D_RETREAT
+        k = opts[PL.choose(st, g, side, kind, m, u, 0)]
+        if k < 0:
+            st[S.FLAGS + u] &= ~S.F_RETREATING
+            continue
+        S.log(g, st, S.EV_WITHDRAW if may_stay else S.EV_RETREAT, u, h0, k)
+        if PL._dies(st, g, side, k):
+            st[S.POS + u] = k
+            B.eliminate(st, g, u, 4)
+            continue
+        B.enter(st, g, u, k)
+        for v in range(side * MAXU + 1, side * MAXU + MAXU):
+            if v != u and st[S.POS + v] == k and not (st[S.FLAGS + v] & S.F_RETREATING):
+                g.wk[S.W_RQ, n] = v  # rule [8]: they must retreat one hex at once
+                n += 1
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        st[S.FLAGS + v] &= ~S.F_RETREATING
+
+
+@kernel
+def enforce_stacking(st, g, side):
+    """Rule [6]: in every hex over the limit the owner keeps one unit of the class (the
+    one it chooses) and removes the rest to the dead pile (H12)."""
+    opts = g.wk[S.W_OPTS]
+    for u in range(side * MAXU + 1, side * MAXU + MAXU):
+        h = st[S.POS + u]
+        if h < 0 or B.fits(st, g, u, h, 0):
+            continue
+        c = B.stack_class(g, u)
+        n = 0
+        for v in range(side * MAXU + 1, side * MAXU + MAXU):
+            if st[S.POS + v] == h and B.stack_class(g, v) == c:
+                opts[n] = v
+                n += 1
+        keep = opts[PL.choose(st, g, side, PL.D_KEEP, n, h, c)]
+        for v in range(side * MAXU + 1, side * MAXU + MAXU):
+            if v != keep and st[S.POS + v] == h and B.stack_class(g, v) == c:
+                S.log(g, st, S.EV_STACK, v, h, 0)
+                B.eliminate(st, g, v, 5)

@@ -1,0 +1,182 @@
+"""A whole game of Maneuver: set-up (rule [3]), the turn (rule [4]), movement (rules [6],
+[7], [9]), replacements (rules [10], [13] 4), combat (``combat.py``) and victory (rule [12]).
+"""
+
+from __future__ import annotations
+
+from manoeuvre_sim.hexgame import board as B
+from manoeuvre_sim.hexgame import checks as K
+from manoeuvre_sim.hexgame import combat as C
+from manoeuvre_sim.hexgame import players as PL
+from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.scenario import H_CAPITAL_OK, H_SETUP, H_SIDE, MAXU
+from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.rng import uniform_below
+
+
+@kernel
+def place(st, g, u):
+    """Rule [3]: ``u``'s player sets it up on its side, not beside the border; the Capital
+    also off the edge hexes and two hexes from the corners (H3); within stacking (H4)."""
+    s = u // MAXU
+    opts = g.wk[S.W_OPTS]
+    col = H_CAPITAL_OK if u % MAXU == 0 else H_SETUP
+    n = 0
+    for h in range(g.nbr.shape[0]):
+        if g.hexes[h, H_SIDE] == s and g.hexes[h, col] == 1 and B.fits(st, g, u, h, 0):
+            opts[n] = h
+            n += 1
+    if n == 0:
+        raise RuntimeError("no set-up hex left (the scenario's validation should prevent it)")
+    h = opts[PL.choose(st, g, s, PL.D_SETUP, n, u, 0)]
+    st[S.POS + u] = h
+    if u % MAXU != 0:
+        # rule [13] 2, army quality: the side's first K combat units set up reduced
+        st[S.STEP + u] = 1 if u % MAXU <= g.opt[S.O_QUALITY + s] else 0
+    S.log(g, st, S.EV_PLACE, u, h, 0)
+
+
+@kernel
+def setup(st, g, first):
+    """Rule [3]'s order: the first player's Capital, the second player's army, then the
+    first player's remaining units."""
+    second = 1 - first
+    st[S.FIRST] = first
+    st[S.PLAYER] = first
+    place(st, g, first * MAXU)
+    st[S.CAP_HOME + first] = st[S.POS + first * MAXU]
+    st[S.PLAYER] = second
+    for u in range(second * MAXU, second * MAXU + MAXU):
+        if st[S.POS + u] == S.UNPLACED:
+            place(st, g, u)
+    st[S.CAP_HOME + second] = st[S.POS + second * MAXU]
+    st[S.PLAYER] = first
+    for u in range(first * MAXU + 1, first * MAXU + MAXU):
+        if st[S.POS + u] == S.UNPLACED:
+            place(st, g, u)
+
+
+@kernel
+def replacement(st, g, side):
+    """Rule [10]: from game turn 2, one unit of the dead pile at the Capital (full
+    strength; reduced under army quality, rule [13] 2), none while the Capital is
+    besieged or captured. Rule [13] 4: one step instead (a dead unit reduced at the
+    Capital, or a supplied reduced unit on the map flipped). The player may decline."""
+    if st[S.TURN] < 2 or st[S.CAP_CAPTURED + side] == 1:
+        return
+    B.refresh(st, g)
+    if B.besieged(st, g, side):
+        return
+    steps = g.opt[S.O_STEP_REPL] == 1
+    if steps:
+        B.supply_map(st, g, side)
+    opts = g.wk[S.W_OPTS]
+    n = 0
+    opts[n] = -1
+    n += 1
+    for u in range(side * MAXU + 1, side * MAXU + MAXU):
+        p = st[S.POS + u]
+        if p == S.DEAD:
+            opts[n] = u
+            n += 1
+        elif steps and p >= 0 and st[S.STEP + u] == 1 and B.supplied(st, g, u):
+            opts[n] = u + S.NU
+            n += 1
+    if n == 1:
+        return
+    o = opts[PL.choose(st, g, side, PL.D_REPLACE, n, 0, 0)]
+    if o < 0:
+        return
+    st[S.REPL + side] += 1
+    if o >= S.NU:  # rule [13] 4: a step, flipping a supplied reduced unit
+        st[S.STEP + o - S.NU] = 0
+        S.log(g, st, S.EV_FLIP, o - S.NU, st[S.POS + o - S.NU], 0)
+        return
+    weak = steps or g.opt[S.O_QUALITY] + g.opt[S.O_QUALITY + 1] > 0
+    st[S.STEP + o] = 1 if weak else 0
+    st[S.FLAGS + o] = 0
+    st[S.REPL_IN + side] += 1
+    st[S.POS + o] = B.capital_hex(st, side)
+    S.log(g, st, S.EV_REPLACE, o, st[S.POS + o], st[S.STEP + o])
+
+
+@kernel
+def movement_phase(st, g, side):
+    """Rules [6], [7], [9]: replacements, the supply check, then each unit's move (the
+    player choosing its end hex among those it can reach), then stacking."""
+    replacement(st, g, side)
+    B.refresh(st, g)
+    B.supply_map(st, g, side)
+    for u in range(side * MAXU, side * MAXU + MAXU):
+        f = st[S.FLAGS + u] & ~(S.F_UNSUPPLIED | S.F_MOVED)
+        if st[S.POS + u] >= 0 and not B.supplied(st, g, u):
+            f |= S.F_UNSUPPLIED
+        st[S.FLAGS + u] = f
+    opts = g.wk[S.W_OPTS]
+    n_hex = g.nbr.shape[0]
+    for u in range(side * MAXU + 1, side * MAXU + MAXU):
+        h0 = st[S.POS + u]
+        if h0 < 0:
+            continue
+        B.reach(st, g, u, B.movement_allowance(st, g, u))
+        n = 0
+        for h in range(n_hex):
+            if g.wk[S.W_REACH, h] >= 0 and B.fits(st, g, u, h, S.F_MOVED):
+                opts[n] = h
+                n += 1
+        if n == 0:  # only over-stacked hexes: stay (stacking removes the excess, rule [6])
+            opts[n] = h0
+            n += 1
+        h = opts[PL.choose(st, g, side, PL.D_MOVE, n, u, 0)]
+        if h != h0:
+            S.log(g, st, S.EV_MOVE, u, h0, h)
+            B.enter(st, g, u, h)
+        st[S.FLAGS + u] |= S.F_MOVED
+    C.enforce_stacking(st, g, side)
+
+
+@kernel
+def victory_check(st, g, ended):
+    """Rule [12], at the end of ``ended``'s player turn (an enemy player turn for the
+    other side): the other side wins if ``ended``'s Capital is captured and it has at
+    least two more combat units on the map. Returns True when the game is over."""
+    w = 1 - ended
+    if st[S.CAP_CAPTURED + ended] == 0:
+        return False
+    if B.combat_units_on_map(st, w) >= B.combat_units_on_map(st, ended) + 2:
+        st[S.WINNER] = w
+        st[S.VICTORY] = S.VIC_CAPITAL
+        return True
+    st[S.NO_MARGIN + w] += 1
+    return False
+
+
+@kernel
+def play_game(st, g):
+    """One game from ``clear_state`` to its end; ``g.rngs`` seeded (``batch.seed_game``)."""
+    first = g.opt[S.O_FIRST]
+    if first < 0:
+        first = uniform_below(g.rngs[0], 2)  # H5: the players "decide": a fair draw
+    setup(st, g, first)
+    for turn in range(1, g.opt[S.O_TURNS] + 1):
+        st[S.TURN] = turn
+        S.log(g, st, S.EV_TURN, turn, 0, 0)
+        for k in range(2):
+            side = first if k == 0 else 1 - first
+            st[S.PLAYER] = side
+            movement_phase(st, g, side)
+            if g.opt[S.O_CHECK]:
+                st[S.VIOLATIONS] |= K.check_state(st, g, False)
+            C.combat_phase(st, g, side)
+            if g.opt[S.O_CHECK]:
+                st[S.VIOLATIONS] |= K.check_state(st, g, False)
+            if victory_check(st, g, side):
+                S.log(g, st, S.EV_END, st[S.WINNER], st[S.VICTORY], 0)
+                if g.opt[S.O_CHECK]:
+                    st[S.VIOLATIONS] |= K.check_state(st, g, True)
+                return
+    st[S.WINNER] = 2
+    st[S.VICTORY] = S.VIC_DRAW
+    S.log(g, st, S.EV_END, 2, S.VIC_DRAW, 0)
+    if g.opt[S.O_CHECK]:
+        st[S.VIOLATIONS] |= K.check_state(st, g, True)

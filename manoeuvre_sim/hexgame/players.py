@@ -1,0 +1,190 @@
+"""Maneuver's players: every choice the rules give, decided over the whole board.
+
+A decision is a list of options in ``Ctx.wk[W_OPTS, :n]`` (hexes, units, masks: see the
+``D_*`` kinds) and two context integers ``a``, ``b``; a player returns an index in
+``0..n-1``, drawing any randomness from its own generator (``Ctx.rngs[1 + side]``).
+
+- ``random`` (0): uniform over the legal options, the rules' reference.
+- ``capital`` (1): goes for the enemy Capital; attacks whenever its estimate is at least
+  ``params[1]``; advances toward the Capital.
+- ``attrition`` (2): holds a line on its own side, attacks only at an estimated difference
+  of ``params[1]`` or better (default +3), never advances.
+
+Scripted players score each option and take the best, ties broken at random.
+``params[side]``: ``ndarray(float64, shape=(NPARAM,))``: 0 weight on the distance to the
+target (enemy Capital or nearest enemy unit), 1 the estimated difference (attack minus
+defence strengths, dice excluded) from which it attacks voluntarily, 2 weight on staying on
+its own side of the border, 3 the cost of a retreat that eliminates the unit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from manoeuvre_sim.hexgame import POLICIES
+from manoeuvre_sim.hexgame import board as B
+from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
+from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.rng import keep_best, uniform_below
+
+P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
+NPARAM = 4
+DEFAULT_PARAMS = {
+    "random": (0.0, 0.0, 0.0, 0.0),
+    "capital": (1.0, 1.0, 0.0, 100.0),
+    "attrition": (1.0, 3.0, 5.0, 100.0),
+}
+
+# decision kinds
+D_SETUP, D_REPLACE, D_MOVE, D_KEEP, D_ATTACKER = 0, 1, 2, 3, 4
+D_DEFENDERS, D_JOIN, D_WITHDRAW, D_RETREAT, D_ADVANCE = 5, 6, 7, 8, 9
+DECISION_NAMES = (
+    "setup", "replacement", "move", "stacking keep", "attacker", "defenders", "join",
+    "withdraw", "retreat", "advance",
+)  # fmt: skip
+
+
+def policy_arrays(policy_blue, policy_red, params_blue=None, params_red=None):
+    """``pol`` int32[2] and ``params`` float64[2, NPARAM] for two named policies."""
+    pol = np.zeros(2, dtype=np.int32)
+    params = np.zeros((2, NPARAM), dtype=np.float64)
+    for s, (name, p) in enumerate(((policy_blue, params_blue), (policy_red, params_red))):
+        if name not in POLICIES:
+            raise ValueError(f"unknown policy {name!r}; expected one of: {', '.join(POLICIES)}")
+        pol[s] = POLICIES.index(name)
+        params[s] = DEFAULT_PARAMS[name] if p is None else p
+    return pol, params
+
+
+@kernel(inline="always")
+def _dies(st, g, side, h):
+    """A unit of ``side`` retreating into ``h`` is eliminated (rule [8]). Needs refresh."""
+    if g.wk[S.W_ZOC + 1 - side, h] == 0:
+        return False
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        if st[S.POS + v] == h and B.present(st, v) and not (st[S.FLAGS + v] & S.F_RETREATING):
+            return False
+    return True
+
+
+@kernel(inline="always")
+def _nearest_enemy(st, g, side, h):
+    best = 99
+    for v in range((1 - side) * MAXU, (1 - side) * MAXU + MAXU):
+        if B.present(st, v):
+            d = g.dist[h, st[S.POS + v]]
+            if d < best:
+                best = d
+    return best
+
+
+@kernel(inline="always")
+def _hex_defence(st, g, side, k):
+    """Defence strength of the enemy units in hex ``k`` (supply ignored)."""
+    t = 0
+    for v in range((1 - side) * MAXU, (1 - side) * MAXU + MAXU):
+        if st[S.POS + v] == k and B.present(st, v):
+            t += B.strength(st, g, v, False, False)
+    return t
+
+
+@kernel(inline="always")
+def _hex_odds(st, g, side, k):
+    """Estimated difference if every unused friendly unit beside ``k`` attacked it."""
+    a = 0
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        h = st[S.POS + v]
+        if h >= 0 and B.present(st, v) and not (st[S.FLAGS + v] & S.F_USED) and g.dist[h, k] == 1:
+            a += B.strength(st, g, v, True, False)
+    return a - _hex_defence(st, g, side, k)
+
+
+@kernel(inline="always")
+def _score(st, g, side, kind, o, a, b, p):
+    """A scripted player's value of option ``o`` (higher is better)."""
+    style = g.pol[side]
+    ec = B.capital_hex(st, 1 - side)
+    oc = B.capital_hex(st, side)
+    if kind == D_SETUP:
+        if a % MAXU == 0:  # the Capital: far from the enemy side
+            return float(g.hexes[o, H_BORDER_DIST])
+        if ec >= 0 and style == P_CAPITAL:
+            return -float(g.dist[o, ec])
+        return -abs(float(g.hexes[o, H_BORDER_DIST]) - 2.5)
+    if kind == D_MOVE:
+        own = 1.0 if g.hexes[o, H_SIDE] == side else 0.0
+        if style == P_CAPITAL and ec >= 0:
+            return -p[0] * g.dist[o, ec] + p[2] * own
+        return -p[0] * _nearest_enemy(st, g, side, o) + p[2] * own
+    if kind == D_REPLACE:
+        if o < 0:
+            return -1.0
+        return float(B.strength(st, g, o % S.NU, True, False)) + 1.0
+    if kind == D_KEEP:
+        return float(B.strength(st, g, o, True, False) + B.strength(st, g, o, False, False))
+    if kind == D_ATTACKER:
+        if o < 0:
+            return p[1] - 0.5
+        u = o
+        h = st[S.POS + u]
+        best = -99.0
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k >= 0 and g.wk[S.W_OCC + 1 - side, k] > 0:
+                v = float(_hex_odds(st, g, side, k))
+                if k == ec:
+                    v += 1.0 if style == P_CAPITAL else 0.0
+                best = max(best, v)
+        return best
+    if kind == D_DEFENDERS:
+        h = st[S.POS + a]
+        n = 0
+        dsum = 0
+        for d in range(6):
+            if o & (1 << d):
+                n += 1
+                dsum += _hex_defence(st, g, side, g.nbr[h, d])
+        return -10.0 * n - dsum
+    if kind == D_JOIN:
+        return float(o)
+    if kind == D_WITHDRAW or kind == D_RETREAT:  # noqa: SIM109 (numba)
+        if o < 0:
+            return 0.0
+        v = 0.5 - p[3] * _dies(st, g, side, o)
+        if oc >= 0:
+            v -= 0.1 * g.dist[o, oc]
+        if g.wk[S.W_OCC + side, o] > 0:
+            v -= 2.0  # a chain retreat
+        return v
+    if kind == D_ADVANCE:
+        if o < 0:
+            return 0.0
+        if style != P_CAPITAL or ec < 0:
+            return -0.5
+        return float(g.dist[st[S.POS + a], ec] - g.dist[o, ec])
+    return 0.0
+
+
+@kernel
+def choose(st, g, side, kind, n, a, b):
+    """The index of the option ``side``'s player takes among ``wk[W_OPTS, :n]``."""
+    rng = g.rngs[1 + side]
+    if n == 1:
+        return 0
+    if g.pol[side] == P_RANDOM:
+        return uniform_below(rng, n)
+    p = g.params[side]
+    best = -np.inf
+    bi = 0
+    ties = 0
+    for i in range(n):
+        v = _score(st, g, side, kind, g.wk[S.W_OPTS, i], a, b, p)
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    return bi
+
+
+@kernel(inline="always")
+def is_line(g, u):
+    t = g.units[u, U_TYPE]
+    return t == INFANTRY or t == CAVALRY  # noqa: SIM109 (numba)

@@ -1,0 +1,143 @@
+"""Maneuver's options, records and manifest: what a run of games was and what it gave.
+
+The core columns are those of Manoeuvre's records (``game, seed, army_a, army_b,
+policy_a, policy_b, first_player, winner, victory, game_turns``), so the shared study layer
+reads both games; ``army_a`` is blue (side 0) and ``army_b`` red. The game's own columns
+follow (README text in the lead's report).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, RULES_VERSION
+from manoeuvre_sim.hexgame import batch as BT
+from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.scenario import MAXU, SIDES
+
+VICTORY = np.array(S.VICTORY_NAMES)
+
+
+@dataclass(frozen=True)
+class HexOptions:
+    """The rule options of a run (rules [3], [12], [13])."""
+
+    border: str = "basic"  # rule [2] / [13] 1: a border line of the scenario
+    turns: int = 10  # rule [12]
+    first: str = "random"  # rule [3]: "random", "blue" or "red"
+    quality_blue: str = "front"  # rule [13] 2: "front", "back" or K (the first K units back)
+    quality_red: str = "front"
+    step_losses: bool = False  # rule [13] 3
+    step_replacements: bool = False  # rule [13] 4
+    captured_capital_zoc: bool = False  # H6's other reading
+
+    def __post_init__(self) -> None:
+        if self.first not in ("random", "blue", "red"):
+            raise UsageError(f"--first: expected random, blue or red, got {self.first!r}")
+        for side in SIDES:
+            q = getattr(self, f"quality_{side}")
+            if q not in ("front", "back") and not (q.isdigit() and int(q) <= MAXU):
+                raise UsageError(
+                    f"--quality-{side}: expected front, back or a number of units, got {q!r}"
+                )
+        if not 1 <= self.turns <= 100:
+            raise UsageError(f"--turns: expected 1..100, got {self.turns}")
+
+    def array(self) -> np.ndarray:
+        return S.default_options(
+            turns=self.turns,
+            first={"random": -1, "blue": 0, "red": 1}[self.first],
+            quality=(_quality(self.quality_blue), _quality(self.quality_red)),
+            step_losses=int(self.step_losses),
+            step_repl=int(self.step_replacements),
+            captured_zoc=int(self.captured_capital_zoc),
+        )
+
+    def describe(self) -> str:
+        adv = [
+            f"border {self.border}",
+            f"first player {self.first}",
+            f"{self.turns} turns",
+        ]
+        if (self.quality_blue, self.quality_red) != ("front", "front"):
+            adv.append(f"army quality blue {self.quality_blue}, red {self.quality_red}")
+        if self.step_losses:
+            adv.append("step losses")
+        if self.step_replacements:
+            adv.append("step replacements")
+        if self.captured_capital_zoc:
+            adv.append("a captured Capital keeps its ZOC (H6)")
+        return "; ".join(adv)
+
+
+def _quality(q: str) -> int:
+    """Rule [13] 2 as the kernels read it: how many combat units start reduced."""
+    return {"front": 0, "back": MAXU}.get(q, int(q) if q.isdigit() else 0)
+
+
+def manifest(sc, source, options: HexOptions, seed, first_game, games, policies, params):
+    """What every output of a run records (the scenario's hash among it)."""
+    return {
+        "game": GAME_KEY,
+        "game_title": GAME_TITLE,
+        "rules_version": RULES_VERSION,
+        "scenario": sc.name,
+        "scenario_file": str(source),
+        "scenario_sha256": sc.sha256,
+        "options": asdict(options),
+        "options_text": options.describe(),
+        "army_a": "blue",
+        "army_b": "red",
+        "config": {
+            "seed": seed,
+            "first_game": first_game,
+            "games": games,
+            "policy_a": policies[0],
+            "policy_b": policies[1],
+            "params_a": [float(x) for x in params[0]],
+            "params_b": [float(x) for x in params[1]],
+        },
+    }
+
+
+def to_frame(records: np.ndarray, man: dict, first_game: int = 0) -> pd.DataFrame:
+    """One row per game (columns: the README's Maneuver records table)."""
+    r = records
+    n = len(r)
+    ab = np.array(["a", "b", "draw"])
+    cfg = man["config"]
+    df = pd.DataFrame(
+        {
+            "game": np.arange(first_game, first_game + n, dtype=np.int64),
+            "seed": np.full(n, cfg["seed"], dtype=np.int64),
+            "army_a": man["army_a"],
+            "army_b": man["army_b"],
+            "policy_a": cfg["policy_a"],
+            "policy_b": cfg["policy_b"],
+            "first_player": ab[r[:, BT.R_FIRST]],
+            "winner": ab[r[:, BT.R_WINNER]],
+            "victory": VICTORY[r[:, BT.R_VICTORY]],
+            "game_turns": r[:, BT.R_TURNS],
+        }
+    )
+    for s, x in enumerate(("a", "b")):
+        df[f"capital_fell_turn_{x}"] = r[:, BT.R_FELL + s]
+        df[f"capital_captures_{x}"] = r[:, BT.R_CAPTURES + s]
+        df[f"captured_without_margin_{x}"] = r[:, BT.R_NO_MARGIN + s]
+        df[f"units_on_map_{x}"] = r[:, BT.R_UNITS + s]
+        df[f"eliminated_{x}"] = r[:, BT.R_ELIM + s]
+        df[f"replacements_{x}"] = r[:, BT.R_REPL + s]
+        df[f"combats_{x}"] = r[:, BT.R_COMBATS + s]
+        df[f"capital_captured_at_end_{x}"] = r[:, BT.R_CAPTURED + s].astype(bool)
+    o = man["options"]
+    df["border"] = o["border"]
+    df["quality_a"] = o["quality_blue"]
+    df["quality_b"] = o["quality_red"]
+    df["step_losses"] = bool(o["step_losses"])
+    df["step_replacements"] = bool(o["step_replacements"])
+    df["captured_capital_zoc"] = bool(o.get("captured_capital_zoc", False))
+    return df

@@ -1,0 +1,171 @@
+"""Maneuver's game state: one fixed-shape ``int32`` vector per game, and the game context.
+
+``st``: ``ndarray(int32, shape=(STATE_SIZE,))``, laid out as::
+
+    header(HEADER) | pos(2*MAXU) | step(2*MAXU) | flags(2*MAXU)
+
+Units are numbered ``side * MAXU + i`` (side 0 blue, 1 red; ``i = 0`` the Capital), as the
+packed scenario (``scenario.pack``). ``pos``: the hex (``grid``'s id) of a unit on the map,
+``DEAD`` in the dead pile (rule [10]), ``ABSENT`` for an unused row, ``UNPLACED`` before
+set-up. ``step``: 0 front, 1 reduced (rule [13] 2, 3). ``flags``: the bits ``F_*``.
+
+The context ``Ctx`` (a namedtuple the kernels receive) holds the scenario's tables, the
+options, the players, the generators, the scratch rows and the event trace.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from manoeuvre_sim.hexgame.scenario import MAXU
+from manoeuvre_sim.jit import kernel
+
+NU = 2 * MAXU
+# --- header ----------------------------------------------------------------------------
+TURN = 0  # game turn, 1..turns (rule [4])
+PLAYER = 1  # the side whose player turn it is
+FIRST = 2  # the side that moves first (rule [3])
+WINNER = 3  # -1 undecided, 0 blue, 1 red, 2 draw
+VICTORY = 4  # VIC_*
+CAP_CAPTURED = 5  # + side: 1 while that side's Capital is captured (rule [11])
+CAP_FELL = 7  # + side: the first game turn that side's Capital fell, 0 if never
+NO_MARGIN = 9  # + side: victory checks at which that side held the enemy Capital short
+#                of the two-unit margin (rule [12])
+ELIM = 11  # + side: that side's units eliminated (dead pile entries)
+REPL = 13  # + side: replacements (or replacement steps) received (rule [10])
+COMBATS = 15  # + side: combats that side attacked in
+CAPTURES = 17  # + side: times that side's Capital was captured
+CAP_HOME = 19  # + side: the hex that side's Capital was set up on (it never moves)
+REPL_IN = 21  # + side: units returned from the dead pile (rule [10])
+VIOLATIONS = 23  # with O_CHECK: the CHK_* bits of invariants broken (0 in a correct engine)
+HEADER = 24
+POS = HEADER
+STEP = POS + NU
+FLAGS = STEP + NU
+STATE_SIZE = FLAGS + NU
+
+DEAD, ABSENT, UNPLACED = -1, -2, -3
+# flags, per unit
+F_USED = 1  # has attacked this combat phase (rule [8]: once per phase)
+F_ATTACKED = 2  # was attacked this combat phase
+F_RETREATING = 4  # retreating in the combat being resolved (rule [8] chain retreats)
+F_UNSUPPLIED = 8  # unsupplied at the last supply check of its movement phase (rule [9])
+F_MOVED = 16  # has made its move this movement phase
+# victory kinds
+VIC_NONE, VIC_CAPITAL, VIC_DRAW = 0, 1, 2
+VICTORY_NAMES = ("none", "capital", "draw")
+
+# --- options: ndarray(int32, shape=(NOPT,)) --------------------------------------------------
+O_TURNS = 0  # rule [12]: the game turn after which the game is a draw (10)
+O_FIRST = 1  # -1: drawn per game; 0 blue; 1 red (rule [3]: "the players decide")
+O_QUALITY = 2  # + side: rule [13] 2, that side's first K combat units (scenario order) set up
+#               reduced: 0 none (front), MAXU all (back), between: a mixture
+O_STEP_LOSSES = 4  # rule [13] 3
+O_STEP_REPL = 5  # rule [13] 4
+O_CHECK = 6  # 1: check the invariants after every phase (``checks.py``; tests)
+O_CAPTURED_ZOC = 7  # H6 switch: 1 = a captured Capital keeps its ZOC (rule [5]'s zero units do)
+NOPT = 8
+
+# --- scratch rows: ndarray(int32, shape=(NWK, W)) ---------------------------------------------
+W_OCC = 0  # + side: units of that side in each hex (a captured Capital not counted)
+W_ZOC = 2  # + side: 1 where that side exerts a ZOC (rule [7])
+W_SUP = 4  # hexes a supply path reaches (rule [9])
+W_REACH = 5  # movement points used to reach each hex, -1 unreached (rule [6])
+W_QUEUE = 6
+W_OPTS = 7  # the options of the decision being taken
+W_RQ = 8  # units waiting to retreat (rule [8] chain retreats)
+W_ATT = 9  # the attackers of the attack being built
+W_DEF = 10  # the defending hexes of the attack being built
+W_MAND = 11  # 1 on an enemy hex that must still be attacked (rule [8])
+W_TMP = 12
+W_MLIST = 13  # the hexes marked in W_MAND, as a list
+NWK = 14
+
+TRACE_COLS = 6  # kind, turn, player, a, b, c
+
+Ctx = namedtuple(
+    "Ctx",
+    "units hexes nbr dist opt pol params rngs wk tr trn",
+)
+
+
+def new_context(packed, opt, pol, params, trace_rows=0):
+    """A context for one game from a packed scenario (``scenario.pack``); ``rngs`` zeroed
+    (``seed_game`` fills them)."""
+    n = packed.neighbours.shape[0]
+    return Ctx(
+        packed.units,
+        packed.hexes,
+        packed.neighbours,
+        packed.distance,
+        np.asarray(opt, dtype=np.int32),
+        np.asarray(pol, dtype=np.int32),
+        np.asarray(params, dtype=np.float64),
+        np.zeros((3, 4), dtype=np.uint64),
+        np.zeros((NWK, max(n, 64, NU)), dtype=np.int32),
+        np.zeros((trace_rows, TRACE_COLS), dtype=np.int32),
+        np.zeros(1, dtype=np.int32),
+    )
+
+
+def default_options(
+    turns=10, first=-1, quality=(0, 0), step_losses=0, step_repl=0, check=0, captured_zoc=0
+):
+    o = np.zeros(NOPT, dtype=np.int32)
+    o[O_CAPTURED_ZOC] = captured_zoc
+    o[O_CHECK] = check
+    o[O_TURNS] = turns
+    o[O_FIRST] = first
+    o[O_QUALITY] = quality[0]
+    o[O_QUALITY + 1] = quality[1]
+    o[O_STEP_LOSSES] = step_losses
+    o[O_STEP_REPL] = step_repl
+    return o
+
+
+@kernel
+def clear_state(st, units):
+    """An empty game: every unit of the scenario unplaced, on its front side."""
+    st[:] = 0
+    st[WINNER] = -1
+    for u in range(NU):
+        st[POS + u] = UNPLACED if units[u, 0] >= 0 else ABSENT
+
+
+@kernel(inline="always")
+def side_of(u):
+    return u // MAXU
+
+
+@kernel(inline="always")
+def capital_of(side):
+    return side * MAXU
+
+
+@kernel(inline="always")
+def log(g, st, kind, a, b, c):
+    """One event into the trace (ignored when the trace is full or has no rows)."""
+    n = g.trn[0]
+    if n < g.tr.shape[0]:
+        g.tr[n, 0] = kind
+        g.tr[n, 1] = st[TURN]
+        g.tr[n, 2] = st[PLAYER]
+        g.tr[n, 3] = a
+        g.tr[n, 4] = b
+        g.tr[n, 5] = c
+        g.trn[0] = n + 1
+
+
+# event kinds (trace column 0)
+EV_PLACE, EV_MOVE, EV_REPLACE, EV_ATTACK, EV_RESULT, EV_RETREAT = 1, 2, 3, 4, 5, 6
+EV_ELIM, EV_ADVANCE, EV_WITHDRAW, EV_CAPTURE, EV_RECAPTURE, EV_STACK = 7, 8, 9, 10, 11, 12
+EV_TURN, EV_END, EV_FLIP, EV_ATTACKER, EV_DEFENDER = 13, 14, 15, 16, 17
+EVENT_NAMES = {
+    EV_PLACE: "place", EV_MOVE: "move", EV_REPLACE: "replace", EV_ATTACK: "attack",
+    EV_RESULT: "result", EV_RETREAT: "retreat", EV_ELIM: "eliminated", EV_ADVANCE: "advance",
+    EV_WITHDRAW: "withdraw", EV_CAPTURE: "capture", EV_RECAPTURE: "recapture",
+    EV_STACK: "stacking removal", EV_TURN: "turn", EV_END: "end", EV_FLIP: "flip",
+    EV_ATTACKER: "attacker", EV_DEFENDER: "defender hex",
+}  # fmt: skip
