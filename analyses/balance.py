@@ -184,7 +184,7 @@ class BalanceResult:
         study was run without one)."""
         if self._games is not None:
             return self._games
-        from manoeuvre_sim.results import read_store
+        from manoeuvre_sim.store import read_store
 
         return read_store(self.store) if self.store is not None else pd.DataFrame()
 

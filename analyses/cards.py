@@ -239,7 +239,8 @@ class CardResult:
         )  # fmt: skip
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
-        from manoeuvre_sim.results import write_json, write_part
+        from manoeuvre_sim.results import write_json
+        from manoeuvre_sim.store import write_part
 
         out_dir = Path(out_dir)
         out = [

@@ -365,7 +365,7 @@ def play(
     from manoeuvre_sim.backend import LocalBackend
     from manoeuvre_sim.engine.pack import pack
     from manoeuvre_sim.model import load_map_pool, load_terrain
-    from manoeuvre_sim.results import write_part
+    from manoeuvre_sim.store import write_part
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
