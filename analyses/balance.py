@@ -36,18 +36,11 @@ from manoeuvre_sim.analyses.balance_text import setup_text as setup_text
 from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
 from manoeuvre_sim.analyses.study_dir import prepare_out_dir as prepare_out_dir
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.games.manoeuvre import KEY as GAME_KEY
+from manoeuvre_sim.games.manoeuvre import RuleOptions, army_hash, study_data_hash
 from manoeuvre_sim.model import Army
 from manoeuvre_sim.runner import check_policy
-from manoeuvre_sim.study import (
-    Pairing,
-    RuleOptions,
-    Task,
-    army_hash,
-    blocks,
-    pairing_seed,
-    play,
-    study_data_hash,
-)
+from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
 
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
@@ -184,7 +177,7 @@ class BalanceResult:
         study was run without one)."""
         if self._games is not None:
             return self._games
-        from manoeuvre_sim.results import read_store
+        from manoeuvre_sim.store import read_store
 
         return read_store(self.store) if self.store is not None else pd.DataFrame()
 
@@ -530,6 +523,7 @@ def base_manifest(spec: BalanceSpec) -> dict:
         "tool": "manoeuvre-sim",
         "version": __version__,
         "rules_version": RULES_VERSION,
+        "game": GAME_KEY,  # games.GAMES: a store of one game is never resumed as another's
         "study": "balance",
         "seed": spec.seed,
         "armies": [

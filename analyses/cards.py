@@ -40,8 +40,9 @@ from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses.observed import MIN_GROUP, ObservedSums, observed_frame
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.games.manoeuvre import RuleOptions
 from manoeuvre_sim.model import Army
-from manoeuvre_sim.study import Pairing, RuleOptions, Task, blocks, pairing_seed, play
+from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
 
 MODES = ("observed", "ablation", "both")
 BLANK = "blank"
@@ -238,7 +239,8 @@ class CardResult:
         )  # fmt: skip
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
-        from manoeuvre_sim.results import write_json, write_part
+        from manoeuvre_sim.results import write_json
+        from manoeuvre_sim.store import write_part
 
         out_dir = Path(out_dir)
         out = [
@@ -416,7 +418,7 @@ def run_spec(
     outcome = play(
         pairings, tasks, options=spec.options, threads=spec.threads, store=store,
         manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
-        card_stats=set(range(nbase)) if observed is not None else False,
+        stats=set(range(nbase)) if observed is not None else False,
     )  # fmt: skip
     cards = pd.DataFrame(
         {

@@ -43,8 +43,9 @@ import pandas as pd
 from manoeuvre_sim import stats
 from manoeuvre_sim.analyses.observed import MIN_GROUP, _diff
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.games.manoeuvre import RuleOptions
 from manoeuvre_sim.model import Army
-from manoeuvre_sim.study import Pairing, RuleOptions, blocks, pairing_seed, play
+from manoeuvre_sim.study import Pairing, blocks, pairing_seed, play
 
 LEADER = "Leader"
 UNIT = "Unit card"
@@ -382,7 +383,7 @@ def run_spec(spec: NeglectSpec, progress: Callable[[int, int], None] | None = No
 
     out = play(
         pairings, tasks, options=spec.options, threads=spec.threads, on_frame=on_frame,
-        progress=prog, card_stats=True,
+        progress=prog, stats=True,
     )  # fmt: skip
     cards = pd.concat([card_frame(p, sums[p]) for p in spec.policies], ignore_index=True)
     pol = pd.DataFrame([policy_row(p, spec.opponent or p, sums[p]) for p in spec.policies])

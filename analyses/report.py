@@ -182,7 +182,7 @@ def load_studies(paths: Sequence[str | Path]) -> list[Study]:
 
 def _options_text(options: dict) -> str:
     """The rule switches of a study in words; ``"the defaults"`` when none is changed."""
-    from manoeuvre_sim.study import RuleOptions
+    from manoeuvre_sim.games.manoeuvre import RuleOptions
 
     default = RuleOptions()
     parts = []
@@ -272,8 +272,8 @@ def study_provenance(study: Study) -> list[tuple[str, str]]:
 @functools.cache
 def _installed_hashes() -> dict[str, str]:
     """The data hash of each built-in army as installed now."""
+    from manoeuvre_sim.games.manoeuvre import army_hash
     from manoeuvre_sim.model import load_builtin_armies
-    from manoeuvre_sim.study import army_hash
 
     return {a.name: army_hash(a) for a in load_builtin_armies()}
 
@@ -281,8 +281,8 @@ def _installed_hashes() -> dict[str, str]:
 def _source(entry: dict) -> str:
     """Where an army of a manifest came from, and whether the installed built-in army (or
     the file, if it is still there) has the same data hash."""
+    from manoeuvre_sim.games.manoeuvre import army_hash
     from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.study import army_hash
 
     src = str(entry.get("source") or "")
     name, recorded = entry["name"], entry["data_hash"]

@@ -30,8 +30,9 @@ from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.games.manoeuvre import army_hash
 from manoeuvre_sim.model import Army
-from manoeuvre_sim.study import Pairing, Task, army_hash, blocks, play
+from manoeuvre_sim.study import Pairing, Task, blocks, play
 
 WINNERS = ("a", "b", "draw")
 FIELD = "field"

@@ -94,7 +94,7 @@ def parse_setup(kw: dict) -> dict:
 # The options that change how a game plays: ONE definition, taken by every command that
 # plays games (tests/test_cli_game_options.py fails when a command lacks one), and ONE
 # parser into the config (:func:`pop_game_options`), so a game replayed with the options it
-# was simulated with is the same game. Each is a field of ``study.RuleOptions`` (and of
+# was simulated with is the same game. Each is a field of ``games.manoeuvre.RuleOptions`` (and of
 # ``runner.SimConfig``) of the same name.
 GAME_OPTION_NAMES = (
     "setup", "fixed_map", "fixed_rot", "sections_file", "tournament_hand",
@@ -140,9 +140,9 @@ def game_options(f):
 
 
 def pop_game_options(kw: dict):
-    """The :func:`game_options` out of ``kw`` as a checked ``study.RuleOptions`` (a bad
+    """The :func:`game_options` out of ``kw`` as a checked ``games.manoeuvre.RuleOptions`` (a bad
     ``--map``, ``--rot``, ``--sections`` or ``--max-turns`` exits 2 with one line)."""
-    from manoeuvre_sim.study import RuleOptions
+    from manoeuvre_sim.games.manoeuvre import RuleOptions
 
     parse_setup(kw)
     return RuleOptions(**{k: kw.pop(k) for k in GAME_OPTION_NAMES})

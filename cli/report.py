@@ -149,8 +149,8 @@ def report(
 
 
 def _manifest_options(manifest: dict):
-    """The rule options a balance study's manifest records (``study.RuleOptions``)."""
-    from manoeuvre_sim.study import RuleOptions
+    """The rule options a balance study's manifest records (``games.manoeuvre.RuleOptions``)."""
+    from manoeuvre_sim.games.manoeuvre import RuleOptions
 
     o = dict(manifest.get("options") or {})
     for k in ("fixed_map", "fixed_rot"):

@@ -56,9 +56,9 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     from manoeuvre_sim.backend import make_backend
     from manoeuvre_sim.cli._common import progress_bar
     from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.games.manoeuvre import simulate_tasks
     from manoeuvre_sim.results import check_output_path, write
     from manoeuvre_sim.runner import SimConfig, prepare
-    from manoeuvre_sim.study import simulate_tasks
 
     be = pop_backend(kw)
     resume = be.pop("resume")

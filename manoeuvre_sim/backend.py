@@ -1,15 +1,15 @@
 """Where a study's tasks run: this process (``local``) or a Dask cluster (``dask``).
 
 A backend is an interface, not a fork: both run the same task function
-(``study.run_task``) on the same items and hand the results back **in task order**, so
-the records, the store and the tables are the same on either; only the scheduling
-differs.
+(``study.run_task``, which plays a block of the study's game: ``games.Game.play_block``)
+on the same items and hand the results back **in task order**, so the records, the store
+and the tables are the same on either, for every game; only the scheduling differs.
 
 - :class:`LocalBackend` plays one task after the other in this process, each on all the
   numba threads (``--threads``).
 - :class:`DaskBackend` joins a cluster (``--scheduler ADDRESS``) or starts a
   ``LocalCluster`` of worker processes with one thread each. The study's shared data (the
-  pairings and their packed tables) is scattered to every worker once; each task is then a
+  pairings and what the game prepared from them: Manoeuvre's packed tables) is scattered to every worker once; each task is then a
   small message (a pairing index and a game range) and comes back as its records. Each
   worker plays its task on one numba thread (a cluster scales by worker processes: run
   ``dask worker ADDRESS --nworkers N --nthreads 1``). A worker that dies loses only the

@@ -17,6 +17,9 @@ import pandas as pd
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.fileio import temp_beside
 
+# the study store's files moved to store.py (any game's); still importable from here
+from manoeuvre_sim.store import read_store, write_part  # noqa: F401
+
 VICTORY = np.array(["none", "attrition", "nightfall"])
 TIEBREAK = np.array(["squares", "eliminations", "reduced", "nation", "none"])
 
@@ -132,37 +135,6 @@ def write(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
     mtmp.write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
     os.replace(mtmp, mpath)
     return path
-
-
-def write_part(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
-    """Write one block of a study store: Parquet with ``manifest`` in its metadata,
-    atomically (a temporary name beginning with '.', which dataset readers skip)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    path = Path(path)
-    tmp = temp_beside(path)
-    try:
-        table = pa.Table.from_pandas(df, preserve_index=False)
-        meta = dict(table.schema.metadata or {})
-        meta[b"manoeuvre_sim"] = json.dumps(manifest, default=str).encode()
-        pq.write_table(table.replace_schema_metadata(meta), tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def read_store(path: str | Path) -> pd.DataFrame:
-    """Every game of a study store directory (``games.parquet/``), sorted by label,
-    pairing and game."""
-    path = Path(path)
-    files = sorted(p for p in path.glob("*.parquet") if not p.name.startswith("."))
-    if not files:
-        return pd.DataFrame()
-    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-    return df.sort_values(["label", "pairing", "game"], kind="stable").reset_index(drop=True)
 
 
 def write_json(path: str | Path, doc: dict) -> Path:

@@ -176,7 +176,7 @@ def run(
     """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
     2 x the number of armies). ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up
     of every game (``runner.SimConfig``); ``sections_file``: map sections joining the pool; ``options``:
-    instead of those, every rule option (``study.RuleOptions``).
+    instead of those, every rule option (``games.manoeuvre.RuleOptions``).
 
     The games are a study (``study.play``): one task per pair, army and seating, each a
     part of ``store`` when given (``resume``: the parts already there are read back), run
@@ -186,14 +186,16 @@ def run(
     from manoeuvre_sim import RULES_VERSION, __version__
     from manoeuvre_sim.engine.options import describe_setup
     from manoeuvre_sim.engine.pack import check_playable
+    from manoeuvre_sim.games.manoeuvre import KEY as GAME_KEY
+    from manoeuvre_sim.games.manoeuvre import RuleOptions, study_data_hash
     from manoeuvre_sim.model import find_army, load_builtin_armies
     from manoeuvre_sim.runner import rule_record, sections_record
-    from manoeuvre_sim.study import Pairing, RuleOptions, Task, play, study_data_hash
+    from manoeuvre_sim.study import Pairing, Task, play
 
     if games < 1:
         raise UsageError(f"--games: expected a positive number of games, got {games}")
     # the set-up (a fixed map against the pool) is checked before the first game
-    if options is None:  # ``options``: a whole study.RuleOptions (the CLI's game options)
+    if options is None:  # ``options``: a whole games.manoeuvre.RuleOptions (the CLI's game options)
         options = RuleOptions(
             setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file
         )
@@ -232,6 +234,7 @@ def run(
         "tool": "manoeuvre-sim",
         "version": __version__,
         "rules_version": RULES_VERSION,
+        "game": GAME_KEY,
         "study": "tournament",
         "seed": seed,
         "games_per_pair": 2 * len(armies) * per,

@@ -216,7 +216,7 @@ class TuneSpec:
     bounds: tuple[tuple[str, float, float], ...] = ()
     command: str = ""
     sources: tuple[str, ...] = ()
-    # the rule options every game is played with (study.RuleOptions; None: the defaults)
+    # the rule options every game is played with (games.manoeuvre.RuleOptions; None: the defaults)
     options: object = None
 
     def __post_init__(self) -> None:
@@ -329,8 +329,8 @@ def run(
     KeyboardInterrupt ends the run after the last finished generation (or held-out
     opponent) with ``interrupted`` set."""
     from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim.games.manoeuvre import study_data_hash
     from manoeuvre_sim.runner import config_dict, sections_record
-    from manoeuvre_sim.study import study_data_hash
 
     cma = require_cma()
     space = spec.space()

@@ -111,8 +111,8 @@ class Arena:
         base_policy: str = "balanced",
         options=None,
     ) -> None:
+        from manoeuvre_sim.games.manoeuvre import RuleOptions
         from manoeuvre_sim.model import load_map_pool, load_terrain
-        from manoeuvre_sim.study import RuleOptions
 
         self.armies = armies
         self.policies = policies

@@ -181,7 +181,7 @@ def spec_from_options(
     options=None,
 ) -> TuneSpec:
     """A :class:`TuneSpec` from the command line's option values (every one checked, every
-    army loaded); ``options``: the games' rule options (``study.RuleOptions``)."""
+    army loaded); ``options``: the games' rule options (``games.manoeuvre.RuleOptions``)."""
     from manoeuvre_sim.engine.pack import check_playable
     from manoeuvre_sim.model import find_army, load_builtin_armies
     from manoeuvre_sim.tournament import builtin_policies, load_styles

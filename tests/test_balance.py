@@ -376,7 +376,7 @@ def test_whatif_paired_interval_matches_per_game_differences(tmp_path):
 
 
 def test_interrupted_study_keeps_finished_blocks(tmp_path, monkeypatch):
-    import manoeuvre_sim.results as R
+    import manoeuvre_sim.store as R  # the study store's files (results.py before issue 25)
 
     real = R.write_part
     calls = {"n": 0}

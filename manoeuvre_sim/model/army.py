@@ -105,7 +105,7 @@ Name = Annotated[str, Field(min_length=1, max_length=60)]
 
 class _Schema(BaseModel):
     """Leaves the Distant Lands fields out of the serialised form while they are unset, so a
-    base army serialises (and hashes: ``study.army_hash``, ``pack``) as before them."""
+    base army serialises (and hashes: ``games.manoeuvre.army_hash``, ``pack``) as before them."""
 
     _EXPANSION_FIELDS: ClassVar[tuple[str, ...]] = ()
 

@@ -104,7 +104,7 @@ def match_info(
     seeds or set-up options raise :class:`~manoeuvre_sim.errors.UsageError` /
     ``DataError``). ``policies``: (army A's, army B's); None: ``simulate``'s defaults.
     ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up, as ``simulate`` takes it;
-    ``options``: instead, every game option (``study.RuleOptions``: the set-up, the rule
+    ``options``: instead, every game option (``games.manoeuvre.RuleOptions``: the set-up, the rule
     options, ``--sections``, ``--max-turns``); ``relax``: as ``simulate --relax``.
     ``config``: the whole ``runner.SimConfig`` instead (e.g. read from a simulate
     output's manifest); the arguments before it are then ignored but ``game``."""

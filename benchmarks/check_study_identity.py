@@ -1,0 +1,144 @@
+"""The same records before and after a restructuring of the study layer (issue 25).
+
+Runs small studies through the command line and the Python API and prints one hash per
+output: the game records (the study store read back, sorted; hashed on their values and
+column types, not the Parquet bytes, whose metadata holds the manifest with its times) and
+every CSV table (their bytes). Run it on the old code, keep the JSON, run it on the new code
+and compare::
+
+    python benchmarks/check_study_identity.py --work /tmp/before > before.json
+    python benchmarks/check_study_identity.py --work /tmp/after --old-store /tmp/before \
+        > after.json
+    diff before.json after.json
+
+``--old-store DIR``: also resume, with this code, the interrupted balance store the old code
+left in ``DIR/balance-stopped`` (a store written before the change must resume as before).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ARMIES = "France,Russia,Austria"
+
+
+def frame_hash(df: pd.DataFrame) -> str:
+    h = hashlib.sha256()
+    h.update(json.dumps([(c, str(t)) for c, t in df.dtypes.items()]).encode())
+    h.update(pd.util.hash_pandas_object(df, index=False).values.tobytes())
+    return h.hexdigest()[:16]
+
+
+def store_hash(store: Path) -> tuple[str, int]:
+    from manoeuvre_sim.results import read_store
+
+    df = read_store(store)
+    return frame_hash(df), len(df)
+
+
+def tables(out: Path, name: str, hashes: dict) -> None:
+    for f in sorted(out.glob("*.csv")):
+        hashes[f"{name}/{f.name}"] = hashlib.sha256(f.read_bytes()).hexdigest()[:16]
+    if (out / "games.parquet").is_dir():
+        h, n = store_hash(out / "games.parquet")
+        hashes[f"{name}/games.parquet ({n} records)"] = h
+    for f in sorted((out / "card_stats").glob("*.npz")) if (out / "card_stats").is_dir() else []:
+        import numpy as np
+
+        hashes[f"{name}/card_stats/{f.name}"] = hashlib.sha256(
+            np.load(f)["cs"].tobytes()
+        ).hexdigest()[:16]
+
+
+def cli(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "manoeuvre_sim.cli", *args], check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+
+
+def balance_spec():
+    from manoeuvre_sim.analyses import balance as B
+
+    loaded, sources = B.resolve_armies(ARMIES.split(","))
+    return B.BalanceSpec(armies=tuple(loaded), sources=tuple(sources), games_per_pairing=50,
+                         seed=7, block=20, threads=2)  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", required=True, type=Path)
+    ap.add_argument("--old-store", type=Path)
+    a = ap.parse_args()
+    work = a.work
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    hashes: dict[str, str] = {}
+
+    # balance: 3 armies, 50 games a pairing in tasks of 20, two threads
+    common = ["--seed", "7", "--threads", "2", "--quiet"]
+    cli("balance", "--armies", ARMIES, "--games-per-pairing", "50", "--block", "20",
+        *common, "--out", str(work / "balance"))  # fmt: skip
+    tables(work / "balance", "balance", hashes)
+
+    # the same study stopped after 4 tasks (kept for --old-store), then resumed
+    from manoeuvre_sim.analyses import balance as B
+
+    n = {"tasks": 0}
+
+    def stop(done: int, total: int) -> None:
+        n["tasks"] += 1
+        if n["tasks"] == 4:
+            raise KeyboardInterrupt
+
+    stopped = work / "balance-stopped"
+    assert B.run_spec(balance_spec(), out_dir=stopped, boot=0, progress=stop).interrupted
+    shutil.copytree(stopped, work / "balance-resumed")
+    res = B.run_spec(balance_spec(), out_dir=work / "balance-resumed", boot=0, resume=True)
+    assert not res.interrupted
+    hashes["balance-resumed/games.parquet"] = store_hash(work / "balance-resumed/games.parquet")[0]
+    if a.old_store is not None:
+        shutil.copytree(a.old_store / "balance-stopped", work / "balance-old-resumed")
+        res = B.run_spec(balance_spec(), out_dir=work / "balance-old-resumed", boot=0,
+                         resume=True)  # fmt: skip
+        assert not res.interrupted
+        h = store_hash(work / "balance-old-resumed/games.parquet")[0]
+        print(f"old store resumed by this code: {h}", file=sys.stderr)
+
+    # what-if: one edit, paired with the base games
+    cli("whatif", "--armies", ARMIES, "--games-per-pairing", "30",
+        "--set", "France/Garde Imperial/full=6", *common, "--out", str(work / "whatif"))  # fmt: skip
+    tables(work / "whatif", "whatif", hashes)
+
+    # cards: observed (card statistics beside the store) and an ablation
+    cli("cards", "--army", "France", "--against", "Russia", "--games", "20", "--mode", "both",
+        "--block", "7", "--replace", "Supply=blank", *common, "--out", str(work / "cards"))  # fmt: skip
+    tables(work / "cards", "cards", hashes)
+
+    # simulate through tasks, with the card bits
+    out = work / "simulate.parquet"
+    cli("simulate", "--army-a", "Russia", "--army-b", "Austria", "--games", "30", "--seed", "9",
+        "--block", "8", "--threads", "2", "--card-bits", "--quiet", "--out", str(out))  # fmt: skip
+    hashes["simulate.parquet"] = frame_hash(pd.read_parquet(out))
+
+    # a tournament (style parameter vectors in the pairings) through the same tasks
+    from manoeuvre_sim import tournament as T
+
+    styles = {"cautious": T.Policy("cautious", "balanced", tuple(
+        x * 1.5 for x in T.builtin_policies()["balanced"].params))}  # fmt: skip
+    res = T.run(T.resolve(["balanced", "cautious"], styles), 16, 2, armies=["France"], threads=2)
+    hashes["tournament frame"] = frame_hash(res.frame)
+
+    json.dump(hashes, sys.stdout, indent=1, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""A toy game behind ``games.Game``, in pure Python, for the tests of the generic study layer.
+
+Each side is a coin with a chance of heads in percent; a game is ``Options.flips`` flips of
+each coin, the side with more heads wins (equal: a draw). Game ``i`` of a pairing is seeded
+from ``(pairing.seed, i)`` alone through ``manoeuvre_sim.rng``, as a real game's kernels are:
+so its records must not depend on the block size, the backend or a resume. Nothing of
+Manoeuvre is imported. The per-game statistics are each coin's heads, ``int32 (count, 2)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from manoeuvre_sim.errors import UsageError
+
+KEY = "coin"
+TITLE = "Coin flips (a test game)"
+RULES_VERSION = "coin-1"
+POLICIES = ("fair",)
+DEFAULT_POLICY = "fair"
+ENGINE_SOURCES = ("rng.py",)
+VICTORY_KINDS = ("none", "heads")
+EXTRA_COLUMNS = ("heads_a", "heads_b")
+STATS_DIR = "coin_stats"
+
+
+@dataclass(frozen=True)
+class Options:
+    flips: int = 5
+
+    def __post_init__(self) -> None:
+        if self.flips < 1:
+            raise UsageError(f"flips: expected a positive number, got {self.flips}")
+
+    def describe(self) -> str:
+        return "" if self.flips == 5 else f"{self.flips} flips"
+
+
+@dataclass(frozen=True)
+class Coin:
+    name: str
+    heads: int = 50  # percent
+
+
+def load_side(spec: str, relax: bool = False) -> Coin:
+    """``NAME`` or ``NAME:PERCENT``."""
+    name, _, pct = spec.partition(":")
+    coin = Coin(name, int(pct) if pct else 50)
+    if not 0 <= coin.heads <= 100:
+        raise UsageError(f"coin {spec}: heads are 0..100 percent")
+    return coin
+
+
+def side_hash(side: Coin) -> str:
+    return hashlib.sha256(json.dumps(asdict(side)).encode()).hexdigest()[:16]
+
+
+def data_hash(sides, options: Options) -> str:
+    h = hashlib.sha256(json.dumps(asdict(options)).encode())
+    for s in sorted(sides, key=lambda s: s.name):
+        h.update(side_hash(s).encode())
+    return h.hexdigest()[:16]
+
+
+def prepare(pairings, options: Options) -> dict:
+    sides = {s.name: s.heads for p in pairings for s in (p.army_a, p.army_b)}
+    return {"options": options, "heads": sides}
+
+
+def play_block(prepared, pairing, first, count, threads, *, stats=False, flips_column=False):
+    from manoeuvre_sim.rng import new_state, roll_die, uniform_below
+
+    flips = prepared["options"].flips
+    pct = (prepared["heads"][pairing.army_a.name], prepared["heads"][pairing.army_b.name])
+    heads = np.zeros((count, 2), dtype=np.int32)
+    first_player = np.zeros(count, dtype=np.int64)
+    for j in range(count):
+        state = new_state(pairing.seed, first + j)
+        first_player[j] = uniform_below(state, 2)
+        for side in (0, 1):
+            heads[j, side] = sum(roll_die(state, 100) <= pct[side] for _ in range(flips))
+    ab = np.array(["a", "b"])
+    winner = np.where(
+        heads[:, 0] > heads[:, 1], "a", np.where(heads[:, 1] > heads[:, 0], "b", "draw")
+    )
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {
+            "game": np.arange(first, first + count, dtype=np.int64),
+            "seed": np.full(count, pairing.seed, dtype=np.int64),
+            "army_a": pairing.army_a.name,
+            "army_b": pairing.army_b.name,
+            "policy_a": pairing.policy_a,
+            "policy_b": pairing.policy_b,
+            "first_player": ab[first_player],
+            "winner": winner,
+            "victory": np.where(winner == "draw", "none", "heads"),
+            "game_turns": np.full(count, flips, dtype=np.int32),
+            "heads_a": heads[:, 0],
+            "heads_b": heads[:, 1],
+        }
+    )
+    if flips_column:
+        df["flips"] = flips
+    return df, (heads.copy() if stats else None)
+
+
+def read_stats(array):
+    return np.asarray(array, dtype=np.int32)
