@@ -29,11 +29,11 @@ if TYPE_CHECKING:
     from manoeuvre_sim.study import Pairing
 
 # key -> (module, full title). The key is what users type and what a manifest records
-# (``"game"``); Maneuver (GMT's 001 hex wargame) is ``hex``, never named after itself, as it
-# differs from Manoeuvre by one letter.
+# (``"game"``); Maneuver (the rules folder's 001 hex wargame) is ``hex``, never named after
+# itself, as it differs from Manoeuvre by one letter.
 GAMES: dict[str, tuple[str, str]] = {
     "manoeuvre": ("manoeuvre_sim.games.manoeuvre", "Manoeuvre (GMT Games)"),
-    "hex": ("manoeuvre_sim.games.hex", "Maneuver (the hex wargame)"),
+    "hex": ("manoeuvre_sim.games.hex", "Maneuver (the introductory hex wargame, rules 001)"),
 }
 DEFAULT_GAME = "manoeuvre"  # what a study plays, and a store without a "game" field holds
 

@@ -1,0 +1,146 @@
+"""Maneuver (the introductory hex wargame, rules 001) behind ``games.Game``: the shared study
+layer (tasks, the Parquet store, resume and merge, the local and Dask backends) plays it
+with no copy of any of that machinery.
+
+Maneuver's two sides are fixed by its scenario: side ``a`` is always blue (``army_a``) and
+``b`` red; what a pairing varies is who plays each side (``policy_a``/``policy_b``, and
+their parameter vectors), so "both seats" means each player once blue and once red. The
+scenario file and every rule option (border, army quality, step losses and replacements,
+the first player, turns, interpretation H6's switch) are the study's :class:`Options`.
+Game ``i`` of a pairing is ``hex simulate --seed <pairing.seed>``'s game ``i``
+(``hexgame.batch``: seeded from ``(seed, i)`` alone), so a study's rows replay with
+``hex replay``.
+
+Nothing here imports numba at module import: the engine loads when a block is played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, POLICIES
+from manoeuvre_sim.hexgame import RULES_VERSION as _RULES_VERSION
+from manoeuvre_sim.hexgame.records import HexOptions
+
+KEY = GAME_KEY
+TITLE = GAME_TITLE
+RULES_VERSION = _RULES_VERSION
+DEFAULT_POLICY = "capital"
+# the files under manoeuvre_sim/ its kernels are compiled from
+ENGINE_SOURCES = ("hexgame", "jit.py", "rng.py")
+VICTORY_KINDS = ("capital", "draw")
+EXTRA_COLUMNS = tuple(
+    f"{c}_{x}"
+    for c in (
+        "capital_fell_turn", "capital_captures", "captured_without_margin", "units_on_map",
+        "eliminated", "replacements", "combats", "capital_captured_at_end",
+    )
+    for x in ("a", "b")
+) + ("border", "quality_a", "quality_b", "step_losses", "step_replacements",
+     "captured_capital_zoc")  # fmt: skip
+STATS_DIR = "hex_stats"  # no per-game statistics yet: the directory is never written
+SIDE_NAMES = ("blue", "red")
+
+
+@dataclass(frozen=True)
+class Options(HexOptions):
+    """The rule options every game of a study is played with (``hex simulate``'s), and the
+    scenario file (None: the built-in reconstruction, ``data/hexgame/default.toml``)."""
+
+    scenario: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.scenario is not None:
+            object.__setattr__(self, "scenario", str(Path(self.scenario).resolve()))
+
+    def describe(self) -> str:
+        """The options that differ from the defaults, in words ("" for the default game)."""
+        if self == Options():
+            return ""
+        text = HexOptions.describe(self)
+        return text + (f"; scenario {self.scenario}" if self.scenario else "")
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side of the scenario: ``blue`` (side a) or ``red`` (side b)."""
+
+    name: str
+
+
+def load_side(spec: str, relax: bool = False) -> Side:
+    if spec not in SIDE_NAMES:
+        raise UsageError(f"side {spec!r}: expected blue or red (Maneuver's sides)")
+    return Side(spec)
+
+
+def side_hash(side: Side) -> str:
+    return hashlib.sha256(side.name.encode()).hexdigest()[:16]
+
+
+def _scenario(options: Options):
+    from manoeuvre_sim.hexgame.scenario import load_scenario
+
+    return load_scenario(options.scenario)
+
+
+def data_hash(sides, options: Options) -> str:
+    """The scenario's sha256 with the rule options: what decides the games besides seeds."""
+    doc = {"scenario": _scenario(options).sha256, "options": asdict(options) | {"scenario": 0}}
+    doc["sides"] = sorted(side_hash(s) for s in sides)
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def prepare(pairings, options: Options) -> dict:
+    """The packed scenario for ``options.border`` and the kernels' option array."""
+    from manoeuvre_sim.hexgame.scenario import pack
+
+    for p in pairings:
+        if (p.army_a.name, p.army_b.name) != SIDE_NAMES:
+            raise UsageError(
+                f"Maneuver pairing {p.army_a.name}-{p.army_b.name}: side a is blue and "
+                "side b red; swap the players (policy_a/policy_b), not the sides"
+            )
+    sc = _scenario(options)
+    return {"packed": pack(sc, options.border), "opt": options.array(), "options": options,
+            "scenario": (sc.name, sc.sha256)}  # fmt: skip
+
+
+def play_block(prepared, pairing, first, count, threads, *, stats=False):
+    """Games ``first .. first + count - 1`` of ``pairing`` (``hex simulate --seed
+    pairing.seed --first-game first``'s rows)."""
+    from manoeuvre_sim.hexgame import batch
+    from manoeuvre_sim.hexgame.players import policy_arrays
+    from manoeuvre_sim.hexgame.records import to_frame
+
+    pol, params = policy_arrays(
+        pairing.policy_a, pairing.policy_b, pairing.params_a, pairing.params_b
+    )
+    rec = batch.play_games(
+        pairing.seed, first, count, prepared["packed"], prepared["opt"], pol, params,
+        threads or None,
+    )  # fmt: skip
+    man = {
+        "army_a": SIDE_NAMES[0],
+        "army_b": SIDE_NAMES[1],
+        "config": {"seed": pairing.seed, "policy_a": pairing.policy_a,
+                   "policy_b": pairing.policy_b},
+        "options": asdict(prepared["options"]),
+    }  # fmt: skip
+    return to_frame(rec, man, first), None
+
+
+def read_stats(array):
+    return array
+
+
+__all__ = [
+    "DEFAULT_POLICY", "ENGINE_SOURCES", "EXTRA_COLUMNS", "KEY", "Options", "POLICIES",
+    "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
+    "play_block", "prepare", "read_stats", "side_hash",
+]  # fmt: skip

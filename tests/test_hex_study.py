@@ -1,0 +1,124 @@
+"""Maneuver on the study layer both games share (issue 25 part 1): ``games/hex.py`` plays
+the same games as ``hex simulate``, through the same tasks, store, resume and backends as
+Manoeuvre's studies, with no copy of that machinery; a resumed and a Dask run equal one
+local run record for record, and a Maneuver store is never resumed as Manoeuvre's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import manoeuvre_sim.study as S
+from manoeuvre_sim import games as G
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.hexgame import batch as BT
+from manoeuvre_sim.hexgame import records as R
+from manoeuvre_sim.hexgame import scenario as SC
+from manoeuvre_sim.hexgame.players import policy_arrays
+from manoeuvre_sim.results import read_store
+from manoeuvre_sim.study import Pairing, blocks, play
+
+HEX = G.get_game("hex")
+BLUE, RED = HEX.load_side("blue"), HEX.load_side("red")
+OPTIONS = HEX.Options(border="large_blue", step_losses=True)
+# each player once blue and once red ("both seats")
+PAIRINGS = [
+    Pairing(BLUE, RED, pa, pb, S.pairing_seed(5, pa, pb), "ladder")
+    for pa, pb in (("capital", "random"), ("random", "capital"), ("attrition", "capital"))
+]
+MANIFEST = {"study": "hex-test", "seed": 5, "rules_version": HEX.RULES_VERSION}
+GAMES = 120
+
+
+def tasks(block, stop=GAMES):
+    return [t for k in range(len(PAIRINGS)) for t in blocks(k, 0, stop, block)]
+
+
+def run(block=GAMES, **kw):
+    frames = []
+    kw.setdefault("manifest", MANIFEST)
+    out = play(PAIRINGS, tasks(block), game="hex", options=OPTIONS, threads=2,
+               on_frame=lambda t, df, cs: frames.append(df), **kw)  # fmt: skip
+    return out, (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame())
+
+
+@pytest.fixture(scope="module")
+def one_run():
+    out, df = run()
+    assert not out.interrupted and len(df) == len(PAIRINGS) * GAMES
+    return df
+
+
+def _sorted(df):
+    return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
+
+
+def test_the_adapter_is_a_game_and_its_records_have_the_core_columns(one_run):
+    assert G.checked(HEX, "hex") is HEX and HEX.TITLE.startswith("Maneuver")
+    cols = list(one_run.columns)
+    assert cols[: len(G.CORE_COLUMNS)] == list(G.CORE_COLUMNS)
+    assert set(HEX.EXTRA_COLUMNS) <= set(cols)
+    assert set(one_run["victory"]) <= set(HEX.VICTORY_KINDS)
+    assert (one_run["army_a"] == "blue").all() and (one_run["border"] == "large_blue").all()
+
+
+def test_a_study_plays_the_games_hex_simulate_plays(one_run):
+    """Pairing k's game i is game i of its seed in ``hex simulate`` (batch.play_games)."""
+    packed = SC.pack(SC.load_scenario(), OPTIONS.border)
+    for k, p in enumerate(PAIRINGS):
+        pol, params = policy_arrays(p.policy_a, p.policy_b)
+        rec = BT.play_games(p.seed, 0, GAMES, packed, OPTIONS.array(), pol, params, 1)
+        man = {"army_a": "blue", "army_b": "red", "options": R.asdict(OPTIONS),
+               "config": {"seed": p.seed, "policy_a": p.policy_a, "policy_b": p.policy_b}}  # fmt: skip
+        want = R.to_frame(rec, man)
+        got = one_run[one_run["pairing"] == k].drop(columns=["pairing", "label"])
+        pd.testing.assert_frame_equal(got.reset_index(drop=True), want)
+
+
+def test_blocks_resume_and_dask_equal_one_local_run(one_run, tmp_path):
+    # other block sizes: the same records
+    _, df = run(block=25)
+    pd.testing.assert_frame_equal(_sorted(df), _sorted(one_run))
+    # interrupted after 4 tasks, then resumed from the store
+    store = tmp_path / "games.parquet"
+    n = {"tasks": 0}
+
+    def stop(_):
+        n["tasks"] += 1
+        if n["tasks"] == 4:
+            raise KeyboardInterrupt
+
+    out, _ = run(block=40, store=store, progress=stop)
+    assert out.interrupted and len(list(store.glob("*.parquet"))) == 4
+    out, df = run(block=40, store=store, resume=True)
+    assert not out.interrupted and out.tasks_resumed == 4
+    pd.testing.assert_frame_equal(_sorted(df), _sorted(one_run))
+    whole = read_store(store)
+    assert len(whole) == len(one_run)
+    assert np.array_equal(
+        whole.sort_values(["pairing", "game"])["winner"].to_numpy(),
+        _sorted(one_run)["winner"].to_numpy(),
+    )
+    # a Maneuver store is never resumed as Manoeuvre's
+    with pytest.raises(UsageError) as e:
+        play(PAIRINGS, tasks(40), game="manoeuvre", store=store, manifest=MANIFEST,
+             resume=True)  # fmt: skip
+    assert "'hex', not 'manoeuvre'" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_dask_equals_local(one_run):
+    pytest.importorskip("dask.distributed")
+    from manoeuvre_sim.backend import DaskBackend
+
+    with DaskBackend(workers=1) as backend:
+        out, df = run(block=60, backend=backend)
+    assert out.backend == "dask" and not out.interrupted
+    pd.testing.assert_frame_equal(_sorted(df), _sorted(one_run))
+
+
+def test_a_pairing_must_keep_blue_in_seat_a():
+    bad = [Pairing(RED, BLUE, "capital", "capital", 1)]
+    with pytest.raises(UsageError) as e:
+        play(bad, [S.Task(0, 0, 4)], game="hex", options=OPTIONS)
+    assert "side a is blue" in str(e.value)
