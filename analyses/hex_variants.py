@@ -543,24 +543,5 @@ def summary_lines(res: VariantResult) -> list[str]:
     return out
 
 
-def provenance(manifest: dict) -> dict[str, str]:
-    """The footer of every page."""
-    reached = manifest.get("games_per_pairing_reached") or {}
-    lo, hi = reached.get("min", 0), reached.get("max", 0)
-    games = f"{manifest.get('games', 0):,} ({lo:,}" + (f"–{hi:,}" if lo != hi else "") + " each)"
-    if manifest.get("interrupted"):
-        games += ", interrupted"
-    return {
-        "tool": f"manoeuvre-sim {manifest['version']}",
-        "game": "Maneuver (rules 001)",
-        "rules": manifest["rules_version"],
-        "scenario": f"{manifest['scenario']} sha256 {manifest['scenario_sha256'][:16]}",
-        "seed": str(manifest["seed"]),
-        "games": games,
-        "players": ", ".join(manifest["policies"]),
-        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
-    }
-
-
 __all__ = ["ALL", "Variant", "VariantResult", "VariantSpec", "default_variants", "run",
            "run_spec", "variant_grid"]  # fmt: skip

@@ -209,10 +209,27 @@ def _fell_page(capital_fell: pd.DataFrame):
     return draw
 
 
+def provenance(manifest: dict) -> dict[str, str]:
+    """The footer of every page."""
+    reached = manifest.get("games_per_pairing_reached") or {}
+    lo, hi = reached.get("min", 0), reached.get("max", 0)
+    games = f"{manifest.get('games', 0):,} ({lo:,}" + (f"–{hi:,}" if lo != hi else "") + " each)"
+    if manifest.get("interrupted"):
+        games += ", interrupted"
+    return {
+        "tool": f"manoeuvre-sim {manifest['version']}",
+        "game": "Maneuver (rules 001)",
+        "rules": manifest["rules_version"],
+        "scenario": f"{manifest['scenario']} sha256 {manifest['scenario_sha256'][:16]}",
+        "seed": str(manifest["seed"]),
+        "games": games,
+        "players": ", ".join(manifest["policies"]),
+        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
+    }
+
+
 def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
-    from manoeuvre_sim.analyses.hex_variants import provenance
-
     v, e = res.variants, res.endings
     win = [
         (lambda ax, first, r=r, lab=lab: rate_whiskers(v, ax, r, lab, first), 1.0)
