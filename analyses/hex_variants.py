@@ -497,41 +497,43 @@ def summary_lines(res: VariantResult) -> list[str]:
     reached = m.get("games_per_pairing_reached", {})
     lo, hi = reached.get("min", 0), reached.get("max", 0)
     out = [
-        f"{GAME_TITLE}: variant study, {len(spec.variants)} variant(s) x "
-        f"{len(spec.policies) ** 2} pairing(s) of {', '.join(spec.policies)}",
-        f"{m.get('games', 0):,} games ({lo:,}"
+        f"{GAME_TITLE}: variant study",
+        f"{len(spec.variants)} variant(s) x {len(spec.policies) ** 2} pairing(s) of "
+        f"{', '.join(spec.policies)}; {m.get('games', 0):,} games ({lo:,}"
         + (f"-{hi:,}" if lo != hi else "")
-        + f" per variant and pairing), seed {m['seed']}, rules {m['rules_version']}, "
-        f"scenario {m['scenario']} sha256 {m['scenario_sha256'][:16]}, {spec.turns} turns",
+        + f" per variant and pairing); seed {m['seed']}; {spec.turns} turns",
+        f"rules {m['rules_version']}; scenario {m['scenario']}, sha256 {m['scenario_sha256']}",
         "win rates in %, 95 % Wilson intervals; the first player is drawn per game (rule [3])",
     ]
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the games finished before the stop")
     out.append("")
-    head = (f"{'variant':<26} {'blue v red':<20} {'games':>6}  {'first player':<20} "
-            f"{'blue':<20} {'red':<20} {'draw':<20}")  # fmt: skip
-    out.append(head)
-    for r in res.variants.itertuples(index=False):
-        pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
-        cells = [
-            f"{_pc(getattr(r, f'{x}_rate'))} "
-            f"{_ci(getattr(r, f'{x}_rate_ci_low'), getattr(r, f'{x}_rate_ci_high'))}"
-            for x in ("first_win", "blue_win", "red_win", "draw")
-        ]
+
+    def cell(r, x: str) -> str:
+        lo, hi = getattr(r, f"{x}_rate_ci_low"), getattr(r, f"{x}_rate_ci_high")
+        return f"{_pc(getattr(r, f'{x}_rate')):>5} {_ci(lo, hi):<14}"
+
+    for cols, names in ((("first_win", "draw"), ("first player wins", "drawn")),
+                        (("blue_win", "red_win"), ("blue wins", "red wins"))):  # fmt: skip
+        out.append(f"{'variant':<24} {'blue v red':<21} {'games':>6}  "
+                   + "  ".join(f"{n:<20}" for n in names))  # fmt: skip
+        for r in res.variants.itertuples(index=False):
+            pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+            out.append(f"{r.variant:<24} {pair:<21} {r.games:>6}  "
+                       + "  ".join(cell(r, x) for x in cols))  # fmt: skip
+        out.append("")
+    lead = ALL if len(spec.policies) > 1 else spec.policies[0]
+    out.append("how games end, % of games (all pairings): capture = a win, the enemy Capital")
+    out.append(f"captured with rule [12]'s margin; draw = no winner after turn {spec.turns};")
+    out.append("short = a capture the two-unit margin did not let win (then drawn: of all games);")
+    out.append("win turn = the mean turn a won game ended")
+    out.append(f"{'variant':<24} {'capture':>8} {'draw':>6} {'short':>6} {'then drawn':>11} "
+               f"{'win turn':>9}")  # fmt: skip
+    for r in res.endings[res.endings["policy_blue"] == lead].itertuples():
         out.append(
-            f"{r.variant:<26} {pair:<20} {r.games:>6}  " + " ".join(f"{c:<20}" for c in cells)
-        )
-    out.append("")
-    out.append(f"how games end (% of games): capture = won by capturing the Capital with rule "
-               f"[12]'s margin; draw = no winner after turn {spec.turns}; short = a capture the "
-               "two-unit margin did not let win")  # fmt: skip
-    for r in res.endings[res.endings["policy_blue"] == (ALL if len(spec.policies) > 1 else
-                                                         spec.policies[0])].itertuples():  # fmt: skip
-        out.append(
-            f"  {r.variant:<26} capture {_pc(r.capture_wins_share):>5}  draw "
-            f"{_pc(r.turn_limit_draws_share):>5}  short {_pc(r.short_of_margin_share):>5} "
-            f"(in drawn games {_pc(r.short_of_margin_draws_share)})  decisive games end on turn "
-            f"{r.mean_turn_decisive:.1f} on average"
+            f"{r.variant:<24} {_pc(r.capture_wins_share):>8} {_pc(r.turn_limit_draws_share):>6} "
+            f"{_pc(r.short_of_margin_share):>6} {_pc(r.short_of_margin_draws_share):>11} "
+            f"{r.mean_turn_decisive:>9.1f}"
         )
     if spec.precision is not None:
         out.append("")

@@ -155,7 +155,8 @@ def capital_fell_lines(capital_fell: pd.DataFrame, ax, capital: str) -> None:
 HOW_TO_READ = {
     "win": "Each row: a variant and a pairing (blue's player v red's), or all its pairings "
     "pooled (filled square). Dot: the share of games; whisker: its 95 % Wilson interval. The "
-    "first player is drawn per game (rule [3]); a draw is no win for either side.",
+    "first player is drawn per game (rule [3]); a draw is no win for either side. A whisker "
+    "shorter than its dot is hidden by it.",
     "end": "Every game ends by a capture of the enemy Capital with rule [12]'s two-unit margin "
     "(a win) or in a draw after the last turn. Right: games in which a side held the enemy "
     "Capital at a victory check without the margin (the capture did not win then).",
