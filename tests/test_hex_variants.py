@@ -127,6 +127,17 @@ def test_a_resumed_study_equals_one_run(study, tmp_path):
         pd.testing.assert_frame_equal(again.frames()[name], frame, obj=name)
 
 
+def test_dask_equals_local(study):
+    pytest.importorskip("dask.distributed")
+    from manoeuvre_sim.backend import DaskBackend
+
+    with DaskBackend(workers=1) as backend:
+        res = HV.run(VARIANTS, POLICIES, GAMES, seed=3, backend=backend, **KW)
+    assert res.manifest["backend"] == "dask"
+    for name, frame in study.frames().items():
+        pd.testing.assert_frame_equal(res.frames()[name], frame, obj=name)
+
+
 def test_precision_plays_until_every_first_player_rate_is_narrow_enough():
     res = HV.run([HV.Variant()], ("capital",), 40, seed=2, precision=0.06, max_games=400,
                  block=40, threads=2)  # fmt: skip
