@@ -438,8 +438,9 @@ def _groups(spec: VariantSpec, df: pd.DataFrame):
 
 def _frame(rows: list[dict], spec: VariantSpec) -> pd.DataFrame:
     out = pd.DataFrame(rows)
-    for c in ("first_wins", "blue_wins", "red_wins", "draws", "capture_wins", "turn_limit_draws",
-              "short_of_margin", "short_of_margin_draws", "games", "turn", "count"):  # fmt: skip
+    for c in ("first_wins", "second_wins", "blue_wins", "red_wins", "draws", "capture_wins",
+              "turn_limit_draws", "short_of_margin", "short_of_margin_draws", "games", "turn",
+              "count"):  # fmt: skip
         if c in out.columns:
             out[c] = out[c].astype(np.int64)
     return out
@@ -456,7 +457,9 @@ def build_result(spec: VariantSpec, df: pd.DataFrame, manifest: dict) -> Variant
         first = int((g["winner"] == g["first_player"]).sum())
         w = g["winner"].value_counts()
         row = dict(key)
+        second = n - first - int(w.get("draw", 0))
         for count, rate, k in (("first_wins", "first_win_rate", first),
+                               ("second_wins", "second_win_rate", second),
                                ("blue_wins", "blue_win_rate", w.get("a", 0)),
                                ("red_wins", "red_win_rate", w.get("b", 0)),
                                ("draws", "draw_rate", w.get("draw", 0))):  # fmt: skip

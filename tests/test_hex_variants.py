@@ -55,12 +55,17 @@ def test_the_tables_are_hand_counts_with_wilson_intervals(study):
         n = len(sub)
         counts = {
             "first_win": int((sub["winner"] == sub["first_player"]).sum()),
+            "second_win": int(
+                ((sub["winner"] != sub["first_player"]) & (sub["winner"] != "draw")).sum()
+            ),
             "blue_win": int((sub["winner"] == "a").sum()),
             "red_win": int((sub["winner"] == "b").sum()),
             "draw": int((sub["winner"] == "draw").sum()),
         }
         assert r.games == n > 0
-        assert (r.first_wins, r.blue_wins, r.red_wins, r.draws) == tuple(counts.values())
+        assert (r.first_wins, r.second_wins, r.blue_wins, r.red_wins, r.draws) == tuple(
+            counts.values()
+        )
         for name, k in counts.items():
             lo, hi = _wilson(k, n)
             assert getattr(r, f"{name}_rate") == pytest.approx(k / n, abs=1e-12)
