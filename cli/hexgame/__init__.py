@@ -14,6 +14,11 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 
 # name -> (module, attribute, one-line help shown by --help without importing the module)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "balance": (
+        "manoeuvre_sim.cli.hexgame.balance",
+        "balance",
+        "The variant study: win rates per rule variant and pairing, endings, Capital falls.",
+    ),
     "odds": (
         "manoeuvre_sim.cli.hexgame.odds",
         "odds",

@@ -1,0 +1,552 @@
+"""Maneuver's variant study (``manoeuvre-sim hex balance``): every variant the designer lists
+(border line, army quality, step losses, step replacements), every ordered pairing of the
+players (each player once blue and once red, mirrors included), and per variant and pairing
+the first player's, blue's and red's win rates and the draw rate with 95 % Wilson
+intervals, how games end, and on which turn each Capital fell.
+
+Python API (what ``manoeuvre-sim hex balance`` calls)::
+
+    from manoeuvre_sim.analyses import hex_variants as HV
+    res = HV.run(HV.default_variants(), ("capital", "attrition"), games=2000, seed=1)
+    res.variants       # per variant and pairing (and all pairings pooled): rates, intervals
+    res.endings        # capture with the margin, a capture short of it, a draw at the limit
+    res.capital_fell   # the first turn each Capital fell (0: never), counts and shares
+    res.write("reports/hex-balance")
+
+Seeding (common random numbers): the pairing of ``a`` (blue) and ``b`` (red) is seeded
+from (master seed, ``hex:a@blue``, ``hex:b@red``) alone, as ``hex tournament`` seeds it, so
+every variant replays the same seeds, adding or removing a variant changes no other
+variant's games, and a row replays with ``hex replay --seed SEED --game GAME`` and the
+variant's options.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import platform
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from manoeuvre_sim import __version__
+from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.games import hex as HX
+from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES, RULES_VERSION
+from manoeuvre_sim.stats import wilson_interval, z_value
+from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
+
+DEFAULT_POLICIES = ("capital", "attrition")
+DEFAULT_GAMES = 2000
+DEFAULT_BLOCK = 1000
+ALL = "all"  # the pooled rows: every pairing of a variant
+OPTION_COLUMNS = ("border", "quality_blue", "quality_red", "step_losses", "step_replacements")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One combination of rule [13]'s options (and rule [2]'s border line); ``name`` (default:
+    derived from the options) labels it in every table and in the study store."""
+
+    border: str = "basic"
+    quality_blue: str = "front"
+    quality_red: str = "front"
+    step_losses: bool = False
+    step_replacements: bool = False
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            object.__setattr__(self, "name", self.default_name())
+
+    def default_name(self) -> str:
+        parts = [self.border] if self.border != "basic" else []
+        if (self.quality_blue, self.quality_red) != ("front", "front"):
+            parts.append(f"quality {self.quality_blue}:{self.quality_red}")
+        if self.step_losses:
+            parts.append("step losses")
+        if self.step_replacements:
+            parts.append("step replacements")
+        return " + ".join(parts) or "basic"
+
+    def options(self, turns: int = 10, scenario: str | None = None) -> HX.Options:
+        return HX.Options(
+            border=self.border, turns=turns, quality_blue=self.quality_blue,
+            quality_red=self.quality_red, step_losses=self.step_losses,
+            step_replacements=self.step_replacements, scenario=scenario,
+        )  # fmt: skip
+
+    def record(self) -> dict:
+        return asdict(self)
+
+
+def default_variants() -> tuple[Variant, ...]:
+    """The basic game, each advanced rule on its own, and the large-vs-small borders."""
+    return (
+        Variant(),
+        Variant(border="large_blue"),
+        Variant(border="large_red"),
+        Variant(quality_blue="back"),
+        Variant(quality_red="back"),
+        Variant(step_losses=True),
+        Variant(step_replacements=True),
+    )
+
+
+def _switch(text: str, flag: str) -> tuple[bool, ...]:
+    choices = {"off": (False,), "on": (True,), "both": (False, True)}
+    if text not in choices:
+        raise UsageError(f"{flag}: expected off, on or both, got {text!r}")
+    return choices[text]
+
+
+def _quality(text: str) -> tuple[str, str]:
+    blue, sep, red = text.partition(":")
+    ok = lambda q: q in ("front", "back") or q.isdigit()  # noqa: E731
+    if not sep or not ok(blue) or not ok(red):
+        raise UsageError(
+            f"--quality: expected BLUE:RED, each front, back or a number of units on their "
+            f"weak side (e.g. back:front,3:front), got {text!r}"
+        )
+    return blue, red
+
+
+def variant_grid(
+    borders: str | None = None,
+    quality: str | None = None,
+    step_losses: str | None = None,
+    step_replacements: str | None = None,
+) -> tuple[Variant, ...]:
+    """The variants of the command line: none given, :func:`default_variants`; else every
+    combination of the lists given (``borders`` ``basic,large_blue``; ``quality``
+    ``front:front,back:front``; ``off``/``on``/``both`` for the two step rules), an option
+    not given staying at the basic game's value."""
+    if borders is quality is step_losses is step_replacements is None:
+        return default_variants()
+    bs = [b.strip() for b in (borders or "basic").split(",") if b.strip()]
+    qs = [_quality(q.strip()) for q in (quality or "front:front").split(",") if q.strip()]
+    if not bs or not qs:
+        raise UsageError("--borders/--quality: expected a comma-separated list")
+    for flag, xs in (("--borders", bs), ("--quality", qs)):
+        if len(set(xs)) != len(xs):
+            raise UsageError(f"{flag}: a value is named twice")
+    sl = _switch(step_losses or "off", "--step-losses")
+    sr = _switch(step_replacements or "off", "--step-replacements")
+    return tuple(
+        Variant(border=b, quality_blue=q[0], quality_red=q[1], step_losses=x, step_replacements=y)
+        for b, q, x, y in product(bs, qs, sl, sr)
+    )
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """Everything that decides the study's games (recorded in the manifest)."""
+
+    variants: tuple[Variant, ...] = field(default_factory=default_variants)
+    policies: tuple[str, ...] = DEFAULT_POLICIES
+    games: int = DEFAULT_GAMES
+    seed: int = 1
+    turns: int = 10
+    scenario: str | None = None
+    precision: float | None = None
+    max_games: int = 20000
+    block: int = DEFAULT_BLOCK
+    threads: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.variants:
+            raise UsageError("variants: expected at least one")
+        names = [v.name for v in self.variants]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise UsageError(f"variants: a variant is named twice: {', '.join(dup)}")
+        if not self.policies or len(set(self.policies)) != len(self.policies):
+            raise UsageError(f"--policies: expected distinct players, got {self.policies!r}")
+        bad = [p for p in self.policies if p not in POLICIES]
+        if bad:
+            raise UsageError(
+                f"--policies: {bad[0]!r} is not a Maneuver player ({', '.join(POLICIES)})"
+            )
+        if self.games < 1:
+            raise UsageError(f"--games-per-pairing: expected a positive number, got {self.games}")
+        if not 0 <= self.seed < 2**63:
+            raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
+        if self.precision is not None and not 0.0 < self.precision < 0.5:
+            raise UsageError(
+                f"--precision: expected a half-width between 0 and 0.5 (e.g. 0.02 for ±2 "
+                f"points), got {self.precision}"
+            )
+        if self.max_games < 1 or self.block < 1 or self.threads < 0:
+            raise UsageError("--max-games, --block >= 1 and --threads >= 0 expected")
+        sc = self.load_scenario()
+        for v in self.variants:
+            if v.border not in sc.borders:
+                raise UsageError(
+                    f"--borders: {v.border!r} is not a border of the scenario "
+                    f"({', '.join(sc.borders)})"
+                )
+            v.options(self.turns, self.scenario)  # checks quality and turns
+
+    def load_scenario(self):
+        from manoeuvre_sim.hexgame.scenario import load_scenario
+
+        return load_scenario(self.scenario)
+
+    def pairings(self) -> list[Pairing]:
+        """Per variant (in order), every ordered pairing: blue's player major."""
+        blue, red = HX.load_side("blue"), HX.load_side("red")
+        return [
+            Pairing(
+                blue, red, a, b, pairing_seed(self.seed, f"hex:{a}@blue", f"hex:{b}@red"), v.name
+            )  # fmt: skip
+            for v in self.variants
+            for a in self.policies
+            for b in self.policies
+        ]
+
+
+@dataclass
+class VariantResult:
+    """The frames of a variant study (columns: docs/hex.md)."""
+
+    spec: VariantSpec
+    variants: pd.DataFrame
+    endings: pd.DataFrame
+    capital_fell: pd.DataFrame
+    manifest: dict
+    games: pd.DataFrame
+    interrupted: bool = False
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        return {"variants": self.variants, "endings": self.endings,
+                "capital_fell": self.capital_fell}  # fmt: skip
+
+    def summary(self) -> list[str]:
+        return summary_lines(self)
+
+    def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
+        from manoeuvre_sim.analyses.hex_variants_pdf import write_variants_pdf
+
+        return write_variants_pdf(path, self, paper=paper)
+
+    def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
+        """The CSV tables, manifest.json, summary.txt and hex_balance.pdf into ``out_dir``."""
+        from manoeuvre_sim.results import write_json
+
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        written = [write_csv(f, out_dir / f"{n}.csv") for n, f in self.frames().items()]
+        written.append(write_json(out_dir / "manifest.json", self.manifest))
+        written.append(write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"))
+        written.append(self.to_pdf(out_dir / "hex_balance.pdf", paper=paper))
+        return written
+
+
+def run(
+    variants: Sequence[Variant] | None = None,
+    policies: Sequence[str] = DEFAULT_POLICIES,
+    games: int = DEFAULT_GAMES,
+    seed: int = 1,
+    *,
+    out_dir: str | Path | None = None,
+    backend=None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    command: str | None = None,
+    **spec_kw,
+) -> VariantResult:
+    """Play the variant study and return its frames. ``out_dir``: the games go to
+    ``out_dir/games.parquet/`` as they finish (None: kept in memory only); extra keywords
+    go to :class:`VariantSpec` (``turns``, ``scenario``, ``precision``, ``max_games``,
+    ``block``, ``threads``)."""
+    spec = VariantSpec(
+        variants=tuple(variants) if variants is not None else default_variants(),
+        policies=tuple(policies), games=games, seed=seed, **spec_kw,
+    )  # fmt: skip
+    return run_spec(spec, out_dir=out_dir, backend=backend, resume=resume, progress=progress,
+                    command=command)  # fmt: skip
+
+
+def base_manifest(spec: VariantSpec) -> dict:
+    """What decides the games (every part of the store carries it; a resumed run must
+    match it, ``study.identity``)."""
+    sc = spec.load_scenario()
+    from manoeuvre_sim.hexgame.scenario import default_path
+
+    return {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "game": HX.KEY,
+        "game_title": GAME_TITLE,
+        "study": "hex balance",
+        "rules_version": RULES_VERSION,
+        "seed": spec.seed,
+        "scenario": sc.name,
+        "scenario_file": str(spec.scenario or default_path()),
+        "scenario_sha256": sc.sha256,
+        "turns": spec.turns,
+        "variants": [v.record() for v in spec.variants],
+        "options": {v.name: asdict(v.options(spec.turns, spec.scenario)) for v in spec.variants},
+        "policies": list(spec.policies),
+        "seeding": "pairing seed from (seed, 'hex:<blue player>@blue', 'hex:<red player>@red')",
+        "games_per_pairing": spec.games,
+        "precision": spec.precision,
+        "max_games": spec.max_games if spec.precision is not None else None,
+        "block": spec.block,
+        "started": _dt.datetime.now().isoformat(timespec="seconds"),
+        "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
+    }
+
+
+KEEP = ("label", "pairing", "game", "seed", "policy_a", "policy_b", "first_player", "winner",
+        "victory", "game_turns", "capital_fell_turn_a", "capital_fell_turn_b",
+        "captured_without_margin_a", "captured_without_margin_b")  # fmt: skip
+
+
+def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, command=None):
+    """Play ``spec`` (fixed N per pairing, or rounds until ``spec.precision``)."""
+    pairings = spec.pairings()
+    store = Path(out_dir) / STORE if out_dir is not None else None
+    if store is not None:
+        store.mkdir(parents=True, exist_ok=True)
+    manifest = base_manifest(spec)
+    per = len(spec.policies) ** 2
+    kept: list[pd.DataFrame] = []
+    done = dict.fromkeys(range(len(pairings)), 0)
+    state = {"done": 0, "total": 0, "seconds": 0.0, "threads": 0, "backend": "local"}
+
+    def tick(n: int) -> None:
+        state["done"] += n
+        if progress is not None:
+            progress(state["done"], state["total"])
+
+    def play_round(targets: dict[int, int]) -> bool:
+        plan = []
+        for vi, v in enumerate(spec.variants):
+            ks = [k for k in range(vi * per, (vi + 1) * per) if targets.get(k, 0) > done[k]]
+            tasks = _interleave([blocks(k, done[k], targets[k], spec.block) for k in ks])
+            if tasks:
+                plan.append((v, tasks))
+                state["total"] += sum(t.count for t in tasks)
+        for v, tasks in plan:
+            out = play(
+                pairings, tasks, game="hex", options=v.options(spec.turns, spec.scenario),
+                threads=spec.threads, store=store, manifest=manifest, progress=tick,
+                on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend,
+                resume=resume,
+            )  # fmt: skip
+            for k, n in out.games.items():
+                done[k] += n
+            state["seconds"] += out.seconds
+            state["threads"], state["backend"] = out.threads, out.backend
+            if out.interrupted:
+                return True
+        return False
+
+    interrupted = play_round(dict.fromkeys(done, min(spec.games, spec.max_games)
+                                           if spec.precision else spec.games))  # fmt: skip
+    while spec.precision is not None and not interrupted:
+        targets = _precision_targets(spec, _games(kept), done)
+        if not targets:
+            break
+        interrupted = play_round(targets)
+    df = _games(kept)
+    res = build_result(spec, df, manifest)
+    res.interrupted = interrupted
+    n = sorted(done.values())
+    res.manifest |= {
+        "games": int(sum(n)),
+        "games_per_pairing_reached": {"min": n[0], "max": n[-1]},
+        "interrupted": interrupted,
+        "seconds": round(state["seconds"], 3),
+        "threads": state["threads"],
+        "backend": state["backend"],
+        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
+        "command": command,
+    }
+    if spec.precision is not None and len(df):
+        v = res.variants
+        cells = v[v["policy_blue"] != ALL]
+        res.manifest["precision_reached"] = round(
+            float(((cells["first_win_rate_ci_high"] - cells["first_win_rate_ci_low"]) / 2).max()), 6
+        )
+    return res
+
+
+def _games(kept: list[pd.DataFrame]) -> pd.DataFrame:
+    if not kept:
+        return pd.DataFrame(columns=list(KEEP))
+    df = pd.concat(kept, ignore_index=True)
+    return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
+
+
+def _interleave(per_pairing: list[list[Task]]) -> list[Task]:
+    """Round-robin over pairings, so an interrupted run has covered each evenly."""
+    out = []
+    for d in range(max((len(x) for x in per_pairing), default=0)):
+        out.extend(x[d] for x in per_pairing if d < len(x))
+    return out
+
+
+def _need(rate: float, precision: float) -> int:
+    """Games for a Wilson half-width of about ``precision`` at ``rate`` (normal approx.)."""
+    p = min(max(rate, 0.02), 0.98)
+    return int(math.ceil(z_value() ** 2 * p * (1 - p) / precision**2))
+
+
+def _precision_targets(spec: VariantSpec, df: pd.DataFrame, done: dict) -> dict[int, int]:
+    """The next round: each (variant, pairing) whose first-player win rate's 95 % interval
+    is still wider than ±precision gets the games its rate so far needs (at least one block
+    more, at most ``max_games``)."""
+    targets = {}
+    first = df["winner"] == df["first_player"]
+    g = first.groupby(df["pairing"]).agg(["sum", "count"])
+    for k, n_done in done.items():
+        if k not in g.index or n_done >= spec.max_games:
+            continue
+        wins, n = int(g.loc[k, "sum"]), int(g.loc[k, "count"])
+        lo, hi = wilson_interval(wins, n)
+        if (float(hi) - float(lo)) / 2 <= spec.precision:
+            continue
+        need = -(-int(_need(wins / n, spec.precision) * 1.02) // spec.block) * spec.block
+        targets[k] = min(spec.max_games, max(n_done + spec.block, need))
+    return targets
+
+
+def _rate(count: str, rate: str, k, n: int) -> dict:
+    """``count`` = k, ``rate`` = k / n and its 95 % Wilson interval (``rate``_ci_low/high)."""
+    k = int(k)
+    lo, hi = wilson_interval(k, n)
+    return {count: k, rate: k / n, f"{rate}_ci_low": float(lo), f"{rate}_ci_high": float(hi)}
+
+
+def _groups(spec: VariantSpec, df: pd.DataFrame):
+    """(variant, blue's player, red's player, its games) per pairing, then ``all`` pooled."""
+    for v in spec.variants:
+        dv = df[df["label"] == v.name]
+        for a in spec.policies:
+            for b in spec.policies:
+                yield v, a, b, dv[(dv["policy_a"] == a) & (dv["policy_b"] == b)]
+        if len(spec.policies) > 1:
+            yield v, ALL, ALL, dv
+
+
+def _frame(rows: list[dict], spec: VariantSpec) -> pd.DataFrame:
+    out = pd.DataFrame(rows)
+    for c in ("first_wins", "second_wins", "blue_wins", "red_wins", "draws", "capture_wins",
+              "turn_limit_draws", "short_of_margin", "short_of_margin_draws", "games", "turn",
+              "count"):  # fmt: skip
+        if c in out.columns:
+            out[c] = out[c].astype(np.int64)
+    return out
+
+
+def build_result(spec: VariantSpec, df: pd.DataFrame, manifest: dict) -> VariantResult:
+    rows, ends, fell = [], [], []
+    for v, a, b, g in _groups(spec, df):
+        n = len(g)
+        if n == 0:
+            continue
+        key = {"variant": v.name, "policy_blue": a, "policy_red": b, "games": n}
+        opts = {c: getattr(v, c) for c in OPTION_COLUMNS}
+        first = int((g["winner"] == g["first_player"]).sum())
+        w = g["winner"].value_counts()
+        row = dict(key)
+        second = n - first - int(w.get("draw", 0))
+        for count, rate, k in (("first_wins", "first_win_rate", first),
+                               ("second_wins", "second_win_rate", second),
+                               ("blue_wins", "blue_win_rate", w.get("a", 0)),
+                               ("red_wins", "red_win_rate", w.get("b", 0)),
+                               ("draws", "draw_rate", w.get("draw", 0))):  # fmt: skip
+            row |= _rate(count, rate, k, n)
+        rows.append(row | opts)
+        short = (g["captured_without_margin_a"] + g["captured_without_margin_b"]) > 0
+        draw = g["victory"] == "draw"
+        e = dict(key)
+        for count, k in (("capture_wins", (g["victory"] == "capital").sum()),
+                         ("turn_limit_draws", draw.sum()), ("short_of_margin", short.sum()),
+                         ("short_of_margin_draws", (short & draw).sum())):  # fmt: skip
+            e |= _rate(count, f"{count}_share", k, n)
+        dec = g.loc[~draw, "game_turns"]
+        e["mean_turn_decisive"] = float(dec.mean()) if len(dec) else float("nan")
+        ends.append(e | opts)
+        for side, col in (("blue", "capital_fell_turn_a"), ("red", "capital_fell_turn_b")):
+            counts = g[col].value_counts()
+            for t in range(0, spec.turns + 1):
+                c = int(counts.get(t, 0))
+                fell.append(key | {"capital": side, "turn": t, "count": c, "share": c / n})
+    return VariantResult(
+        spec=spec, variants=_frame(rows, spec), endings=_frame(ends, spec),
+        capital_fell=_frame(fell, spec), manifest=manifest, games=df,
+    )  # fmt: skip
+
+
+def _pc(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{_pc(lo)}, {_pc(hi)}]"
+
+
+def summary_lines(res: VariantResult) -> list[str]:
+    """The plain-text summary (printed after a study, summary.txt, the PDF's last page)."""
+    m, spec = res.manifest, res.spec
+    reached = m.get("games_per_pairing_reached", {})
+    lo, hi = reached.get("min", 0), reached.get("max", 0)
+    out = [
+        f"{GAME_TITLE}: variant study",
+        f"{len(spec.variants)} variant(s) x {len(spec.policies) ** 2} pairing(s) of "
+        f"{', '.join(spec.policies)}; {m.get('games', 0):,} games ({lo:,}"
+        + (f"-{hi:,}" if lo != hi else "")
+        + f" per variant and pairing); seed {m['seed']}; {spec.turns} turns",
+        f"rules {m['rules_version']}; scenario {m['scenario']}, sha256 {m['scenario_sha256']}",
+        "win rates in %, 95 % Wilson intervals; the first player is drawn per game (rule [3])",
+    ]
+    if res.interrupted:
+        out.append("INTERRUPTED: the tables cover the games finished before the stop")
+    out.append("")
+
+    def cell(r, x: str) -> str:
+        lo, hi = getattr(r, f"{x}_rate_ci_low"), getattr(r, f"{x}_rate_ci_high")
+        return f"{_pc(getattr(r, f'{x}_rate')):>5} {_ci(lo, hi):<14}"
+
+    for cols, names in ((("first_win", "draw"), ("first player wins", "drawn")),
+                        (("blue_win", "red_win"), ("blue wins", "red wins"))):  # fmt: skip
+        out.append(f"{'variant':<24} {'blue v red':<21} {'games':>6}  "
+                   + "  ".join(f"{n:<20}" for n in names))  # fmt: skip
+        for r in res.variants.itertuples(index=False):
+            pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+            out.append(f"{r.variant:<24} {pair:<21} {r.games:>6}  "
+                       + "  ".join(cell(r, x) for x in cols))  # fmt: skip
+        out.append("")
+    lead = ALL if len(spec.policies) > 1 else spec.policies[0]
+    out.append("how games end, % of games (all pairings): capture = a win, the enemy Capital")
+    out.append(f"captured with rule [12]'s margin; draw = no winner after turn {spec.turns};")
+    out.append("short = a capture the two-unit margin did not let win (then drawn: of all games);")
+    out.append("win turn = the mean turn a won game ended")
+    out.append(f"{'variant':<24} {'capture':>8} {'draw':>6} {'short':>6} {'then drawn':>11} "
+               f"{'win turn':>9}")  # fmt: skip
+    for r in res.endings[res.endings["policy_blue"] == lead].itertuples():
+        out.append(
+            f"{r.variant:<24} {_pc(r.capture_wins_share):>8} {_pc(r.turn_limit_draws_share):>6} "
+            f"{_pc(r.short_of_margin_share):>6} {_pc(r.short_of_margin_draws_share):>11} "
+            f"{r.mean_turn_decisive:>9.1f}"
+        )
+    if spec.precision is not None:
+        out.append("")
+        out.append(
+            f"precision goal ±{100 * spec.precision:.1f} points on every first-player rate: "
+            f"widest reached ±{100 * m.get('precision_reached', float('nan')):.2f} (max "
+            f"{spec.max_games:,} games per pairing)"
+        )
+    return out
+
+
+__all__ = ["ALL", "Variant", "VariantResult", "VariantSpec", "default_variants", "run",
+           "run_spec", "variant_grid"]  # fmt: skip

@@ -1,0 +1,249 @@
+"""The printable pages of Maneuver's variant study (``hex_balance.pdf``): a page per question
+— who wins each variant (dot-and-whisker, 95 % intervals), how games end, the turn each
+Capital fell — then the summary, every page footed with the study's provenance through
+:mod:`analyses.pages`. Each chart is one function drawing the study's frames on an Axes;
+nothing is computed here beyond laying the rows out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+
+from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+
+ALL = "all"
+RATES = (
+    ("first_win_rate", "first player wins"),
+    ("blue_win_rate", "blue wins"),
+    ("red_win_rate", "red wins"),
+    ("draw_rate", "drawn"),
+)
+# (fill, hatch, label) of the endings' stacked bars: blue's captures dark, red's hatched,
+# the draws white, so the bars read in greyscale
+ENDING_STYLE = (
+    ("blue_win_rate", "0.15", "", "blue captures with the margin"),
+    ("red_win_rate", "0.6", "///", "red captures with the margin"),
+    ("draw_rate", "1.0", "", "drawn after the last turn"),
+)
+LINES = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."), ("v", "-"), ("P", "--"), ("X", ":"))
+
+
+def row_layout(frame: pd.DataFrame) -> tuple[list[str], list[float], list[bool], list[tuple]]:
+    """Rows top to bottom: a heading per variant, then its pairings and the pooled row.
+    Returns (labels, y of each frame row in order, pooled flags, (y, variant) headings)."""
+    labels, ys, pooled, heads = [], [], [], []
+    y = 0.0
+    for variant, g in frame.groupby("variant", sort=False):
+        heads.append((y, str(variant)))
+        labels.append("")
+        y += 1
+        for r in g.itertuples(index=False):
+            all_ = r.policy_blue == ALL
+            labels.append("all pairings" if all_ else f"{r.policy_blue} v {r.policy_red}")
+            ys.append(y)
+            pooled.append(all_)
+            y += 1
+    return labels, ys, pooled, heads
+
+
+def _rows_axis(ax, labels, heads, show_labels: bool) -> None:
+    n = len(labels)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_yticks(np.arange(n), labels if show_labels else [""] * n, fontsize=6.5)
+    ax.tick_params(axis="y", length=0)
+    for y, _ in heads:
+        ax.axhline(y - 0.5, color="0.75", lw=0.5)
+        if show_labels:
+            ax.annotate(_, (0, y), xycoords=("axes fraction", "data"), xytext=(-4, 0),
+                        textcoords="offset points", ha="right", va="center", fontsize=7,
+                        weight="bold", annotation_clip=False)  # fmt: skip
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+def _pct_axis(ax, lo: float, hi: float, label: str) -> None:
+    ax.set_xlim(lo, hi)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.tick_params(axis="x", labelsize=6.5)
+    ax.set_xlabel(label, fontsize=7.5)
+    ax.grid(axis="x", color="0.88", lw=0.6)
+    ax.set_axisbelow(True)
+
+
+def _limits(lo: np.ndarray, hi: np.ndarray) -> tuple[float, float]:
+    a, b = float(np.nanmin(lo)), float(np.nanmax(hi))
+    pad = max(0.03, (b - a) * 0.08)
+    return max(0.0, np.floor((a - pad) * 10) / 10), min(1.0, np.ceil((b + pad) * 10) / 10)
+
+
+def rate_whiskers(variants: pd.DataFrame, ax, rate: str, label: str, show_labels: bool = True):
+    """One rate of the variant table as dots with their 95 % Wilson whiskers, a row per
+    variant and pairing (the pooled row a filled square), 50 % dashed."""
+    labels, ys, pooled, heads = row_layout(variants)
+    lo, hi = variants[f"{rate}_ci_low"].to_numpy(), variants[f"{rate}_ci_high"].to_numpy()
+    x = variants[rate].to_numpy()
+    y = np.array(ys)
+    ax.hlines(y, lo, hi, color="0.1", lw=1.1)
+    p = np.array(pooled)
+    ax.plot(x[~p], y[~p], "o", ms=3.6, mfc="white", mec="0.1", mew=0.9)
+    ax.plot(x[p], y[p], "s", ms=4.2, color="0.1")
+    _rows_axis(ax, labels, heads, show_labels)
+    _pct_axis(ax, *_limits(lo, hi), label)
+    if ax.get_xlim()[0] < 0.5 < ax.get_xlim()[1]:
+        ax.axvline(0.5, color="0.35", lw=0.8, ls="--", zorder=0)
+
+
+def endings_bars(variants: pd.DataFrame, ax, show_labels: bool = True) -> None:
+    """How each variant and pairing's games end: blue's and red's wins (each a capture of
+    the enemy Capital with rule [12]'s margin) and the draws, as 100 % bars."""
+    labels, ys, _, heads = row_layout(variants)
+    left = np.zeros(len(ys))
+    for col, fill, hatch, name in ENDING_STYLE:
+        w = variants[col].to_numpy()
+        ax.barh(ys, w, left=left, height=0.7, color=fill, hatch=hatch, edgecolor="0.2",
+                lw=0.5, label=name)  # fmt: skip
+        left += w
+    _rows_axis(ax, labels, heads, show_labels)
+    _pct_axis(ax, 0.0, 1.0, "share of games")
+    ax.legend(fontsize=6.5, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3,
+              frameon=False, handlelength=1.5)  # fmt: skip
+
+
+def short_whiskers(endings: pd.DataFrame, ax, show_labels: bool = False) -> None:
+    """The share of games in which a side held the enemy Capital at a victory check without
+    rule [12]'s two-unit margin (a capture that did not win then), with 95 % whiskers."""
+    frame = endings.rename(columns=lambda c: c.replace("short_of_margin_share", "short"))
+    rate_whiskers(frame, ax, "short", "games with a capture short of the margin", show_labels)
+
+
+def capital_fell_lines(capital_fell: pd.DataFrame, ax, capital: str) -> None:
+    """The share of games in which ``capital``'s (blue or red) Capital had fallen by the end
+    of each turn, a line per variant (all pairings pooled)."""
+    cf = capital_fell[capital_fell["capital"] == capital]
+    if (cf["policy_blue"] == ALL).any():
+        cf = cf[cf["policy_blue"] == ALL]
+    for i, (variant, g) in enumerate(cf.groupby("variant", sort=False)):
+        g = g.groupby("turn")["count"].sum()
+        n = g.sum()
+        turns = g.index[g.index > 0]
+        cum = np.cumsum(g.loc[turns].to_numpy()) / n
+        m, ls = LINES[i % len(LINES)]
+        ax.plot(turns, cum, marker=m, ls=ls, ms=3.5, lw=1.0, color="0.1",
+                mfc="white" if i % 2 else "0.1", label=str(variant))  # fmt: skip
+    ax.set_xlabel("game turn", fontsize=7.5)
+    ax.set_ylabel(f"{capital}'s Capital fallen by then", fontsize=7.5)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylim(0, 1)
+    if len(cf):
+        ax.set_xticks(range(1, int(cf["turn"].max()) + 1))
+    ax.tick_params(labelsize=6.5)
+    ax.grid(color="0.88", lw=0.6)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+HOW_TO_READ = {
+    "win": "Each row: a variant and a pairing (blue's player v red's), or all its pairings "
+    "pooled (filled square). Dot: the share of games; whisker: its 95 % Wilson interval. The "
+    "first player is drawn per game (rule [3]); a draw is no win for either side. A whisker "
+    "shorter than its dot is hidden by it.",
+    "end": "Every game ends by a capture of the enemy Capital with rule [12]'s two-unit margin "
+    "(a win) or in a draw after the last turn. Right: games in which a side held the enemy "
+    "Capital at a victory check without the margin (the capture did not win then).",
+    "fell": "The first turn each Capital fell (captured by a DE, rule [11]), all pairings "
+    "pooled: the share of games in which it had fallen by the end of each turn. A Capital "
+    "may be recaptured; capital_fell.csv has the counts per turn, variant and pairing.",
+}
+
+
+def _page(title: str, how: str, charts, left: float, label_width: float):
+    """A page of side-by-side charts over the same rows: ``charts`` (draw(ax, first), width
+    share)."""
+
+    def draw(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _title(fig, title, GAME_TITLE)
+        import textwrap
+
+        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(how, 118)), fontsize=7.5,
+              va="top", linespacing=1.35)  # fmt: skip
+        y0, y1 = 1.25, h - top - 1.05
+        x = left + label_width
+        gap = 0.35
+        avail = w - x - 0.45 - gap * (len(charts) - 1)
+        total = sum(s for _, s in charts)
+        for i, (f, share) in enumerate(charts):
+            width = avail * share / total
+            f(_rect(fig, x, y0, width, y1 - y0), i == 0)
+            x += width + gap
+
+    return draw
+
+
+def _fell_page(capital_fell: pd.DataFrame):
+    def draw(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _title(fig, "When did the Capital fall?", GAME_TITLE)
+        import textwrap
+
+        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(HOW_TO_READ["fell"], 118)),
+              fontsize=7.5, va="top", linespacing=1.35)  # fmt: skip
+        height = (h - top - 1.0 - 1.3 - 0.9) / 2
+        for i, side in enumerate(("blue", "red")):
+            ax = _rect(fig, 1.1, h - top - 1.0 - (i + 1) * height - i * 0.9, w - 1.1 - 2.6, height)
+            capital_fell_lines(capital_fell, ax, side)
+            ax.set_title(f"{side}'s Capital", fontsize=9, loc="left", weight="bold")
+            if i == 0:
+                ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                          frameon=False, title="variant", title_fontsize=7)  # fmt: skip
+
+    return draw
+
+
+def provenance(manifest: dict) -> dict[str, str]:
+    """The footer of every page."""
+    reached = manifest.get("games_per_pairing_reached") or {}
+    lo, hi = reached.get("min", 0), reached.get("max", 0)
+    games = f"{manifest.get('games', 0):,} ({lo:,}" + (f"–{hi:,}" if lo != hi else "") + " each)"
+    if manifest.get("interrupted"):
+        games += ", interrupted"
+    return {
+        "tool": f"manoeuvre-sim {manifest['version']}",
+        "game": "Maneuver (rules 001)",
+        "rules": manifest["rules_version"],
+        "scenario": f"{manifest['scenario']} sha256 {manifest['scenario_sha256'][:16]}",
+        "seed": str(manifest["seed"]),
+        "games": games,
+        "players": ", ".join(manifest["policies"]),
+        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
+    }
+
+
+def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
+    """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
+    v, e = res.variants, res.endings
+    win = [
+        (lambda ax, first, r=r, lab=lab: rate_whiskers(v, ax, r, lab, first), 1.0)
+        for r, lab in RATES
+    ]
+    ends = [
+        (lambda ax, first: endings_bars(v, ax, first), 1.6),
+        (lambda ax, first: short_whiskers(e, ax, first), 1.0),
+    ]
+    pages = [
+        (_page("Who wins each variant?", HOW_TO_READ["win"], win, MARGIN_L, 1.65), None),
+        (_page("How do games end?", HOW_TO_READ["end"], ends, MARGIN_L, 1.65), None),
+        (_fell_page(res.capital_fell), None),
+    ]
+    pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
+    return _write(path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: variant study")

@@ -1,0 +1,129 @@
+"""``manoeuvre-sim hex balance``: Maneuver's variant study (issue 25 part 2), written to a
+directory as the study store, CSV tables, a manifest, a summary and a PDF."""
+
+from __future__ import annotations
+
+import click
+
+from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
+
+HELP = f"""{GAME_TITLE}: the variant study. Every variant of the rules you list, every
+ordered pairing of --policies (each player once blue and once red, mirrors included), and
+per variant and pairing the first player's, blue's and red's win rates and the draw rate
+with 95% Wilson intervals, how games end (a capture with rule [12]'s margin, a capture the
+margin did not let win, a draw after the last turn) and the turn each Capital fell.
+
+\b
+Variants: every combination of the lists given, an option not given staying as in the
+basic game; none given: the basic game, each advanced rule on its own (quality back:front,
+front:back, step losses, step replacements) and the borders large_blue, large_red.
+\b
+  --borders basic,large_blue        border lines of the scenario (rules [2], [13] 1)
+  --quality front:front,back:front  BLUE:RED army quality (rule [13] 2): front, back, or
+                                    K = a mix, the side's first K combat units weak
+  --step-losses off|on|both         rule [13] 3
+  --step-replacements off|on|both   rule [13] 4
+
+\b
+Example: manoeuvre-sim hex balance --out reports/hex-balance --borders basic,large_blue
+  --step-losses both --policies capital,attrition --games-per-pairing 2000
+
+Every variant plays the same seeds (a pairing's seed comes from --seed and its two
+players alone), so the variants differ by their rules only. Writes DIR/games.parquet/ (the
+store; --resume finishes an interrupted study), variants.csv, endings.csv,
+capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
+
+
+@click.command(help=HELP)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="reports/hex-balance",
+    show_default=True,
+    help="Directory for games.parquet/, the CSV tables, hex_balance.pdf, summary.txt, "
+    "manifest.json.",
+)
+@click.option("--borders", metavar="B1,B2", help="Border lines to compare (default: basic).")
+@click.option(
+    "--quality", metavar="BLUE:RED,...", help="Army qualities to compare (default: front:front)."
+)
+@click.option("--step-losses", metavar="off|on|both", help="Rule [13] 3 (default: off).")
+@click.option("--step-replacements", metavar="off|on|both", help="Rule [13] 4 (default: off).")
+@click.option(
+    "--policies",
+    default="capital,attrition",
+    show_default=True,
+    help=f"Comma-separated players ({' | '.join(POLICIES)}); every ordered pairing is played.",
+)
+@click.option(
+    "--games-per-pairing",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Games per variant and ordered pairing (blue's player, red's player).",
+)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
+@click.option(
+    "--scenario",
+    type=click.Path(dir_okay=False),
+    help="A scenario TOML file (default: the built-in reconstruction).",
+)
+@click.option(
+    "--precision",
+    type=float,
+    help="Instead of a fixed N: add games until every variant and pairing's first-player "
+    "win rate has a 95% interval of at most ±P (e.g. 0.01), or --max-games.",
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=20000,
+    show_default=True,
+    help="With --precision: the most games per variant and pairing.",
+)
+@click.option(
+    "--block",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games per task (one Parquet file of the store each).",
+)
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@backend_options
+def balance(**kw) -> None:
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.errors import UsageError
+
+    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    be = pop_backend(kw)
+    # every option is checked before the first game
+    variants = HV.variant_grid(
+        kw.pop("borders"), kw.pop("quality"), kw.pop("step_losses"), kw.pop("step_replacements")
+    )
+    policies = tuple(p.strip() for p in kw.pop("policies").split(",") if p.strip())
+    if not policies:
+        raise UsageError("--policies: expected comma-separated players")
+    spec = HV.VariantSpec(
+        variants=variants, policies=policies, games=kw.pop("games_per_pairing"),
+        seed=kw.pop("seed"), turns=kw.pop("turns"), scenario=kw.pop("scenario"),
+        precision=kw.pop("precision"), max_games=kw.pop("max_games"), block=kw.pop("block"),
+        threads=kw.pop("threads"),
+    )  # fmt: skip
+    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
+    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+
+    def run(out_dir, progress, backend, resume):
+        return HV.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend,
+                           resume=resume, command=command)  # fmt: skip
+
+    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
+                  threads=spec.threads, kinds=())  # fmt: skip
