@@ -50,7 +50,7 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     sc, source, packed, options, pol, params, policies = load_game(kw)
     threads = threads or numba.config.NUMBA_NUM_THREADS
     man = manifest(sc, source, options, seed, first_game, games, policies, params)
-    bar, progress = progress_bar(quiet, kinds=("hex games",))
+    bar, progress = progress_bar(quiet, kinds=())  # Manoeuvre's warmup knows no hex kernel
     t0 = time.perf_counter()
     parts = []
     try:
