@@ -3,6 +3,10 @@ checked, games per second per player on 1 and 2 threads, and the ladder of the p
 Writes benchmarks/RESULTS-hex-engine.md (keeping its "Before and after" section).
 
     .venv/bin/python benchmarks/bench_hex.py [--invariant-games N] [--games N] [--ladder N]
+
+    # before and after a speed change, in one run (writes the section "Before and after"):
+    mkdir /tmp/base && git archive <commit> manoeuvre_sim | tar -x -C /tmp/base
+    .venv/bin/python benchmarks/bench_hex.py --base /tmp/base --base-rev <commit>
 """
 
 from __future__ import annotations
@@ -112,13 +116,101 @@ def ladder(games):
     return json.loads(res.stdout[res.stdout.index("{") :])["pairs"]
 
 
+SPEED_SNIPPET = """
+import hashlib, json, sys, time
+from manoeuvre_sim.hexgame import batch as BT, scenario as SC, state as S
+from manoeuvre_sim.hexgame.players import policy_arrays
+packed = SC.pack(SC.load_scenario())
+opt = S.default_options()
+out = {}
+for a, b in (("capital", "capital"), ("random", "random"), ("attrition", "attrition")):
+    pol, params = policy_arrays(a, b)
+    BT.play_games(1, 0, 64, packed, opt, pol, params, 2)
+    for th in (1, 2):
+        t = time.perf_counter()
+        r = BT.play_games(2, 0, GAMES, packed, opt, pol, params, th)
+        out[f"{a} vs {b}, {th} thread(s)"] = [GAMES / (time.perf_counter() - t),
+                                               hashlib.sha256(r.tobytes()).hexdigest()]
+print(__import__("manoeuvre_sim").__file__)
+print(json.dumps(out))
+"""
+
+
+def before_after(base: str, games: int, reps: int = 3) -> list[str]:
+    """Games per second of the package in ``base`` (a source tree holding the "before"
+    ``manoeuvre_sim``, e.g. ``git archive <commit> manoeuvre_sim | tar -x -C DIR``) and of
+    this one, the two alternating run by run; the best of ``reps`` each, and whether both
+    played the same games (equal records)."""
+    here = str(Path(__file__).resolve().parents[1])
+    best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
+    same = True
+    for _ in range(reps):
+        runs = {}
+        for label, tree in (("before", base), ("after", here)):
+            env = dict(os.environ, PYTHONPATH=tree, PYTHONWARNINGS="ignore")
+            res = subprocess.run(
+                [sys.executable, "-c", SPEED_SNIPPET.replace("GAMES", str(games))],
+                capture_output=True, text=True, env=env, check=True, cwd=tree,
+            )  # fmt: skip
+            where, doc = res.stdout.strip().splitlines()[-2:]
+            assert where.startswith(tree), (label, where)
+            runs[label] = json.loads(doc)
+            for k, (gps, _) in runs[label].items():
+                best[label][k] = max(best[label].get(k, 0.0), gps)
+        same &= all(runs["before"][k][1] == runs["after"][k][1] for k in runs["after"])
+    lines = [
+        "| | before | after | after / before |",
+        "|---|---:|---:|---:|",
+    ]
+    for k, after in best["after"].items():
+        b = best["before"][k]
+        lines.append(f"| {k}, games/s | {b:,.0f} | {after:,.0f} | {after / b:.2f} |")
+    lines += ["", f"The same games before and after (equal records) in every run: "
+              f"**{'yes' if same else 'NO'}**."]  # fmt: skip
+    return lines
+
+
+def write_before_after(args) -> None:
+    """``--base``: only the section "Before and after" of the results file."""
+    load0 = os.getloadavg()[0]
+    table = before_after(args.base, args.games)
+    load1 = os.getloadavg()[0]
+    rev = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    section = [
+        "## Before and after (issue 24)",
+        "",
+        f"Written by `.venv/bin/python benchmarks/bench_hex.py --base {args.base} --games "
+        f"{args.games}` on {datetime.date.today()}: before = {args.base_rev or args.base}, "
+        f"after = {rev}; {os.cpu_count()} logical CPUs, SHARED with other work during the run "
+        f"(1-minute load average {load0:.2f} at the start, {load1:.2f} at the end), so only the "
+        f"ratios, measured in this one run, compare. Basic border and rules, {args.games:,} "
+        "games per row (seed 2), warm caches, the best of 3 runs per checkout, the checkouts "
+        "alternating run by run.",
+        "",
+        *table,
+    ]
+    out_path = Path(__file__).with_name("RESULTS-hex-engine.md")
+    old = out_path.read_text(encoding="utf-8") if out_path.exists() else ""
+    i = old.find("\n## Before and after")
+    head = old[:i] if i >= 0 else old.rstrip("\n")
+    out_path.write_text(head + "\n\n" + "\n".join(section) + "\n", encoding="utf-8")
+    print("\n".join(section))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--invariant-games", type=int, default=1_000_000)
     ap.add_argument("--games", type=int, default=10_000, help="games per speed row and run")
     ap.add_argument("--ladder", type=int, default=2_000, help="games per pair and seating")
     ap.add_argument("--skip-cold", action="store_true")
+    ap.add_argument("--base", help="a source tree of the 'before' package: compare speeds only")
+    ap.add_argument("--base-rev", default="", help="the commit --base was exported from")
     args = ap.parse_args()
+    if args.base:
+        write_before_after(args)
+        return
     import numba
 
     from manoeuvre_sim import __version__
@@ -126,6 +218,9 @@ def main() -> None:
     from manoeuvre_sim.hexgame import batch as BT
     from manoeuvre_sim.hexgame import scenario as SC
 
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     sc = SC.load_scenario()
     load0 = os.getloadavg()[0]
     cold = None if args.skip_cold else cold_compile()
@@ -136,9 +231,6 @@ def main() -> None:
     inv, inv_secs = invariants(sc, n_per)
     lad = ladder(args.ladder)
     load1 = os.getloadavg()[0]
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
     cmd = (
         f"`.venv/bin/python benchmarks/bench_hex.py --invariant-games {args.invariant_games} "
         f"--games {args.games} --ladder {args.ladder}`"
