@@ -56,6 +56,39 @@ def test_invariants_hold_in_every_game(policies, n, border, opt):
     assert (r[won, BT.R_TURNS] <= 10).all()
 
 
+N_PER_SPREAD = 12_500  # x 8 rows of INVARIANT_SPREAD: 100,000 random games
+
+
+def _ends_by_the_rules(r):
+    """Games whose record does not show an end by rule [12]: a Capital victory within the
+    game turns, or a draw after the last."""
+    won = r[:, BT.R_WINNER] < 2
+    ok = np.where(
+        won,
+        (r[:, BT.R_VICTORY] == S.VIC_CAPITAL) & (r[:, BT.R_TURNS] <= 10),
+        (r[:, BT.R_VICTORY] == S.VIC_DRAW) & (r[:, BT.R_TURNS] == 10),
+    )
+    return int((~ok).sum())
+
+
+def test_invariants_hold_over_100000_random_games_and_every_option():
+    """Issue 24: random players over the border lines and advanced rules, the invariants
+    checked after every phase and at the end (stacking, no unit in an enemy hex, the
+    Capital never moves, unit conservation, the end by the rules)."""
+    runs = BT.invariant_run(SC.load_scenario(), 24, N_PER_SPREAD, threads=2)
+    assert sum(len(r) for _, _, r in runs) >= 100_000
+    broken = []
+    for border, kw, r in runs:
+        bad = r[:, BT.R_VIOLATIONS]
+        if bad.any() or _ends_by_the_rules(r):
+            mask = int(np.bitwise_or.reduce(bad))
+            names = [K.CHK_NAMES[i] for i in range(5) if (mask >> i) & 1]
+            broken.append((border, kw, int((bad != 0).sum()), names, _ends_by_the_rules(r)))
+        # each row was played through: decisive games and eliminations
+        assert (r[:, BT.R_WINNER] < 2).any() and r[:, BT.R_ELIM].sum() > 0, (border, kw)
+    assert not broken, broken
+
+
 def test_scripted_players_finish_games_and_random_is_the_reference():
     r = _games(("capital", "capital"), 1000)
     assert 0.2 < (r[:, BT.R_WINNER] < 2).mean() < 0.95  # decisive games happen

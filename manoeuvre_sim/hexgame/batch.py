@@ -15,8 +15,10 @@ import numba as nb
 import numpy as np
 
 from manoeuvre_sim.hexgame import board as B
+from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.game import play_game
+from manoeuvre_sim.hexgame.players import policy_arrays
 from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import seed_state
 
@@ -100,3 +102,29 @@ def play_one(seed, game, packed, opt, pol, params, trace_rows=20000):
     st = np.zeros(S.STATE_SIZE, dtype=np.int32)
     play_range(seed, game, 0, 1, st, g, np.zeros((1, NREC), dtype=np.int32))
     return st, g.tr[: g.trn[0]].copy()
+
+
+# The invariant runs (tests/test_hex_games.py, benchmarks/bench_hex.py): random players on
+# both seats, the games spread over the border lines and the advanced-rule options.
+INVARIANT_SPREAD = (
+    ("basic", {}),
+    ("large_blue", {}),
+    ("large_red", {}),
+    ("basic", {"step_losses": 1}),
+    ("large_blue", {"step_losses": 1, "step_repl": 1}),
+    ("large_red", {"quality": (16, 3)}),
+    ("basic", {"captured_zoc": 1}),
+    ("basic", {"step_losses": 1, "step_repl": 1, "quality": (2, 5), "captured_zoc": 1}),
+)
+
+
+def invariant_run(sc, seed, n_per, threads=None, policies=("random", "random")):
+    """Play ``n_per`` checked games of ``seed`` per row of ``INVARIANT_SPREAD`` (row ``k``
+    plays games ``k * n_per ..``): ``[(border, options, records), ...]``."""
+    pol, params = policy_arrays(*policies)
+    out = []
+    for k, (border, kw) in enumerate(INVARIANT_SPREAD):
+        opt = S.default_options(check=1, **kw)
+        rec = play_games(seed, k * n_per, n_per, SC.pack(sc, border), opt, pol, params, threads)
+        out.append((border, kw, rec))
+    return out

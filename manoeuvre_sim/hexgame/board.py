@@ -207,6 +207,38 @@ def fits(st, g, u, h, only_flag):
 
 
 @kernel(inline="always")
+def mark_stacks(st, g, s, only_flag):
+    """``W_STACK``: for each hex, bit ``c`` set where a present unit of side ``s`` of
+    stacking class ``c`` (0, 1) stands (with ``only_flag`` > 0: having that flag), so that
+    ``fits_marked`` answers ``fits`` for a unit not itself marked without a scan of the
+    side's units per hex. ``clear_stacks`` after use."""
+    for v in range(s * MAXU, s * MAXU + MAXU):
+        if not present(st, v):
+            continue
+        if only_flag > 0 and (st[S.FLAGS + v] & only_flag) == 0:
+            continue
+        c = stack_class(g, v)
+        if c < 2:
+            g.wk[S.W_STACK, st[S.POS + v]] |= 1 << c
+
+
+@kernel(inline="always")
+def clear_stacks(st, g, s):
+    for v in range(s * MAXU, s * MAXU + MAXU):
+        h = st[S.POS + v]
+        if h >= 0:
+            g.wk[S.W_STACK, h] = 0
+
+
+@kernel(inline="always")
+def fits_marked(g, u, h):
+    """``fits(st, g, u, h, flag)`` after ``mark_stacks(st, g, u's side, flag)``, for a
+    unit ``u`` that was not marked (unplaced, or without ``flag``)."""
+    c = stack_class(g, u)
+    return c == 2 or ((g.wk[S.W_STACK, h] >> c) & 1) == 0
+
+
+@kernel(inline="always")
 def strength(st, g, u, attacking, unsupplied):
     """u's combat strength (rule [5]: attack or defence for artillery and the Capital; a
     captured Capital 0, rule [11]; -2 unsupplied, rule [9], never below 0: H8)."""

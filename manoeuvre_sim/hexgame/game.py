@@ -22,10 +22,12 @@ def place(st, g, u):
     opts = g.wk[S.W_OPTS]
     col = H_CAPITAL_OK if u % MAXU == 0 else H_SETUP
     n = 0
+    B.mark_stacks(st, g, s, 0)  # u is unplaced: never marked
     for h in range(g.nbr.shape[0]):
-        if g.hexes[h, H_SIDE] == s and g.hexes[h, col] == 1 and B.fits(st, g, u, h, 0):
+        if g.hexes[h, H_SIDE] == s and g.hexes[h, col] == 1 and B.fits_marked(g, u, h):
             opts[n] = h
             n += 1
+    B.clear_stacks(st, g, s)
     if n == 0:
         raise RuntimeError("no set-up hex left (the scenario's validation should prevent it)")
     h = opts[PL.choose(st, g, s, PL.D_SETUP, n, u, 0)]
@@ -120,10 +122,12 @@ def movement_phase(st, g, side):
             continue
         B.reach(st, g, u, B.movement_allowance(st, g, u))
         n = 0
+        B.mark_stacks(st, g, side, S.F_MOVED)  # u has not moved yet: never marked
         for h in range(n_hex):
-            if g.wk[S.W_REACH, h] >= 0 and B.fits(st, g, u, h, S.F_MOVED):
+            if g.wk[S.W_REACH, h] >= 0 and B.fits_marked(g, u, h):
                 opts[n] = h
                 n += 1
+        B.clear_stacks(st, g, side)
         if n == 0:  # only over-stacked hexes: stay (stacking removes the excess, rule [6])
             opts[n] = h0
             n += 1

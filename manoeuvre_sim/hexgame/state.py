@@ -81,7 +81,9 @@ W_DEF = 10  # the defending hexes of the attack being built
 W_MAND = 11  # 1 on an enemy hex that must still be attacked (rule [8])
 W_TMP = 12
 W_MLIST = 13  # the hexes marked in W_MAND, as a list
-NWK = 14
+W_STACK = 14  # per hex, bit c: a friendly unit of stacking class c stands there (board.fits);
+#               zero between uses (board.mark_stacks / clear_stacks)
+NWK = 15
 
 TRACE_COLS = 6  # kind, turn, player, a, b, c
 
