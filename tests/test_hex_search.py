@@ -116,7 +116,7 @@ def test_search_beats_capital():
 
 
 def test_policy_specs():
-    assert parse_policy("search") == ("search", 16, "capital")
+    assert parse_policy("search") == ("search", 32, "capital")
     assert parse_policy("search:8") == ("search", 8, "capital")
     assert parse_policy("search:8:attrition") == ("search", 8, "attrition")
     assert parse_policy("capital") == ("capital", 0, "capital")

@@ -15,7 +15,7 @@ GAME_TITLE = "Maneuver (the introductory hex wargame, rules 001)"
 POLICIES = ("random", "capital", "attrition")
 # the search player's spec ``search[:BUDGET[:STYLE]]`` (``search.py``): rollouts per movement
 # phase and the scripted style of its plans and rollouts
-SEARCH_BUDGET = 16
+SEARCH_BUDGET = 32
 SEARCH_STYLE = "capital"
 SEARCH_MAX_BUDGET = 4096
 POLICY_SPECS = (*POLICIES, "search[:BUDGET[:STYLE]]")
