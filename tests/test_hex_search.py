@@ -14,7 +14,7 @@ from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import search as SR
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.players import P_SEARCH, budget_of, policy_arrays, style_of
-from manoeuvre_sim.rng import next_u64
+from manoeuvre_sim.rng import next_u64, seed_state
 
 
 def _games(policies, n, seed=21, threads=2, border="basic", **opt):
@@ -92,12 +92,25 @@ def test_the_plan_played_is_the_plan_drawn_up():
     assert st[S.VIOLATIONS] == 0
 
 
-def test_the_games_dice_do_not_depend_on_the_budget():
-    # the first player is drawn from the game's dice before any search: the same for every
-    # budget; and a search game's set-up (scripted, before any search) is the same too
-    a = _games(("search:2", "capital"), 30)
-    b = _games(("search:20", "capital"), 30)
-    assert np.array_equal(a[:, BT.R_FIRST], b[:, BT.R_FIRST])
+@pytest.mark.parametrize("policies", [("search:6", "capital"), ("random", "search:3:attrition")])
+def test_the_game_rolls_exactly_its_own_dice(policies):
+    # the game's stream ends advanced by the draws the rules made (the first player's, two
+    # dice a combat) and by nothing else: the search never draws from it
+    packed = SC.pack(SC.load_scenario())
+    pol, params = policy_arrays(*policies)
+    for game in range(6):
+        g = S.new_context(packed, S.default_options(check=1), pol, params, trace_rows=20000)
+        st = np.zeros(S.STATE_SIZE, dtype=np.int32)
+        S.clear_state(st, g.units)
+        BT.seed_game(8, game, g.rngs)
+        SR.play_game(st, g)
+        results = int((g.tr[: g.trn[0], 0] == S.EV_RESULT).sum())
+        assert 0 < g.trn[0] < 20000 and results > 0
+        dice = np.zeros(4, dtype=np.uint64)
+        seed_state(np.uint64(8), np.uint64(3 * game), dice)
+        for _ in range(1 + 2 * results):
+            next_u64(dice)
+        assert np.array_equal(g.rngs[0], dice), f"game {game}: the game's dice were drawn"
 
 
 def _score(a, b, n, seed=31):
