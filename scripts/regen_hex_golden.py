@@ -11,13 +11,15 @@ GAMES = (
     (3, 5, "capital", "capital", {}),
     (1, 0, "random", "random", {}),
     (2, 1, "attrition", "capital", {"border": "large_red", "step_losses": True}),
+    (4, 2, "search:8", "capital", {}),
 )
 
 
 def golden_path(game) -> Path:
     seed, index, a, b, opts = game
     extra = "".join(f"_{k}" for k in sorted(opts))
-    return GOLDEN_DIR / f"seed{seed}_game{index}_{a}_{b}{extra}.txt"
+    name = f"seed{seed}_game{index}_{a}_{b}{extra}".replace(":", "-")  # search:8: search-8
+    return GOLDEN_DIR / f"{name}.txt"
 
 
 def render(game) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.hexgame import POLICIES
+from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
 
-POLICY_HELP = " | ".join(POLICIES)
+POLICY_HELP = " | ".join(POLICY_SPECS)
 
 
 def game_options(f):
@@ -106,8 +106,10 @@ def load_game(kw: dict):
         )
     policies = (kw.pop("policy_a"), kw.pop("policy_b"))
     for flag, p in zip(("--policy-a", "--policy-b"), policies, strict=True):
-        if p not in POLICIES:
-            raise UsageError(f"{flag}: expected one of {POLICY_HELP}, got {p!r}")
+        try:
+            parse_policy(p)
+        except ValueError as e:
+            raise UsageError(f"{flag}: {e}") from None
     vectors = []
     for flag, text in (("--params-a", kw.pop("params_a")), ("--params-b", kw.pop("params_b"))):
         if text is None:

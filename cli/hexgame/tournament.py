@@ -15,7 +15,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     "--policies",
     default="random,capital,attrition",
     show_default=True,
-    help="Comma-separated players.",
+    help="Comma-separated players: random, capital, attrition, search[:BUDGET[:STYLE]].",
 )
 @click.option(
     "--games", type=int, default=1000, show_default=True, help="Games per pair and seating."
@@ -38,18 +38,24 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
 
     from manoeuvre_sim.cli._common import format_table
     from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.hexgame import batch
-    from manoeuvre_sim.hexgame.players import POLICIES, policy_arrays
+    from manoeuvre_sim.hexgame import POLICY_SPECS, batch, parse_policy
+    from manoeuvre_sim.hexgame.players import policy_arrays
     from manoeuvre_sim.hexgame.records import manifest, to_frame
     from manoeuvre_sim.results import check_output_path, write
     from manoeuvre_sim.stats import wilson_interval
     from manoeuvre_sim.study import pairing_seed
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
-    bad = [p for p in names if p not in POLICIES]
+    bad = []
+    for p in names:
+        try:
+            parse_policy(p)
+        except ValueError:
+            bad.append(p)
     if bad or len(names) < 2 or len(set(names)) != len(names):
         raise UsageError(
-            f"--policies: expected two or more distinct of {', '.join(POLICIES)}, got {policies!r}"
+            f"--policies: expected two or more distinct of {', '.join(POLICY_SPECS)}, "
+            f"got {policies!r}"
         )
     if games < 1 or seed < 0 or threads < 0:
         raise UsageError("--games >= 1, --seed >= 0 and --threads >= 0 expected")

@@ -13,6 +13,36 @@ GAME_KEY = "hex"
 GAME_TITLE = "Maneuver (the introductory hex wargame, rules 001)"
 # the players (``players.py``), named here so that ``--help`` imports no numba
 POLICIES = ("random", "capital", "attrition")
+# the search player's spec ``search[:BUDGET[:STYLE]]`` (``search.py``): rollouts per movement
+# phase and the scripted style of its plans and rollouts
+SEARCH_BUDGET = 32
+SEARCH_STYLE = "capital"
+SEARCH_MAX_BUDGET = 4096
+POLICY_SPECS = (*POLICIES, "search[:BUDGET[:STYLE]]")
+
+
+def parse_policy(spec: str) -> tuple[str, int, str]:
+    """``(name, budget, style)`` of a policy spec: a player of :data:`POLICIES` (budget 0),
+    or ``search[:BUDGET[:STYLE]]``, STYLE ``capital`` or ``attrition``. ValueError
+    otherwise."""
+    parts = str(spec).strip().split(":")
+    if parts[0] in POLICIES and len(parts) == 1:
+        return parts[0], 0, parts[0]
+    if parts[0] != "search" or len(parts) > 3:
+        raise ValueError(f"unknown policy {spec!r}; expected one of: {', '.join(POLICY_SPECS)}")
+    budget, style = SEARCH_BUDGET, SEARCH_STYLE
+    if len(parts) > 1 and parts[1]:
+        if not parts[1].isdigit() or not 1 <= int(parts[1]) <= SEARCH_MAX_BUDGET:
+            raise ValueError(
+                f"policy {spec!r}: the search budget is 1..{SEARCH_MAX_BUDGET} rollouts"
+            )
+        budget = int(parts[1])
+    if len(parts) > 2:
+        style = parts[2]
+        if style not in ("capital", "attrition"):
+            raise ValueError(f"policy {spec!r}: the search style is capital or attrition")
+    return "search", budget, style
+
 
 # Maneuver's rules version: changes whenever an interpretation (docs/RULE_INTERPRETATIONS.md,
 # entries H1..) or the engine's reading of a rule changes, so records of two versions are

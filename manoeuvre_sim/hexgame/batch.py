@@ -17,8 +17,8 @@ import numpy as np
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import state as S
-from manoeuvre_sim.hexgame.game import play_game
 from manoeuvre_sim.hexgame.players import policy_arrays
+from manoeuvre_sim.hexgame.search import play_game
 from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import seed_state
 

@@ -155,22 +155,30 @@ def victory_check(st, g, ended):
     return False
 
 
+PH_MOVE, PH_COMBAT = 0, 1
+
+
 @kernel
-def play_game(st, g):
-    """One game from ``clear_state`` to its end; ``g.rngs`` seeded (``batch.seed_game``)."""
-    first = g.opt[S.O_FIRST]
-    if first < 0:
-        first = uniform_below(g.rngs[0], 2)  # H5: the players "decide": a fair draw
-    setup(st, g, first)
-    for turn in range(1, g.opt[S.O_TURNS] + 1):
-        st[S.TURN] = turn
-        S.log(g, st, S.EV_TURN, turn, 0, 0)
-        for k in range(2):
-            side = first if k == 0 else 1 - first
+def play_from(st, g, turn, k, phase):
+    """Play on from phase ``phase`` (PH_MOVE, PH_COMBAT) of the ``k``-th player turn (0, 1)
+    of game turn ``turn`` to the end of the game; returns -1 then. Pauses before the
+    movement phase of a search player that has no plan to play (``search.py`` draws one
+    up and calls again) and returns ``2 * turn + k`` then."""
+    first = st[S.FIRST]
+    for t in range(turn, g.opt[S.O_TURNS] + 1):
+        if st[S.TURN] != t:
+            st[S.TURN] = t
+            S.log(g, st, S.EV_TURN, t, 0, 0)
+        for kk in range(k if t == turn else 0, 2):
+            side = first if kk == 0 else 1 - first
             st[S.PLAYER] = side
-            movement_phase(st, g, side)
-            if g.opt[S.O_CHECK]:
-                st[S.VIOLATIONS] |= K.check_state(st, g, False)
+            if t != turn or kk != k or phase == PH_MOVE:
+                if g.pol[side] >= PL.P_SEARCH and g.srch[side, S.SR_MODE] != S.SR_REPLAY:
+                    return 2 * t + kk
+                movement_phase(st, g, side)
+                g.srch[side, S.SR_MODE] = S.SR_OFF
+                if g.opt[S.O_CHECK]:
+                    st[S.VIOLATIONS] |= K.check_state(st, g, False)
             C.combat_phase(st, g, side)
             if g.opt[S.O_CHECK]:
                 st[S.VIOLATIONS] |= K.check_state(st, g, False)
@@ -178,9 +186,27 @@ def play_game(st, g):
                 S.log(g, st, S.EV_END, st[S.WINNER], st[S.VICTORY], 0)
                 if g.opt[S.O_CHECK]:
                     st[S.VIOLATIONS] |= K.check_state(st, g, True)
-                return
+                return -1
     st[S.WINNER] = 2
     st[S.VICTORY] = S.VIC_DRAW
     S.log(g, st, S.EV_END, 2, S.VIC_DRAW, 0)
     if g.opt[S.O_CHECK]:
         st[S.VIOLATIONS] |= K.check_state(st, g, True)
+    return -1
+
+
+@kernel
+def start_game(st, g):
+    """Rule [3]: who moves first (H5: a fair draw from the dice unless set), the set-up."""
+    first = g.opt[S.O_FIRST]
+    if first < 0:
+        first = uniform_below(g.rngs[0], 2)  # H5: the players "decide": a fair draw
+    setup(st, g, first)
+
+
+@kernel
+def play_game(st, g):
+    """One game from ``clear_state`` to its end; ``g.rngs`` seeded (``batch.seed_game``).
+    A game with a search player is played by ``search.play_game``."""
+    start_game(st, g)
+    return play_from(st, g, 1, 0, PH_MOVE)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.hexgame import POLICIES
+from manoeuvre_sim.hexgame import POLICIES, parse_policy
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
@@ -29,6 +29,8 @@ from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
 
 P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
+# the search player (``search.py``): pol = P_SEARCH + 4 * budget + its style (1 or 2)
+P_SEARCH = 4
 NPARAM = 4
 DEFAULT_PARAMS = {
     "random": (0.0, 0.0, 0.0, 0.0),
@@ -50,11 +52,26 @@ def policy_arrays(policy_blue, policy_red, params_blue=None, params_red=None):
     pol = np.zeros(2, dtype=np.int32)
     params = np.zeros((2, NPARAM), dtype=np.float64)
     for s, (name, p) in enumerate(((policy_blue, params_blue), (policy_red, params_red))):
-        if name not in POLICIES:
-            raise ValueError(f"unknown policy {name!r}; expected one of: {', '.join(POLICIES)}")
-        pol[s] = POLICIES.index(name)
+        base, budget, style = parse_policy(name)  # ValueError for an unknown spec
+        if base == "search":
+            pol[s] = P_SEARCH + 4 * budget + POLICIES.index(style)
+            name = style
+        else:
+            pol[s] = POLICIES.index(base)
         params[s] = DEFAULT_PARAMS[name] if p is None else p
     return pol, params
+
+
+@kernel(inline="always")
+def style_of(p):
+    """The scripted style a policy id plays (a search player's own style)."""
+    return p if p < P_SEARCH else p & 3
+
+
+@kernel(inline="always")
+def budget_of(p):
+    """A search player's rollouts per movement phase (0 for the other players)."""
+    return (p - P_SEARCH) >> 2 if p >= P_SEARCH else 0
 
 
 @kernel(inline="always")
@@ -103,7 +120,7 @@ def _hex_odds(st, g, side, k):
 @kernel(inline="always")
 def _score(st, g, side, kind, o, a, b, p):
     """A scripted player's value of option ``o`` (higher is better)."""
-    style = g.pol[side]
+    style = style_of(g.pol[side])
     ec = B.capital_hex(st, 1 - side)
     oc = B.capital_hex(st, side)
     if kind == D_SETUP:
@@ -172,15 +189,31 @@ def choose(st, g, side, kind, n, a, b):
     rng = g.rngs[1 + side]
     if n == 1:
         return 0
+    sr = g.srch[side]
+    if sr[S.SR_MODE] == S.SR_REPLAY:  # the search player's chosen movement plan
+        c = sr[S.SR_CUR]
+        if c >= sr[S.SR_LEN] or sr[S.SR_PLAN + 2 * c] != n:
+            raise RuntimeError("search: the movement plan replayed out of step")
+        sr[S.SR_CUR] = c + 1
+        return sr[S.SR_PLAN + 2 * c + 1]
     if g.pol[side] == P_RANDOM:
         return uniform_below(rng, n)
     p = g.params[side]
+    noise = sr[S.SR_NOISE] * 0.01 if sr[S.SR_MODE] == S.SR_RECORD else 0.0
     best = -np.inf
     bi = 0
     ties = 0
     for i in range(n):
         v = _score(st, g, side, kind, g.wk[S.W_OPTS, i], a, b, p)
+        if noise > 0.0:
+            v += noise * uniform_below(rng, 1024) / 1024.0
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    if sr[S.SR_MODE] == S.SR_RECORD:  # a candidate plan being drawn up (search.py)
+        c = sr[S.SR_LEN]
+        if c < S.SR_MAXD:
+            sr[S.SR_PLAN + 2 * c] = n
+            sr[S.SR_PLAN + 2 * c + 1] = bi
+            sr[S.SR_LEN] = c + 1
     return bi
 
 

@@ -89,8 +89,17 @@ TRACE_COLS = 6  # kind, turn, player, a, b, c
 
 Ctx = namedtuple(
     "Ctx",
-    "units hexes nbr dist opt pol params rngs wk tr trn",
+    "units hexes nbr dist opt pol params rngs wk tr trn srch",
 )
+# the search player's plan rows (``srch``: ndarray(int32, (2, SR_N)), one per side; search.py)
+SR_MODE = 0  # SR_OFF, SR_RECORD (note each decision taken), SR_REPLAY (play the noted ones)
+SR_CUR = 1  # the replay's next decision
+SR_LEN = 2  # decisions noted
+SR_NOISE = 3  # record mode: noise added to the scripted scores, in hundredths
+SR_PLAN = 4  # (options, index taken) per decision
+SR_MAXD = 64
+SR_N = SR_PLAN + 2 * SR_MAXD
+SR_OFF, SR_RECORD, SR_REPLAY = 0, 1, 2
 
 
 def new_context(packed, opt, pol, params, trace_rows=0):
@@ -109,6 +118,7 @@ def new_context(packed, opt, pol, params, trace_rows=0):
         np.zeros((NWK, max(n, 64, NU)), dtype=np.int32),
         np.zeros((trace_rows, TRACE_COLS), dtype=np.int32),
         np.zeros(1, dtype=np.int32),
+        np.zeros((2, SR_N), dtype=np.int32),
     )
 
 
