@@ -37,7 +37,7 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
-from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES, RULES_VERSION
+from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.stats import wilson_interval, z_value
 from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
 
@@ -167,11 +167,11 @@ class VariantSpec:
             raise UsageError(f"variants: a variant is named twice: {', '.join(dup)}")
         if not self.policies or len(set(self.policies)) != len(self.policies):
             raise UsageError(f"--policies: expected distinct players, got {self.policies!r}")
-        bad = [p for p in self.policies if p not in POLICIES]
-        if bad:
-            raise UsageError(
-                f"--policies: {bad[0]!r} is not a Maneuver player ({', '.join(POLICIES)})"
-            )
+        for p in self.policies:
+            try:
+                parse_policy(p)  # a player of POLICIES or search[:BUDGET[:STYLE]]
+            except ValueError as e:
+                raise UsageError(f"--policies: {e}") from None
         if self.games < 1:
             raise UsageError(f"--games-per-pairing: expected a positive number, got {self.games}")
         if not 0 <= self.seed < 2**63:

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from manoeuvre_sim.analyses import hex_variants as HV
 from manoeuvre_sim.cli.main import cli, main
+from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 
 POLICIES = ("capital", "attrition")
@@ -209,7 +210,7 @@ def test_the_command_writes_every_file(tmp_path):
         (["--quality", "back"], "--quality: expected BLUE:RED"),
         (["--step-losses", "yes"], "--step-losses: expected off, on or both"),
         (["--borders", "huge"], "--borders: 'huge' is not a border"),
-        (["--policies", "capital,nobody"], "--policies: 'nobody'"),
+        (["--policies", "capital,nobody"], "--policies: unknown policy 'nobody'"),
         (["--precision", "0.7"], "--precision"),
         (["--borders", "basic,basic"], "--borders: a value is named twice"),
     ],
@@ -222,3 +223,14 @@ def test_a_bad_value_is_one_line(args, message, capsys, tmp_path):
         code = e.code
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_search_player_takes_part_in_a_variant_study():
+    """--policies takes the search player's specs as the hex commands do (a spec the
+    search cannot parse is refused in one line, naming it)."""
+    res = HV.run([HV.Variant()], ("capital", "search:2"), games=6, seed=3, threads=2)
+    t = res.variants
+    assert set(t["policy_blue"]) >= {"capital", "search:2"}
+    with pytest.raises(UsageError) as e:
+        HV.run([HV.Variant()], ("capital", "search:x"), games=6, seed=3)
+    assert "search:x" in str(e.value) and "\n" not in str(e.value)
