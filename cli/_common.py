@@ -38,6 +38,33 @@ def policy_options(f):
     )(f)
 
 
+def run_range_options(f):
+    """``--games``, ``--seed``, ``--first-game`` and ``--out``: which games of a seed a
+    ``simulate`` command plays and where it writes them (both games' ``simulate``)."""
+    for opt in reversed(
+        (
+            click.option("--games", type=int, default=1000, show_default=True),
+            click.option("--seed", type=int, default=1, show_default=True),
+            click.option(
+                "--first-game",
+                type=int,
+                default=0,
+                show_default=True,
+                help="Play games K .. K+--games-1 of the seed (runs of disjoint ranges "
+                "play disjoint games, to be put together).",
+            ),
+            click.option(
+                "--out",
+                required=True,
+                type=click.Path(dir_okay=False),
+                help="FILE.parquet or FILE.csv",
+            ),
+        )
+    ):
+        f = opt(f)
+    return f
+
+
 def setup_options(f):
     """``--setup`` and the fixed map ``--map`` / ``--rot`` (rule 3 set-up), as every command
     that plays games takes them; :func:`parse_setup` turns them into the config's fields."""

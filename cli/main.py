@@ -59,19 +59,25 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 class LazyGroup(click.Group):
+    """A group whose subcommands (``subcommands``: name -> (module, attribute, help)) are
+    imported only when invoked; ``--help`` lists them from the table alone."""
+
+    subcommands: dict[str, tuple[str, str, str]] = SUBCOMMANDS
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
+        return sorted(self.subcommands)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in SUBCOMMANDS:
+        if name not in self.subcommands:
             return None
-        module, attr, _ = SUBCOMMANDS[name]
+        module, attr, _ = self.subcommands[name]
         return getattr(importlib.import_module(module), attr)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+        rows = [(name, self.subcommands[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -14,6 +14,7 @@ from manoeuvre_sim.cli._common import (
     pop_backend,
     pop_game_options,
     rule_options,
+    run_range_options,
 )
 
 DEFAULT_BLOCK = 5000
@@ -21,18 +22,7 @@ DEFAULT_BLOCK = 5000
 
 @click.command()
 @army_options
-@click.option("--games", type=int, default=1000, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option(
-    "--first-game",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Play games K .. K+--games-1 of the seed (runs of disjoint ranges can be merged).",
-)
-@click.option(
-    "--out", required=True, type=click.Path(dir_okay=False), help="FILE.parquet or FILE.csv"
-)
+@run_range_options
 @policy_options
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option(

@@ -6,10 +6,9 @@ one letter). Subcommands are imported only when invoked, as the top-level ones a
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
+from manoeuvre_sim.cli.main import LazyGroup
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 # name -> (module, attribute, one-line help shown by --help without importing the module)
@@ -47,21 +46,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class LazyHexGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in SUBCOMMANDS:
-            return None
-        module, attr, _ = SUBCOMMANDS[name]
-        return getattr(importlib.import_module(module), attr)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+class LazyHexGroup(LazyGroup):
+    subcommands = SUBCOMMANDS
 
 
 @click.group(cls=LazyHexGroup, name="hex", help=f"{GAME_TITLE}: a second game, not Manoeuvre.")

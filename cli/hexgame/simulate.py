@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from manoeuvre_sim.cli._common import run_range_options
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -12,18 +13,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     help=f"{GAME_TITLE}. Play --games games (blue: --policy-a, red: --policy-b), one row per game, with a manifest (seed, rules version, scenario sha256, options)."
 )
 @game_options
-@click.option("--games", type=int, default=1000, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option(
-    "--first-game",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Play games K .. K+--games-1 of the seed.",
-)
-@click.option(
-    "--out", required=True, type=click.Path(dir_okay=False), help="FILE.parquet or FILE.csv"
-)
+@run_range_options
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option("--block", type=int, default=5000, show_default=True, help="Games per step.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
