@@ -38,6 +38,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "scenario",
         "Check a Maneuver scenario file: its hash, armies and borders on the map.",
     ),
+    "whatif": (
+        "manoeuvre_sim.cli.hexgame.whatif",
+        "whatif",
+        "What-if: a scenario edit's paired change in win and draw rates, common dice.",
+    ),
     "tournament": (
         "manoeuvre_sim.cli.hexgame.tournament",
         "tournament",

@@ -1,0 +1,419 @@
+"""Maneuver's what-if (``manoeuvre-sim hex whatif``): the base scenario and a variant of it
+(an edited copy of the file, or ``--set`` edits applied in memory) played on the same seeds
+(common random numbers: game *i* of pairing *p* seeded alike in both), for every ordered
+pairing of the players, and per pairing and pooled the paired change in blue's, red's and
+the first player's win rate and the draw rate, with its 95 % interval from the per-game
+differences (:func:`manoeuvre_sim.stats.paired_interval`), and how many games changed
+outcome. An identical variant gives exactly zero with a zero-width interval.
+
+Python API::
+
+    from manoeuvre_sim.analyses import hex_whatif as HW
+    variant = HW.apply_edits(HW.load_raw(None), ["blue/infantry/strength=5"])
+    res = HW.run(variant, games=2000, seed=1, out_dir="reports/hex-whatif")
+    res.whatif         # per pairing and pooled: base, variant, change, interval
+    res.write("reports/hex-whatif")
+
+Edits (``--set``): ``SIDE/UNIT/FIELD=VALUE``; SIDE ``blue``, ``red`` or ``both``; UNIT an
+entry of the side's ``[[sides.SIDE.units]]`` list by its ``name`` (e.g. ``Infantry``), by
+its type (``infantry``: every entry of that type) or by its position ``#N`` (1-based);
+FIELD ``strength``, ``attack``, ``defence`` (VALUE ``F`` sets the front side, ``F:R`` both
+sides), ``ma`` or ``count`` (an integer).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import json
+import platform
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from manoeuvre_sim import __version__
+from manoeuvre_sim.analyses.hex_variants import Variant
+from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.games import hex as HX
+from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
+from manoeuvre_sim.stats import paired_interval
+from manoeuvre_sim.study import Pairing, blocks, pairing_seed, play
+
+DEFAULT_POLICIES = ("capital", "attrition")
+ALL = "all"
+LABELS = ("base", "variant")
+VARIANT_FILE = "variant_scenario.toml"
+PAIR_FIELDS = ("strength", "attack", "defence")
+INT_FIELDS = ("ma", "count")
+TYPES = ("infantry", "cavalry", "artillery", "capital")
+# (column stem, what it counts, from a frame of games)
+OUTCOMES = (
+    ("blue_win", "blue wins", lambda g: g["winner"] == "a"),
+    ("red_win", "red wins", lambda g: g["winner"] == "b"),
+    ("first_win", "first player wins", lambda g: g["winner"] == g["first_player"]),
+    ("draw", "drawn", lambda g: g["winner"] == "draw"),
+)
+
+
+def load_raw(path: str | Path | None) -> dict:
+    """A scenario file's TOML content (validated first; None: the built-in scenario)."""
+    from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
+    from manoeuvre_sim.model.load import read_toml
+
+    load_scenario(path)
+    return read_toml(default_path() if path is None else path)
+
+
+def _int(text: str, where: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"--set {where}: expected an integer, got {text!r}") from None
+
+
+def apply_edit(raw: dict, edit: str) -> dict:
+    """``raw`` with one ``SIDE/UNIT/FIELD=VALUE`` edit applied (a new dict; module doc)."""
+    path, sep, value = edit.partition("=")
+    parts = [p.strip() for p in path.split("/")]
+    if not sep or len(parts) != 3 or not all(parts) or not value.strip():
+        raise UsageError(
+            f"--set {edit!r}: expected SIDE/UNIT/FIELD=VALUE, e.g. blue/infantry/strength=5"
+        )
+    side, unit, fld = parts
+    value = value.strip()
+    if side not in ("blue", "red", "both"):
+        raise UsageError(f"--set {path}: expected the side blue, red or both, got {side!r}")
+    if fld not in PAIR_FIELDS + INT_FIELDS:
+        raise UsageError(
+            f"--set {path}: expected a field {', '.join(PAIR_FIELDS + INT_FIELDS)}, got {fld!r}"
+        )
+    out = copy.deepcopy(raw)
+    for s in ("blue", "red") if side == "both" else (side,):
+        units = out["sides"][s]["units"]
+        if unit.startswith("#"):
+            i = _int(unit[1:], path)
+            if not 1 <= i <= len(units):
+                raise UsageError(f"--set {path}: {s} has units #1..#{len(units)}, got {unit}")
+            hit = [units[i - 1]]
+        else:
+            hit = [u for u in units if u.get("type") == unit.lower() or u.get("name") == unit]
+            if not hit:
+                names = ", ".join(sorted({u.get("name", "?") for u in units}))
+                raise UsageError(
+                    f"--set {path}: no {s} unit named or of type {unit!r} "
+                    f"(names: {names}; types: {', '.join(TYPES)}; or #N)"
+                )
+        for u in hit:
+            if fld in INT_FIELDS:
+                u[fld] = _int(value, path)
+                continue
+            if fld not in u:
+                raise UsageError(
+                    f"--set {path}: the {s} {u.get('type')} unit {u.get('name')!r} has no "
+                    f"{fld} (it has {', '.join(k for k in PAIR_FIELDS if k in u)})"
+                )
+            front, colon, reduced = value.partition(":")
+            new = [_int(front, path), _int(reduced, path) if colon else u[fld][1]]
+            u[fld] = new
+    return out
+
+
+def apply_edits(raw: dict, edits: Sequence[str]) -> dict:
+    """Every edit in turn; the result is validated as a scenario (a bad value: one line)."""
+    from manoeuvre_sim.hexgame.scenario import Scenario
+    from manoeuvre_sim.model.load import validate
+
+    for e in edits:
+        raw = apply_edit(raw, e)
+    validate(Scenario, raw, "--set (the edited scenario)")
+    return raw
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def to_toml(raw: dict) -> str:
+    """A scenario's content as TOML (the layout of ``data/hexgame/default.toml``)."""
+    lines = ["# written by manoeuvre-sim hex whatif: the variant scenario", ""]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in raw.items() if not isinstance(v, dict)]
+    for name, b in raw.get("borders", {}).items():
+        lines += ["", f"[borders.{name}]"] + [f"{k} = {_toml_value(v)}" for k, v in b.items()]
+    for side, spec in raw.get("sides", {}).items():
+        for u in spec["units"]:
+            lines += ["", f"[[sides.{side}.units]]"]
+            lines += [f"{k} = {_toml_value(v)}" for k, v in u.items()]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class WhatIfSpec:
+    """Everything that decides the games (recorded in the manifest). ``variant``: the
+    variant scenario's content; ``variant_file``: where it was read from (None: written)."""
+
+    variant: dict
+    base: str | None = None
+    variant_file: str | None = None
+    edits: tuple[str, ...] = ()
+    rules: Variant = field(default_factory=Variant)
+    policies: tuple[str, ...] = DEFAULT_POLICIES
+    games: int = 2000
+    seed: int = 1
+    turns: int = 10
+    block: int = 1000
+    threads: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.policies or len(set(self.policies)) != len(self.policies):
+            raise UsageError(f"--policies: expected distinct players, got {self.policies!r}")
+        for p in self.policies:
+            try:
+                parse_policy(p)
+            except ValueError as e:
+                raise UsageError(f"--policies: {e}") from None
+        if self.games < 1:
+            raise UsageError(f"--games-per-pairing: expected a positive number, got {self.games}")
+        if not 0 <= self.seed < 2**63:
+            raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
+        if self.block < 1 or self.threads < 0:
+            raise UsageError("--block >= 1 and --threads >= 0 expected")
+        from manoeuvre_sim.hexgame.scenario import Scenario, load_scenario
+        from manoeuvre_sim.model.load import validate
+
+        for sc in (load_scenario(self.base), validate(Scenario, self.variant, "variant")):
+            if self.rules.border not in sc.borders:
+                raise UsageError(
+                    f"--border: {self.rules.border!r} is not a border of the scenario "
+                    f"({', '.join(sc.borders)})"
+                )
+        self.rules.options(self.turns, self.base)  # checks quality and turns
+
+    def pairings(self) -> list[Pairing]:
+        """Base pairings (blue's player major), then the variant's on the same seeds."""
+        blue, red = HX.load_side("blue"), HX.load_side("red")
+        return [
+            Pairing(blue, red, a, b, pairing_seed(self.seed, f"hex:{a}@blue", f"hex:{b}@red"), lab)
+            for lab in LABELS
+            for a in self.policies
+            for b in self.policies
+        ]
+
+
+@dataclass
+class WhatIfResult:
+    spec: WhatIfSpec
+    whatif: pd.DataFrame
+    manifest: dict
+    games: pd.DataFrame
+    interrupted: bool = False
+
+    def summary(self) -> list[str]:
+        return summary_lines(self)
+
+    def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
+        """whatif.csv, manifest.json, summary.txt and hex_whatif.pdf into ``out_dir``."""
+        from manoeuvre_sim.analyses.hex_whatif_pdf import write_whatif_pdf
+        from manoeuvre_sim.results import write_json
+
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return [
+            write_csv(self.whatif, out_dir / "whatif.csv"),
+            write_json(out_dir / "manifest.json", self.manifest),
+            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
+            write_whatif_pdf(out_dir / "hex_whatif.pdf", self, paper=paper),
+        ]
+
+
+def run(variant: dict, *, out_dir=None, backend=None, resume=False, progress=None,
+        command=None, **spec_kw) -> WhatIfResult:  # fmt: skip
+    """Play the what-if of ``variant`` (a scenario's content, e.g. from :func:`apply_edits`)
+    against ``base`` (keyword; None: the built-in scenario). ``out_dir``: the games go to
+    ``out_dir/games.parquet/`` and an edited variant to ``out_dir/variant_scenario.toml``."""
+    return run_spec(WhatIfSpec(variant=variant, **spec_kw), out_dir=out_dir, backend=backend,
+                    resume=resume, progress=progress, command=command)  # fmt: skip
+
+
+def _variant_path(spec: WhatIfSpec, out_dir) -> str:
+    if spec.variant_file is not None:
+        return spec.variant_file
+    if out_dir is None:
+        import tempfile
+
+        out_dir = tempfile.mkdtemp(prefix="hex-whatif-")
+    path = Path(out_dir) / VARIANT_FILE
+    write_text(path, to_toml(spec.variant))
+    return str(path)
+
+
+def run_spec(spec: WhatIfSpec, *, out_dir=None, backend=None, resume=False, progress=None,
+             command=None) -> WhatIfResult:  # fmt: skip
+    from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
+
+    vpath = _variant_path(spec, out_dir)
+    base_sc, var_sc = load_scenario(spec.base), load_scenario(vpath)
+    if var_sc.sha256 != load_scenario_from(spec.variant).sha256:
+        raise UsageError(f"{vpath}: does not hold the variant scenario (changed meanwhile?)")
+    store = Path(out_dir) / STORE if out_dir is not None else None
+    if store is not None:
+        store.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "tool": "manoeuvre-sim", "version": __version__, "game": HX.KEY,
+        "game_title": GAME_TITLE, "study": "hex whatif", "rules_version": RULES_VERSION,
+        "seed": spec.seed, "turns": spec.turns,
+        "base_scenario": base_sc.name, "base_scenario_file": str(spec.base or default_path()),
+        "base_scenario_sha256": base_sc.sha256,
+        "variant_scenario_file": str(vpath), "variant_scenario_sha256": var_sc.sha256,
+        "identical": base_sc.sha256 == var_sc.sha256, "edits": list(spec.edits),
+        "rules": spec.rules.record(), "policies": list(spec.policies),
+        "seeding": "pairing seed from (seed, 'hex:<blue player>@blue', 'hex:<red player>@red');"
+        " base and variant play the same seeds",
+        "games_per_pairing": spec.games, "block": spec.block,
+        "started": _dt.datetime.now().isoformat(timespec="seconds"),
+        "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
+    }  # fmt: skip
+    pairings = spec.pairings()
+    per = len(spec.policies) ** 2
+    kept, seconds, threads, done, interrupted = [], 0.0, 0, 0, False
+    state = {"done": 0}
+
+    def tick(n: int) -> None:
+        state["done"] += n
+        if progress is not None:
+            progress(state["done"], 2 * per * spec.games)
+
+    for li, scen in enumerate((spec.base, vpath)):
+        tasks = [t for k in range(li * per, (li + 1) * per) for t in blocks(k, 0, spec.games,
+                                                                             spec.block)]  # fmt: skip
+        out = play(
+            pairings, tasks, game="hex", options=spec.rules.options(spec.turns, scen),
+            threads=spec.threads, store=store, manifest=manifest, progress=tick,
+            on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend,
+            resume=resume,
+        )  # fmt: skip
+        seconds += out.seconds
+        threads = out.threads
+        done += sum(out.games.values())
+        if out.interrupted:
+            interrupted = True
+            break
+    games = _games(kept)
+    res = WhatIfResult(spec, build_table(spec, games), manifest, games, interrupted)
+    res.manifest |= {
+        "games": int(done), "interrupted": interrupted, "seconds": round(seconds, 3),
+        "threads": threads, "finished": _dt.datetime.now().isoformat(timespec="seconds"),
+        "command": command,
+    }  # fmt: skip
+    return res
+
+
+def load_scenario_from(raw: dict):
+    from manoeuvre_sim.hexgame.scenario import Scenario
+    from manoeuvre_sim.model.load import validate
+
+    return validate(Scenario, raw, "variant")
+
+
+KEEP = ("label", "pairing", "game", "seed", "policy_a", "policy_b", "first_player", "winner")
+
+
+def _games(kept: list[pd.DataFrame]) -> pd.DataFrame:
+    if not kept:
+        return pd.DataFrame(columns=list(KEEP))
+    df = pd.concat(kept, ignore_index=True)
+    return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
+
+
+def paired_games(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per game played in both runs: ``winner_base``, ``winner_variant``, ...
+    (games only one run finished, after an interruption, are left out)."""
+    key = ["policy_a", "policy_b", "game"]
+    cols = key + ["seed", "first_player", "winner"]
+    b = games.loc[games["label"] == "base", cols]
+    v = games.loc[games["label"] == "variant", cols]
+    return b.merge(v, on=key, suffixes=("_base", "_variant"), validate="one_to_one")
+
+
+def _row(g: pd.DataFrame) -> dict:
+    n = len(g)
+    row: dict = {"games": n}
+    for stem, _, f in OUTCOMES:
+        base = f(g.rename(columns=lambda c: c.removesuffix("_base"))).to_numpy(np.float64)
+        var = f(g.rename(columns=lambda c: c.removesuffix("_variant"))).to_numpy(np.float64)
+        d = var - base
+        mean, lo, hi = paired_interval(d.sum(), (d * d).sum(), n)
+        row |= {f"{stem}_rate_base": base.mean(), f"{stem}_rate_variant": var.mean(),
+                f"{stem}_change": float(mean), f"{stem}_change_ci_low": float(lo),
+                f"{stem}_change_ci_high": float(hi)}  # fmt: skip
+    row["changed_games"] = int((g["winner_base"] != g["winner_variant"]).sum())
+    row["changed_share"] = row["changed_games"] / n
+    return row
+
+
+def build_table(spec: WhatIfSpec, games: pd.DataFrame) -> pd.DataFrame:
+    """Per ordered pairing, then ``all`` pooled: base and variant rates, the paired change
+    and its 95 % interval, the games whose outcome changed."""
+    pg = paired_games(games)
+    rows = []
+    for a in spec.policies:
+        for b in spec.policies:
+            g = pg[(pg["policy_a"] == a) & (pg["policy_b"] == b)]
+            if len(g):
+                rows.append({"policy_blue": a, "policy_red": b} | _row(g))
+    if len(spec.policies) > 1 and len(pg):
+        rows.append({"policy_blue": ALL, "policy_red": ALL} | _row(pg))
+    out = pd.DataFrame(rows)
+    if len(out):
+        out[["games", "changed_games"]] = out[["games", "changed_games"]].astype(np.int64)
+    return out
+
+
+def _pp(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{100 * x:+.1f}"
+
+
+def summary_lines(res: WhatIfResult) -> list[str]:
+    m, spec = res.manifest, res.spec
+    out = [
+        f"{GAME_TITLE}: what-if",
+        f"base {m['base_scenario_file']} (sha256 {m['base_scenario_sha256'][:16]})",
+        f"variant {m['variant_scenario_file']} (sha256 {m['variant_scenario_sha256'][:16]})"
+        + (" — identical to the base" if m["identical"] else ""),
+        *(["edits: " + "; ".join(spec.edits)] if spec.edits else []),
+        f"rules {m['rules_version']}; {spec.rules.name}; {spec.turns} turns; seed {m['seed']}; "
+        f"{spec.games:,} games per pairing and scenario, the same seeds in both",
+        "rates in %; change = variant - base in points, 95 % paired interval from the "
+        "per-game differences",
+    ]
+    if res.interrupted:
+        out.append("INTERRUPTED: the table covers the games both runs finished")
+    for stem, name, _ in OUTCOMES:
+        out += ["", f"{name}:"]
+        out.append(f"  {'blue v red':<24} {'games':>6} {'base':>6} {'variant':>8} "
+                   f"{'change':>7}  {'95 % interval':<16} {'changed games':>13}")  # fmt: skip
+        for r in res.whatif.itertuples(index=False):
+            pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+            lo, hi = getattr(r, f"{stem}_change_ci_low"), getattr(r, f"{stem}_change_ci_high")
+            out.append(
+                f"  {pair:<24} {r.games:>6} {100 * getattr(r, f'{stem}_rate_base'):>6.1f} "
+                f"{100 * getattr(r, f'{stem}_rate_variant'):>8.1f} "
+                f"{_pp(getattr(r, f'{stem}_change')):>7}  [{_pp(lo)}, {_pp(hi)}]".ljust(70)
+                + f" {r.changed_games:>6}"
+            )
+    return out
+
+
+__all__ = ["WhatIfResult", "WhatIfSpec", "apply_edit", "apply_edits", "build_table",
+           "load_raw", "paired_games", "run", "run_spec", "to_toml"]  # fmt: skip

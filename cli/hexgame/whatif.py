@@ -1,0 +1,106 @@
+"""``manoeuvre-sim hex whatif``: Maneuver's what-if (issue 25 part 5): the base scenario and
+a variant of it on the same seeds, the paired change in the win and draw rates."""
+
+from __future__ import annotations
+
+import click
+
+from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
+
+HELP = f"""{GAME_TITLE}: what-if. Plays the base scenario and a variant of it on the same
+seeds (game i of each pairing seeded alike in both), every ordered pairing of --policies,
+and gives per pairing and pooled blue's, red's and the first player's win rate and the draw
+rate in both, the paired change with its 95% interval from the per-game differences, and
+how many games changed outcome. An identical variant gives exactly zero.
+
+\b
+The variant: --variant FILE (an edited copy of the scenario), or one --set per edit of the
+base scenario (repeatable), SIDE/UNIT/FIELD=VALUE:
+  SIDE   blue, red or both
+  UNIT   an entry of the side's units by its name (Infantry), its type (infantry: every
+         entry of that type) or its position #N (1-based)
+  FIELD  strength, attack, defence (VALUE F: the front side; F:R both sides), ma, count
+\b
+Example: manoeuvre-sim hex whatif --out reports/hex-whatif
+  --set blue/infantry/strength=5 --games-per-pairing 2000
+
+Rule options (one value each, both scenarios): --border, --quality BLUE:RED,
+--step-losses, --step-replacements. Writes DIR/games.parquet/ (base and variant, the label
+column; --resume finishes an interrupted run), whatif.csv, manifest.json, summary.txt,
+hex_whatif.pdf and, for --set, variant_scenario.toml."""
+
+
+@click.command(help=HELP)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="reports/hex-whatif",
+    show_default=True,
+    help="Directory for games.parquet/, whatif.csv, hex_whatif.pdf, summary.txt, manifest.json.",
+)
+@click.option("--variant", type=click.Path(dir_okay=False), help="The variant scenario file.")
+@click.option("--set", "edits", multiple=True, metavar="SIDE/UNIT/FIELD=VALUE",
+              help="An edit of the base scenario (repeatable).")  # fmt: skip
+@click.option(
+    "--scenario",
+    type=click.Path(dir_okay=False),
+    help="The base scenario file (default: the built-in reconstruction).",
+)
+@click.option("--border", default="basic", show_default=True, help="A border of the scenario.")
+@click.option("--quality", default="front:front", show_default=True, metavar="BLUE:RED",
+              help="Army quality (rule [13] 2): front, back or K, per side.")  # fmt: skip
+@click.option("--step-losses", is_flag=True, help="Rule [13] 3.")
+@click.option("--step-replacements", is_flag=True, help="Rule [13] 4.")
+@click.option(
+    "--policies",
+    default="capital,attrition",
+    show_default=True,
+    help=f"Comma-separated players ({' | '.join(POLICIES)}); every ordered pairing is played.",
+)
+@click.option("--games-per-pairing", type=int, default=2000, show_default=True,
+              help="Games per ordered pairing, in each scenario.")  # fmt: skip
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
+@click.option("--block", type=int, default=1000, show_default=True,
+              help="Games per task (one Parquet file of the store each).")  # fmt: skip
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--force", is_flag=True, help="Replace the games of an earlier run in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@backend_options
+def whatif(**kw) -> None:
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses import hex_whatif as HW
+    from manoeuvre_sim.errors import UsageError
+
+    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    be = pop_backend(kw)
+    # every option is checked before the first game
+    vfile, edits, base = kw.pop("variant"), tuple(kw.pop("edits")), kw.pop("scenario")
+    if (vfile is None) == (not edits):
+        raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
+    variant = HW.load_raw(vfile) if vfile else HW.apply_edits(HW.load_raw(base), edits)
+    qb, qr = HV._quality(kw.pop("quality"))
+    rules = HV.Variant(border=kw.pop("border"), quality_blue=qb, quality_red=qr,
+                       step_losses=kw.pop("step_losses"),
+                       step_replacements=kw.pop("step_replacements"))  # fmt: skip
+    policies = tuple(p.strip() for p in kw.pop("policies").split(",") if p.strip())
+    spec = HW.WhatIfSpec(
+        variant=variant, base=base, variant_file=vfile, edits=edits, rules=rules,
+        policies=policies, games=kw.pop("games_per_pairing"), seed=kw.pop("seed"),
+        turns=kw.pop("turns"), block=kw.pop("block"), threads=kw.pop("threads"),
+    )  # fmt: skip
+    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
+    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+
+    def run(out_dir, progress, backend, resume):
+        return HW.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend,
+                           resume=resume, command=command)  # fmt: skip
+
+    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
+                  threads=spec.threads, kinds=())  # fmt: skip
