@@ -380,6 +380,10 @@ def build_table(spec: WhatIfSpec, games: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _pc(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{100 * x:.1f}"
+
+
 def _pp(x: float) -> str:
     return "n/a" if not np.isfinite(x) else f"{100 * x:+.1f}"
 
@@ -402,16 +406,19 @@ def summary_lines(res: WhatIfResult) -> list[str]:
     for stem, name, _ in OUTCOMES:
         out += ["", f"{name}:"]
         out.append(f"  {'blue v red':<24} {'games':>6} {'base':>6} {'variant':>8} "
-                   f"{'change':>7}  {'95 % interval':<16} {'changed games':>13}")  # fmt: skip
+                   f"{'change':>7}  95 % interval")  # fmt: skip
         for r in res.whatif.itertuples(index=False):
             pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
             lo, hi = getattr(r, f"{stem}_change_ci_low"), getattr(r, f"{stem}_change_ci_high")
             out.append(
                 f"  {pair:<24} {r.games:>6} {100 * getattr(r, f'{stem}_rate_base'):>6.1f} "
                 f"{100 * getattr(r, f'{stem}_rate_variant'):>8.1f} "
-                f"{_pp(getattr(r, f'{stem}_change')):>7}  [{_pp(lo)}, {_pp(hi)}]".ljust(70)
-                + f" {r.changed_games:>6}"
+                f"{_pp(getattr(r, f'{stem}_change')):>7}  [{_pp(lo)}, {_pp(hi)}]"
             )
+    out += ["", "games whose outcome (the winner, or a draw) changed:"]
+    for r in res.whatif.itertuples(index=False):
+        pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+        out.append(f"  {pair:<24} {r.changed_games:>6,} of {r.games:,} ({_pc(r.changed_share)} %)")
     return out
 
 
