@@ -247,22 +247,29 @@ def run(variant: dict, *, out_dir=None, backend=None, resume=False, progress=Non
 
 
 def _variant_path(spec: WhatIfSpec, out_dir) -> str:
+    """The variant's file: ``--variant``'s, else the edited scenario written to
+    ``out_dir/variant_scenario.toml`` (the games' options name a file)."""
     if spec.variant_file is not None:
         return spec.variant_file
-    if out_dir is None:
-        import tempfile
-
-        out_dir = tempfile.mkdtemp(prefix="hex-whatif-")
     path = Path(out_dir) / VARIANT_FILE
     write_text(path, to_toml(spec.variant))
     return str(path)
 
 
-def run_spec(spec: WhatIfSpec, *, out_dir=None, backend=None, resume=False, progress=None,
-             command=None) -> WhatIfResult:  # fmt: skip
+def run_spec(spec: WhatIfSpec, *, out_dir=None, **kw) -> WhatIfResult:
+    """Play ``spec``; without ``out_dir`` an edited variant's file lives in a temporary
+    directory for the run's length (keywords: :func:`_run_spec`)."""
+    if out_dir is None and spec.variant_file is None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="hex-whatif-") as tmp:
+            return _run_spec(spec, _variant_path(spec, tmp), None, **kw)
+    return _run_spec(spec, _variant_path(spec, out_dir), out_dir, **kw)
+
+
+def _run_spec(spec, vpath, out_dir, *, backend=None, resume=False, progress=None, command=None):
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
 
-    vpath = _variant_path(spec, out_dir)
     base_sc, var_sc = load_scenario(spec.base), load_scenario(vpath)
     if var_sc.sha256 != load_scenario_from(spec.variant).sha256:
         raise UsageError(f"{vpath}: does not hold the variant scenario (changed meanwhile?)")
