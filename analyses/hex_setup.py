@@ -51,6 +51,9 @@ class SetupSpec:
     scenario: str | None = None
     block: int = 2000
     threads: int = 0
+    # "player": each player sets its Capital up as it plays; "random" (a study device, not a
+    # rule): both Capitals drawn uniformly among the hexes rule [3] allows, the rest played
+    capital: str = "player"
 
     def __post_init__(self) -> None:
         for flag, p in (("--policy-a", self.policy_a), ("--policy-b", self.policy_b)):
@@ -58,6 +61,8 @@ class SetupSpec:
                 parse_policy(p)
             except ValueError as e:
                 raise UsageError(f"{flag}: {e}") from None
+        if self.capital not in ("player", "random"):
+            raise UsageError(f"--capital: expected player or random, got {self.capital!r}")
         if self.games < 1 or self.block < 1 or self.threads < 0:
             raise UsageError("--games, --block >= 1 and --threads >= 0 expected")
         if not 0 <= self.seed < 2**63:
@@ -81,7 +86,12 @@ class SetupSpec:
     def pairing(self) -> Pairing:
         a, b = self.policy_a, self.policy_b
         seed = pairing_seed(self.seed, f"hex:{a}@blue", f"hex:{b}@red")
-        return Pairing(HX.load_side("blue"), HX.load_side("red"), a, b, seed, "setup")
+        pa = pb = None
+        if self.capital == "random":
+            pa, pb = (_anywhere(a), _anywhere(b))
+        return Pairing(
+            HX.load_side("blue"), HX.load_side("red"), a, b, seed, "setup", params_a=pa, params_b=pb
+        )
 
     def legal_hexes(self) -> dict[int, list[str]]:
         """Per side (0 blue, 1 red), the hexes rule [3] lets its Capital stand on."""
@@ -93,6 +103,14 @@ class SetupSpec:
             s: [g.label(h) for h in range(g.n) if tab[h, H_CAPITAL_OK] and tab[h, H_SIDE] == s]
             for s in (0, 1)
         }
+
+
+def _anywhere(policy: str) -> tuple[float, ...]:
+    """The player's default parameters and the study device's fifth: Capital anywhere legal."""
+    from manoeuvre_sim.hexgame.players import DEFAULT_PARAMS
+
+    base, _, style = parse_policy(policy)
+    return (*DEFAULT_PARAMS[style if base == "search" else base], 1.0)
 
 
 def capital_table(games: pd.DataFrame, legal: dict[int, list[str]]) -> pd.DataFrame:
@@ -195,6 +213,7 @@ def base_manifest(spec: SetupSpec) -> dict:
         "variant": spec.variant.record(),
         "options": asdict(spec.options()),
         "policies": [spec.policy_a, spec.policy_b],
+        "capital": spec.capital,
         "games_requested": spec.games,
         "block": spec.block,
         "few_games": FEW_GAMES,
@@ -259,6 +278,12 @@ def summary_lines(res: SetupResult) -> list[str]:
         f"rules {m['rules_version']}; scenario {m['scenario']}, sha256 {m['scenario_sha256']}",
         f"seed {m['seed']} (pairing seed {m['pairing_seed']}); blue {m['policies'][0]}, red "
         f"{m['policies'][1]}; variant {res.spec.variant.name}; {o['games']:,} games",
+        "Capitals: "
+        + (
+            "as the players set them up"
+            if m["capital"] == "player"
+            else "drawn uniformly among rule [3]'s hexes (a study device, not a rule)"
+        ),
         f"overall: the first player wins {_pc(o['first_win_rate'])}, draws {_pc(o['draw_rate'])}",
         "",
     ]

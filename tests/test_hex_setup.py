@@ -126,3 +126,21 @@ def test_the_command_writes_every_file(tmp_path, capsys):
     assert e.value.code == 2 and "--border" in err and len(err.splitlines()) == 1
     assert not (tmp_path / "b" / "games.parquet").exists()
     assert np.isfinite(m["overall"]["first_win_rate"])
+
+
+def test_capital_random_draws_legal_hexes_and_is_inert_when_off():
+    """The study device (a fifth player parameter): on, every Capital hex rule [3] allows is
+    reached, and only legal ones; a fifth parameter of 0 plays the default games exactly."""
+    sc = SC.load_scenario()
+    legal = rule3_capital_hexes(sc, "basic")
+    packed, opt = SC.pack(sc, "basic"), HexOptions().array()
+    base = (1.0, 1.0, 0.0, 100.0)
+    pol, params = policy_arrays("capital", "capital")
+    want = BT.play_games(3, 0, 200, packed, opt, pol, params, 1)
+    pol, off = policy_arrays("capital", "capital", (*base, 0.0), (*base, 0.0))
+    assert off.shape == (2, 5)
+    np.testing.assert_array_equal(BT.play_games(3, 0, 200, packed, opt, pol, off, 1), want)
+    pol, on = policy_arrays("capital", "capital", (*base, 1.0), (*base, 1.0))
+    got = BT.play_games(3, 0, 1500, packed, opt, pol, on, 1)
+    hexes = [{f"{v:04d}" for v in got[:, BT.R_CAP_HEX + s]} for s in (0, 1)]
+    assert hexes == [legal[0], legal[1]]

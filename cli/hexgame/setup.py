@@ -13,7 +13,9 @@ Capital first. Plays --games games of one pairing (--policy-a blue, --policy-b r
 capital on both sides) under one variant of the rules, and groups them by the hex the first
 player's Capital stood on: per hex the games, the first player's win rate with its 95%
 Wilson interval, and the draw rate; the same for the second player's Capital. It also says
-how concentrated the players' choices are (scripted players may use few hexes).
+how concentrated the players' choices are (scripted players may use few hexes);
+--capital random draws both Capitals uniformly among the legal hexes instead (a study
+device, not a rule), so that the map covers every legal hex.
 
 \b
 Example: manoeuvre-sim hex setup --out reports/hex-setup --games 40000 --seed 1
@@ -40,6 +42,14 @@ rate, the count in each hex)."""
 @click.option("--quality", metavar="BLUE:RED", help="Army quality (rule [13] 2), as hex balance.")
 @click.option("--step-losses", metavar="off|on", help="Rule [13] 3 (default: off).")
 @click.option("--step-replacements", metavar="off|on", help="Rule [13] 4 (default: off).")
+@click.option(
+    "--capital",
+    type=click.Choice(["player", "random"]),
+    default="player",
+    show_default=True,
+    help="random: a study device, not a rule: both Capitals are drawn uniformly among the "
+    "hexes rule [3] allows (the players play the rest), so the map covers every legal hex.",
+)
 @click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
 @click.option(
     "--scenario",
@@ -73,7 +83,7 @@ def setup(**kw) -> None:
         raise UsageError("--border/--quality: expected one value each (one variant)")
     spec = HS.SetupSpec(
         policy_a=kw.pop("policy_a"), policy_b=kw.pop("policy_b"), variant=variants[0],
-        games=kw.pop("games"), seed=kw.pop("seed"), turns=kw.pop("turns"),
+        games=kw.pop("games"), capital=kw.pop("capital"), seed=kw.pop("seed"), turns=kw.pop("turns"),
         scenario=kw.pop("scenario"), block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
     argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
