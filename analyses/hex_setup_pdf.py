@@ -53,8 +53,8 @@ def capital_map(table, ax, who: str, grid, hexes, overall: float, few: int) -> o
     for h in range(grid.n):
         lab = grid.label(h)
         x, y = hex_centre(*grid.col_row(h))
-        ax.text(x, y - 0.58, lab, ha="center", va="center", fontsize=4.2, color="#888888")
         if lab not in t.index:
+            ax.text(x, y - 0.58, lab, ha="center", va="center", fontsize=4.2, color="#888888")
             continue
         row = t.loc[lab]
         n = int(row["games"])
@@ -62,11 +62,12 @@ def capital_map(table, ax, who: str, grid, hexes, overall: float, few: int) -> o
         poly = RegularPolygon((x, y), 6, radius=0.92, orientation=math.pi / 6, facecolor=colour,
                               edgecolor="0.2", lw=0.8, hatch="////" if 0 < n < few else None)  # fmt: skip
         ax.add_patch(poly)
+        ink = text_colour(colour)
+        ax.text(x, y - 0.5, lab, ha="center", va="center", fontsize=4.2, color=ink, alpha=0.8)
         if n:
-            ink = text_colour(colour)
-            ax.text(x, y - 0.12, f"{n:,}", ha="center", va="center", fontsize=6.5,
+            ax.text(x, y - 0.02, f"{n:,}", ha="center", va="center", fontsize=6.5,
                     weight="bold", color=ink)  # fmt: skip
-            ax.text(x, y + 0.3, f"{100 * row['first_win_rate']:.0f}%", ha="center",
+            ax.text(x, y + 0.4, f"{100 * row['first_win_rate']:.0f}%", ha="center",
                     va="center", fontsize=5, color=ink)  # fmt: skip
     ax.add_collection(LineCollection(border_segments(grid, hexes), colors="black", lw=2.2))
     ax.set_xlim(-1.2, 1.5 * (grid.columns - 1) + 1.2)
