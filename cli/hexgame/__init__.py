@@ -23,6 +23,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "odds",
         "Exact and simulated combat odds, and the printable results-table chart.",
     ),
+    "setup": (
+        "manoeuvre_sim.cli.hexgame.setup",
+        "setup",
+        "Where the Capital stands: win rate by the Capital's hex, a map.",
+    ),
     "simulate": (
         "manoeuvre_sim.cli.hexgame.simulate",
         "simulate",

@@ -36,11 +36,12 @@ R_REPL = 14  # + side: replacements received
 R_COMBATS = 16  # + side: attacks made
 R_CAPTURED = 18  # + side: that side's Capital captured at the end
 R_VIOLATIONS = 20  # invariants broken (checks.CHK_* bits; only with the O_CHECK option)
-NREC = 21
+R_CAP_HEX = 21  # + side: the hex that side's Capital was set up on, as CCRR (0101 = 101)
+NREC = 23
 
 
 @kernel
-def record(st, out):
+def record(st, g, out):
     out[R_FIRST] = st[S.FIRST]
     out[R_WINNER] = st[S.WINNER]
     out[R_VICTORY] = st[S.VICTORY]
@@ -55,6 +56,10 @@ def record(st, out):
         out[R_COMBATS + s] = st[S.COMBATS + s]
         out[R_CAPTURED + s] = st[S.CAP_CAPTURED + s]
     out[R_VIOLATIONS] = st[S.VIOLATIONS]
+    columns = g.nbr[0, 5]  # hex 0's neighbour below it is hex ``columns`` (odd-q, row 1)
+    for s in range(2):
+        h = st[S.CAP_HOME + s]
+        out[R_CAP_HEX + s] = (h % columns + 1) * 100 + h // columns + 1 if h >= 0 else 0
 
 
 @kernel
@@ -71,7 +76,7 @@ def play_range(seed, first_game, lo, hi, st, g, out):
         seed_game(seed, first_game + k, g.rngs)
         g.trn[0] = 0
         play_game(st, g)
-        record(st, out[k])
+        record(st, g, out[k])
 
 
 def play_games(seed, first_game, n, packed, opt, pol, params, threads=None):

@@ -32,6 +32,10 @@ P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
 # the search player (``search.py``): pol = P_SEARCH + 4 * budget + its style (1 or 2)
 P_SEARCH = 4
 NPARAM = 4
+# a study device, not a rule: an optional fifth parameter, > 0: the player sets its Capital
+# up uniformly among the hexes rule [3] allows (``hex setup --capital random``); parameter
+# arrays of NPARAM columns (every player's default) never read it
+P_CAPITAL_ANYWHERE = NPARAM
 DEFAULT_PARAMS = {
     "random": (0.0, 0.0, 0.0, 0.0),
     "capital": (1.0, 1.0, 0.0, 100.0),
@@ -50,7 +54,8 @@ DECISION_NAMES = (
 def policy_arrays(policy_blue, policy_red, params_blue=None, params_red=None):
     """``pol`` int32[2] and ``params`` float64[2, NPARAM] for two named policies."""
     pol = np.zeros(2, dtype=np.int32)
-    params = np.zeros((2, NPARAM), dtype=np.float64)
+    wide = any(p is not None and len(p) > NPARAM for p in (params_blue, params_red))
+    params = np.zeros((2, NPARAM + 1 if wide else NPARAM), dtype=np.float64)
     for s, (name, p) in enumerate(((policy_blue, params_blue), (policy_red, params_red))):
         base, budget, style = parse_policy(name)  # ValueError for an unknown spec
         if base == "search":
@@ -58,7 +63,8 @@ def policy_arrays(policy_blue, policy_red, params_blue=None, params_red=None):
             name = style
         else:
             pol[s] = POLICIES.index(base)
-        params[s] = DEFAULT_PARAMS[name] if p is None else p
+        p = DEFAULT_PARAMS[name] if p is None else p
+        params[s, : len(p)] = p
     return pol, params
 
 
@@ -189,6 +195,9 @@ def choose(st, g, side, kind, n, a, b):
     rng = g.rngs[1 + side]
     if n == 1:
         return 0
+    if kind == D_SETUP and a % MAXU == 0 and g.params.shape[1] > NPARAM:
+        if g.params[side, P_CAPITAL_ANYWHERE] > 0.0:  # the study device (above)
+            return uniform_below(rng, n)
     sr = g.srch[side]
     if sr[S.SR_MODE] == S.SR_REPLAY:  # the search player's chosen movement plan
         c = sr[S.SR_CUR]

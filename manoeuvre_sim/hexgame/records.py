@@ -133,6 +133,8 @@ def to_frame(records: np.ndarray, man: dict, first_game: int = 0) -> pd.DataFram
         df[f"replacements_{x}"] = r[:, BT.R_REPL + s]
         df[f"combats_{x}"] = r[:, BT.R_COMBATS + s]
         df[f"capital_captured_at_end_{x}"] = r[:, BT.R_CAPTURED + s].astype(bool)
+    for s, x in enumerate(("a", "b")):  # rule [3]: where each Capital was set up (CCRR)
+        df[f"capital_hex_{x}"] = [f"{v:04d}" for v in r[:, BT.R_CAP_HEX + s]]
     o = man["options"]
     df["border"] = o["border"]
     df["quality_a"] = o["quality_blue"]

@@ -1,0 +1,135 @@
+"""The printable pages of Maneuver's set-up study (``hex_setup.pdf``): the hex map coloured by
+the first player's win rate over the hex the first player's Capital stood on, the same for
+the second player's Capital, then the summary; every page footed with the provenance
+through :mod:`analyses.pages`. The map is drawn as ``hex_replay_pdf`` draws it (flat-topped,
+odd-q, its ``hex_centre``); nothing is computed here beyond laying the rows out.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+from matplotlib.patches import RegularPolygon  # noqa: E402
+
+from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+
+from .chart_style import WIN_RATE_CMAP, text_colour  # noqa: E402
+from .hex_replay_pdf import SIDE_TINT, hex_centre  # noqa: E402
+from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+
+HOW_TO_READ = (
+    "Each hex on which rule [3] lets a Capital stand is coloured by the first player's win rate "
+    "in the games where {whose} Capital stood there: {warm} above the overall rate "
+    "({overall}), {cool} below, grey at it (the scale spans the largest departure of a hex with enough games). The number is the games; hexes with fewer than "
+    "{few} games are hatched (their rate is shown but barely measured); a blank legal hex was "
+    "never chosen. The thick line is the border; pale blue and red are the two nations."
+)
+
+
+def capital_map(table, ax, who: str, grid, hexes, overall: float, few: int) -> object:
+    """The map of ``who`` (``first``/``second``)'s Capital hexes on ``ax``; returns the
+    ScalarMappable for a colour bar."""
+    from manoeuvre_sim.hexgame.scenario import H_SIDE
+
+    t = table[table["capital"] == who].set_index("hex")
+    seen = t[t["games"] >= few]["first_win_rate"]
+    span = max(0.05, float((seen - overall).abs().max()) if len(seen) else 0.05)
+    norm = TwoSlopeNorm(vcenter=overall, vmin=max(0.0, overall - span) - 1e-9,
+                        vmax=min(1.0, overall + span) + 1e-9)  # fmt: skip
+    base, fills = [], []
+    for h in range(grid.n):
+        c, r = grid.col_row(h)
+        base.append(RegularPolygon(hex_centre(c, r), 6, radius=1.0, orientation=math.pi / 6))
+        fills.append(SIDE_TINT[hexes[h, H_SIDE]])
+    ax.add_collection(PatchCollection(base, facecolor=fills, edgecolor="#bbbbbb", lw=0.4))
+    for h in range(grid.n):
+        lab = grid.label(h)
+        x, y = hex_centre(*grid.col_row(h))
+        if lab not in t.index:
+            ax.text(x, y - 0.58, lab, ha="center", va="center", fontsize=4.2, color="#888888")
+            continue
+        row = t.loc[lab]
+        n = int(row["games"])
+        colour = WIN_RATE_CMAP(norm(row["first_win_rate"])) if n else "white"
+        poly = RegularPolygon((x, y), 6, radius=0.92, orientation=math.pi / 6, facecolor=colour,
+                              edgecolor="0.2", lw=0.8, hatch="////" if 0 < n < few else None)  # fmt: skip
+        ax.add_patch(poly)
+        ink = text_colour(colour)
+        ax.text(x, y - 0.5, lab, ha="center", va="center", fontsize=4.2, color=ink, alpha=0.8)
+        if n:
+            ax.text(x, y - 0.02, f"{n:,}", ha="center", va="center", fontsize=6.5,
+                    weight="bold", color=ink)  # fmt: skip
+            ax.text(x, y + 0.4, f"{100 * row['first_win_rate']:.0f}%", ha="center",
+                    va="center", fontsize=5, color=ink)  # fmt: skip
+    ax.add_collection(LineCollection(border_segments(grid, hexes), colors="black", lw=2.2))
+    ax.set_xlim(-1.2, 1.5 * (grid.columns - 1) + 1.2)
+    ax.set_ylim(math.sqrt(3) * (grid.rows + 0.5), -1.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return matplotlib.cm.ScalarMappable(norm=norm, cmap=WIN_RATE_CMAP)
+
+
+def border_segments(grid, hexes) -> list:
+    """The edges between hexes of different nations (the border line)."""
+    from manoeuvre_sim.hexgame.scenario import H_SIDE
+
+    nb = grid.neighbours()
+    segs = []
+    for h in range(grid.n):
+        for k in nb[h]:
+            if k > h and hexes[h, H_SIDE] != hexes[k, H_SIDE]:
+                p = np.array(hex_centre(*grid.col_row(h)))
+                q = np.array(hex_centre(*grid.col_row(int(k))))
+                m, d = (p + q) / 2, (q - p) / np.linalg.norm(q - p)
+                u = np.array([-d[1], d[0]]) * 0.5  # the shared side is 1 long
+                segs.append([m - u, m + u])
+    return segs
+
+
+def _map_page(res, who: str, grid, hexes):
+    overall = res.overall["first_win_rate"]
+    c = res.manifest["concentration"].get(who, {})
+    sub = (f"{res.overall['games']:,} games; the first player wins {100 * overall:.1f} % "
+           f"overall; chosen on {c.get('hexes_chosen', 0)} of {c.get('legal_hexes', 0)} "
+           "legal hexes")  # fmt: skip
+
+    def draw(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _title(fig, f"Where the {who} player's Capital stood", sub)
+        text = HOW_TO_READ.format(whose=f"the {who} player's", warm="blue", cool="orange",
+                                  overall=f"{100 * overall:.1f} %", few=res.manifest["few_games"])  # fmt: skip
+        import textwrap
+
+        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(text, 120)), fontsize=7.5,
+              va="top", color="0.2")  # fmt: skip
+        ax = _rect(fig, MARGIN_L, 1.3, w - MARGIN_L - 1.4, h - top - 2.1)
+        sm = capital_map(res.hexes, ax, who, grid, hexes, overall, res.manifest["few_games"])
+        cax = _rect(fig, w - 1.1, 2.5, 0.18, h - top - 4.5)
+        cb = fig.colorbar(sm, cax=cax)
+        cb.set_label("first player's win rate", fontsize=8)
+        cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+        cb.ax.tick_params(labelsize=7)
+
+    return draw
+
+
+def write_setup_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
+    """Write ``hex_setup.pdf`` atomically: the two maps and the summary."""
+    from manoeuvre_sim.analyses.hex_variants_pdf import provenance
+    from manoeuvre_sim.hexgame.scenario import hex_table
+
+    sc = res.spec.load_scenario()
+    hexes = hex_table(sc, res.spec.variant.border)
+    m = dict(res.manifest)
+    m.setdefault("games_per_pairing_reached", {"min": m["games"], "max": m["games"]})
+    pages = [(_map_page(res, w, sc.grid, hexes), None) for w in ("first", "second")]
+    pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
+    return _write(path, pages, provenance(m), paper, f"{GAME_TITLE}: where the Capital stands")

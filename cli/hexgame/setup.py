@@ -1,0 +1,97 @@
+"""``manoeuvre-sim hex setup``: where the Capital stands (issue 25 part 4), written to a
+directory as the study store, a CSV table, a manifest, a summary and a PDF map."""
+
+from __future__ import annotations
+
+import click
+
+from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.hexgame import GAME_TITLE
+
+HELP = f"""{GAME_TITLE}: where the Capital stands. Rule [3]: the first player sets up its
+Capital first. Plays --games games of one pairing (--policy-a blue, --policy-b red; default
+capital on both sides) under one variant of the rules, and groups them by the hex the first
+player's Capital stood on: per hex the games, the first player's win rate with its 95%
+Wilson interval, and the draw rate; the same for the second player's Capital. It also says
+how concentrated the players' choices are (scripted players may use few hexes);
+--capital random draws both Capitals uniformly among the legal hexes instead (a study
+device, not a rule), so that the map covers every legal hex.
+
+\b
+Example: manoeuvre-sim hex setup --out reports/hex-setup --games 40000 --seed 1
+
+Writes DIR/games.parquet/ (the store; --resume finishes an interrupted study),
+capital_hexes.csv, manifest.json, summary.txt and hex_setup.pdf (the map coloured by win
+rate, the count in each hex)."""
+
+
+@click.command(help=HELP)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="reports/hex-setup",
+    show_default=True,
+    help="Directory for games.parquet/, capital_hexes.csv, hex_setup.pdf, summary.txt, "
+    "manifest.json.",
+)
+@click.option("--games", type=int, default=20000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--policy-a", default="capital", show_default=True, help="Blue's player.")
+@click.option("--policy-b", default="capital", show_default=True, help="Red's player.")
+@click.option("--border", default="basic", show_default=True, help="Rules [2], [13] 1.")
+@click.option("--quality", metavar="BLUE:RED", help="Army quality (rule [13] 2), as hex balance.")
+@click.option("--step-losses", metavar="off|on", help="Rule [13] 3 (default: off).")
+@click.option("--step-replacements", metavar="off|on", help="Rule [13] 4 (default: off).")
+@click.option(
+    "--capital",
+    type=click.Choice(["player", "random"]),
+    default="player",
+    show_default=True,
+    help="random: a study device, not a rule: both Capitals are drawn uniformly among the "
+    "hexes rule [3] allows (the players play the rest), so the map covers every legal hex.",
+)
+@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
+@click.option(
+    "--scenario",
+    type=click.Path(dir_okay=False),
+    help="A scenario TOML file (default: the built-in reconstruction).",
+)
+@click.option("--block", type=int, default=2000, show_default=True, help="Games per task.")
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@backend_options
+def setup(**kw) -> None:
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from manoeuvre_sim.analyses import hex_setup as HS
+    from manoeuvre_sim.analyses.hex_variants import variant_grid
+    from manoeuvre_sim.errors import UsageError
+
+    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
+    be = pop_backend(kw)
+    for flag in ("step_losses", "step_replacements"):
+        if kw[flag] not in (None, "off", "on"):
+            raise UsageError(f"--{flag.replace('_', '-')}: expected off or on, got {kw[flag]!r}")
+    variants = variant_grid(
+        kw.pop("border"), kw.pop("quality"), kw.pop("step_losses"), kw.pop("step_replacements")
+    )
+    if len(variants) != 1:
+        raise UsageError("--border/--quality: expected one value each (one variant)")
+    spec = HS.SetupSpec(
+        policy_a=kw.pop("policy_a"), policy_b=kw.pop("policy_b"), variant=variants[0],
+        games=kw.pop("games"), capital=kw.pop("capital"), seed=kw.pop("seed"), turns=kw.pop("turns"),
+        scenario=kw.pop("scenario"), block=kw.pop("block"), threads=kw.pop("threads"),
+    )  # fmt: skip
+    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
+    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+
+    def run(out_dir, progress, backend, resume):
+        return HS.run(spec, out_dir=out_dir, progress=progress, backend=backend,
+                      resume=resume, command=command)  # fmt: skip
+
+    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
+                  threads=spec.threads, kinds=())  # fmt: skip
