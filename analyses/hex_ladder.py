@@ -1,6 +1,7 @@
 """Maneuver's handicap ladder (``manoeuvre-sim hex ladder``, issue 25 part 3): rule [13] 2's
 army quality as a balancing tool, like komi in Go. For one variant, rung k puts k of the
-favoured side's combat units (its first k in scenario order) on their weak side, k = 0..n;
+favoured side's combat units (its first k in scenario order, or in the order of the unit
+types the designer picks) on their weak side, k = 0..n;
 every rung plays the same seeds (common random numbers); a fractional logit of the
 favoured side's points on k gives the handicap k* at which its expected score is 1/2, with
 a 95 % interval by the delta method.
@@ -71,6 +72,7 @@ class LadderSpec:
     step_replacements: bool = False
     favoured: str = "auto"
     max_k: int | None = None
+    order: str | None = None  # unit types, e.g. "cavalry,artillery,infantry"; None: scenario
     policies: tuple[str, ...] = ("capital",)
     games: int = 2000
     seed: int = 1
@@ -87,6 +89,7 @@ class LadderSpec:
             raise UsageError(
                 f"--border: {self.border!r} is not a border of the scenario ({', '.join(borders)})"
             )
+        self.weak_order()  # checks --order
         if self.max_k is not None and not 1 <= self.max_k <= self.units():
             raise UsageError(
                 f"--max-k: expected 1..{self.units()} (the side's combat units), got {self.max_k}"
@@ -105,8 +108,40 @@ class LadderSpec:
         sc = self._scenario()
         return min(sum(u[1] != TYPE_NAMES.index("capital") for u in sc.units(s)) for s in (0, 1))
 
+    def weak_order(self, side: int = 0) -> list[tuple[int, str]]:
+        """The side's combat units (number in scenario order, name) in the order they are
+        weakened: by the types of ``order`` (their units in scenario order), types not named
+        after them; None: scenario order."""
+        from manoeuvre_sim.hexgame.scenario import TYPE_NAMES
+
+        units = [(i, u[0], TYPE_NAMES[u[1]]) for i, u in enumerate(self._scenario().units(side))]
+        units = [u for u in units if u[2] != "capital"]
+        if self.order is None:
+            return [(i, n) for i, n, _ in units]
+        types = [t.strip() for t in self.order.split(",") if t.strip()]
+        known = sorted({t for *_, t in units})
+        bad = [t for t in types if t not in known]
+        if bad or not types or len(set(types)) < len(types):
+            raise UsageError(
+                f"--order: expected distinct unit types of the scenario ({', '.join(known)}), "
+                f"e.g. cavalry,artillery,infantry; got {self.order!r}"
+            )
+        rank = {t: r for r, t in enumerate(types)}
+        units.sort(key=lambda u: (rank.get(u[2], len(types)), u[0]))
+        return [(i, n) for i, n, _ in units]
+
+    def quality(self, k: int, side: int) -> str:
+        """Rung k's army quality for the side: K in scenario order (the existing rule [13] 2
+        option, so its games are those of ``--quality-blue K``) or the units chosen."""
+        if k == 0:
+            return "front"
+        if self.order is None:
+            return str(k)
+        return "units:" + ",".join(str(i) for i, _ in self.weak_order(side)[:k])
+
     def rungs(self, favoured: str) -> tuple[Rung, ...]:
         top = self.max_k if self.max_k is not None else self.units()
+        side = SIDES.index(favoured)
         return tuple(
             Rung(
                 border=self.border,
@@ -114,8 +149,8 @@ class LadderSpec:
                 step_losses=self.step_losses,
                 step_replacements=self.step_replacements,
                 name=f"k={k}",
-                **{f"quality_{favoured}": str(k) if k else "front"},
-            )  # fmt: skip
+                **{f"quality_{favoured}": self.quality(k, side)},
+            )
             for k in range(top + 1)
         )
 
@@ -271,7 +306,9 @@ def run(spec: LadderSpec, *, out_dir=None, backend=None, resume=False, progress=
         "favoured_given": spec.favoured,
         "favoured_measured": measured,
         "first": spec.first,
-        "ladder": f"k = 0..{int(k.max())} of {favoured}'s combat units (scenario order) weak",
+        "ladder": f"k = 0..{int(k.max())} of {favoured}'s combat units weak, in this order",
+        "weak_order": [n for _, n in spec.weak_order(SIDES.index(favoured))],
+        "order": spec.order,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     return LadderResult(spec, favoured, ladder, fit, manifest, df, res.interrupted)
@@ -283,8 +320,9 @@ def summary_lines(res: LadderResult) -> list[str]:
         f"Handicap ladder: border {s.border}, first player {s.first}, players "
         f"{', '.join(s.policies)}, seed {s.seed}; favoured side {res.favoured} "
         + ("(given)" if s.favoured != "auto" else "(measured at k = 0)"),
-        f"k = how many of {res.favoured}'s combat units start on their weak side "
-        "(its first k in scenario order); score = its points per game (win 1, draw 1/2)",
+        f"k = how many of {res.favoured}'s combat units start on their weak side, in the order "
+        + ", ".join(res.manifest.get("weak_order", []))
+        + "; score = its points per game (win 1, draw 1/2)",
         "",
         f"{'k':>3} {'games':>7} {'wins':>6} {'draws':>6} {'losses':>6}  score (95% interval)",
     ]

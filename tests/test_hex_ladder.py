@@ -136,3 +136,33 @@ def test_a_bad_value_is_one_line(args, message, capsys, tmp_path):
         code = e.code
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_units_chosen_are_the_units_set_up_weak():
+    """quality units:1,2,3 (the O_WEAK mask) plays the same games as K = 3 (the first three
+    in scenario order); the two cavalry chosen play other games than two infantry."""
+    from manoeuvre_sim.analyses import hex_variants as HV
+
+    vs = [HV.Variant(quality_blue=q, name=q) for q in ("3", "units:1,2,3", "2", "units:7,8")]
+    g = HV.run(vs, ("capital",), games=60, seed=2, threads=2, block=30).games
+    cols = ["game", "seed", "winner", "game_turns", "capital_fell_turn_a", "capital_fell_turn_b"]
+    rung = {
+        q: g[g["label"] == q][cols].reset_index(drop=True)
+        for q in ("3", "units:1,2,3", "2", "units:7,8")
+    }
+    pd.testing.assert_frame_equal(rung["3"], rung["units:1,2,3"])
+    assert not rung["2"].equals(rung["units:7,8"])
+
+
+def test_the_designer_picks_the_order_of_the_unit_types():
+    spec = HL.LadderSpec(order="cavalry,artillery", favoured="red")
+    order = [n for _, n in spec.weak_order(1)]
+    assert order[:4] == ["Cavalry 1", "Cavalry 2", "Artillery 1", "Artillery 2"]
+    assert order[4:] == [f"Infantry {i}" for i in range(1, 7)]
+    assert spec.quality(0, 1) == "front" and spec.quality(3, 1) == "units:7,8,9"
+    assert HL.LadderSpec().quality(3, 0) == "3"  # scenario order: the existing option K
+    rungs = spec.rungs("red")
+    assert rungs[2].quality_red == "units:7,8" and rungs[2].quality_blue == "front"
+    with pytest.raises(Exception) as e:
+        HL.LadderSpec(order="cavalry,dragoons")
+    assert "--order" in str(e.value) and "\n" not in str(e.value)

@@ -10,7 +10,8 @@ from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
 
 HELP = f"""{GAME_TITLE}: the handicap ladder, army quality (rule [13] 2) as a balancing
 tool, like komi in Go. For one variant, rung k puts k of the favoured side's combat units
-(its first k in scenario order) on their weak side, k = 0..n; every rung plays the same
+(its first k in scenario order, or in the order of --order's unit types) on their weak
+side, k = 0..n; every rung plays the same
 seeds. A fractional logit of the favoured side's points (win 1, draw 1/2, loss 0) on k
 (statsmodels GLM, sandwich covariance) gives the handicap k* at which its expected score
 is 1/2, with a 95% interval (delta method), and the nearest whole handicaps.
@@ -42,6 +43,9 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 @click.option("--favoured", type=click.Choice(["auto", "blue", "red"]), default="auto",
               show_default=True, help="The side handicapped; auto: the better at k = 0.")  # fmt: skip
 @click.option("--max-k", type=int, help="The top rung (default: every combat unit).")
+@click.option("--order", metavar="TYPE1,TYPE2", help="The order in which units are weakened, "
+              "by type (e.g. cavalry,artillery,infantry; each type's units in scenario order, "
+              "types not named last); default: scenario order.")  # fmt: skip
 @click.option("--policies", default="capital", show_default=True,
               help=f"Players ({' | '.join(POLICIES)}, search[:B[:S]]); every ordered "
               "pairing is played on every rung and pooled.")  # fmt: skip
