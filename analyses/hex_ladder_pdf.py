@@ -66,10 +66,14 @@ def _page(res):
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
         s = res.spec
-        top = _title(fig, "The handicap ladder: which handicap makes the game even?",
-                     f"{GAME_TITLE}; border {s.border}, first player {s.first}, players "
-                     f"{', '.join(s.policies)}")  # fmt: skip
-        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(HOW_TO_READ, 110)),
+        order = f"units weakened by type: {s.order}" if s.order else "units in scenario order"
+        top = _title(
+            fig,
+            "The handicap ladder: which handicap makes the game even?",
+            f"{GAME_TITLE}; border {s.border}, first player {s.first}, players "
+            f"{', '.join(s.policies)}",
+        )
+        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{res.favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
               fontsize=8, va="top", linespacing=1.35)  # fmt: skip
         ax = _rect(fig, MARGIN_L + 0.5, h * 0.38, w - 2 * MARGIN_L - 0.7, h - top - 1.1 - h * 0.38)
         ladder_chart(res.ladder, res.fit, ax, res.favoured)
