@@ -13,7 +13,7 @@ tool, like komi in Go. For one variant, rung k puts k of the favoured side's com
 (its first k in scenario order, or in the order of --order's unit types) on their weak
 side, k = 0..n; every rung plays the same
 seeds. A fractional logit of the favoured side's points (win 1, draw 1/2, loss 0) on k
-(statsmodels GLM, sandwich covariance) gives the handicap k* at which its expected score
+(statsmodels GLM, covariance clustered on the game) gives the handicap k* at which its score
 is 1/2, with a 95% interval (delta method), and the nearest whole handicaps.
 
 \b
