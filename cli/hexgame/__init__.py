@@ -18,6 +18,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "balance",
         "The variant study: win rates per rule variant and pairing, endings, Capital falls.",
     ),
+    "ladder": (
+        "manoeuvre_sim.cli.hexgame.ladder",
+        "ladder",
+        "The handicap ladder: the army-quality handicap that makes a variant even.",
+    ),
     "odds": (
         "manoeuvre_sim.cli.hexgame.odds",
         "odds",

@@ -34,7 +34,11 @@ def place(st, g, u):
     st[S.POS + u] = h
     if u % MAXU != 0:
         # rule [13] 2, army quality: the side's first K combat units set up reduced
-        st[S.STEP + u] = 1 if u % MAXU <= g.opt[S.O_QUALITY + s] else 0
+        mask = g.opt[S.O_WEAK + s]  # or the units chosen (a bit mask; 0: the first K)
+        if mask != 0:
+            st[S.STEP + u] = (mask >> (u % MAXU - 1)) & 1
+        else:
+            st[S.STEP + u] = 1 if u % MAXU <= g.opt[S.O_QUALITY + s] else 0
     S.log(g, st, S.EV_PLACE, u, h, 0)
 
 
@@ -95,6 +99,7 @@ def replacement(st, g, side):
         S.log(g, st, S.EV_FLIP, o - S.NU, st[S.POS + o - S.NU], 0)
         return
     weak = steps or g.opt[S.O_QUALITY] + g.opt[S.O_QUALITY + 1] > 0
+    weak = weak or g.opt[S.O_WEAK] + g.opt[S.O_WEAK + 1] > 0
     st[S.STEP + o] = 1 if weak else 0
     st[S.FLAGS + o] = 0
     st[S.REPL_IN + side] += 1

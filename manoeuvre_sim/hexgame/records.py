@@ -41,9 +41,11 @@ class HexOptions:
         for side in SIDES:
             q = getattr(self, f"quality_{side}")
             if q not in ("front", "back") and not (q.isdigit() and int(q) <= MAXU):
-                raise UsageError(
-                    f"--quality-{side}: expected front, back or a number of units, got {q!r}"
-                )
+                if _units(q) is None:
+                    raise UsageError(
+                        f"--quality-{side}: expected front, back, a number of units or "
+                        f"units:I,J,... (unit numbers 1..{MAXU - 1} in scenario order), got {q!r}"
+                    )
         if not 1 <= self.turns <= 100:
             raise UsageError(f"--turns: expected 1..100, got {self.turns}")
 
@@ -52,6 +54,7 @@ class HexOptions:
             turns=self.turns,
             first={"random": -1, "blue": 0, "red": 1}[self.first],
             quality=(_quality(self.quality_blue), _quality(self.quality_red)),
+            weak=(_weak_mask(self.quality_blue), _weak_mask(self.quality_red)),
             step_losses=int(self.step_losses),
             step_repl=int(self.step_replacements),
             captured_zoc=int(self.captured_capital_zoc),
@@ -72,6 +75,23 @@ class HexOptions:
         if self.captured_capital_zoc:
             adv.append("a captured Capital keeps its ZOC (H6)")
         return "; ".join(adv)
+
+
+def _units(q: str) -> tuple[int, ...] | None:
+    """``units:I,J,...``: the side's units I, J (scenario order, the Capital 0) set up on their
+    weak side; None if ``q`` is not of that form or names a unit out of range or twice."""
+    head, sep, rest = q.partition(":")
+    if head != "units" or not sep:
+        return None
+    parts = rest.split(",")
+    if not all(p.isdigit() and 1 <= int(p) < MAXU for p in parts) or len(set(parts)) < len(parts):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+def _weak_mask(q: str) -> int:
+    """The kernels' O_WEAK bit mask of ``units:I,J`` (bit I-1 per unit); 0 otherwise."""
+    return sum(1 << (i - 1) for i in _units(q) or ())
 
 
 def _quality(q: str) -> int:

@@ -66,7 +66,9 @@ O_STEP_LOSSES = 4  # rule [13] 3
 O_STEP_REPL = 5  # rule [13] 4
 O_CHECK = 6  # 1: check the invariants after every phase (``checks.py``; tests)
 O_CAPTURED_ZOC = 7  # H6 switch: 1 = a captured Capital keeps its ZOC (rule [5]'s zero units do)
-NOPT = 8
+O_WEAK = 8  # + side: rule [13] 2 with the units chosen: a bit mask, bit i-1 set for the
+#            side's unit i (scenario order, 1..MAXU-1) set up reduced; 0: O_QUALITY decides
+NOPT = 10
 
 # --- scratch rows: ndarray(int32, shape=(NWK, W)) ---------------------------------------------
 W_OCC = 0  # + side: units of that side in each hex (a captured Capital not counted)
@@ -123,7 +125,14 @@ def new_context(packed, opt, pol, params, trace_rows=0):
 
 
 def default_options(
-    turns=10, first=-1, quality=(0, 0), step_losses=0, step_repl=0, check=0, captured_zoc=0
+    turns=10,
+    first=-1,
+    quality=(0, 0),
+    step_losses=0,
+    step_repl=0,
+    check=0,
+    captured_zoc=0,
+    weak=(0, 0),
 ):
     o = np.zeros(NOPT, dtype=np.int32)
     o[O_CAPTURED_ZOC] = captured_zoc
@@ -132,6 +141,8 @@ def default_options(
     o[O_FIRST] = first
     o[O_QUALITY] = quality[0]
     o[O_QUALITY + 1] = quality[1]
+    o[O_WEAK] = weak[0]
+    o[O_WEAK + 1] = weak[1]
     o[O_STEP_LOSSES] = step_losses
     o[O_STEP_REPL] = step_repl
     return o

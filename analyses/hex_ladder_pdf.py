@@ -1,0 +1,105 @@
+"""The printable page of Maneuver's handicap ladder (``hex_ladder.pdf``): the favoured side's
+score per rung with its 95 % interval, the fitted curve, the even point k* and its interval,
+then the summary; every page footed with the provenance through :mod:`analyses.pages`."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+
+from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+
+HOW_TO_READ = (
+    "Each dot is one rung of the ladder: the favoured side's score (a win 1, a draw 1/2) when "
+    "k of its combat units start on their weak side, with its 95% interval; every rung "
+    "played the same seeds. The line is the fitted logistic curve; the grey band and the "
+    "dashed line mark the even point k*, where the fitted score is 1/2, and its 95% interval."
+)
+
+
+def ladder_chart(ladder: pd.DataFrame, fit: dict, ax, favoured: str) -> None:
+    """The ladder's scores with whiskers, the fitted curve, k* and its interval."""
+    k = ladder["k"].to_numpy()
+    s = ladder["score"].to_numpy()
+    err = np.vstack([s - ladder["score_ci_low"], ladder["score_ci_high"] - s])
+    ax.axhline(0.5, color="0.55", lw=0.8, ls=":")
+    if fit.get("k_star") is not None:
+        lo, hi = fit["k_star_ci_low"], fit["k_star_ci_high"]
+        ax.axvspan(lo, hi, color="0.88", lw=0, zorder=0)
+        ax.axvline(fit["k_star"], color="0.2", lw=1.0, ls="--")
+        ax.annotate(
+            f"k* = {fit['k_star']:.2f}\n({lo:.2f}–{hi:.2f})", (fit["k_star"], 0.5),
+            xytext=(8, 18), textcoords="offset points", fontsize=8,
+            bbox={"boxstyle": "round", "fc": "white", "ec": "0.6", "lw": 0.5},
+        )  # fmt: skip
+    grid = np.linspace(k.min(), k.max(), 200)
+    curve = 1.0 / (1.0 + np.exp(-(fit["intercept"] + fit["slope"] * grid)))
+    ax.plot(grid, curve, color="0.1", lw=1.4, label="fitted (fractional logit)")
+    ax.errorbar(k, s, yerr=err, fmt="o", color="#1f4e9c" if favoured == "blue" else "#b2182b",
+                ms=4.5, capsize=2.5, lw=1, label=f"{favoured}'s score, 95% interval")  # fmt: skip
+    ax.plot(k, ladder["draw_rate"], "s", ms=3, mfc="white", mec="0.45", label="draw rate")
+    ax.set_xticks(k)
+    ax.set_xlim(k.min() - 0.4, k.max() + 0.4)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"handicap k: {favoured}'s combat units on their weak side", fontsize=8.5)
+    ax.set_ylabel(f"{favoured}'s score", fontsize=8.5)
+    ax.tick_params(labelsize=7.5)
+    ax.grid(axis="y", color="0.9", lw=0.6)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.legend(fontsize=7, frameon=False, loc="lower left")
+
+
+def _page(res):
+    def draw(fig) -> None:
+        w, h = fig.get_size_inches()
+        s = res.spec
+        order = f"units weakened by type: {s.order}" if s.order else "units in scenario order"
+        top = _title(
+            fig,
+            "The handicap ladder: which handicap makes the game even?",
+            f"{GAME_TITLE}; border {s.border}, first player {s.first}, players "
+            f"{', '.join(s.policies)}",
+        )
+        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{res.favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
+              fontsize=8, va="top", linespacing=1.35)  # fmt: skip
+        ax = _rect(fig, MARGIN_L + 0.5, h * 0.38, w - 2 * MARGIN_L - 0.7, h - top - 1.1 - h * 0.38)
+        ladder_chart(res.ladder, res.fit, ax, res.favoured)
+        lines = [x for line in res.summary()[3:] for x in (textwrap.wrap(line, 100) or [""])]
+        _text(fig, MARGIN_L, h * 0.38 - 0.55, "\n".join(lines), fontsize=7,
+              family="monospace", va="top", linespacing=1.3)  # fmt: skip
+
+    return draw
+
+
+def provenance(manifest: dict) -> dict[str, str]:
+    return {
+        "tool": f"manoeuvre-sim {manifest['version']}",
+        "game": "Maneuver (rules 001)",
+        "rules": manifest["rules_version"],
+        "scenario": f"{manifest['scenario']} sha256 {manifest['scenario_sha256'][:16]}",
+        "seed": str(manifest["seed"]),
+        "games": f"{manifest.get('games', 0):,}"
+        + (", interrupted" if manifest.get("interrupted") else ""),
+        "players": ", ".join(manifest["policies"]),
+        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
+    }
+
+
+def write_ladder_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
+    """Write ``hex_ladder.pdf`` atomically: the ladder page, then the summary."""
+    pages = [(_page(res), None)]
+    pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
+    return _write(path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: handicap ladder")
