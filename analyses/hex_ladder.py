@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim.analyses import hex_variants as HV
-from manoeuvre_sim.analyses.study_dir import write_csv, write_text
+from manoeuvre_sim.analyses.study_dir import write_study_files
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.stats import wilson_interval, z_value
@@ -262,18 +262,14 @@ class LadderResult:
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
         from manoeuvre_sim.analyses.hex_ladder_pdf import write_ladder_pdf
-        from manoeuvre_sim.results import write_json
 
-        out_dir = Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
         prov = {k: self.manifest[k] for k in ("seed", "rules_version", "scenario_sha256")}
-        return [
-            write_csv(self.ladder, out_dir / "ladder.csv"),
-            write_json(out_dir / "fit.json", self.fit | {"favoured": self.favoured} | prov),
-            write_json(out_dir / "manifest.json", self.manifest),
-            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
-            write_ladder_pdf(out_dir / "hex_ladder.pdf", self, paper=paper),
-        ]
+        return write_study_files(
+            out_dir, tables={"ladder": self.ladder},
+            json_files={"fit": self.fit | {"favoured": self.favoured} | prov},
+            manifest=self.manifest, summary=self.summary(),
+            pdf=("hex_ladder.pdf", lambda path: write_ladder_pdf(path, self, paper=paper)),
+        )  # fmt: skip
 
 
 def measure_favoured(spec: LadderSpec, backend=None) -> tuple[str, dict]:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.hex_variants import Variant
-from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.analyses.study_dir import STORE, write_study_files
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
@@ -180,16 +180,12 @@ class SetupResult:
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """capital_hexes.csv, manifest.json, summary.txt and hex_setup.pdf into ``out_dir``."""
         from manoeuvre_sim.analyses.hex_setup_pdf import write_setup_pdf
-        from manoeuvre_sim.results import write_json
 
-        out_dir = Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        return [
-            write_csv(self.hexes, out_dir / "capital_hexes.csv"),
-            write_json(out_dir / "manifest.json", self.manifest),
-            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
-            write_setup_pdf(out_dir / "hex_setup.pdf", self, paper=paper),
-        ]
+        return write_study_files(
+            out_dir, tables={"capital_hexes": self.hexes}, manifest=self.manifest,
+            summary=self.summary(),
+            pdf=("hex_setup.pdf", lambda path: write_setup_pdf(path, self, paper=paper)),
+        )  # fmt: skip
 
 
 def base_manifest(spec: SetupSpec) -> dict:

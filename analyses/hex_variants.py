@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim import __version__
-from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.analyses.study_dir import STORE, write_study_files
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
@@ -236,15 +236,10 @@ class VariantResult:
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """The CSV tables, manifest.json, summary.txt and hex_balance.pdf into ``out_dir``."""
-        from manoeuvre_sim.results import write_json
-
-        out_dir = Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        written = [write_csv(f, out_dir / f"{n}.csv") for n, f in self.frames().items()]
-        written.append(write_json(out_dir / "manifest.json", self.manifest))
-        written.append(write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"))
-        written.append(self.to_pdf(out_dir / "hex_balance.pdf", paper=paper))
-        return written
+        return write_study_files(
+            out_dir, tables=self.frames(), manifest=self.manifest, summary=self.summary(),
+            pdf=("hex_balance.pdf", lambda path: self.to_pdf(path, paper=paper)),
+        )  # fmt: skip
 
 
 def run(

@@ -36,7 +36,7 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.hex_variants import Variant
-from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.analyses.study_dir import STORE, write_study_files, write_text
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
@@ -225,16 +225,12 @@ class WhatIfResult:
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """whatif.csv, manifest.json, summary.txt and hex_whatif.pdf into ``out_dir``."""
         from manoeuvre_sim.analyses.hex_whatif_pdf import write_whatif_pdf
-        from manoeuvre_sim.results import write_json
 
-        out_dir = Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        return [
-            write_csv(self.whatif, out_dir / "whatif.csv"),
-            write_json(out_dir / "manifest.json", self.manifest),
-            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
-            write_whatif_pdf(out_dir / "hex_whatif.pdf", self, paper=paper),
-        ]
+        return write_study_files(
+            out_dir, tables={"whatif": self.whatif}, manifest=self.manifest,
+            summary=self.summary(),
+            pdf=("hex_whatif.pdf", lambda path: write_whatif_pdf(path, self, paper=paper)),
+        )  # fmt: skip
 
 
 def run(variant: dict, *, out_dir=None, backend=None, resume=False, progress=None,

@@ -4,6 +4,7 @@ checked before the first game, and its tables and texts written atomically."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -27,6 +28,31 @@ def write_text(path: Path, text: str) -> Path:
     with atomic_write(path, "w", encoding="utf-8") as f:
         f.write(text)
     return path
+
+
+def write_study_files(
+    out_dir: str | Path,
+    *,
+    tables: dict[str, pd.DataFrame],
+    manifest: dict,
+    summary: list[str],
+    pdf: tuple[str, Callable[[Path], Path]],
+    json_files: dict[str, dict] | None = None,
+) -> list[Path]:
+    """A study's files into ``out_dir``, each atomically: ``<name>.csv`` per table, each
+    extra ``<name>.json``, ``manifest.json``, ``summary.txt`` (its lines), then the PDF
+    (``(file name, writer of that path)``); returns the paths in that order."""
+    from manoeuvre_sim.results import write_json
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [write_csv(df, out / f"{name}.csv") for name, df in tables.items()]
+    written += [write_json(out / f"{name}.json", doc) for name, doc in (json_files or {}).items()]
+    written.append(write_json(out / "manifest.json", manifest))
+    written.append(write_text(out / "summary.txt", "\n".join(summary) + "\n"))
+    name, write_pdf = pdf
+    written.append(write_pdf(out / name))
+    return written
 
 
 def prepare_out_dir(out_dir: str | Path, *, force: bool = False, resume: bool = False) -> Path:
