@@ -211,27 +211,16 @@ def traced_game(
     EV_* events; ``check``: the engine's invariant checks too (they draw no random number)."""
     from dataclasses import replace
 
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.engine.game import play_game
-    from manoeuvre_sim.engine.players.dispatch import search_config
-    from manoeuvre_sim.engine.search import play_game_search
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.engine.trace import play_tables_traced
 
     if prepared is None:
         prepared = prepare(config)
-    P = prepared[2]
     opt = rule_options(replace(config, check_invariants=check))
     pol, params = policy_arrays(config)
-    st = S.new_state()
-    tr = np.zeros((max_events, 6), dtype=np.int32)
-    trn = np.zeros(1, dtype=np.int32)
-    rng = new_state(config.seed, game)
-    if is_search(config.policy_a) or is_search(config.policy_b):
-        scfg = search_config(config.policy_a, config.policy_b)
-        play_game_search(st, P.tables, pol.copy(), params, scfg, rng, opt, tr, trn)
-    else:
-        play_game(st, P.tables, pol, params, rng, opt, tr, trn)
-    return st, tr[: trn[0]].copy()
+    policies = (config.policy_a, config.policy_b)
+    return play_tables_traced(
+        prepared[2].tables, pol, params, opt, policies, config.seed, game, max_events
+    )
 
 
 def simulate(

@@ -26,26 +26,35 @@ def play_traced(
     and index) and return ``(state, trace)``; ``trace`` is ``ndarray(int32, (n, 6))`` rows
     of (event, player, a, b, c, d) as documented in ``engine/rules.py``. ``setup``,
     ``fixed_map``, ``fixed_rot``, ``include_unverified_maps``: as ``runner.SimConfig``."""
-    from manoeuvre_sim.engine.game import play_game
     from manoeuvre_sim.engine.options import rule_options
     from manoeuvre_sim.engine.pack import load_packed
     from manoeuvre_sim.engine.players import policy_arrays
-    from manoeuvre_sim.engine.players.dispatch import search_config
-    from manoeuvre_sim.engine.policy_ids import is_search
-    from manoeuvre_sim.engine.search import play_game_search
-    from manoeuvre_sim.rng import new_state
 
     # the same arrays simulate() builds from a SimConfig with these fields (runner.py)
     _, _, P = load_packed(army_a, army_b, include_unverified_maps=include_unverified_maps)
     pol, params = policy_arrays(policies[0], policies[1], fair_play=fair_play)
     opt = rule_options(check=check, setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot)
+    return play_tables_traced(P.tables, pol, params, opt, policies, seed, game, max_events)
+
+
+def play_tables_traced(tables, pol, params, opt, policies, seed, game, max_events):
+    """Game ``game`` of master ``seed`` from the packed ``tables``, policy arrays and rule
+    options (as ``batch.play_games`` receives them) with its event trace: ``(state,
+    trace)``. The search player's driver plays it when either of ``policies`` searches."""
+    from manoeuvre_sim.engine.game import play_game
+    from manoeuvre_sim.engine.players.dispatch import search_config
+    from manoeuvre_sim.engine.policy_ids import is_search
+    from manoeuvre_sim.engine.search import play_game_search
+    from manoeuvre_sim.rng import new_state
+
     st = S.new_state()
     tr = np.zeros((max_events, 6), dtype=np.int32)
     trn = np.zeros(1, dtype=np.int32)
     rng = new_state(seed, game)
     if is_search(policies[0]) or is_search(policies[1]):
         scfg = search_config(policies[0], policies[1])
-        play_game_search(st, P.tables, pol, params, scfg, rng, opt, tr, trn)
+        # the search hands its choices to the rules through pol: play on a copy
+        play_game_search(st, tables, pol.copy(), params, scfg, rng, opt, tr, trn)
     else:
-        play_game(st, P.tables, pol, params, rng, opt, tr, trn)
+        play_game(st, tables, pol, params, rng, opt, tr, trn)
     return st, tr[: trn[0]].copy()
