@@ -44,6 +44,10 @@ EXTRA_COLUMNS = tuple(
      "captured_capital_zoc", "capital_hex_a", "capital_hex_b")  # fmt: skip
 STATS_DIR = "hex_stats"  # no per-game statistics yet: the directory is never written
 SIDE_NAMES = ("blue", "red")
+# the report (games.Game, optional members): the study kinds the `hex` commands write (a
+# manifest's "study"), and the module that reads them back and lays out their pages
+STUDY_KINDS = ("hex balance", "hex ladder", "hex setup", "hex whatif")
+REPORT_MODULE = "manoeuvre_sim.analyses.hex_report"
 
 
 @dataclass(frozen=True)
@@ -186,5 +190,6 @@ def simulate_tasks(
 __all__ = [
     "DEFAULT_POLICY", "ENGINE_SOURCES", "EXTRA_COLUMNS", "KEY", "Options", "POLICIES",
     "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
-    "play_block", "prepare", "read_stats", "side_hash", "simulate_tasks",
+    "play_block", "prepare", "read_stats", "side_hash", "simulate_tasks", "STUDY_KINDS",
+    "REPORT_MODULE",
 ]  # fmt: skip
