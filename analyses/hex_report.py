@@ -207,20 +207,20 @@ def scenarios(studies: Sequence[HexStudy]) -> dict[tuple[str, str, str], list[He
 
 
 def strengths_note(sc) -> str:
-    """The scenario's combat strengths in words (front, reduced side), for the chart."""
-    parts = []
+    """The scenario's units and combat strengths in words, reduced side in brackets (once
+    for both sides when they are alike), for the results-table chart."""
+    sides = []
     for side in ("blue", "red"):
         units = []
         for u in getattr(sc.sides, side).units:
             a0, d0, a1, d1 = u.values()
-            val = (
-                f"{a0} ({a1})"
-                if u.strength is not None
-                else f"attack {a0} ({a1}), defence {d0} ({d1})"
-            )
+            val = (f"{a0} ({a1})" if u.strength is not None
+                   else f"attack {a0} ({a1}), defence {d0} ({d1})")  # fmt: skip
             units.append(f"{u.count} x {u.name} {val}")
-        parts.append(f"{side}: " + ", ".join(units))
-    return "; ".join(parts)
+        sides.append("; ".join(units))
+    if sides[0] == sides[1]:
+        return f"both sides: {sides[0]}"
+    return f"blue: {sides[0]}; red: {sides[1]}"
 
 
 def results_section(studies: Sequence[HexStudy], own: dict[str, str]) -> Section:
@@ -232,7 +232,7 @@ def results_section(studies: Sequence[HexStudy], own: dict[str, str]) -> Section
     for (name, _, sha), group in scenarios(studies).items():
         sc = group[0].scenario
         note = (
-            f"The strengths of scenario {name} (sha256 {sha[:16]}), reduced side in brackets: "
+            f"The units of scenario {name} (sha256 {sha[:16]}), reduced side in brackets, "
             + (strengths_note(sc) if sc is not None else "not shown: its file is not found or "
                "changed since the studies") + "."
         )  # fmt: skip
