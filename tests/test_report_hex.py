@@ -63,7 +63,13 @@ def _report(args, tmp_path, capsys, name="r.pdf"):
     return pdf, capsys.readouterr()
 
 
-def test_a_report_of_maneuver_studies_alone(hex_studies, tmp_path, capsys):
+def test_a_report_of_maneuver_studies_alone(hex_studies, tmp_path, capsys, monkeypatch):
+    from manoeuvre_sim.cli import report as Rp
+
+    def no_balance(*a, **k):
+        raise AssertionError("the report ran a Manoeuvre balance study")
+
+    monkeypatch.setattr(Rp, "_run_balance", no_balance)
     s = hex_studies
     args = [a for k in ("whatif", "setup", "ladder", "balance") for a in ("--from", str(s[k]))]
     pdf, io = _report(args, tmp_path, capsys)
