@@ -62,22 +62,27 @@ def ladder_chart(ladder: pd.DataFrame, fit: dict, ax, favoured: str) -> None:
     ax.legend(fontsize=7, frameon=False, loc="lower left")
 
 
-def _page(res):
+def ladder_page(ladder: pd.DataFrame, fit: dict, manifest: dict, summary: list[str]):
+    """The ladder's page from its table, its fit (``fit.json``), its manifest and its
+    summary lines (as the study computed them, or read back by the report)."""
+    favoured = manifest["favoured"]
+    border = (manifest.get("variants") or [{}])[0].get("border", "?")
+    order = manifest.get("order")
+    order = f"units weakened by type: {order}" if order else "units in scenario order"
+
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        s = res.spec
-        order = f"units weakened by type: {s.order}" if s.order else "units in scenario order"
         top = _title(
             fig,
             "The handicap ladder: which handicap makes the game even?",
-            f"{GAME_TITLE}; border {s.border}, first player {s.first}, players "
-            f"{', '.join(s.policies)}",
+            f"{GAME_TITLE}; border {border}, first player {manifest.get('first', '?')}, "
+            f"players {', '.join(manifest['policies'])}",
         )
-        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{res.favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
+        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
               fontsize=8, va="top", linespacing=1.35)  # fmt: skip
         ax = _rect(fig, MARGIN_L + 0.5, h * 0.38, w - 2 * MARGIN_L - 0.7, h - top - 1.1 - h * 0.38)
-        ladder_chart(res.ladder, res.fit, ax, res.favoured)
-        lines = [x for line in res.summary()[3:] for x in (textwrap.wrap(line, 100) or [""])]
+        ladder_chart(ladder, fit, ax, favoured)
+        lines = [x for line in summary[3:] for x in (textwrap.wrap(line, 100) or [""])]
         _text(fig, MARGIN_L, h * 0.38 - 0.55, "\n".join(lines), fontsize=7,
               family="monospace", va="top", linespacing=1.3)  # fmt: skip
 
@@ -100,6 +105,6 @@ def provenance(manifest: dict) -> dict[str, str]:
 
 def write_ladder_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_ladder.pdf`` atomically: the ladder page, then the summary."""
-    pages = [(_page(res), None)]
+    pages = [(ladder_page(res.ladder, res.fit, res.manifest, res.summary()), None)]
     pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
     return _write(path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: handicap ladder")

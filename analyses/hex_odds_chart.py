@@ -66,9 +66,12 @@ def _cell(p: float) -> str:
     return f"{100 * p:.1f}"
 
 
-def results_page(differences: Sequence[int] = DIFFERENCES, stamp: str | None = None):
+def results_page(
+    differences: Sequence[int] = DIFFERENCES, stamp: str | None = None, note: str | None = None
+):
     """The results-table page as ``draw(fig)``; ``stamp``: the footer line of a stand-alone
-    chart (None: the caller foots the page)."""
+    chart (None: the caller foots the page); ``note``: a last paragraph in place of the
+    command hint (the report gives the units of the scenario its studies played)."""
     diffs = list(differences)
     probs = result_table(diffs)  # (n, 5) exact, AE..DE
 
@@ -147,7 +150,8 @@ def results_page(differences: Sequence[int] = DIFFERENCES, stamp: str | None = N
                      xytext=(0, 4), textcoords="offset points", ha="center", va="bottom",
                      fontsize=8, color="0.3")  # fmt: skip
 
-        notes = "\n".join(part for line in NOTES for part in textwrap.wrap(line, 138) + [""])
+        paragraphs = (*NOTES[:-1], note) if note else NOTES  # as tall either way (Letter)
+        notes = "\n".join(part for line in paragraphs for part in textwrap.wrap(line, 138) + [""])
         fig.text(0.6 / w, (2.95 + dy) / h, notes.rstrip(), va="top", fontsize=7.2, linespacing=1.35)
         _stamp(fig, stamp)
 

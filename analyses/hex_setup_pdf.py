@@ -94,10 +94,14 @@ def border_segments(grid, hexes) -> list:
     return segs
 
 
-def _map_page(res, who: str, grid, hexes):
-    overall = res.overall["first_win_rate"]
-    c = res.manifest["concentration"].get(who, {})
-    sub = (f"{res.overall['games']:,} games; the first player wins {100 * overall:.1f} % "
+def map_page(table, manifest: dict, who: str, grid, hexes):
+    """The map of ``who``'s Capital hexes from the study's table (``capital_hexes``) and
+    manifest (its overall rates, concentration and few-games threshold)."""
+    overall = manifest["overall"]
+    rate = overall["first_win_rate"]
+    c = manifest["concentration"].get(who, {})
+    few = manifest["few_games"]
+    sub = (f"{overall['games']:,} games; the first player wins {100 * rate:.1f} % "
            f"overall; chosen on {c.get('hexes_chosen', 0)} of {c.get('legal_hexes', 0)} "
            "legal hexes")  # fmt: skip
 
@@ -105,13 +109,13 @@ def _map_page(res, who: str, grid, hexes):
         w, h = fig.get_size_inches()
         top = _title(fig, f"Where the {who} player's Capital stood", sub)
         text = HOW_TO_READ.format(whose=f"the {who} player's", warm="blue", cool="orange",
-                                  overall=f"{100 * overall:.1f} %", few=res.manifest["few_games"])  # fmt: skip
+                                  overall=f"{100 * rate:.1f} %", few=few)  # fmt: skip
         import textwrap
 
         _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(text, 120)), fontsize=7.5,
               va="top", color="0.2")  # fmt: skip
         ax = _rect(fig, MARGIN_L, 1.3, w - MARGIN_L - 1.4, h - top - 2.1)
-        sm = capital_map(res.hexes, ax, who, grid, hexes, overall, res.manifest["few_games"])
+        sm = capital_map(table, ax, who, grid, hexes, rate, few)
         cax = _rect(fig, w - 1.1, 2.5, 0.18, h - top - 4.5)
         cb = fig.colorbar(sm, cax=cax)
         cb.set_label("first player's win rate", fontsize=8)
@@ -121,15 +125,33 @@ def _map_page(res, who: str, grid, hexes):
     return draw
 
 
-def write_setup_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
-    """Write ``hex_setup.pdf`` atomically: the two maps and the summary."""
-    from manoeuvre_sim.analyses.hex_variants_pdf import provenance
+def setup_pages(table, manifest: dict, scenario) -> list[tuple[object, str]]:
+    """The two map pages, (draw, heading) each, on ``scenario`` (the one the study played,
+    its border from the manifest's variant)."""
     from manoeuvre_sim.hexgame.scenario import hex_table
 
-    sc = res.spec.load_scenario()
-    hexes = hex_table(sc, res.spec.variant.border)
-    m = dict(res.manifest)
+    hexes = hex_table(scenario, manifest["variant"]["border"])
+    return [
+        (
+            map_page(table, manifest, w, scenario.grid, hexes),
+            f"Where the {w} player's Capital stood",
+        )
+        for w in ("first", "second")
+    ]
+
+
+def setup_provenance(manifest: dict) -> dict[str, str]:
+    """The footer of the study's pages (the variant study's, with its games)."""
+    from manoeuvre_sim.analyses.hex_variants_pdf import provenance
+
+    m = dict(manifest)
     m.setdefault("games_per_pairing_reached", {"min": m["games"], "max": m["games"]})
-    pages = [(_map_page(res, w, sc.grid, hexes), None) for w in ("first", "second")]
+    return provenance(m)
+
+
+def write_setup_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
+    """Write ``hex_setup.pdf`` atomically: the two maps and the summary."""
+    pages = [(d, None) for d, _ in setup_pages(res.hexes, res.manifest, res.spec.load_scenario())]
     pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
-    return _write(path, pages, provenance(m), paper, f"{GAME_TITLE}: where the Capital stands")
+    return _write(path, pages, setup_provenance(res.manifest), paper,
+                  f"{GAME_TITLE}: where the Capital stands")  # fmt: skip

@@ -229,9 +229,11 @@ def provenance(manifest: dict) -> dict[str, str]:
     }
 
 
-def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
-    """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
-    v, e = res.variants, res.endings
+def variant_pages(frames: dict[str, pd.DataFrame]) -> list[tuple[object, str]]:
+    """The study's chart pages, (draw, heading) each, from its tables (``variants``,
+    ``endings``, ``capital_fell``: as the study computed them, or read back from its CSV
+    files by the report)."""
+    v, e = frames["variants"], frames["endings"]
     win = [
         (lambda ax, first, r=r, lab=lab: rate_whiskers(v, ax, r, lab, first), 1.0)
         for r, lab in RATES
@@ -240,10 +242,17 @@ def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
         (lambda ax, first: endings_bars(v, ax, first), 1.6),
         (lambda ax, first: short_whiskers(e, ax, first), 1.0),
     ]
-    pages = [
-        (_page("Who wins each variant?", HOW_TO_READ["win"], win, MARGIN_L, 1.65), None),
-        (_page("How do games end?", HOW_TO_READ["end"], ends, MARGIN_L, 1.65), None),
-        (_fell_page(res.capital_fell), None),
-    ]
+    return [
+        (_page("Who wins each variant?", HOW_TO_READ["win"], win, MARGIN_L, 1.65),
+         "Who wins each variant?"),
+        (_page("How do games end?", HOW_TO_READ["end"], ends, MARGIN_L, 1.65),
+         "How do games end?"),
+        (_fell_page(frames["capital_fell"]), "When did the Capital fall?"),
+    ]  # fmt: skip
+
+
+def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
+    """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
+    pages = [(d, None) for d, _ in variant_pages(res.frames())]
     pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
     return _write(path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: variant study")

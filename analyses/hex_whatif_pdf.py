@@ -106,28 +106,31 @@ def rate_lines(whatif: pd.DataFrame) -> list[str]:
     return out
 
 
-def _page(res):
+def whatif_page(whatif: pd.DataFrame, manifest: dict):
+    """The what-if's page from its table and manifest (as the study computed them, or read
+    back by the report)."""
+
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
         top = _title(fig, "What changes with the variant?", GAME_TITLE)
-        m = res.manifest
-        edits = "; ".join(res.spec.edits) or f"the file {m['variant_scenario_file']}"
+        m = manifest
+        edits = "; ".join(m.get("edits") or []) or f"the file {m['variant_scenario_file']}"
         head = f"Variant: {edits}." + (" Identical to the base." if m["identical"] else "")
         text = "\n".join(textwrap.wrap(head, 118) + textwrap.wrap(HOW_TO_READ, 118))
         _text(fig, MARGIN_L, h - top - 0.05, text, fontsize=7.5, va="top", linespacing=1.35)
-        rows = len(res.whatif)
+        rows = len(whatif)
         height = min(h - top - 3.0, max(2.6, 0.5 * rows + 0.6))
         y0 = h - top - 1.6 - height
-        span = common_span(res.whatif)
+        span = common_span(whatif)
         label_w, count_w, gap = 1.55, 0.9, 0.3
         x = MARGIN_L + label_w
         width = (w - x - 0.45 - count_w - gap * len(CHANGES)) / len(CHANGES)
         for i, (stem, label) in enumerate(CHANGES):
             ax = _rect(fig, x, y0, width, height)
-            change_whiskers(res.whatif, ax, stem, label, i == 0, span)
+            change_whiskers(whatif, ax, stem, label, i == 0, span)
             x += width + gap
-        changed_counts(res.whatif, _rect(fig, x, y0, count_w, height))
-        _text(fig, MARGIN_L, y0 - 0.75, "\n".join(rate_lines(res.whatif)), fontsize=7.5,
+        changed_counts(whatif, _rect(fig, x, y0, count_w, height))
+        _text(fig, MARGIN_L, y0 - 0.75, "\n".join(rate_lines(whatif)), fontsize=7.5,
               va="top", family="monospace", linespacing=1.4)  # fmt: skip
 
     return draw
@@ -153,5 +156,5 @@ def provenance(manifest: dict) -> dict[str, str]:
 
 def write_whatif_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_whatif.pdf`` atomically: one page."""
-    return _write(path, [(_page(res), None)], provenance(res.manifest), paper,
+    return _write(path, [(whatif_page(res.whatif, res.manifest), None)], provenance(res.manifest), paper,
                   f"{GAME_TITLE}: what-if")  # fmt: skip

@@ -9,6 +9,12 @@ cover with the provenance of every study (tool and rules version, data hash of e
 and map section, seeds, games, policies, rule switches, date, machine, run time), a table
 of contents with page numbers and a methods page.
 
+Studies of another game (Maneuver's ``hex balance``, ``hex ladder``, ``hex setup``, ``hex
+whatif``) are recognised by their manifest's ``study`` through the games registry (each
+game's ``STUDY_KINDS``) and read, laid out and described by the module the game names
+(``REPORT_MODULE``: :mod:`analyses.hex_report`); each game present gets its part of the
+cover, its sections, its own charts and its methods, Manoeuvre's first.
+
 Python API::
 
     from manoeuvre_sim.analyses import report
@@ -21,6 +27,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import hashlib
+import importlib
 import json
 import platform
 import textwrap
@@ -36,14 +43,15 @@ import pandas as pd  # noqa: E402
 
 from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
 from manoeuvre_sim.errors import UsageError  # noqa: E402
+from manoeuvre_sim.games import DEFAULT_GAME, GAMES, get_game, study_kinds  # noqa: E402
 
 from . import balance as B  # noqa: E402
 from .balance_pdf import balance_pages, whatif_page  # noqa: E402
 from .cards_pdf import card_pages  # noqa: E402
 from .pages import Page, _size, _text_pages, write_pages  # noqa: E402
-from .report_pdf import flow_pages, toc_page, toc_split  # noqa: E402
+from .report_pdf import Section, flow_pages, toc_page, toc_split  # noqa: E402
 
-KIND_ORDER = ("balance", "cards", "whatif")
+KIND_ORDER = ("balance", "cards", "whatif")  # Manoeuvre's (games/manoeuvre.py STUDY_KINDS)
 # the files each kind of study directory must hold (besides manifest.json)
 REQUIRED = {
     "balance": ("matrix.csv", "armies.csv", "first_player.csv", "victory.csv"),
@@ -63,6 +71,7 @@ class Study:
     manifest: dict
     frames: dict[str, pd.DataFrame]
     summary: list[str] = field(default_factory=list)
+    game = DEFAULT_GAME  # a study of another game is its REPORT_MODULE's (games registry)
 
     @property
     def provenance(self) -> dict[str, str]:
@@ -99,24 +108,31 @@ def _read_csv(path: Path, name: str) -> pd.DataFrame:
         raise _bad(path, f"{name}: cannot read it as a CSV table ({e})") from None
 
 
-def load_study(path: str | Path) -> Study:
-    """Read one study directory back (a ``balance``, ``cards`` or ``whatif`` output)."""
+def load_study(path: str | Path):
+    """Read one study directory back: a :class:`Study` of Manoeuvre (the ``--out`` of
+    ``balance``, ``cards`` or ``whatif``), or another game's study, read by the module its
+    game names (``games`` registry: ``STUDY_KINDS``, ``REPORT_MODULE``)."""
     path = Path(path)
+    kinds = study_kinds()
     if not path.is_dir():
-        raise _bad(path, "expected a study directory (the --out of balance, cards or whatif)")
+        raise _bad(path, f"expected a study directory (the --out of {', '.join(kinds)})")
     man_file = path / "manifest.json"
     if not man_file.is_file():
-        raise _bad(path, "manifest.json: missing (expected the --out of balance, cards or whatif)")
+        raise _bad(path, f"manifest.json: missing (expected the --out of {', '.join(kinds)})")
     try:
         manifest = json.loads(man_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise _bad(path, f"manifest.json: not readable JSON ({e})") from None
     kind = manifest.get("study") if isinstance(manifest, dict) else None
-    if kind not in REQUIRED:
-        raise _bad(
-            path,
-            f"manifest.json: study: expected one of {', '.join(KIND_ORDER)}, got {kind!r}",
-        )
+    if kind not in kinds:
+        raise _bad(path, f"manifest.json: study: expected one of {', '.join(kinds)}, got {kind!r}")
+    game = manifest.get("game", DEFAULT_GAME)
+    if game != kinds[kind]:
+        raise _bad(path, f"manifest.json: game: expected {kinds[kind]!r} for a {kind} study, "
+                         f"got {game!r}")  # fmt: skip
+    module = get_game(game).REPORT_MODULE
+    if module != __name__:
+        return importlib.import_module(module).load_study(path, manifest)
     for key in ("version", "rules_version", "data_hash", "seed", "policies"):
         if key not in manifest:
             raise _bad(path, f"manifest.json: {key}: missing")
@@ -163,9 +179,10 @@ def _victory_by_army(path: Path, manifest: dict) -> pd.DataFrame:
     return T.victory_by_army(tally.table, names).rename(columns={"label": "policy"})
 
 
-def load_studies(paths: Sequence[str | Path]) -> list[Study]:
-    """Every ``--from`` directory, in report order: balance studies, card studies, what-ifs
-    (each kind in the order given)."""
+def load_studies(paths: Sequence[str | Path]) -> list:
+    """Every ``--from`` directory, in report order: game by game (registry order), each
+    game's study kinds in its order (Manoeuvre: balance, cards, what-ifs), each kind in the
+    order given."""
     seen: set[Path] = set()
     studies = []
     for p in paths:
@@ -174,7 +191,8 @@ def load_studies(paths: Sequence[str | Path]) -> list[Study]:
             raise _bad(Path(p), "named twice")
         seen.add(key)
         studies.append(load_study(p))
-    return sorted(studies, key=lambda s: KIND_ORDER.index(s.kind))
+    order = list(study_kinds())
+    return sorted(studies, key=lambda s: order.index(s.kind))
 
 
 # ----------------------------------------------------------------------------- provenance
@@ -410,14 +428,6 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
 # ----------------------------------------------------------------------------- assembly
 
 
-@dataclass
-class Section:
-    """Pages under one contents heading: (draw, provenance, policy, sub-heading) each."""
-
-    heading: str
-    pages: list[tuple[Page, dict, str | None, str]]
-
-
 def study_section(study: Study, paper: str) -> Section:
     prov = study.provenance
     pages: list[tuple[Page, dict, str | None, str]] = []
@@ -461,93 +471,112 @@ def odds_section(own: dict[str, str]) -> Section:
     return Section("Combat odds", pages)
 
 
-def report_provenance(built: str) -> dict[str, str]:
-    """The footer of the report's own pages (cover, contents, methods)."""
+def report_provenance(built: str, games: Sequence[str] = (DEFAULT_GAME,)) -> dict[str, str]:
+    """The footer of the report's own pages (cover, contents, methods): the rules version
+    of each game the report holds."""
     return {
         "tool": f"manoeuvre-sim {__version__}",
-        "rules": RULES_VERSION,
+        "rules": " / ".join(get_game(g).RULES_VERSION for g in games),
         "report built": built,
     }
 
 
-def write_report(
-    path: str | Path,
-    studies: Sequence[Study],
-    *,
-    paper: str = "a4",
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[Path, int]:
-    """Write the report PDF atomically; return its path and page count."""
-    _size(paper)
-    if not studies:
-        raise UsageError("--from: expected at least one study directory")
-    now = _dt.datetime.now(_dt.UTC)
-    built = now.strftime("%Y-%m-%d %H:%M UTC")
-    own = report_provenance(built)
-    sections = [study_section(s, paper) for s in studies]
-    sections.append(odds_section(own))
-    methods = flow_pages("Methods", methods_items(studies), paper,
-                         "how the figures were made, and what they cannot show")  # fmt: skip
+def _short(game: str) -> str:
+    """A game's name without its subtitle ("Manoeuvre", "Maneuver")."""
+    return GAMES[game][1].split(" (")[0]
 
-    machine = f"{platform.node()} ({platform.machine()}, Python {platform.python_version()})"
-    cover_items: list[tuple[str, str]] = [
-        (
-            "p",
-            f"Built {built} with manoeuvre-sim {__version__} (rules {RULES_VERSION}) on "
-            f"{machine} from {len(studies)} study "
-            f"director{'y' if len(studies) == 1 else 'ies'}. Each page's footer names "
-            "the study it comes from (tool, rules, data hash, seed, games, policy); "
-            "below, everything that decided each study's games, its run time included.",
-        ),  # fmt: skip
-        ("gap", ""),
-    ]
-    for s in studies:
-        cover_items.extend(study_provenance(s))
-        cover_items.append(("gap", ""))
-    pools = sorted({bool((s.manifest.get("options") or {}).get("include_unverified_maps"))
-                    for s in studies})  # fmt: skip
-    cover_items.append(("h2", "Map sections"))
-    for include in pools:
-        cover_items.extend(
-            ("m", line) for line in _map_pool_lines({"include_unverified_maps": include})
-        )
-    cover = flow_pages(
-        "Manoeuvre — balance report",
-        cover_items,
-        paper,
-        "the whole analysis in one file; every number traceable to how it was made",
-    )
-    n_cover = len(cover)
+
+def _contents(cover: int, sections: Sequence[Section], paper: str) -> list[tuple[int, str, int]]:
+    """The contents' entries (level, heading, page), the contents' own length included."""
     entries: list[tuple[int, str, int]] = []
     n_toc_guess = 1
     for _ in range(3):  # the contents' own length moves the page numbers after it
-        entries = [(0, "Provenance of every study", 1)]
-        page = n_cover + n_toc_guess + 1
-        entries.append((0, "Contents", n_cover + 1))
+        entries = [(0, "Provenance of every study", 1), (0, "Contents", cover + 1)]
+        page = cover + n_toc_guess + 1
         for sec in sections:
             entries.append((0, sec.heading, page))
             for _, _, _, sub in sec.pages:
                 if sub:
                     entries.append((1, sub, page))
                 page += 1
-        entries.append((0, "Methods", page))
         n_toc = len(toc_split(entries, paper))
         if n_toc == n_toc_guess:
             break
         n_toc_guess = n_toc
-    toc = [toc_page(part, k == 0) for k, part in enumerate(toc_split(entries, paper))]
+    return entries
 
-    body: list[tuple[Page, dict, str | None]] = []
-    body.extend((d, own, None) for d in toc)
+
+def write_report(
+    path: str | Path,
+    studies: Sequence,
+    *,
+    paper: str = "a4",
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[Path, int]:
+    """Write the report PDF atomically; return its path and page count. ``studies``: as
+    :func:`load_studies` reads them, of one game or several; each game's part is its
+    studies' sections, its own charts and its methods, Manoeuvre's first."""
+    _size(paper)
+    if not studies:
+        raise UsageError("--from: expected at least one study directory")
+    now = _dt.datetime.now(_dt.UTC)
+    built = now.strftime("%Y-%m-%d %H:%M UTC")
+    by_game = {g: [s for s in studies if s.game == g] for g in GAMES}
+    by_game = {g: ss for g, ss in by_game.items() if ss}
+    own = report_provenance(built, list(by_game))
+    machine = f"{platform.node()} ({platform.machine()}, Python {platform.python_version()})"
+    rules = ", ".join(f"{_short(g)} rules {get_game(g).RULES_VERSION}" for g in by_game)
+    cover_items: list[tuple[str, str]] = [
+        (
+            "p",
+            f"Built {built} with manoeuvre-sim {__version__} ({rules}) on "
+            f"{machine} from {len(studies)} study "
+            f"director{'y' if len(studies) == 1 else 'ies'}. Each page's footer names "
+            "the study it comes from (tool, rules, data hash or scenario, seed, games, players); "
+            "below, everything that decided each study's games, its run time included.",
+        ),  # fmt: skip
+        ("gap", ""),
+    ]
+    sections: list[Section] = []
+    for game, group in by_game.items():
+        module = get_game(game).REPORT_MODULE
+        if module != __name__:
+            part = importlib.import_module(module)
+            sections.extend(part.sections(group, paper, own))
+            cover_items.extend([*part.cover_items(group), ("gap", "")])
+            continue
+        sections.extend(study_section(s, paper) for s in group)
+        sections.append(odds_section(own))
+        methods = flow_pages("Methods", methods_items(group), paper,
+                             "how the figures were made, and what they cannot show")  # fmt: skip
+        sections.append(Section("Methods", [(d, own, None, "") for d in methods]))
+        if len(by_game) > 1:
+            cover_items.append(("h1", GAMES[game][1]))
+        for s in group:
+            cover_items.extend(study_provenance(s))
+            cover_items.append(("gap", ""))
+        pools = sorted({bool((s.manifest.get("options") or {}).get("include_unverified_maps"))
+                        for s in group})  # fmt: skip
+        cover_items.append(("h2", "Map sections"))
+        for include in pools:
+            cover_items.extend(
+                ("m", line) for line in _map_pool_lines({"include_unverified_maps": include})
+            )
+        cover_items.append(("gap", ""))
+    title = f"{' and '.join(_short(g) for g in by_game)} — balance report"
+    cover = flow_pages(title, cover_items, paper,
+                       "the whole analysis in one file; every number traceable to how it was made")  # fmt: skip
+    entries = _contents(len(cover), sections, paper)
+    toc = [toc_page(part, k == 0) for k, part in enumerate(toc_split(entries, paper))]
+    pages: list[tuple[Page, dict, str | None]] = [(d, own, None) for d in cover]
+    pages.extend((d, own, None) for d in toc)
     for sec in sections:
-        body.extend((d, prov, pol) for d, prov, pol, _ in sec.pages)
-    body.extend((d, own, None) for d in methods)
-    pages = [(d, own, None) for d in cover] + body
+        pages.extend((d, prov, pol) for d, prov, pol, _ in sec.pages)
     total = len(pages)
 
     def tick(n: int) -> None:
         if progress is not None:
             progress(n, total)
 
-    out = write_pages(path, pages, paper, "Manoeuvre balance report", progress=tick)
+    out = write_pages(path, pages, paper, title.replace(" — ", " "), progress=tick)
     return out, total

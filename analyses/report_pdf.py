@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import matplotlib
 
@@ -26,6 +27,15 @@ STYLES: dict[str, tuple[dict, float, int]] = {
     "gap": ({}, 0.1, 0),
 }
 BOTTOM = 0.8  # inches kept for the footer (two lines from 0.32 in up)
+
+
+@dataclass
+class Section:
+    """Pages under one contents heading: (draw, provenance of its footer, policy in the
+    footer or None, sub-heading in the contents or "") each."""
+
+    heading: str
+    pages: list[tuple[Page, dict, str | None, str]]
 
 
 BULLET = "•  "

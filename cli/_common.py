@@ -204,7 +204,8 @@ def rule_options(f):
 
 def backend_options(f):
     """``--backend``, ``--scheduler``, ``--workers`` and ``--resume`` of every long command
-    (``simulate``, ``balance``, ``whatif``, ``cards``, ``tournament``; docs/long-studies.md); :func:`pop_backend` takes them out of the keywords."""
+    (``simulate``, ``balance``, ``whatif``, ``cards``, ``tournament`` and the ``hex`` ones;
+    docs/long-studies.md); :func:`pop_backend` takes them out of the keywords."""
     for opt in reversed(
         (
             click.option(

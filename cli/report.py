@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, game_options
+from manoeuvre_sim.games import DEFAULT_GAME
 
 DEFAULT_GAMES = 1000  # as balance
 
@@ -20,8 +21,10 @@ DEFAULT_GAMES = 1000  # as balance
     "sources",
     multiple=True,
     metavar="DIR",
-    help="A study directory to include: the --out of balance, cards or whatif (repeatable). "
-    "Without a balance study among them, the report runs one first (below).",
+    help="A study directory to include: the --out of balance, cards or whatif (Manoeuvre), "
+    "or of hex balance, hex ladder, hex setup or hex whatif (Maneuver); repeatable. Without "
+    "a Manoeuvre balance study among them, the report runs one first (below) - unless every "
+    "--from is a Maneuver study: then the report is Maneuver's alone.",
 )
 @click.option(
     "--armies",
@@ -74,10 +77,13 @@ def report(
 ) -> None:  # fmt: skip
     """One PDF with the whole analysis: a cover with the provenance of every study, a table
     of contents, the balance study's pages, a card-value section per card study, the
-    what-ifs, the combat odds charts and a methods page. Nothing is recomputed: each study
-    is read back from the files its command wrote, and its pages are the ones that command
-    draws. Without a balance study in --from, one is run first (with --armies,
-    --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance."""
+    what-ifs, the combat odds charts and a methods page; for Maneuver studies (hex
+    balance, ladder, setup, whatif) a section of their own: each study's pages, the
+    results-table chart and Maneuver's methods. Nothing is recomputed: each study is read
+    back from the files its command wrote, and its pages are the ones that command draws.
+    Without a Manoeuvre balance study in --from, one is run first (with --armies,
+    --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance - unless every
+    --from is a Maneuver study."""
     from manoeuvre_sim.analyses import report as R
     from manoeuvre_sim.errors import UsageError
 
@@ -100,19 +106,30 @@ def report(
     }
     spec = None
     given_balance = next((s for s in studies if s.kind == "balance"), None)
-    if given_balance is not None:
+    # Manoeuvre's part needs a balance study: run one when --from gives none, unless --from
+    # gives only studies of another game (then the report is of that game alone)
+    other_games_only = bool(studies) and all(s.game != DEFAULT_GAME for s in studies)
+    if given_balance is not None or other_games_only:
         given = [k for k, v in run_opts.items() if v is not None] + rule_given
+        given += ["--cards"] if card_armies is not None and other_games_only else []
         if given:
             raise UsageError(
                 f"{given[0]}: only for the balance study the report runs, and --from already "
                 "gives one"
+                if given_balance is not None
+                else f"{given[0]}: only for the Manoeuvre balance study the report runs, and "
+                "--from gives only Maneuver studies (the report runs none: add a balance "
+                "study's --out to --from for a Manoeuvre part)"
             )
+    if given_balance is not None:
         field = [
             (a["name"], a.get("source") or a["name"]) for a in given_balance.manifest["armies"]
         ]
         main_seed = given_balance.manifest["seed"]
         main_policy = given_balance.manifest["policies"][0]["policy_a"]
         options = _manifest_options(given_balance.manifest)  # its card studies play alike
+    elif other_games_only:
+        field, main_seed, main_policy = [], None, None
     else:
         spec = _balance_spec(armies, games_per_pairing, policy, seed, threads, options)
         field = list(zip(spec.names, spec.sources or spec.names, strict=True))

@@ -122,3 +122,66 @@ def test_a_pairing_must_keep_blue_in_seat_a():
     with pytest.raises(UsageError) as e:
         play(bad, [S.Task(0, 0, 4)], game="hex", options=OPTIONS)
     assert "side a is blue" in str(e.value)
+
+
+def test_hex_simulate_resume_and_dask_equal_one_local_run(tmp_path, monkeypatch):
+    """`hex simulate` plays through the shared study layer: a run stopped part way keeps its
+    finished blocks in FILE.store/, `--resume` plays only the rest, and `--backend dask`
+    writes the file one local run writes, record for record (games 10..69 of the seed, as
+    batch.play_games plays them)."""
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    base = ["hex", "simulate", "--games", "60", "--first-game", "10", "--seed", "3",
+            "--policy-b", "attrition", "--border", "large_red", "--block", "16", "--quiet",
+            "--threads", "1"]  # fmt: skip
+    local = tmp_path / "local.parquet"
+    r = CliRunner().invoke(cli, [*base, "--out", str(local)])
+    assert r.exit_code == 0, r.output
+    want = pd.read_parquet(local)
+    opts = HEX.Options(border="large_red")
+    pol, params = policy_arrays("capital", "attrition")
+    rec = BT.play_games(3, 10, 60, SC.pack(SC.load_scenario(), "large_red"), opts.array(), pol,
+                        params, 1)  # fmt: skip
+    man = {"army_a": "blue", "army_b": "red", "options": R.asdict(opts),
+           "config": {"seed": 3, "policy_a": "capital", "policy_b": "attrition"}}  # fmt: skip
+    pd.testing.assert_frame_equal(want, R.to_frame(rec, man, 10))
+    assert not (tmp_path / "local.parquet.store").exists()  # removed once the run finished
+
+    # stopped after its second task: the finished blocks are written and kept in the store
+    out = tmp_path / "stopped.parquet"
+    calls = {"n": 0}
+    run_task = S.run_task
+
+    def stop_third(shared, item):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return run_task(shared, item)
+
+    with monkeypatch.context() as m:
+        m.setattr(S, "run_task", stop_third)
+        r = CliRunner().invoke(cli, [*base, "--out", str(out)])
+    assert r.exit_code == 130 and "--resume goes on" in r.output, r.output
+    store = tmp_path / "stopped.parquet.store"
+    assert len(list(store.glob("*.parquet"))) == 2 and len(pd.read_parquet(out)) < 60
+    r = CliRunner().invoke(cli, [*base, "--out", str(out), "--resume"])
+    assert r.exit_code == 0 and "2 task(s) read back" in r.output, r.output
+    pd.testing.assert_frame_equal(pd.read_parquet(out), want)
+    # the store of another run (red played by another player) is refused in one line
+    with monkeypatch.context() as m:
+        m.setattr(S, "run_task", stop_third)
+        calls["n"] = 0
+        assert CliRunner().invoke(cli, [*base, "--out", str(out)]).exit_code == 130
+    other = [a if a != "attrition" else "random" for a in base]
+    r = CliRunner().invoke(cli, [*other, "--out", str(out), "--resume"])
+    msg = str(r.exception)
+    assert isinstance(r.exception, UsageError) and "\n" not in msg, r.output
+    assert msg.startswith("--resume") and "another study" in msg and "config.p" in msg
+
+    pytest.importorskip("dask.distributed")
+    dask = tmp_path / "dask.parquet"
+    r = CliRunner().invoke(cli, [*base, "--out", str(dask), "--backend", "dask", "--workers", "1"])
+    assert r.exit_code == 0 and "Dask cluster" in r.output, r.output
+    pd.testing.assert_frame_equal(pd.read_parquet(dask), want)

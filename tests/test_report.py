@@ -187,7 +187,10 @@ BAD = [
     ("missing_dir", "expected a study directory"),
     ("no_manifest", "manifest.json: missing"),
     ("bad_json", "manifest.json: not readable JSON"),
-    ("tune_dir", "study: expected one of balance, cards, whatif, got 'tune'"),
+    (
+        "tune_dir",
+        "study: expected one of balance, cards, whatif, hex balance, hex ladder, hex setup, hex whatif, got 'tune'",
+    ),
     ("no_matrix", "matrix.csv: missing"),
 ]
 

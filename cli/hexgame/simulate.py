@@ -1,35 +1,51 @@
-"""``manoeuvre-sim hex simulate``: many games of Maneuver, one row per game."""
+"""``manoeuvre-sim hex simulate``: many games of Maneuver, one row per game, played through
+the study layer both games share (``games/hex.py`` ``simulate_tasks``: tasks, the store in
+``FILE.store/``, ``--resume``, the local and Dask backends), as ``simulate`` plays
+Manoeuvre's."""
 
 from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import run_range_options
+from manoeuvre_sim.cli._common import backend_options, run_range_options
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 
 @click.command(
-    help=f"{GAME_TITLE}. Play --games games (blue: --policy-a, red: --policy-b), one row per game, with a manifest (seed, rules version, scenario sha256, options)."
+    help=f"{GAME_TITLE}. Play --games games (blue: --policy-a, red: --policy-b), one row per "
+    "game, with a manifest (seed, rules version, scenario sha256, options). The finished "
+    "blocks go to FILE.store/ as they finish: --resume goes on from there after an "
+    "interruption; --backend dask plays them on a Dask cluster (the same records)."
 )
 @game_options
 @run_range_options
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--block", type=int, default=5000, show_default=True, help="Games per step.")
+@click.option(
+    "--block",
+    type=int,
+    default=5000,
+    show_default=True,
+    help="Games per task (one Parquet file each in FILE.store/ while the run goes).",
+)
+@backend_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     """Play --games games of Maneuver (blue: --policy-a, red: --policy-b), one row each."""
-    import time
+    import shutil
+    import sys
+    from dataclasses import asdict
+    from pathlib import Path
 
-    import numba
-    import numpy as np
-
-    from manoeuvre_sim.cli._common import progress_bar
+    from manoeuvre_sim.backend import make_backend
+    from manoeuvre_sim.cli._common import pop_backend, progress_bar
     from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.hexgame import batch
-    from manoeuvre_sim.hexgame.records import manifest, to_frame
+    from manoeuvre_sim.games import hex as HX
+    from manoeuvre_sim.hexgame.records import manifest
     from manoeuvre_sim.results import check_output_path, write
 
+    be = pop_backend(kw)
+    resume = be.pop("resume")
     if games < 1 or block < 1:
         raise UsageError("--games and --block: expected positive numbers")
     if seed < 0 or first_game < 0:
@@ -37,32 +53,44 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
     check_output_path(out, (".parquet", ".csv"))
-    sc, source, packed, options, pol, params, policies = load_game(kw)
-    threads = threads or numba.config.NUMBA_NUM_THREADS
+    sc, source, _, options, _, params, policies = load_game(kw)
     man = manifest(sc, source, options, seed, first_game, games, policies, params)
-    bar, progress = progress_bar(quiet, kinds=())  # Manoeuvre's warmup knows no hex kernel
-    t0 = time.perf_counter()
-    parts = []
-    try:
-        for lo in range(0, games, block):
-            n = min(block, games - lo)
-            parts.append(
-                batch.play_games(
-                    seed, first_game + lo, n, packed, options.array(), pol, params, threads
-                )
-            )
-            progress(lo + n, games)
-    finally:
-        if bar is not None:
-            bar.close()
-    seconds = time.perf_counter() - t0
-    man.update(threads=threads, seconds=seconds, games_done=games)
-    df = to_frame(np.concatenate(parts), man, first_game)
+    study_options = HX.Options(**asdict(options), scenario=str(source))
+    # the tasks go to FILE.store/ as they finish: a --resume run reads them back
+    store = Path(f"{out}.store")
+    if store.exists() and not resume:
+        shutil.rmtree(store)
+    with make_backend(threads=threads, **be) as backend:
+        bar, progress = progress_bar(quiet, kinds=())  # Manoeuvre's warmup knows no hex kernel
+        try:
+            df, run = HX.simulate_tasks(
+                man, study_options, block=block, threads=threads, store=store,
+                backend=backend, resume=resume, progress=progress,
+            )  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+    if len(df) == 0:
+        click.echo("interrupted before any game finished: nothing written", err=True)
+        sys.exit(130)
+    man.update(threads=run.threads, seconds=run.seconds, games_done=len(df),
+               backend=run.backend, block=block, interrupted=run.interrupted)  # fmt: skip
     write(df, out, man)
+    if not run.interrupted:
+        shutil.rmtree(store, ignore_errors=True)
     wins = df["winner"].value_counts()
     click.echo(
-        f"{games} games of Maneuver, blue ({policies[0]}) vs red ({policies[1]}), seed {seed}, "
+        f"{len(df)} games of Maneuver, blue ({policies[0]}) vs red ({policies[1]}), seed {seed}, "
         f"{options.describe()}: blue won {wins.get('a', 0)}, red won {wins.get('b', 0)}, "
-        f"draws {wins.get('draw', 0)}; {seconds:.1f} s on {threads} thread(s); wrote {out}",
+        f"draws {wins.get('draw', 0)}; {run.seconds:.1f} s on {run.threads} thread(s)"
+        + (" of a Dask cluster" if run.backend == "dask" else "")
+        + (f" ({run.tasks_resumed} task(s) read back from {store})" if run.tasks_resumed else "")
+        + f"; wrote {out}",
         err=True,
     )
+    if run.interrupted:
+        click.echo(
+            f"interrupted: the finished games were written; --resume goes on from {store}",
+            err=True,
+        )
+        sys.exit(130)

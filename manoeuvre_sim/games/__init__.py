@@ -73,6 +73,11 @@ class Game(Protocol):
         ``VICTORY_KINDS`` (tuple[str, ...], the ``victory`` column's values),
         ``EXTRA_COLUMNS`` (tuple[str, ...], the game's columns after the core ones),
         ``STATS_DIR`` (str, the directory beside the store for the per-game arrays).
+    Report (optional: a game without them has no part in ``manoeuvre-sim report``)
+        ``STUDY_KINDS`` (tuple[str, ...], the ``study`` of the manifests its study commands
+        write, in report order); ``REPORT_MODULE`` (str, the module of ``analyses/`` that
+        reads those directories back and lays out the game's report section: imported by
+        the report alone, by name, so the library never imports it).
     """
 
     KEY: str
@@ -149,6 +154,12 @@ def checked(module: Any, key: str | None = None) -> Game:
     if key is not None and key != module.KEY:
         raise UsageError(f"game {name}: its KEY is {module.KEY!r}, registered as {key!r}")
     return module
+
+
+def study_kinds() -> dict[str, str]:
+    """Every study kind a report can read, ``kind -> game key``, in registry order (each
+    game's ``STUDY_KINDS``; its module imported, no numba)."""
+    return {kind: key for key in GAMES for kind in getattr(get_game(key), "STUDY_KINDS", ())}
 
 
 def resolve(game: Game | str | None) -> Game:

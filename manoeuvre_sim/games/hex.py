@@ -44,6 +44,10 @@ EXTRA_COLUMNS = tuple(
      "captured_capital_zoc", "capital_hex_a", "capital_hex_b")  # fmt: skip
 STATS_DIR = "hex_stats"  # no per-game statistics yet: the directory is never written
 SIDE_NAMES = ("blue", "red")
+# the report (games.Game, optional members): the study kinds the `hex` commands write (a
+# manifest's "study"), and the module that reads them back and lays out their pages
+STUDY_KINDS = ("hex balance", "hex ladder", "hex setup", "hex whatif")
+REPORT_MODULE = "manoeuvre_sim.analyses.hex_report"
 
 
 @dataclass(frozen=True)
@@ -139,8 +143,53 @@ def read_stats(array):
     return array
 
 
+def simulate_tasks(
+    run_manifest: dict, options: Options, *, block: int, threads: int = 0, store=None,
+    backend=None, resume: bool = False, progress=None,
+):  # fmt: skip
+    """``hex simulate`` as a study of one pairing: games ``first_game .. first_game + games
+    - 1`` of ``run_manifest["config"]`` (seed, players, their parameter vectors) in tasks of
+    ``block`` games, each a part of ``store`` when given (so ``--resume`` reads it back), on
+    ``backend``. Game ``i`` is seeded from ``(seed, i)`` alone: the records are those of one
+    local run whatever the blocks, the backend or an interruption.
+
+    Returns ``(frame, outcome)``: the games in order (``hex simulate``'s columns) and the
+    ``study.PlayOutcome`` (interrupted, seconds, threads, backend)."""
+    import pandas as pd
+
+    from manoeuvre_sim.study import Pairing, blocks, play
+
+    if block < 1:
+        raise UsageError(f"--block: expected a positive number of games, got {block}")
+    c = run_manifest["config"]
+    params = [tuple(c[k]) if c.get(k) is not None else None for k in ("params_a", "params_b")]
+    pairing = Pairing(load_side("blue"), load_side("red"), c["policy_a"], c["policy_b"],
+                      c["seed"], "games", params_a=params[0], params_b=params[1])  # fmt: skip
+    tasks = blocks(0, c["first_game"], c["first_game"] + c["games"], block)
+    # what decides the games (a resumed store must match it; how many games and from which
+    # one may differ: the tasks already on disk are checked one by one)
+    ident = {k: run_manifest[k] for k in ("rules_version", "scenario_sha256", "options")}
+    ident |= {"study": "hex simulate", "block": block,
+              "config": {k: v for k, v in c.items() if k not in ("games", "first_game")}}  # fmt: skip
+    frames: list[pd.DataFrame] = []
+    state = {"done": 0}
+
+    def tick(n: int) -> None:
+        state["done"] += n
+        if progress is not None:
+            progress(state["done"], c["games"])
+
+    out = play([pairing], tasks, game=KEY, options=options, threads=threads, store=store,
+               manifest=ident, on_frame=lambda t, df, cs: frames.append(df), progress=tick,
+               backend=backend, resume=resume)  # fmt: skip
+    df = (pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
+          if frames else pd.DataFrame())  # fmt: skip
+    return df, out
+
+
 __all__ = [
     "DEFAULT_POLICY", "ENGINE_SOURCES", "EXTRA_COLUMNS", "KEY", "Options", "POLICIES",
     "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
-    "play_block", "prepare", "read_stats", "side_hash",
+    "play_block", "prepare", "read_stats", "side_hash", "simulate_tasks", "STUDY_KINDS",
+    "REPORT_MODULE",
 ]  # fmt: skip

@@ -40,12 +40,16 @@ EXTRA_COLUMNS = (
 )  # fmt: skip
 CARD_BIT_COLUMNS = ("drawn_a", "drawn_b", "played_a", "played_b")  # with flags card_bits=True
 STATS_DIR = "card_stats"  # the per-game card statistics (engine/cardstats.py) beside a store
+# the report (games.Game, optional members): the study kinds its commands write (a
+# manifest's "study"), and the module that reads them back and lays out their pages
+STUDY_KINDS = ("balance", "cards", "whatif")
+REPORT_MODULE = "manoeuvre_sim.analyses.report"
 
 __all__ = [
     "KEY", "TITLE", "RULES_VERSION", "POLICIES", "DEFAULT_POLICY", "ENGINE_SOURCES", "Options",
     "VICTORY_KINDS", "EXTRA_COLUMNS", "STATS_DIR", "load_side", "side_hash", "data_hash",
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
-    "apply_patches", "simulate_tasks",
+    "apply_patches", "simulate_tasks", "STUDY_KINDS", "REPORT_MODULE",
 ]  # fmt: skip
 
 
