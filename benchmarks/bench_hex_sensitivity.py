@@ -397,9 +397,9 @@ def comparison_lines(var, edge, variants, players) -> list[str]:
                     else:
                         cells += ["undefined (a player ties every variant)", "–"]
                     d = disjoint(var, a, b, rate)
-                    cells.append(
-                        f"{len(d)} of {len(variants)}" + (f": {', '.join(d)}" if d else "")
-                    )
+                    n = len(variants)
+                    some = f"{len(d)} of {n}" + (f": {', '.join(d)}" if d else "")
+                    cells.append(f"all {n}" if len(d) == n > 1 else some)
                 out.append(f"| `{a}` / `{b}` | " + " | ".join(cells) + " |")
     widths = var.assign(w=(var["first_win_rate_ci_high"] - var["first_win_rate_ci_low"]) / 2)
     w = widths.groupby("player", sort=False)["w"].max()
