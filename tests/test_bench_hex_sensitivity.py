@@ -50,3 +50,20 @@ def test_bad_players_one_line():
         bench.main(["--players", "capital,nobody"])
     with pytest.raises(SystemExit, match="--variants"):
         bench.main(["--variants", "basic,huge_blue"])
+
+
+def test_the_tables_depend_on_the_seed_alone(tmp_path):
+    """The same seed gives the same tables on 1 and on 2 threads; another seed, others."""
+    bench = load_bench()
+
+    def tables(threads: int, seed: int = 3) -> str:
+        out = tmp_path / f"t{threads}-{seed}.md"
+        bench.main(["--players", "capital,search:2=6", "--games", "30", "--variants",
+                    "basic,large_red", "--seed", str(seed), "--threads", str(threads),
+                    "--out", str(out)])  # fmt: skip
+        text = out.read_text(encoding="utf-8")
+        return text[text.index("## The variant table") :]
+
+    one = tables(1)
+    assert one == tables(2)
+    assert one != tables(2, seed=4)
