@@ -329,7 +329,7 @@ def provenance(args, argv: list[str], load0: float, manifests: list[dict]) -> li
         f"- rules version: {RULES_VERSION}; manoeuvre-sim {__version__} at commit {commit}; "
         f"numba {numba.__version__}; Python {platform.python_version()}; "
         f"{platform.machine()}, {os.cpu_count()} logical CPUs",
-        f"- data hash (armies and rule options, per option set): {', '.join(hashes)}",
+        f"- data hash (the armies, the terrain table and the map pool): {', '.join(hashes)}",
         f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; 1-minute "
         f"load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} now (shared "
         "machine: the seconds are noisy)",

@@ -163,7 +163,7 @@ def test_bench_endings_runs_and_records_its_provenance(tmp_path):
     assert "- command: `benchmarks/bench_endings.py --players random@1,tuned@2" in text
     assert "- seed: 7" in text
     assert f"- rules version: {RULES_VERSION}" in text
-    assert "- data hash (armies and rule options, per option set): " in text
+    assert "- data hash (the armies, the terrain table and the map pool): " in text
     assert "load average" in text and "numba" in text
     assert "| `random` | 1 | 4 |" in text and "| `tuned` | 2 | 8 |" in text
     for label in ("base rules", "tournament hand", "Advance to Contact", "both"):
