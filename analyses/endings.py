@@ -113,6 +113,27 @@ def _adjacent_enemies(pos: dict[int, int]) -> bool:
     return False
 
 
+def _reduced_in_reach(pos: dict[int, int], step: dict[int, int], side: int) -> set[int]:
+    """The enemy units at reduced strength standing orthogonally next to one of ``side``'s
+    units: the ones it could Assault without moving (rule 6.1 step 2)."""
+    mine = {sq for u, sq in pos.items() if u // MAXU_SIDE == side}
+    out = set()
+    for u, sq in pos.items():
+        if u // MAXU_SIDE == side or step.get(u) != 1:
+            continue
+        r, c = divmod(sq, 8)
+        near = [(r + dr) * 8 + (c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= r + dr < 8 and 0 <= c + dc < 8]  # fmt: skip
+        if any(x in mine for x in near):
+            out.add(u)
+    return out
+
+
+# the events only the active player logs: the first of them by the other player begins its
+# player turn (its discard, draw, move, or its combat when it neither drew nor moved)
+_ACTIVE_EVENTS = {R.EV_DISCARD, R.EV_DRAW, R.EV_MOVE, R.EV_NO_MOVE}
+
+
 def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
     """Count what happened in one traced game.
 
@@ -134,6 +155,10 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
     (the same keys as ``target``, for those escapes); ``attacker_hits`` (hits taken by
     the active player's own units in its combats: repulses, Committed Attacks) and
     ``attacker_elims``; ``restored`` (successful restorations per player, list of 2);
+    ``reach_turns`` (player turns that began with an enemy unit at reduced strength next
+    to one of the active player's units, one Assault from elimination) and
+    ``reach_attacked`` (of those turns, the ones in which the active player's combat
+    targeted such a unit);
     ``discards`` (cards each player discarded unplayed in its Discard Phase, list of 2);
     ``draws`` (cards each player drew, the opening hand included);
     ``combat_log`` (per combat a dict: ``turn``, ``p`` the attacker, ``t`` the target unit,
@@ -161,9 +186,12 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
     out = {
         "combats": 0, "assaults": 0, "eliminations": 0, "hits": 0, "reduced_targets": 0,
         "reduced_escaped": 0, "attacker_hits": 0, "attacker_elims": 0, "restored": [0, 0],
-        "discards": [0, 0], "winner": None, "victory": None, "vp": None,
+        "discards": [0, 0], "reach_turns": 0, "reach_attacked": 0,
+        "winner": None, "victory": None, "vp": None,
     }  # fmt: skip
     cur = None  # the combat under way: {"p", "t", "reduced", "fate"}
+    active = -1  # the player whose player turn it is
+    reach: set[int] = set()  # reduced enemy units next to the active player's at its start
     combat_log: list[dict] = []
 
     def close() -> None:
@@ -189,6 +217,15 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
             or (ev == R.EV_MOVE and d != SKIRMISH_MOVE)
         ):
             close()
+        begins = ev == R.EV_TURN or (
+            turn > 0
+            and p != active
+            and (ev in _ACTIVE_EVENTS or (ev == R.EV_PLAY and b == R.PURPOSE_INITIATE))
+        )
+        if begins:  # a player turn begins: what could it assault without moving?
+            active = p
+            reach = _reduced_in_reach(pos, step, p)
+            out["reach_turns"] += int(bool(reach))
         if ev == R.EV_SETUP:
             pos[a] = b
             step[a] = 2
@@ -218,6 +255,9 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
             out["combats"] += 1
             out["assaults"] += int(d in (CK_ASSAULT, CK_AMBUSH))
             out["reduced_targets"] += int(cur["reduced"])
+            if c in reach:
+                out["reach_attacked"] += 1
+                reach = set()  # one combat a turn (rule 4): counted once
             if combats_by_turn:
                 combats_by_turn[-1] += 1
         elif ev == R.EV_HIT:

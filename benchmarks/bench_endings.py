@@ -209,6 +209,7 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
     restored = sum(sum(t["restored"]) for t in tcs)
     no_contact = np.array([t["turns_without_contact"] for t in tcs])
     fc = [t["first_contact"] for t in tcs if t["first_contact"] is not None]
+    contact = f"{np.mean(fc):.1f} on average (range {min(fc)}-{max(fc)})" if fc else "(never)"
     lead = np.array([max(t["kills"]) for t in tcs])
     # the clock (rule 2.3): cards each side discarded unplayed and drew, winner and loser
     dec = [t for t in tcs if t["winner"] in (0, 1)]
@@ -217,6 +218,8 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
     more = sum(1 for t in dec if t["kills"][t["winner"]] > t["kills"][1 - t["winner"]])
     fewer = sum(1 for t in dec if t["kills"][t["winner"]] < t["kills"][1 - t["winner"]])
     reductions = sum(t["hits"] for t in tcs)
+    reach = sum(t["reach_turns"] for t in tcs)
+    reach_hit = sum(t["reach_attacked"] for t in tcs)
     last_out = [
         t for t in dec if None not in t["deck_out"] and t["deck_out"][0] != t["deck_out"][1]
     ]
@@ -243,8 +246,8 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
         f"{turns.min()}-{turns.max()}); {comb.sum()} combats ({comb.mean():.1f} a game, "
         f"{comb.sum() / turns.sum() / 2:.2f} per player turn: at most one is allowed, rule "
         f"4); {elim.sum()} eliminations ({elim.mean():.2f} a game); the armies first stood "
-        f"next to each other at the start of game turn {np.mean(fc):.1f} on average "
-        f"(range {min(fc)}-{max(fc)}), and {no_contact.mean():.1f} game turns a game began "
+        f"next to each other at the start of game turn {contact}, and "
+        f"{no_contact.mean():.1f} game turns a game began "
         "with no two enemy units adjacent.",
         "",
         *st_lines,
@@ -265,6 +268,10 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
         f"attackers, pursuits), {restored} were undone by a restoration (rule 7; "
         f"{restored / n:.1f} a game).",
         "",
+        f"Within reach: {reach} player turns began with an enemy unit at reduced strength "
+        "next to one of the active side's units (one Assault from elimination, no move "
+        f"needed); in {reach_hit} of them the side's combat went for such a unit.",
+        "",
         f"The clock (rule 2.3): the day ends with the game turn in which the second first "
         f"deck runs out, {wait:.1f} game turns after the first on average. The winner "
         f"discarded {wdis:.1f} cards unplayed a game, the loser {ldis:.1f}; of the "
@@ -277,7 +284,8 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
         f"How close: the side with more eliminations ended with {lead.mean():.2f} on average "
         f"(0-4: {', '.join(str(int((lead == k).sum())) for k in range(5))} games; 5: "
         f"{int((lead >= 5).sum())}); in the games that reached nightfall, the side nearer "
-        f"its fifth elimination still needed {np.mean(short):.1f} hits on average (the "
+        f"its fifth elimination still needed {np.mean(short) if short else float('nan'):.1f} "
+        "hits on average (the "
         "enemy's reduced units 1 each, full ones 2). After a side first reached 3 "
         f"eliminations ({len(after[3])} times) {np.mean([x for x, _ in after[3]] or [0]):.1f} "
         f"game turns were left and it declared {np.mean([y for _, y in after[3]] or [0]):.1f} "

@@ -86,6 +86,9 @@ def test_trace_counts_on_a_hand_made_trace():
     assert t["kills_by_turn"] == [[0, 0, 1], [0, 0, 0]]
     assert t["deck_out"] == [1, 1]
     assert t["discards"] == [0, 1]
+    # player 0's turn 2 began with the reduced B0 next to its unit 0 and assaulted it; in
+    # turn 3 it bombarded B0 from two squares away (not next to it: not in reach)
+    assert (t["reach_turns"], t["reach_attacked"]) == (1, 1)
     assert (t["winner"], t["victory"], t["vp"]) == (0, S.VICTORY_NIGHTFALL, (3, 1))
     # too few enemy units left on the board for a fifth elimination either way
     assert t["hits_short"] == [None, None]
@@ -105,6 +108,7 @@ def test_trace_counts_agree_with_the_engine_on_a_recorded_game():
     assert t["assaults"] == st[S.ASSAULTS] + st[S.ASSAULTS + 1]
     assert (t["winner"], t["victory"]) == (st[S.WINNER], st[S.VICTORY])
     assert sum(t["target"].values()) == t["combats"]
+    assert 0 <= t["reach_attacked"] <= t["reach_turns"] <= 2 * t["turns"]
     for p in (0, 1):  # the hits short of a fifth elimination, from the engine's final state
         need = 5 - t["kills"][p]
         lo = (1 - p) * S.MAXU_SIDE
