@@ -134,7 +134,31 @@ def _reduced_in_reach(pos: dict[int, int], step: dict[int, int], side: int) -> s
 _ACTIVE_EVENTS = {R.EV_DISCARD, R.EV_DRAW, R.EV_MOVE, R.EV_NO_MOVE}
 
 
-def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
+def _armed(hand: set[int], cards: np.ndarray, pos: dict[int, int], reach: set[int], p: int):
+    """True if ``p``'s ``hand`` holds a card to attack a unit of ``reach`` without moving:
+    an Ambush (rule 9.2), a unit card with an Assault or Volley value for one of p's units
+    next to it (rules 6.1, 6.2), or with a Bombardment value for one within two squares
+    (rule 6.2; the line of sight is not checked, so this errs towards armed)."""
+    from manoeuvre_sim.engine import state as S
+
+    targets = [pos[u] for u in reach if u in pos]
+    for c in hand:
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
+            return True
+        if kind != S.KIND_UNIT:
+            continue
+        sq = pos.get(p * MAXU_SIDE + cards[p, c, S.CF_UNIT])
+        if sq is None:
+            continue
+        dist = min(abs(sq // 8 - t // 8) + abs(sq % 8 - t % 8) for t in targets)
+        near = cards[p, c, S.CF_ATK_N] > 0 or cards[p, c, S.CF_VOL_N] > 0
+        if (near and dist == 1) or (cards[p, c, S.CF_BOMB_N] > 0 and dist <= 2):
+            return True
+    return False
+
+
+def trace_counts(trace: np.ndarray, deck_size: int = 60, cards: np.ndarray | None = None) -> dict:
     """Count what happened in one traced game.
 
     ``trace``: ``ndarray(int, (n, 6))`` rows ``(event, player, a, b, c, d)``
@@ -158,7 +182,13 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
     ``reach_turns`` (player turns that began with an enemy unit at reduced strength next
     to one of the active player's units, one Assault from elimination) and
     ``reach_attacked`` (of those turns, the ones in which the active player's combat
-    targeted such a unit);
+    targeted such a unit); with ``cards`` (the packed ``tables.cards`` of the two armies,
+    ``ndarray(int, (2, n_cards, NCF))``): ``reach_armed`` (of the ``reach_turns``, those in
+    which the hand the player moved with held a card to attack such an enemy unit without
+    moving: an Ambush, an Assault or Volley card of a unit next to it, a Bombardment card
+    of a unit within two squares) and ``reach_armed_attacked`` (of
+    those, the turns its combat went for one); ``hands`` (each player's cards in hand at
+    the end, followed from the draws, discards and plays);
     ``discards`` (cards each player discarded unplayed in its Discard Phase, list of 2);
     ``draws`` (cards each player drew, the opening hand included);
     ``combat_log`` (per combat a dict: ``turn``, ``p`` the attacker, ``t`` the target unit,
@@ -187,10 +217,14 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
         "combats": 0, "assaults": 0, "eliminations": 0, "hits": 0, "reduced_targets": 0,
         "reduced_escaped": 0, "attacker_hits": 0, "attacker_elims": 0, "restored": [0, 0],
         "discards": [0, 0], "reach_turns": 0, "reach_attacked": 0,
+        "reach_armed": 0, "reach_armed_attacked": 0,
         "winner": None, "victory": None, "vp": None,
     }  # fmt: skip
     cur = None  # the combat under way: {"p", "t", "reduced", "fate"}
     active = -1  # the player whose player turn it is
+    hands: list[set[int]] = [set(), set()]  # the cards in each hand, followed from the trace
+    moved = True  # the active player has begun its Movement Phase
+    reach_armed = False  # ... and held a card to attack a unit of ``reach`` then
     reach: set[int] = set()  # reduced enemy units next to the active player's at its start
     combat_log: list[dict] = []
 
@@ -226,6 +260,31 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
             active = p
             reach = _reduced_in_reach(pos, step, p)
             out["reach_turns"] += int(bool(reach))
+            moved = False
+            reach_armed = False
+        if (
+            ev in (R.EV_MOVE, R.EV_NO_MOVE)
+            and p == active
+            and not moved
+            and reach
+            and cards is not None
+        ):
+            # the Movement Phase begins: the hand drawn is the hand to fight with
+            moved = True
+            if _armed(hands[p], cards, pos, reach, p):
+                out["reach_armed"] += 1
+                reach_armed = True
+            else:
+                reach_armed = False
+        elif ev in (R.EV_MOVE, R.EV_NO_MOVE) and p == active:
+            moved = True
+        # the hands (for the cards a player held; a Skirmish returns the initiating card)
+        if ev == R.EV_DRAW:
+            hands[p].add(a)
+        elif ev in (R.EV_DISCARD, R.EV_SPY) or (ev == R.EV_PLAY and b != R.PURPOSE_MAHARAJA):
+            hands[p].discard(a)
+            if ev == R.EV_PLAY and b == R.PURPOSE_SKIRMISH and cur is not None:
+                hands[p].add(cur["card"])
         if ev == R.EV_SETUP:
             pos[a] = b
             step[a] = 2
@@ -250,13 +309,22 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
             if cur is not None and a == cur["t"]:
                 cur["fate"] = "withdrew"
         elif ev == R.EV_PLAY and b == R.PURPOSE_INITIATE:
-            cur = {"turn": turn, "p": p, "t": c, "kind": d, "reduced": step.get(c) == 1, "fate": ""}
+            cur = {
+                "turn": turn,
+                "p": p,
+                "t": c,
+                "kind": d,
+                "card": a,
+                "reduced": step.get(c) == 1,
+                "fate": "",
+            }
             combat_log.append(cur)
             out["combats"] += 1
             out["assaults"] += int(d in (CK_ASSAULT, CK_AMBUSH))
             out["reduced_targets"] += int(cur["reduced"])
             if c in reach:
                 out["reach_attacked"] += 1
+                out["reach_armed_attacked"] += int(cards is not None and reach_armed)
                 reach = set()  # one combat a turn (rule 4): counted once
             if combats_by_turn:
                 combats_by_turn[-1] += 1
@@ -309,6 +377,7 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60) -> dict:
         "deck_out": deck_out,
         "hits_short": short,
         "draws": draws,
+        "hands": [sorted(h) for h in hands],
         "combat_log": combat_log,
     }
     return out

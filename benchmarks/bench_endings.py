@@ -138,8 +138,8 @@ def closeness_lines(rows: list[tuple[str, dict]]) -> list[str]:
 
 def trace_games(armies, spec: str, n: int, seed: int):
     """Game 0 of ``n`` pairings spread over the ordered pairings: (army a, army b, pairing
-    seed, state, trace) each."""
-    from manoeuvre_sim.runner import SimConfig, traced_game
+    seed, state, trace, the two armies' packed cards) each."""
+    from manoeuvre_sim.runner import SimConfig, prepare, traced_game
     from manoeuvre_sim.study import pairing_seed
 
     pairs = [(a, b) for a in armies for b in armies]
@@ -148,8 +148,10 @@ def trace_games(armies, spec: str, n: int, seed: int):
     for i in picks:
         a, b = pairs[i]
         s = pairing_seed(seed, a, b)
-        st, tr = traced_game(SimConfig(a, b, seed=s, policy_a=spec, policy_b=spec), 0)
-        out.append((a, b, s, st, tr))
+        cfg = SimConfig(a, b, seed=s, policy_a=spec, policy_b=spec)
+        prepared = prepare(cfg)
+        st, tr = traced_game(cfg, 0, prepared=prepared)
+        out.append((a, b, s, st, tr, prepared[2].tables.cards))
         print(f"  traced {a}-{b} (seed {s}, game 0): {len(tr):,} events", file=sys.stderr)
     return out
 
@@ -158,7 +160,7 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
     from manoeuvre_sim.analyses.endings import trace_counts
     from manoeuvre_sim.engine.state import VICTORY_NAMES
 
-    tcs = [trace_counts(tr) for *_, tr in games]
+    tcs = [trace_counts(tr, cards=cards) for *_, tr, cards in games]
     n = len(tcs)
     turns = np.array([t["turns"] for t in tcs])
     comb = np.array([t["combats"] for t in tcs])
@@ -174,7 +176,7 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
         "(a, b) |",
         "|---:|---|---:|---|---:|---|---:|---:|---|---|---|",
     ]
-    for i, ((a, b, s, _st, _tr), t) in enumerate(zip(games, tcs, strict=True)):
+    for i, ((a, b, s, *_), t) in enumerate(zip(games, tcs, strict=True)):
         w = {0: "a", 1: "b"}.get(t["winner"], "draw")
         L.append(
             f"| {i + 1} | {a}-{b} | {s} | {w}, {VICTORY_NAMES[t['victory']]} | {t['turns']} | "
@@ -220,6 +222,8 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
     reductions = sum(t["hits"] for t in tcs)
     reach = sum(t["reach_turns"] for t in tcs)
     reach_hit = sum(t["reach_attacked"] for t in tcs)
+    armed = sum(t["reach_armed"] for t in tcs)
+    armed_hit = sum(t["reach_armed_attacked"] for t in tcs)
     last_out = [
         t for t in dec if None not in t["deck_out"] and t["deck_out"][0] != t["deck_out"][1]
     ]
@@ -270,7 +274,12 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
         "",
         f"Within reach: {reach} player turns began with an enemy unit at reduced strength "
         "next to one of the active side's units (one Assault from elimination, no move "
-        f"needed); in {reach_hit} of them the side's combat went for such a unit.",
+        f"needed); in {reach_hit} of them the side's combat went for such a unit. In "
+        f"{armed} of the {reach} the hand it moved with held a card to attack one without "
+        "moving (an Ambush; an Assault or Volley card of a unit next to it; a Bombardment "
+        "card of a unit within two squares, line of sight not checked), and in "
+        f"{armed_hit} of those {armed} it did; in the other {reach - armed} it held none "
+        "(an Assault needs a card of the attacking unit itself, rule 6.1 step 1).",
         "",
         f"The clock (rule 2.3): the day ends with the game turn in which the second first "
         f"deck runs out, {wait:.1f} game turns after the first on average. The winner "

@@ -49,6 +49,7 @@ def hand_trace() -> np.ndarray:
         (R.EV_RESTORE, 1, B1, 1, 0, 0),  # B1 restored
         # game turn 2: in contact at its start
         (R.EV_TURN, 0, 2, 0, 0, 0),
+        (R.EV_MOVE, 0, 1, 9, 10, 0),  # the Movement Phase begins with cards 1, 2, 3 in hand
         (R.EV_PLAY, 0, 8, I, B0, CK_ASSAULT),  # combat 3: the reduced B0 retreats
         (R.EV_COMBAT, 0, CK_ASSAULT, 12, 5, 2),
         (R.EV_RETREAT, 1, B0, 24, 32, 0),
@@ -97,11 +98,35 @@ def test_trace_counts_on_a_hand_made_trace():
     ]  # fmt: skip
 
 
-def test_trace_counts_agree_with_the_engine_on_a_recorded_game():
-    from manoeuvre_sim.runner import SimConfig, traced_game
+def hand_cards(unit: int) -> np.ndarray:
+    """A cards table for the hand-made trace: player 0's card 1 is a unit card with an
+    attack value for its unit ``unit``; every other card is a Supply (HQ)."""
+    cards = np.zeros((2, 10, S.CF_LUNIT + 1), dtype=np.int32)
+    cards[:, :, S.CF_KIND] = S.KIND_HQ
+    cards[:, :, S.CF_HQ] = S.HQ_SUPPLY
+    cards[0, 1, S.CF_KIND] = S.KIND_UNIT
+    cards[0, 1, S.CF_UNIT] = unit
+    cards[0, 1, S.CF_ATK_N], cards[0, 1, S.CF_ATK_S] = 2, 6
+    return cards
 
-    st, tr = traced_game(SimConfig("France", "Russia", seed=5), 3)
-    t = trace_counts(tr)
+
+def test_trace_counts_follows_the_hand_to_a_unit_in_reach():
+    # game turn 2: player 0 holds cards 1, 2, 3 as it moves; the reduced B0 is next to its
+    # unit 0 and three squares from its unit 1
+    t = trace_counts(hand_trace(), deck_size=3, cards=hand_cards(0))
+    assert (t["reach_armed"], t["reach_armed_attacked"]) == (1, 1)
+    assert t["hands"] == [[1, 2, 3], [1, 2, 3]]
+    t = trace_counts(hand_trace(), deck_size=3, cards=hand_cards(1))  # unit 1: not next to B0
+    assert (t["reach_turns"], t["reach_attacked"]) == (1, 1)
+    assert (t["reach_armed"], t["reach_armed_attacked"]) == (0, 0)
+
+
+def test_trace_counts_agree_with_the_engine_on_a_recorded_game():
+    from manoeuvre_sim.runner import SimConfig, prepare, traced_game
+
+    cfg = SimConfig("France", "Russia", seed=5)
+    st, tr = traced_game(cfg, 3)
+    t = trace_counts(tr, cards=prepare(cfg)[2].tables.cards)
     assert t["turns"] == st[S.TURN]
     assert t["kills"] == [st[S.ELIM + 1], st[S.ELIM]]  # a side's kills: the enemy's losses
     assert t["combats"] == st[S.COMBATS] + st[S.COMBATS + 1]
@@ -109,6 +134,10 @@ def test_trace_counts_agree_with_the_engine_on_a_recorded_game():
     assert (t["winner"], t["victory"]) == (st[S.WINNER], st[S.VICTORY])
     assert sum(t["target"].values()) == t["combats"]
     assert 0 <= t["reach_attacked"] <= t["reach_turns"] <= 2 * t["turns"]
+    assert t["reach_armed_attacked"] <= t["reach_armed"] <= t["reach_turns"]
+    for p in (0, 1):  # the hands followed through the trace end as the engine's
+        hand = st[S.HAND + p * S.HMAX : S.HAND + p * S.HMAX + st[S.HAND_N + p]]
+        assert t["hands"][p] == sorted(int(x) for x in hand)
     for p in (0, 1):  # the hits short of a fifth elimination, from the engine's final state
         need = 5 - t["kills"][p]
         lo = (1 - p) * S.MAXU_SIDE
