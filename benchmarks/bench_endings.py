@@ -1,0 +1,487 @@
+"""Why games end at nightfall (issue 26 part 4): the attrition / nightfall mix against play
+strength and against the rule options that speed fighting, and 20 traced games read.
+
+    .venv/bin/python benchmarks/bench_endings.py [--players random,...,search:16@4]
+        [--games 1000] [--slow-games 8] [--option-players tuned,search:16@4]
+        [--trace-player search:64] [--traces 20] [--seed 1] [--threads 0]
+
+For each player of ``--players`` (both seats alike), the default study's pairings: every
+ordered pairing of the 8 base armies (``--armies``), seeded as ``manoeuvre-sim balance``
+seeds them (``study.pairing_seed``: the master seed and the two armies' names), games 0 ..
+N-1 of each pairing — N is ``--games``, or ``--slow-games`` for a search player, or the
+``@N`` after a player (``search:16@4``: the first 4 games of each of the 64 pairings, the
+same seeds the fast players' rows begin with). Each row: the share of attrition (rule
+2.1), nightfall (rules 2.2-2.3) and turn-limit endings with 95 % Wilson intervals, mean
+game turns, units lost per side, and how close the sides came to the fifth elimination at
+nightfall. Then the players of ``--option-players`` again with ``--tournament-hand``,
+``--advance-to-contact`` and both. Then ``--traces`` games of ``--trace-player`` traced
+(``runner.traced_game``; game 0 of pairings spread over the 64) and counted
+(``analyses/endings.py trace_counts``).
+
+Writes benchmarks/RESULTS-endings.md (``--out``) atomically after every finished row, so
+an interrupted run keeps what it finished. A player's list is an option so that a new
+player joins the tables with ``--players ...,NEWPLAYER@N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "benchmarks" / "RESULTS-endings.md"
+PLAYERS = "random,simple,attritional,territorial,balanced,tuned,search:4,search:16,search:64@4"
+OPTION_PLAYERS = "tuned,search:16"
+OPTIONS = (
+    ("base rules", {}),
+    ("tournament hand", {"tournament_hand": True}),
+    ("Advance to Contact", {"advance_to_contact": True}),
+    ("both", {"tournament_hand": True, "advance_to_contact": True}),
+)
+
+
+def parse_players(text: str, games: int, slow: int, where: str) -> list[tuple[str, int]]:
+    """``PLAYER`` or ``PLAYER@GAMES`` items: (spec, games per pairing); a search player
+    without ``@`` plays ``slow``. A bad item is a UsageError naming ``where``."""
+    from manoeuvre_sim.engine.policy_ids import is_search
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.runner import check_policy
+
+    out = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            raise UsageError(f"{where}: an empty player in {text!r}")
+        spec, _, n = item.partition("@")
+        check_policy(spec, where)
+        if n:
+            try:
+                k = int(n)
+            except ValueError:
+                k = 0
+            if k < 1:
+                raise UsageError(f"{where}: {item!r}: expected PLAYER@GAMES, GAMES >= 1")
+        else:
+            k = slow if is_search(spec) else games
+        out.append((spec, k))
+    return out
+
+
+def pct(s: tuple[float, float, float], digits: int = 1) -> str:
+    m, lo, hi = s
+    if m != m:  # nan
+        return "—"
+    return f"{100 * m:.{digits}f} % [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+
+
+def play_row(armies, spec: str, games: int, seed: int, threads: int, options: dict):
+    """The default study's pairings under ``spec`` (games 0 .. games-1 of each): its game
+    records, manifest and seconds."""
+    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.games.manoeuvre import RuleOptions
+
+    t0 = time.perf_counter()
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 5 or done == total:
+            last[0] = now
+            print(f"  {spec}: {done:,}/{total:,} games, {now - t0:.0f} s", file=sys.stderr)
+
+    res = B.run(
+        list(armies), games_per_pairing=games, policy=spec, seed=seed, progress=progress,
+        threads=threads, options=RuleOptions(**options), block=min(games, 1000),
+    )  # fmt: skip
+    if res.interrupted:
+        raise KeyboardInterrupt
+    return res.games, res.manifest, time.perf_counter() - t0
+
+
+def ending_cells(e: dict) -> list[str]:
+    t = e["turns"]
+    return [
+        f"{e['games']:,}", pct(e["attrition"], 2), pct(e["nightfall"], 2),
+        pct(e["turn_limit"], 2), f"{t[0]:.1f} [{t[1]:.1f}, {t[2]:.1f}]",
+        f"{e['lost_per_side']:.2f}", f"{e['winner_kills']:.2f}", f"{e['loser_kills']:.2f}",
+        pct(e["one_short"]),
+    ]  # fmt: skip
+
+
+HEAD = (
+    "| games | attrition | nightfall | turn limit | mean game turns | units lost per side | "
+    "nightfall: winner's eliminations | loser's | nightfall: a side at 4 |"
+)
+ALIGN = "|---:|---|---|---|---|---:|---:|---:|---|"
+
+
+def closeness_lines(rows: list[tuple[str, dict]]) -> list[str]:
+    out = [
+        "| player | nightfall games | leading side at 0 / 1 / 2 / 3 / 4 eliminations | "
+        "winner at 0 / 1 / 2 / 3 / 4 | loser at 0 / 1 / 2 / 3 / 4 |",
+        "|---|---:|---|---|---|",
+    ]
+    for name, e in rows:
+        cells = [" / ".join(f"{100 * x:.1f}" for x in e[k]) for k in ("lead_kills", "winner_at",
+                                                                     "loser_at")]  # fmt: skip
+        out.append(f"| `{name}` | {e['nightfall_games']:,} | " + " | ".join(cells) + " |")
+    return out
+
+
+def trace_games(armies, spec: str, n: int, seed: int):
+    """Game 0 of ``n`` pairings spread over the ordered pairings: (army a, army b, pairing
+    seed, state, trace, the two armies' packed cards) each."""
+    from manoeuvre_sim.runner import SimConfig, prepare, traced_game
+    from manoeuvre_sim.study import pairing_seed
+
+    pairs = [(a, b) for a in armies for b in armies]
+    picks = sorted({(k * len(pairs)) // n for k in range(n)})
+    out = []
+    for i in picks:
+        a, b = pairs[i]
+        s = pairing_seed(seed, a, b)
+        cfg = SimConfig(a, b, seed=s, policy_a=spec, policy_b=spec)
+        prepared = prepare(cfg)
+        st, tr = traced_game(cfg, 0, prepared=prepared)
+        out.append((a, b, s, st, tr, prepared[2].tables.cards))
+        print(f"  traced {a}-{b} (seed {s}, game 0): {len(tr):,} events", file=sys.stderr)
+    return out
+
+
+def trace_lines(spec: str, games: list, seed: int) -> list[str]:
+    from manoeuvre_sim.analyses.endings import trace_counts
+    from manoeuvre_sim.engine.state import VICTORY_NAMES
+
+    tcs = [trace_counts(tr, cards=cards) for *_, tr, cards in games]
+    n = len(tcs)
+    turns = np.array([t["turns"] for t in tcs])
+    comb = np.array([t["combats"] for t in tcs])
+    elim = np.array([t["eliminations"] for t in tcs])
+    L = [
+        f"{n} games of `{spec}` against itself, traced with `runner.traced_game` (the games "
+        f"`manoeuvre-sim replay --army-a A --army-b B --seed SEED --game 0 --policy-a {spec} "
+        f"--policy-b {spec}` prints; SEED is the pairing's seed from master seed {seed}) and "
+        "counted by `analyses/endings.py` `trace_counts`.",
+        "",
+        "| game | armies | seed | winner, ending | turns | decks out (a, b) | first contact | "
+        "combats | units eliminated by a, by b | reduced targets: escaped | hits short of a 5th "
+        "(a, b) |",
+        "|---:|---|---:|---|---:|---|---:|---:|---|---|---|",
+    ]
+    for i, ((a, b, s, *_), t) in enumerate(zip(games, tcs, strict=True)):
+        w = {0: "a", 1: "b"}.get(t["winner"], "draw")
+        L.append(
+            f"| {i + 1} | {a}-{b} | {s} | {w}, {VICTORY_NAMES[t['victory']]} | {t['turns']} | "
+            f"{t['deck_out'][0]}, {t['deck_out'][1]} | {t['first_contact']} | {t['combats']} "
+            f"| {t['kills'][0]}, {t['kills'][1]} | {t['reduced_targets']}: "
+            f"{t['reduced_escaped']} | {t['hits_short'][0]}, {t['hits_short'][1]} |"
+        )
+    tgt = {k: sum(t["target"][k] for t in tcs) for k in tcs[0]["target"]}
+    esc = {k: sum(t["reduced_escape_how"][k] for t in tcs) for k in tcs[0]["target"]}
+    red = sum(t["reduced_targets"] for t in tcs)
+    ntot = sum(tgt.values())
+    # combats and eliminations per game turn, by stretch of the day
+    stretches = [(1, 4), (5, 8), (9, 12), (13, 16), (17, 99)]
+    st_lines = ["| game turns | games reaching them | combats per game turn | "
+                "eliminations per game turn |", "|---|---:|---:|---:|"]  # fmt: skip
+    for lo, hi in stretches:
+        c = e = k = 0
+        reach = 0
+        for t in tcs:
+            cb, eb = t["combats_by_turn"], t["elims_by_turn"]
+            if len(cb) >= lo:
+                reach += 1
+            for j in range(lo - 1, min(hi, len(cb))):
+                c += cb[j]
+                e += eb[j]
+                k += 1
+        if k:
+            label = f"{lo}-{hi}" if hi < 99 else f"{lo}+"
+            st_lines.append(f"| {label} | {reach} | {c / k:.2f} | {e / k:.2f} |")
+    att_hits = sum(t["attacker_hits"] for t in tcs)
+    att_el = sum(t["attacker_elims"] for t in tcs)
+    restored = sum(sum(t["restored"]) for t in tcs)
+    no_contact = np.array([t["turns_without_contact"] for t in tcs])
+    fc = [t["first_contact"] for t in tcs if t["first_contact"] is not None]
+    contact = f"{np.mean(fc):.1f} on average (range {min(fc)}-{max(fc)})" if fc else "(never)"
+    lead = np.array([max(t["kills"]) for t in tcs])
+    # the clock (rule 2.3): cards each side discarded unplayed and drew, winner and loser
+    dec = [t for t in tcs if t["winner"] in (0, 1)]
+    wdis = np.mean([t["discards"][t["winner"]] for t in dec]) if dec else float("nan")
+    ldis = np.mean([t["discards"][1 - t["winner"]] for t in dec]) if dec else float("nan")
+    more = sum(1 for t in dec if t["kills"][t["winner"]] > t["kills"][1 - t["winner"]])
+    fewer = sum(1 for t in dec if t["kills"][t["winner"]] < t["kills"][1 - t["winner"]])
+    reductions = sum(t["hits"] for t in tcs)
+    reach = sum(t["reach_turns"] for t in tcs)
+    reach_hit = sum(t["reach_attacked"] for t in tcs)
+    armed = sum(t["reach_armed"] for t in tcs)
+    armed_hit = sum(t["reach_armed_attacked"] for t in tcs)
+    last_out = [
+        t for t in dec if None not in t["deck_out"] and t["deck_out"][0] != t["deck_out"][1]
+    ]
+    loser_last = sum(1 for t in last_out
+                     if t["deck_out"][1 - t["winner"]] > t["deck_out"][t["winner"]])  # fmt: skip
+    wait = np.mean([abs(t["deck_out"][0] - t["deck_out"][1]) for t in tcs
+                    if None not in t["deck_out"]])  # fmt: skip
+    short = [min(x for x in t["hits_short"] if x is not None) for t in tcs
+             if all(x is not None for x in t["hits_short"])]  # fmt: skip
+    # after a side first reached 3 or 4 eliminations: turns left and its combats then
+    after = {3: [], 4: []}
+    for t in tcs:
+        for p in (0, 1):
+            for k in (3, 4):
+                reached = next((j + 1 for j, x in enumerate(t["kills_by_turn"][p]) if x >= k),
+                               None)  # fmt: skip
+                if reached is None:
+                    continue
+                mine = [c for c in t["combat_log"] if c["p"] == p and c["turn"] > reached]
+                after[k].append((t["turns"] - reached, len(mine)))
+    L += [
+        "",
+        f"Totals over the {n} games: {turns.mean():.1f} game turns a game (range "
+        f"{turns.min()}-{turns.max()}); {comb.sum()} combats ({comb.mean():.1f} a game, "
+        f"{comb.sum() / turns.sum() / 2:.2f} per player turn: at most one is allowed, rule "
+        f"4); {elim.sum()} eliminations ({elim.mean():.2f} a game); the armies first stood "
+        f"next to each other at the start of game turn {contact}, and "
+        f"{no_contact.mean():.1f} game turns a game began "
+        "with no two enemy units adjacent.",
+        "",
+        *st_lines,
+        "",
+        f"How each combat's target fared ({ntot} combats): eliminated "
+        f"{tgt['eliminated']} ({tgt['eliminated'] / ntot:.0%}), hit {tgt['hit']} "
+        f"({tgt['hit'] / ntot:.0%}), retreated {tgt['retreated']} "
+        f"({tgt['retreated'] / ntot:.0%}), withdrew {tgt['withdrew']} "
+        f"({tgt['withdrew'] / ntot:.0%}), unharmed {tgt['unharmed']} "
+        f"({tgt['unharmed'] / ntot:.0%}: no effect, the attack repulsed, a missed "
+        "Bombardment or Volley, a Skirmish). "
+        f"Targets at reduced strength (one hit from elimination): {red}, of which "
+        f"{red - sum(esc.values())} "
+        f"were eliminated and {sum(esc.values())} escaped: retreated {esc['retreated']}, "
+        f"withdrew {esc['withdrew']}, unharmed {esc['unharmed']}. "
+        f"The attackers' own units took {att_hits} hits in their combats ({att_el} "
+        f"eliminations). Of the {reductions} hits that reduced a full-strength unit (targets, "
+        f"attackers, pursuits), {restored} were undone by a restoration (rule 7; "
+        f"{restored / n:.1f} a game).",
+        "",
+        f"Within reach: {reach} player turns began with an enemy unit at reduced strength "
+        "next to one of the active side's units (one Assault from elimination, no move "
+        f"needed); in {reach_hit} of them the side's combat went for such a unit. In "
+        f"{armed} of the {reach} the hand it moved with held a card to attack one without "
+        "moving (an Ambush; an Assault or Volley card of a unit next to it; a Bombardment "
+        "card of a unit within two squares, line of sight not checked), and in "
+        f"{armed_hit} of those {armed} it did; in the other {reach - armed} it held none "
+        "(an Assault needs a card of the attacking unit itself, rule 6.1 step 1).",
+        "",
+        f"The clock (rule 2.3): the day ends with the game turn in which the second first "
+        f"deck runs out, {wait:.1f} game turns after the first on average. The winner "
+        f"discarded {wdis:.1f} cards unplayed a game, the loser {ldis:.1f}; of the "
+        f"{len(last_out)} decided games whose decks ran out in different turns, the loser's "
+        f"ran out last in {loser_last}. Of the {len(dec)} decided games the winner had "
+        f"eliminated more units than the loser in {more}, as many in "
+        f"{len(dec) - more - fewer} and fewer in {fewer}: nightfall is decided by the squares "
+        "held (rule 2.2), eliminations only break a tie.",
+        "",
+        f"How close: the side with more eliminations ended with {lead.mean():.2f} on average "
+        f"(0-4: {', '.join(str(int((lead == k).sum())) for k in range(5))} games; 5: "
+        f"{int((lead >= 5).sum())}); in the games that reached nightfall, the side nearer "
+        f"its fifth elimination still needed {np.mean(short) if short else float('nan'):.1f} "
+        "hits on average (the "
+        "enemy's reduced units 1 each, full ones 2). After a side first reached 3 "
+        f"eliminations ({len(after[3])} times) {np.mean([x for x, _ in after[3]] or [0]):.1f} "
+        f"game turns were left and it declared {np.mean([y for _, y in after[3]] or [0]):.1f} "
+        f"more combats; after 4 ({len(after[4])} times) "
+        f"{np.mean([x for x, _ in after[4]] or [0]):.1f} turns and "
+        f"{np.mean([y for _, y in after[4]] or [0]):.1f} combats.",
+    ]
+    return L
+
+
+TRACED = "## Traced games"
+
+
+def traces_only(args, argv: list[str], armies: list[str], out: Path, load0: float) -> int:
+    """Replace the section ``## Traced games`` of ``out`` (to the end of the file) with a
+    new tracing, its own provenance at its head."""
+    from manoeuvre_sim.fileio import atomic_write
+
+    text = out.read_text(encoding="utf-8")
+    head = text.split("\n" + TRACED + "\n", 1)[0].rstrip("\n")
+    games = trace_games(armies, args.trace_player, args.traces, args.seed)
+    body = trace_lines(args.trace_player, games, args.seed)
+    prov = provenance(args, argv, load0, [])
+    L = [head, "", TRACED, "", "Provenance of this section (written apart from the tables):", "",
+         *prov[:3], *prov[4:], "", *body]  # fmt: skip
+    with atomic_write(out, encoding="utf-8") as f:
+        f.write("\n".join(L) + "\n")
+    print(f"wrote {out} (traced games)", file=sys.stderr)
+    return 0
+
+
+def provenance(args, argv: list[str], load0: float, manifests: list[dict]) -> list[str]:
+    import numba
+
+    from manoeuvre_sim import RULES_VERSION, __version__
+
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    hashes = sorted({m["data_hash"] for m in manifests})
+    return [
+        f"- command: `{' '.join(shlex.quote(x) for x in ['benchmarks/bench_endings.py', *argv])}`",
+        f"- seed: {args.seed} (each pairing's games seeded by `study.pairing_seed(seed, army "
+        "a, army b)`, as `manoeuvre-sim balance` seeds them)",
+        f"- rules version: {RULES_VERSION}; manoeuvre-sim {__version__} at commit {commit}; "
+        f"numba {numba.__version__}; Python {platform.python_version()}; "
+        f"{platform.machine()}, {os.cpu_count()} logical CPUs",
+        f"- data hash (the armies, the terrain table and the map pool): {', '.join(hashes)}",
+        f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; 1-minute "
+        f"load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} now (shared "
+        "machine: the seconds are noisy)",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from manoeuvre_sim.analyses.endings import endings_row
+    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.fileio import atomic_write
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default=PLAYERS, help="PLAYER or PLAYER@GAMES, comma-separated")
+    ap.add_argument("--games", type=int, default=1000, help="games per pairing (fast players)")
+    ap.add_argument("--slow-games", type=int, default=8, help="games per pairing (search)")
+    ap.add_argument("--option-players", default=OPTION_PLAYERS)
+    ap.add_argument("--trace-player", default="search:64")
+    ap.add_argument("--traces", type=int, default=20)
+    ap.add_argument("--armies", default="", help="comma-separated (default the 8 base armies)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=0, help="0: all cores")
+    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument(
+        "--traces-only", action="store_true",
+        help="replace only the section 'Traced games' of --out (its tables are kept)",
+    )  # fmt: skip
+    args = ap.parse_args(argv)
+    try:
+        for name in ("games", "slow_games"):
+            if getattr(args, name) < 1:
+                raise UsageError(f"--{name.replace('_', '-')}: expected a positive number")
+        if args.traces < 0:
+            raise UsageError("--traces: expected 0 or more")
+        players = parse_players(args.players, args.games, args.slow_games, "--players")
+        opt_players = parse_players(
+            args.option_players, args.games, args.slow_games, "--option-players"
+        )
+        if args.traces:
+            parse_players(args.trace_player, 1, 1, "--trace-player")
+        if args.traces_only and not (args.traces and Path(args.out).exists()):
+            raise UsageError(f"--traces-only: needs --traces above 0 and {args.out} written")
+    except UsageError as e:
+        print(f"bench_endings: {e}", file=sys.stderr)
+        return 2
+    from manoeuvre_sim.model.load import load_builtin_armies
+
+    armies = [x.strip() for x in args.armies.split(",") if x.strip()] or [
+        a.name for a in load_builtin_armies()
+    ]
+    load0 = os.getloadavg()[0]
+    out = Path(args.out)
+    if args.traces_only:
+        return traces_only(args, argv, armies, out, load0)
+    manifests: list[dict] = []
+    strength: list[tuple[str, dict, float]] = []
+    options_rows: list[tuple[str, str, dict, float]] = []
+    traces: list[str] = []
+    state = {"status": "under way"}
+
+    def write() -> None:
+        npair = len(armies) ** 2
+        L = [
+            "# Why games end at nightfall: endings against play strength and rule options",
+            "",
+            f"Written by `benchmarks/bench_endings.py` (issue 26 part 4; run {state['status']}). "
+            f"Each player plays both seats of every ordered pairing of {', '.join(armies)} "
+            f"({npair} pairings, mirrors included: the default study's), games 0 .. N-1 of "
+            "each, seeded as the default study; a search player plays the first few games of "
+            "each pairing only (N below). Shares with 95 % Wilson intervals; mean game turns "
+            "with a normal interval. *Turn limit*: the safety limit of 200 game turns "
+            "(interpretation 4), scored as nightfall. *Units lost per side*: eliminated units, "
+            "both sides averaged. *Nightfall: winner's / loser's eliminations*: the enemy "
+            "units each had eliminated when a decided game reached nightfall (means). *A side "
+            "at 4*: nightfall games in which a side had eliminated 4, one short of an "
+            "attrition victory (rule 2.1).",
+            "",
+            "## Provenance",
+            "",
+            *provenance(args, argv, load0, manifests),
+            "",
+            "## Endings against play strength",
+            "",
+            "| player | N per pairing | " + HEAD[2:] + " seconds |",
+            "|---|---:" + ALIGN + "---:|",
+        ]
+        for name, e, secs in strength:
+            L.append(f"| `{name}` | {e['games'] // npair} | "
+                     + " | ".join(ending_cells(e)) + f" | {secs:.0f} |")  # fmt: skip
+        if strength:
+            L += ["", "At nightfall, the eliminations of the side ahead, of the winner and of "
+                  "the loser, in per cent of the nightfall games (decided games for winner "
+                  "and loser):", "", *closeness_lines([(n, e) for n, e, _ in strength])]  # fmt: skip
+        L += ["", "## Endings against the rule options that speed fighting", ""]
+        L.append("`--tournament-hand` (rule 3: each player chooses its 5 starting cards) and "
+                 "`--advance-to-contact` (Distant Lands: 3 moves in game turn 1, 2 in turn 2), "
+                 "alone and together, on the same pairings and seeds.")  # fmt: skip
+        L += ["", "| player | rules | " + HEAD[2:] + " seconds |", "|---|---" + ALIGN + "---:|"]
+        for name, label, e, secs in options_rows:
+            L.append(f"| `{name}` | {label} | " + " | ".join(ending_cells(e)) + f" | {secs:.0f} |")
+        L += ["", TRACED, ""]
+        L += traces or ["(not yet run)"]
+        with atomic_write(out, encoding="utf-8") as f:
+            f.write("\n".join(L) + "\n")
+
+    done: dict[tuple, tuple[dict, float]] = {}  # a row played once (base rules twice named)
+
+    def row(spec: str, n: int, opts: dict, label: str) -> tuple[dict, float]:
+        key = (spec, n, tuple(sorted(opts.items())))
+        if key not in done:
+            print(f"{spec}, {label}: {n} games per pairing ...", file=sys.stderr)
+            g, m, secs = play_row(armies, spec, n, args.seed, args.threads, opts)
+            manifests.append(m)
+            done[key] = (endings_row(g), secs)
+        return done[key]
+
+    try:
+        for spec, n in players:
+            strength.append((spec, *row(spec, n, {}, "base rules")))
+            write()
+        for spec, n in opt_players:
+            for label, opts in OPTIONS:
+                options_rows.append((spec, label, *row(spec, n, opts, label)))
+                write()
+        if args.traces:
+            games = trace_games(armies, args.trace_player, args.traces, args.seed)
+            traces = trace_lines(args.trace_player, games, args.seed)
+        state["status"] = "complete"
+    except KeyboardInterrupt:
+        state["status"] = "interrupted: the rows below are the finished ones"
+        print("interrupted: writing the finished rows", file=sys.stderr)
+    write()
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
