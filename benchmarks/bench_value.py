@@ -125,11 +125,47 @@ def main() -> None:
             f"{fit.coef[i]:+.3f} |"
         )
     lines.append(f"| intercept | | | {fit.intercept:+.3f} |")
+    others = cross_check(rows, fit, args.name)
+    if others:
+        lines += [
+            "",
+            "The other models of data/value/ on the same held-out games (as read from their "
+            "files when this ran):",
+            "",
+            "| model | log loss | Brier | largest reliability gap |",
+            "|---|---:|---:|---:|",
+            *others,
+        ]
     if not OUT.exists():
         OUT.write_text(HEADER, encoding="utf-8")
     replace_section(OUT, f"Model `{args.name}`", "\n".join(lines) + "\n")
     print("\n".join(lines))
     plot(fit, ROOT / "reports" / "value" / f"{args.name}-reliability.png", args.name)
+
+
+def cross_check(rows, fit, name: str) -> list[str]:
+    """Table rows: every other model file's log loss, Brier score and largest reliability
+    gap on this fit's held-out games."""
+    import numpy as np
+
+    from manoeuvre_sim.engine.features import FEATURE_NAMES
+    from manoeuvre_sim.engine.value import load_value, value_path
+    from manoeuvre_sim.value_fit import log_loss, reliability
+
+    test = np.isin(rows["gid"].to_numpy(), fit.test_gids)
+    x = rows[list(FEATURE_NAMES)].to_numpy(np.float64)[test]
+    y = rows["result"].to_numpy(np.float64)[test]
+    out = []
+    for path in sorted(value_path(name).parent.glob("*.npz")):
+        if path.stem == name:
+            continue
+        m = load_value(str(path))
+        p = 1.0 / (1.0 + np.exp(-(m["intercept"] + ((x - m["mean"]) / m["scale"]) @ m["coef"])))
+        r = reliability(y, p)
+        gap = float(np.max(np.abs(r.predicted - r.observed)))
+        out.append(f"| `{path.stem}` | {log_loss(y, p):.4f} | {np.mean((p - y) ** 2):.4f} | "
+                   f"{gap:.3f} |")  # fmt: skip
+    return out
 
 
 def plot(fit, path: Path, name: str) -> None:
