@@ -155,3 +155,14 @@ def test_positions_are_reproducible_and_labelled_from_each_side():
     pair = a.groupby(["gid", "game_turn", "mover"]).result.sum()
     assert np.allclose(pair, 1.0)  # one seat's win is the other's loss
     assert set(a.mover) == {0, 1} and a.groupby("gid").game_turn.min().eq(1).all()
+
+
+def test_a_study_records_the_value_model_it_played_with():
+    import hashlib
+
+    from manoeuvre_sim.engine.players.dispatch import value_record
+    from manoeuvre_sim.engine.value import value_path
+
+    digest = hashlib.sha256(value_path("tuned").read_bytes()).hexdigest()[:16]
+    assert value_record("search:4:tuned:v1") == {"value_model": "tuned", "value_sha256": digest}
+    assert value_record("search:4:tuned") == {} and value_record("tuned") == {}

@@ -136,6 +136,21 @@ def search_options(spec: str, where: str = "policy") -> tuple[int, int, str]:
     return horizon, moves, (model or VALUE_MODEL) if horizon else ""
 
 
+def value_record(spec: str) -> dict:
+    """What a manifest records of a policy spec's value model: ``{}`` without one, else its
+    name and the SHA-256 of its file (``engine/value.py``), so a study names the exact
+    arrays its search played with."""
+    import hashlib
+
+    from manoeuvre_sim.engine.value import value_path
+
+    model = search_options(spec)[2] if is_search(spec) else ""
+    if not model:
+        return {}
+    digest = hashlib.sha256(value_path(model).read_bytes()).hexdigest()[:16]
+    return {"value_model": model, "value_sha256": digest}
+
+
 def params_for(policy_a: str, policy_b: str) -> np.ndarray:
     """The ``(2, NPARAM)`` parameter array for two policy specs (a search player: its
     rollout style's)."""
