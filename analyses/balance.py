@@ -517,6 +517,7 @@ def style_sensitivity(arm: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def base_manifest(spec: BalanceSpec) -> dict:
     from manoeuvre_sim.engine.players import params_for
+    from manoeuvre_sim.engine.players.dispatch import value_record
     from manoeuvre_sim.runner import config_dict, sections_record
 
     return {
@@ -543,6 +544,8 @@ def base_manifest(spec: BalanceSpec) -> dict:
                 "policy_b": p.policy_b,
                 "params_a": [float(x) for x in params_for(p.policy_a, p.policy_b)[0]],
                 "params_b": [float(x) for x in params_for(p.policy_a, p.policy_b)[1]],
+                **{f"{k}_a": v for k, v in value_record(p.policy_a).items()},
+                **{f"{k}_b": v for k, v in value_record(p.policy_b).items()},
             }
             for p in spec.policies
         ],

@@ -12,6 +12,11 @@ player" of benchmarks/RESULTS-players.md (other sections are kept).
 With ``--ladder BUDGET``: ``search:BUDGET`` against every other policy the same way (the
 ladder's row for the search player, which the tournament leaves out as too slow), into the
 section "Ladder with the search player".
+
+With ``--specs A,B,...`` (issue 26): each search spec against ``--opponent`` (default
+``tuned``) the same way, on the same seeds (paired: the first spec is the baseline of the
+paired differences), with games/s from the same run and the load average, into the section
+"Value search: speed and strength" (``--title`` to name another).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "benchmarks" / "RESULTS-players.md"
 TITLE = "Search player"
+VALUE_TITLE = "Value search: speed and strength"
 LADDER_TITLE = "Ladder with the search player"
 
 
@@ -76,6 +82,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rollout", default="balanced")
     ap.add_argument("--ladder", type=int, default=0, help="a budget: play every policy")
+    ap.add_argument("--specs", default="", help="search specs to compare, the first the base")
+    ap.add_argument("--opponent", default="tuned")
+    ap.add_argument("--title", default=VALUE_TITLE)
+    ap.add_argument("--note", default="")
     args = ap.parse_args()
     budgets = [int(x) for x in args.budgets.split(",")]
     armies = [a.name for a in load_builtin_armies()]
@@ -109,6 +119,42 @@ def main() -> None:
         f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, "
         f"{os.cpu_count()} cores, {threads} threads, by `benchmarks/bench_search.py "
     )
+    if args.specs:
+        specs = args.specs.split(",")
+        res = []
+        for spec in specs:
+            load0 = os.getloadavg()[0]
+            s, secs = versus(spec, args.opponent)
+            res.append((spec, s, len(s) / secs, (load0 + os.getloadavg()[0]) / 2))
+        lines = [
+            head + f"--specs {args.specs} --opponent {args.opponent} --games {args.games} "
+            f"--seed {args.seed}`{': ' + args.note if args.note else ''}.",
+            "",
+            f"Each spec against `{args.opponent}`: every base army in a mirror match, both seats, "
+            f"{args.games} games per army and seat, the same seeds for every spec (paired). "
+            "Score: win 1, draw 1/2, with a 95 % Wilson interval; the change against the first "
+            "spec is the mean paired per-game difference with a 95 % normal interval. Games/s: "
+            "whole games with one search seat on all threads, the load average beside it (the "
+            "2 cores are shared); the speed-up is against the first spec in this run.",
+            "",
+            "| spec | games | score | 95 % interval | change (points) | games/s | load | "
+            "speed-up |",
+            "|---|---:|---:|---|---|---:|---:|---:|",
+        ]
+        base_s, base_gps = res[0][1], res[0][2]
+        for spec, s, gps, load in res:
+            m, lo, hi = interval(s)
+            d = s - base_s
+            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+            ch = (f"{100 * d.mean():+.1f} [{100 * (d.mean() - 1.96 * se):+.1f}, "
+                  f"{100 * (d.mean() + 1.96 * se):+.1f}]") if spec != specs[0] else "—"  # fmt: skip
+            lines.append(
+                f"| `{spec}` | {len(s)} | {100 * m:.1f} % | [{100 * lo:.1f}, {100 * hi:.1f}] | "
+                f"{ch} | {gps:.2f} | {load:.1f} | {gps / base_gps:.1f}x |"
+            )
+        replace_section(OUT, args.title, "\n".join(lines) + "\n")
+        print("\n".join(lines))
+        return
     if args.ladder:
         spec = f"search:{args.ladder}:{args.rollout}"
         from manoeuvre_sim.engine.players import POLICY_NAMES

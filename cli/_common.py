@@ -11,7 +11,7 @@ from manoeuvre_sim import DEFAULT_POLICY
 
 POLICY_HELP = (
     "random | simple | attritional | territorial | balanced | tuned | "
-    "search[:BUDGET[:STYLE]] (docs/players.md)"
+    "search[:BUDGET[:STYLE[:vH[:mM][:wMODEL]]]] (docs/players.md)"
 )
 
 

@@ -319,7 +319,10 @@ def simulate(
 def run_manifest(config: SimConfig, a, b, P, params, done: int, interrupted: bool,
                  threads: int, seconds: float) -> dict:  # fmt: skip
     """The manifest of a ``simulate`` output: the seed, configuration, rules version, data
-    hash, map pool, games, threads, time and the policies' parameter vectors."""
+    hash, map pool, games, threads, time and the policies' parameter vectors (and value
+    models)."""
+    from manoeuvre_sim.engine.players.dispatch import value_record
+
     return {
         "tool": "manoeuvre-sim",
         "version": __version__,
@@ -337,4 +340,9 @@ def run_manifest(config: SimConfig, a, b, P, params, done: int, interrupted: boo
         "seconds": round(seconds, 3),
         # the parameter vectors the policies played with (engine/players/params.py PARAM_NAMES)
         "policy_params": {"a": params[0].tolist(), "b": params[1].tolist()},
+        # a value search's model file (issue 26): its name and hash, per seat
+        "value_models": {
+            "a": value_record(config.policy_a),
+            "b": value_record(config.policy_b),
+        },
     }

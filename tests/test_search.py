@@ -273,6 +273,7 @@ def _step5_search(policies, budget, fair_play=0):
     from manoeuvre_sim.engine.combat_phase import stage_options
     from manoeuvre_sim.engine.game import PH_COMBAT
     from manoeuvre_sim.engine.options import POL_PLAN_DK, POL_PLAN_K
+    from manoeuvre_sim.engine.players import search_config
     from manoeuvre_sim.engine.search import (
         combat_salt,
         plan_search,
@@ -287,15 +288,16 @@ def _step5_search(policies, budget, fair_play=0):
     assert (seat, dk) == (1, D.D_ATT_CARD)
     opts = cand[:n].copy()
     st0 = st.copy()
+    cfg = search_config(f"search:{budget}:random", "random")[0]
     plan_search(st, g, gr, opt, P.tables.rank, 1, 1, PH_COMBAT, combat_salt(st, g.cb), dk, n,
-                budget, cand)  # fmt: skip
+                cfg, cand)  # fmt: skip
     assert np.array_equal(st, st0)  # the search played on copies
     assert g.pol[POL_PLAN_DK] == dk
     base = search_seed(g.rng, 1, combat_salt(st, g.cb))
     style = style_choice(st, gr, cand, 1, dk, n, base, 0)
     ws = np.empty_like(st)
     means = [np.mean([rollout(ws, st, g.cb, gr, opt, P.tables.rank, 1, 1, PH_COMBAT, dk, k, n,
-                              base, w) for w in range(budget)]) for k in range(n)]  # fmt: skip
+                              base, w, cfg) for w in range(budget)]) for k in range(n)]  # fmt: skip
     return opts, int(style), int(g.pol[POL_PLAN_K]), means
 
 
@@ -353,9 +355,12 @@ def one_decision():
     from manoeuvre_sim.engine.combat_phase import stage_options
     from manoeuvre_sim.engine.game import PH_COMBAT, PH_MOVE, Context, python_context
     from manoeuvre_sim.engine.options import rule_options
-    from manoeuvre_sim.engine.players import policy_arrays
+    from manoeuvre_sim.engine.players import policy_arrays, search_config
     from manoeuvre_sim.engine.search import candidates, first_options, rollout, search_decision
     from manoeuvre_sim.rng import new_state
+
+    cfg = search_config("search:12:random", "random")[0]  # rollouts to the end
+    cfgv = search_config("search:12:random:v2", "random")[0]  # cut after 2 turns, the value
 
     P, st = _mid_game_state()
     pol, params = policy_arrays("random", "random")
@@ -369,21 +374,29 @@ def one_decision():
     dk, n = first_options(st, g, opt, p, PH_MOVE, cand)
     base = np.uint64(12345)
     cands = np.empty(len(cand), dtype=np.int64)
-    nc = candidates(st, g.cb, gr, cand, p, dk, n, base, cands)
+    nc = candidates(st, g.cb, gr, cand, p, dk, n, base, cands, 6)
     rank = P.tables.rank
-    k = search_decision(st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, n, 12, base, cands, nc)
+    k = search_decision(st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, n, 12, base, cands, nc, cfg)
     ws = np.empty_like(st)
-    vals = [rollout(ws, st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, i, n, base, 0)
+    vals = [rollout(ws, st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, i, n, base, 0, cfg)
             for i in range(n)]  # fmt: skip
     out = {"n": int(n), "k": int(k), "values": [float(v) for v in vals], "ws": ws.tolist()}
+    opt = rule_options()  # the value search: rollouts cut after 2 player turns, scored
+    kv = search_decision(st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, n, 12, base, cands, nc,
+                         cfgv)  # fmt: skip
+    vv = [rollout(ws, st, g.cb, gr, opt, rank, p, p, PH_MOVE, dk, i, n, base, 0, cfgv)
+          for i in range(n)]  # fmt: skip
+    assert any(0.0 < v < 1.0 for v in vv)  # scored by the value, not played out
+    out["value"] = {"k": int(kv), "values": [float(v) for v in vv], "ws": ws.tolist()}
+    opt = rule_options(max_turns=5)
     # and a decision inside a combat: the step-5 card of the Committed Attack scenario
     P, st, g, gr, opt = committed_attack_scenario(("random", "search:8:random"), max_turns=7)
     gr.pol[:2] = 0  # random rollouts (plan_search sets them from the seat's style)
     dk, n = stage_options(st, g, 1, cand)[1:]
-    nc = candidates(st, g.cb, gr, cand, 1, dk, n, base, cands)
+    nc = candidates(st, g.cb, gr, cand, 1, dk, n, base, cands, 6)
     rank = P.tables.rank
-    k = search_decision(st, g.cb, gr, opt, rank, 1, 1, PH_COMBAT, dk, n, 12, base, cands, nc)
-    vals = [rollout(ws, st, g.cb, gr, opt, rank, 1, 1, PH_COMBAT, dk, i, n, base, 1)
+    k = search_decision(st, g.cb, gr, opt, rank, 1, 1, PH_COMBAT, dk, n, 12, base, cands, nc, cfg)
+    vals = [rollout(ws, st, g.cb, gr, opt, rank, 1, 1, PH_COMBAT, dk, i, n, base, 1, cfg)
             for i in range(n)]  # fmt: skip
     out["combat"] = {"n": int(n), "k": int(k), "values": [float(v) for v in vals],
                      "ws": ws.tolist()}  # fmt: skip

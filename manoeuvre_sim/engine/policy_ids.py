@@ -24,10 +24,19 @@ POLICY_NAMES = (
 SEARCH_BUDGET = 64
 SEARCH_ROLLOUT = "balanced"
 SEARCH_MAX_BUDGET = 100_000
+SEARCH_MOVES = 6  # first moves weighed: the rollout style's best six (``search:...:mM``)
 
-# --- the search configuration ``scfg``: ndarray(int32, (2, NSC)), one row per seat -----------
+# the search player with a learned value (issue 26, ``search:BUDGET:STYLE:vH[:mM][:wMODEL]``):
+# the model data/value/<MODEL>.npz unless the spec names one, and the first moves it weighs
+VALUE_MODEL = "tuned"
+VALUE_NFEAT = 25  # the features' count (engine/features.py NFEAT, which checks it)
+
+# --- the search configuration ``scfg``: ndarray(float64, (2, NSC)), one row per seat ---------
 SC_BUDGET = 0  # rollouts per decision (0: the seat does not search)
-NSC = 2
+SC_HORIZON = 1  # player turns a rollout plays before the value scores it (0: to the end)
+SC_MOVES = 2  # first moves weighed (SEARCH_MOVES unless the spec says)
+SC_VALUE = 3  # the value model, packed (engine/value.py pack_value): 3 * VALUE_NFEAT + 1
+NSC = SC_VALUE + 3 * VALUE_NFEAT + 1
 
 
 def is_search(spec: str) -> bool:

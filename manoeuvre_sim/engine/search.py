@@ -69,7 +69,15 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_SEAT,
     POL_ROLLOUT,
 )
-from manoeuvre_sim.engine.policy_ids import POLICY_SEARCH, SC_BUDGET
+from manoeuvre_sim.engine.policy_ids import (
+    POLICY_SEARCH,
+    SC_BUDGET,
+    SC_HORIZON,
+    SC_MOVES,
+    SC_VALUE,
+    SEARCH_MOVES,
+    VALUE_NFEAT,
+)
 from manoeuvre_sim.engine.rules import EV_END, EV_TURN, log
 from manoeuvre_sim.engine.turns import (
     PH_COMBAT,
@@ -77,17 +85,21 @@ from manoeuvre_sim.engine.turns import (
     PH_MOVE,
     after_combat,
     continue_game,
+    continue_turns,
     end_game_turn,
     set_up_game,
     turn_phases,
 )
+from manoeuvre_sim.engine.value import position_value
 from manoeuvre_sim.rng import seed_state, splitmix64, uniform_below
 
-# the search configuration ``scfg``, ndarray(int32, (2, NSC)), one row per seat, has its
-# fields SC_* in policy_ids.py (SC_BUDGET: rollouts per decision, 0: the seat does not search)
+# the search configuration ``scfg``, ndarray(float64, (2, NSC)), one row per seat, has its
+# fields SC_* in policy_ids.py (SC_BUDGET: rollouts per decision, 0: the seat does not search;
+# SC_HORIZON: player turns before the value scores a rollout, 0: to the end; SC_MOVES: first
+# moves weighed; SC_VALUE...: the packed value model)
 
 MARGIN = 0.01  # a rollout's score per point of the final margin (the module docstring)
-MOVE_CANDIDATES = 6  # first moves weighed: the rollout style's best six
+MOVE_CANDIDATES = SEARCH_MOVES  # first moves weighed unless the spec says (policy_ids)
 CHALLENGE_Z = 1.0  # how sure the search must be to overrule its style (search_decision)
 
 # the parts of a turn the search decides, and the decision each begins with
@@ -165,11 +177,14 @@ def first_options(st, g, opt, p, part, cand):
 
 
 @nb.njit(cache=True)
-def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w):
+def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg):
     """Seat's result (1 win, 0.5 draw, 0 loss) of taking option k of its decision that
     begins ``part`` of p's player turn — or, in p's Combat Phase with a combat under way
     (``cb``, the current combat), the decision that begins the combat's current stage —
-    played to the end in world ``w`` of the decision seeded ``base``."""
+    played to the end in world ``w`` of the decision seeded ``base``. With a horizon
+    (``cfg``, seat's row of ``scfg``: ``SC_HORIZON`` h > 0) the rollout stops at the start
+    of the h-th player turn after this one and scores seat's chance to win by the value
+    model (``engine/value.py``), which reads only what seat sees in the world."""
     drng = np.zeros(4, dtype=np.uint64)
     seed_state(base, np.uint64(2 * w), drng)
     determinize(ws, st, gr.dsize, seat, drng)
@@ -180,7 +195,17 @@ def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w):
     pol[POL_PLAN_SEAT] = seat
     pol[POL_PLAN_K] = k
     pol[POL_PLAN_N] = n
-    continue_game(ws, gr, opt, rank, p, part)
+    h = int(cfg[SC_HORIZON])
+    if h == 0:
+        continue_game(ws, gr, opt, rank, p, part)
+    else:
+        nxt = continue_turns(ws, gr, opt, rank, p, part, h)
+        if pol[POL_PLAN_DK] != 0:
+            raise AssertionError("search: a rollout never reached the planned decision")
+        if nxt >= 0:
+            x = np.empty(VALUE_NFEAT)
+            return position_value(ws, gr.units, gr.cards, gr.uowner, gr.dsize, seat, nxt,
+                                  cfg[SC_VALUE:], x)  # fmt: skip
     if pol[POL_PLAN_DK] != 0:
         raise AssertionError("search: a rollout never reached the planned decision")
     q = 1 - seat
@@ -204,10 +229,10 @@ def style_choice(st, gr, opts, p, dk, n, base, salt):
 
 
 @nb.njit(cache=True)
-def candidates(st, cb, gr, cand, p, dk, n, base, out):
+def candidates(st, cb, gr, cand, p, dk, n, base, out, moves):
     """The options the search weighs, into ``out``, the rollout style's own choice first;
     returns how many. Discard: the style's discard, keeping every card, and the style's
-    discard with one card more or less. First move: the style's ``MOVE_CANDIDATES`` best
+    discard with one card more or less. First move: the style's ``moves`` best
     (its choice, then its choice with that one struck off the list, and so on). The combat
     and the decisions of a combat under way (``cb``): every option."""
     gr.cb[:] = cb
@@ -238,7 +263,7 @@ def candidates(st, cb, gr, cand, p, dk, n, base, out):
             if k != k0:
                 left[m] = k
                 m += 1
-        while nc < MOVE_CANDIDATES and m > 0:
+        while nc < moves and m > 0:
             for i in range(m):
                 tmp[i] = cand[left[i]]
             j = style_choice(st, gr, tmp, p, dk, m, base, nc) if m > 1 else 0
@@ -256,7 +281,7 @@ def candidates(st, cb, gr, cand, p, dk, n, base, out):
 
 
 @nb.njit(cache=True)
-def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc):
+def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc, cfg):
     """The option seat's search takes among ``cands[:nc]`` (the style's choice first) at
     its decision in p's turn (``rollout``: ``part``, ``cb``) with
     about ``budget`` rollouts: sequential halving of the others, the style's choice played
@@ -279,7 +304,8 @@ def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, c
         for i in range(na + 1):
             c = 0 if i == na else alive[i]
             for w in range(w0, w0 + m):
-                v = rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, cands[c], n, base, w)
+                v = rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, cands[c], n, base, w,
+                            cfg)  # fmt: skip
                 res[c, w] = v
                 total[c] += v
         w0 += m
@@ -308,10 +334,10 @@ def combat_salt(st, cb):
 
 
 @nb.njit(cache=True)
-def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, budget, cand):
+def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, cfg, cand):
     """Search seat's decision (``dk``, options ``cand[:n]``) that begins ``part`` of p's turn
-    or the current stage of the combat under way, and hand the choice to the rules as the
-    planned decision (``pol[POL_PLAN_*]``, answered once by ``checks.decide``). With
+    or the current stage of the combat under way (``cfg``: seat's row of ``scfg``), and hand
+    the choice to the rules as the planned decision (``pol[POL_PLAN_*]``, answered once by ``checks.decide``). With
     FLAG_FAIR_CHECK the same search is taken on a fogged copy of the state and must
     agree."""
     pol = g.pol
@@ -321,14 +347,17 @@ def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, budget, cand):
     gr.params[1] = g.params[seat]
     cands = np.empty(D.MAXOPT, dtype=np.int64)
     base = search_seed(g.rng, seat, salt)
-    nc = candidates(st, g.cb, gr, cand, seat, dk, n, base, cands)
-    k = search_decision(st, g.cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc)
+    budget = int(cfg[SC_BUDGET])
+    moves = int(cfg[SC_MOVES])
+    nc = candidates(st, g.cb, gr, cand, seat, dk, n, base, cands, moves)
+    k = search_decision(st, g.cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc,
+                        cfg)  # fmt: skip
     if (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0:
         # fair play: the same decision on a state whose hidden cards are different
         fog = fog_copy(st, g.dsize, pol, seat, dk, n)
-        nc = candidates(fog, g.cb, gr, cand, seat, dk, n, base, cands)
+        nc = candidates(fog, g.cb, gr, cand, seat, dk, n, base, cands, moves)
         k2 = search_decision(fog, g.cb, gr, opt, rank, p, seat, part, dk, n, budget, base,
-                             cands, nc)  # fmt: skip
+                             cands, nc, cfg)  # fmt: skip
         if k2 != k:
             raise AssertionError("fair play: a decision depends on cards the player may not see")
     pol[POL_PLAN_DK] = dk
@@ -346,12 +375,12 @@ def search_turn(st, g, gr, opt, rank, p, scfg, cand):
     Withdraw and defence cards, the attacker's step-5 cards and supporting units, and the
     choice between a hit and a retreat. Returns True if the game ended."""
     pol = g.pol
-    budget = scfg[p, SC_BUDGET] if pol[p] == POLICY_SEARCH else 0
+    budget = int(scfg[p, SC_BUDGET]) if pol[p] == POLICY_SEARCH else 0
     for part in _PARTS:
         if budget > 0:
             dk, n = first_options(st, g, opt, p, part, cand)
             if n > 1:
-                plan_search(st, g, gr, opt, rank, p, p, part, part, dk, n, budget, cand)
+                plan_search(st, g, gr, opt, rank, p, p, part, part, dk, n, scfg[p], cand)
         if part != PH_COMBAT:
             if turn_phases(st, g, opt, p, part, part + 1):
                 return True
@@ -374,8 +403,7 @@ def search_combat(st, g, gr, opt, rank, p, scfg, cand):
         seat, dk, n = stage_options(st, g, p, cand)
         if n > 1 and pol[seat] == POLICY_SEARCH and scfg[seat, SC_BUDGET] > 0:
             salt = combat_salt(st, cb)
-            plan_search(st, g, gr, opt, rank, p, seat, PH_COMBAT, salt, dk, n,
-                        scfg[seat, SC_BUDGET], cand)  # fmt: skip
+            plan_search(st, g, gr, opt, rank, p, seat, PH_COMBAT, salt, dk, n, scfg[seat], cand)
         combat_stage(st, g, p)
         if pol[POL_PLAN_DK] != 0:
             raise AssertionError("search: the rules never asked the planned decision")

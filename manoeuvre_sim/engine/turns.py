@@ -243,6 +243,34 @@ def continue_game(st, g, opt, rank, p, ph):
     run_turns(st, g, opt, rank, turn + 1)
 
 
+@kernel
+def continue_turns(st, g, opt, rank, p, ph, h):
+    """Play on from part ``ph`` of p's player turn to its end and then ``h - 1`` more player
+    turns, or to the end of the game if it comes first (a search's rollout cut short by the
+    value, ``search.py``). Returns the seat whose player turn comes next, -1 if the game
+    ended. The turn order and the end of the day are ``run_turns``'s (rule 2.3)."""
+    turn = st[S.TURN]
+    first = st[S.FIRST]
+    if turn_phases(st, g, opt, p, ph, PH_END):
+        return -1
+    q = p
+    left = h - 1
+    while True:
+        if q == first:
+            q = 1 - first
+        else:
+            if end_game_turn(st, g, opt, rank, turn):
+                return -1
+            turn += 1
+            st[S.TURN] = turn
+            q = first
+        if left <= 0:
+            return q
+        if player_turn(st, g, opt, q):
+            return -1
+        left -= 1
+
+
 @kernel(inline="always")  # one call site or two: no compile of its own
 def set_up_game(st, g, tables, opt):
     """Rule 3: the first player, the map, the deal and both armies' placement."""

@@ -3,7 +3,15 @@
 
 A policy is named by a spec string: a policy name (``POLICY_NAMES``), or for the search
 player ``search``, ``search:BUDGET`` or ``search:BUDGET:STYLE`` (rollouts per decision, and
-the style it plays its rollouts and its other decisions with; ``engine/search.py``).
+the style it plays its rollouts and its other decisions with; ``engine/search.py``), and
+after them any of the search options (issue 26), each a letter and its value:
+
+- ``vH``: cut each rollout short after H player turns (1..50) and score it by the learned
+  position value (``engine/value.py``) instead of playing to the end;
+- ``mM``: weigh the style's M best first moves (1..64; default ``SEARCH_MOVES``);
+- ``wMODEL``: the value model, data/value/MODEL.npz (default ``VALUE_MODEL``), with ``vH``.
+
+``search:256:tuned:v2:m10`` is the value search of docs/players.md.
 """
 
 from __future__ import annotations
@@ -26,9 +34,15 @@ from manoeuvre_sim.engine.policy_ids import (  # the ids and names: a leaf modul
     POLICY_RANDOM,
     POLICY_SEARCH,
     SC_BUDGET,
+    SC_HORIZON,
+    SC_MOVES,
+    SC_VALUE,
     SEARCH_BUDGET,
     SEARCH_MAX_BUDGET,
+    SEARCH_MOVES,
     SEARCH_ROLLOUT,
+    VALUE_MODEL,
+    is_search,
 )
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.jit import EntryPoint, entry_point, kernel
@@ -56,16 +70,13 @@ def parse_policy(spec: str, where: str = "policy") -> tuple[str, int, str]:
     if name not in POLICY_NAMES:
         raise UsageError(
             f"{where}: unknown policy {spec!r}; expected one of {', '.join(POLICY_NAMES)}"
-            " (search also as search:BUDGET or search:BUDGET:STYLE)"
+            " (search also as search:BUDGET or search:BUDGET:STYLE[:vH][:mM][:wMODEL])"
         )
     if name != "search":
         if len(parts) > 1:
             raise UsageError(f"{where}: {spec!r}: only search takes :BUDGET:STYLE")
         return name, 0, ""
-    if len(parts) > 3:
-        raise UsageError(
-            f"{where}: {spec!r}: expected search, search:BUDGET or search:BUDGET:STYLE"
-        )
+    search_options(spec, where)  # the options after the style, checked
     budget = SEARCH_BUDGET
     if len(parts) > 1:
         try:
@@ -77,11 +88,67 @@ def parse_policy(spec: str, where: str = "policy") -> tuple[str, int, str]:
                 f"{where}: {spec!r}: the budget must be a whole number of rollouts in "
                 f"1..{SEARCH_MAX_BUDGET}, got {parts[1]!r}"
             )
-    rollout = parts[2] if len(parts) > 2 else SEARCH_ROLLOUT
+    rollout = parts[2] if len(parts) > 2 and parts[2] else SEARCH_ROLLOUT
     if rollout not in POLICY_NAMES or rollout == "search":
         styles = ", ".join(x for x in POLICY_NAMES if x != "search")
         raise UsageError(f"{where}: {spec!r}: the rollout style must be one of {styles}")
     return name, budget, rollout
+
+
+_RANGES = {"v": ("horizon in player turns", 1, 50), "m": ("first moves weighed", 1, 64)}
+
+
+def search_options(spec: str, where: str = "policy") -> tuple[int, int, str]:
+    """``(horizon, first moves weighed, value model)`` of a search spec's options after its
+    style (the module docstring): ``(0, SEARCH_MOVES, "")`` when it gives none. A bad option
+    raises a UsageError naming ``where``."""
+    parts = str(spec).split(":")
+    horizon, moves, model = 0, SEARCH_MOVES, ""
+    seen = set()
+    for part in parts[3:]:
+        key, val = part[:1], part[1:]
+        if key not in ("v", "m", "w") or key in seen or not val:
+            raise UsageError(
+                f"{where}: {spec!r}: expected search:BUDGET:STYLE and then any of vH (value "
+                f"after H player turns), mM (first moves weighed), wMODEL (value model), once "
+                f"each; got {part!r}"
+            )
+        seen.add(key)
+        if key == "w":
+            if not all(ch.isalnum() or ch in "_-." for ch in val):
+                raise UsageError(f"{where}: {spec!r}: wMODEL: a model name, got {val!r}")
+            model = val
+            continue
+        what, lo, hi = _RANGES[key]
+        try:
+            num = int(val)
+        except ValueError:
+            num = lo - 1
+        if not (lo <= num <= hi):
+            raise UsageError(f"{where}: {spec!r}: {key}: the {what} must be in {lo}..{hi}, "
+                             f"got {val!r}")  # fmt: skip
+        if key == "v":
+            horizon = num
+        else:
+            moves = num
+    if model and not horizon:
+        raise UsageError(f"{where}: {spec!r}: wMODEL names the value of vH: give vH too")
+    return horizon, moves, (model or VALUE_MODEL) if horizon else ""
+
+
+def value_record(spec: str) -> dict:
+    """What a manifest records of a policy spec's value model: ``{}`` without one, else its
+    name and the SHA-256 of its file (``engine/value.py``), so a study names the exact
+    arrays its search played with."""
+    import hashlib
+
+    from manoeuvre_sim.engine.value import value_path
+
+    model = search_options(spec)[2] if is_search(spec) else ""
+    if not model:
+        return {}
+    digest = hashlib.sha256(value_path(model).read_bytes()).hexdigest()[:16]
+    return {"value_model": model, "value_sha256": digest}
 
 
 def params_for(policy_a: str, policy_b: str) -> np.ndarray:
@@ -96,11 +163,22 @@ def _params_of(spec: str) -> np.ndarray:
 
 
 def search_config(policy_a: str, policy_b: str) -> np.ndarray:
-    """``scfg``, ndarray(int32, (2, NSC)) of ``engine/search.py``: per seat, the search
-    player's rollouts per decision (0: the seat does not search)."""
-    out = np.zeros((2, NSC), dtype=np.int32)
+    """``scfg``, ndarray(float64, (2, NSC)) of ``engine/search.py``: per seat, the search
+    player's rollouts per decision (0: the seat does not search), its horizon, the first
+    moves it weighs and its packed value model (``policy_ids.SC_*``; the model is loaded
+    from its file, a bad one raising a one-line DataError)."""
+    from manoeuvre_sim.engine.value import load_value, pack_value
+
+    out = np.zeros((2, NSC), dtype=np.float64)
     for seat, spec in enumerate((policy_a, policy_b)):
         out[seat, SC_BUDGET] = parse_policy(spec)[1]
+        out[seat, SC_MOVES] = SEARCH_MOVES
+        if is_search(spec):
+            horizon, moves, model = search_options(spec)
+            out[seat, SC_HORIZON] = horizon
+            out[seat, SC_MOVES] = moves
+            if horizon:
+                out[seat, SC_VALUE:] = pack_value(load_value(model))
     return out
 
 

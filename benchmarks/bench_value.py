@@ -1,0 +1,193 @@
+"""The learned position value (issue 26): generate self-play positions, fit, test on
+held-out games, export the model.
+
+    .venv/bin/python benchmarks/bench_value.py [--games 100] [--policy tuned] [--seed 1]
+        [--name tuned] [--test-share 0.2]
+
+Plays ``--games`` games of ``--policy`` against itself on every ordered pairing of the 8
+base armies (the balance study's seeds), keeps the features of both seats at the start of
+every player turn (``manoeuvre_sim/value_data.py``; stored in reports/value/, not
+committed), fits the logistic value on the games outside a held-out ``--test-share`` of
+them (split by game), writes the model to data/value/NAME.npz with its provenance, and the
+section "NAME" of benchmarks/RESULTS-value.md: log loss and Brier score on the held-out
+games against a constant prediction, the reliability table, and the weights. The
+reliability curve is drawn to reports/value/NAME-reliability.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "benchmarks" / "RESULTS-value.md"
+HEADER = """# The learned position value
+
+Issue 26 part 1: a seat's chance to win from a position, fitted to self-play games
+(`manoeuvre_sim/value_data.py`, `value_fit.py`; the model `engine/value.py`, its features
+`engine/features.py`), written by `benchmarks/bench_value.py`. Each section is one model
+file in data/value/. Calibration is measured on held-out games (split by game): log loss
+and Brier score (lower is better) against a constant prediction, and the reliability table
+(predicted against observed win rate by bin of the prediction; draws count half).
+"""
+
+
+def main() -> None:
+    import numpy as np
+    from bench_search import replace_section
+
+    from manoeuvre_sim.engine.features import FEATURE_NAMES
+    from manoeuvre_sim.engine.value import load_value, save_value, value_path
+    from manoeuvre_sim.model.load import load_builtin_armies
+    from manoeuvre_sim.value_data import positions, read_positions, write_positions
+    from manoeuvre_sim.value_fit import fit_value, provenance
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="games per ordered pairing")
+    ap.add_argument("--policy", default="tuned")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--name", default="tuned", help="the model's name: data/value/NAME.npz")
+    ap.add_argument("--test-share", type=float, default=0.2)
+    ap.add_argument("--note", default="", help="a line on how this model came about")
+    args = ap.parse_args()
+    armies = [a.name for a in load_builtin_armies()]
+    safe = args.policy.replace(":", "_")
+    data = ROOT / "reports" / "value" / f"positions-{safe}-g{args.games}-s{args.seed}.parquet"
+    t0 = time.perf_counter()
+    if data.exists():
+        rows, prov = read_positions(data)
+        print(f"read {len(rows)} rows from {data}", flush=True)
+    else:
+        rows, prov = positions(
+            armies, args.games, args.policy, args.seed,
+            progress=lambda i, n: print(f"pairing {i}/{n}", flush=True),
+        )  # fmt: skip
+        write_positions(rows, prov, data)
+    secs = time.perf_counter() - t0
+    fit = fit_value(rows, test_share=args.test_share, seed=args.seed)
+    path = value_path(args.name)
+    save_value(path, fit.mean, fit.scale, fit.coef, fit.intercept,
+               provenance(prov, fit, test_share=args.test_share, split_seed=args.seed))  # fmt: skip
+    load_value(args.name)  # what the engine will read
+    m = fit.metrics
+    load = os.getloadavg()[0]
+    lines = [
+        f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, "
+        f"{os.cpu_count()} cores (load {load:.1f}), by `benchmarks/bench_value.py --games "
+        f"{args.games} --policy {args.policy} --seed {args.seed} --name {args.name}`"
+        f"{': ' + args.note if args.note else ''}.",
+        "",
+        f"Data: `{args.policy}` against itself, {args.games} games on each of the 64 ordered "
+        f"pairings of the 8 base armies, {len(rows):,} rows (both seats at the start of every "
+        f"player turn; {secs:.0f} s to play), rules {prov['rules_version']}, data hash "
+        f"`{prov['data_hash']}`, rows hash `{prov['rows_hash']}`. Held out: "
+        f"{m['test_games']:,} games ({m['test_rows']:,} rows); fitted on {m['train_rows']:,} "
+        "rows.",
+        "",
+        "| held-out games | log loss | Brier |",
+        "|---|---:|---:|",
+        f"| the value | {m['log_loss']:.4f} | {m['brier']:.4f} |",
+        f"| a constant (the training mean) | {m['log_loss_constant']:.4f} | "
+        f"{m['brier_constant']:.4f} |",
+        "",
+        f"(Log loss on the training rows: {m['train_log_loss']:.4f}.)",
+        "",
+        "Reliability on the held-out games (bins of the predicted chance to win):",
+        "",
+        "| predicted | rows | mean predicted | observed | 95 % interval |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for r in fit.reliability.itertuples():
+        lines.append(
+            f"| {r.lo:.1f}-{r.hi:.1f} | {r.rows:,} | {r.predicted:.3f} | {r.observed:.3f} | "
+            f"[{r.obs_lo:.3f}, {r.obs_hi:.3f}] |"
+        )
+    worst = float(np.max(np.abs(fit.reliability.predicted - fit.reliability.observed)))
+    lines += [
+        "",
+        f"Largest gap between a bin's mean prediction and its observed rate: {worst:.3f}.",
+        "",
+        "Weights (per standard deviation of the feature; the log-odds of winning):",
+        "",
+        "| feature | mean | sd | weight |",
+        "|---|---:|---:|---:|",
+    ]
+    order = np.argsort(-np.abs(fit.coef))
+    for i in order:
+        lines.append(
+            f"| `{FEATURE_NAMES[i]}` | {fit.mean[i]:.3f} | {fit.scale[i]:.3f} | "
+            f"{fit.coef[i]:+.3f} |"
+        )
+    lines.append(f"| intercept | | | {fit.intercept:+.3f} |")
+    others = cross_check(rows, fit, args.name)
+    if others:
+        lines += [
+            "",
+            "The other models of data/value/ on the same held-out games (as read from their "
+            "files when this ran):",
+            "",
+            "| model | log loss | Brier | largest reliability gap |",
+            "|---|---:|---:|---:|",
+            *others,
+        ]
+    if not OUT.exists():
+        OUT.write_text(HEADER, encoding="utf-8")
+    replace_section(OUT, f"Model `{args.name}`", "\n".join(lines) + "\n")
+    print("\n".join(lines))
+    plot(fit, ROOT / "reports" / "value" / f"{args.name}-reliability.png", args.name)
+
+
+def cross_check(rows, fit, name: str) -> list[str]:
+    """Table rows: every other model file's log loss, Brier score and largest reliability
+    gap on this fit's held-out games."""
+    import numpy as np
+
+    from manoeuvre_sim.engine.features import FEATURE_NAMES
+    from manoeuvre_sim.engine.value import load_value, value_path
+    from manoeuvre_sim.value_fit import log_loss, reliability
+
+    test = np.isin(rows["gid"].to_numpy(), fit.test_gids)
+    x = rows[list(FEATURE_NAMES)].to_numpy(np.float64)[test]
+    y = rows["result"].to_numpy(np.float64)[test]
+    out = []
+    for path in sorted(value_path(name).parent.glob("*.npz")):
+        if path.stem == name:
+            continue
+        m = load_value(str(path))
+        p = 1.0 / (1.0 + np.exp(-(m["intercept"] + ((x - m["mean"]) / m["scale"]) @ m["coef"])))
+        r = reliability(y, p)
+        gap = float(np.max(np.abs(r.predicted - r.observed)))
+        out.append(f"| `{path.stem}` | {log_loss(y, p):.4f} | {np.mean((p - y) ** 2):.4f} | "
+                   f"{gap:.3f} |")  # fmt: skip
+    return out
+
+
+def plot(fit, path: Path, name: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    r = fit.reliability
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, label="perfect calibration")
+    ax.errorbar(r.predicted, r.observed, yerr=[r.observed - r.obs_lo, r.obs_hi - r.observed],
+                fmt="o-", label=f"value `{name}`, held-out games")  # fmt: skip
+    ax.set_xlabel("predicted chance to win")
+    ax.set_ylabel("observed win rate (draws 1/2)")
+    ax.set_title(f"Reliability: log loss {fit.metrics['log_loss']:.3f}, "
+                 f"Brier {fit.metrics['brier']:.3f}")  # fmt: skip
+    ax.legend(loc="upper left")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=80)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
