@@ -4,11 +4,18 @@ style, and the candidate attacks being the legal ones."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hex_boards import Board
 
+from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import combat as C
+from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import search as SR
 from manoeuvre_sim.hexgame import search_combat as SX
 from manoeuvre_sim.hexgame import state as S
@@ -130,3 +137,28 @@ def test_the_attack_search_draws_once_from_its_own_stream():
     next_u64(mine)
     assert np.array_equal(b.g.rngs[1], mine), "one draw of its own stream per attack"
     assert b.g.srch[0, S.SR_DICE] == 0  # the real attack rolls the game's dice
+
+
+NOJIT = """
+import json
+from manoeuvre_sim.hexgame import batch as BT, scenario as SC, state as S
+from manoeuvre_sim.hexgame.players import policy_arrays
+packed = SC.pack(SC.load_scenario())
+pol, params = policy_arrays("search:2::all", "search:2:attrition:all")
+r = BT.play_games(5, 0, 2, packed, S.default_options(step_losses=1), pol, params, 1)
+print(json.dumps(r.tolist()))
+"""
+
+
+def test_the_combat_search_kernels_equal_plain_python():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    res = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", NOJIT], capture_output=True, text=True, env=env,
+        timeout=600,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    plain = json.loads(res.stdout.strip().splitlines()[-1])
+    pol, params = policy_arrays("search:2::all", "search:2:attrition:all")
+    packed = SC.pack(SC.load_scenario())
+    r = BT.play_games(5, 0, 2, packed, S.default_options(step_losses=1), pol, params, 1)
+    assert r.tolist() == plain
