@@ -169,7 +169,7 @@ class VariantSpec:
             raise UsageError(f"--policies: expected distinct players, got {self.policies!r}")
         for p in self.policies:
             try:
-                parse_policy(p)  # a player of POLICIES or search[:BUDGET[:STYLE]]
+                parse_policy(p)  # a player of POLICIES or search[:BUDGET[:STYLE[:SCOPE]]]
             except ValueError as e:
                 raise UsageError(f"--policies: {e}") from None
         if self.games < 1:

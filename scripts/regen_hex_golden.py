@@ -12,6 +12,7 @@ GAMES = (
     (1, 0, "random", "random", {}),
     (2, 1, "attrition", "capital", {"border": "large_red", "step_losses": True}),
     (4, 2, "search:8", "capital", {}),
+    (4, 2, "search:8:capital:all", "capital", {}),
 )
 
 

@@ -9,11 +9,17 @@ import pytest
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import checks as K
 from manoeuvre_sim.hexgame import game as G
-from manoeuvre_sim.hexgame import parse_policy
+from manoeuvre_sim.hexgame import parse_policy, search_scope
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import search as SR
 from manoeuvre_sim.hexgame import state as S
-from manoeuvre_sim.hexgame.players import P_SEARCH, budget_of, policy_arrays, style_of
+from manoeuvre_sim.hexgame.players import (
+    P_SEARCH,
+    budget_of,
+    policy_arrays,
+    searches_combat,
+    style_of,
+)
 from manoeuvre_sim.rng import next_u64, seed_state
 
 
@@ -32,6 +38,9 @@ def _games(policies, n, seed=21, threads=2, border="basic", **opt):
         (("random", "search:4:attrition"), 100, "large_blue", {}),
         (("search:4", "search:6:attrition"), 60, "basic", {"step_losses": 1, "step_repl": 1}),
         (("attrition", "search:4"), 100, "large_red", {"quality": (5, 0)}),
+        (("search:4::all", "capital"), 100, "basic", {}),
+        (("random", "search:4:attrition:all"), 60, "large_blue", {"step_losses": 1}),
+        (("search:4:capital:all", "search:3"), 40, "large_red", {"step_repl": 1}),
     ],
 )
 def test_search_games_are_legal(policies, n, border, opt):
@@ -44,9 +53,10 @@ def test_search_games_are_legal(policies, n, border, opt):
     assert (r[~won, BT.R_TURNS] == 10).all()
 
 
-def test_same_records_on_one_and_two_threads():
-    a = _games(("search:4", "capital"), 40, threads=1)
-    b = _games(("search:4", "capital"), 40, threads=2)
+@pytest.mark.parametrize("policies", [("search:4", "capital"), ("attrition", "search:4::all")])
+def test_same_records_on_one_and_two_threads(policies):
+    a = _games(policies, 40, threads=1)
+    b = _games(policies, 40, threads=2)
     assert np.array_equal(a, b)
 
 
@@ -80,19 +90,27 @@ def test_search_draws_only_once_from_its_own_stream(budget):
 
 def test_the_plan_played_is_the_plan_drawn_up():
     # the real movement phase replays every noted decision, in step, and ends the replay
-    st, g = _opening(policies=("search:8", "search:8"))
+    st, g = _opening(policies=("search:8::all", "search:8::all"))
     side = int(st[S.FIRST])
     assert G.play_from(st, g, 1, 0, G.PH_MOVE) == 2 * 1 + 0  # paused for the plan
     SR.plan_movement(st, g, side, 1, 0)
     n = g.srch[side, S.SR_LEN]
     assert n > 0
-    # played on: the first player's plan, its combat, then a pause for the second's plan
-    assert G.play_from(st, g, 1, 0, G.PH_MOVE) == 2 * 1 + 1
+    # played on: the first player's plan, its combat (a search player searching its
+    # combat pauses before each of its attacks), then a pause for the second's plan
+    r = G.play_from(st, g, 1, 0, G.PH_MOVE)
+    while r == 2 * 1 + 0 + G.ATTACK_PAUSE:
+        SR.plan_attack(st, g, side, 1, 0)
+        r = G.play_from(st, g, 1, 0, G.PH_ATTACKS)
+    assert r == 2 * 1 + 1
     assert g.srch[side, S.SR_CUR] == n and g.srch[side, S.SR_MODE] == S.SR_OFF
     assert st[S.VIOLATIONS] == 0
 
 
-@pytest.mark.parametrize("policies", [("search:6", "capital"), ("random", "search:3:attrition")])
+@pytest.mark.parametrize(
+    "policies",
+    [("search:6", "capital"), ("random", "search:3:attrition"), ("search:6::all", "capital")],
+)
 def test_the_game_rolls_exactly_its_own_dice(policies):
     # the game's stream ends advanced by the draws the rules made (the first player's, two
     # dice a combat) and by nothing else: the search never draws from it
@@ -132,13 +150,22 @@ def test_policy_specs():
     assert parse_policy("search") == ("search", 32, "capital")
     assert parse_policy("search:8") == ("search", 8, "capital")
     assert parse_policy("search:8:attrition") == ("search", 8, "attrition")
+    assert parse_policy("search:8:attrition:moves") == ("search", 8, "attrition")
+    assert parse_policy("search::attrition:all") == ("search", 32, "attrition")
+    assert search_scope("search:8:attrition:all") == search_scope("search:8::all") == "all"
+    assert search_scope("search:8") == search_scope("search:8:capital:") == "moves"
     assert parse_policy("capital") == ("capital", 0, "capital")
-    for bad in ("search:0", "search:x", "search:8:random", "capital:3", "searchy", "search:1:a:b"):
+    for bad in ("search:0", "search:x", "search:8:random", "capital:3", "searchy",
+                "search:1:a:b", "search:1:capital:b", "search:1:capital:all:x"):  # fmt: skip
         with pytest.raises(ValueError):
             parse_policy(bad)
     pol, params = policy_arrays("search:12:attrition", "random")
     assert pol[0] >= P_SEARCH and budget_of(pol[0]) == 12 and style_of(pol[0]) == 2
+    assert not searches_combat(pol[0]) and not searches_combat(pol[1])
     assert budget_of(pol[1]) == 0 and style_of(pol[1]) == 0
+    pol, _ = policy_arrays("search:4096:capital:moves", "search:1:attrition:all")
+    assert (budget_of(pol[0]), style_of(pol[0]), searches_combat(pol[0])) == (4096, 1, False)
+    assert (budget_of(pol[1]), style_of(pol[1]), searches_combat(pol[1])) == (1, 2, True)
     assert np.array_equal(params[0], policy_arrays("attrition", "random")[1][0])
     assert SR.plan_shape(16) == (4, 4) and SR.plan_shape(2) == (2, 1)
 

@@ -15,7 +15,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     "--policies",
     default="random,capital,attrition",
     show_default=True,
-    help="Comma-separated players: random, capital, attrition, search[:BUDGET[:STYLE]].",
+    help="Comma-separated players: random, capital, attrition, search[:BUDGET[:STYLE[:SCOPE]]].",
 )
 @click.option(
     "--games", type=int, default=1000, show_default=True, help="Games per pair and seating."

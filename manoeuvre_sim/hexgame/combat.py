@@ -13,7 +13,7 @@ from __future__ import annotations
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
-from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, roll_combat
+from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, crt_result, roll_combat
 from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel
 
@@ -83,11 +83,15 @@ def _mark_defenders(g, h, mask, on):
 
 
 @kernel
-def combat_phase(st, g, side):
-    """Rule [8]: the phasing side's attacks, then stacking for both sides."""
+def combat_phase(st, g, side, fresh):
+    """Rule [8]: the phasing side's attacks, then stacking for both sides. ``fresh``: the
+    phase begins (else it goes on between two attacks, flags kept). Returns 1, paused
+    before an attack, when a search player searching its combat has none chosen
+    (``search.py`` chooses it and plays on, ``game.PH_ATTACKS``), else 0."""
     e = 1 - side
-    for u in range(S.NU):
-        st[S.FLAGS + u] &= ~(S.F_USED | S.F_ATTACKED)
+    if fresh:
+        for u in range(S.NU):
+            st[S.FLAGS + u] &= ~(S.F_USED | S.F_ATTACKED)
     n_hex = g.nbr.shape[0]
     for k in range(n_hex):
         g.wk[S.W_TMP, k] = 0
@@ -111,6 +115,8 @@ def combat_phase(st, g, side):
                     break
         if n == 0:
             break
+        if PL.searches_combat(g.pol[side]) and g.srch[side, S.SR_MODE] != S.SR_ATTACK:
+            return 1
         u = opts[PL.choose(st, g, side, PL.D_ATTACKER, n, nm, 0)]
         if u < 0:
             break
@@ -169,9 +175,13 @@ def combat_phase(st, g, side):
                 na += 1
         for i in range(nd):
             g.wk[S.W_TMP, g.wk[S.W_DEF, i]] = 0
+        g.srch[side, S.SR_MODE] = S.SR_OFF  # the attack the search chose is built
         resolve(st, g, side, na, nd)
+        g.srch[side, S.SR_DICE] = 0
+    g.srch[side, S.SR_MODE] = S.SR_OFF
     enforce_stacking(st, g, side)
     enforce_stacking(st, g, e)
+    return 0
 
 
 @kernel
@@ -242,7 +252,10 @@ def resolve(st, g, side, na, nd):
     # enemies in captured Capitals' hexes before the result (rule [11] recapture)
     before0 = g.wk[S.W_OCC + 1, B.capital_hex(st, 0)] if st[S.CAP_CAPTURED] == 1 else 0
     before1 = g.wk[S.W_OCC + 0, B.capital_hex(st, 1)] if st[S.CAP_CAPTURED + 1] == 1 else 0
-    r = roll_combat(att, dfc, g.rngs[0])
+    if g.srch[side, S.SR_DICE] > 0:  # a search rollout's stratified roll (search.py)
+        r = crt_result(att - dfc + g.srch[side, S.SR_DICE] - 6)
+    else:
+        r = roll_combat(att, dfc, g.rngs[0])
     S.log(g, st, S.EV_RESULT, att, dfc, r)
     if r == DE:
         for i in range(nd):

@@ -160,15 +160,18 @@ def victory_check(st, g, ended):
     return False
 
 
-PH_MOVE, PH_COMBAT = 0, 1
+PH_MOVE, PH_COMBAT, PH_ATTACKS = 0, 1, 2
+ATTACK_PAUSE = 1 << 16  # added to play_from's pause code: paused before an attack
 
 
 @kernel
 def play_from(st, g, turn, k, phase):
-    """Play on from phase ``phase`` (PH_MOVE, PH_COMBAT) of the ``k``-th player turn (0, 1)
-    of game turn ``turn`` to the end of the game; returns -1 then. Pauses before the
-    movement phase of a search player that has no plan to play (``search.py`` draws one
-    up and calls again) and returns ``2 * turn + k`` then."""
+    """Play on from phase ``phase`` (PH_MOVE, PH_COMBAT; PH_ATTACKS: on in the combat phase
+    between two attacks) of the ``k``-th player turn (0, 1) of game turn ``turn`` to the
+    end of the game; returns -1 then. Pauses before the movement phase of a search player
+    that has no plan to play (``search.py`` draws one up and calls again) and returns
+    ``2 * turn + k`` then; before an attack of a search player searching its combat, with
+    none chosen, ``2 * turn + k + ATTACK_PAUSE``."""
     first = st[S.FIRST]
     for t in range(turn, g.opt[S.O_TURNS] + 1):
         if st[S.TURN] != t:
@@ -184,7 +187,9 @@ def play_from(st, g, turn, k, phase):
                 g.srch[side, S.SR_MODE] = S.SR_OFF
                 if g.opt[S.O_CHECK]:
                     st[S.VIOLATIONS] |= K.check_state(st, g, False)
-            C.combat_phase(st, g, side)
+            fresh = t != turn or kk != k or phase != PH_ATTACKS
+            if C.combat_phase(st, g, side, fresh):
+                return 2 * t + kk + ATTACK_PAUSE
             if g.opt[S.O_CHECK]:
                 st[S.VIOLATIONS] |= K.check_state(st, g, False)
             if victory_check(st, g, side):

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.hexgame import POLICIES, parse_policy
+from manoeuvre_sim.hexgame import POLICIES, parse_policy, search_scope
 from manoeuvre_sim.hexgame import board as B
+from manoeuvre_sim.hexgame import lookahead as LA
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel
 from manoeuvre_sim.rng import keep_best, uniform_below
 
 P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
-# the search player (``search.py``): pol = P_SEARCH + 4 * budget + its style (1 or 2)
+# the search player (``search.py``): pol = P_SEARCH + 8 * budget + 4 * (1 if it searches
+# its movement plans only, scope ``moves``) + its style (1 or 2)
 P_SEARCH = 4
 NPARAM = 4
 # a study device, not a rule: an optional fifth parameter, > 0: the player sets its Capital
@@ -59,7 +61,8 @@ def policy_arrays(policy_blue, policy_red, params_blue=None, params_red=None):
     for s, (name, p) in enumerate(((policy_blue, params_blue), (policy_red, params_red))):
         base, budget, style = parse_policy(name)  # ValueError for an unknown spec
         if base == "search":
-            pol[s] = P_SEARCH + 4 * budget + POLICIES.index(style)
+            moves_only = 0 if search_scope(name) == "all" else 1
+            pol[s] = P_SEARCH + 8 * budget + 4 * moves_only + POLICIES.index(style)
             name = style
         else:
             pol[s] = POLICIES.index(base)
@@ -77,7 +80,13 @@ def style_of(p):
 @kernel(inline="always")
 def budget_of(p):
     """A search player's rollouts per movement phase (0 for the other players)."""
-    return (p - P_SEARCH) >> 2 if p >= P_SEARCH else 0
+    return (p - P_SEARCH) >> 3 if p >= P_SEARCH else 0
+
+
+@kernel(inline="always")
+def searches_combat(p):
+    """A search player of scope ``all``: it searches its combat decisions too."""
+    return p >= P_SEARCH and ((p - P_SEARCH) >> 2) & 1 == 0
 
 
 @kernel(inline="always")
@@ -205,15 +214,33 @@ def choose(st, g, side, kind, n, a, b):
             raise RuntimeError("search: the movement plan replayed out of step")
         sr[S.SR_CUR] = c + 1
         return sr[S.SR_PLAN + 2 * c + 1]
+    if sr[S.SR_MODE] == S.SR_ATTACK and kind >= D_ATTACKER and kind <= D_JOIN:
+        # the attack the combat search chose (search.py), built as the rules ask (combat.py)
+        if kind == D_ATTACKER:
+            want = sr[S.SR_A_UNIT]
+        elif kind == D_DEFENDERS:
+            want = sr[S.SR_A_MASK]
+        else:
+            want = (sr[S.SR_A_JOIN] >> (a % MAXU)) & 1
+        for i in range(n):
+            if g.wk[S.W_OPTS, i] == want:
+                return i
+        raise RuntimeError("search: the chosen attack is not a legal one")
     if g.pol[side] == P_RANDOM:
         return uniform_below(rng, n)
     p = g.params[side]
     noise = sr[S.SR_NOISE] * 0.01 if sr[S.SR_MODE] == S.SR_RECORD else 0.0
+    # the combat search's retreats, withdrawals and advances: a one-step lookahead
+    look = kind >= D_WITHDRAW and searches_combat(g.pol[side]) and sr[S.SR_MODE] == S.SR_OFF
     best = -np.inf
     bi = 0
     ties = 0
     for i in range(n):
         v = _score(st, g, side, kind, g.wk[S.W_OPTS, i], a, b, p)
+        if look:
+            o = g.wk[S.W_OPTS, i]
+            dies = o >= 0 and kind != D_ADVANCE and _dies(st, g, side, o)
+            v = LA.after(st, g, side, a, o, dies) + LA.STYLE_WEIGHT * v
         if noise > 0.0:
             v += noise * uniform_below(rng, 1024) / 1024.0
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)

@@ -100,8 +100,14 @@ SR_LEN = 2  # decisions noted
 SR_NOISE = 3  # record mode: noise added to the scripted scores, in hundredths
 SR_PLAN = 4  # (options, index taken) per decision
 SR_MAXD = 64
-SR_N = SR_PLAN + 2 * SR_MAXD
-SR_OFF, SR_RECORD, SR_REPLAY = 0, 1, 2
+# an attack chosen by the combat search (mode SR_ATTACK): its first attacker (-1: end the
+# combat phase), its defending hexes (the attacker's direction mask) and the other units
+# joining (bit ``v % MAXU``), in place of the plan
+SR_A_UNIT, SR_A_MASK, SR_A_JOIN = SR_PLAN, SR_PLAN + 1, SR_PLAN + 2
+SR_DICE = SR_PLAN + 2 * SR_MAXD  # > 0: a search rollout's next attack rolls this difference
+#                                  (d6 - d6 + 6), not the dice (combat.py; search.py only)
+SR_N = SR_DICE + 1
+SR_OFF, SR_RECORD, SR_REPLAY, SR_ATTACK = 0, 1, 2, 3
 
 
 def new_context(packed, opt, pol, params, trace_rows=0):
