@@ -218,20 +218,26 @@ def traces_supply(st, g, u):
         if dx == 1:  # the Capital's hex is next: a path (the Capital's own hex needs none)
             found = True
             break
-        for step in range(1, -2, -1):  # the neighbours nearer the Capital pushed last
-            for d in range(6):
-                k = g.nbr[x, d]
-                if k < 0 or wk[S.W_SEEN, k] == 1 or g.dist[k, c] - dx != step:
-                    continue
-                if wk[S.W_OCC + e, k] > 0:
-                    continue  # an enemy unit
-                if wk[S.W_OCC + s, k] == 0 and wk[S.W_ZOC + e, k] > 0:
-                    continue  # a vacant hex in enemy ZOC
-                wk[S.W_SEEN, k] = 1
-                wk[S.W_VLIST, nv] = k
-                nv += 1
-                wk[S.W_STK, sp] = k
-                sp += 1
+        near = -1
+        for d in range(6):
+            k = g.nbr[x, d]
+            if k < 0 or wk[S.W_SEEN, k] == 1:
+                continue
+            if wk[S.W_OCC + e, k] > 0:
+                continue  # an enemy unit
+            if wk[S.W_OCC + s, k] == 0 and wk[S.W_ZOC + e, k] > 0:
+                continue  # a vacant hex in enemy ZOC
+            wk[S.W_SEEN, k] = 1
+            wk[S.W_VLIST, nv] = k
+            nv += 1
+            if near < 0 and g.dist[k, c] < dx:
+                near = sp
+            wk[S.W_STK, sp] = k
+            sp += 1
+        if near >= 0:  # a neighbour nearer the Capital searched from next
+            k = wk[S.W_STK, near]
+            wk[S.W_STK, near] = wk[S.W_STK, sp - 1]
+            wk[S.W_STK, sp - 1] = k
     for i in range(nv):
         wk[S.W_SEEN, wk[S.W_VLIST, i]] = 0
     return found

@@ -132,15 +132,13 @@ def combat_phase(st, g, side):
         h = st[S.POS + u]
         st[S.FLAGS + u] |= S.F_USED
         n = 0
+        emask = 0  # the directions of u's adjacent enemy hexes
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k >= 0 and g.wk[S.W_OCC + e, k] > 0:
+                emask |= 1 << d
         for mask in range(1, 64):
-            ok = True
-            for d in range(6):
-                if mask & (1 << d):
-                    k = g.nbr[h, d]
-                    if k < 0 or g.wk[S.W_OCC + e, k] == 0:
-                        ok = False
-                        break
-            if not ok:
+            if mask & ~emask:
                 continue
             _mark_defenders(g, h, mask, 1)
             if _feasible(st, g, side, nm):

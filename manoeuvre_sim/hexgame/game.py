@@ -121,18 +121,17 @@ def movement_phase(st, g, side):
         st[S.FLAGS + u] = f
     opts = g.wk[S.W_OPTS]
     n_hex = g.nbr.shape[0]
+    # W_STACK marks the units moved so far (board.mark_stacks with F_MOVED), one by one
     for u in range(side * MAXU + 1, side * MAXU + MAXU):
         h0 = st[S.POS + u]
         if h0 < 0:
             continue
         B.reach(st, g, u, B.movement_allowance(st, g, u))
         n = 0
-        B.mark_stacks(st, g, side, S.F_MOVED)  # u has not moved yet: never marked
-        for h in range(n_hex):
+        for h in range(n_hex):  # u has not moved yet: never marked
             if g.wk[S.W_REACH, h] >= 0 and B.fits_marked(g, u, h):
                 opts[n] = h
                 n += 1
-        B.clear_stacks(st, g, side)
         if n == 0:  # only over-stacked hexes: stay (stacking removes the excess, rule [6])
             opts[n] = h0
             n += 1
@@ -141,6 +140,10 @@ def movement_phase(st, g, side):
             S.log(g, st, S.EV_MOVE, u, h0, h)
             B.enter(st, g, u, h)
         st[S.FLAGS + u] |= S.F_MOVED
+        c = B.stack_class(g, u)
+        if c < 2:
+            g.wk[S.W_STACK, h] |= 1 << c
+    B.clear_stacks(st, g, side)
     C.enforce_stacking(st, g, side)
 
 
