@@ -49,6 +49,11 @@ from numba.experimental.function_type import _get_wrapper_address
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
+from manoeuvre_sim.numba_cache import install_locator
+
+# each game's kernels into its own keyed cache directory (numba_cache.py), before any exists
+install_locator()
+
 
 def _plain(t):
     """int64 for a signed integer scalar narrower than 64 bits or an integer literal, the
