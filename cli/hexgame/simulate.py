@@ -25,6 +25,7 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     import numpy as np
 
     from manoeuvre_sim.cli._common import progress_bar
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
     from manoeuvre_sim.hexgame import batch
     from manoeuvre_sim.hexgame.records import manifest, to_frame
@@ -40,7 +41,7 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     sc, source, packed, options, pol, params, policies = load_game(kw)
     threads = threads or numba.config.NUMBA_NUM_THREADS
     man = manifest(sc, source, options, seed, first_game, games, policies, params)
-    bar, progress = progress_bar(quiet, kinds=())  # Manoeuvre's warmup knows no hex kernel
+    bar, progress = progress_bar(quiet, kinds=HEX_KINDS)
     t0 = time.perf_counter()
     parts = []
     try:
