@@ -130,7 +130,7 @@ def besieged(st, g, side):
 
 @kernel
 def supply_map(st, g, side):
-    """Mark ``W_SUP + side`` with the hexes from which a supply path reaches ``side``'s
+    """Mark ``W_SUP + side`` with 1 on the hexes from which a supply path reaches ``side``'s
     Capital (rule [9]: through no enemy unit and no vacant hex in enemy ZOC; a captured
     Capital supplies nobody, a besieged one only its own hex: rule [11]). Brings occupancy
     and ZOC up to date (``refresh``) and searches again only if a unit moved since the
@@ -149,17 +149,22 @@ def supply_map(st, g, side):
     for i in range(S.K_VALID + 1):
         wk[key, i] = wk[S.W_KEY, i]
     n = g.nbr.shape[0]
-    for h in range(n):
-        wk[row, h] = 0
-    if st[S.CAP_CAPTURED + side] == 1:
-        return
-    c = capital_hex(st, side)
-    if c < 0:
-        return
-    wk[row, c] = 1
-    if besieged(st, g, side):
-        return
     e = 1 - side
+    c = capital_hex(st, side)
+    if st[S.CAP_CAPTURED + side] == 1 or c < 0:
+        for h in range(n):
+            wk[row, h] = 0
+        return
+    if besieged(st, g, side):
+        for h in range(n):
+            wk[row, h] = 0
+        wk[row, c] = 1
+        return
+    # 0 where a path may pass, -1 where not: an enemy unit, a vacant hex in enemy ZOC
+    for h in range(n):
+        blocked = wk[S.W_OCC + e, h] > 0 or (wk[S.W_OCC + side, h] == 0 and wk[S.W_ZOC + e, h] > 0)
+        wk[row, h] = -1 if blocked else 0
+    wk[row, c] = 1
     head = 0
     tail = 0
     wk[S.W_QUEUE, tail] = c
@@ -169,12 +174,8 @@ def supply_map(st, g, side):
         head += 1
         for d in range(6):
             k = g.nbr[h, d]
-            if k < 0 or wk[row, k] == 1:
-                continue
-            if wk[S.W_OCC + e, k] > 0:
-                continue
-            if wk[S.W_OCC + side, k] == 0 and wk[S.W_ZOC + e, k] > 0:
-                continue  # a vacant hex in enemy ZOC
+            if k < 0 or wk[row, k] != 0:
+                continue  # off the map, reached, or blocked
             wk[row, k] = 1
             wk[S.W_QUEUE, tail] = k
             tail += 1
@@ -248,7 +249,8 @@ def reach(st, g, u, ma):
     """``W_REACH``: movement points to each hex ``u`` can end its move in, -1 elsewhere
     (rule [6]: no hex with an enemy unit, friends passed through; rule [7]: entering an
     enemy ZOC ends the move, never from one enemy ZOC hex directly into another, a unit
-    starting in an enemy ZOC may leave). Needs ``refresh``. Returns the number of hexes."""
+    starting in an enemy ZOC may leave). Needs ``refresh``. Returns the number of hexes,
+    which ``W_QUEUE`` lists (in the order reached)."""
     wk = g.wk
     n = g.nbr.shape[0]
     for h in range(n):

@@ -401,6 +401,17 @@ def retreat_queue(st, g, side, n, withdrawal):
 def enforce_stacking(st, g, side):
     """Rule [6]: in every hex over the limit the owner keeps one unit of the class (the
     one it chooses) and removes the rest to the dead pile (H12)."""
+    over = False  # first, one pass: is any hex over the limit?
+    for u in range(side * MAXU + 1, side * MAXU + MAXU):
+        h = st[S.POS + u]
+        if h >= 0:
+            bit = 1 << B.stack_class(g, u)
+            if g.wk[S.W_STACK, h] & bit:
+                over = True
+            g.wk[S.W_STACK, h] |= bit
+    B.clear_stacks(st, g, side)
+    if not over:
+        return
     opts = g.wk[S.W_OPTS]
     for u in range(side * MAXU + 1, side * MAXU + MAXU):
         h = st[S.POS + u]
