@@ -3,10 +3,11 @@ checked, games per second per player on 1 and 2 threads, and the ladder of the p
 Writes benchmarks/RESULTS-hex-engine.md (keeping its "Before and after" section).
 
     .venv/bin/python benchmarks/bench_hex.py [--invariant-games N] [--games N] [--ladder N]
+    .venv/bin/python benchmarks/bench_hex.py --speed-only [--games N]  # the games/s table only
 
     # before and after a speed change, in one run (writes the section "Before and after"):
     mkdir /tmp/base && git archive <commit> manoeuvre_sim | tar -x -C /tmp/base
-    .venv/bin/python benchmarks/bench_hex.py --base /tmp/base --base-rev <commit>
+    .venv/bin/python benchmarks/bench_hex.py --base /tmp/base --base-rev <commit> [--reps N]
 """
 
 from __future__ import annotations
@@ -174,7 +175,7 @@ def before_after(base: str, games: int, reps: int = 3) -> list[str]:
 def write_before_after(args) -> None:
     """``--base``: only the section "Before and after" of the results file."""
     load0 = os.getloadavg()[0]
-    table = before_after(args.base, args.games)
+    table = before_after(args.base, args.games, args.reps)
     load1 = os.getloadavg()[0]
     rev = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
@@ -183,11 +184,12 @@ def write_before_after(args) -> None:
         "## Before and after (issue 24)",
         "",
         f"Written by `.venv/bin/python benchmarks/bench_hex.py --base {args.base} --games "
-        f"{args.games}` on {datetime.date.today()}: before = {args.base_rev or args.base}, "
+        f"{args.games} --reps {args.reps}` on {datetime.date.today()}: before = {args.base_rev or args.base}, "
         f"after = {rev}; {os.cpu_count()} logical CPUs, SHARED with other work during the run "
         f"(1-minute load average {load0:.2f} at the start, {load1:.2f} at the end), so only the "
         f"ratios, measured in this one run, compare. Basic border and rules, {args.games:,} "
-        "games per row (seed 2), warm caches, the best of 3 runs per checkout, the checkouts "
+        f"games per row (seed 2), warm caches, the best of {args.reps} runs per checkout, the "
+        "checkouts "
         "alternating run by run.",
         "",
         *table,
@@ -266,6 +268,7 @@ def main() -> None:
     ap.add_argument("--skip-cold", action="store_true")
     ap.add_argument("--base", help="a source tree of the 'before' package: compare speeds only")
     ap.add_argument("--base-rev", default="", help="the commit --base was exported from")
+    ap.add_argument("--reps", type=int, default=3, help="--base: runs per checkout")
     ap.add_argument(
         "--speed-only", action="store_true", help="measure the games/s section only, keep the rest"
     )
