@@ -270,7 +270,8 @@ def reach(st, g, u, ma):
         used = wk[S.W_REACH, h]
         if used >= ma:
             continue
-        if h != start and wk[S.W_ZOC + e, h] > 0:
+        in_zoc = wk[S.W_ZOC + e, h] > 0
+        if h != start and in_zoc:
             continue  # rule [7]: stop on entering an enemy ZOC
         for d in range(6):
             k = g.nbr[h, d]
@@ -278,7 +279,7 @@ def reach(st, g, u, ma):
                 continue
             if wk[S.W_OCC + e, k] > 0:
                 continue  # rule [6]: never into an enemy unit's hex
-            if wk[S.W_ZOC + e, h] > 0 and wk[S.W_ZOC + e, k] > 0:
+            if in_zoc and wk[S.W_ZOC + e, k] > 0:
                 continue  # rule [7]: never ZOC to ZOC directly
             wk[S.W_REACH, k] = used + 1
             wk[S.W_QUEUE, tail] = k

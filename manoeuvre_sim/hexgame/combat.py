@@ -246,9 +246,12 @@ def resolve(st, g, side, na, nd):
     dfc = 0
     for i in range(nd):
         k = g.wk[S.W_DEF, i]
+        sup = -1  # the hex's supply, found for its first unit (units in a hex share it)
         for v in range(e * MAXU, e * MAXU + MAXU):
             if st[S.POS + v] == k and B.present(st, v):
-                dfc += B.strength(st, g, v, False, not B.traces_supply(st, g, v))
+                if sup < 0:
+                    sup = 1 if B.traces_supply(st, g, v) else 0
+                dfc += B.strength(st, g, v, False, sup == 0)
     # enemies in captured Capitals' hexes before the result (rule [11] recapture)
     before0 = g.wk[S.W_OCC + 1, B.capital_hex(st, 0)] if st[S.CAP_CAPTURED] == 1 else 0
     before1 = g.wk[S.W_OCC + 0, B.capital_hex(st, 1)] if st[S.CAP_CAPTURED + 1] == 1 else 0
