@@ -45,9 +45,15 @@ from numba.core.imputils import lower_builtin
 from numba.core.registry import CPUDispatcher
 from numba.core.types import WrapperAddressProtocol
 from numba.core.typing.templates import AbstractTemplate, infer_global, signature
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.experimental.function_type import _get_wrapper_address
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from numba.np.arrayobj import make_array, populate_array
+
+from manoeuvre_sim.numba_cache import install_locator
+
+# each game's kernels into its own keyed cache directory (numba_cache.py), before any exists
+install_locator()
 
 
 def _plain(t):
@@ -233,3 +239,21 @@ def _stack_empty_lowering(context, builder, sig, args):
         meminfo=None,
     )
     return ary._getvalue()
+
+
+# ------------------------------------------------------------------------------------------
+# bits
+# ------------------------------------------------------------------------------------------
+def lowest_bit(x):
+    """The index of the lowest set bit of the integer ``x`` != 0; in a kernel, numba's count
+    of trailing zeros (one machine instruction)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@overload(lowest_bit)
+def _lowest_bit(x):
+    def impl(x):
+        return trailing_zeros(x)
+
+    return impl

@@ -1,6 +1,7 @@
-"""numba's cache keyed on the engine's sources (``manoeuvre_sim/numba_cache.py``): an edit
-to any module the kernels are compiled from moves the cache to a fresh directory, an edit
-elsewhere does not, a child process keeps its parent's directory, old ones are pruned."""
+"""numba's cache keyed on each game's engine sources (``manoeuvre_sim/numba_cache.py``): an
+edit to any module a game's kernels are compiled from moves that game's cache to a fresh
+directory, an edit elsewhere (another game's engine among it) does not, a child process
+keeps its parent's directories, old ones are pruned."""
 
 from __future__ import annotations
 
@@ -45,6 +46,61 @@ def test_an_edit_to_an_engine_source_changes_the_key(package, edited):
     assert NC.source_key(package) != before
 
 
+HEX = "hex-"
+
+
+@pytest.mark.parametrize(
+    ("edited", "manoeuvre", "hexgame"),
+    [
+        ("hexgame/combat.py", False, True),  # Maneuver's engine: its key only
+        ("hexgame/state.py", False, True),
+        ("engine/state.py", True, False),  # Manoeuvre's engine: its key only
+        ("combat.py", True, False),
+        ("jit.py", True, True),  # shared by both engines
+        ("rng.py", True, True),
+    ],
+)
+def test_each_game_has_its_own_key(package, edited, manoeuvre, hexgame):
+    before = (NC.source_key(package), NC.source_key(package, HEX))
+    _append(package / edited)
+    after = (NC.source_key(package), NC.source_key(package, HEX))
+    assert (before[0] != after[0], before[1] != after[1]) == (manoeuvre, hexgame)
+
+
+def test_the_game_modules_declare_the_sources_of_their_keys():
+    from manoeuvre_sim.games import hex as hex_game
+    from manoeuvre_sim.games import manoeuvre
+
+    sources = {prefix: names for prefix, _, names in NC.GAME_CACHES}
+    assert sources[NC.PREFIX] == manoeuvre.ENGINE_SOURCES
+    assert sources[HEX] == hex_game.ENGINE_SOURCES
+
+
+HEX_KERNEL_SNIPPET = """
+import os
+from manoeuvre_sim.hexgame.crt import crt_result
+from manoeuvre_sim.rng import new_state
+crt_result(3)
+new_state(1, 2)
+print(os.environ["NUMBA_CACHE_DIR"])
+"""
+
+
+def test_hex_kernels_are_cached_under_the_hex_key(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run(
+        [sys.executable, "-c", HEX_KERNEL_SNIPPET], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(tmp_path / NC.source_key())
+    hex_dir = tmp_path / NC.source_key(prefix=HEX)
+    engine_dir = tmp_path / NC.source_key()
+    assert list(hex_dir.rglob("crt.crt_result*.nbi")), "the hex kernel is not in its own cache"
+    assert not list(engine_dir.rglob("crt.*")), "a hex kernel in Manoeuvre's cache"
+    assert list(engine_dir.rglob("rng.*.nbi")), "the shared rng kernels go to NUMBA_CACHE_DIR"
+
+
 def test_an_edit_outside_the_engine_keeps_the_key(package):
     before = NC.source_key(package)
     _append(package / "study.py")
@@ -83,9 +139,11 @@ def test_the_cache_directory_is_keyed_kept_for_children_and_pruned(package, tmp_
     assert path == base / key and path.is_dir()
     assert os.environ["NUMBA_CACHE_DIR"] == str(path)
     assert str(path) == numba.config.CACHE_DIR
-    # the KEEP most recently used stay: this one and the newest KEEP - 1 others
+    # the KEEP most recently used stay: this one and the newest KEEP - 1 others (and the
+    # other game's directory)
     kept = sorted(p.name for p in base.iterdir())
-    assert kept == sorted([key, "unrelated", *(d.name for d in olds[-(NC.KEEP - 1) :])])
+    hex_key = NC.source_key(package, HEX)
+    assert kept == sorted([key, hex_key, "unrelated", *(d.name for d in olds[-(NC.KEEP - 1) :])])
     # a process started from this one (the variable already keyed) uses the same directory
     assert NC.configure(package) == path
     _append(package / "engine" / "game.py")

@@ -6,9 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from manoeuvre_sim.engine import warmup
 from manoeuvre_sim.runner import SimConfig, simulate
+
+ROOT = Path(__file__).resolve().parent.parent
 
 EMPTY_CACHE_SNIPPET = """
 from manoeuvre_sim.cli._common import start_description
@@ -48,6 +53,69 @@ def test_an_unknown_kernel_is_refused_with_one_line(tmp_path):
     out = _run(["manoeuvre_sim.engine.warmup", "games", "nope"], tmp_path, module=True)
     assert out.returncode == 2
     assert out.stderr.strip() == (
-        "warmup: unknown kernel 'nope'; expected one of games, cards, search"
+        "warmup: unknown kernel 'nope'; expected one of games, cards, search, hex"
     )
     assert not list(tmp_path.rglob("*.nbi")), "a refused warm-up compiled something"
+
+
+HEX_EMPTY_CACHE_SNIPPET = """
+from manoeuvre_sim.cli._common import start_description
+from manoeuvre_sim.engine.warmup import HEX_KINDS, is_compiled
+print(is_compiled("hex"))
+print(start_description(HEX_KINDS))
+"""
+
+
+def test_the_hex_engine_is_a_kind_of_its_own(tmp_path):
+    """Maneuver's kernel has its warm-up kind: an empty cache is seen, and the progress bar
+    says a compile comes; ``make setup``'s ``games`` does not compile it."""
+    out = _run(HEX_EMPTY_CACHE_SNIPPET, tmp_path)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "False"
+    assert lines[1] == f"compiling the game engine, once, about {warmup.COMPILE_SECONDS['hex']} s"
+    assert not list(tmp_path.rglob("*.nbi")), "asking compiled something"
+    setup = (ROOT / "Makefile").read_text().split("\nsetup:")[1].split("\n\n")[0]
+    assert "warmup games" in setup and "hex" not in setup  # make setup leaves it out
+
+
+def test_a_played_hex_kernel_is_seen_as_compiled():
+    from manoeuvre_sim.hexgame import batch as BT
+    from manoeuvre_sim.hexgame import scenario as SC
+    from manoeuvre_sim.hexgame import state as S
+    from manoeuvre_sim.hexgame.players import policy_arrays
+
+    pol, params = policy_arrays("random", "attrition")
+    BT.play_games(1, 0, 2, SC.pack(SC.load_scenario()), S.default_options(), pol, params, 1)
+    assert warmup.is_compiled("hex")
+
+
+@pytest.mark.parametrize("command", ["simulate", "balance", "setup", "whatif", "ladder"])
+def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, monkeypatch):
+    """Every hex command's progress bar asks about the hex kernel (``hex simulate``'s bar,
+    the studies' ``run_and_write``), not about none or Manoeuvre's."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli import _common
+    from manoeuvre_sim.cli.main import cli
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def record(*args, kinds=("games",), **kw):
+        seen.append(tuple(kinds))
+        raise Stop
+
+    if command == "simulate":
+        monkeypatch.setattr(_common, "progress_bar", record)
+    else:
+        module = importlib.import_module(f"manoeuvre_sim.cli.hexgame.{command}")
+        monkeypatch.setattr(module, "run_and_write", record)
+    extra = ["--set", "blue/infantry/strength=5"] if command == "whatif" else []
+    res = CliRunner().invoke(cli, ["hex", command, "--out", str(tmp_path / "x.csv"), *extra])
+    assert isinstance(res.exception, Stop), res.output
+    assert seen == [warmup.HEX_KINDS]

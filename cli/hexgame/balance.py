@@ -101,6 +101,7 @@ def balance(**kw) -> None:
     from pathlib import Path
 
     from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
@@ -126,4 +127,4 @@ def balance(**kw) -> None:
                            resume=resume, command=command)  # fmt: skip
 
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=())  # fmt: skip
+                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

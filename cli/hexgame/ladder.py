@@ -66,6 +66,7 @@ def ladder(**kw) -> None:
     from pathlib import Path
 
     from manoeuvre_sim.analyses import hex_ladder as HL
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
@@ -82,4 +83,4 @@ def ladder(**kw) -> None:
                       resume=resume, command=command)  # fmt: skip
 
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=())  # fmt: skip
+                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

@@ -69,6 +69,7 @@ def setup(**kw) -> None:
 
     from manoeuvre_sim.analyses import hex_setup as HS
     from manoeuvre_sim.analyses.hex_variants import variant_grid
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
@@ -94,4 +95,4 @@ def setup(**kw) -> None:
                       resume=resume, command=command)  # fmt: skip
 
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=())  # fmt: skip
+                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

@@ -39,6 +39,7 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
 
     from manoeuvre_sim.backend import make_backend
     from manoeuvre_sim.cli._common import pop_backend, progress_bar
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
     from manoeuvre_sim.games import hex as HX
     from manoeuvre_sim.hexgame.records import manifest
@@ -61,7 +62,7 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     if store.exists() and not resume:
         shutil.rmtree(store)
     with make_backend(threads=threads, **be) as backend:
-        bar, progress = progress_bar(quiet, kinds=())  # Manoeuvre's warmup knows no hex kernel
+        bar, progress = progress_bar(quiet, kinds=HEX_KINDS)
         try:
             df, run = HX.simulate_tasks(
                 man, study_options, block=block, threads=threads, store=store,

@@ -76,6 +76,7 @@ def whatif(**kw) -> None:
 
     from manoeuvre_sim.analyses import hex_variants as HV
     from manoeuvre_sim.analyses import hex_whatif as HW
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
@@ -103,4 +104,4 @@ def whatif(**kw) -> None:
                            resume=resume, command=command)  # fmt: skip
 
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=())  # fmt: skip
+                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

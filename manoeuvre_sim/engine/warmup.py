@@ -4,14 +4,16 @@ numba compiles the engine the first time a batch kernel is called and keeps the 
 code in its cache (a directory keyed on the engine's sources, ``numba_cache.py``), so only
 the first run after an install or an engine change pays for it. ``make setup`` and ``make run`` do it up front:
 
-    python -m manoeuvre_sim.engine.warmup [games] [cards] [search]
+    python -m manoeuvre_sim.engine.warmup [games] [cards] [search] [hex]
 
 compiles the named batch kernels (``games``: ``batch.play_range``, behind ``play_games``:
 every policy but the search player, which is what ``make run`` plays; ``cards``:
-``play_range_cards``, card studies; ``search``: ``play_range_search``) unless numba's
-cache already holds them, and says what it does and about how long it takes. The
-commands' progress bars use :func:`is_compiled` to say "compiling the game engine" rather
-than sit at 0 % when a compile happens at run time. Nothing here compiles on import.
+``play_range_cards``, card studies; ``search``: ``play_range_search``; ``hex``: Maneuver's
+``hexgame.batch.play_range``, every hex player, the search player among them, which only
+the ``hex`` commands play, so ``make setup`` leaves it out) unless numba's cache already
+holds them, and says what it does and about how long it takes. The commands' progress bars
+use :func:`is_compiled` to say "compiling the game engine" rather than sit at 0 % when a
+compile happens at run time. Nothing here compiles on import.
 """
 
 from __future__ import annotations
@@ -28,14 +30,19 @@ import numpy as np
 # their twins, benchmarks/RESULTS-engine.md, "Before and after"); the card and search
 # kernels reuse the rules and players compiled for the first and pay mainly for their own
 # linking (estimates)
-COMPILE_SECONDS = {"games": 60, "cards": 20, "search": 60}
+# Maneuver's engine and players (``hex``): 26 s measured (benchmarks/bench_hex.py's cold
+# compile, a fresh numba cache, 1-minute load average 2-4.5 on the shared machine)
+COMPILE_SECONDS = {"games": 60, "cards": 20, "search": 60, "hex": 30}
+HEX_KINDS = ("hex",)  # what the ``hex`` commands play with
 KINDS = tuple(COMPILE_SECONDS)
 
 
 def _kernel_and_args(kind: str):
     """The batch kernel ``kind`` and arguments of the types ``runner.simulate`` passes it
     through ``batch.play_games*`` (two games of the default player, France against
-    Russia)."""
+    Russia; for ``hex``, of the types ``hexgame.batch.play_games`` passes its kernel)."""
+    if kind == "hex":
+        return _hex_kernel_and_args()
     from manoeuvre_sim.engine import batch
     from manoeuvre_sim.engine.cardstats import NCS
     from manoeuvre_sim.engine.options import rule_options
@@ -59,6 +66,21 @@ def _kernel_and_args(kind: str):
         cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
         return batch.play_range_search, (1, 0, 0, n, P.tables, pol, params, scfg, opt, out, cs)
     raise ValueError(f"unknown kernel {kind!r}; expected one of {', '.join(KINDS)}")
+
+
+def _hex_kernel_and_args():
+    """Maneuver's batch kernel and two games of the default player on the built-in
+    scenario, as ``hexgame.batch.play_games`` calls it."""
+    from manoeuvre_sim.hexgame import batch as BT
+    from manoeuvre_sim.hexgame import scenario as SC
+    from manoeuvre_sim.hexgame import state as S
+    from manoeuvre_sim.hexgame.players import policy_arrays
+
+    pol, params = policy_arrays("capital", "capital")
+    g = S.new_context(SC.pack(SC.load_scenario()), S.default_options(), pol, params)
+    st = np.zeros(S.STATE_SIZE, dtype=np.int32)
+    out = np.zeros((2, BT.NREC), dtype=np.int32)
+    return BT.play_range, (1, 0, 0, 2, st, g, out)
 
 
 def is_compiled(kind: str = "games") -> bool:

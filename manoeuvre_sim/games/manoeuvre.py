@@ -29,7 +29,8 @@ from manoeuvre_sim.results import VICTORY
 KEY = "manoeuvre"
 TITLE = "Manoeuvre (GMT Games)"
 POLICIES = tuple(POLICY_NAMES)
-# numba_cache.ENGINE_SOURCES: one cache key for the package holds these and the other games'
+# the files under manoeuvre_sim/ its kernels are compiled from: its numba cache key
+# (numba_cache.GAME_CACHES, which tests/test_numba_cache.py holds to this)
 ENGINE_SOURCES = ("engine", "combat.py", "jit.py", "rng.py")
 VICTORY_KINDS = tuple(str(v) for v in VICTORY)
 EXTRA_COLUMNS = (

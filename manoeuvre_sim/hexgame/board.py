@@ -31,32 +31,72 @@ def present(st, u):
     return not (u % MAXU == 0 and st[S.CAP_CAPTURED + u // MAXU] == 1)
 
 
+@kernel(inline="always")
+def _occ_hex(u, h, captured):
+    """The hex unit ``u`` occupies standing in ``h`` (-1: off the map, or a captured Capital,
+    which counts as no unit there: ``present``)."""
+    if h < 0 or (u % MAXU == 0 and captured == 1):
+        return -1
+    return h
+
+
+@kernel(inline="always")
+def _zoc_hex(u, h, captured, captured_zoc):
+    """The hex whose six neighbours unit ``u`` standing in ``h`` holds in its ZOC (rule [7]),
+    -1 none: a captured Capital none (H6), unless the option keeps its ZOC."""
+    if h < 0 or (u % MAXU == 0 and captured == 1 and captured_zoc == 0):
+        return -1
+    return h
+
+
+@kernel(inline="always")
+def _count(g, s, occ, zoc, delta):
+    """Add ``delta`` to side ``s``'s occupancy of ``occ`` and ZOC counts around ``zoc``."""
+    if occ >= 0:
+        g.wk[S.W_OCC + s, occ] += delta
+    if zoc >= 0:
+        for d in range(6):
+            k = g.nbr[zoc, d]
+            if k >= 0:
+                g.wk[S.W_ZOC + s, k] += delta
+
+
 @kernel
 def refresh(st, g):
-    """Recompute occupancy ``W_OCC + side`` and zones of control ``W_ZOC + side``
-    (rule [7]: the six hexes adjacent to each unit)."""
+    """Bring occupancy ``W_OCC + side`` and zones of control ``W_ZOC + side`` (rule [7]: the
+    six hexes adjacent to each unit; a count of the units exerting it) up to date with the
+    units' hexes: only the units that moved, were eliminated or changed a Capital's status
+    since the last call are counted again (``W_KEY`` holds what the tables were computed
+    from), so a call that finds nothing changed costs one pass over the units."""
     wk = g.wk
-    n = g.nbr.shape[0]
-    for r in range(4):
-        for h in range(n):
-            wk[S.W_OCC + r, h] = 0
-    for u in range(S.NU):
-        if present(st, u):
-            s = u // MAXU
+    cz = g.opt[S.O_CAPTURED_ZOC]
+    if wk[S.W_KEY, S.K_VALID] != 1 or wk[S.W_KEY, S.K_OPT] != cz:
+        n = g.nbr.shape[0]
+        for r in range(4):
+            for h in range(n):
+                wk[S.W_OCC + r, h] = 0
+        for u in range(S.NU):
+            c = st[S.CAP_CAPTURED + u // MAXU]
             h = st[S.POS + u]
-            wk[S.W_OCC + s, h] += 1
-            for d in range(6):
-                k = g.nbr[h, d]
-                if k >= 0:
-                    wk[S.W_ZOC + s, k] = 1
-    if g.opt[S.O_CAPTURED_ZOC] == 1:  # H6's other reading: the captured Capital's ZOC stays
-        for s in range(2):
-            h = st[S.POS + s * MAXU]
-            if st[S.CAP_CAPTURED + s] == 1 and h >= 0:
-                for d in range(6):
-                    k = g.nbr[h, d]
-                    if k >= 0:
-                        wk[S.W_ZOC + s, k] = 1
+            _count(g, u // MAXU, _occ_hex(u, h, c), _zoc_hex(u, h, c, cz), 1)
+            wk[S.W_KEY, u] = h
+        wk[S.W_KEY, S.K_CAP] = st[S.CAP_CAPTURED]
+        wk[S.W_KEY, S.K_CAP + 1] = st[S.CAP_CAPTURED + 1]
+        wk[S.W_KEY, S.K_OPT] = cz
+        wk[S.W_KEY, S.K_VALID] = 1
+        return
+    for s in range(2):
+        c0 = wk[S.W_KEY, S.K_CAP + s]
+        c1 = st[S.CAP_CAPTURED + s]
+        for u in range(s * MAXU, s * MAXU + MAXU):
+            h0 = wk[S.W_KEY, u]
+            h1 = st[S.POS + u]
+            if h0 == h1 and (c0 == c1 or u % MAXU != 0):
+                continue
+            _count(g, s, _occ_hex(u, h0, c0), _zoc_hex(u, h0, c0, cz), -1)
+            _count(g, s, _occ_hex(u, h1, c1), _zoc_hex(u, h1, c1, cz), 1)
+            wk[S.W_KEY, u] = h1
+        wk[S.W_KEY, S.K_CAP + s] = c1
 
 
 @kernel(inline="always")
@@ -90,22 +130,41 @@ def besieged(st, g, side):
 
 @kernel
 def supply_map(st, g, side):
-    """Mark ``W_SUP`` with the hexes from which a supply path reaches ``side``'s Capital
-    (rule [9]: through no enemy unit and no vacant hex in enemy ZOC; a captured Capital
-    supplies nobody, a besieged one only its own hex: rule [11]). Needs ``refresh``."""
+    """Mark ``W_SUP + side`` with 1 on the hexes from which a supply path reaches ``side``'s
+    Capital (rule [9]: through no enemy unit and no vacant hex in enemy ZOC; a captured
+    Capital supplies nobody, a besieged one only its own hex: rule [11]). Brings occupancy
+    and ZOC up to date (``refresh``) and searches again only if a unit moved since the
+    side's last search (``W_SKEY + side``)."""
+    refresh(st, g)
     wk = g.wk
+    row = S.W_SUP + side
+    key = S.W_SKEY + side
+    same = True
+    for i in range(S.K_VALID + 1):
+        if wk[key, i] != wk[S.W_KEY, i]:
+            same = False
+            break
+    if same:
+        return
+    for i in range(S.K_VALID + 1):
+        wk[key, i] = wk[S.W_KEY, i]
     n = g.nbr.shape[0]
-    for h in range(n):
-        wk[S.W_SUP, h] = 0
-    if st[S.CAP_CAPTURED + side] == 1:
-        return
-    c = capital_hex(st, side)
-    if c < 0:
-        return
-    wk[S.W_SUP, c] = 1
-    if besieged(st, g, side):
-        return
     e = 1 - side
+    c = capital_hex(st, side)
+    if st[S.CAP_CAPTURED + side] == 1 or c < 0:
+        for h in range(n):
+            wk[row, h] = 0
+        return
+    if besieged(st, g, side):
+        for h in range(n):
+            wk[row, h] = 0
+        wk[row, c] = 1
+        return
+    # 0 where a path may pass, -1 where not: an enemy unit, a vacant hex in enemy ZOC
+    for h in range(n):
+        blocked = wk[S.W_OCC + e, h] > 0 or (wk[S.W_OCC + side, h] == 0 and wk[S.W_ZOC + e, h] > 0)
+        wk[row, h] = -1 if blocked else 0
+    wk[row, c] = 1
     head = 0
     tail = 0
     wk[S.W_QUEUE, tail] = c
@@ -115,14 +174,9 @@ def supply_map(st, g, side):
         head += 1
         for d in range(6):
             k = g.nbr[h, d]
-            if k < 0 or wk[S.W_SUP, k] == 1:
-                continue
-            if wk[S.W_OCC + e, k] > 0:
-                continue
-            vacant = wk[S.W_OCC + side, k] == 0
-            if vacant and wk[S.W_ZOC + e, k] == 1:
-                continue
-            wk[S.W_SUP, k] = 1
+            if k < 0 or wk[row, k] != 0:
+                continue  # off the map, reached, or blocked
+            wk[row, k] = 1
             wk[S.W_QUEUE, tail] = k
             tail += 1
 
@@ -130,7 +184,64 @@ def supply_map(st, g, side):
 @kernel(inline="always")
 def supplied(st, g, u):
     """After ``supply_map`` for u's side: u can trace a supply path (rule [9])."""
-    return g.wk[S.W_SUP, st[S.POS + u]] == 1
+    return g.wk[S.W_SUP + u // MAXU, st[S.POS + u]] == 1
+
+
+@kernel
+def traces_supply(st, g, u):
+    """``u`` can trace a supply path to its Capital (rule [9]; rule [11]: not from a captured
+    Capital, only in its hex from a besieged one): what ``supplied`` answers after
+    ``supply_map``, found by a search from u's hex, nearer the Capital first, that stops at
+    the first path. Needs ``refresh``."""
+    s = u // MAXU
+    e = 1 - s
+    c = capital_hex(st, s)
+    h = st[S.POS + u]
+    if st[S.CAP_CAPTURED + s] == 1 or c < 0 or h < 0:
+        return False
+    if h == c:
+        return True
+    if besieged(st, g, s):
+        return False
+    wk = g.wk
+    if wk[S.W_OCC + e, h] > 0 or (wk[S.W_OCC + s, h] == 0 and wk[S.W_ZOC + e, h] > 0):
+        return False
+    found = False
+    nv = 1
+    sp = 1
+    wk[S.W_SEEN, h] = 1
+    wk[S.W_VLIST, 0] = h
+    wk[S.W_STK, 0] = h
+    while sp > 0:
+        sp -= 1
+        x = wk[S.W_STK, sp]
+        dx = g.dist[x, c]
+        if dx == 1:  # the Capital's hex is next: a path (the Capital's own hex needs none)
+            found = True
+            break
+        near = -1
+        for d in range(6):
+            k = g.nbr[x, d]
+            if k < 0 or wk[S.W_SEEN, k] == 1:
+                continue
+            if wk[S.W_OCC + e, k] > 0:
+                continue  # an enemy unit
+            if wk[S.W_OCC + s, k] == 0 and wk[S.W_ZOC + e, k] > 0:
+                continue  # a vacant hex in enemy ZOC
+            wk[S.W_SEEN, k] = 1
+            wk[S.W_VLIST, nv] = k
+            nv += 1
+            if near < 0 and g.dist[k, c] < dx:
+                near = sp
+            wk[S.W_STK, sp] = k
+            sp += 1
+        if near >= 0:  # a neighbour nearer the Capital searched from next
+            k = wk[S.W_STK, near]
+            wk[S.W_STK, near] = wk[S.W_STK, sp - 1]
+            wk[S.W_STK, sp - 1] = k
+    for i in range(nv):
+        wk[S.W_SEEN, wk[S.W_VLIST, i]] = 0
+    return found
 
 
 @kernel
@@ -138,7 +249,8 @@ def reach(st, g, u, ma):
     """``W_REACH``: movement points to each hex ``u`` can end its move in, -1 elsewhere
     (rule [6]: no hex with an enemy unit, friends passed through; rule [7]: entering an
     enemy ZOC ends the move, never from one enemy ZOC hex directly into another, a unit
-    starting in an enemy ZOC may leave). Needs ``refresh``. Returns the number of hexes."""
+    starting in an enemy ZOC may leave). Needs ``refresh``. Returns the number of hexes,
+    which ``W_QUEUE`` lists (in the order reached)."""
     wk = g.wk
     n = g.nbr.shape[0]
     for h in range(n):
@@ -158,7 +270,8 @@ def reach(st, g, u, ma):
         used = wk[S.W_REACH, h]
         if used >= ma:
             continue
-        if h != start and wk[S.W_ZOC + e, h] == 1:
+        in_zoc = wk[S.W_ZOC + e, h] > 0
+        if h != start and in_zoc:
             continue  # rule [7]: stop on entering an enemy ZOC
         for d in range(6):
             k = g.nbr[h, d]
@@ -166,7 +279,7 @@ def reach(st, g, u, ma):
                 continue
             if wk[S.W_OCC + e, k] > 0:
                 continue  # rule [6]: never into an enemy unit's hex
-            if wk[S.W_ZOC + e, h] == 1 and wk[S.W_ZOC + e, k] == 1:
+            if in_zoc and wk[S.W_ZOC + e, k] > 0:
                 continue  # rule [7]: never ZOC to ZOC directly
             wk[S.W_REACH, k] = used + 1
             wk[S.W_QUEUE, tail] = k

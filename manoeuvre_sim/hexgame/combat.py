@@ -37,29 +37,43 @@ def _adjacent_unit(st, g, side, k, need_unused, outside_capital):
 def mandatory_map(st, g, side):
     """``W_MAND``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
     friendly ZOC; rule [11]: not the enemy Capital's hex, and not because of units in the
-    friendly Capital's hex; H9: not once no unused unit is beside it). Needs refresh."""
+    friendly Capital's hex; H9: not once no unused unit is beside it), listed in
+    ``W_MLIST``; returns how many."""
     e = 1 - side
-    n = g.nbr.shape[0]
+    wk = g.wk
+    for k in range(g.nbr.shape[0]):
+        wk[S.W_MAND, k] = 0
     ec = -1
     if st[S.CAP_CAPTURED + e] == 0:
         ec = B.capital_hex(st, e)
+    # W_ADJ: the hexes beside a friend outside its Capital's hex (1), an unused friend (2)
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        h = st[S.POS + v]
+        if h < 0 or not B.present(st, v):
+            continue
+        bits = 0 if B.in_capital_hex(st, v) else 1
+        if not (st[S.FLAGS + v] & S.F_USED):
+            bits |= 2
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k >= 0:
+                wk[S.W_ADJ, k] |= bits
     count = 0
-    for k in range(n):
-        g.wk[S.W_MAND, k] = 0
-        if g.wk[S.W_OCC + e, k] == 0 or k == ec:
+    for v in range(e * MAXU, e * MAXU + MAXU):
+        k = st[S.POS + v]
+        if k < 0 or k == ec or not B.present(st, v) or (st[S.FLAGS + v] & S.F_ATTACKED):
             continue
-        fresh = False
-        for v in range(e * MAXU, e * MAXU + MAXU):
-            if st[S.POS + v] == k and B.present(st, v) and not (st[S.FLAGS + v] & S.F_ATTACKED):
-                fresh = True
-        if not fresh:
-            continue
-        if _adjacent_unit(st, g, side, k, False, True) and _adjacent_unit(
-            st, g, side, k, True, False
-        ):
-            g.wk[S.W_MAND, k] = 1
-            g.wk[S.W_MLIST, count] = k
+        if wk[S.W_MAND, k] == 0 and wk[S.W_ADJ, k] == 3:
+            wk[S.W_MAND, k] = 1
+            wk[S.W_MLIST, count] = k
             count += 1
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        h = st[S.POS + v]
+        if h >= 0:
+            for d in range(6):
+                k = g.nbr[h, d]
+                if k >= 0:
+                    wk[S.W_ADJ, k] = 0
     return count
 
 
@@ -124,15 +138,13 @@ def combat_phase(st, g, side, fresh):
         h = st[S.POS + u]
         st[S.FLAGS + u] |= S.F_USED
         n = 0
+        emask = 0  # the directions of u's adjacent enemy hexes
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k >= 0 and g.wk[S.W_OCC + e, k] > 0:
+                emask |= 1 << d
         for mask in range(1, 64):
-            ok = True
-            for d in range(6):
-                if mask & (1 << d):
-                    k = g.nbr[h, d]
-                    if k < 0 or g.wk[S.W_OCC + e, k] == 0:
-                        ok = False
-                        break
-            if not ok:
+            if mask & ~emask:
                 continue
             _mark_defenders(g, h, mask, 1)
             if _feasible(st, g, side, nm):
@@ -237,18 +249,19 @@ def resolve(st, g, side, na, nd):
         nd = left
     # supply of every involved unit at the beginning of the combat (rule [9])
     B.refresh(st, g)
-    B.supply_map(st, g, side)
     att = 0
     for i in range(na):
         a = g.wk[S.W_ATT, i]
-        att += B.strength(st, g, a, True, not B.supplied(st, g, a))
-    B.supply_map(st, g, e)
+        att += B.strength(st, g, a, True, not B.traces_supply(st, g, a))
     dfc = 0
     for i in range(nd):
         k = g.wk[S.W_DEF, i]
+        sup = -1  # the hex's supply, found for its first unit (units in a hex share it)
         for v in range(e * MAXU, e * MAXU + MAXU):
             if st[S.POS + v] == k and B.present(st, v):
-                dfc += B.strength(st, g, v, False, not B.supplied(st, g, v))
+                if sup < 0:
+                    sup = 1 if B.traces_supply(st, g, v) else 0
+                dfc += B.strength(st, g, v, False, sup == 0)
     # enemies in captured Capitals' hexes before the result (rule [11] recapture)
     before0 = g.wk[S.W_OCC + 1, B.capital_hex(st, 0)] if st[S.CAP_CAPTURED] == 1 else 0
     before1 = g.wk[S.W_OCC + 0, B.capital_hex(st, 1)] if st[S.CAP_CAPTURED + 1] == 1 else 0
@@ -404,6 +417,17 @@ def retreat_queue(st, g, side, n, withdrawal):
 def enforce_stacking(st, g, side):
     """Rule [6]: in every hex over the limit the owner keeps one unit of the class (the
     one it chooses) and removes the rest to the dead pile (H12)."""
+    over = False  # first, one pass: is any hex over the limit?
+    for u in range(side * MAXU + 1, side * MAXU + MAXU):
+        h = st[S.POS + u]
+        if h >= 0:
+            bit = 1 << B.stack_class(g, u)
+            if g.wk[S.W_STACK, h] & bit:
+                over = True
+            g.wk[S.W_STACK, h] |= bit
+    B.clear_stacks(st, g, side)
+    if not over:
+        return
     opts = g.wk[S.W_OPTS]
     for u in range(side * MAXU + 1, side * MAXU + MAXU):
         h = st[S.POS + u]

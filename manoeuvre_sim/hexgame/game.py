@@ -4,14 +4,18 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import checks as K
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import H_CAPITAL_OK, H_SETUP, H_SIDE, MAXU
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, lowest_bit, stack_empty
 from manoeuvre_sim.rng import uniform_below
+
+REACH_WORDS = 32  # movement_phase's bit set of the hexes reached: maps of up to 1,024 hexes
 
 
 @kernel
@@ -121,18 +125,37 @@ def movement_phase(st, g, side):
         st[S.FLAGS + u] = f
     opts = g.wk[S.W_OPTS]
     n_hex = g.nbr.shape[0]
+    q = g.wk[S.W_QUEUE]
+    # the hexes a unit reaches as a bit set, to list them in hex order without a pass over
+    # the map (32 hexes a word; larger maps than the scenario's 30 x 30 pass over it)
+    bits = stack_empty(REACH_WORDS, np.int64)
+    for w in range(REACH_WORDS):
+        bits[w] = 0
+    # W_STACK marks the units moved so far (board.mark_stacks with F_MOVED), one by one
     for u in range(side * MAXU + 1, side * MAXU + MAXU):
         h0 = st[S.POS + u]
         if h0 < 0:
             continue
-        B.reach(st, g, u, B.movement_allowance(st, g, u))
-        n = 0
-        B.mark_stacks(st, g, side, S.F_MOVED)  # u has not moved yet: never marked
-        for h in range(n_hex):
-            if g.wk[S.W_REACH, h] >= 0 and B.fits_marked(g, u, h):
-                opts[n] = h
-                n += 1
-        B.clear_stacks(st, g, side)
+        m = B.reach(st, g, u, B.movement_allowance(st, g, u))
+        n = 0  # the options: the hexes reached, in hex order; u is unmoved: never marked
+        if n_hex <= 32 * REACH_WORDS:
+            for i in range(m):
+                k = np.int64(q[i])  # int64 shifts, also in plain Python (NumPy keeps int32)
+                bits[k >> 5] |= np.int64(1) << (k & 31)
+            for w in range((n_hex + 31) >> 5):
+                x = bits[w]
+                bits[w] = 0
+                while x != 0:
+                    h = (w << 5) + lowest_bit(x)
+                    x &= x - 1
+                    if B.fits_marked(g, u, h):
+                        opts[n] = h
+                        n += 1
+        else:
+            for h in range(n_hex):
+                if g.wk[S.W_REACH, h] >= 0 and B.fits_marked(g, u, h):
+                    opts[n] = h
+                    n += 1
         if n == 0:  # only over-stacked hexes: stay (stacking removes the excess, rule [6])
             opts[n] = h0
             n += 1
@@ -141,6 +164,10 @@ def movement_phase(st, g, side):
             S.log(g, st, S.EV_MOVE, u, h0, h)
             B.enter(st, g, u, h)
         st[S.FLAGS + u] |= S.F_MOVED
+        c = B.stack_class(g, u)
+        if c < 2:
+            g.wk[S.W_STACK, h] |= 1 << c
+    B.clear_stacks(st, g, side)
     C.enforce_stacking(st, g, side)
 
 

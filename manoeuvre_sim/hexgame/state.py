@@ -72,20 +72,32 @@ NOPT = 10
 
 # --- scratch rows: ndarray(int32, shape=(NWK, W)) ---------------------------------------------
 W_OCC = 0  # + side: units of that side in each hex (a captured Capital not counted)
-W_ZOC = 2  # + side: 1 where that side exerts a ZOC (rule [7])
-W_SUP = 4  # hexes a supply path reaches (rule [9])
-W_REACH = 5  # movement points used to reach each hex, -1 unreached (rule [6])
-W_QUEUE = 6
-W_OPTS = 7  # the options of the decision being taken
-W_RQ = 8  # units waiting to retreat (rule [8] chain retreats)
-W_ATT = 9  # the attackers of the attack being built
-W_DEF = 10  # the defending hexes of the attack being built
-W_MAND = 11  # 1 on an enemy hex that must still be attacked (rule [8])
-W_TMP = 12
-W_MLIST = 13  # the hexes marked in W_MAND, as a list
-W_STACK = 14  # per hex, bit c: a friendly unit of stacking class c stands there (board.fits);
+W_ZOC = 2  # + side: how many units of that side exert a ZOC on each hex (rule [7]; > 0: a ZOC)
+W_SUP = 4  # + side: 1 on the hexes a supply path reaches from that side's Capital (rule [9])
+W_REACH = 6  # movement points used to reach each hex, -1 unreached (rule [6])
+W_QUEUE = 7
+W_OPTS = 8  # the options of the decision being taken
+W_RQ = 9  # units waiting to retreat (rule [8] chain retreats)
+W_ATT = 10  # the attackers of the attack being built
+W_DEF = 11  # the defending hexes of the attack being built
+W_MAND = 12  # 1 on an enemy hex that must still be attacked (rule [8])
+W_TMP = 13
+W_MLIST = 14  # the hexes marked in W_MAND, as a list
+W_STACK = 15  # per hex, bit c: a friendly unit of stacking class c stands there (board.fits);
 #               zero between uses (board.mark_stacks / clear_stacks)
-NWK = 15
+W_KEY = 16  # what W_OCC and W_ZOC were computed from (board.refresh): the units' hexes
+#             (0..NU-1), both Capitals' captured flags (K_CAP + side), the ZOC option (K_OPT),
+#             1 once computed (K_VALID)
+W_SKEY = 17  # + side: the W_KEY that side's W_SUP was computed at (board.supply_map)
+W_ADJ = 19  # per hex, combat.mandatory_map's bits: an adjacent friend outside its Capital's
+#             hex (1), an adjacent unused friend (2); zero between uses
+W_SEEN = 20  # board.traces_supply: 1 on the hexes its search has seen; zero between uses
+W_VLIST = 21  # board.traces_supply: those hexes, as a list
+W_STK = 22  # board.traces_supply: its stack of hexes to search from
+NWK = 23
+K_CAP = NU
+K_OPT = NU + 2
+K_VALID = NU + 3
 
 TRACE_COLS = 6  # kind, turn, player, a, b, c
 
