@@ -28,7 +28,7 @@ import pandas as pd
 from manoeuvre_sim.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 
-from .pages import _text_pages
+from .pages import _text_pages, study_head
 from .report_pdf import Section
 
 GAME = "hex"
@@ -276,16 +276,7 @@ def _options_text(o: dict) -> str:
 def study_provenance(study: HexStudy) -> list[tuple[str, str]]:
     """The cover's block for one Maneuver study: (style, text) lines."""
     m = study.manifest
-    out: list[tuple[str, str]] = [("h2", study.title), ("p", f"directory: {study.path}")]
-    made = f"made with manoeuvre-sim {m['version']}, rules {m['rules_version']}"
-    if m["rules_version"] != RULES_VERSION:
-        made += f" — NOT the rules of this tool ({RULES_VERSION}): rerun it to compare"
-    out.append(("p", made))
-    when = str(m.get("finished") or m.get("started") or "?").replace("T", " ")
-    secs = m.get("seconds")
-    run = f"{secs:,.1f} s on {m.get('threads', '?')} thread(s)" if secs is not None else "?"
-    out.append(("p", f"finished {when} on {m.get('machine', '?')}; run time {run} "
-                     f"({m.get('backend', 'local')} backend)"))  # fmt: skip
+    out = study_head(study.title, study.path, m, RULES_VERSION, backend=True)
     games = f"{m.get('games', 0):,} games"
     if m.get("games_per_pairing"):
         games += f" ({m['games_per_pairing']:,} per ordered pairing" + (

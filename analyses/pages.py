@@ -3,8 +3,9 @@ what-if reports and the combined report): portrait A4 / US Letter pages, each dr
 ``Page`` function on a blank figure, placed in inches, and footed with its study's
 provenance and "page n of m"; monospace text pages; the PDF written atomically.
 
-Nothing here knows a study: the report modules (``balance_pdf``, ``cards_pdf``,
-``report_pdf``, ``report``) lay out their pages with these functions.
+Nothing here knows a kind of study or a game: the report modules (``balance_pdf``,
+``cards_pdf``, ``report_pdf``, ``report``, ``hex_report``) lay out their pages with these
+functions; ``study_head`` reads only the manifest fields every study of either game writes.
 """
 
 from __future__ import annotations
@@ -170,3 +171,19 @@ def write_pages(
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def study_head(title: str, path, m: Mapping, rules_version: str, *, backend: bool = False):
+    """The first lines of a study's block on a report's cover, for either game: its title,
+    directory, the tool and rules that made it (flagged when they are not this tool's) and
+    when, where and how long it ran; (style, text) pairs for ``_text_pages``."""
+    made = f"made with manoeuvre-sim {m['version']}, rules {m['rules_version']}"
+    if m["rules_version"] != rules_version:
+        made += f" — NOT the rules of this tool ({rules_version}): rerun it to compare"
+    when = str(m.get("finished") or m.get("started") or "?").replace("T", " ")
+    secs = m.get("seconds")
+    run = f"{secs:,.1f} s on {m.get('threads', '?')} thread(s)" if secs is not None else "?"
+    ran = f"finished {when} on {m.get('machine', '?')}; run time {run}"
+    if backend:
+        ran += f" ({m.get('backend', 'local')} backend)"
+    return [("h2", title), ("p", f"directory: {path}"), ("p", made), ("p", ran)]

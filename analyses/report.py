@@ -48,7 +48,7 @@ from manoeuvre_sim.games import DEFAULT_GAME, GAMES, get_game, study_kinds  # no
 from . import balance as B  # noqa: E402
 from .balance_pdf import balance_pages, whatif_page  # noqa: E402
 from .cards_pdf import card_pages  # noqa: E402
-from .pages import Page, _size, _text_pages, write_pages  # noqa: E402
+from .pages import Page, _size, _text_pages, study_head, write_pages  # noqa: E402
 from .report_pdf import Section, flow_pages, toc_page, toc_split  # noqa: E402
 
 KIND_ORDER = ("balance", "cards", "whatif")  # Manoeuvre's (games/manoeuvre.py STUDY_KINDS)
@@ -239,15 +239,7 @@ def _map_pool_lines(options: dict) -> list[str]:
 def study_provenance(study: Study) -> list[tuple[str, str]]:
     """The cover's block for one study: (style, text) lines."""
     m = study.manifest
-    out: list[tuple[str, str]] = [("h2", study.title), ("p", f"directory: {study.path}")]
-    made = f"made with manoeuvre-sim {m['version']}, rules {m['rules_version']}"
-    if m["rules_version"] != RULES_VERSION:
-        made += f" — NOT the rules of this tool ({RULES_VERSION}): rerun it to compare"
-    out.append(("p", made))
-    when = str(m.get("finished") or m.get("started") or "?").replace("T", " ")
-    secs = m.get("seconds")
-    run = f"{secs:,.1f} s on {m.get('threads', '?')} thread(s)" if secs is not None else "?"
-    out.append(("p", f"finished {when} on {m.get('machine', '?')}; run time {run}"))
+    out = study_head(study.title, study.path, m, RULES_VERSION)
     reached = m.get("games_per_pairing_reached") or {}
     lo, hi = reached.get("min"), reached.get("max")
     per = "?" if lo is None else (f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}")
