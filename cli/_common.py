@@ -296,6 +296,32 @@ def progress_bar(quiet: bool, what: str = "game", kinds: Sequence[str] = ("games
     return bar, progress
 
 
+def play_into_store(out: str, backend: dict, *, threads: int, quiet: bool, kinds, play):
+    """The shared middle of the one-file commands (simulate, hex simulate): the finished
+    tasks go to ``OUT.store/`` (cleared first unless ``backend["resume"]``, so a --resume run
+    reads them back), the backend starts (:func:`pop_backend`'s options), and
+    ``play(store=, backend=, progress=)`` runs with a progress bar (``kinds``: the batch
+    kernels it compiles). Returns ``(store, play's result)``."""
+    import shutil
+    from pathlib import Path
+
+    from manoeuvre_sim.backend import make_backend
+
+    be = dict(backend)
+    resume = be.pop("resume", False)
+    store = Path(f"{out}.store")
+    if store.exists() and not resume:
+        shutil.rmtree(store)
+    with make_backend(threads=threads, **be) as engine:
+        bar, progress = progress_bar(quiet, kinds=kinds)
+        try:
+            res = play(store=store, backend=engine, progress=progress)
+        finally:
+            if bar is not None:
+                bar.close()
+    return store, res
+
+
 def run_and_write(
     run,
     out: str,

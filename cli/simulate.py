@@ -41,17 +41,14 @@ DEFAULT_BLOCK = 5000
 def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     """Play --games games of --army-a against --army-b and write one row per game."""
     import shutil
-    from pathlib import Path
 
-    from manoeuvre_sim.backend import make_backend
-    from manoeuvre_sim.cli._common import progress_bar
+    from manoeuvre_sim.cli._common import play_into_store
     from manoeuvre_sim.errors import UsageError
     from manoeuvre_sim.games.manoeuvre import simulate_tasks
     from manoeuvre_sim.results import check_output_path, write
     from manoeuvre_sim.runner import SimConfig, prepare
 
     be = pop_backend(kw)
-    resume = be.pop("resume")
     options = pop_game_options(kw)  # the one parser of the game options (cli/_common.py)
     config = SimConfig(**kw, **options.sim_fields())
     if block < 1:
@@ -59,21 +56,13 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     check_output_path(out, (".parquet", ".csv"))  # before any game is played
     prepared = prepare(config)  # armies loaded, a fixed map checked against the pool
     # the tasks go to FILE.store/ as they finish: a --resume run reads them back
-    store = Path(f"{out}.store")
-    if store.exists() and not resume:
-        shutil.rmtree(store)
-    with make_backend(threads=config.threads, **be) as backend:
-        bar, progress = progress_bar(
-            quiet, kinds=engine_kernels((config.policy_a, config.policy_b))
-        )
-        try:
-            df, manifest, interrupted = simulate_tasks(
-                config, prepared, block=block, store=store, card_bits=card_bits,
-                backend=backend, resume=resume, progress=progress,
-            )  # fmt: skip
-        finally:
-            if bar is not None:
-                bar.close()
+    store, (df, manifest, interrupted) = play_into_store(
+        out, be, threads=config.threads, quiet=quiet,
+        kinds=engine_kernels((config.policy_a, config.policy_b)),
+        play=lambda **run: simulate_tasks(
+            config, prepared, block=block, card_bits=card_bits, resume=be["resume"], **run
+        ),
+    )  # fmt: skip
     if len(df) == 0:
         click.echo("interrupted before any game finished: nothing written", err=True)
         sys.exit(130)

@@ -35,10 +35,8 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     import shutil
     import sys
     from dataclasses import asdict
-    from pathlib import Path
 
-    from manoeuvre_sim.backend import make_backend
-    from manoeuvre_sim.cli._common import pop_backend, progress_bar
+    from manoeuvre_sim.cli._common import play_into_store, pop_backend
     from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
     from manoeuvre_sim.games import hex as HX
@@ -46,7 +44,6 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     from manoeuvre_sim.results import check_output_path, write
 
     be = pop_backend(kw)
-    resume = be.pop("resume")
     if games < 1 or block < 1:
         raise UsageError("--games and --block: expected positive numbers")
     if seed < 0 or first_game < 0:
@@ -58,19 +55,12 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     man = manifest(sc, source, options, seed, first_game, games, policies, params)
     study_options = HX.Options(**asdict(options), scenario=str(source))
     # the tasks go to FILE.store/ as they finish: a --resume run reads them back
-    store = Path(f"{out}.store")
-    if store.exists() and not resume:
-        shutil.rmtree(store)
-    with make_backend(threads=threads, **be) as backend:
-        bar, progress = progress_bar(quiet, kinds=HEX_KINDS)
-        try:
-            df, run = HX.simulate_tasks(
-                man, study_options, block=block, threads=threads, store=store,
-                backend=backend, resume=resume, progress=progress,
-            )  # fmt: skip
-        finally:
-            if bar is not None:
-                bar.close()
+    store, (df, run) = play_into_store(
+        out, be, threads=threads, quiet=quiet, kinds=HEX_KINDS,
+        play=lambda **task_args: HX.simulate_tasks(
+            man, study_options, block=block, threads=threads, resume=be["resume"], **task_args
+        ),
+    )  # fmt: skip
     if len(df) == 0:
         click.echo("interrupted before any game finished: nothing written", err=True)
         sys.exit(130)
