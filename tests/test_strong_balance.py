@@ -126,3 +126,22 @@ def test_paired_difference_is_over_the_same_seeds():
     assert n == 3 and d == pytest.approx(2 / 3)
     assert lo < d < hi
     assert np.isfinite(lo)
+
+
+def test_the_methods_page_cites_the_results_file_and_its_figures():
+    """The report's methods paragraph "Under stronger play" quotes figures of
+    benchmarks/RESULTS-strong-balance.md: each must be there."""
+    import re
+
+    from analyses import report
+
+    items = report.methods_items([])
+    assert ("h2", "Under stronger play") in items
+    text = report.STRONG_PLAY
+    results = (ROOT / "benchmarks" / "RESULTS-strong-balance.md").read_text(encoding="utf-8")
+    assert "RESULTS-strong-balance.md" in text
+    for fig in ("1.00 [1.00, 1.00]", "-5.4 [-6.5, -4.3]", "+3.9", "+2.2", "-3.3", "15.9", "13.5"):
+        assert fig in text and fig in results, fig
+    for pct in re.findall(r"(\d+\.\d) % of games|scores (\d+\.\d) % against (\d+\.\d)", text):
+        for x in filter(None, pct):
+            assert f"{x} [" in results, x
