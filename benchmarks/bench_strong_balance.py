@@ -233,6 +233,8 @@ def holds_lines(ref: dict, strong: dict, c: dict, armies: list[str]) -> list[str
     side_txt = (f"Moving first is {side[R]} under both." if side[R] == side[S] else
                 f"Moving first is {side[R]} under {R}, {side[S]} under {S}.")  # fmt: skip
     widen = "widens" if spread[1] > spread[0] else "narrows" if spread[1] < spread[0] else "stays"
+    night = ("Nightfall ends the day under both" if min(er["nightfall"][0], es["nightfall"][0])
+             >= 0.9 else "The endings mix")  # fmt: skip
     # every army in its place: holds; the interval of tau clear of 0: holds in the main
     rank_verdict = ("holds" if len(same) == len(armies)
                     else "holds in the main" if lo > 0 else "moves")  # fmt: skip
@@ -252,7 +254,7 @@ def holds_lines(ref: dict, strong: dict, c: dict, armies: list[str]) -> list[str
         f"{pts(*fr)} % under {R}, {pts(*fs)} % under {S}; difference {pts(*ud, sign=True)} "
         f"points unpaired, {pts(*pdiff, sign=True)} paired over the {npair:,} games both "
         f"played from the same seed. {side_txt}",
-        f"- **Nightfall ends the day under both**: attrition {pts(*er['attrition'])} % under "
+        f"- **{night}**: attrition {pts(*er['attrition'])} % under "
         f"{R}, {pts(*es['attrition'])} % under {S} (difference {pts(*att, sign=True)} points: "
         f"it {verdict(att)}); nightfall {100 * es['nightfall'][0]:.1f} %, turn limit "
         f"{100 * es['turn_limit'][0]:.2f} % under {S}. Game length {er['turns'][0]:.1f} and "
