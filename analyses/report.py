@@ -327,6 +327,21 @@ POLICY_NOTES = {
     "search": "plays its discard, first move and combat by Monte Carlo rollouts",
 }
 
+# issue 26: benchmarks/RESULTS-strong-balance.md (bench_strong_balance.py), 2026-11-24
+STRONG_PLAY = (
+    "The default study was played again (2026-11-24) under the value search "
+    "search:16:tuned:v2, which scores 83.6 % against tuned: 200 games per ordered pairing, "
+    "benchmarks/RESULTS-strong-balance.md. Holds: the ranking (Kendall's tau 1.00 "
+    "[1.00, 1.00], all 8 armies in the same place, France first, United States last) and "
+    "the nightfall finish (98.5 % of games; attrition 1.5 % against 0.9 %). Moves: the "
+    "spread widens (best minus worst 53 points against 44: France +3.9, Ottoman Empire "
+    "+2.2, Austria -3.3, United States -5.4 points, each interval clear of 0); moving "
+    "first costs more (the first player scores 41.9 % against 47.5 %, paired difference "
+    "-5.4 [-6.5, -4.3] points); the day is longer (15.9 game turns against 13.5). Under the "
+    "strongest, search:64:tuned:v2:m10 (92.0 %), the same: tau 1.00 [0.93, 1.00], first "
+    "player 39.9 % (paired -7.3 [-8.4, -6.3]), attrition 1.1 %."
+)
+
 # (number in docs/RULE_INTERPRETATIONS.md, what it decides, why it can move results)
 INTERPRETATIONS = (
     (2, "an army against itself cannot break the last tie: a draw",
@@ -368,6 +383,7 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
                      "context (docs/players.md). A card they misuse is undervalued; compare "
                      "play styles (balance --policies) before trusting a small difference."))  # fmt: skip
     out.append(("gap", ""))
+    out += [("h2", "Under stronger play"), ("p", STRONG_PLAY), ("gap", "")]
     out.append(("h2", "What an interval means here"))
     for line in (
         "Every interval is a 95 % interval for the uncertainty that comes from playing a "

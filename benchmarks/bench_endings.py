@@ -306,6 +306,89 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
 
 
 TRACED = "## Traced games"
+STRENGTH = "## Endings against play strength"
+CLOSE = "| player | nightfall games |"
+
+
+def study_row(text: str, armies: list[str], seed: int):
+    """``DIR@LABEL``: the records of policy LABEL in the balance study DIR (its games 0 ..
+    N-1 of each pairing are the games this script would play with ``--seed``): (label, N,
+    games, manifest). A study of other armies, seed or first game is a UsageError."""
+    import json
+
+    import pandas as pd
+
+    from manoeuvre_sim.errors import UsageError
+
+    d, _, label = text.partition("@")
+    path = Path(d)
+    if not label or not (path / "manifest.json").exists():
+        raise UsageError(f"--rows-from: {text!r}: expected DIR@LABEL, DIR a balance study")
+    m = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    names = [a["name"] for a in m.get("armies", [])]
+    if label not in [p["label"] for p in m.get("policies", [])]:
+        raise UsageError(f"--rows-from: {path}: no policy {label!r}")
+    if m.get("seed") != seed or m.get("first_game", 0) or sorted(names) != sorted(armies):
+        raise UsageError(f"--rows-from: {path}: seed {m.get('seed')}, first game "
+                         f"{m.get('first_game', 0)}, armies {names}: expected seed {seed}, "
+                         f"first game 0 and {armies}")  # fmt: skip
+    from manoeuvre_sim import RULES_VERSION
+
+    if m.get("rules_version") != RULES_VERSION:
+        raise UsageError(f"--rows-from: {path}: rules version {m.get('rules_version')}, "
+                         f"expected {RULES_VERSION}")  # fmt: skip
+    g = pd.read_parquet(path / "games.parquet")
+    return label, m["games_per_pairing"], g[g["label"] == label].reset_index(drop=True), m
+
+
+def _insert_rows(lines: list[str], start: str, rows: dict[str, str]) -> list[str]:
+    """The table whose header line begins with ``start`` (after the line ``STRENGTH``):
+    its rows of the same player replaced, the others appended at its end."""
+    i = lines.index(STRENGTH)
+    i = next(k for k in range(i, len(lines)) if lines[k].startswith(start)) + 2
+    j = i
+    while j < len(lines) and lines[j].startswith("|"):
+        j += 1
+    keep = [x for x in lines[i:j] if x.split(" | ")[0][2:] not in rows]
+    return lines[:i] + keep + list(rows.values()) + lines[j:]
+
+
+def add_rows(args, argv: list[str], armies: list[str], out: Path, load0: float) -> int:
+    """Play the players of ``--add-players`` (and read the studies of ``--rows-from``) and
+    put their rows into the tables "Endings against play strength" of ``out``; the other
+    rows, the option table and the traced games are kept. A provenance line says so."""
+    from manoeuvre_sim.analyses.endings import endings_row
+    from manoeuvre_sim.fileio import atomic_write
+
+    npair = len(armies) ** 2
+    new: list[tuple[str, int, dict, str]] = []
+    manifests = []
+    for text in args.rows_from:
+        label, n, g, m = study_row(text, armies, args.seed)
+        new.append((label, n, endings_row(g), "—"))
+        manifests.append(m)
+    for spec, n in parse_players(args.add_players, args.games, args.slow_games,
+                                 "--add-players") if args.add_players else []:  # fmt: skip
+        print(f"{spec}: {n} games per pairing ...", file=sys.stderr)
+        g, m, secs = play_row(armies, spec, n, args.seed, args.threads, {})
+        new.append((spec, n, endings_row(g), f"{secs:.0f}"))
+        manifests.append(m)
+    lines = out.read_text(encoding="utf-8").split("\n")
+    rows = {f"`{s}`": f"| `{s}` | {e['games'] // npair} | " + " | ".join(ending_cells(e))
+            + f" | {secs} |" for s, _, e, secs in new}  # fmt: skip
+    lines = _insert_rows(lines, "| player | N per pairing |", rows)
+    close = dict(zip(rows, closeness_lines([(s, e) for s, _, e, _ in new])[2:], strict=True))
+    lines = _insert_rows(lines, CLOSE, close)
+    prov = provenance(args, argv, load0, manifests)
+    studies = "".join(f"; the row of `{x.partition('@')[2]}` read from the records of the "
+                      f"balance study `{x.partition('@')[0]}` (seconds: —)"
+                      for x in args.rows_from)  # fmt: skip
+    k = lines.index(STRENGTH) - 1
+    lines[k:k] = [f"- rows added later: {prov[0][2:]}{studies}; {prov[4][2:]}"]
+    with atomic_write(out, encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    print(f"wrote {out} (rows {', '.join(rows)})", file=sys.stderr)
+    return 0
 
 
 def traces_only(args, argv: list[str], armies: list[str], out: Path, load0: float) -> int:
@@ -374,6 +457,16 @@ def main(argv: list[str] | None = None) -> int:
         "--traces-only", action="store_true",
         help="replace only the section 'Traced games' of --out (its tables are kept)",
     )  # fmt: skip
+    ap.add_argument(
+        "--add-players", default="",
+        help="play only these players (PLAYER[@GAMES], comma-separated) and add their rows "
+        "to --out's strength tables, keeping the other rows",
+    )  # fmt: skip
+    ap.add_argument(
+        "--rows-from", action="append", default=[], metavar="DIR@LABEL",
+        help="add the row of policy LABEL from the records of the balance study DIR "
+        "(seeded as this script seeds its games; repeatable)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     try:
         for name in ("games", "slow_games"):
@@ -387,6 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.traces:
             parse_players(args.trace_player, 1, 1, "--trace-player")
+        if args.add_players:
+            parse_players(args.add_players, args.games, args.slow_games, "--add-players")
+        if (args.add_players or args.rows_from) and not Path(args.out).exists():
+            raise UsageError(f"--add-players/--rows-from: needs {args.out} written")
         if args.traces_only and not (args.traces and Path(args.out).exists()):
             raise UsageError(f"--traces-only: needs --traces above 0 and {args.out} written")
     except UsageError as e:
@@ -399,6 +496,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     load0 = os.getloadavg()[0]
     out = Path(args.out)
+    if args.add_players or args.rows_from:
+        try:
+            return add_rows(args, argv, armies, out, load0)
+        except UsageError as e:
+            print(f"bench_endings: {e}", file=sys.stderr)
+            return 2
     if args.traces_only:
         return traces_only(args, argv, armies, out, load0)
     manifests: list[dict] = []

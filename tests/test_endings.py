@@ -219,3 +219,48 @@ def test_bench_endings_refuses_an_unknown_player(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--players" in err[0] and "nosuch" in err[0]
     assert not out.exists()
+
+
+def test_bench_endings_adds_rows_and_keeps_the_others(tmp_path, capsys):
+    import json
+
+    from manoeuvre_sim import RULES_VERSION
+
+    out = tmp_path / "endings.md"
+    base = ["--armies", "France,Russia", "--seed", "7", "--out", str(out)]
+    argv = ["--players", "random@1,tuned@2", "--option-players", "tuned@1", "--traces", "0"]
+    assert _bench().main(argv + base) == 0
+    before = out.read_text(encoding="utf-8")
+    tuned_row = next(x for x in before.splitlines() if x.startswith("| `tuned` | 2 | 8 |"))
+    # a study's records (policy x, 1 game per ordered pairing, 1 attrition ending of 4)
+    study = tmp_path / "study"
+    (study / "games.parquet").mkdir(parents=True)
+    pd.DataFrame({
+        "victory": ["attrition"] + ["nightfall"] * 3, "turn_limit": [False] * 4,
+        "winner": list("abab"), "game_turns": [10, 12, 14, 16], "eliminated_a": [5, 0, 1, 2],
+        "eliminated_b": [0, 1, 1, 4], "label": ["x"] * 4,
+    }).to_parquet(study / "games.parquet" / "p.parquet")  # fmt: skip
+    manifest = {"seed": 7, "first_game": 0, "games_per_pairing": 1, "policies": [{"label": "x"}],
+                "armies": [{"name": "Russia"}, {"name": "France"}], "data_hash": "h1",
+                "rules_version": RULES_VERSION}  # fmt: skip
+    (study / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    add = ["--add-players", "random@2", "--rows-from", f"{study}@x"]
+    assert _bench().main(add + base) == 0
+    text = out.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert tuned_row in lines  # the other rows are kept
+    assert not any(x.startswith("| `random` | 1 |") for x in lines)  # replaced ...
+    assert any(x.startswith("| `random` | 2 | 8 |") for x in lines)  # ... by the new one
+    assert any(x.startswith("| `x` | 1 | 4 | 25.00 % [") and x.endswith("| — |") for x in lines)
+    assert any(x.startswith("| `x` | 3 | ") for x in lines)  # its nightfall games, closeness
+    assert "- rows added later: command: `benchmarks/bench_endings.py --add-players" in text
+    assert text.split("## Endings against the rule options")[1] == before.split(
+        "## Endings against the rule options")[1]  # fmt: skip
+    # a study of another seed is refused in one line, the file untouched
+    manifest["seed"] = 8
+    (study / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    capsys.readouterr()
+    assert _bench().main(["--rows-from", f"{study}@x"] + base) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--rows-from" in err[0] and "seed 8" in err[0]
+    assert out.read_text(encoding="utf-8") == text

@@ -47,13 +47,14 @@ def _toc(text: str) -> dict[str, int]:
 def test_report_from_a_balance_study(study, tmp_path, capsys):
     pdf = tmp_path / "r" / "report.pdf"
     main(["report", "--from", str(study), "--out", str(pdf), "--quiet"])
-    assert "14 pages" in capsys.readouterr().out
+    assert "15 pages" in capsys.readouterr().out
     texts = _texts(pdf)
     # cover, contents, the balance study's three chart pages and its summary, the odds
-    # charts (six assault dice mixes, bombardment / volley), methods
-    assert len(texts) == 14
+    # charts (six assault dice mixes, bombardment / volley), methods (two pages since
+    # "Under stronger play")
+    assert len(texts) == 15 and texts[14].startswith("Methods (continued)")
     for n, text in enumerate(texts, start=1):
-        assert f"page {n} of 14" in text
+        assert f"page {n} of 15" in text
     # the table of contents: every heading, and each points at the page that holds it
     assert "Contents" in texts[1]
     toc = _toc(texts[1])
@@ -148,12 +149,12 @@ def test_report_runs_the_balance_study_it_lacks(tmp_path, capsys):
     out = capsys.readouterr()
     work = tmp_path / "r-studies" / "balance"
     assert "no balance study in --from: playing one" in out.err and str(work) in out.err
-    assert "14 pages" in out.out
+    assert "15 pages" in out.out
     man = json.loads((work / "manifest.json").read_text())
     assert man["seed"] == 9 and man["games"] == 16
     assert len(pd.read_parquet(work / "games.parquet")) == 16
     texts = _texts(pdf)
-    assert len(texts) == 14
+    assert len(texts) == 15
     assert "seed 9; 16 games (4 per ordered pairing)" in texts[0] and str(work) in texts[0]
     assert not (tmp_path / "r-studies" / "cards_russia").exists()  # only with --cards
     # run again: the report's own earlier study is replaced, not refused
@@ -393,6 +394,6 @@ def test_contents_over_two_pages_still_point_at_the_right_pages(study, card_stud
     for t in texts[first : first + 2]:
         toc |= _toc(t)
     assert toc["Contents"] == first + 1
-    assert toc["Methods"] == len(texts)
+    assert toc["Methods"] == len(texts) - 1  # methods: two pages
     assert "Bombardment and Volley odds" in texts[toc["Bombardment and volley; rockets"] - 1]
     assert "win rate of each pairing" in texts[toc["Balance study — 2 armies"] - 1]
