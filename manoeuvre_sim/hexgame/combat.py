@@ -37,14 +37,12 @@ def _adjacent_unit(st, g, side, k, need_unused, outside_capital):
 
 @kernel
 def mandatory_map(st, g, side):
-    """``W_MAND``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
+    """``W_MLIST``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
     friendly ZOC; rule [11]: not the enemy Capital's hex, and not because of units in the
-    friendly Capital's hex; H9: not once no unused unit is beside it), listed in
-    ``W_MLIST``; returns how many."""
+    friendly Capital's hex; H9: not once no unused unit is beside it), as a list; returns
+    how many."""
     e = 1 - side
     wk = g.wk
-    for k in range(g.nbr.shape[0]):
-        wk[S.W_MAND, k] = 0
     ec = -1
     if st[S.CAP_CAPTURED + e] == 0:
         ec = B.capital_hex(st, e)
@@ -65,8 +63,8 @@ def mandatory_map(st, g, side):
         k = st[S.POS + v]
         if k < 0 or k == ec or not B.present(st, v) or (st[S.FLAGS + v] & S.F_ATTACKED):
             continue
-        if wk[S.W_MAND, k] == 0 and wk[S.W_ADJ, k] == 3:
-            wk[S.W_MAND, k] = 1
+        if wk[S.W_ADJ, k] == 3:
+            wk[S.W_ADJ, k] = 7  # listed (bit 4), once
             wk[S.W_MLIST, count] = k
             count += 1
     for v in range(side * MAXU, side * MAXU + MAXU):
@@ -283,9 +281,18 @@ def resolve(st, g, side, na, nd):
     # supply of every involved unit at the beginning of the combat (rule [9])
     B.refresh(st, g)
     att = 0
+    sup_att = stack_empty(MAXU, np.int64)  # each attacker's supply (units in a hex share it)
     for i in range(na):
         a = g.wk[S.W_ATT, i]
-        att += B.strength(st, g, a, True, not B.traces_supply(st, g, a))
+        h = st[S.POS + a]
+        sup = -1
+        for j in range(i):
+            if st[S.POS + g.wk[S.W_ATT, j]] == h:
+                sup = sup_att[j]
+        if sup < 0:
+            sup = 1 if B.traces_supply(st, g, a) else 0
+        sup_att[i] = sup
+        att += B.strength(st, g, a, True, sup == 0)
     dfc = 0
     for i in range(nd):
         k = g.wk[S.W_DEF, i]

@@ -234,6 +234,8 @@ def choose(st, g, side, kind, n, a, b):
     look = kind >= D_WITHDRAW and searches_combat(g.pol[side]) and sr[S.SR_MODE] == S.SR_OFF
     if noise == 0.0 and not look and (kind == D_MOVE or kind == D_SETUP):  # noqa: SIM109
         bi = _choose_hex(st, g, side, kind, n, a, p, rng)
+    elif kind == D_ATTACKER:
+        bi = _choose_attacker(st, g, side, n, p, rng, noise)
     else:
         bi = _choose_scored(st, g, side, kind, n, a, b, p, rng, noise, look)
     if sr[S.SR_MODE] == S.SR_RECORD:  # a candidate plan being drawn up (search.py)
@@ -294,6 +296,46 @@ def _choose_hex(st, g, side, kind, n, a, p, rng):
             if d < near:
                 near = d
         v = -w0 * near + w2 * own
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    return bi
+
+
+@kernel(inline="always")
+def _choose_attacker(st, g, side, n, p, rng, noise):
+    """``choose``'s first attacker: ``_score``'s values with each enemy hex's estimate
+    (``_hex_odds``) found once per decision, not once per unit beside it."""
+    opts = g.wk[S.W_OPTS]
+    style = style_of(g.pol[side])
+    ec = B.capital_hex(st, 1 - side)
+    kh = stack_empty(MAXU, np.int64)  # the enemy hexes estimated so far
+    kv = stack_empty(MAXU, np.float64)  # and their estimates
+    nk = 0
+    best = -np.inf
+    bi = 0
+    ties = 0
+    for i in range(n):
+        o = opts[i]
+        if o < 0:
+            v = p[1] - 0.5
+        else:
+            h = st[S.POS + o]
+            v = -99.0
+            for d in range(6):
+                k = g.nbr[h, d]
+                if k >= 0 and g.wk[S.W_OCC + 1 - side, k] > 0:
+                    j = 0
+                    while j < nk and kh[j] != k:
+                        j += 1
+                    if j == nk:
+                        kh[j] = k
+                        kv[j] = float(_hex_odds(st, g, side, k))
+                        nk += 1
+                    x = kv[j]
+                    if k == ec:
+                        x += 1.0 if style == P_CAPITAL else 0.0
+                    v = max(v, x)
+        if noise > 0.0:
+            v += noise * uniform_below(rng, 1024) / 1024.0
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
