@@ -197,7 +197,7 @@ def write_before_after(args) -> None:
     out_path = Path(__file__).with_name("RESULTS-hex-engine.md")
     old = out_path.read_text(encoding="utf-8") if out_path.exists() else ""
     i = old.find("\n## Before and after")
-    head = old[:i] if i >= 0 else old.rstrip("\n")
+    head = (old[:i] if i >= 0 else old).rstrip("\n")
     out_path.write_text(head + "\n\n" + "\n".join(section) + "\n", encoding="utf-8")
     print("\n".join(section))
 
@@ -255,7 +255,8 @@ def write_speed_only(args) -> None:
         f"{os.cpu_count()} logical CPUs shared with other work.)"
     )
     out_path.write_text(
-        old[:i] + "\n".join([*section[:2], note, "", *section[2:]]) + old[j:], encoding="utf-8"
+        old[:i] + "\n".join([*section[:2], note, "", *section[2:], ""]) + old[j:],
+        encoding="utf-8",
     )
     print("\n".join(section))
 

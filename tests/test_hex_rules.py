@@ -366,7 +366,7 @@ def test_mandatory_attacks_spare_the_capital_both_ways():
     """)
     B.refresh(b.st, b.g)
     n = C.mandatory_map(b.st, b.g, 0)
-    marked = {b.grid.label(h) for h in range(b.grid.n) if b.g.wk[S.W_MAND, h]}
+    marked = {b.grid.label(int(b.g.wk[S.W_MLIST, i])) for i in range(n)}
     assert marked == {"0104"} and n == 1
 
 

@@ -10,12 +10,14 @@ attack all its adjacent hexes together, the mandatory-attack rule can always be 
 
 from __future__ import annotations
 
+import numpy as np
+
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, crt_result, roll_combat
 from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 
 
 @kernel(inline="always")
@@ -35,14 +37,12 @@ def _adjacent_unit(st, g, side, k, need_unused, outside_capital):
 
 @kernel
 def mandatory_map(st, g, side):
-    """``W_MAND``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
+    """``W_MLIST``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
     friendly ZOC; rule [11]: not the enemy Capital's hex, and not because of units in the
-    friendly Capital's hex; H9: not once no unused unit is beside it), listed in
-    ``W_MLIST``; returns how many."""
+    friendly Capital's hex; H9: not once no unused unit is beside it), as a list; returns
+    how many."""
     e = 1 - side
     wk = g.wk
-    for k in range(g.nbr.shape[0]):
-        wk[S.W_MAND, k] = 0
     ec = -1
     if st[S.CAP_CAPTURED + e] == 0:
         ec = B.capital_hex(st, e)
@@ -63,8 +63,8 @@ def mandatory_map(st, g, side):
         k = st[S.POS + v]
         if k < 0 or k == ec or not B.present(st, v) or (st[S.FLAGS + v] & S.F_ATTACKED):
             continue
-        if wk[S.W_MAND, k] == 0 and wk[S.W_ADJ, k] == 3:
-            wk[S.W_MAND, k] = 1
+        if wk[S.W_ADJ, k] == 3:
+            wk[S.W_ADJ, k] = 7  # listed (bit 4), once
             wk[S.W_MLIST, count] = k
             count += 1
     for v in range(side * MAXU, side * MAXU + MAXU):
@@ -75,6 +75,17 @@ def mandatory_map(st, g, side):
                 if k >= 0:
                     wk[S.W_ADJ, k] = 0
     return count
+
+
+@kernel(inline="always")
+def _unused_beside(st, g, side, k):
+    """How many unused units of ``side`` stand beside hex ``k`` (``_adjacent_unit``)."""
+    c = 0
+    for v in range(side * MAXU, side * MAXU + MAXU):
+        h = st[S.POS + v]
+        if h >= 0 and B.present(st, v) and not (st[S.FLAGS + v] & S.F_USED) and g.dist[h, k] == 1:
+            c += 1
+    return c
 
 
 @kernel(inline="always")
@@ -143,14 +154,22 @@ def combat_phase(st, g, side, fresh):
             k = g.nbr[h, d]
             if k >= 0 and g.wk[S.W_OCC + e, k] > 0:
                 emask |= 1 << d
+        # H9: a set of defending hexes is legal if it takes in every mandatory hex left with
+        # no other unused unit beside it (``_feasible`` for each set, the hexes found once)
+        need = 0  # the directions of those hexes from u
+        for i in range(nm):
+            k = g.wk[S.W_MLIST, i]
+            if g.wk[S.W_TMP, k] == 0 and not _adjacent_unit(st, g, side, k, True, False):
+                dk = 6  # none: no set can take it in
+                for d in range(6):
+                    if g.nbr[h, d] == k:
+                        dk = d
+                need |= 1 << dk
         for mask in range(1, 64):
-            if mask & ~emask:
+            if mask & ~emask or need & ~mask:
                 continue
-            _mark_defenders(g, h, mask, 1)
-            if _feasible(st, g, side, nm):
-                opts[n] = mask
-                n += 1
-            _mark_defenders(g, h, mask, 0)
+            opts[n] = mask
+            n += 1
         if n == 0:  # cannot happen (H9); a bug, not a choice
             raise RuntimeError("no legal defenders for an attacker")
         mask = opts[PL.choose(st, g, side, PL.D_DEFENDERS, n, u, 0)]
@@ -163,7 +182,13 @@ def combat_phase(st, g, side, fresh):
         na = 0
         g.wk[S.W_ATT, na] = u
         na += 1
-        # the others that may join: unused, beside every defending hex (rule [8])
+        # the others that may join: unused, beside every defending hex (rule [8]); one may
+        # join if every mandatory hex not defending keeps another unused unit beside it (H9:
+        # ``_feasible`` with v used, from a count of the unused units beside each such hex)
+        free = stack_empty(MAXU, np.int64)
+        for i in range(nm):
+            k = g.wk[S.W_MLIST, i]
+            free[i] = _unused_beside(st, g, side, k) if g.wk[S.W_TMP, k] == 0 else -1
         for v in range(side * MAXU, side * MAXU + MAXU):
             hv = st[S.POS + v]
             if hv < 0 or not B.present(st, v) or (st[S.FLAGS + v] & S.F_USED):
@@ -176,15 +201,21 @@ def combat_phase(st, g, side, fresh):
                 continue
             opts[0] = 0
             n = 1
-            st[S.FLAGS + v] |= S.F_USED
-            if _feasible(st, g, side, nm):
+            ok = True
+            for i in range(nm):
+                v_beside = 1 if g.dist[hv, g.wk[S.W_MLIST, i]] == 1 else 0
+                if free[i] >= 0 and free[i] - v_beside <= 0:
+                    ok = False
+            if ok:
                 opts[1] = 1
                 n = 2
-            st[S.FLAGS + v] &= ~S.F_USED
             if opts[PL.choose(st, g, side, PL.D_JOIN, n, v, 0)] == 1:
                 st[S.FLAGS + v] |= S.F_USED
                 g.wk[S.W_ATT, na] = v
                 na += 1
+                for i in range(nm):
+                    if free[i] >= 0 and g.dist[hv, g.wk[S.W_MLIST, i]] == 1:
+                        free[i] -= 1
         for i in range(nd):
             g.wk[S.W_TMP, g.wk[S.W_DEF, i]] = 0
         g.srch[side, S.SR_MODE] = S.SR_OFF  # the attack the search chose is built
@@ -250,9 +281,18 @@ def resolve(st, g, side, na, nd):
     # supply of every involved unit at the beginning of the combat (rule [9])
     B.refresh(st, g)
     att = 0
+    sup_att = stack_empty(MAXU, np.int64)  # each attacker's supply (units in a hex share it)
     for i in range(na):
         a = g.wk[S.W_ATT, i]
-        att += B.strength(st, g, a, True, not B.traces_supply(st, g, a))
+        h = st[S.POS + a]
+        sup = -1
+        for j in range(i):
+            if st[S.POS + g.wk[S.W_ATT, j]] == h:
+                sup = sup_att[j]
+        if sup < 0:
+            sup = 1 if B.traces_supply(st, g, a) else 0
+        sup_att[i] = sup
+        att += B.strength(st, g, a, True, sup == 0)
     dfc = 0
     for i in range(nd):
         k = g.wk[S.W_DEF, i]

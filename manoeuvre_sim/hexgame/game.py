@@ -23,19 +23,44 @@ def place(st, g, u):
     """Rule [3]: ``u``'s player sets it up on its side, not beside the border; the Capital
     also off the edge hexes and two hexes from the corners (H3); within stacking (H4)."""
     s = u // MAXU
-    opts = g.wk[S.W_OPTS]
-    col = H_CAPITAL_OK if u % MAXU == 0 else H_SETUP
-    n = 0
+    nl = _setup_hexes(g, s, u % MAXU == 0)
     B.mark_stacks(st, g, s, 0)  # u is unplaced: never marked
+    _place_listed(st, g, u, nl)
+    B.clear_stacks(st, g, s)
+
+
+@kernel
+def _setup_hexes(g, s, capital):
+    """``W_SETUP``: the hexes of side ``s`` where rule [3] lets it set up a unit (its
+    Capital: ``capital``), in hex order; returns how many."""
+    col = H_CAPITAL_OK if capital else H_SETUP
+    n = 0
     for h in range(g.nbr.shape[0]):
-        if g.hexes[h, H_SIDE] == s and g.hexes[h, col] == 1 and B.fits_marked(g, u, h):
+        if g.hexes[h, H_SIDE] == s and g.hexes[h, col] == 1:
+            g.wk[S.W_SETUP, n] = h
+            n += 1
+    return n
+
+
+@kernel
+def _place_listed(st, g, u, nl):
+    """``place`` with u's set-up hexes listed (``W_SETUP[:nl]``) and ``W_STACK`` marking its
+    side's units set up so far; marks ``u`` there once placed."""
+    s = u // MAXU
+    opts = g.wk[S.W_OPTS]
+    n = 0
+    for i in range(nl):
+        h = g.wk[S.W_SETUP, i]
+        if B.fits_marked(g, u, h):
             opts[n] = h
             n += 1
-    B.clear_stacks(st, g, s)
     if n == 0:
         raise RuntimeError("no set-up hex left (the scenario's validation should prevent it)")
     h = opts[PL.choose(st, g, s, PL.D_SETUP, n, u, 0)]
     st[S.POS + u] = h
+    c = B.stack_class(g, u)
+    if c < 2:
+        g.wk[S.W_STACK, h] |= 1 << c
     if u % MAXU != 0:
         # rule [13] 2, army quality: the side's first K combat units set up reduced
         mask = g.opt[S.O_WEAK + s]  # or the units chosen (a bit mask; 0: the first K)
@@ -49,21 +74,32 @@ def place(st, g, u):
 @kernel
 def setup(st, g, first):
     """Rule [3]'s order: the first player's Capital, the second player's army, then the
-    first player's remaining units."""
+    first player's remaining units. (Each side's set-up hexes are listed once per kind of
+    unit, and ``W_STACK`` marks the units set up as they are: the two sides' set-up hexes
+    never meet, rule [3].)"""
     second = 1 - first
     st[S.FIRST] = first
     st[S.PLAYER] = first
-    place(st, g, first * MAXU)
+    _place_listed(st, g, first * MAXU, _setup_hexes(g, first, True))
     st[S.CAP_HOME + first] = st[S.POS + first * MAXU]
     st[S.PLAYER] = second
+    listed = -1  # which list W_SETUP holds: 0 the Capital's hexes, 1 the other units'
+    nl = 0
     for u in range(second * MAXU, second * MAXU + MAXU):
         if st[S.POS + u] == S.UNPLACED:
-            place(st, g, u)
+            kind = 0 if u % MAXU == 0 else 1
+            if kind != listed:
+                nl = _setup_hexes(g, second, kind == 0)
+                listed = kind
+            _place_listed(st, g, u, nl)
     st[S.CAP_HOME + second] = st[S.POS + second * MAXU]
     st[S.PLAYER] = first
+    nl = _setup_hexes(g, first, False)
     for u in range(first * MAXU + 1, first * MAXU + MAXU):
         if st[S.POS + u] == S.UNPLACED:
-            place(st, g, u)
+            _place_listed(st, g, u, nl)
+    B.clear_stacks(st, g, first)
+    B.clear_stacks(st, g, second)
 
 
 @kernel

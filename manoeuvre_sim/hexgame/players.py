@@ -26,7 +26,7 @@ from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import lookahead as LA
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
-from manoeuvre_sim.jit import kernel
+from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import keep_best, uniform_below
 
 P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
@@ -232,6 +232,117 @@ def choose(st, g, side, kind, n, a, b):
     noise = sr[S.SR_NOISE] * 0.01 if sr[S.SR_MODE] == S.SR_RECORD else 0.0
     # the combat search's retreats, withdrawals and advances: a one-step lookahead
     look = kind >= D_WITHDRAW and searches_combat(g.pol[side]) and sr[S.SR_MODE] == S.SR_OFF
+    if noise == 0.0 and not look and (kind == D_MOVE or kind == D_SETUP):  # noqa: SIM109
+        bi = _choose_hex(st, g, side, kind, n, a, p, rng)
+    elif kind == D_ATTACKER:
+        bi = _choose_attacker(st, g, side, n, p, rng, noise)
+    else:
+        bi = _choose_scored(st, g, side, kind, n, a, b, p, rng, noise, look)
+    if sr[S.SR_MODE] == S.SR_RECORD:  # a candidate plan being drawn up (search.py)
+        c = sr[S.SR_LEN]
+        if c < S.SR_MAXD:
+            sr[S.SR_PLAN + 2 * c] = n
+            sr[S.SR_PLAN + 2 * c + 1] = bi
+            sr[S.SR_LEN] = c + 1
+    return bi
+
+
+@kernel(inline="always")
+def _choose_hex(st, g, side, kind, n, a, p, rng):
+    """``choose`` among the hexes of a set-up or a move without noise or lookahead: the
+    values ``_score`` gives, computed with what does not change between the options (the
+    style, the target, the weights) read once, the same draws in the same order."""
+    opts = g.wk[S.W_OPTS]
+    style = style_of(g.pol[side])
+    ec = B.capital_hex(st, 1 - side)
+    best = -np.inf
+    bi = 0
+    ties = 0
+    if kind == D_SETUP:
+        cap = a % MAXU == 0
+        toward = ec >= 0 and style == P_CAPITAL
+        for i in range(n):
+            o = opts[i]
+            if cap:
+                v = float(g.hexes[o, H_BORDER_DIST])
+            elif toward:
+                v = -float(g.dist[o, ec])
+            else:
+                v = -abs(float(g.hexes[o, H_BORDER_DIST]) - 2.5)
+            best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+        return bi
+    w0 = p[0]
+    w2 = p[2]
+    if style == P_CAPITAL and ec >= 0:
+        for i in range(n):
+            o = opts[i]
+            own = 1.0 if g.hexes[o, H_SIDE] == side else 0.0
+            v = -w0 * g.dist[o, ec] + w2 * own
+            best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+        return bi
+    # the nearest enemy unit: its hexes listed once (``_nearest_enemy``)
+    eh = stack_empty(MAXU, np.int64)
+    ne = 0
+    for v in range((1 - side) * MAXU, (1 - side) * MAXU + MAXU):
+        if B.present(st, v):
+            eh[ne] = st[S.POS + v]
+            ne += 1
+    for i in range(n):
+        o = opts[i]
+        own = 1.0 if g.hexes[o, H_SIDE] == side else 0.0
+        near = 99
+        for j in range(ne):
+            d = g.dist[o, eh[j]]
+            if d < near:
+                near = d
+        v = -w0 * near + w2 * own
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    return bi
+
+
+@kernel(inline="always")
+def _choose_attacker(st, g, side, n, p, rng, noise):
+    """``choose``'s first attacker: ``_score``'s values with each enemy hex's estimate
+    (``_hex_odds``) found once per decision, not once per unit beside it."""
+    opts = g.wk[S.W_OPTS]
+    style = style_of(g.pol[side])
+    ec = B.capital_hex(st, 1 - side)
+    kh = stack_empty(MAXU, np.int64)  # the enemy hexes estimated so far
+    kv = stack_empty(MAXU, np.float64)  # and their estimates
+    nk = 0
+    best = -np.inf
+    bi = 0
+    ties = 0
+    for i in range(n):
+        o = opts[i]
+        if o < 0:
+            v = p[1] - 0.5
+        else:
+            h = st[S.POS + o]
+            v = -99.0
+            for d in range(6):
+                k = g.nbr[h, d]
+                if k >= 0 and g.wk[S.W_OCC + 1 - side, k] > 0:
+                    j = 0
+                    while j < nk and kh[j] != k:
+                        j += 1
+                    if j == nk:
+                        kh[j] = k
+                        kv[j] = float(_hex_odds(st, g, side, k))
+                        nk += 1
+                    x = kv[j]
+                    if k == ec:
+                        x += 1.0 if style == P_CAPITAL else 0.0
+                    v = max(v, x)
+        if noise > 0.0:
+            v += noise * uniform_below(rng, 1024) / 1024.0
+        best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
+    return bi
+
+
+@kernel(inline="always")
+def _choose_scored(st, g, side, kind, n, a, b, p, rng, noise, look):
+    """``choose``'s argmax over ``_score`` (with the search's noise or lookahead)."""
     best = -np.inf
     bi = 0
     ties = 0
@@ -244,12 +355,6 @@ def choose(st, g, side, kind, n, a, b):
         if noise > 0.0:
             v += noise * uniform_below(rng, 1024) / 1024.0
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
-    if sr[S.SR_MODE] == S.SR_RECORD:  # a candidate plan being drawn up (search.py)
-        c = sr[S.SR_LEN]
-        if c < S.SR_MAXD:
-            sr[S.SR_PLAN + 2 * c] = n
-            sr[S.SR_PLAN + 2 * c + 1] = bi
-            sr[S.SR_LEN] = c + 1
     return bi
 
 

@@ -80,9 +80,9 @@ W_OPTS = 8  # the options of the decision being taken
 W_RQ = 9  # units waiting to retreat (rule [8] chain retreats)
 W_ATT = 10  # the attackers of the attack being built
 W_DEF = 11  # the defending hexes of the attack being built
-W_MAND = 12  # 1 on an enemy hex that must still be attacked (rule [8])
+W_SETUP = 12  # game.setup: the set-up hexes (rule [3]) of the units being placed, as a list
 W_TMP = 13
-W_MLIST = 14  # the hexes marked in W_MAND, as a list
+W_MLIST = 14  # the enemy hexes that must still be attacked (rule [8]), as a list
 W_STACK = 15  # per hex, bit c: a friendly unit of stacking class c stands there (board.fits);
 #               zero between uses (board.mark_stacks / clear_stacks)
 W_KEY = 16  # what W_OCC and W_ZOC were computed from (board.refresh): the units' hexes
