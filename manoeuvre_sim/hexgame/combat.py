@@ -108,6 +108,62 @@ def _mark_defenders(g, h, mask, on):
 
 
 @kernel
+def attacker_options(st, g, side):
+    """``(n, nm)``: the first-attacker options in ``wk[W_OPTS, :n]`` — each unused unit of
+    ``side`` beside an enemy hex, and -1 (end the phase) once ``nm``, the hexes that must
+    still be attacked (rule [8], ``mandatory_map``), is 0."""
+    B.refresh(st, g)
+    nm = mandatory_map(st, g, side)
+    opts = g.wk[S.W_OPTS]
+    n = 0
+    if nm == 0:
+        opts[n] = -1
+        n += 1
+    for u in range(side * MAXU, side * MAXU + MAXU):
+        h = st[S.POS + u]
+        if h < 0 or not B.present(st, u) or (st[S.FLAGS + u] & S.F_USED):
+            continue
+        for d in range(6):
+            k = g.nbr[h, d]
+            if k >= 0 and g.wk[S.W_OCC + 1 - side, k] > 0:
+                opts[n] = u
+                n += 1
+                break
+    return n, nm
+
+
+@kernel
+def defender_masks(st, g, side, u, nm):
+    """The sets of defending hexes ``u`` (flagged used) may attack, as direction masks in
+    ``wk[W_OPTS, :n]``; returns ``n``. A set is a non-empty set of u's adjacent enemy hexes
+    (rule [8]) that takes in every mandatory hex left with no other unused unit beside it
+    (H9: ``_feasible`` for each set, those hexes found once)."""
+    h = st[S.POS + u]
+    opts = g.wk[S.W_OPTS]
+    emask = 0  # the directions of u's adjacent enemy hexes
+    for d in range(6):
+        k = g.nbr[h, d]
+        if k >= 0 and g.wk[S.W_OCC + 1 - side, k] > 0:
+            emask |= 1 << d
+    need = 0  # the directions of the hexes every set must take in
+    for i in range(nm):
+        k = g.wk[S.W_MLIST, i]
+        if g.wk[S.W_TMP, k] == 0 and not _adjacent_unit(st, g, side, k, True, False):
+            dk = 6  # none: no set can take it in
+            for d in range(6):
+                if g.nbr[h, d] == k:
+                    dk = d
+            need |= 1 << dk
+    n = 0
+    for mask in range(1, 64):
+        if mask & ~emask or need & ~mask:
+            continue
+        opts[n] = mask
+        n += 1
+    return n
+
+
+@kernel
 def combat_phase(st, g, side, fresh):
     """Rule [8]: the phasing side's attacks, then stacking for both sides. ``fresh``: the
     phase begins (else it goes on between two attacks, flags kept). Returns 1, paused
@@ -122,22 +178,7 @@ def combat_phase(st, g, side, fresh):
         g.wk[S.W_TMP, k] = 0
     opts = g.wk[S.W_OPTS]
     while True:
-        B.refresh(st, g)
-        nm = mandatory_map(st, g, side)
-        n = 0
-        if nm == 0:
-            opts[n] = -1
-            n += 1
-        for u in range(side * MAXU, side * MAXU + MAXU):
-            h = st[S.POS + u]
-            if h < 0 or not B.present(st, u) or (st[S.FLAGS + u] & S.F_USED):
-                continue
-            for d in range(6):
-                k = g.nbr[h, d]
-                if k >= 0 and g.wk[S.W_OCC + e, k] > 0:
-                    opts[n] = u
-                    n += 1
-                    break
+        n, nm = attacker_options(st, g, side)
         if n == 0:
             break
         if PL.searches_combat(g.pol[side]) and g.srch[side, S.SR_MODE] != S.SR_ATTACK:
@@ -148,28 +189,7 @@ def combat_phase(st, g, side, fresh):
         # the defending hexes: a non-empty set of u's adjacent enemy hexes
         h = st[S.POS + u]
         st[S.FLAGS + u] |= S.F_USED
-        n = 0
-        emask = 0  # the directions of u's adjacent enemy hexes
-        for d in range(6):
-            k = g.nbr[h, d]
-            if k >= 0 and g.wk[S.W_OCC + e, k] > 0:
-                emask |= 1 << d
-        # H9: a set of defending hexes is legal if it takes in every mandatory hex left with
-        # no other unused unit beside it (``_feasible`` for each set, the hexes found once)
-        need = 0  # the directions of those hexes from u
-        for i in range(nm):
-            k = g.wk[S.W_MLIST, i]
-            if g.wk[S.W_TMP, k] == 0 and not _adjacent_unit(st, g, side, k, True, False):
-                dk = 6  # none: no set can take it in
-                for d in range(6):
-                    if g.nbr[h, d] == k:
-                        dk = d
-                need |= 1 << dk
-        for mask in range(1, 64):
-            if mask & ~emask or need & ~mask:
-                continue
-            opts[n] = mask
-            n += 1
+        n = defender_masks(st, g, side, u, nm)
         if n == 0:  # cannot happen (H9); a bug, not a choice
             raise RuntimeError("no legal defenders for an attacker")
         mask = opts[PL.choose(st, g, side, PL.D_DEFENDERS, n, u, 0)]

@@ -24,54 +24,6 @@ MAX_CAND = 24
 
 
 @kernel
-def attackers(st, g, side):
-    """``(n, nm)``: the first-attacker options in ``wk[W_OPTS, :n]`` (-1: end the phase,
-    allowed once ``nm``, the hexes that must still be attacked, is 0), as combat_phase."""
-    B.refresh(st, g)
-    nm = C.mandatory_map(st, g, side)
-    opts = g.wk[S.W_OPTS]
-    n = 0
-    if nm == 0:
-        opts[n] = -1
-        n += 1
-    for u in range(side * MAXU, side * MAXU + MAXU):
-        h = st[S.POS + u]
-        if h < 0 or not B.present(st, u) or (st[S.FLAGS + u] & S.F_USED):
-            continue
-        for d in range(6):
-            k = g.nbr[h, d]
-            if k >= 0 and g.wk[S.W_OCC + 1 - side, k] > 0:
-                opts[n] = u
-                n += 1
-                break
-    return n, nm
-
-
-@kernel
-def masks(st, g, side, u, nm):
-    """The defending-hex masks ``u`` (flagged used) may attack, into ``wk[W_OPTS, :n]``."""
-    h = st[S.POS + u]
-    opts = g.wk[S.W_OPTS]
-    n = 0
-    for mask in range(1, 64):
-        ok = True
-        for d in range(6):
-            if mask & (1 << d):
-                k = g.nbr[h, d]
-                if k < 0 or g.wk[S.W_OCC + 1 - side, k] == 0:
-                    ok = False
-                    break
-        if not ok:
-            continue
-        C._mark_defenders(g, h, mask, 1)
-        if C._feasible(st, g, side, nm):
-            opts[n] = mask
-            n += 1
-        C._mark_defenders(g, h, mask, 0)
-    return n
-
-
-@kernel
 def joins(st, g, side, u, mask, nm, every):
     """The joining units' bits (``v % MAXU``) for ``u``'s attack on ``mask``: ``every``:
     each unit that may join, in order (the scripted styles' choice), else none."""
@@ -121,7 +73,7 @@ def candidates(st, g, side, cu, cm, cj):
     """The candidate attacks (the module docstring) into ``cu, cm, cj`` (first attacker,
     mask, joining bits); returns their number. ``g`` plays the style (its own scratch rows
     and generators); ``st``'s flags are put back."""
-    n, nm = attackers(st, g, side)
+    n, nm = C.attacker_options(st, g, side)
     if n == 0:
         return 0
     opts = g.wk[S.W_OPTS]
@@ -131,11 +83,11 @@ def candidates(st, g, side, cu, cm, cj):
         nc = _add(cu, cm, cj, nc, -1, 0, 0)
     else:
         st[S.FLAGS + u] |= S.F_USED
-        nk = masks(st, g, side, u, nm)
+        nk = C.defender_masks(st, g, side, u, nm)
         mask = opts[PL.choose(st, g, side, PL.D_DEFENDERS, nk, u, 0)]
         nc = _add(cu, cm, cj, nc, u, mask, joins(st, g, side, u, mask, nm, True))
         st[S.FLAGS + u] &= ~S.F_USED
-    n, nm = attackers(st, g, side)
+    n, nm = C.attacker_options(st, g, side)
     end = opts[0] < 0
     units = 0  # the attacker options as bits (the option list is reused below)
     for i in range(n):
@@ -145,7 +97,7 @@ def candidates(st, g, side, cu, cm, cj):
         if not (units & (1 << (u - side * MAXU))):
             continue
         st[S.FLAGS + u] |= S.F_USED
-        nk = masks(st, g, side, u, nm)
+        nk = C.defender_masks(st, g, side, u, nm)
         for i in range(nk):
             mask = opts[i]
             nc = _add(cu, cm, cj, nc, u, mask, joins(st, g, side, u, mask, nm, True))
