@@ -32,7 +32,7 @@ from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.stats import wilson_interval
-from manoeuvre_sim.study import Pairing, blocks, pairing_seed, play
+from manoeuvre_sim.study import Pairing, blocks, play
 
 FEW_GAMES = 30  # hexes with fewer games are hatched on the map and flagged in the table
 KEEP = ("game", "seed", "first_player", "winner", "capital_hex_a", "capital_hex_b")
@@ -85,7 +85,7 @@ class SetupSpec:
 
     def pairing(self) -> Pairing:
         a, b = self.policy_a, self.policy_b
-        seed = pairing_seed(self.seed, f"hex:{a}@blue", f"hex:{b}@red")
+        seed = HX.seat_seed(self.seed, a, b)
         pa = pb = None
         if self.capital == "random":
             pa, pb = (_anywhere(a), _anywhere(b))

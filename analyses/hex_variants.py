@@ -39,7 +39,7 @@ from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.stats import wilson_interval, z_value
-from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
+from manoeuvre_sim.study import Pairing, Task, blocks, play
 
 DEFAULT_POLICIES = ("capital", "attrition")
 DEFAULT_GAMES = 2000
@@ -201,9 +201,7 @@ class VariantSpec:
         """Per variant (in order), every ordered pairing: blue's player major."""
         blue, red = HX.load_side("blue"), HX.load_side("red")
         return [
-            Pairing(
-                blue, red, a, b, pairing_seed(self.seed, f"hex:{a}@blue", f"hex:{b}@red"), v.name
-            )  # fmt: skip
+            Pairing(blue, red, a, b, HX.seat_seed(self.seed, a, b), v.name)
             for v in self.variants
             for a in self.policies
             for b in self.policies

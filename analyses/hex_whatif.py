@@ -41,7 +41,7 @@ from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.stats import paired_interval
-from manoeuvre_sim.study import Pairing, blocks, pairing_seed, play
+from manoeuvre_sim.study import Pairing, blocks, play
 
 DEFAULT_POLICIES = ("capital", "attrition")
 ALL = "all"
@@ -204,7 +204,7 @@ class WhatIfSpec:
         """Base pairings (blue's player major), then the variant's on the same seeds."""
         blue, red = HX.load_side("blue"), HX.load_side("red")
         return [
-            Pairing(blue, red, a, b, pairing_seed(self.seed, f"hex:{a}@blue", f"hex:{b}@red"), lab)
+            Pairing(blue, red, a, b, HX.seat_seed(self.seed, a, b), lab)
             for lab in LABELS
             for a in self.policies
             for b in self.policies

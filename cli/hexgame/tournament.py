@@ -38,12 +38,12 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
 
     from manoeuvre_sim.cli._common import format_table
     from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.games.hex import seat_seed
     from manoeuvre_sim.hexgame import POLICY_SPECS, batch, parse_policy
     from manoeuvre_sim.hexgame.players import policy_arrays
     from manoeuvre_sim.hexgame.records import manifest, to_frame
     from manoeuvre_sim.results import check_output_path, write
     from manoeuvre_sim.stats import wilson_interval
-    from manoeuvre_sim.study import pairing_seed
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
     bad = []
@@ -73,7 +73,7 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
             score = 0.0
             wins = {a: 0, b: 0, "draw": 0}
             for blue, red in ((a, b), (b, a)):
-                s = pairing_seed(seed, f"hex:{blue}@blue", f"hex:{red}@red")
+                s = seat_seed(seed, blue, red)
                 pol, params = policy_arrays(blue, red)
                 rec = batch.play_games(s, 0, games, packed, options.array(), pol, params, threads)
                 man = manifest(sc, source, options, s, 0, games, (blue, red), params)

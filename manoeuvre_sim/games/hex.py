@@ -25,6 +25,7 @@ from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, POLICIES
 from manoeuvre_sim.hexgame import RULES_VERSION as _RULES_VERSION
 from manoeuvre_sim.hexgame.records import HexOptions
+from manoeuvre_sim.study import pairing_seed
 
 KEY = GAME_KEY
 TITLE = GAME_TITLE
@@ -75,6 +76,13 @@ class Side:
     """A side of the scenario: ``blue`` (side a) or ``red`` (side b)."""
 
     name: str
+
+
+def seat_seed(seed: int, blue: str, red: str) -> int:
+    """The seed of the games of player ``blue`` (blue) against ``red`` (red), from the master
+    seed and the two players' names alone: every Maneuver study and ``hex tournament``
+    seed a pairing so, and the same pairing meets the same dice in each."""
+    return pairing_seed(seed, f"hex:{blue}@blue", f"hex:{red}@red")
 
 
 def load_side(spec: str, relax: bool = False) -> Side:
