@@ -296,6 +296,17 @@ def progress_bar(quiet: bool, what: str = "game", kinds: Sequence[str] = ("games
     return bar, progress
 
 
+def invoked_command() -> str | None:
+    """The command line as typed (``manoeuvre-sim ...``) for a study's manifest, or None
+    when the command was not run as ``manoeuvre-sim`` (from Python, a test's runner)."""
+    import shlex
+    from pathlib import Path
+
+    if Path(sys.argv[0]).name != "manoeuvre-sim" or len(sys.argv) < 2:
+        return None
+    return shlex.join(["manoeuvre-sim", *sys.argv[1:]])
+
+
 def play_into_store(out: str, backend: dict, *, threads: int, quiet: bool, kinds, play):
     """The shared middle of the one-file commands (simulate, hex simulate): the finished
     tasks go to ``OUT.store/`` (cleared first unless ``backend["resume"]``, so a --resume run

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.cli._common import (
+    backend_options,
+    invoked_command,
+    pop_backend,
+    run_and_write,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
 
 HELP = f"""{GAME_TITLE}: the variant study. Every variant of the rules you list, every
@@ -96,9 +101,6 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @backend_options
 def balance(**kw) -> None:
-    import shlex
-    import sys
-    from pathlib import Path
 
     from manoeuvre_sim.analyses import hex_variants as HV
     from manoeuvre_sim.engine.warmup import HEX_KINDS
@@ -119,8 +121,7 @@ def balance(**kw) -> None:
         precision=kw.pop("precision"), max_games=kw.pop("max_games"), block=kw.pop("block"),
         threads=kw.pop("threads"),
     )  # fmt: skip
-    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
-    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+    command = invoked_command()
 
     def run(out_dir, progress, backend, resume):
         return HV.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend,

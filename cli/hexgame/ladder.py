@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.cli._common import (
+    backend_options,
+    invoked_command,
+    pop_backend,
+    run_and_write,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
 
 HELP = f"""{GAME_TITLE}: the handicap ladder, army quality (rule [13] 2) as a balancing
@@ -61,9 +66,6 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @backend_options
 def ladder(**kw) -> None:
-    import shlex
-    import sys
-    from pathlib import Path
 
     from manoeuvre_sim.analyses import hex_ladder as HL
     from manoeuvre_sim.engine.warmup import HEX_KINDS
@@ -75,8 +77,7 @@ def ladder(**kw) -> None:
     if not policies:
         raise UsageError("--policies: expected comma-separated players")
     spec = HL.LadderSpec(policies=policies, **kw)  # every option is checked before any game
-    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
-    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+    command = invoked_command()
 
     def run(out_dir, progress, backend, resume):
         return HL.run(spec, out_dir=out_dir, progress=progress, backend=backend,

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.cli._common import (
+    backend_options,
+    invoked_command,
+    pop_backend,
+    run_and_write,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HELP = f"""{GAME_TITLE}: where the Capital stands. Rule [3]: the first player sets up its
@@ -63,9 +68,6 @@ rate, the count in each hex)."""
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @backend_options
 def setup(**kw) -> None:
-    import shlex
-    import sys
-    from pathlib import Path
 
     from manoeuvre_sim.analyses import hex_setup as HS
     from manoeuvre_sim.analyses.hex_variants import variant_grid
@@ -87,8 +89,7 @@ def setup(**kw) -> None:
         games=kw.pop("games"), capital=kw.pop("capital"), seed=kw.pop("seed"), turns=kw.pop("turns"),
         scenario=kw.pop("scenario"), block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
-    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
-    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+    command = invoked_command()
 
     def run(out_dir, progress, backend, resume):
         return HS.run(spec, out_dir=out_dir, progress=progress, backend=backend,

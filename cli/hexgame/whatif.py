@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, pop_backend, run_and_write
+from manoeuvre_sim.cli._common import (
+    backend_options,
+    invoked_command,
+    pop_backend,
+    run_and_write,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
 
 HELP = f"""{GAME_TITLE}: what-if. Plays the base scenario and a variant of it on the same
@@ -70,9 +75,6 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @backend_options
 def whatif(**kw) -> None:
-    import shlex
-    import sys
-    from pathlib import Path
 
     from manoeuvre_sim.analyses import hex_variants as HV
     from manoeuvre_sim.analyses import hex_whatif as HW
@@ -96,8 +98,7 @@ def whatif(**kw) -> None:
         policies=policies, games=kw.pop("games_per_pairing"), seed=kw.pop("seed"),
         turns=kw.pop("turns"), block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
-    argv = sys.argv[1:] if Path(sys.argv[0]).name == "manoeuvre-sim" else None
-    command = shlex.join(["manoeuvre-sim", *argv]) if argv else None
+    command = invoked_command()
 
     def run(out_dir, progress, backend, resume):
         return HW.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend,
