@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_search import replace_section  # the one way to rewrite a results section
+
+from manoeuvre_sim.fileio import atomic_write
 
 PAIRS = (
     ("random", "random"),
@@ -33,6 +36,7 @@ PAIRS = (
     ("capital", "attrition"),
 )
 KEEP_SECTIONS = ("Before and after",)
+RESULTS = Path(__file__).with_name("RESULTS-hex-engine.md")
 SEED = 20261124
 
 COLD = """
@@ -181,8 +185,6 @@ def write_before_after(args) -> None:
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
     ).stdout.strip()
     section = [
-        "## Before and after (issue 24)",
-        "",
         f"Written by `.venv/bin/python benchmarks/bench_hex.py --base {args.base} --games "
         f"{args.games} --reps {args.reps}` on {datetime.date.today()}: before = {args.base_rev or args.base}, "
         f"after = {rev}; {os.cpu_count()} logical CPUs, SHARED with other work during the run "
@@ -194,11 +196,7 @@ def write_before_after(args) -> None:
         "",
         *table,
     ]
-    out_path = Path(__file__).with_name("RESULTS-hex-engine.md")
-    old = out_path.read_text(encoding="utf-8") if out_path.exists() else ""
-    i = old.find("\n## Before and after")
-    head = (old[:i] if i >= 0 else old).rstrip("\n")
-    out_path.write_text(head + "\n\n" + "\n".join(section) + "\n", encoding="utf-8")
+    replace_section(RESULTS, "Before and after (issue 24)", "\n".join(section))
     print("\n".join(section))
 
 
@@ -242,10 +240,6 @@ def write_speed_only(args) -> None:
     t = time.perf_counter()
     sp = speed(SC.load_scenario(), args.games)
     section = speed_section(sp, args.games, time.perf_counter() - t, cold)
-    out_path = Path(__file__).with_name("RESULTS-hex-engine.md")
-    old = out_path.read_text(encoding="utf-8")
-    i = old.index("## Games per second per player")
-    j = old.index("\n## ", i) + 1
     rev = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
     ).stdout.strip()
@@ -254,10 +248,7 @@ def write_speed_only(args) -> None:
         f"--games {args.games}` on {datetime.date.today()} at commit {rev}, "
         f"{os.cpu_count()} logical CPUs shared with other work.)"
     )
-    out_path.write_text(
-        old[:i] + "\n".join([*section[:2], note, "", *section[2:], ""]) + old[j:],
-        encoding="utf-8",
-    )
+    replace_section(RESULTS, section[0].removeprefix("## "), "\n".join([note, "", *section[2:]]))
     print("\n".join(section))
 
 
@@ -358,15 +349,15 @@ def main() -> None:
             f"| {p['a']} | {p['b']} | {p['games']:,} | {p['a_wins']:,} | {p['b_wins']:,} | "
             f"{p['draws']:,} | {p['a_score']:.3f} | {lo:.3f}-{hi:.3f} |"
         )
-    out_path = Path(__file__).with_name("RESULTS-hex-engine.md")
     kept = ""
-    if out_path.exists():
-        old = out_path.read_text(encoding="utf-8")
+    if RESULTS.exists():
+        old = RESULTS.read_text(encoding="utf-8")
         i = old.find("\n## ")
         while i >= 0 and not old[i + 4 :].startswith(KEEP_SECTIONS):
             i = old.find("\n## ", i + 1)
         kept = old[i:] if i >= 0 else ""
-    out_path.write_text("\n".join(lines) + "\n" + kept, encoding="utf-8")
+    with atomic_write(RESULTS, encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n" + kept)
     print("\n".join(lines))
 
 
