@@ -123,3 +123,32 @@ class Board:
                 self.g.rngs[0, :] = st
                 return
         raise AssertionError("no stream found")
+
+
+def checked_games(policies, n, seed, border="basic", threads=2, **opt):
+    """Records of games 0..n-1 of ``seed`` between two players, with the engine's
+    invariant checks on (``check=1``) and the rule options ``opt``."""
+    from manoeuvre_sim.hexgame import batch as BT
+
+    packed = SC.pack(SC.load_scenario(), border)
+    pol, params = policy_arrays(*policies)
+    return BT.play_games(
+        seed, 0, n, packed, S.default_options(check=1, **opt), pol, params, threads
+    )
+
+
+def plain_python_json(code: str):
+    """Run ``code`` in a fresh interpreter with numba's JIT off and return the JSON of its
+    last printed line: the plain-Python side of a kernels-vs-Python test."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    res = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, env=env,
+        timeout=600,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])

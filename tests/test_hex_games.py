@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hex_boards import checked_games, plain_python_json
 
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.hexgame import batch as BT
@@ -26,11 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _games(policies, n, seed=11, border="basic", threads=2, **opt):
-    packed = SC.pack(SC.load_scenario(), border)
-    pol, params = policy_arrays(*policies)
-    return BT.play_games(
-        seed, 0, n, packed, S.default_options(check=1, **opt), pol, params, threads
-    )
+    return checked_games(policies, n, seed, border, threads, **opt)
 
 
 @pytest.mark.parametrize(
@@ -128,13 +122,7 @@ print(json.dumps(out))
 
 
 def test_kernels_equal_plain_python():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    res = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", NOJIT], capture_output=True, text=True, env=env,
-        timeout=600,
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr[-2000:]
-    plain = json.loads(res.stdout.strip().splitlines()[-1])
+    plain = plain_python_json(NOJIT)
     packed = SC.pack(SC.load_scenario())
     for key, rows in plain.items():
         pol, params = policy_arrays(*key.split("-"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hex_boards import checked_games
 
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import checks as K
@@ -24,11 +25,7 @@ from manoeuvre_sim.rng import next_u64, seed_state
 
 
 def _games(policies, n, seed=21, threads=2, border="basic", **opt):
-    packed = SC.pack(SC.load_scenario(), border)
-    pol, params = policy_arrays(*policies)
-    return BT.play_games(
-        seed, 0, n, packed, S.default_options(check=1, **opt), pol, params, threads
-    )
+    return checked_games(policies, n, seed, border, threads, **opt)
 
 
 @pytest.mark.parametrize(

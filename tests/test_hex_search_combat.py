@@ -4,14 +4,9 @@ style, and the candidate attacks being the legal ones."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
-from hex_boards import Board
+from hex_boards import Board, plain_python_json
 
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import combat as C
@@ -151,13 +146,7 @@ print(json.dumps(r.tolist()))
 
 
 def test_the_combat_search_kernels_equal_plain_python():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    res = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", NOJIT], capture_output=True, text=True, env=env,
-        timeout=600,
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr[-2000:]
-    plain = json.loads(res.stdout.strip().splitlines()[-1])
+    plain = plain_python_json(NOJIT)
     pol, params = policy_arrays("search:2::all", "search:2:attrition:all")
     packed = SC.pack(SC.load_scenario())
     r = BT.play_games(5, 0, 2, packed, S.default_options(step_losses=1), pol, params, 1)
