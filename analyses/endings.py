@@ -23,7 +23,7 @@ import pandas as pd
 from manoeuvre_sim.engine import rules as R
 from manoeuvre_sim.engine.decisions import CK_AMBUSH, CK_ASSAULT
 from manoeuvre_sim.engine.state import MAXU_SIDE
-from manoeuvre_sim.stats import wilson_interval, z_value
+from manoeuvre_sim.stats import mean_interval, wilson_interval
 
 ATTRITION = 5  # rule 2.1: 5 eliminated units lose the game at once
 
@@ -53,7 +53,6 @@ def endings_row(games: pd.DataFrame) -> dict:
     lim = games["turn_limit"].astype(bool)
     night = (games["victory"] == "nightfall") & ~lim
     turns = games["game_turns"].to_numpy(dtype=float)
-    half = z_value() * turns.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
     ea = games["eliminated_a"].to_numpy()
     eb = games["eliminated_b"].to_numpy()
     # a side's kills are the enemy's eliminated units: a's kills are b's losses
@@ -73,7 +72,7 @@ def endings_row(games: pd.DataFrame) -> dict:
         "attrition": _share(int(att.sum()), n),
         "nightfall": _share(int(night.sum()), n),
         "turn_limit": _share(int(lim.sum()), n),
-        "turns": (float(turns.mean()), float(turns.mean() - half), float(turns.mean() + half)),
+        "turns": mean_interval(turns),
         "lost_per_side": float((ea + eb).mean() / 2),
         "winner_kills": float(wk.mean()) if len(wk) else float("nan"),
         "loser_kills": float(lk.mean()) if len(lk) else float("nan"),

@@ -42,7 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "benchmarks" / "RESULTS-strong-balance.md"
-Z = 1.959963984540054
+
+from manoeuvre_sim.stats import mean_interval, z_value  # noqa: E402
+
+Z = z_value()
 
 
 class Bad(Exception):
@@ -102,12 +105,6 @@ def first_scores(g: pd.DataFrame) -> np.ndarray:
     return np.where(g["first_player"].to_numpy() == "a", s, 1 - s)
 
 
-def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    m = float(x.mean())
-    h = Z * float(x.std(ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return m, m - h, m + h
-
-
 def tau_interval(ref: dict, strong: dict, armies: list[str], boot: int, rng):
     """Kendall's tau between the two studies' field win rates, and its 95 % bootstrap
     interval (games resampled within each ordered pairing of each study)."""
@@ -146,7 +143,7 @@ def paired(ref: dict, strong: dict):
     j = j[(j["seed_r"] == j["seed_s"]) & (j["first_player_r"] == j["first_player_s"])]
     if len(j) < 2:
         return 0, (float("nan"),) * 3
-    return len(j), mean_ci(j["fs_s"].to_numpy() - j["fs_r"].to_numpy())
+    return len(j), mean_interval(j["fs_s"].to_numpy() - j["fs_r"].to_numpy())
 
 
 def pts(m: float, lo: float, hi: float, sign: bool = False) -> str:
@@ -188,7 +185,7 @@ def compare(ref: dict, strong: dict, armies: list[str], boot: int, rng) -> dict:
     from manoeuvre_sim.analyses.endings import endings_row
 
     fs_r, fs_s = first_scores(ref["games"]), first_scores(strong["games"])
-    first = (mean_ci(fs_r), mean_ci(fs_s))
+    first = (mean_interval(fs_r), mean_interval(fs_s))
     field = {}
     for a in armies:
         x, y = ref["armies"].loc[a], strong["armies"].loc[a]

@@ -68,6 +68,17 @@ def normal_interval(k, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndar
     return np.clip(p - half, 0.0, 1.0), np.clip(p + half, 0.0, 1.0)
 
 
+def mean_interval(x, confidence: float = 0.95) -> tuple[float, float, float]:
+    """``(mean, lo, hi)``: the mean of the per-game values ``x`` and its normal interval
+    ``mean ± z·sd/sqrt(n)`` (sample sd); NaN bounds for fewer than two values."""
+    x = np.asarray(x, dtype=np.float64)
+    m = float(x.mean())
+    if len(x) < 2:
+        return m, float("nan"), float("nan")
+    half = z_value(confidence) * float(x.std(ddof=1)) / np.sqrt(len(x))
+    return m, m - half, m + half
+
+
 def binomial_sigma(p, n) -> np.ndarray:
     """Standard deviation of a proportion estimated from ``n`` trials with true ``p``."""
     p = np.asarray(p, dtype=np.float64)
