@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim.engine.features import FEATURE_NAMES
+from manoeuvre_sim.stats import normal_interval
 
 
 @dataclass
@@ -66,9 +67,8 @@ def reliability(y: np.ndarray, p: np.ndarray, bins: int = 10) -> pd.DataFrame:
         if n == 0:
             continue
         obs = float(y[m].mean())
-        se = float(np.sqrt(max(obs * (1 - obs), 1e-12) / n))
-        out.append((edges[b], edges[b + 1], n, float(p[m].mean()), obs, obs - 1.96 * se,
-                    obs + 1.96 * se))  # fmt: skip
+        lo, hi = normal_interval(obs * n, n)
+        out.append((edges[b], edges[b + 1], n, float(p[m].mean()), obs, float(lo), float(hi)))
     cols = ["lo", "hi", "rows", "predicted", "observed", "obs_lo", "obs_hi"]
     return pd.DataFrame(out, columns=cols)
 
