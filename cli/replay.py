@@ -46,7 +46,16 @@ def _flag(name: str) -> str:
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="FILE.txt (the transcript) or FILE.pdf (a page per player turn); default: stdout.",
+    help="FILE.txt (the transcript), FILE.pdf (a page per player turn) or FILE.jsonl (the "
+    "trace, as --format jsonl); default: stdout.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl"]),
+    default=None,
+    help="text (default; a PDF with --out FILE.pdf) or jsonl: the whole game's trace, one "
+    "JSON record per line, every field named (docs/traces.md).",
 )
 @click.option(
     "--turns",
@@ -62,6 +71,7 @@ def replay(
     game: int,
     out: str | None,
     turns: str | None,
+    fmt: str | None,
     **kw,
 ) -> None:
     """Replay game --game of `simulate --seed SEED` event by event, with the board after
@@ -80,8 +90,9 @@ def replay(
     )
 
     suffix = Path(out).suffix.lower() if out else ""
-    if out and suffix not in (".txt", ".pdf"):
-        raise UsageError(f"--out: expected a file name ending in .txt or .pdf, got {out!r}")
+    if out and suffix not in (".txt", ".pdf", ".jsonl"):
+        raise UsageError(f"--out: expected a file name ending in .txt, .pdf or .jsonl, got {out!r}")
+    fmt = check_format(fmt, suffix, turns)
     span = parse_turns(turns)
     if from_file is not None:
         from manoeuvre_sim.replay.source import config_from_file
@@ -116,16 +127,39 @@ def replay(
 
         check_record(rep, record, from_file)
     check_turns(rep, span)
+    if fmt == "jsonl":
+        from manoeuvre_sim.replay.jsonl import jsonl
+
+        write_text(out, jsonl(rep), summary(rep))
+        return
     if suffix == ".pdf":
         from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf
 
         pages = write_replay_pdf(out, rep, turns=span)
         click.echo(f"{summary(rep)}\nwrote {out} ({pages} pages)", err=True)
         return
-    text = render_text(rep, span)
+    write_text(out, render_text(rep, span), summary(rep))
+
+
+def check_format(fmt: str | None, suffix: str, turns: str | None) -> str:
+    """The output format from ``--format`` and the ``--out`` file's suffix (``.jsonl``
+    means jsonl); one line naming the option when they disagree. Shared by ``hex replay``."""
+    if fmt is None:
+        fmt = "jsonl" if suffix == ".jsonl" else "text"
+    if fmt == "jsonl" and suffix not in ("", ".jsonl"):
+        raise UsageError(f"--format jsonl: --out must end in .jsonl (or be left out), not {suffix}")
+    if fmt == "text" and suffix == ".jsonl":
+        raise UsageError("--format text: --out FILE.jsonl holds a trace (--format jsonl)")
+    if fmt == "jsonl" and turns is not None:
+        raise UsageError("--turns: not with --format jsonl (a trace holds the whole game)")
+    return fmt
+
+
+def write_text(out: str | None, text: str, note: str) -> None:
+    """``text`` into ``out`` atomically (``note`` and the file name on stderr), else stdout."""
     if out:
         with atomic_write(out, encoding="utf-8") as f:
             f.write(text)
-        click.echo(f"{summary(rep)}\nwrote {out}", err=True)
+        click.echo(f"{note}\nwrote {out}", err=True)
     else:
         click.echo(text, nl=False)

@@ -285,6 +285,24 @@ def move_destinations(occ, terr, tprops, sq, cavalry, out):
 
 
 @kernel
+def move_via(occ, terr, tprops, sq, to):
+    """The square a move from ``sq`` to ``to`` passes through: -1 for a move of one square;
+    for two squares in a line the one between; for two squares at an angle the first of the
+    two corner squares a unit may move on through (rule 5), as ``move_destinations`` checks
+    them. For the trace (EV_VIA): the rules need only the destination."""
+    r0, c0, r, c = sq // 8, sq % 8, to // 8, to % 8
+    if abs(r - r0) + abs(c - c0) < 2:
+        return -1
+    if r == r0:
+        return r0 * 8 + (c0 + c) // 2
+    if c == c0:
+        return ((r0 + r) // 2) * 8 + c0
+    if _can_pass(occ, terr, tprops, r0 * 8 + c):
+        return r0 * 8 + c
+    return r * 8 + c0
+
+
+@kernel
 def forced_march_destinations(occ, terr, tprops, start_sq, cur_sq, end_counts, out):
     """Squares a Forced March may take the unit to, one square on from ``cur_sq`` (rule 9.2).
 

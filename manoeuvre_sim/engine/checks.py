@@ -21,6 +21,7 @@ from manoeuvre_sim.engine.options import (
     POL_PLAN_N,
     POL_PLAN_SEAT,
 )
+from manoeuvre_sim.engine.rules import EV_DECLINE, is_decline, log
 from manoeuvre_sim.jit import kernel, stack_empty
 from manoeuvre_sim.rng import next_u64, seed_state, uniform_below
 
@@ -41,17 +42,20 @@ def decide(st, g, seat, dk, n):
         if pol[POL_PLAN_N] != n:
             raise AssertionError("search: the planned decision has other options")
         pol[POL_PLAN_DK] = 0
-        return pol[POL_PLAN_K]
-    fair = (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0
-    rng0 = stack_empty(4, np.uint64)  # the generator as the player found it
-    if fair:
-        for i in range(4):
-            rng0[i] = rng[i]
-    k = player(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
-    if k < 0 or k >= n:
-        raise ValueError("policy chose an option that is not legal")
-    if fair:
-        fair_check(st, g, seat, dk, n, k, rng0)
+        k = pol[POL_PLAN_K]
+    else:
+        fair = (pol[POL_FLAGS] & FLAG_FAIR_CHECK) != 0
+        rng0 = stack_empty(4, np.uint64)  # the generator as the player found it
+        if fair:
+            for i in range(4):
+                rng0[i] = rng[i]
+        k = player(st, units, cards, tprops, uowner, pol, params, rng, opts, cb, seat, dk, n)
+        if k < 0 or k >= n:
+            raise ValueError("policy chose an option that is not legal")
+        if fair:
+            fair_check(st, g, seat, dk, n, k, rng0)
+    if tr.shape[0] > 0 and n > 1 and is_decline(dk, opts, k):  # issue 30: the trace only
+        log(tr, trn, EV_DECLINE, seat, dk, n - 1, opts[k, 1], opts[k, 2])
     return k
 
 

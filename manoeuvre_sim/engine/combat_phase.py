@@ -60,6 +60,7 @@ from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
     CB_SIZE,
     CB_STAGE,
 )
+from manoeuvre_sim.engine.movement import log_via
 from manoeuvre_sim.engine.rules import (
     EV_COMBAT,
     EV_MOVE,
@@ -85,10 +86,10 @@ from manoeuvre_sim.engine.rules import (
     move_unit,
     owner,
     play_to_table,
+    roll_logged,
     table_defence,
 )
 from manoeuvre_sim.jit import kernel, stack_empty
-from manoeuvre_sim.rng import roll_dice
 
 
 # ------------------------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def rockets(st, g, p, t):
     (``combat.rocket_outcome``, the table ``odds.rocket_odds`` gives). A unit that cannot
     retreat is eliminated (rule 6.6). No Withdraw (9.2 Withdraw), no advance, no pursuit."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    roll = roll_dice(rng, 1, 10)
+    roll = roll_logged(rng, 1, 10, tr, trn, p)
     log(tr, trn, EV_ROLL, p, ROLL_ROCKETS, roll, 1, 10)
     res = rocket_outcome(roll)
     log(tr, trn, EV_COMBAT, p, D.CK_ROCKETS, roll, 0, res)
@@ -278,7 +279,7 @@ def fire(st, units, cards, tprops, p, kind, u, c, t, rng, tr, trn):
     """Rule 6.2 Bombardment / Volley (and 9.1 Grand Battery): dice + hill bonus against the
     target's strength + terrain + redoubt; a greater total is one hit."""
     nd, sd = fire_dice(cards, p, c, kind)
-    dice = roll_dice(rng, nd, sd)
+    dice = roll_logged(rng, nd, sd, tr, trn, p)
     log(tr, trn, EV_ROLL, p, ROLL_FIRE, dice, nd, sd)
     tsq = st[S.U_SQ + t]
     a = dice + hill_bonus(st, tprops, st[S.U_SQ + u], tsq)
@@ -402,13 +403,13 @@ def combat_stage(st, g, p):
                 continue  # the leader played for Combat or Command rolls nothing
             nd, sd = attack_dice(cards, p, c)
             if nd > 0:
-                dv = roll_dice(rng, nd, sd)
+                dv = roll_logged(rng, nd, sd, tr, trn, p)
                 log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, nd, sd)
                 a += dv
         for i in range(cb[CB_NATT]):
             if cb[CB_CA + i] == 2:
                 # Distant Lands 8: a Committed attack declared with a unit card, +2d6
-                dv = roll_dice(rng, 2, 6)
+                dv = roll_logged(rng, 2, 6, tr, trn, p)
                 log(tr, trn, EV_ROLL, p, ROLL_ATTACK, dv, 2, 6)
                 a += dv
         if cb[CB_LMODE] == 1:
@@ -449,6 +450,7 @@ def skirmish(st, g, p):
     k = decide(st, g, p, D.D_SKIRMISH_MOVE, m + 1)
     if opts[k, 0] >= 0:
         fr = st[S.U_SQ + u]
+        log_via(st, g, p, u, opts[k, 0])  # up to 2 squares (interpretation 14)
         move_unit(st, u, opts[k, 0])
         log(tr, trn, EV_MOVE, p, u, fr, opts[k, 0], 3)
 

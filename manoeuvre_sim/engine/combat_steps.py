@@ -32,6 +32,7 @@ from manoeuvre_sim.engine.decisions import (  # the current combat's fields (cb)
 from manoeuvre_sim.engine.rules import (
     EV_ADVANCE,
     EV_COMMITTED,
+    EV_DIE,
     EV_PLAY,
     EV_PURSUIT,
     EV_RETREAT,
@@ -176,6 +177,7 @@ def advance_into(st, g, p, u, vacated, retreated_u):
         d6 = roll_die(rng, 6)
         h = 1 if pursuit_hits(d6, cards[p, c, S.CF_PURSUIT], pmod) else 0
         r = d6 + pmod  # the modified roll, as the trace shows it
+        log(tr, trn, EV_DIE, p, d6, 6, 0, 0)
         log(tr, trn, EV_ROLL, p, ROLL_PURSUIT, r, 1, 6)
         log(tr, trn, EV_PURSUIT, p, u, r, h, 0)
         if h:
@@ -234,6 +236,7 @@ def withdraw_step(st, g, p, t):
             play_to_table(st, q, s)
             log(tr, trn, EV_PLAY, q, c, PURPOSE_WITHDRAW, t, 0)
             r = roll_die(rng, 6)
+            log(tr, trn, EV_DIE, q, r, 6, 0, 0)
             log(tr, trn, EV_ROLL, q, ROLL_WITHDRAW, r, 1, 6)
             ok = within(r, cards[q, c, S.CF_WITHDRAW])
             log(tr, trn, EV_WITHDRAW, q, t, 1 if ok else 0, 0, 0)

@@ -11,7 +11,7 @@ import numpy as np
 
 from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import forced_march_destinations, move_destinations
+from manoeuvre_sim.engine.board import forced_march_destinations, move_destinations, move_via
 from manoeuvre_sim.engine.checks import decide
 from manoeuvre_sim.engine.options import (
     OPT_ADVANCE_TO_CONTACT,
@@ -25,6 +25,7 @@ from manoeuvre_sim.engine.rules import (
     EV_NEGATE,
     EV_NO_MOVE,
     EV_PLAY,
+    EV_VIA,
     PURPOSE_BANZAI,
     PURPOSE_FORCED_MARCH,
     PURPOSE_GUERRILLA,
@@ -131,6 +132,17 @@ def first_move_options(st, units, cards, tprops, opt, p, opts):
 
 
 @kernel
+def log_via(st, g, p, u, to):
+    """Before unit u's move to ``to``: the square it passes through, if two squares away
+    (EV_VIA; only into a trace with rows: the untraced games do no more work)."""
+    if g.tr.shape[0] > 0:
+        via = move_via(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], g.tprops,
+                       st[S.U_SQ + u], to)  # fmt: skip
+        if via >= 0:
+            log(g.tr, g.trn, EV_VIA, p, u, via, 0, 0)
+
+
+@kernel
 def forced_march(st, g, opt, p, u, start_sq):
     """Rule 9.2 Forced March: the unit that just moved may move one more square (not after
     a move that began or ended in a Field or Marsh; with ``OPT_DL_FORCED_MARCH``, the
@@ -209,6 +221,7 @@ def movement_phase(st, g, opt, p):
                 banzai = True
                 nmoves = 2
         fr = st[S.U_SQ + u]
+        log_via(st, g, p, u, to)
         move_unit(st, u, to)
         moved[u - p * S.MAXU_SIDE] = 1
         st[S.MOVES + p] += 1
@@ -240,6 +253,7 @@ def movement_phase(st, g, opt, p):
     if guerrilla(st, g, p, c):
         return
     fr = st[S.U_SQ + u]
+    log_via(st, g, p, u, to)
     move_unit(st, u, to)
     st[S.MOVES + p] += 1
     log(tr, trn, EV_MOVE, p, u, fr, to, 1)

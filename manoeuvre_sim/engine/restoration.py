@@ -12,6 +12,7 @@ from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.checks import decide
 from manoeuvre_sim.engine.movement import guerrilla
 from manoeuvre_sim.engine.rules import (
+    EV_DIE,
     EV_PLAY,
     EV_REDOUBT,
     EV_RESTORE,
@@ -90,6 +91,7 @@ def restoration_phase(st, g, p):
                 # rally: a d6 within the leader's range (Palafox: automatic)
                 if cards[p, c, S.CF_RALLY_AUTO] == 0:
                     r = roll_die(rng, 6)
+                    log(tr, trn, EV_DIE, p, r, 6, 0, 0)
                     log(tr, trn, EV_ROLL, p, ROLL_RALLY, r, 1, 6)
                     ok = within(r, cards[p, c, S.CF_RALLY])
             elif guerrilla(st, g, p, c):

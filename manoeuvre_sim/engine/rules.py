@@ -11,7 +11,7 @@ from manoeuvre_sim.engine import decisions as D
 from manoeuvre_sim.engine import state as S
 from manoeuvre_sim.engine.board import TP_ATK, TP_DEF, TP_REDOUBT, retreat_options
 from manoeuvre_sim.jit import kernel, stack_empty
-from manoeuvre_sim.rng import uniform_below
+from manoeuvre_sim.rng import roll_die, uniform_below
 
 # --- trace events: rows of ndarray(int32, (n, 6)) = (event, player, a, b, c, d) ------------
 EV_TURN = 1  # a=game turn
@@ -47,6 +47,20 @@ EV_COMMITTED = 25  # Distant Lands 8: the attacker declares unit a's attack Comm
 #                   Committed Attack unit card b it played (+2d6, a hit at the end)
 EV_SUPPORT = 26  # rule 6.4: unit a joins the attack on defending unit b as a supporting unit,
 #                 led by the leader card c played for its Command value (no card of its own)
+# Issue 30, what an audit needs beside (logged only into a trace with rows: none of these
+# draws a random number or changes the state, so records stay the same):
+EV_DIE = 27  # a=one die's face b=its sides; a roll's dice, one row each, just before its
+#              EV_ROLL (whose total is theirs, plus a pursuit's leader modifier)
+EV_VIA = 28  # a=unit b=the square a two-square move passes through (rule 5: the first
+#              passable one, as board.move_destinations checks), just before its EV_MOVE
+EV_PHASE = 29  # a=phase (PHASE_*) b=0 begins, 1 ends; player = the active player (rule 4)
+EV_DECLINE = 30  # player = the seat that declined, a=the decision (decisions.D_*) b=the
+#                  options it did not take, c, d = columns 1 and 2 of the option it took
+#                  (decisions.py: e.g. D_WITHDRAW c=the defending unit, D_ADVANCE c=the
+#                  vacated square, D_HIT_OR_RETREAT c=the unit d=the results band)
+
+# rule 4: the five phases of a player turn (EV_PHASE)
+PHASE_DISCARD, PHASE_DRAW, PHASE_MOVEMENT, PHASE_COMBAT, PHASE_RESTORATION = 1, 2, 3, 4, 5
 
 PURPOSE_INITIATE = 1
 PURPOSE_DEFENSE = 2
@@ -86,6 +100,40 @@ def log(tr, trn, ev, p, a, b, c, d):
         tr[n, 4] = c
         tr[n, 5] = d
         trn[0] = n + 1
+
+
+@kernel
+def roll_logged(rng, count, sides, tr, trn, p):
+    """The total of ``count`` dice of ``sides`` sides, as ``rng.roll_dice`` draws it, each
+    die logged as an EV_DIE row (the caller logs the EV_ROLL after)."""
+    total = 0
+    for _ in range(count):
+        v = roll_die(rng, sides)
+        log(tr, trn, EV_DIE, p, v, sides, 0, 0)
+        total += v
+    return total
+
+
+@kernel
+def is_decline(dk, opts, k):
+    """True if option ``k`` of a decision of kind ``dk`` declines what the others do: no
+    Scout/Spy, Forced March, Supply move, Guerrilla, combat, Withdraw, (further) defence or
+    step-5 card, supporting unit, advance, Skirmish move, restoration or Redoubt; the hit
+    rather than the retreat (decisions.py)."""
+    if dk == D.D_COMBAT:
+        return opts[k, 0] == D.CK_NONE
+    if dk == D.D_ATT_CARD:
+        return opts[k, 0] < 0 and opts[k, 1] == D.AC_DONE
+    if dk == D.D_HIT_OR_RETREAT:
+        return opts[k, 0] == 0
+    if (
+        dk == D.D_SPY or dk == D.D_FORCED_MARCH or dk == D.D_SUPPLY_MOVE
+        or dk == D.D_GUERRILLA or dk == D.D_WITHDRAW or dk == D.D_DEF_CARD
+        or dk == D.D_SUPPORT or dk == D.D_ADVANCE or dk == D.D_SKIRMISH_MOVE
+        or dk == D.D_RESTORE or dk == D.D_REDOUBT
+    ):  # fmt: skip
+        return opts[k, 0] < 0
+    return False
 
 
 @kernel

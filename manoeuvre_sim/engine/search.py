@@ -78,7 +78,7 @@ from manoeuvre_sim.engine.policy_ids import (
     SEARCH_MOVES,
     VALUE_NFEAT,
 )
-from manoeuvre_sim.engine.rules import EV_END, EV_TURN, log
+from manoeuvre_sim.engine.rules import EV_END, EV_PHASE, EV_TURN, PHASE_COMBAT, log
 from manoeuvre_sim.engine.turns import (
     PH_COMBAT,
     PH_DISCARD,
@@ -386,10 +386,12 @@ def search_turn(st, g, gr, opt, rank, p, scfg, cand):
                 return True
         else:
             st[S.ACTIVE] = p
+            log(g.tr, g.trn, EV_PHASE, p, PHASE_COMBAT, 0, 0, 0)
             declare_combat(st, g, p)
         if pol[POL_PLAN_DK] != 0:
             raise AssertionError("search: the rules never asked the planned decision")
     search_combat(st, g, gr, opt, rank, p, scfg, cand)
+    log(g.tr, g.trn, EV_PHASE, p, PHASE_COMBAT, 1, 0, 0)
     return after_combat(st, g, opt, p)
 
 

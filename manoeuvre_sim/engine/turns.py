@@ -28,9 +28,15 @@ from manoeuvre_sim.engine.restoration import restoration_phase
 from manoeuvre_sim.engine.rules import (
     EV_DISCARD,
     EV_FIRST,
+    EV_PHASE,
     EV_ROLL,
     EV_SPY,
     EV_TURN,
+    PHASE_COMBAT,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_MOVEMENT,
+    PHASE_RESTORATION,
     ROLL_FIRST,
     discard,
     draw_to_five,
@@ -160,19 +166,27 @@ def turn_phases(st, g, opt, p, ph_from, ph_to):
     check = opt[OPT_CHECK] == 1
     st[S.ACTIVE] = p
     if ph_from <= PH_DISCARD < ph_to:
+        log(tr, trn, EV_PHASE, p, PHASE_DISCARD, 0, 0, 0)
         discard_phase(st, g, p)
+        log(tr, trn, EV_PHASE, p, PHASE_DISCARD, 1, 0, 0)
+        log(tr, trn, EV_PHASE, p, PHASE_DRAW, 0, 0, 0)
         draw_to_five(st, p, rng, tr, trn)
         spy_step(st, g, p)
+        log(tr, trn, EV_PHASE, p, PHASE_DRAW, 1, 0, 0)
         if check:
             check_invariants(st, dsize, tprops)
             if st[S.HAND_N + p] > 5:
                 raise AssertionError("hand above 5 after drawing")
     if ph_from <= PH_MOVE < ph_to:
+        log(tr, trn, EV_PHASE, p, PHASE_MOVEMENT, 0, 0, 0)
         movement_phase(st, g, opt, p)
+        log(tr, trn, EV_PHASE, p, PHASE_MOVEMENT, 1, 0, 0)
         if check:
             check_invariants(st, dsize, tprops)
     if ph_from <= PH_COMBAT < ph_to:
+        log(tr, trn, EV_PHASE, p, PHASE_COMBAT, 0, 0, 0)
         combat_phase(st, g, p)  # (plays on a combat under way: a rollout's, search.py)
+        log(tr, trn, EV_PHASE, p, PHASE_COMBAT, 1, 0, 0)
         return after_combat(st, g, opt, p)
     return False
 
@@ -186,7 +200,9 @@ def after_combat(st, g, opt, p):
         check_invariants(st, g.dsize, g.tprops)
     if check_attrition(st, p):
         return True
+    log(g.tr, g.trn, EV_PHASE, p, PHASE_RESTORATION, 0, 0, 0)
     restoration_phase(st, g, p)
+    log(g.tr, g.trn, EV_PHASE, p, PHASE_RESTORATION, 1, 0, 0)
     if check:
         check_invariants(st, g.dsize, g.tprops)
     st[S.REVEALED + p] = 0

@@ -36,6 +36,7 @@ from manoeuvre_sim.replay.model import (
 # the other player starts the other player's turn (discard, draw, Scout/Spy, movement)
 _OWN_TURN_EVENTS = {
     R.EV_DISCARD, R.EV_RESHUFFLE, R.EV_DRAW, R.EV_SPY, R.EV_MOVE, R.EV_NO_MOVE, R.EV_DIG_IN,
+    R.EV_PHASE, R.EV_VIA,
 }  # fmt: skip
 
 
@@ -71,6 +72,7 @@ class _Reader:
         self.first_deck_done = [False, False]
         self.pursuit_mod = 0  # the attacker's leader's pursuit modifier in this combat
         self.winner_event: tuple[int, ...] | None = None
+        self.dice: list[int] = []  # the EV_DIE rows of the roll to come
 
     # --- sections -----------------------------------------------------------------------
     def _close(self) -> None:
@@ -159,7 +161,23 @@ class _Reader:
             self.note(-1, "first_roll", sides=d, roll_a=b, roll_b=c)
             return
         mod = self.pursuit_mod if a == R.ROLL_PURSUIT else 0
-        self.note(p, "roll", roll=ROLL_NAMES.get(a, str(a)), total=b, count=c, sides=d, mod=mod)
+        dice, self.dice = self.dice, []
+        if len(dice) != c or sum(dice) + mod != b:
+            raise ReplayError(f"a roll of {c}d{d} totalling {b} has the dice {dice}")
+        self.note(p, "roll", roll=ROLL_NAMES.get(a, str(a)), total=b, count=c, sides=d, mod=mod,
+                  dice=tuple(dice))  # fmt: skip
+
+    def _on_die(self, p, a, b, c, d):  # EV_DIE: one die of the EV_ROLL that follows
+        self.dice.append(a)
+
+    def _on_via(self, p, a, b, c, d):  # EV_VIA: the square the EV_MOVE that follows crosses
+        pass
+
+    def _on_phase(self, p, a, b, c, d):  # EV_PHASE: a phase begins or ends (JSONL only)
+        pass
+
+    def _on_decline(self, p, a, b, c, d):  # EV_DECLINE: an option not taken (JSONL only)
+        pass
 
     def _on_combat(self, p, a, b, c, d):  # EV_COMBAT
         name = COMBAT_NAMES.get(a, str(a))

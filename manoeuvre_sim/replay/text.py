@@ -234,9 +234,11 @@ class _Text:
         info = self.info
         return f"First player roll (d{sides}): {info.side(0)} {roll_a}, {info.side(1)} {roll_b}"
 
-    def _roll(self, p, roll, total, count, sides, mod):
+    def _roll(self, p, roll, total, count, sides, mod, dice=()):
         what = ROLL_TEXT.get(roll, f"(roll kind {roll})")
         detail = f" ({total - mod} {mod:+d} for the leader)" if mod else ""
+        if len(dice) > 1:  # each die, as a checker would count them
+            detail = f" ({' + '.join(str(v) for v in dice)})"
         return f"rolls {count}d{sides} {what}: {total}{detail}"
 
     def _combat(self, p, combat, code, attack, defense, result):
