@@ -77,8 +77,11 @@ def policy_specs(
         base = policy or DEFAULT_POLICY
         out = [PolicySpec(policy_a or base, policy_b or base)]
     for spec in out:
-        for p in (spec.policy_a, spec.policy_b):
-            check_policy(p, "policy")
+        # named by the option that gave it, as the user typed it
+        seat_a = "--policies" if policies else "--policy-a" if policy_a else "--policy"
+        seat_b = "--policies" if policies else "--policy-b" if policy_b else "--policy"
+        check_policy(spec.policy_a, seat_a)
+        check_policy(spec.policy_b, seat_b)
     return tuple(out)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import click
 
@@ -381,6 +382,26 @@ def run_and_write(
         click.echo("interrupted: the tables cover the games finished so far", err=True)
         sys.exit(130)
     return res
+
+
+@contextmanager
+def army_option(flags: dict[str, object]):
+    """Name the option in an unknown-army error raised inside: ``flags`` maps each option
+    (``--army-a``) to the value typed (a name, or several for ``--armies``); the error of a
+    value becomes ``--army-a 'Frnace': unknown army; did you mean 'France'? ...``."""
+    from manoeuvre_sim.errors import DataError, UsageError
+
+    try:
+        yield
+    except DataError as e:
+        if len(e.problems) != 1 or e.problems[0][0] != "army":
+            raise
+        typed = e.source
+        flag = next(
+            (f for f, v in flags.items() if typed == v or typed in str(v or "").split(",")),
+            "/".join(flags),
+        )
+        raise UsageError(f"{flag} {typed!r}: {e.problems[0][1]}") from None
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
