@@ -42,5 +42,5 @@ def did_you_mean(typed: str, known) -> str:
     import difflib
 
     by_key = {str(k).casefold(): str(k) for k in known}
-    close = difflib.get_close_matches(str(typed).casefold(), list(by_key), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(str(typed).casefold(), list(by_key), n=1, cutoff=0.75)
     return f"; did you mean {by_key[close[0]]!r}?" if close else ""

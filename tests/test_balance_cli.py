@@ -84,7 +84,7 @@ def test_whatif_writes_paired_tables(tmp_path, capsys):
 
 
 BAD = [
-    (["balance", "--armies", "France,Narnia"], "Narnia: army: unknown army"),
+    (["balance", "--armies", "France,Narnia"], "--armies 'Narnia': unknown army; expected"),
     (["balance", "--armies", "France"], "at least two armies"),
     (["balance", "--armies", "France,France"], "named twice"),
     (["balance", "--games-per-pairing", "0"], "--games-per-pairing: expected a positive"),
@@ -148,13 +148,14 @@ def test_simulate_refuses_a_bad_output_name_before_playing(name, tmp_path, capsy
 
 
 CARDS_BAD = [
-    (["cards", "--army", "Narnia"], "Narnia: army: unknown army"),
+    (["cards", "--army", "Narnia"], "--army 'Narnia': unknown army; expected"),
     (["cards", "--army", "France", "--against", "France"], "cannot be its own opponent"),
     (["cards", "--army", "France", "--against", "Russia,Atlantis"], "Atlantis"),
     (["cards", "--army", "France", "--replace", "Forced March"], "expected CARD=OTHER"),
     (["cards", "--army", "France", "--replace", "Teleport=Supply"], "no such card"),
     (["cards", "--army", "France", "--replace", "Supply=Teleport"], "no such card"),
-    (["cards", "--army", "France", "--games", "0"], "--games: expected a positive"),
+    (["cards", "--army", "France", "--games-per-variant", "0"],
+     "--games-per-variant: expected a positive"),
     (["cards", "--army", "France", "--mode", "guess"], "Invalid value for '--mode'"),
 ]  # fmt: skip
 
@@ -169,7 +170,7 @@ def test_cards_bad_options_one_line_exit_2(args, needle, tmp_path, capsys, no_ga
 
 def test_cards_writes_tables_and_pdf(tmp_path, capsys):
     out = tmp_path / "cards"
-    main(["cards", "--army", "Russia", "--against", "Austria", "--games", "40", "--seed", "3",
+    main(["cards", "--army", "Russia", "--against", "Austria", "--games-per-variant", "40", "--seed", "3",
           "--replace", "Supply=blank", "--replace", "Skirmish=Supply", "--out", str(out),
           "--quiet"])  # fmt: skip
     stdout = capsys.readouterr().out
