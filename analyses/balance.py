@@ -209,6 +209,8 @@ class BalanceResult:
             provenance(self.manifest),
             paper=paper,
             summary_lines=self.summary(),
+            status=interrupted_status(self.manifest),
+            incomplete=self.manifest.get("incomplete_armies"),
         )
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
@@ -398,6 +400,8 @@ def run_spec(
     n_done = sorted(result.games_per_pairing.values())
     result.manifest |= {
         "games": int(sum(n_done)),
+        "games_planned": int(state["total"]) if spec.precision is None else None,
+        "incomplete_armies": incomplete_armies(pairings, result.games_per_pairing),
         "games_per_pairing_reached": {"min": n_done[0], "max": n_done[-1]},
         "interrupted": interrupted,
         "seconds": round(state.get("seconds", 0.0), 3),
@@ -412,6 +416,30 @@ def run_spec(
         ]
         result.manifest["precision_reached"] = round(float(max(hw)), 6)
     return result
+
+
+def incomplete_armies(pairings: Sequence[Pairing], games: dict[int, int]) -> dict[str, list]:
+    """Per policy label, the armies in a pairing with fewer games than the study's fullest
+    pairing (an interrupted study): their field win rates and ranks rest on unequal
+    opponents, so the summary and the PDF mark them; empty lists when every pairing is
+    complete."""
+    top = max(games.values(), default=0)
+    out: dict[str, list] = {}
+    for k, p in enumerate(pairings):
+        names = out.setdefault(p.label, [])
+        if games.get(k, 0) < top:
+            names += [n for n in (p.army_a.name, p.army_b.name) if n not in names]
+    return {label: sorted(names) for label, names in out.items()}
+
+
+def interrupted_status(manifest: dict) -> str:
+    """``"INTERRUPTED: 41,000 of 64,000 games"`` for an interrupted study (``""`` else): the
+    title line of its PDF pages and summary."""
+    if not manifest.get("interrupted"):
+        return ""
+    planned = manifest.get("games_planned")
+    of = f" of {planned:,}" if planned else ""
+    return f"INTERRUPTED: {manifest.get('games', 0):,}{of} games"
 
 
 def _interleave(per_pairing: list[list[Task]]) -> list[Task]:
