@@ -44,8 +44,16 @@ def test_balance_writes_tables_pdf_and_store(tmp_path, capsys):
     out = tmp_path / "study"
     main(["balance", "--armies", "France,Russia", "--games-per-pairing", "40", "--seed", "2",
           "--out", str(out), "--quiet", "--block", "25"])  # fmt: skip
-    stdout = capsys.readouterr().out
+    captured = capsys.readouterr()
+    stdout = captured.out
     assert f"ranking under policy {DEFAULT_POLICY}" in stdout and "widest interval" in stdout
+    # the figure a user compares with the documented ones (issue 30 item 2)
+    import re
+
+    end = re.search(r"160 games in ([\d.]+) s \(([\d,.]+) games/s on (\d+) thread\(s\)",
+                    captured.err)  # fmt: skip
+    assert end, captured.err
+    rate = float(end[2].replace(",", ""))
     assert "for ±1 point in every cell" in stdout
     m = pd.read_csv(out / "matrix.csv")
     assert list(m.columns) == MATRIX_COLS and len(m) == 4
@@ -58,6 +66,7 @@ def test_balance_writes_tables_pdf_and_store(tmp_path, capsys):
     man = json.loads((out / "manifest.json").read_text())
     assert man["seed"] == 2 and man["rules_version"] and man["data_hash"]
     assert [x["name"] for x in man["armies"]] == ["France", "Russia"]
+    assert rate == pytest.approx(160 / man["seconds"], rel=0.01, abs=0.5)
     from pypdf import PdfReader
 
     pages = PdfReader(out / "balance.pdf").pages
