@@ -31,6 +31,7 @@ import pandas as pd
 
 from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
 from manoeuvre_sim.analyses import tally as T
+from manoeuvre_sim.analyses.balance_text import interrupted_status as interrupted_status
 from manoeuvre_sim.analyses.balance_text import provenance, summary_lines
 from manoeuvre_sim.analyses.balance_text import setup_text as setup_text
 from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
@@ -430,16 +431,6 @@ def incomplete_armies(pairings: Sequence[Pairing], games: dict[int, int]) -> dic
         if games.get(k, 0) < top:
             names += [n for n in (p.army_a.name, p.army_b.name) if n not in names]
     return {label: sorted(names) for label, names in out.items()}
-
-
-def interrupted_status(manifest: dict) -> str:
-    """``"INTERRUPTED: 41,000 of 64,000 games"`` for an interrupted study (``""`` else): the
-    title line of its PDF pages and summary."""
-    if not manifest.get("interrupted"):
-        return ""
-    planned = manifest.get("games_planned")
-    of = f" of {planned:,}" if planned else ""
-    return f"INTERRUPTED: {manifest.get('games', 0):,}{of} games"
 
 
 def _interleave(per_pairing: list[list[Task]]) -> list[Task]:

@@ -35,6 +35,16 @@ def provenance(manifest: dict) -> dict[str, str]:
     return out
 
 
+def interrupted_status(manifest: dict) -> str:
+    """``"INTERRUPTED: 41,000 of 64,000 games"`` for an interrupted study (``""`` else): the
+    title line of its PDF pages and summary."""
+    if not manifest.get("interrupted"):
+        return ""
+    planned = manifest.get("games_planned")
+    of = f" of {planned:,}" if planned else ""
+    return f"INTERRUPTED: {manifest.get('games', 0):,}{of} games"
+
+
 def setup_text(manifest: dict) -> str:
     """The study's rule 3 set-up in words when it is not the default (random, no fixed map),
     ``""`` otherwise (``options.describe_setup``)."""
@@ -67,8 +77,6 @@ def summary_lines(res) -> list[str]:
     if setup:
         out.append(f"{setup} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
-        from manoeuvre_sim.analyses.balance import interrupted_status
-
         out.append(
             f"{interrupted_status(man)}: the tables cover the games finished before the stop"
         )

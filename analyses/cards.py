@@ -528,7 +528,7 @@ def summary_lines(res: CardResult) -> list[str]:
             )
         need = int(a["games_for_1pt"].max())
         out.append(
-            f"--games guide: about {need:,} games per card for ±1 point on every card "
+            f"--games-per-variant guide: about {need:,} games per card for ±1 point on every card "
             f"(this run: {int(a['ablation_games'].iloc[0]):,})"
         )
     if "play_rate" in c and c["play_rate"].notna().any():
