@@ -1,9 +1,12 @@
 # Quick start (see README):  make run    — set up, then the main job
 #                            make report — set up, then the printable report (docs/report.md)
 #                            make test   — set up, then lint + the test suite (what CI runs)
-# Each creates .venv on first use and reinstalls only when pyproject.toml changes; setup,
-# run and report also compile the game engine when numba's cache does not hold it yet
-# (the first time, and after an engine change: about a minute, said when it happens).
+# Each creates .venv on first use and reinstalls only when pyproject.toml changes (said
+# before pip starts; pip shows its own progress); setup, run and report also compile the
+# game engine when numba's cache does not hold it yet (the first time, and after an engine
+# change: one to three minutes, with the seconds and functions compiled ticking on one line).
+# setup compiles at once every kernel run and report play (games, cards), so report does not
+# announce a second compile after run.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -13,12 +16,16 @@ STAMP  := $(VENV)/.installed-stamp
 .PHONY: setup run report test lint bench clean
 
 setup: $(STAMP)
-	@$(BIN)/python -m manoeuvre_sim.engine.warmup games
+	@$(BIN)/python -m manoeuvre_sim.engine.warmup games cards
 
 $(STAMP): pyproject.toml
+	@echo "creating $(VENV) and installing manoeuvre-sim and its dependencies into it (numpy,"
+	@echo "numba, pandas, scipy, statsmodels, matplotlib, pyarrow, dask, pytest, ...): a few"
+	@echo "minutes the first time, pip's progress below"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --disable-pip-version-check --progress-bar on -e '.[dev]'
+	@touch $(STAMP)
+	@echo "installed into $(VENV)"
 
 # the default balance study: the 8 base armies, 1,000 games per ordered pairing (about
 # +-2 points per cell), into reports/balance/ (an earlier run there is replaced)

@@ -31,6 +31,7 @@ import pandas as pd
 
 from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
 from manoeuvre_sim.analyses import tally as T
+from manoeuvre_sim.analyses.balance_text import interrupted_status as interrupted_status
 from manoeuvre_sim.analyses.balance_text import provenance, summary_lines
 from manoeuvre_sim.analyses.balance_text import setup_text as setup_text
 from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
@@ -77,8 +78,11 @@ def policy_specs(
         base = policy or DEFAULT_POLICY
         out = [PolicySpec(policy_a or base, policy_b or base)]
     for spec in out:
-        for p in (spec.policy_a, spec.policy_b):
-            check_policy(p, "policy")
+        # named by the option that gave it, as the user typed it
+        seat_a = "--policies" if policies else "--policy-a" if policy_a else "--policy"
+        seat_b = "--policies" if policies else "--policy-b" if policy_b else "--policy"
+        check_policy(spec.policy_a, seat_a)
+        check_policy(spec.policy_b, seat_b)
     return tuple(out)
 
 
@@ -206,6 +210,8 @@ class BalanceResult:
             provenance(self.manifest),
             paper=paper,
             summary_lines=self.summary(),
+            status=interrupted_status(self.manifest),
+            incomplete=self.manifest.get("incomplete_armies"),
         )
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
@@ -395,6 +401,8 @@ def run_spec(
     n_done = sorted(result.games_per_pairing.values())
     result.manifest |= {
         "games": int(sum(n_done)),
+        "games_planned": int(state["total"]) if spec.precision is None else None,
+        "incomplete_armies": incomplete_armies(pairings, result.games_per_pairing),
         "games_per_pairing_reached": {"min": n_done[0], "max": n_done[-1]},
         "interrupted": interrupted,
         "seconds": round(state.get("seconds", 0.0), 3),
@@ -409,6 +417,20 @@ def run_spec(
         ]
         result.manifest["precision_reached"] = round(float(max(hw)), 6)
     return result
+
+
+def incomplete_armies(pairings: Sequence[Pairing], games: dict[int, int]) -> dict[str, list]:
+    """Per policy label, the armies in a pairing with fewer games than the study's fullest
+    pairing (an interrupted study): their field win rates and ranks rest on unequal
+    opponents, so the summary and the PDF mark them; empty lists when every pairing is
+    complete."""
+    top = max(games.values(), default=0)
+    out: dict[str, list] = {}
+    for k, p in enumerate(pairings):
+        names = out.setdefault(p.label, [])
+        if games.get(k, 0) < top:
+            names += [n for n in (p.army_a.name, p.army_b.name) if n not in names]
+    return {label: sorted(names) for label, names in out.items()}
 
 
 def _interleave(per_pairing: list[list[Task]]) -> list[Task]:

@@ -20,7 +20,9 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 
 from . import charts  # noqa: E402
-from .pages import MARGIN_L, Page, _rect, _size, _text, _text_pages, _title, _write  # noqa: E402
+from .pages import MARGIN_L, MARGIN_T, Page, _rect, _size, _text, _text_pages, _title, _write  # noqa: E402
+
+INCOMPLETE = "* in a pairing with fewer games (interrupted): rank and field win rate not comparable"
 
 HOW_TO_READ = (
     "Each cell: the row army's win rate against the column army, both seats pooled, a draw "
@@ -32,10 +34,47 @@ HOW_TO_READ = (
 )
 
 
-def _heatmap_page(matrix: pd.DataFrame, policy: str, span: float) -> Page:
+def _titled(title: str, status: str) -> str:
+    """A short title with the study's status (``"INTERRUPTED: 41,000 of 64,000 games"``)."""
+    return f"{title} — {status}" if status else title
+
+
+def _head(fig, title: str, subtitle: str, status: str) -> float:
+    """A chart page's title; with ``status`` (an interrupted study), the status on a second
+    title line in red beneath it, and the subtitle below that. Returns the inches used."""
+    if not status:
+        return _title(fig, title, subtitle)
+    _, h = fig.get_size_inches()
+    _text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
+    _text(fig, MARGIN_L, h - MARGIN_T - 0.3, status, fontsize=12.5, weight="bold", va="top",
+          color="#a50f15")  # fmt: skip
+    _text(fig, MARGIN_L, h - MARGIN_T - 0.57, subtitle, fontsize=8.5, va="top", color="0.25")
+    return MARGIN_T + 0.82
+
+
+def _marked(frames: Mapping[str, pd.DataFrame], marked) -> dict[str, pd.DataFrame]:
+    """``frames`` with each army of ``marked`` (policy -> armies in an incomplete pairing)
+    named ``"Prussia *"`` in every chart of its policy."""
+    out = dict(frames)
+    for name, df in frames.items():
+        if df is None or "policy" not in df.columns:
+            continue
+        df = df.copy()
+        for policy, armies in (marked or {}).items():
+            rename = {a: f"{a} *" for a in armies}
+            rows = df["policy"] == policy
+            for col in ("army", "opponent"):
+                if col in df.columns:
+                    df.loc[rows, col] = df.loc[rows, col].replace(rename)
+        out[name] = df
+    return out
+
+
+def _heatmap_page(matrix: pd.DataFrame, policy: str, span: float, status: str = "") -> Page:
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, "Manoeuvre — win rate of each pairing", f"policy: {policy}")
+        sub = f"policy: {policy}" + (f"; {INCOMPLETE}" if status else "")
+        top = _head(fig, "Manoeuvre — win rate of each pairing", sub, status)
         body = "\n".join(HOW_TO_READ)
         _text(fig, MARGIN_L, h - top - 0.05, body, fontsize=8, va="top", linespacing=1.4)
         left, right = 1.45, 0.95
@@ -48,13 +87,15 @@ def _heatmap_page(matrix: pd.DataFrame, policy: str, span: float) -> Page:
     return draw
 
 
-def _two_charts(title: str, subtitle: str, first, second, *, gap: float = 1.25) -> Page:
+def _two_charts(
+    title: str, subtitle: str, first, second, *, gap: float = 1.25, status: str = ""
+) -> Page:
     """Two charts stacked, their heights in proportion to their rows; ``first``/``second``:
     (draw(ax), rows, left margin, right margin in inches, heading)."""
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, title, subtitle) + 0.55
+        top = _head(fig, title, subtitle, status) + 0.55
         avail = h - top - 1.3 - gap
         (f1, n1, l1, r1, t1), (f2, n2, l2, r2, t2) = first, second
         h1 = avail * (n1 + 1.5) / (n1 + n2 + 3)
@@ -77,22 +118,34 @@ def write_balance_pdf(
     *,
     paper: str = "a4",
     summary_lines: Sequence[str] = (),
+    status: str = "",
+    incomplete: Mapping[str, Sequence[str]] | None = None,
 ) -> Path:
     """Write the balance report PDF atomically and return its path.
 
     ``frames``: ``matrix``, ``armies``, ``first_player``, ``victory_by_army`` and, for a
     play-style comparison, ``styles`` (and ``style_tau``); the pages are
     :func:`balance_pages`'. With ``summary_lines``, a monospace text page follows.
-    ``paper``: ``'a4'`` or ``'letter'``.
+    ``paper``: ``'a4'`` or ``'letter'``. ``status``: an interrupted study's
+    ``"INTERRUPTED: 41,000 of 64,000 games"``, in every page's title; ``incomplete``: per
+    policy, the armies in a pairing with fewer games, marked ``*`` on every chart.
     """
     _size(paper)
-    pages: list[tuple[Page, str | None]] = [(d, p) for d, p, _ in balance_pages(frames)]
+    shown = _marked(frames, incomplete) if status else frames
+    pages: list[tuple[Page, str | None]] = [
+        (d, p) for d, p, _ in balance_pages(shown, status=status)
+    ]
     if summary_lines:
-        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
-    return _write(path, pages, provenance, paper, "Manoeuvre balance report")
+        pages.extend(
+            (p, None) for p in _text_pages(_titled("Summary", status), summary_lines, paper)
+        )
+    title = _titled("Manoeuvre balance report", status)
+    return _write(path, pages, provenance, paper, title)
 
 
-def balance_pages(frames: Mapping[str, pd.DataFrame]) -> list[tuple[Page, str | None, str]]:
+def balance_pages(
+    frames: Mapping[str, pd.DataFrame], status: str = ""
+) -> list[tuple[Page, str | None, str]]:
     """The balance study's chart pages, each (draw, policy it shows, heading for a table of
     contents): the first policy's pairing heatmap; its ratings and field win rates; its
     first-player advantage and victory mix; with ``styles``, a heatmap per further policy
@@ -111,10 +164,10 @@ def balance_pages(frames: Mapping[str, pd.DataFrame]) -> list[tuple[Page, str | 
     order = list(armies.sort_values(["rating", "army"], ascending=[False, True])["army"])
     n_armies = len(order)
     fp = charts.one_policy(frames["first_player"], lead)
-    sub = f"policy: {lead}"
+    sub = f"policy: {lead}" + (f"; {INCOMPLETE}" if status else "")
 
     pages: list[tuple[Page, str | None, str]] = [
-        (_heatmap_page(matrix, lead, span), lead, f"Win rate of each pairing ({lead})")
+        (_heatmap_page(matrix, lead, span, status), lead, f"Win rate of each pairing ({lead})")
     ]
     pages.append(
         (
@@ -135,6 +188,7 @@ def balance_pages(frames: Mapping[str, pd.DataFrame]) -> list[tuple[Page, str | 
                     0.5,
                     "Win rate against the field (all opponents pooled)",
                 ),
+                status=status,
             ),
             lead,
             f"Army strength: ratings and field win rates ({lead})",
@@ -161,6 +215,7 @@ def balance_pages(frames: Mapping[str, pd.DataFrame]) -> list[tuple[Page, str | 
                     "How the games end (armies in rating order)",
                 ),
                 gap=1.45,
+                status=status,
             ),
             lead,
             f"Seat and game ends: first player, victory types ({lead})",
@@ -169,17 +224,18 @@ def balance_pages(frames: Mapping[str, pd.DataFrame]) -> list[tuple[Page, str | 
     styles = frames.get("styles")
     if styles is not None and len(styles):
         pages.extend(
-            (_heatmap_page(matrix, p, span), p, f"Win rate of each pairing ({p})")
+            (_heatmap_page(matrix, p, span, status), p, f"Win rate of each pairing ({p})")
             for p in policies[1:]
         )
         tau = frames.get("style_tau")
 
         def sensitivity(fig) -> None:
             w, h = fig.get_size_inches()
-            top = _title(
+            top = _head(
                 fig,
                 "Play-style sensitivity",
                 "the same armies played by each policy; a robust balance keeps the order",
+                status,
             )
             n_tau = 0 if tau is None else len(tau)
             top += 0.3 + 0.16 * n_tau

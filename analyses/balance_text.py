@@ -35,6 +35,16 @@ def provenance(manifest: dict) -> dict[str, str]:
     return out
 
 
+def interrupted_status(manifest: dict) -> str:
+    """``"INTERRUPTED: 41,000 of 64,000 games"`` for an interrupted study (``""`` else): the
+    title line of its PDF pages and summary."""
+    if not manifest.get("interrupted"):
+        return ""
+    planned = manifest.get("games_planned")
+    of = f" of {planned:,}" if planned else ""
+    return f"INTERRUPTED: {manifest.get('games', 0):,}{of} games"
+
+
 def setup_text(manifest: dict) -> str:
     """The study's rule 3 set-up in words when it is not the default (random, no fixed map),
     ``""`` otherwise (``options.describe_setup``)."""
@@ -67,10 +77,22 @@ def summary_lines(res) -> list[str]:
     if setup:
         out.append(f"{setup} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
-        out.append("INTERRUPTED: the tables cover the games finished before the stop")
+        out.append(
+            f"{interrupted_status(man)}: the tables cover the games finished before the stop"
+        )
+    incomplete = man.get("incomplete_armies") or {}
     for label in res.armies["policy"].unique():
         a = res.armies[res.armies["policy"] == label].sort_values("rank", kind="stable")
+        marked = set(incomplete.get(label, ()))
         out.append("")
+        if marked:
+            n = res.games_per_pairing or {}
+            short = sum(v < max(n.values()) for v in n.values()) if n else 0
+            out.append(
+                f"* in a pairing with fewer games than the fullest ({short:,} of {len(n):,} "
+                "pairings short): its field win rate and rank rest on"
+            )
+            out.append("  unequal opponents and do not compare with the unmarked armies'")
         out.append(f"ranking under policy {label} (win rate against the field, mirrors excluded;")
         out.append("draws count half; 95 % intervals; rating: Bradley-Terry, Elo points):")
         out.append(
@@ -81,8 +103,9 @@ def summary_lines(res) -> list[str]:
             rk = f"{r.rank} ({r.rank_low}–{r.rank_high})"
             ci = f"[{_pct(r.ci_low).strip()}, {_pct(r.ci_high).strip()}]"
             rci = f"[{r.rating_low:.0f}, {r.rating_high:.0f}]"
+            name = f"{r.army} *" if r.army in marked else r.army
             out.append(
-                f"{rk:>11}  {r.army:<16} {_pct(r.field_win_rate):>11}  {ci:<14} "
+                f"{rk:>11}  {name:<16} {_pct(r.field_win_rate):>11}  {ci:<14} "
                 f"{r.rating:6.0f}  {rci:<12}"
             )
         m = res.matrix[

@@ -177,7 +177,7 @@ class CardStudySpec:
         if len(set(names)) != len(names):
             raise UsageError("--against: an army is named twice")
         if self.games < 1:
-            raise UsageError(f"--games: expected a positive number, got {self.games}")
+            raise UsageError(f"--games-per-variant: expected a positive number, got {self.games}")
         if not (0 <= self.seed < 2**63):
             raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
         if self.block < 1 or self.threads < 0:
@@ -193,6 +193,18 @@ class CardStudySpec:
     @property
     def per_pairing(self) -> int:
         return -(-self.games // (2 * len(self.opponents)))
+
+    def total_text(self) -> str:
+        """What the study plays, said before the first game: "28,000 games: the base and
+        39 card variants, 700 each (50 per opponent and seat, 7 opponents)"."""
+        n = len(self.plan())
+        each = self.per_pairing * 2 * len(self.opponents)
+        k = len(self.opponents)
+        per = f"{self.per_pairing:,} per opponent and seat, {k} opponent{'s' * (k != 1)}"
+        if not n:
+            return f"{each:,} games ({per})"
+        variants = f"{n} card variant{'s' * (n != 1)}"
+        return f"{each * (n + 1):,} games: the base and {variants}, {each:,} each ({per})"
 
     def plan(self) -> list[Ablation]:
         if self.mode == "observed":
@@ -516,7 +528,7 @@ def summary_lines(res: CardResult) -> list[str]:
             )
         need = int(a["games_for_1pt"].max())
         out.append(
-            f"--games guide: about {need:,} games per card for ±1 point on every card "
+            f"--games-per-variant guide: about {need:,} games per card for ±1 point on every card "
             f"(this run: {int(a['ablation_games'].iloc[0]):,})"
         )
     if "play_rate" in c and c["play_rate"].notna().any():

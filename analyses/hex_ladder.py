@@ -82,6 +82,12 @@ class LadderSpec:
     threads: int = 0
 
     def __post_init__(self) -> None:
+        # the ladder's own option names (the variant study below says --games-per-pairing)
+        for flag, value, least in (("--games", self.games, 1), ("--block", self.block, 1),
+                                   ("--threads", self.threads, 0)):  # fmt: skip
+            if value < least:
+                what = "a positive number" if least else "0 (all cores) or more"
+                raise UsageError(f"{flag}: expected {what}, got {value}")
         if self.favoured not in ("auto", *SIDES):
             raise UsageError(f"--favoured: expected auto, blue or red, got {self.favoured!r}")
         borders = self._scenario().borders

@@ -25,11 +25,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
+from manoeuvre_sim import __version__  # noqa: E402
 from manoeuvre_sim.analyses.chart_style import text_colour  # noqa: E402
 from manoeuvre_sim.analyses.odds_chart import PAPER_INCHES, _stamp  # noqa: E402
 from manoeuvre_sim.fileio import temp_beside  # noqa: E402
-from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION  # noqa: E402
 from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES  # noqa: E402
 from manoeuvre_sim.hexgame.odds import result_table  # noqa: E402
 
@@ -177,7 +177,7 @@ def write_hex_odds_chart(
     size = PAPER_INCHES[paper]
     date = date or _dt.date.today()
     stamp = (
-        f"manoeuvre-sim {__version__}, rules {RULES_VERSION}, Maneuver rules 001, exact odds "
+        f"manoeuvre-sim {__version__}, rules {RULES_VERSION} (Maneuver, rules 001), exact odds "
         f"(no simulation, no seed), {date.isoformat()} — print at 100% "
         f"({'A4' if paper == 'a4' else 'US Letter'})"
     )

@@ -270,6 +270,8 @@ def _options_text(o: dict) -> str:
     parts.append(f"step replacements {'on' if o.get('step_replacements') else 'off'}")
     if o.get("captured_capital_zoc"):
         parts.append("captured Capital keeps its ZOC (H6's other reading)")
+    if o.get("retreat_apart"):
+        parts.append("retreating units never share a hex (H11's earlier reading)")
     return ", ".join(parts)
 
 

@@ -74,11 +74,13 @@ class Variant:
             parts.append("step replacements")
         return " + ".join(parts) or "basic"
 
-    def options(self, turns: int = 10, scenario: str | None = None) -> HX.Options:
+    def options(self, turns: int = 10, scenario: str | None = None, **readings) -> HX.Options:
+        """The variant's rule options; ``readings``: the interpretation switches
+        (``captured_capital_zoc``, ``retreat_apart``) the whole study plays with."""
         return HX.Options(
             border=self.border, turns=turns, quality_blue=self.quality_blue,
             quality_red=self.quality_red, step_losses=self.step_losses,
-            step_replacements=self.step_replacements, scenario=scenario,
+            step_replacements=self.step_replacements, scenario=scenario, **readings,
         )  # fmt: skip
 
     def record(self) -> dict:
@@ -157,6 +159,19 @@ class VariantSpec:
     max_games: int = 20000
     block: int = DEFAULT_BLOCK
     threads: int = 0
+    # the interpretation switches every variant plays with (docs/RULE_INTERPRETATIONS.md)
+    captured_capital_zoc: bool = False  # H6's other reading
+    retreat_apart: bool = False  # H11's earlier reading
+
+    def options_of(self, v: Variant) -> HX.Options:
+        """Variant ``v``'s rule options in this study."""
+        return v.options(self.turns, self.scenario, captured_capital_zoc=self.captured_capital_zoc,
+                         retreat_apart=self.retreat_apart)  # fmt: skip
+
+    def readings(self) -> list[str]:
+        """The interpretation switches on, in words (none: the default readings)."""
+        out = ["a captured Capital keeps its ZOC (H6)"] if self.captured_capital_zoc else []
+        return out + (["retreating units never share a hex (H11)"] if self.retreat_apart else [])
 
     def __post_init__(self) -> None:
         if not self.variants:
@@ -190,7 +205,7 @@ class VariantSpec:
                     f"--borders: {v.border!r} is not a border of the scenario "
                     f"({', '.join(sc.borders)})"
                 )
-            v.options(self.turns, self.scenario)  # checks quality and turns
+            self.options_of(v)  # checks quality and turns
 
     def load_scenario(self):
         from manoeuvre_sim.hexgame.scenario import load_scenario
@@ -284,7 +299,7 @@ def base_manifest(spec: VariantSpec) -> dict:
         "scenario_sha256": sc.sha256,
         "turns": spec.turns,
         "variants": [v.record() for v in spec.variants],
-        "options": {v.name: asdict(v.options(spec.turns, spec.scenario)) for v in spec.variants},
+        "options": {v.name: asdict(spec.options_of(v)) for v in spec.variants},
         "policies": list(spec.policies),
         "seeding": "pairing seed from (seed, 'hex:<blue player>@blue', 'hex:<red player>@red')",
         "games_per_pairing": spec.games,
@@ -328,7 +343,7 @@ def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, c
                 state["total"] += sum(t.count for t in tasks)
         for v, tasks in plan:
             out = play(
-                pairings, tasks, game="hex", options=v.options(spec.turns, spec.scenario),
+                pairings, tasks, game="hex", options=spec.options_of(v),
                 threads=spec.threads, store=store, manifest=manifest, progress=tick,
                 on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend,
                 resume=resume,
@@ -501,6 +516,8 @@ def summary_lines(res: VariantResult) -> list[str]:
         f"rules {m['rules_version']}; scenario {m['scenario']}, sha256 {m['scenario_sha256']}",
         "win rates in %, 95 % Wilson intervals; the first player is drawn per game (rule [3])",
     ]
+    if spec.readings():
+        out.append("readings: " + "; ".join(spec.readings()))
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the games finished before the stop")
     out.append("")

@@ -19,6 +19,7 @@ from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
+from .chart_style import _axes_inches, _interval, _pct  # noqa: E402
 from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
 
 ALL = "all"
@@ -71,8 +72,12 @@ def _rows_axis(ax, labels, heads, show_labels: bool) -> None:
         ax.spines[side].set_visible(False)
 
 
-def _pct_axis(ax, lo: float, hi: float, label: str) -> None:
-    ax.set_xlim(lo, hi)
+def _pct_axis(ax, lo: float, hi: float, label: str = "") -> None:
+    """A percent axis from ``lo`` to ``hi`` with a margin on either side, so that a dot at
+    0 % or 100 % is drawn whole; its ticks stay within [lo, hi]."""
+    margin = 0.05 * (hi - lo)
+    ax.set_xlim(lo - margin, hi + margin)
+    ax.set_xticks([t for t in ax.get_xticks() if lo - 1e-9 <= t <= hi + 1e-9])
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.tick_params(axis="x", labelsize=6.5)
     ax.set_xlabel(label, fontsize=7.5)
@@ -86,9 +91,78 @@ def _limits(lo: np.ndarray, hi: np.ndarray) -> tuple[float, float]:
     return max(0.0, np.floor((a - pad) * 10) / 10), min(1.0, np.ceil((b + pad) * 10) / 10)
 
 
+def _panel_title(ax, title: str) -> None:
+    """A panel's title above it, where the eye starts (the page is tall), wrapped to the
+    panel's width."""
+    import textwrap
+
+    chars = max(12, int(_axes_inches(ax)[0] * 72 / (8 * 0.5)))
+    ax.set_title("\n".join(textwrap.wrap(title, chars)), fontsize=8, weight="bold", loc="left",
+                 pad=4, linespacing=1.1)  # fmt: skip
+
+
+VALUE_FONT = 5.5  # points: the figures beside the dots
+VALUE_GAP = 3.0  # points between a whisker's end and its figures
+
+
+def _value_inches(text: str, bold: bool) -> float:
+    """The width of ``text`` in the figures' font (its outline, measured without drawing,
+    and 12 % for the glyphs' side bearings, which the outline leaves out), with the gap to
+    the whisker and the white box's pad."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    prop = FontProperties(weight="bold" if bold else "normal")
+    path = TextPath((0, 0), text, size=VALUE_FONT, prop=prop)
+    return (1.12 * path.get_extents().width + VALUE_GAP + 1.5) / 72
+
+
+def _values_beside(ax, x, lo, hi, y, pooled) -> None:
+    """Each row's share and interval in figures ("31 (26–37)", %) beside its whisker, on
+    the side with more room; the x-limits are widened (beyond the ticks) until every row's
+    figures fit inside the panel on one side of its whisker."""
+    rows = []
+    for xi, a, b, yi, p in zip(x, lo, hi, y, pooled, strict=True):
+        if not np.isnan(xi):
+            a, b = (xi, xi) if np.isnan(a) or np.isnan(b) else (a, b)
+            rows.append((f"{_pct(xi)} ({_interval(a, b)})", a, b, yi, p))
+    width = _axes_inches(ax)[0]
+    left, right = ax.get_xlim()
+    shares = [min(_value_inches(t, p) / width, 0.9) for t, _, _, _, p in rows]
+    span = right - left
+    for _ in range(50):  # widening one side may take room from a row drawn on the other
+        if right - left > 2 * span:
+            break
+        moved = False
+        for (_, a, b, _, _), f in zip(rows, shares, strict=True):  # f: the figures' share
+            if right - b >= f * (right - left) or a - left >= f * (right - left):
+                continue
+            to_right, to_left = (b - f * left) / (1 - f), (a - f * right) / (1 - f)
+            if to_right - right <= left - to_left:
+                right = to_right
+            else:
+                left = to_left
+            moved = True
+        if not moved:
+            ax.set_xlim(left, right)
+            break
+    # else (the figures too wide for the panel to hold them all): the limits stay, and each
+    # row's figures go to its roomier side
+    left, right = ax.get_xlim()
+    for text, a, b, yi, p in rows:
+        on_right = right - b >= a - left
+        ax.annotate(text, (b if on_right else a, yi),
+                    xytext=(VALUE_GAP if on_right else -VALUE_GAP, 0),
+                    textcoords="offset points", ha="left" if on_right else "right",
+                    va="center", fontsize=VALUE_FONT, color="0.1" if p else "0.3",
+                    weight="bold" if p else "normal", zorder=3,
+                    bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none"))  # fmt: skip
+
+
 def rate_whiskers(variants: pd.DataFrame, ax, rate: str, label: str, show_labels: bool = True):
     """One rate of the variant table as dots with their 95 % Wilson whiskers, a row per
-    variant and pairing (the pooled row a filled square), 50 % dashed."""
+    variant and pairing (the pooled row a filled square), the figures beside each, 50 %
+    dashed; ``label`` titles the panel."""
     labels, ys, pooled, heads = row_layout(variants)
     lo, hi = variants[f"{rate}_ci_low"].to_numpy(), variants[f"{rate}_ci_high"].to_numpy()
     x = variants[rate].to_numpy()
@@ -98,7 +172,9 @@ def rate_whiskers(variants: pd.DataFrame, ax, rate: str, label: str, show_labels
     ax.plot(x[~p], y[~p], "o", ms=3.6, mfc="white", mec="0.1", mew=0.9)
     ax.plot(x[p], y[p], "s", ms=4.2, color="0.1")
     _rows_axis(ax, labels, heads, show_labels)
-    _pct_axis(ax, *_limits(lo, hi), label)
+    _pct_axis(ax, *_limits(lo, hi))
+    _panel_title(ax, label)
+    _values_beside(ax, x, lo, hi, y, p)
     if ax.get_xlim()[0] < 0.5 < ax.get_xlim()[1]:
         ax.axvline(0.5, color="0.35", lw=0.8, ls="--", zorder=0)
 
@@ -115,7 +191,7 @@ def endings_bars(variants: pd.DataFrame, ax, show_labels: bool = True) -> None:
         left += w
     _rows_axis(ax, labels, heads, show_labels)
     _pct_axis(ax, 0.0, 1.0, "share of games")
-    ax.legend(fontsize=6.5, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3,
+    ax.legend(fontsize=6.5, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3,
               frameon=False, handlelength=1.5)  # fmt: skip
 
 
@@ -154,7 +230,8 @@ def capital_fell_lines(capital_fell: pd.DataFrame, ax, capital: str) -> None:
 
 HOW_TO_READ = {
     "win": "Each row: a variant and a pairing (blue's player v red's), or all its pairings "
-    "pooled (filled square). Dot: the share of games; whisker: its 95 % Wilson interval. The "
+    "pooled (filled square). Dot: the share of games; whisker: its 95 % Wilson interval; "
+    "beside it both in figures, % (interval). The "
     "first player is drawn per game (rule [3]); a draw is no win for either side. A whisker "
     "shorter than its dot is hidden by it.",
     "end": "Every game ends by a capture of the enemy Capital with rule [12]'s two-unit margin "

@@ -114,6 +114,10 @@ def load_study(path: str | Path):
     game names (``games`` registry: ``STUDY_KINDS``, ``REPORT_MODULE``)."""
     path = Path(path)
     kinds = study_kinds()
+    if not path.exists():
+        raise _bad(
+            path, f"does not exist; expected a study directory (the --out of {', '.join(kinds)})"
+        )
     if not path.is_dir():
         raise _bad(path, f"expected a study directory (the --out of {', '.join(kinds)})")
     man_file = path / "manifest.json"

@@ -118,7 +118,7 @@ def main() -> None:
     tables(work / "whatif", "whatif", hashes)
 
     # cards: observed (card statistics beside the store) and an ablation
-    cli("cards", "--army", "France", "--against", "Russia", "--games", "20", "--mode", "both",
+    cli("cards", "--army", "France", "--against", "Russia", "--games-per-variant", "20", "--mode", "both",
         "--block", "7", "--replace", "Supply=blank", *common, "--out", str(work / "cards"))  # fmt: skip
     tables(work / "cards", "cards", hashes)
 

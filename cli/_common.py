@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from contextlib import contextmanager
 
 import click
 
@@ -333,6 +334,27 @@ def play_into_store(out: str, backend: dict, *, threads: int, quiet: bool, kinds
     return store, res
 
 
+def games_per_second(manifest: dict) -> str:
+    """``"9,000 games/s"`` of a study's manifest (its games over its seconds of play), the
+    figure a user compares with the documented ones (docs/benchmarks.md)."""
+    secs = manifest.get("seconds") or 0.0
+    if secs <= 0:
+        return "games/s n/a"
+    rate = manifest.get("games", 0) / secs
+    return f"{rate:,.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s"
+
+
+def load_text() -> str:
+    """``", load 3.9"``: the 1-minute load average as the run ends, for figures that
+    compare (a shared machine plays slower); ``""`` where there is none."""
+    import os
+
+    try:
+        return f", load {os.getloadavg()[0]:.1f}"
+    except (AttributeError, OSError):
+        return ""
+
+
 def run_and_write(
     run,
     out: str,
@@ -371,8 +393,10 @@ def run_and_write(
     click.echo("\n".join(res.summary()))
     m = res.manifest
     click.echo(
-        f"\n{m['games']:,} games in {m['seconds']:.1f} s on {m['threads']} thread(s)"
+        f"\n{m['games']:,} games in {m['seconds']:.1f} s ({games_per_second(m)} on "
+        f"{m['threads']} thread(s)"
         + (" of a Dask cluster" if m.get("backend") == "dask" else "")
+        + f"{load_text()})"
         + "; wrote "
         f"games.parquet/ and {', '.join(p.name for p in written)} in {out_dir}",
         err=True,
@@ -381,6 +405,26 @@ def run_and_write(
         click.echo("interrupted: the tables cover the games finished so far", err=True)
         sys.exit(130)
     return res
+
+
+@contextmanager
+def army_option(flags: dict[str, object]):
+    """Name the option in an unknown-army error raised inside: ``flags`` maps each option
+    (``--army-a``) to the value typed (a name, or several for ``--armies``); the error of a
+    value becomes ``--army-a 'Frnace': unknown army; did you mean 'France'? ...``."""
+    from manoeuvre_sim.errors import DataError, UsageError
+
+    try:
+        yield
+    except DataError as e:
+        if len(e.problems) != 1 or e.problems[0][0] != "army":
+            raise
+        typed = e.source
+        flag = next(
+            (f for f, v in flags.items() if typed == v or typed in str(v or "").split(",")),
+            "/".join(flags),
+        )
+        raise UsageError(f"{flag} {typed!r}: {e.problems[0][1]}") from None
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:

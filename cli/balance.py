@@ -8,6 +8,7 @@ import click
 from manoeuvre_sim.cli._common import (
     DEFAULT_POLICY,
     POLICY_HELP,
+    army_option,
     backend_options,
     engine_kernels,
     pop_backend,
@@ -127,7 +128,9 @@ def balance(**kw) -> None:
         kw.pop("policy_b"),
         [p.strip() for p in policies.split(",") if p.strip()] if policies else None,
     )
-    armies, sources = B.resolve_armies(parse_armies(kw.pop("armies")), relax=relax)
+    typed = kw.pop("armies")
+    with army_option({"--armies": typed}):
+        armies, sources = B.resolve_armies(parse_armies(typed), relax=relax)
     spec = B.BalanceSpec(
         armies=tuple(armies), policies=pols, games_per_pairing=kw.pop("games_per_pairing"),
         seed=kw.pop("seed"), options=options, precision=kw.pop("precision"),

@@ -7,6 +7,7 @@ import click
 from manoeuvre_sim.cli._common import (
     DEFAULT_POLICY,
     POLICY_HELP,
+    army_option,
     backend_options,
     engine_kernels,
     pop_backend,
@@ -14,6 +15,8 @@ from manoeuvre_sim.cli._common import (
     rule_options,
     run_and_write,
 )
+
+DEFAULT_GAMES = 14000
 
 
 @click.command()
@@ -35,13 +38,20 @@ from manoeuvre_sim.cli._common import (
     "lost when a card is replaced by a blank, on the same seeds.",
 )
 @click.option(
-    "--games",
+    "--games-per-variant",
     type=int,
-    default=14000,
-    show_default=True,
-    help="Games per variant against the field (split evenly over opponents and seats). "
-    "About 0.2 x 3.84 / w^2 games give a ±w interval per card (the summary gives the "
-    "figure measured for ±1 point).",
+    help="Games of the base army, and again of each card variant, against the field (split "
+    "evenly over opponents and seats): the whole deck's ablation plays about 40 times this "
+    "(the total is said before play). About 0.2 x 3.84 / w^2 games give a ±w interval per "
+    "card (the summary gives the figure measured for ±1 point).  "
+    f"[default: {DEFAULT_GAMES}]",
+)
+@click.option(
+    "--games",
+    "games_deprecated",
+    type=int,
+    hidden=True,
+    help="Deprecated: --games-per-variant.",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
@@ -76,21 +86,39 @@ def cards(**kw) -> None:
     and by controlled ablation (every copy of a card replaced by a blank, the same seeds
     replayed; paired 95% intervals)."""
     from manoeuvre_sim.analyses import cards as C
+    from manoeuvre_sim.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
     options = pop_game_options(kw)
     relax = kw.pop("relax")
     against = kw.pop("against")
+    games = kw.pop("games_per_variant")
+    old = kw.pop("games_deprecated")
+    if old is not None:
+        if games is not None:
+            raise UsageError("--games: the old name of --games-per-variant; give one of them")
+        click.echo(
+            f"warning: --games is deprecated: it counts games per variant (the base and each "
+            f"card), not in all; say --games-per-variant {old}",
+            err=True,
+        )
+        games = old
+    games = DEFAULT_GAMES if games is None else games
     opps = None if against.strip().casefold() == "all" else [
         a.strip() for a in against.split(",") if a.strip()
     ]  # fmt: skip
-    spec = C.make_spec(
-        kw.pop("army"), against=opps, replace=kw.pop("replace_"), one_copy=kw.pop("one_copy"),
-        relax=relax, policy=kw.pop("policy"), games=kw.pop("games"), seed=kw.pop("seed"),
-        mode=kw.pop("mode"), options=options, block=kw.pop("block"), threads=kw.pop("threads"),
-    )  # fmt: skip
+    army = kw.pop("army")
+    with army_option({"--army": army, "--against": against}):
+        spec = C.make_spec(
+            army, against=opps, replace=kw.pop("replace_"), one_copy=kw.pop("one_copy"),
+            relax=relax, policy=kw.pop("policy"), games=games, seed=kw.pop("seed"),
+            mode=kw.pop("mode"), options=options, block=kw.pop("block"),
+            threads=kw.pop("threads"),
+        )  # fmt: skip
     spec_threads = spec.threads
+    if not quiet:
+        click.echo(spec.total_text(), err=True)
 
     def run(out_dir, progress, backend, resume):
         return C.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)

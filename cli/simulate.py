@@ -7,6 +7,7 @@ import sys
 import click
 
 from manoeuvre_sim.cli._common import (
+    army_option,
     army_options,
     backend_options,
     engine_kernels,
@@ -54,7 +55,8 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     if block < 1:
         raise UsageError(f"--block: expected a positive number of games, got {block}")
     check_output_path(out, (".parquet", ".csv"))  # before any game is played
-    prepared = prepare(config)  # armies loaded, a fixed map checked against the pool
+    with army_option({"--army-a": config.army_a, "--army-b": config.army_b}):
+        prepared = prepare(config)  # armies loaded, a fixed map checked against the pool
     # the tasks go to FILE.store/ as they finish: a --resume run reads them back
     store, (df, manifest, interrupted) = play_into_store(
         out, be, threads=config.threads, quiet=quiet,

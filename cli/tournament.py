@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, game_options, pop_backend
+from manoeuvre_sim.cli._common import army_option, backend_options, game_options, pop_backend
 
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
@@ -54,7 +54,7 @@ def tournament(
     from manoeuvre_sim import tournament as T
     from manoeuvre_sim.cli._common import format_table, pop_game_options
     from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.model import find_army, load_builtin_armies
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
@@ -75,16 +75,28 @@ def tournament(
             shutil.rmtree(store)
     elif resume:
         raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
+    if games < 1:  # before any progress bar
+        raise UsageError(f"--games: expected a positive number of games per pair, got {games}")
     styles = T.load_styles(styles_file) if styles_file else {}
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
     army_names = None
     if armies:
         from manoeuvre_sim.engine.pack import check_playable
 
-        chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
+        with army_option({"--armies": armies}):
+            chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
         for a in chosen:
             check_playable(a)  # before the name lookup below, which knows built-ins only
         army_names = [a.name for a in chosen]
+    n_armies = len(army_names) if army_names else len(load_builtin_armies())
+    per = T.games_per_pair(games, n_armies)
+    if per != games:
+        click.echo(
+            f"--games {games} rounded up to {per:,} per pair: each pair plays each of the "
+            f"{n_armies} armies in both seats equally often, so its games come in multiples "
+            f"of {2 * n_armies} ({per // (2 * n_armies):,} per army and seat)",
+            err=True,
+        )
     bar = None
     if not quiet and not as_json:
         from tqdm import tqdm

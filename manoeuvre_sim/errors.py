@@ -34,3 +34,13 @@ class DataError(ManoeuvreError):
 
 class UsageError(ManoeuvreError):
     """A bad option or argument value given on the command line or to a public function."""
+
+
+def did_you_mean(typed: str, known) -> str:
+    """``"; did you mean 'France'?"`` when ``typed`` is close to one of ``known`` (difflib,
+    case-insensitive), else ``""``."""
+    import difflib
+
+    by_key = {str(k).casefold(): str(k) for k in known}
+    close = difflib.get_close_matches(str(typed).casefold(), list(by_key), n=1, cutoff=0.75)
+    return f"; did you mean {by_key[close[0]]!r}?" if close else ""

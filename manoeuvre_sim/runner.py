@@ -24,8 +24,18 @@ def check_policy(spec: str, where: str) -> str:
     """``spec`` if it names a policy (``engine/players/dispatch.py``: a name, or
     ``search:BUDGET:STYLE``), else a UsageError naming ``where``."""
     from manoeuvre_sim.engine.players.dispatch import parse_policy
+    from manoeuvre_sim.engine.policy_ids import POLICY_NAMES
+    from manoeuvre_sim.errors import did_you_mean
 
-    parse_policy(spec, where)
+    try:
+        parse_policy(spec, where)
+    except UsageError as e:
+        name = str(spec).split(":")[0]
+        hint = "" if name in POLICY_NAMES else did_you_mean(name, POLICY_NAMES)
+        if not hint:
+            raise
+        typed = f"unknown policy {spec!r}"
+        raise UsageError(str(e).replace(typed, typed + hint, 1)) from None
     return spec
 
 

@@ -107,7 +107,7 @@ VOLATILE = frozenset(
         "version", "started", "finished", "machine", "games", "seconds", "threads",
         "interrupted", "games_per_pairing", "games_per_pairing_reached", "precision",
         "max_games", "precision_reached", "paired_games", "identical_variant", "backend",
-        "first_player_elo", "first_game",
+        "first_player_elo", "first_game", "games_planned", "incomplete_armies",
     }
 )  # fmt: skip
 
@@ -333,6 +333,9 @@ def play(
                 i for i, t in enumerate(tasks)
                 if _on_disk(store, pairings[t.pairing], t, want_id, wants_stats(t.pairing), game)
             }  # fmt: skip
+        if resume and store is not None:
+            say_resumed(store, sum(tasks[i].count for i in done_before),
+                        sum(t.count for t in tasks))  # fmt: skip
         to_play = [t for i, t in enumerate(tasks) if i not in done_before]
         shared = None
         if to_play:
@@ -370,6 +373,26 @@ def play(
             close()  # a cluster cancels the tasks still in flight
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def resumed_text(store: Path, read: int, total: int) -> str:
+    """The line a --resume run says before playing: how many of its games it read back."""
+    where = store.parent if store.name == "games.parquet" else store  # a study directory
+    if not read:
+        return f"resumed: no finished games of this run in {where}; playing all {total:,}"
+    return f"resumed: {read:,} of {total:,} games read back from {where}"
+
+
+def say_resumed(store: Path, read: int, total: int) -> None:
+    """Print :func:`resumed_text` on stderr (above a progress bar when one is drawn); a
+    later round of a precision study that reads nothing back says nothing."""
+    import sys
+
+    if not read and any(store.glob("*.parquet")):
+        return
+    from tqdm import tqdm
+
+    tqdm.write(resumed_text(store, read, total), file=sys.stderr)
 
 
 def blocks(pairing: int, start: int, stop: int, size: int) -> list[Task]:

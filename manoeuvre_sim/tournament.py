@@ -156,6 +156,13 @@ def _seed(master: int, a: str, b: str, army: str) -> int:
     return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
+def games_per_pair(games: int, n_armies: int) -> int:
+    """The games a pair of players plays for ``games`` asked: each army in both seats
+    equally often, so ``games`` rounded up to a multiple of 2 x ``n_armies``."""
+    step = 2 * n_armies
+    return -(-games // step) * step
+
+
 def run(
     policies: Sequence[Policy],
     games: int,
@@ -204,7 +211,7 @@ def run(
     loaded = {name: find_army(name) for name in armies}
     for a in loaded.values():
         check_playable(a)
-    per = -(-games // (2 * len(armies)))  # games per army and seating
+    per = games_per_pair(games, len(armies)) // (2 * len(armies))  # per army and seating
     pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
     pairings: list[Pairing] = []
     tasks: list[Task] = []

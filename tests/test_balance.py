@@ -395,3 +395,57 @@ def test_interrupted_study_keeps_finished_blocks(tmp_path, monkeypatch):
     assert not [p for p in store.iterdir() if p.name.startswith(".")]  # no half-written file
     assert res.manifest["games"] == 90
     assert int(res.matrix.query("army != opponent")["games"].sum()) > 0
+
+
+def test_an_interrupted_study_says_so_in_its_titles_and_marks_incomplete_pairings(
+    tmp_path, monkeypatch, capsys
+):
+    """Issue 30 item 4: the summary and every PDF page title say INTERRUPTED with the games
+    played of those planned, the armies of an incomplete pairing are marked, and --resume
+    says how many games it read back."""
+    import pypdf
+
+    import manoeuvre_sim.store as R
+
+    real = R.write_part
+    calls = {"n": 0}
+
+    def flaky(df, path, manifest):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(df, path, manifest)
+
+    monkeypatch.setattr(R, "write_part", flaky)
+    spec = _spec(block=30)
+    res = B.run_spec(spec, out_dir=tmp_path, boot=0)
+    assert res.interrupted
+    # 3 blocks of 30 of 9 pairings x 60 games: pairings 0-2 (France against each) have 30
+    assert res.manifest["games_planned"] == 540
+    assert B.interrupted_status(res.manifest) == "INTERRUPTED: 90 of 540 games"
+    assert res.manifest["incomplete_armies"] == {"tuned": ["France", "Russia", "Spain"]}
+    lines = res.summary()
+    assert lines[1].startswith("INTERRUPTED: 90 of 540 games:")
+    assert any("France *" in line for line in lines)
+    pdf = res.to_pdf(tmp_path / "balance.pdf")
+    pages = [p.extract_text() for p in pypdf.PdfReader(pdf).pages]
+    for text in pages[:3]:  # the chart pages
+        assert "INTERRUPTED: 90 of 540 games" in text
+        assert "France *" in text
+
+    monkeypatch.setattr(R, "write_part", real)
+    capsys.readouterr()
+    done = B.run_spec(spec, out_dir=tmp_path, boot=0, resume=True)
+    assert f"resumed: 90 of 540 games read back from {tmp_path}" in capsys.readouterr().err
+    assert not done.interrupted and B.interrupted_status(done.manifest) == ""
+    assert done.manifest["incomplete_armies"] == {"tuned": []}
+    assert not any("*" in line for line in done.summary())
+
+
+def test_incomplete_armies_only_when_a_pairing_lags():
+    spec = _spec(["France", "Russia", "Spain"])
+    pairings = spec.pairings()
+    full = {k: 60 for k in range(len(pairings))}
+    assert B.incomplete_armies(pairings, full) == {"tuned": []}
+    lag = full | {5: 30}  # Russia (seat a) against Spain (seat b)
+    assert B.incomplete_armies(pairings, lag) == {"tuned": ["Russia", "Spain"]}

@@ -44,8 +44,16 @@ def test_balance_writes_tables_pdf_and_store(tmp_path, capsys):
     out = tmp_path / "study"
     main(["balance", "--armies", "France,Russia", "--games-per-pairing", "40", "--seed", "2",
           "--out", str(out), "--quiet", "--block", "25"])  # fmt: skip
-    stdout = capsys.readouterr().out
+    captured = capsys.readouterr()
+    stdout = captured.out
     assert f"ranking under policy {DEFAULT_POLICY}" in stdout and "widest interval" in stdout
+    # the figure a user compares with the documented ones (issue 30 item 2)
+    import re
+
+    end = re.search(r"160 games in ([\d.]+) s \(([\d,.]+) games/s on (\d+) thread\(s\)",
+                    captured.err)  # fmt: skip
+    assert end, captured.err
+    rate = float(end[2].replace(",", ""))
     assert "for ±1 point in every cell" in stdout
     m = pd.read_csv(out / "matrix.csv")
     assert list(m.columns) == MATRIX_COLS and len(m) == 4
@@ -58,6 +66,7 @@ def test_balance_writes_tables_pdf_and_store(tmp_path, capsys):
     man = json.loads((out / "manifest.json").read_text())
     assert man["seed"] == 2 and man["rules_version"] and man["data_hash"]
     assert [x["name"] for x in man["armies"]] == ["France", "Russia"]
+    assert rate == pytest.approx(160 / man["seconds"], rel=0.01, abs=0.5)
     from pypdf import PdfReader
 
     pages = PdfReader(out / "balance.pdf").pages
@@ -84,7 +93,7 @@ def test_whatif_writes_paired_tables(tmp_path, capsys):
 
 
 BAD = [
-    (["balance", "--armies", "France,Narnia"], "Narnia: army: unknown army"),
+    (["balance", "--armies", "France,Narnia"], "--armies 'Narnia': unknown army; expected"),
     (["balance", "--armies", "France"], "at least two armies"),
     (["balance", "--armies", "France,France"], "named twice"),
     (["balance", "--games-per-pairing", "0"], "--games-per-pairing: expected a positive"),
@@ -148,13 +157,14 @@ def test_simulate_refuses_a_bad_output_name_before_playing(name, tmp_path, capsy
 
 
 CARDS_BAD = [
-    (["cards", "--army", "Narnia"], "Narnia: army: unknown army"),
+    (["cards", "--army", "Narnia"], "--army 'Narnia': unknown army; expected"),
     (["cards", "--army", "France", "--against", "France"], "cannot be its own opponent"),
     (["cards", "--army", "France", "--against", "Russia,Atlantis"], "Atlantis"),
     (["cards", "--army", "France", "--replace", "Forced March"], "expected CARD=OTHER"),
     (["cards", "--army", "France", "--replace", "Teleport=Supply"], "no such card"),
     (["cards", "--army", "France", "--replace", "Supply=Teleport"], "no such card"),
-    (["cards", "--army", "France", "--games", "0"], "--games: expected a positive"),
+    (["cards", "--army", "France", "--games-per-variant", "0"],
+     "--games-per-variant: expected a positive"),
     (["cards", "--army", "France", "--mode", "guess"], "Invalid value for '--mode'"),
 ]  # fmt: skip
 
@@ -169,7 +179,7 @@ def test_cards_bad_options_one_line_exit_2(args, needle, tmp_path, capsys, no_ga
 
 def test_cards_writes_tables_and_pdf(tmp_path, capsys):
     out = tmp_path / "cards"
-    main(["cards", "--army", "Russia", "--against", "Austria", "--games", "40", "--seed", "3",
+    main(["cards", "--army", "Russia", "--against", "Austria", "--games-per-variant", "40", "--seed", "3",
           "--replace", "Supply=blank", "--replace", "Skirmish=Supply", "--out", str(out),
           "--quiet"])  # fmt: skip
     stdout = capsys.readouterr().out

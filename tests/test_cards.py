@@ -191,7 +191,7 @@ def test_nothing_changed_is_exactly_zero():
 def test_ablation_value_and_games_guide_equal_the_per_game_differences(tmp_path):
     """An ablation's value is the mean of the per-seed differences (base score minus the
     ablated game's, the army's seat each way round) with Student's t interval (scipy), and
-    the ``--games`` guide is the games for a half-width of one point at 95 %:
+    the ``--games-per-variant`` guide is the games for a half-width of one point at 95 %:
     n = ceil(z^2 var / 0.01^2), var the differences' population variance, so that
     z sqrt(var / n) <= 0.01 < z sqrt(var / (n - 1))."""
     import math

@@ -205,7 +205,7 @@ def test_the_engine_plays_every_test_army():
     [
         ["simulate", "--games", "2", "--army-a", "{f}", "--army-b", "France"],
         ["balance", "--games-per-pairing", "2", "--armies", "France,{f}"],
-        ["cards", "--army", "{f}", "--games", "2"],
+        ["cards", "--army", "{f}", "--games-per-variant", "2"],
         ["tournament", "--games", "2", "--armies", "{f}"],
     ],
     ids=["simulate", "balance", "cards", "tournament"],

@@ -41,7 +41,9 @@ def _games(policies, n, seed=11, border="basic", threads=2, **opt):
 def test_invariants_hold_in_every_game(policies, n, border, opt):
     r = _games(policies, n, border=border, **opt)
     bad = r[:, BT.R_VIOLATIONS]
-    names = [K.CHK_NAMES[i] for i in range(5) if (np.bitwise_or.reduce(bad) >> i) & 1]
+    names = [
+        K.CHK_NAMES[i] for i in range(len(K.CHK_NAMES)) if (np.bitwise_or.reduce(bad) >> i) & 1
+    ]
     assert not bad.any(), f"{(bad != 0).sum()} games broke {names}"
     # the game ends by the rules: a capital victory or a draw after turn 10
     won = r[:, BT.R_WINNER] < 2
@@ -76,11 +78,37 @@ def test_invariants_hold_over_100000_random_games_and_every_option():
         bad = r[:, BT.R_VIOLATIONS]
         if bad.any() or _ends_by_the_rules(r):
             mask = int(np.bitwise_or.reduce(bad))
-            names = [K.CHK_NAMES[i] for i in range(5) if (mask >> i) & 1]
+            names = [K.CHK_NAMES[i] for i in range(len(K.CHK_NAMES)) if (mask >> i) & 1]
             broken.append((border, kw, int((bad != 0).sum()), names, _ends_by_the_rules(r)))
         # each row was played through: decisive games and eliminations
         assert (r[:, BT.R_WINNER] < 2).any() and r[:, BT.R_ELIM].sum() > 0, (border, kw)
     assert not broken, broken
+
+
+@pytest.mark.parametrize("apart", [0, 1])
+def test_no_unit_retreats_twice_in_one_combat(apart):
+    """Rule [8]: a retreat, chained or not, is "a one-hex retreat": in the traces of games
+    of every player, with step losses (more units survive to retreat), no unit has two
+    retreats between one attack's first event and the next's (issue 30's audit: 14 units
+    in 8,878 combats did), under either reading of H11."""
+    sc = SC.load_scenario()
+    opt = S.default_options(step_losses=1, retreat_apart=apart)
+    retreats = 0
+    # seed 3107 of capital v capital holds the audit's game 10
+    for k, pols in enumerate((("capital", "capital"), ("capital", "attrition"),
+                              ("attrition", "capital"), ("random", "random"))):  # fmt: skip
+        pol, params = policy_arrays(*pols)
+        for game in range(60):
+            _, tr = BT.play_one(3107 + k, game, SC.pack(sc), opt, pol, params)
+            seen: set[int] = set()
+            for row in tr:
+                if row[0] == S.EV_ATTACKER or row[0] == S.EV_TURN:
+                    seen.clear()  # a new attack (or turn): retreats start afresh
+                elif row[0] == S.EV_RETREAT:
+                    assert int(row[3]) not in seen, (pols, game, row.tolist())
+                    seen.add(int(row[3]))
+                    retreats += 1
+    assert retreats > 200  # the games retreat often enough to say something
 
 
 def test_scripted_players_finish_games_and_random_is_the_reference():

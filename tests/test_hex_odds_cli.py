@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from manoeuvre_sim.cli.main import cli, main
-from manoeuvre_sim.hexgame import GAME_TITLE
+from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame.crt import RESULT_NAMES
 
 
@@ -31,7 +31,8 @@ def run(args, capsys):
 
 def test_json_contract():
     d = json.loads(invoke("combat", "--attack", "4,3", "--defend", "4", "--json"))
-    assert d["game"] == "hex" and d["title"] == GAME_TITLE and d["rules_version"]
+    assert d["game"] == "hex" and d["title"] == GAME_TITLE
+    assert d["rules_version"] == RULES_VERSION and RULES_VERSION.startswith("hex-")
     assert [d[n] for n in RESULT_NAMES] == pytest.approx([0, 3 / 36, 7 / 36, 11 / 36, 15 / 36])
     assert d["exact"] == {"AE": "0", "AR": "1/12", "NE": "7/36", "DR": "11/36", "DE": "5/12"}
     assert d["rolls_of_36"] == {"AE": 0, "AR": 3, "NE": 7, "DR": 11, "DE": 15}
@@ -66,6 +67,7 @@ def test_text_table_names_the_game_and_the_fates():
     dr_row = next(line for line in out.splitlines() if line.startswith("DR "))
     assert dr_row.rstrip().endswith("unaffected")  # rule [11]: DR is no effect for the Capital
     assert "simulated: 20,000 combats, seed 1" in out and "95% interval" in out
+    assert f"rules {RULES_VERSION};" in out  # Maneuver's rules version, not Manoeuvre's
 
 
 def test_help_gives_the_full_title():
@@ -105,7 +107,8 @@ def test_chart_writes_one_page_pdf(tmp_path, capsys):
     text = " ".join(reader.pages[0].extract_text().split())
     assert "Maneuver (the introductory hex wargame, rules 001)" in text
     assert "97.2" in text and "58.3" in text  # DE at +8, AE at -3
-    assert "exact odds (no simulation, no seed)" in text and "rules 2026" in text
+    assert "exact odds (no simulation, no seed)" in text
+    assert f"rules {RULES_VERSION} (Maneuver" in text  # Maneuver's rules version (issue 30)
     assert reader.metadata.title.startswith("Maneuver")
     assert [p.name for p in tmp_path.iterdir()] == ["hex.pdf"]  # no temporary file left
 

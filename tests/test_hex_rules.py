@@ -147,6 +147,68 @@ def test_chain_retreat_and_a_friend_saving_the_retreating_unit():
     assert b.st[S.ELIM] == 0
 
 
+# Two defending hexes side by side, both to retreat (a DR on both): blue infantry 0101 (a
+# corner: its neighbours are 0201 and 0102) and blue infantry 0201; red infantry 0102 is
+# beside both, its ZOC covers 0101, 0201, 0202 and 0103.
+#
+#     I   .          row 1: 0101 blue infantry, 0301
+#       I   .               0201 blue infantry, 0401
+#     i   .          row 2: 0102 red infantry
+#       .   .
+DOUBLE = """
+    I   .
+      I   .
+    i   .
+      .   .
+"""
+
+
+def test_a_chain_retreat_never_moves_a_unit_twice():
+    # rule [8]: "a one-hex retreat" for each unit. 0101's only way out is 0201, whose unit
+    # is itself due to retreat by the same result: it is retreating, so it is neither
+    # pushed a second time nor does it save 0101's unit in red's ZOC (the audit's game:
+    # `hex replay --seed 3107 --game 10 --step-losses`, where 0908's unit went 0908 -> 0907
+    # -> 1006 and the unit from 0909 stayed alive in 0908)
+    for together in (0, 1):
+        b = Board(DOUBLE, options=S.default_options(retreat_apart=1 - together))
+        first, second = b.unit("0101"), b.unit("0201")
+        b.g.wk[S.W_RQ, 0], b.g.wk[S.W_RQ, 1] = first, second  # as a DR queues them
+        C.retreat_queue(b.st, b.g, 0, 2, False)
+        moved = [ev[0] for ev in b.events(S.EV_RETREAT)]
+        assert moved.count(second) == 1, together
+        assert b.st[S.POS + first] == S.DEAD, together  # no hex (H11) / into red's ZOC
+        assert b.pos(second) in ("0301", "0302"), together  # out of red's ZOC (0202: dead)
+
+
+def test_units_of_one_hex_may_retreat_together():
+    # rule [8]: units "need not remain together while retreating", so they may: blue
+    # infantry and artillery in 0201 must both retreat; red infantry 0102 and 0303 leave
+    # one hex out of their ZOC, 0301 (0101, 0202 and 0302 are in it). Both go there. The
+    # switch --retreat-apart (H11's earlier reading) lets no two retreating units share a
+    # hex: the second has only hexes in red's ZOC left, and is eliminated.
+    diagram = """
+        .   .
+          IA  .
+        i   .
+          .   .
+        .   i
+          .   .
+        .   .
+          .   .
+    """
+    for apart in (0, 1):
+        b = Board(diagram, options=S.default_options(retreat_apart=apart))
+        inf, art = b.unit("0201", 0), b.unit("0201", 1)
+        b.g.wk[S.W_RQ, 0], b.g.wk[S.W_RQ, 1] = inf, art
+        C.retreat_queue(b.st, b.g, 0, 2, False)
+        assert b.pos(inf) == "0301"
+        if apart:
+            assert b.st[S.POS + art] == S.DEAD and b.st[S.ELIM] == 1
+        else:
+            assert b.pos(art) == "0301" and b.st[S.ELIM] == 0
+            assert len(b.events(S.EV_RETREAT)) == 2
+
+
 # ---------------------------------------------------------------------- rule [8] combat
 ADVANCE = """
     K   .   .
@@ -336,6 +398,31 @@ def test_recapture_when_the_captors_are_eliminated_or_a_friend_moves_in():
     assert b.st[S.CAP_CAPTURED] == 0
 
 
+def test_recapture_when_the_captors_withdraw():
+    # blue's Capital 0203, captured, held by red cavalry; blue artillery 0202 attacks it.
+    # No attacking cavalry: the red cavalry withdraws (rule [8]) toward its Capital 0404,
+    # and the hex is empty of enemy units: recaptured "the instant all enemy units in its
+    # hex are retreated" (rule [11], H16). Artillery does not advance, so no
+    # unit re-enters the hex to recapture it on the way (the audit's case).
+    b = Board("""
+        .   .   .
+          .   .   .
+        .   .   .
+          A   .   .
+        .   .   .
+          Xc  .   .
+        .   .   .
+          .   k   .
+    """)
+    b.st[S.CAP_CAPTURED] = 1
+    art, cav = b.unit("0202"), b.unit("0203", 1)
+    b.st[S.FLAGS + art] |= S.F_USED
+    assert _attack(b, [art], ["0203"]) is None  # no combat: the hex was vacated
+    assert b.events(S.EV_WITHDRAW) and b.pos(cav) != "0203" and b.pos(art) == "0202"
+    assert b.st[S.CAP_CAPTURED] == 0
+    assert b.events(S.EV_RECAPTURE) == [(0, b.hex("0203"), 1)]
+
+
 def test_captured_capital_has_no_zoc_unless_the_switch_says_so():
     # red infantry 0301 beside the captured blue Capital 0302: its ZOC would hold it
     diagram = """
@@ -368,6 +455,52 @@ def test_mandatory_attacks_spare_the_capital_both_ways():
     n = C.mandatory_map(b.st, b.g, 0)
     marked = {b.grid.label(int(b.g.wk[S.W_MLIST, i])) for i in range(n)}
     assert marked == {"0104"} and n == 1
+
+
+# Blue infantry 0202 beside two red hexes, 0303 and 0203; the blue Capital and artillery
+# in 0104 are beside 0203 only:
+#
+#     .   .   .         row 1
+#       .   .   .
+#     .   .   .         row 2: 0202 blue infantry
+#       I   .   .
+#     .   i   .         row 3: 0303 red infantry; 0203 red infantry
+#       i   .   .
+#     KA  .   .         row 4: 0104 the blue Capital and artillery
+#       .   .   .
+CAPITAL_DUTY = """
+    .   .   .
+      .   .   .
+    .   .   .
+      I   .   .
+    .   i   .
+      i   .   .
+    KA  .   .
+      .   .   .
+"""
+
+
+def test_the_capitals_hex_never_has_to_meet_another_units_duty():
+    # rule [11]: the Capital "and any units in its hex are never required" to attack. Both
+    # red hexes are owed an attack (each is beside the infantry, outside the Capital's
+    # hex), and only the infantry can pay it: it may attack 0303 only together with 0203.
+    b = Board(CAPITAL_DUTY)
+    inf = b.unit("0202")
+    n, nm = C.attacker_options(b.st, b.g, 0)
+    assert nm == 2 and -1 not in b.g.wk[S.W_OPTS, :n]  # the phase may not end yet
+    b.st[S.FLAGS + inf] |= S.F_USED  # as the combat phase marks the first attacker
+    n = C.defender_masks(b.st, b.g, 0, inf, nm)
+    h = b.st[S.POS + inf]
+    sets = [{b.grid.label(int(b.g.nbr[h, d])) for d in range(6) if m >> d & 1}
+            for m in b.g.wk[S.W_OPTS, :n]]  # fmt: skip
+    assert sets == [{"0303", "0203"}]
+    # had it attacked 0303 alone, 0203 would no longer be owed: only the Capital's hex is
+    # left beside it, and the phase may end (the audit: it could not)
+    b.st[S.FLAGS + b.unit("0303")] |= S.F_ATTACKED
+    B.refresh(b.st, b.g)
+    assert C.mandatory_map(b.st, b.g, 0) == 0
+    n, nm = C.attacker_options(b.st, b.g, 0)
+    assert nm == 0 and b.g.wk[S.W_OPTS, 0] == -1
 
 
 # ---------------------------------------------------------------------- rule [12] victory

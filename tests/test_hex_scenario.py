@@ -70,6 +70,13 @@ def _default_text():
             "expected 10 numbers",
         ),
         (
+            "blue_rows = [5, 5, 5, 6, 6, 6, 6, 5, 5, 5]",
+            "blue_rows = [5, 5, 5, 6, 40, 6, 6, 5, 5, 14]",
+            "large_red > blue_rows",
+            "column 5 (entry 5 of 10) is 40; expected a row in 1..13 (blue holds rows 1..N of "
+            "that column), and 1 more out of range",
+        ),
+        (
             "strength = [2, 0]\nma = 5",
             "strength = [2, 1]\nma = 5",
             "blue",

@@ -87,7 +87,7 @@ def test_bad_sections_file(tmp_path, capsys, no_games, text, needles):
     [
         ["balance", "--armies", "France,Russia", "--games-per-pairing", "2"],
         ["whatif", "--armies", "France,Russia", "--set", "France/cards/Supply=3"],
-        ["cards", "--army", "France", "--against", "Russia", "--games", "4"],
+        ["cards", "--army", "France", "--against", "Russia", "--games-per-variant", "4"],
         [
             "tournament",
             "--policies",

@@ -79,6 +79,27 @@ def test_paired_interval_all_zero_is_exactly_zero():
     assert (float(m), float(lo), float(hi)) == (0.0, 0.0, 0.0)
 
 
+@pytest.mark.parametrize(
+    "x,confidence",
+    [([1.0, 0.5, 0.0, 1.0, 1.0], 0.95), ([3.0, 7.0, 8.0, 12.0], 0.9), ([2.0, 4.0], 0.95)],
+)
+def test_mean_interval_equals_scipy_normal_with_the_sample_sd(x, confidence):
+    """What ``mean_interval`` documents: mean ± z·sd/sqrt(n), the sample sd (ddof=1), i.e.
+    scipy's normal interval scaled by ``sem``. Small samples, where ddof matters most (n=5:
+    the population sd is 11 % narrower)."""
+    from scipy.stats import norm, sem
+
+    m, lo, hi = stats.mean_interval(x, confidence)
+    elo, ehi = norm.interval(confidence, loc=np.mean(x), scale=sem(x))
+    assert m == pytest.approx(np.mean(x), abs=1e-15)
+    assert (lo, hi) == pytest.approx((elo, ehi), rel=1e-12, abs=1e-12)
+
+
+def test_mean_interval_of_fewer_than_two_values_has_no_bounds():
+    m, lo, hi = stats.mean_interval([0.5])
+    assert m == 0.5 and np.isnan(lo) and np.isnan(hi)
+
+
 def _table():
     """A fixed 4-player table: (i, j, wins of i, games), no draws, no first-player term."""
     rows = [

@@ -136,3 +136,27 @@ def test_each_armys_first_and_second_move_rows_equal_a_hand_count():
     # the first player over every game, beside them
     fs = (df["winner"] == df["first_player"]) + 0.5 * (df["winner"] == "draw")
     assert fp.loc[T.ALL_GAMES, "win_rate_first"] == pytest.approx(fs.mean())
+
+
+def test_all_games_row_gives_each_seat_its_own_rate_and_wilson_interval():
+    """The ``all games`` row of the first-player table, both seats, on 20 hand-made games:
+    the first player wins 9, the second 7, 4 drawn, so the first scores (9 + 4/2) / 20 =
+    0.55 and the second (7 + 4/2) / 20 = 0.45; each interval is statsmodels' Wilson interval
+    of that seat's own score (low below the rate, high above it), and the advantage is
+    2 p_first - 1 with the first seat's bounds."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    df = records([("X", "Y", "a", "a", 5), ("X", "Y", "b", "b", 4), ("X", "Y", "a", "b", 3),
+                  ("Y", "X", "b", "a", 4), ("X", "X", "a", "draw", 3),
+                  ("Y", "X", "b", "draw", 1)])  # fmt: skip
+    row = T.first_player(tally(df), ["X", "Y"]).set_index("army").loc[T.ALL_GAMES]
+    for sfx, score in (("_first", 9 + 4 / 2), ("_second", 7 + 4 / 2)):
+        lo, hi = proportion_confint(score, 20, alpha=0.05, method="wilson")
+        assert row[f"games{sfx}"] == 20
+        assert row[f"win_rate{sfx}"] == pytest.approx(score / 20, abs=1e-12)
+        assert (row[f"ci_low{sfx}"], row[f"ci_high{sfx}"]) == pytest.approx((lo, hi), abs=1e-12)
+        assert row[f"ci_low{sfx}"] < row[f"win_rate{sfx}"] < row[f"ci_high{sfx}"]
+    lo, hi = proportion_confint(11, 20, alpha=0.05, method="wilson")
+    assert (row["advantage"], row["advantage_low"], row["advantage_high"]) == pytest.approx(
+        (0.1, 2 * lo - 1, 2 * hi - 1), abs=1e-12
+    )

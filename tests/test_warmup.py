@@ -3,9 +3,11 @@ whether numba's cache holds a batch kernel, says so, and refuses an unknown kern
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -119,3 +121,51 @@ def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, mo
     res = CliRunner().invoke(cli, ["hex", command, "--out", str(tmp_path / "x.csv"), *extra])
     assert isinstance(res.exception, Stop), res.output
     assert seen == [warmup.HEX_KINDS]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream_type", [io.StringIO, _Terminal])
+def test_the_compile_shows_its_progress_on_one_line(stream_type):
+    """Issue 30 item 1: the set-up's compile is not silent: the kernel, the seconds and the
+    numba functions compiled so far, a line every `every` s in a log, rewritten in place
+    (carriage return) on a terminal."""
+    import numba
+
+    buf = stream_type()
+    with warmup.Ticker(("games", "cards"), stream=buf, interval=0.05, every=0.05) as t:
+        t.kernel(1)
+
+        @numba.njit(cache=False)
+        def twice(x):
+            return 2 * x
+
+        assert twice(21) == 42  # one function compiled while the ticker listens
+        time.sleep(0.3)
+    text = buf.getvalue()
+    assert t.functions >= 1
+    assert "compiling cards (2/2):" in text and f"of about {t.estimate} s" in text
+    assert t.estimate == warmup.COMPILE_SECONDS["games"] + warmup.COMPILE_SECONDS["cards"]
+    assert f"{t.functions} functions compiled" in text
+    if stream_type is _Terminal:
+        assert "\r" in text and "\n" not in text
+    else:
+        assert "\r" not in text and text.count("\n") >= 2
+
+
+def test_the_set_up_compiles_what_run_and_report_play(monkeypatch):
+    """make setup compiles the kernels of `make run` and `make report` at once (games,
+    cards), so report announces no second compile; the busy machine is said."""
+    make = (ROOT / "Makefile").read_text()
+    setup = make.split("\nsetup:")[1].split("\n\n")[0]
+    report = make.split("\nreport:")[1].split("\n\n")[0]
+    assert "warmup games cards" in setup
+    assert "warmup games cards" in report  # nothing report needs that setup left out
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.9, 3.0, 2.0))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert warmup.load_note() == "; load now 3.9 on 2 cores: expect longer"
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.3, 0.2))
+    assert warmup.load_note() == ""

@@ -58,6 +58,12 @@ def game_options(f):
                 help="Interpretation H6's other reading: a captured Capital keeps its ZOC.",
             ),
             click.option(
+                "--retreat-apart",
+                is_flag=True,
+                help="Interpretation H11's earlier reading: a retreating unit may not enter a "
+                "hex holding a friend that retreats in the same combat.",
+            ),
+            click.option(
                 "--policy-a",
                 default="capital",
                 show_default=True,
@@ -98,6 +104,7 @@ def load_game(kw: dict):
         step_losses=kw.pop("step_losses"),
         step_replacements=kw.pop("step_replacements"),
         captured_capital_zoc=kw.pop("captured_capital_zoc"),
+        retreat_apart=kw.pop("retreat_apart"),
     )
     if options.border not in sc.borders:
         raise UsageError(

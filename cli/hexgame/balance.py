@@ -95,6 +95,17 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
     show_default=True,
     help="Games per task (one Parquet file of the store each).",
 )
+@click.option(
+    "--captured-capital-zoc",
+    is_flag=True,
+    help="Every variant with interpretation H6's other reading: a captured Capital keeps its ZOC.",
+)
+@click.option(
+    "--retreat-apart",
+    is_flag=True,
+    help="Every variant with interpretation H11's earlier reading: a retreating unit may not "
+    "enter a hex holding a friend that retreats in the same combat.",
+)
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
@@ -119,7 +130,8 @@ def balance(**kw) -> None:
         variants=variants, policies=policies, games=kw.pop("games_per_pairing"),
         seed=kw.pop("seed"), turns=kw.pop("turns"), scenario=kw.pop("scenario"),
         precision=kw.pop("precision"), max_games=kw.pop("max_games"), block=kw.pop("block"),
-        threads=kw.pop("threads"),
+        threads=kw.pop("threads"), captured_capital_zoc=kw.pop("captured_capital_zoc"),
+        retreat_apart=kw.pop("retreat_apart"),
     )  # fmt: skip
     command = invoked_command()
 

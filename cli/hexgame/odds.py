@@ -101,7 +101,7 @@ Examples:
 @click.option("--seed", type=int, default=1, show_default=True, help="Monte Carlo seed.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
-    from manoeuvre_sim import RULES_VERSION
+    from manoeuvre_sim.hexgame import RULES_VERSION
     from manoeuvre_sim.hexgame import odds as o
     from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES
 

@@ -44,10 +44,11 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     from manoeuvre_sim.results import check_output_path, write
 
     be = pop_backend(kw)
-    if games < 1 or block < 1:
-        raise UsageError("--games and --block: expected positive numbers")
-    if seed < 0 or first_game < 0:
-        raise UsageError("--seed and --first-game: expected numbers >= 0")
+    for flag, value, least in (("--games", games, 1), ("--block", block, 1),
+                               ("--seed", seed, 0), ("--first-game", first_game, 0)):  # fmt: skip
+        if value < least:
+            what = "a positive number" if least else "0 or more"
+            raise UsageError(f"{flag}: expected {what}, got {value}")
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
     check_output_path(out, (".parquet", ".csv"))

@@ -57,8 +57,11 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
             f"--policies: expected two or more distinct of {', '.join(POLICY_SPECS)}, "
             f"got {policies!r}"
         )
-    if games < 1 or seed < 0 or threads < 0:
-        raise UsageError("--games >= 1, --seed >= 0 and --threads >= 0 expected")
+    for flag, value, least in (("--games", games, 1), ("--seed", seed, 0),
+                               ("--threads", threads, 0)):  # fmt: skip
+        if value < least:
+            what = "a positive number" if least else "0 or more"
+            raise UsageError(f"{flag}: expected {what}, got {value}")
     if out:
         check_output_path(out, (".parquet", ".csv"))
     if kw.get("params_a") or kw.get("params_b"):

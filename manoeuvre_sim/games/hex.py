@@ -42,7 +42,7 @@ EXTRA_COLUMNS = tuple(
     )
     for x in ("a", "b")
 ) + ("border", "quality_a", "quality_b", "step_losses", "step_replacements",
-     "captured_capital_zoc", "capital_hex_a", "capital_hex_b")  # fmt: skip
+     "captured_capital_zoc", "retreat_apart", "capital_hex_a", "capital_hex_b")  # fmt: skip
 STATS_DIR = "hex_stats"  # no per-game statistics yet: the directory is never written
 SIDE_NAMES = ("blue", "red")
 # the report (games.Game, optional members): the study kinds the `hex` commands write (a

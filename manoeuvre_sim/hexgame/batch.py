@@ -118,7 +118,7 @@ INVARIANT_SPREAD = (
     ("basic", {"step_losses": 1}),
     ("large_blue", {"step_losses": 1, "step_repl": 1}),
     ("large_red", {"quality": (16, 3)}),
-    ("basic", {"captured_zoc": 1}),
+    ("basic", {"captured_zoc": 1, "retreat_apart": 1}),
     ("basic", {"step_losses": 1, "step_repl": 1, "quality": (2, 5), "captured_zoc": 1}),
 )
 

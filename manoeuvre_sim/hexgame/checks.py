@@ -14,7 +14,9 @@ CHK_CAPITAL_MOVED = 4  # rule [11]: a Capital off its set-up hex
 CHK_CONSERVATION = 8  # a unit neither on the map nor in the dead pile, or the dead pile
 #                       not equal to eliminations minus replacements (rule [10])
 CHK_END = 16  # rule [12]: a game that ended otherwise than by the rules
-CHK_NAMES = ("stacking", "mixed hex", "capital moved", "conservation", "end")
+CHK_CAPITAL_DUTY = 32  # rule [11]: an attack owed that only units of the Capital's hex could
+#                        make (set by ``combat.combat_phase``)
+CHK_NAMES = ("stacking", "mixed hex", "capital moved", "conservation", "end", "capital duty")
 
 
 @kernel

@@ -4,7 +4,8 @@ Attacks are built one at a time: the player names a first attacking unit (or end
 phase once no enemy hex must still be attacked), then the enemy hexes it attacks (any of
 its adjacent enemy hexes together), then which other unused units join (each must be
 adjacent to every defending hex). An option is legal only if every enemy hex that must
-still be attacked keeps an unused friendly unit beside it (H9): since one unit can always
+still be attacked keeps an unused friendly unit beside it outside the friendly Capital's
+hex (H9; rule [11]: those units are "never required" to attack): since one unit can always
 attack all its adjacent hexes together, the mandatory-attack rule can always be met.
 """
 
@@ -15,6 +16,7 @@ import numpy as np
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
+from manoeuvre_sim.hexgame.checks import CHK_CAPITAL_DUTY
 from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, crt_result, roll_combat
 from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel, stack_empty
@@ -39,19 +41,19 @@ def _adjacent_unit(st, g, side, k, need_unused, outside_capital):
 def mandatory_map(st, g, side):
     """``W_MLIST``: enemy hexes ``side`` must still attack (rule [8]: every enemy unit in a
     friendly ZOC; rule [11]: not the enemy Capital's hex, and not because of units in the
-    friendly Capital's hex; H9: not once no unused unit is beside it), as a list; returns
-    how many."""
+    friendly Capital's hex, which are never required to attack; H9: not once no unused unit
+    outside that hex is beside it), as a list; returns how many."""
     e = 1 - side
     wk = g.wk
     ec = -1
     if st[S.CAP_CAPTURED + e] == 0:
         ec = B.capital_hex(st, e)
-    # W_ADJ: the hexes beside a friend outside its Capital's hex (1), an unused friend (2)
+    # W_ADJ: the hexes beside a friend outside its Capital's hex (1), such a friend unused (2)
     for v in range(side * MAXU, side * MAXU + MAXU):
         h = st[S.POS + v]
-        if h < 0 or not B.present(st, v):
+        if h < 0 or not B.present(st, v) or B.in_capital_hex(st, v):
             continue
-        bits = 0 if B.in_capital_hex(st, v) else 1
+        bits = 1
         if not (st[S.FLAGS + v] & S.F_USED):
             bits |= 2
         for d in range(6):
@@ -79,25 +81,38 @@ def mandatory_map(st, g, side):
 
 @kernel(inline="always")
 def _unused_beside(st, g, side, k):
-    """How many unused units of ``side`` stand beside hex ``k`` (``_adjacent_unit``)."""
+    """How many unused units of ``side`` outside its Capital's hex stand beside hex ``k``
+    (``_adjacent_unit``): those that can meet a duty to attack it (H9, rule [11])."""
     c = 0
     for v in range(side * MAXU, side * MAXU + MAXU):
         h = st[S.POS + v]
         if h >= 0 and B.present(st, v) and not (st[S.FLAGS + v] & S.F_USED) and g.dist[h, k] == 1:
-            c += 1
+            if not B.in_capital_hex(st, v):
+                c += 1
     return c
 
 
 @kernel(inline="always")
 def _feasible(st, g, side, nm):
     """Every mandatory hex (``W_MLIST[:nm]``) not marked in ``W_TMP`` keeps an unused unit
-    beside it (H9)."""
+    outside the Capital's hex beside it (H9)."""
     for i in range(nm):
         k = g.wk[S.W_MLIST, i]
         if g.wk[S.W_TMP, k] == 0:
-            if not _adjacent_unit(st, g, side, k, True, False):
+            if not _adjacent_unit(st, g, side, k, True, True):
                 return False
     return True
+
+
+@kernel(inline="always")
+def _duty_payable(st, g, side, n):
+    """Some first-attacker option of ``wk[W_OPTS, :n]`` stands outside the Capital's hex:
+    an attack still owed never falls to the Capital's hex alone (rule [11]; the check)."""
+    for i in range(n):
+        u = g.wk[S.W_OPTS, i]
+        if u >= 0 and not B.in_capital_hex(st, u):
+            return True
+    return False
 
 
 @kernel(inline="always")
@@ -137,7 +152,8 @@ def defender_masks(st, g, side, u, nm):
     """The sets of defending hexes ``u`` (flagged used) may attack, as direction masks in
     ``wk[W_OPTS, :n]``; returns ``n``. A set is a non-empty set of u's adjacent enemy hexes
     (rule [8]) that takes in every mandatory hex left with no other unused unit beside it
-    (H9: ``_feasible`` for each set, those hexes found once)."""
+    (H9: ``_feasible`` for each set, those hexes found once; only units outside the
+    Capital's hex can meet that duty, rule [11])."""
     h = st[S.POS + u]
     opts = g.wk[S.W_OPTS]
     emask = 0  # the directions of u's adjacent enemy hexes
@@ -148,7 +164,7 @@ def defender_masks(st, g, side, u, nm):
     need = 0  # the directions of the hexes every set must take in
     for i in range(nm):
         k = g.wk[S.W_MLIST, i]
-        if g.wk[S.W_TMP, k] == 0 and not _adjacent_unit(st, g, side, k, True, False):
+        if g.wk[S.W_TMP, k] == 0 and not _adjacent_unit(st, g, side, k, True, True):
             dk = 6  # none: no set can take it in
             for d in range(6):
                 if g.nbr[h, d] == k:
@@ -179,6 +195,8 @@ def combat_phase(st, g, side, fresh):
     opts = g.wk[S.W_OPTS]
     while True:
         n, nm = attacker_options(st, g, side)
+        if g.opt[S.O_CHECK] and nm > 0 and not _duty_payable(st, g, side, n):
+            st[S.VIOLATIONS] |= CHK_CAPITAL_DUTY
         if n == 0:
             break
         if PL.searches_combat(g.pol[side]) and g.srch[side, S.SR_MODE] != S.SR_ATTACK:
@@ -203,8 +221,9 @@ def combat_phase(st, g, side, fresh):
         g.wk[S.W_ATT, na] = u
         na += 1
         # the others that may join: unused, beside every defending hex (rule [8]); one may
-        # join if every mandatory hex not defending keeps another unused unit beside it (H9:
-        # ``_feasible`` with v used, from a count of the unused units beside each such hex)
+        # join if every mandatory hex not defending keeps another unused unit outside the
+        # Capital's hex beside it (H9: ``_feasible`` with v used, from a count of those units
+        # beside each such hex; a unit of the Capital's hex never counts, rule [11])
         free = stack_empty(MAXU, np.int64)
         for i in range(nm):
             k = g.wk[S.W_MLIST, i]
@@ -222,8 +241,9 @@ def combat_phase(st, g, side, fresh):
             opts[0] = 0
             n = 1
             ok = True
+            counted = 0 if B.in_capital_hex(st, v) else 1
             for i in range(nm):
-                v_beside = 1 if g.dist[hv, g.wk[S.W_MLIST, i]] == 1 else 0
+                v_beside = counted if g.dist[hv, g.wk[S.W_MLIST, i]] == 1 else 0
                 if free[i] >= 0 and free[i] - v_beside <= 0:
                     ok = False
             if ok:
@@ -235,7 +255,7 @@ def combat_phase(st, g, side, fresh):
                 na += 1
                 for i in range(nm):
                     if free[i] >= 0 and g.dist[hv, g.wk[S.W_MLIST, i]] == 1:
-                        free[i] -= 1
+                        free[i] -= counted
         for i in range(nd):
             g.wk[S.W_TMP, g.wk[S.W_DEF, i]] = 0
         g.srch[side, S.SR_MODE] = S.SR_OFF  # the attack the search chose is built
@@ -261,6 +281,10 @@ def resolve(st, g, side, na, nd):
         for v in range(e * MAXU, e * MAXU + MAXU):
             if st[S.POS + v] == k:
                 st[S.FLAGS + v] |= S.F_ATTACKED
+    # enemies in captured Capitals' hexes before the combat (rule [11] recapture)
+    B.refresh(st, g)
+    before0 = g.wk[S.W_OCC + 1, B.capital_hex(st, 0)] if st[S.CAP_CAPTURED] == 1 else 0
+    before1 = g.wk[S.W_OCC + 0, B.capital_hex(st, 1)] if st[S.CAP_CAPTURED + 1] == 1 else 0
     # withdrawal (rule [8]): no attacking cavalry, so defending cavalry may retreat first
     cav = False
     for i in range(na):
@@ -274,7 +298,9 @@ def resolve(st, g, side, na, nd):
                     B.refresh(st, g)
                     g.wk[S.W_RQ, 0] = v
                     retreat_queue(st, g, e, 1, True)
-        B.refresh(st, g)
+        # a Capital whose captors all withdrew is recaptured at once (rule [11], H16), so
+        # it supplies its side's units in this combat's supply check
+        _recapture(st, g, before0, before1)
         left = 0
         for i in range(nd):
             if g.wk[S.W_OCC + e, g.wk[S.W_DEF, i]] > 0:
@@ -322,9 +348,6 @@ def resolve(st, g, side, na, nd):
                 if sup < 0:
                     sup = 1 if B.traces_supply(st, g, v) else 0
                 dfc += B.strength(st, g, v, False, sup == 0)
-    # enemies in captured Capitals' hexes before the result (rule [11] recapture)
-    before0 = g.wk[S.W_OCC + 1, B.capital_hex(st, 0)] if st[S.CAP_CAPTURED] == 1 else 0
-    before1 = g.wk[S.W_OCC + 0, B.capital_hex(st, 1)] if st[S.CAP_CAPTURED + 1] == 1 else 0
     if g.srch[side, S.SR_DICE] > 0:  # a search rollout's stratified roll (search.py)
         r = crt_result(att - dfc + g.srch[side, S.SR_DICE] - 6)
     else:
@@ -367,6 +390,16 @@ def resolve(st, g, side, na, nd):
             a = g.wk[S.W_ATT, i]
             if B.present(st, a) and not B.in_capital_hex(st, a) and a % MAXU != 0:
                 _lose(st, g, a, False, 2)
+    _recapture(st, g, before0, before1)
+    if r == DR or r == DE:  # noqa: SIM109 (numba)
+        _advance(st, g, side, na, nd, False)
+
+
+@kernel(inline="always")
+def _recapture(st, g, before0, before1):
+    """Rule [11]: a captured Capital is recaptured "the instant all enemy units in its hex
+    are retreated or eliminated in combat" (H16): ``before0``/``before1``, the enemy units
+    in each captured Capital's hex when the combat began, withdrawals included."""
     B.refresh(st, g)
     for s in range(2):
         before = before0 if s == 0 else before1
@@ -374,8 +407,6 @@ def resolve(st, g, side, na, nd):
         if st[S.CAP_CAPTURED + s] == 1 and before > 0 and g.wk[S.W_OCC + 1 - s, c] == 0:
             st[S.CAP_CAPTURED + s] = 0  # rule [11]: its captors retreated or eliminated
             S.log(g, st, S.EV_RECAPTURE, s, c, 1)
-    if r == DR or r == DE:  # noqa: SIM109 (numba)
-        _advance(st, g, side, na, nd, False)
 
 
 @kernel(inline="always")
@@ -423,9 +454,19 @@ def retreat_queue(st, g, side, n, withdrawal):
     """Retreat the units ``wk[W_RQ, :n]`` one hex each, their owner choosing (rule [8]),
     with chain retreats of the friends they enter upon; ``withdrawal``: a cavalry
     withdrawal, which the owner may decline. A unit with no hex to go to is eliminated
-    (H11), so is one entering an enemy ZOC with no friendly non-retreating unit there."""
+    (H11), so is one entering an enemy ZOC with no friendly non-retreating unit there.
+
+    Every unit is retreating from the moment it is queued (``F_RETREATING``), moved or
+    not: rule [8]'s chain retreat is "a one-hex retreat", so a unit entering a hex of
+    retreating friends pushes none of them a second time, and they do not save it from an
+    enemy ZOC ("a friendly unit that is not currently retreating"). It may join them there
+    (rule [8]: units "need not remain together", H11), unless ``O_RETREAT_APART`` (the
+    earlier reading: no hex holding a retreating friend)."""
     e = 1 - side
     opts = g.wk[S.W_OPTS]
+    apart = g.opt[S.O_RETREAT_APART] == 1
+    for j in range(n):
+        st[S.FLAGS + g.wk[S.W_RQ, j]] |= S.F_RETREATING
     i = 0
     while i < n:
         u = g.wk[S.W_RQ, i]
@@ -434,7 +475,6 @@ def retreat_queue(st, g, side, n, withdrawal):
             continue
         B.refresh(st, g)
         h0 = st[S.POS + u]
-        st[S.FLAGS + u] |= S.F_RETREATING
         m = 0
         may_stay = withdrawal and i == 1  # the withdrawing unit; a chain retreat must go
         if may_stay:
@@ -445,9 +485,10 @@ def retreat_queue(st, g, side, n, withdrawal):
             if k < 0 or g.wk[S.W_OCC + e, k] > 0:
                 continue
             busy = False
-            for v in range(side * MAXU, side * MAXU + MAXU):
-                if st[S.POS + v] == k and (st[S.FLAGS + v] & S.F_RETREATING):
-                    busy = True
+            if apart:
+                for v in range(side * MAXU, side * MAXU + MAXU):
+                    if st[S.POS + v] == k and (st[S.FLAGS + v] & S.F_RETREATING):
+                        busy = True
             if not busy:
                 opts[m] = k
                 m += 1
@@ -467,6 +508,7 @@ def retreat_queue(st, g, side, n, withdrawal):
         B.enter(st, g, u, k)
         for v in range(side * MAXU + 1, side * MAXU + MAXU):
             if v != u and st[S.POS + v] == k and not (st[S.FLAGS + v] & S.F_RETREATING):
+                st[S.FLAGS + v] |= S.F_RETREATING
                 g.wk[S.W_RQ, n] = v  # rule [8]: they must retreat one hex at once
                 n += 1
     for v in range(side * MAXU, side * MAXU + MAXU):

@@ -34,6 +34,7 @@ class HexOptions:
     step_losses: bool = False  # rule [13] 3
     step_replacements: bool = False  # rule [13] 4
     captured_capital_zoc: bool = False  # H6's other reading
+    retreat_apart: bool = False  # H11's earlier reading: no two retreating units in one hex
 
     def __post_init__(self) -> None:
         if self.first not in ("random", "blue", "red"):
@@ -58,6 +59,7 @@ class HexOptions:
             step_losses=int(self.step_losses),
             step_repl=int(self.step_replacements),
             captured_zoc=int(self.captured_capital_zoc),
+            retreat_apart=int(self.retreat_apart),
         )
 
     def describe(self) -> str:
@@ -74,6 +76,8 @@ class HexOptions:
             adv.append("step replacements")
         if self.captured_capital_zoc:
             adv.append("a captured Capital keeps its ZOC (H6)")
+        if self.retreat_apart:
+            adv.append("retreating units never share a hex (H11)")
         return "; ".join(adv)
 
 
@@ -162,4 +166,5 @@ def to_frame(records: np.ndarray, man: dict, first_game: int = 0) -> pd.DataFram
     df["step_losses"] = bool(o["step_losses"])
     df["step_replacements"] = bool(o["step_replacements"])
     df["captured_capital_zoc"] = bool(o.get("captured_capital_zoc", False))
+    df["retreat_apart"] = bool(o.get("retreat_apart", False))
     return df

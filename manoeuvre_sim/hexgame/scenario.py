@@ -137,9 +137,14 @@ class Scenario(BaseModel):
                     f"borders > {name} > blue_rows: expected {self.columns} numbers (one per "
                     f"column), got {len(b.blue_rows)}"
                 )
-            if not all(1 <= k < self.rows for k in b.blue_rows):
+            bad = [(c, k) for c, k in enumerate(b.blue_rows, 1) if not 1 <= k < self.rows]
+            if bad:
+                c, k = bad[0]
                 raise ValueError(
-                    f"borders > {name} > blue_rows: expected numbers in 1..{self.rows - 1}"
+                    f"borders > {name} > blue_rows: column {c} (entry {c} of {self.columns}) "
+                    f"is {k}; expected a row in 1..{self.rows - 1} (blue holds rows 1..N of "
+                    f"that column)"
+                    + (f", and {len(bad) - 1} more out of range" if len(bad) > 1 else "")
                 )
             tab = hex_table(self, name)
             for s, side in enumerate(SIDES):

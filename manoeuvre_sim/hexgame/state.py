@@ -50,7 +50,8 @@ DEAD, ABSENT, UNPLACED = -1, -2, -3
 # flags, per unit
 F_USED = 1  # has attacked this combat phase (rule [8]: once per phase)
 F_ATTACKED = 2  # was attacked this combat phase
-F_RETREATING = 4  # retreating in the combat being resolved (rule [8] chain retreats)
+F_RETREATING = 4  # due to retreat in the combat being resolved, from the moment it is queued
+#                    until the combat ends, moved or not yet (rule [8] chain retreats)
 F_UNSUPPLIED = 8  # unsupplied at the last supply check of its movement phase (rule [9])
 F_MOVED = 16  # has made its move this movement phase
 # victory kinds
@@ -68,7 +69,9 @@ O_CHECK = 6  # 1: check the invariants after every phase (``checks.py``; tests)
 O_CAPTURED_ZOC = 7  # H6 switch: 1 = a captured Capital keeps its ZOC (rule [5]'s zero units do)
 O_WEAK = 8  # + side: rule [13] 2 with the units chosen: a bit mask, bit i-1 set for the
 #            side's unit i (scenario order, 1..MAXU-1) set up reduced; 0: O_QUALITY decides
-NOPT = 10
+O_RETREAT_APART = 10  # H11 switch: 1 = no retreating unit may enter a hex holding a friend
+#                       that retreats in the same combat (the earlier reading); 0: it may
+NOPT = 11
 
 # --- scratch rows: ndarray(int32, shape=(NWK, W)) ---------------------------------------------
 W_OCC = 0  # + side: units of that side in each hex (a captured Capital not counted)
@@ -90,7 +93,7 @@ W_KEY = 16  # what W_OCC and W_ZOC were computed from (board.refresh): the units
 #             1 once computed (K_VALID)
 W_SKEY = 17  # + side: the W_KEY that side's W_SUP was computed at (board.supply_map)
 W_ADJ = 19  # per hex, combat.mandatory_map's bits: an adjacent friend outside its Capital's
-#             hex (1), an adjacent unused friend (2); zero between uses
+#             hex (1), such a friend unused (2); zero between uses
 W_SEEN = 20  # board.traces_supply: 1 on the hexes its search has seen; zero between uses
 W_VLIST = 21  # board.traces_supply: those hexes, as a list
 W_STK = 22  # board.traces_supply: its stack of hexes to search from
@@ -151,6 +154,7 @@ def default_options(
     check=0,
     captured_zoc=0,
     weak=(0, 0),
+    retreat_apart=0,
 ):
     o = np.zeros(NOPT, dtype=np.int32)
     o[O_CAPTURED_ZOC] = captured_zoc
@@ -163,6 +167,7 @@ def default_options(
     o[O_WEAK + 1] = weak[1]
     o[O_STEP_LOSSES] = step_losses
     o[O_STEP_REPL] = step_repl
+    o[O_RETREAT_APART] = retreat_apart
     return o
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from manoeuvre_sim.errors import DataError
+from manoeuvre_sim.errors import DataError, did_you_mean
 from manoeuvre_sim.model.army import Army
 from manoeuvre_sim.model.maps import MapSection, SectionSet, TerrainTable
 
@@ -209,8 +209,9 @@ def find_army(name_or_path: str, *, relax: bool = False) -> Army:
     known = ", ".join(a.name for a in armies)
     raise DataError(
         name_or_path,
-        [("army", f"unknown army; expected one of: {known}, or a path to an army .toml file")],
-    )
+        [("army", f"unknown army{did_you_mean(key, [a.name for a in armies])}; expected one "
+                  f"of: {known}, or a path to an army .toml file")],
+    )  # fmt: skip
 
 
 def load_terrain(path: Path | str | None = None) -> TerrainTable:
