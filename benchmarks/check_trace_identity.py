@@ -38,6 +38,7 @@ HEX_RUNS = (
     ("capital", "random", "basic", {"quality_blue": "back", "captured_capital_zoc": True}),
     ("search:8", "capital", "basic", {}),
     ("capital", "search:4:capital:all", "basic", {"quality_red": "3"}),
+    ("attrition", "random", "large_blue", {"retreat_apart": True, "quality_blue": "units:1,4"}),
 )
 
 
@@ -52,6 +53,14 @@ def digest(*arrays) -> str:
 
 def old_events(trace: np.ndarray, kinds) -> np.ndarray:
     return trace[np.isin(trace[:, 0], list(kinds))]
+
+
+def old_hex_events(trace: np.ndarray) -> np.ndarray:
+    """Maneuver's pre-issue-30 events, EV_PLACE's last column zeroed: it was always 0 and
+    now holds the unit's set-up side (reduced under army quality, rule [13] 2)."""
+    out = old_events(trace, HEX_OLD_KINDS).copy()
+    out[out[:, 0] == 1, 5] = 0
+    return out
 
 
 def manoeuvre() -> dict:
@@ -93,7 +102,7 @@ def hexgame() -> dict:
         rec = batch.play_games(5, 0, n, packed, options.array(), pol, params, threads=1)
         out[name + " records"] = digest(rec)
         traces = [
-            old_events(batch.play_one(5, g, packed, options.array(), pol, params)[1], HEX_OLD_KINDS)
+            old_hex_events(batch.play_one(5, g, packed, options.array(), pol, params)[1])
             for g in range(6)
         ]
         out[name + " traces"] = digest(*traces)
