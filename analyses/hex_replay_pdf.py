@@ -1,6 +1,7 @@
 """A replayed game of Maneuver as a PDF: one page per game turn, the hex map at the start of
-the turn (each nation's hexes tinted, the units as their letters in their side's colour)
-and the turn's events beneath; a last page with the final board.
+the turn (each nation's hexes tinted, the units as their letters in their side's colour,
+the columns' and rows' numbers around it, a key to the letters under it) and the turn's
+events beneath; a last page with the final board.
 
 It only reads a :class:`manoeuvre_sim.hexgame.replay.GameReplay`; nothing is played here.
 """
@@ -52,10 +53,34 @@ def _board(ax, rep, sec, hexes) -> None:
             side = 0 if text[0].isupper() else 1
             ax.text(x, y + 0.1, text, ha="center", va="center", fontsize=7, weight="bold",
                     color=SIDE_COLOUR[side])  # fmt: skip
-    ax.set_xlim(-1.2, 1.5 * (g.columns - 1) + 1.2)
-    ax.set_ylim(math.sqrt(3) * (g.rows + 0.5), -1.2)
+    # coordinates: a hex is named CCRR, its column's number over the map, its row's at the left
+    for c in range(g.columns):
+        x, y = hex_centre(c, 0)
+        ax.text(x, y - 1.45, f"{c + 1:02d}", ha="center", va="center", fontsize=6, color="#333333")
+    for r in range(g.rows):
+        x, y = hex_centre(0, r)
+        ax.text(x - 1.45, y, f"{r + 1:02d}", ha="center", va="center", fontsize=6, color="#333333")
+    ax.set_xlim(-2.2, 1.5 * (g.columns - 1) + 1.2)
+    ax.set_ylim(math.sqrt(3) * (g.rows + 0.5), -2.2)
     ax.set_aspect("equal")
     ax.axis("off")
+
+
+LEGEND = (
+    "Key: K Capital (X captured), I infantry, C cavalry, A artillery; UPPER CASE blue, lower "
+    "case red; * on its reduced side. Hexes are named CCRR: column (over the map), row (at "
+    "the left)."
+)
+
+
+def _legend(fig) -> None:
+    """The key to the map, under it: the letters, the cases, the sides' colours."""
+    fig.text(0.06, 0.415, LEGEND, fontsize=5.5, va="center")
+    for i, (name, tint) in enumerate(zip(("blue's side", "red's side"), SIDE_TINT, strict=True)):
+        x = 0.06 + 0.14 * i
+        fig.patches.append(plt.Rectangle((x, 0.398), 0.012, 0.008, transform=fig.transFigure,
+                                         facecolor=tint, edgecolor="#999999", lw=0.5))  # fmt: skip
+        fig.text(x + 0.016, 0.402, name, fontsize=5.5, va="center", color=SIDE_COLOUR[i])
 
 
 def write_hex_replay_pdf(path: str | Path, rep, hexes, paper: str = "a4") -> int:
@@ -75,11 +100,12 @@ def write_hex_replay_pdf(path: str | Path, rep, hexes, paper: str = "a4") -> int
                          va="top", fontsize=10)  # fmt: skip
                 ax = fig.add_axes((0.05, 0.42, 0.9, 0.5))
                 _board(ax, rep, sec, hexes)
+                _legend(fig)
                 lines = sec.lines if sec.title != "end" else [rep.result]
                 wrapped = [w for ln in lines for w in textwrap.wrap(ln, 110) or [""]]
                 cols = [wrapped[i : i + 60] for i in range(0, min(len(wrapped), 180), 60)]
                 for j, col in enumerate(cols):
-                    fig.text(0.06 + 0.31 * j, 0.40, "\n".join(col), fontsize=4.6, va="top",
+                    fig.text(0.06 + 0.31 * j, 0.385, "\n".join(col), fontsize=4.6, va="top",
                              family="monospace")  # fmt: skip
                 if len(wrapped) > 180:
                     fig.text(0.06, 0.02, f"(+{len(wrapped) - 180} more lines: see the text replay)",

@@ -36,6 +36,10 @@ class Board:
 
     def __init__(self, diagram, policies=("capital", "capital"), options=None, turn=3):
         lines = [ln for ln in textwrap.dedent(diagram).splitlines() if ln.strip()]
+        if lines and all(t.isdigit() for t in lines[0].split()):
+            # a board as ``hex replay`` draws it: the column numbers over it (two lines) and
+            # each line beginning with its row's number are dropped; ':' is an empty hex too
+            lines = [ln.split(None, 1)[1] for ln in lines[2:]]
         assert len(lines) % 2 == 0, "two text lines per row"
         rows = len(lines) // 2
         even = [ln.split() for ln in lines[0::2]]
@@ -69,7 +73,7 @@ class Board:
             cells = [(2 * i, t) for i, t in enumerate(even[r])]
             cells += [(2 * i + 1, t) for i, t in enumerate(odd[r])]
             for col, tok in cells:
-                if tok == ".":
+                if tok in (".", ":"):
                     continue
                 h = self.grid.hex_id(col, r)
                 i = 0

@@ -129,3 +129,113 @@ def test_manoeuvre_replay_format_jsonl_writes_the_trace(tmp_path, capsys):
     st, text = manoeuvre_trace("France", "Russia", ("tuned", "tuned"), {}, 3, 1)
     assert out.read_text().splitlines()[1:] == text.splitlines()[1:]
     check_manoeuvre(st, out.read_text())
+
+
+# --- Maneuver ------------------------------------------------------------------------------
+# every player, every border line and every option (rule [3] first player, [12] turns,
+# [13] 2-4, H6, H11)
+HEX_CASES = [
+    ("random", "random", {}),
+    ("capital", "attrition", {"border": "large_blue", "step_losses": True}),
+    ("attrition", "capital", {"border": "large_red", "step_replacements": True}),
+    ("capital", "random", {"quality_blue": "back", "quality_red": "3", "first": "red"}),
+    ("random", "capital", {"quality_blue": "units:1,4", "captured_capital_zoc": True}),
+    ("capital", "capital", {"retreat_apart": True, "first": "blue", "turns": 6}),
+    ("search:8", "capital", {"step_losses": True, "step_replacements": True}),
+    ("capital", "search:4:capital:all", {"border": "large_blue"}),
+]
+
+
+def hex_trace(blue, red, options, seed, game):
+    """``(engine state, JSONL text)`` of one game of Maneuver."""
+    from manoeuvre_sim.hexgame import batch
+    from manoeuvre_sim.hexgame.jsonl import jsonl
+    from manoeuvre_sim.hexgame.players import policy_arrays
+    from manoeuvre_sim.hexgame.records import HexOptions
+    from manoeuvre_sim.hexgame.scenario import load_scenario, pack
+
+    opts = HexOptions(**options)
+    sc = load_scenario()
+    packed = pack(sc, opts.border)
+    pol, params = policy_arrays(blue, red)
+    st, tr = batch.play_one(seed, game, packed, opts.array(), pol, params)
+    return st, jsonl(tr, packed, sc, opts, seed, game, (blue, red))
+
+
+def check_hex(st, text):
+    from manoeuvre_sim.hexgame import state as S
+    from manoeuvre_sim.hexgame.grid import label
+
+    header, events = read_trace(text.splitlines())
+    final = rebuild(header, events)
+    columns = header["map"]["columns"]
+    assert sorted(final["units"]) == [u for u in range(S.NU) if st[S.POS + u] != S.ABSENT]
+    for u, got in final["units"].items():
+        h = int(st[S.POS + u])
+        assert got["hex"] == (label(h % columns, h // columns) if h >= 0 else None), u
+        assert got["dead"] == (h == S.DEAD), u
+        assert got["reduced"] == (st[S.STEP + u] == 1), u
+    assert final["captured"] == [bool(st[S.CAP_CAPTURED]), bool(st[S.CAP_CAPTURED + 1])]
+    return header, events
+
+
+@pytest.mark.parametrize("case", HEX_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_maneuver_rebuilt_from_the_trace_alone(case):
+    blue, red, options = case
+    for seed in range(2 if "search" in blue + red else 4):
+        st, text = hex_trace(blue, red, options, seed + 1, seed)
+        header, events = check_hex(st, text)
+        assert header["schema"] == trace_reader.SCHEMA and header["game"] == "maneuver"
+        assert {k: header["options"][k] for k in options} == options
+        assert header["players"] == {"a": blue, "b": red}
+        results = [e for e in events if e["kind"] == "result"]
+        for r in results:  # rule [8]: each side's d6 added to its strength
+            assert 1 <= r["attack_die"] <= 6 and 1 <= r["defence_die"] <= 6
+        assert events[-1]["kind"] == "end"
+
+
+def test_maneuver_trace_records_dice_paths_supply_phases_and_declines():
+    kinds, paths, declined, supply = set(), [], set(), []
+    captured = False
+    for seed in range(6):
+        st, text = hex_trace("random", "random", {"step_replacements": True}, seed, seed)
+        _, events = check_hex(st, text)
+        kinds |= {e["kind"] for e in events}
+        paths += [e["path"] for e in events if e["kind"] == "move" and len(e["path"]) > 2]
+        declined |= {e["decision"] for e in events if e["kind"] == "decline"}
+        captured |= any(e["kind"] == "capture" for e in events)
+        # rule [9]: every unit involved in an attack has its supply before the result
+        for i, e in enumerate(events):
+            if e["kind"] == "result":
+                j = i - 1
+                while events[j]["kind"] == "supply":
+                    supply.append(events[j])
+                    j -= 1
+                assert events[j]["kind"] in ("attacker", "defender_hex", "withdraw", "decline")
+        phases = [(e["player"], e["phase"], e["at"]) for e in events if e["kind"] == "phase"]
+        for i in range(0, len(phases) - 4, 4):  # each player turn: movement, then combat
+            assert [(ph, at) for _, ph, at in phases[i : i + 4]] == [
+                ("movement", "begin"), ("movement", "end"), ("combat", "begin"), ("combat", "end")]
+    assert paths and supply and {False, True} >= {s["supplied"] for s in supply}
+    assert {"withdraw", "advance", "attacker", "join", "replacement"} <= declined, declined
+    assert "capture" in kinds or not captured
+
+
+def test_hex_replay_format_jsonl(tmp_path, capsys):
+    from manoeuvre_sim.cli.main import main
+
+    out = tmp_path / "g.jsonl"
+    try:
+        main(["hex", "replay", "--seed", "2", "--game", "3", "--border", "large_red", "--out",
+              str(out)])  # fmt: skip
+    except SystemExit as e:
+        assert e.code in (0, None)
+    st, text = hex_trace("capital", "capital", {"border": "large_red"}, 2, 3)
+    assert out.read_text() == text
+    check_hex(st, text)
+    for bad, needle in ((["--format", "jsonl", "--out", "g.txt"], ".jsonl"),
+                        (["--format", "xml"], "--format")):  # fmt: skip
+        with pytest.raises(SystemExit) as e:
+            main(["hex", "replay", *bad])
+        assert e.value.code == 2
+        assert needle in capsys.readouterr().err

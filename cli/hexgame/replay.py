@@ -17,36 +17,47 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
-    help="FILE.txt (the log with a text board per turn) or FILE.pdf (a hex map page per "
-    "turn); default: the text on stdout.",
+    help="FILE.txt (the log with a text board per turn), FILE.pdf (a hex map page per "
+    "turn) or FILE.jsonl (the trace, as --format jsonl); default: the text on stdout.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl"]),
+    default=None,
+    help="text (default; a PDF with --out FILE.pdf) or jsonl: the game's trace, one JSON "
+    "record per line, every field named (docs/traces.md).",
 )
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-def replay(seed, game_index, out, paper, **kw):
+def replay(seed, game_index, out, paper, fmt, **kw):
     """Replay game --game of --seed (the same game as in `hex simulate`): the events and
     the board at the start of every turn."""
     from pathlib import Path
 
+    from manoeuvre_sim.cli.replay import check_format, write_text
     from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.fileio import atomic_write
     from manoeuvre_sim.hexgame import batch
     from manoeuvre_sim.hexgame.replay import build, render
 
     if seed < 0 or game_index < 0:
         raise UsageError("--seed and --game: expected numbers >= 0")
     suffix = Path(out).suffix.lower() if out else ""
-    if out and suffix not in (".txt", ".pdf"):
-        raise UsageError(f"--out: expected a file name ending in .txt or .pdf, got {out!r}")
+    if out and suffix not in (".txt", ".pdf", ".jsonl"):
+        raise UsageError(f"--out: expected a file name ending in .txt, .pdf or .jsonl, got {out!r}")
+    fmt = check_format(fmt, suffix, None)  # (--turns is the game's length here)
     sc, _, packed, options, pol, params, policies = load_game(kw)
     st, trace = batch.play_one(seed, game_index, packed, options.array(), pol, params)
+    if fmt == "jsonl":
+        from manoeuvre_sim.hexgame.jsonl import jsonl
+
+        text = jsonl(trace, packed, sc, options, seed, game_index, policies)
+        write_text(out, text, f"{GAME_TITLE}: game {game_index} of seed {seed}")
+        return
     rep = build(trace, packed, sc, options.describe(), seed, game_index, policies, st)
     if suffix == ".pdf":
         from manoeuvre_sim.analyses.hex_replay_pdf import write_hex_replay_pdf
 
         pages = write_hex_replay_pdf(out, rep, packed.hexes, paper)
         click.echo(f"wrote {out} ({pages} pages)", err=True)
-    elif out:
-        with atomic_write(out) as f:
-            f.write(render(rep))
-        click.echo(f"wrote {out}", err=True)
     else:
-        click.echo(render(rep), nl=False)
+        write_text(out, render(rep), rep.result)

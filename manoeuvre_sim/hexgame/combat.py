@@ -17,7 +17,7 @@ from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.checks import CHK_CAPITAL_DUTY
-from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, crt_result, roll_combat
+from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, combat_dice, crt_result
 from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
 from manoeuvre_sim.jit import kernel, stack_empty
 
@@ -203,6 +203,8 @@ def combat_phase(st, g, side, fresh):
             return 1
         u = opts[PL.choose(st, g, side, PL.D_ATTACKER, n, nm, 0)]
         if u < 0:
+            if n > 1:
+                S.log(g, st, S.EV_DECLINE, PL.D_ATTACKER, n - 1, -1)
             break
         # the defending hexes: a non-empty set of u's adjacent enemy hexes
         h = st[S.POS + u]
@@ -249,7 +251,10 @@ def combat_phase(st, g, side, fresh):
             if ok:
                 opts[1] = 1
                 n = 2
-            if opts[PL.choose(st, g, side, PL.D_JOIN, n, v, 0)] == 1:
+            joins = opts[PL.choose(st, g, side, PL.D_JOIN, n, v, 0)] == 1
+            if not joins and n > 1:
+                S.log(g, st, S.EV_DECLINE, PL.D_JOIN, 1, v)
+            if joins:
                 st[S.FLAGS + v] |= S.F_USED
                 g.wk[S.W_ATT, na] = v
                 na += 1
@@ -338,7 +343,9 @@ def resolve(st, g, side, na, nd):
         if sup < 0:
             sup = 1 if B.traces_supply(st, g, a) else 0
         sup_att[i] = sup
-        att += B.strength(st, g, a, True, sup == 0)
+        sa = B.strength(st, g, a, True, sup == 0)
+        S.log(g, st, S.EV_SUPPLY, a, sup, sa)
+        att += sa
     dfc = 0
     for i in range(nd):
         k = g.wk[S.W_DEF, i]
@@ -347,11 +354,15 @@ def resolve(st, g, side, na, nd):
             if st[S.POS + v] == k and B.present(st, v):
                 if sup < 0:
                     sup = 1 if B.traces_supply(st, g, v) else 0
-                dfc += B.strength(st, g, v, False, sup == 0)
+                sv = B.strength(st, g, v, False, sup == 0)
+                S.log(g, st, S.EV_SUPPLY, v, sup, sv)
+                dfc += sv
     if g.srch[side, S.SR_DICE] > 0:  # a search rollout's stratified roll (search.py)
         r = crt_result(att - dfc + g.srch[side, S.SR_DICE] - 6)
     else:
-        r = roll_combat(att, dfc, g.rngs[0])
+        da, dd = combat_dice(g.rngs[0])  # rule [8]: each side adds one d6
+        S.log(g, st, S.EV_DICE, da, dd, 0)
+        r = crt_result(att + da - (dfc + dd))
     S.log(g, st, S.EV_RESULT, att, dfc, r)
     if r == DE:
         for i in range(nd):
@@ -444,7 +455,9 @@ def _advance(st, g, side, na, nd, infantry_only):
         if n == 1:
             continue
         k = opts[PL.choose(st, g, side, PL.D_ADVANCE, n, a, 0)]
-        if k >= 0:
+        if k < 0:
+            S.log(g, st, S.EV_DECLINE, PL.D_ADVANCE, n - 1, a)
+        else:
             S.log(g, st, S.EV_ADVANCE, a, h, k)
             B.enter(st, g, a, k)
 
@@ -498,6 +511,8 @@ def retreat_queue(st, g, side, n, withdrawal):
         kind = PL.D_WITHDRAW if may_stay else PL.D_RETREAT
         k = opts[PL.choose(st, g, side, kind, m, u, 0)]
         if k < 0:
+            if m > 1:
+                S.log(g, st, S.EV_DECLINE, PL.D_WITHDRAW, m - 1, u)
             st[S.FLAGS + u] &= ~S.F_RETREATING
             continue
         S.log(g, st, S.EV_WITHDRAW if may_stay else S.EV_RETREAT, u, h0, k)

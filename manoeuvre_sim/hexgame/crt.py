@@ -55,6 +55,13 @@ def crt_result(difference):
 
 
 @kernel
+def combat_dice(rng):
+    """The attacker's d6, then the defender's (rule [8]), as ``roll_combat`` draws them."""
+    attack_die = roll_die(rng, 6)
+    return attack_die, roll_die(rng, 6)
+
+
+@kernel
 def roll_combat(attack_strength, defence_strength, rng):
     """One combat's result code: each side adds one d6 to its strength (rule [8] steps 1-3).
 

@@ -68,7 +68,7 @@ def _place_listed(st, g, u, nl):
             st[S.STEP + u] = (mask >> (u % MAXU - 1)) & 1
         else:
             st[S.STEP + u] = 1 if u % MAXU <= g.opt[S.O_QUALITY + s] else 0
-    S.log(g, st, S.EV_PLACE, u, h, 0)
+    S.log(g, st, S.EV_PLACE, u, h, st[S.STEP + u])  # rule [13] 2: 1 reduced
 
 
 @kernel
@@ -132,6 +132,7 @@ def replacement(st, g, side):
         return
     o = opts[PL.choose(st, g, side, PL.D_REPLACE, n, 0, 0)]
     if o < 0:
+        S.log(g, st, S.EV_DECLINE, PL.D_REPLACE, n - 1, -1)
         return
     st[S.REPL + side] += 1
     if o >= S.NU:  # rule [13] 4: a step, flipping a supplied reduced unit
@@ -197,6 +198,8 @@ def movement_phase(st, g, side):
             n += 1
         h = opts[PL.choose(st, g, side, PL.D_MOVE, n, u, 0)]
         if h != h0:
+            if S.tracing(g):
+                log_path(st, g, u, h)
             S.log(g, st, S.EV_MOVE, u, h0, h)
             B.enter(st, g, u, h)
         st[S.FLAGS + u] |= S.F_MOVED
@@ -205,6 +208,31 @@ def movement_phase(st, g, side):
             g.wk[S.W_STACK, h] |= 1 << c
     B.clear_stacks(st, g, side)
     C.enforce_stacking(st, g, side)
+
+
+@kernel
+def log_path(st, g, u, h):
+    """EV_PATH: the hexes u passes through on its way to ``h`` (rules [6], [7]), for the
+    trace only: the hexes it can reach found again (as the move's options were) and a
+    shortest route walked back from ``h``, each hex before it one step nearer the start and
+    outside the enemy's zones of control (entering one ends a move)."""
+    B.reach(st, g, u, B.movement_allowance(st, g, u))
+    e = 1 - u // MAXU
+    way = stack_empty(64, np.int64)
+    cur = h
+    for i in range(g.wk[S.W_REACH, h] - 1, 0, -1):
+        nxt = -1
+        for d in range(6):
+            k = g.nbr[cur, d]
+            if k >= 0 and g.wk[S.W_REACH, k] == i and g.wk[S.W_ZOC + e, k] == 0:
+                nxt = k
+                break
+        if nxt < 0:
+            raise RuntimeError("a move's route cannot be found again")
+        way[i] = nxt
+        cur = nxt
+    for i in range(1, g.wk[S.W_REACH, h]):
+        S.log(g, st, S.EV_PATH, u, way[i], i)
 
 
 @kernel
@@ -246,13 +274,18 @@ def play_from(st, g, turn, k, phase):
             if t != turn or kk != k or phase == PH_MOVE:
                 if g.pol[side] >= PL.P_SEARCH and g.srch[side, S.SR_MODE] != S.SR_REPLAY:
                     return 2 * t + kk
+                S.log(g, st, S.EV_PHASE, S.PHASE_MOVEMENT, 0, 0)
                 movement_phase(st, g, side)
+                S.log(g, st, S.EV_PHASE, S.PHASE_MOVEMENT, 1, 0)
                 g.srch[side, S.SR_MODE] = S.SR_OFF
                 if g.opt[S.O_CHECK]:
                     st[S.VIOLATIONS] |= K.check_state(st, g, False)
             fresh = t != turn or kk != k or phase != PH_ATTACKS
+            if fresh:
+                S.log(g, st, S.EV_PHASE, S.PHASE_COMBAT, 0, 0)
             if C.combat_phase(st, g, side, fresh):
                 return 2 * t + kk + ATTACK_PAUSE
+            S.log(g, st, S.EV_PHASE, S.PHASE_COMBAT, 1, 0)
             if g.opt[S.O_CHECK]:
                 st[S.VIOLATIONS] |= K.check_state(st, g, False)
             if victory_check(st, g, side):

@@ -191,6 +191,13 @@ def capital_of(side):
 
 
 @kernel(inline="always")
+def tracing(g):
+    """True while the game's trace has room: a traced game, not a batch game (no rows) nor
+    a search rollout (its one row taken)."""
+    return g.trn[0] < g.tr.shape[0]
+
+
+@kernel(inline="always")
 def log(g, st, kind, a, b, c):
     """One event into the trace (ignored when the trace is full or has no rows)."""
     n = g.trn[0]
@@ -208,10 +215,23 @@ def log(g, st, kind, a, b, c):
 EV_PLACE, EV_MOVE, EV_REPLACE, EV_ATTACK, EV_RESULT, EV_RETREAT = 1, 2, 3, 4, 5, 6
 EV_ELIM, EV_ADVANCE, EV_WITHDRAW, EV_CAPTURE, EV_RECAPTURE, EV_STACK = 7, 8, 9, 10, 11, 12
 EV_TURN, EV_END, EV_FLIP, EV_ATTACKER, EV_DEFENDER = 13, 14, 15, 16, 17
+# Issue 30, what an audit needs beside (none draws a random number or changes the state):
+EV_DICE = 18  # a=the attacker's d6 b=the defender's d6 (rule [8]), just before EV_RESULT
+EV_PATH = 19  # a=unit b=a hex its move passes through c=its place on the way (1, 2, ...),
+#               one row each, just before the EV_MOVE (rules [6], [7]; logged only while
+#               ``tracing``: the route is found again for the trace)
+EV_SUPPLY = 20  # a=unit involved in the combat b=1 supplied, 0 not (rule [9], at the combat)
+#                 c=the strength it counts with, just before EV_RESULT
+EV_PHASE = 21  # a=PHASE_* b=0 begins, 1 ends; player: the phasing side
+EV_DECLINE = 22  # a=the decision (players.D_*) b=the options not taken c=the unit (or -1):
+#                  no replacement (D_REPLACE), the cavalry stays (D_WITHDRAW), no advance
+#                  (D_ADVANCE), a unit does not join (D_JOIN), no further attack (D_ATTACKER)
+PHASE_MOVEMENT, PHASE_COMBAT = 1, 2
 EVENT_NAMES = {
     EV_PLACE: "place", EV_MOVE: "move", EV_REPLACE: "replace", EV_ATTACK: "attack",
     EV_RESULT: "result", EV_RETREAT: "retreat", EV_ELIM: "eliminated", EV_ADVANCE: "advance",
     EV_WITHDRAW: "withdraw", EV_CAPTURE: "capture", EV_RECAPTURE: "recapture",
     EV_STACK: "stacking removal", EV_TURN: "turn", EV_END: "end", EV_FLIP: "flip",
-    EV_ATTACKER: "attacker", EV_DEFENDER: "defender hex",
+    EV_ATTACKER: "attacker", EV_DEFENDER: "defender hex", EV_DICE: "dice", EV_PATH: "path",
+    EV_SUPPLY: "supply", EV_PHASE: "phase", EV_DECLINE: "decline",
 }  # fmt: skip
