@@ -215,7 +215,11 @@ def test_maneuver_trace_records_dice_paths_supply_phases_and_declines():
         phases = [(e["player"], e["phase"], e["at"]) for e in events if e["kind"] == "phase"]
         for i in range(0, len(phases) - 4, 4):  # each player turn: movement, then combat
             assert [(ph, at) for _, ph, at in phases[i : i + 4]] == [
-                ("movement", "begin"), ("movement", "end"), ("combat", "begin"), ("combat", "end")]
+                ("movement", "begin"),
+                ("movement", "end"),
+                ("combat", "begin"),
+                ("combat", "end"),
+            ]
     assert paths and supply and {False, True} >= {s["supplied"] for s in supply}
     assert {"withdraw", "advance", "attacker", "join", "replacement"} <= declined, declined
     assert "capture" in kinds or not captured

@@ -42,6 +42,7 @@ def header(rep: Replay) -> dict:
 
     info = rep.info
     config = info.config
+    terrain = rep.setup.board.terrain
     units = []
     for p, army in enumerate(info.armies):
         for u, unit in zip(info.unit_ids(p), army.units, strict=True):
@@ -67,9 +68,7 @@ def header(rep: Replay) -> dict:
         "cards": [card_names(a) for a in info.armies],
         "terrain_names": dict(info.terrain_names),
         # the battlefield as laid by the set-up (the map and edge events): rank 8 first
-        "terrain": [
-            "".join(t[r * 8 : r * 8 + 8]) for r in range(8) for t in [rep.setup.board.terrain]
-        ],
+        "terrain": ["".join(terrain[r * 8 : r * 8 + 8]) for r in range(8)],
     }
 
 
