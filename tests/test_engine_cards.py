@@ -13,7 +13,7 @@ dispatchers swapped for its ``py_func`` with ``monkeypatch``), so that
   (for every optional play option 0 is "decline": no card, no combat, stay, take the hit);
   the script records each decision asked with its legal options, so a test can assert what
   the rules offered and what they did not;
-* the dice are loaded: each ``roll_die``/``roll_dice`` of those modules takes the next scripted
+* the dice are loaded: each ``roll_die``/``roll_dice``/``roll_logged`` of those modules takes the next scripted
   total (a roll nobody scripted fails the test, so no scenario depends on chance).
 
 The primitives of ``rules.py``/``board.py`` stay compiled. Whole games in compiled code are
@@ -122,6 +122,9 @@ class Script:
     def roll_die(self, rng, sides):
         return self.roll_dice(rng, 1, sides)
 
+    def roll_logged(self, rng, count, sides, tr, trn, p):  # rules.roll_logged: a total too
+        return self.roll_dice(rng, count, sides)
+
     def offered(self, dk):
         """Option rows of every decision of kind dk asked, in order."""
         return [a.opts for a in self.asked if a.dk == dk]
@@ -147,6 +150,7 @@ def table(monkeypatch):
                 ("decide", script.decide),
                 ("roll_dice", script.roll_dice),
                 ("roll_die", script.roll_die),
+                ("roll_logged", script.roll_logged),
             ):
                 if hasattr(m, name):
                     monkeypatch.setattr(m, name, fake)
