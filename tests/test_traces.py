@@ -28,6 +28,18 @@ MANOEUVRE_CASES = [
     (str(FIXTURES / "sweden.toml"), str(FIXTURES / "china.toml"), ("random", "balanced"), {}),
     (str(FIXTURES / "japan.toml"), str(FIXTURES / "india.toml"), ("random", "random"), {}),
     ("France", "Austria", ("search:4:tuned", "tuned"), {}),
+    (
+        "Austria",
+        "Russia",
+        ("tuned", "simple"),
+        {"fixed_map": (5, 9, 12, 18), "fixed_rot": (1, 0, 3, 2)},
+    ),
+    (
+        "Spain",
+        "Prussia",
+        ("balanced", "random"),
+        {"sections_file": str(FIXTURES / "sections.toml"), "fixed_map": (25, 9, 30, 18)},
+    ),
 ]
 MANOEUVRE_SEEDS = {"search:4:tuned": 1}  # the search player is slow: one game
 
@@ -71,7 +83,7 @@ def test_manoeuvre_rebuilt_from_the_trace_alone(case):
         header, events = check_manoeuvre(st, text)
         assert header["schema"] == trace_reader.SCHEMA and header["game"] == "manoeuvre"
         assert header["players"] == {"a": policies[0], "b": policies[1]}
-        assert {k: header["options"][k] for k in options} == options
+        assert {k: header["options"][k] for k in options} == json.loads(json.dumps(options))
         kinds |= {e["kind"] for e in events}
         rolls = [e for e in events if e["kind"] == "roll"]
         assert all(len(e["dice"]) == e["count"] for e in rolls)
