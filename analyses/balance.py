@@ -21,7 +21,6 @@ with the two armies and policies replays that game.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import platform
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,8 @@ from manoeuvre_sim.games.manoeuvre import KEY as GAME_KEY
 from manoeuvre_sim.games.manoeuvre import RuleOptions, army_hash, study_data_hash
 from manoeuvre_sim.model import Army
 from manoeuvre_sim.runner import check_policy
-from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
+from manoeuvre_sim.studies.rounds import games_for_halfwidth, next_target, play_rounds
+from manoeuvre_sim.study import Pairing, Task, pairing_seed
 
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
@@ -264,14 +264,6 @@ def _cell_halfwidths(m: pd.DataFrame) -> dict[tuple[str, str], float]:
     return out
 
 
-def _need(rate: float, precision: float) -> int:
-    """Games for a Wilson half-width of about ``precision`` at ``rate`` (normal approx.)."""
-    from manoeuvre_sim.stats import z_value
-
-    p = min(max(rate, 0.02), 0.98)
-    return int(math.ceil(z_value() ** 2 * p * (1 - p) / precision**2))
-
-
 def run(
     armies: Sequence[str | Army] | BalanceSpec,
     games_per_pairing: int = DEFAULT_GAMES,
@@ -345,47 +337,27 @@ def run_spec(
     manifest = base_manifest(spec)
     tally = T.Tally()
     kept: list[pd.DataFrame] = []
-    done = {i: spec.first_game for i in range(len(pairings))}
 
     def on_frame(task: Task, df: pd.DataFrame, stats=None) -> None:
         tally.add(df)
         if store is None:
             kept.append(df)
 
-    state = {"done": 0, "total": 0}
-
-    def tick(n: int) -> None:
-        state["done"] += n
-        if progress is not None:
-            progress(state["done"], state["total"])
-
-    def play_round(targets: dict[int, int]) -> bool:
-        tasks = _interleave(
-            [blocks(p, done[p], n, spec.block) for p, n in targets.items() if n > done[p]]
-        )
-        state["total"] += sum(t.count for t in tasks)
-        outcome = play(
-            pairings, tasks, options=spec.options, threads=spec.threads, store=store,
-            manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
-        )  # fmt: skip
-        for p, n in outcome.games.items():
-            done[p] += n
-        state["seconds"] = state.get("seconds", 0.0) + outcome.seconds
-        state["threads"] = outcome.threads
-        state["backend"] = outcome.backend
-        return outcome.interrupted
-
     if spec.precision is None:
-        n = spec.first_game + spec.games_per_pairing
-        interrupted = play_round({p: n for p in range(len(pairings))})
+        n, more = spec.first_game + spec.games_per_pairing, None
     else:
-        first = min(spec.games_per_pairing, spec.max_games)
-        interrupted = play_round({p: first for p in range(len(pairings))})
-        while not interrupted:
-            targets = _precision_targets(spec, pairings, tally.table, done, names)
-            if not targets:
-                break
-            interrupted = play_round(targets)
+        n = min(spec.games_per_pairing, spec.max_games)
+
+        def more(done: dict[int, int]) -> dict[int, int]:
+            return _precision_targets(spec, pairings, tally.table, done, names)
+
+    rounds = play_rounds(
+        pairings, [(spec.options, range(len(pairings)))], dict.fromkeys(range(len(pairings)), n),
+        start=dict.fromkeys(range(len(pairings)), spec.first_game), block=spec.block,
+        next_targets=more, progress=progress, threads=spec.threads, store=store,
+        manifest=manifest, on_frame=on_frame, backend=backend, resume=resume,
+    )  # fmt: skip
+    done, interrupted = rounds.done, rounds.interrupted
 
     t = tally.table
     result = build_result(spec, t, manifest, boot=boot)
@@ -401,13 +373,13 @@ def run_spec(
     n_done = sorted(result.games_per_pairing.values())
     result.manifest |= {
         "games": int(sum(n_done)),
-        "games_planned": int(state["total"]) if spec.precision is None else None,
+        "games_planned": int(rounds.total) if spec.precision is None else None,
         "incomplete_armies": incomplete_armies(pairings, result.games_per_pairing),
         "games_per_pairing_reached": {"min": n_done[0], "max": n_done[-1]},
         "interrupted": interrupted,
-        "seconds": round(state.get("seconds", 0.0), 3),
-        "threads": state.get("threads", 0),
-        "backend": state.get("backend", "local"),
+        "seconds": round(rounds.seconds, 3),
+        "threads": rounds.threads,
+        "backend": rounds.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
     if spec.precision is not None:
@@ -433,17 +405,6 @@ def incomplete_armies(pairings: Sequence[Pairing], games: dict[int, int]) -> dic
     return {label: sorted(names) for label, names in out.items()}
 
 
-def _interleave(per_pairing: list[list[Task]]) -> list[Task]:
-    """Round-robin over pairings, so an interrupted run has covered every pairing evenly."""
-    out = []
-    depth = max((len(x) for x in per_pairing), default=0)
-    for d in range(depth):
-        for x in per_pairing:
-            if d < len(x):
-                out.append(x[d])
-    return out
-
-
 def _precision_targets(spec, pairings, t, done, names) -> dict[int, int]:
     """The next round: for each cell whose interval is still wider than the goal, the
     games each of its pairings needs (from the rate seen so far), at least one block more,
@@ -462,11 +423,10 @@ def _precision_targets(spec, pairings, t, done, names) -> dict[int, int]:
             if hws.get(key, 1.0) <= spec.precision or done[idx] >= spec.max_games:
                 continue
             if a == b:
-                need = _need(m.loc[(a, a), "win_rate_first"], spec.precision)
-            else:
-                need = -(-_need(m.loc[(a, b), "win_rate"], spec.precision) // 2)
-            need = -(-int(need * 1.02) // spec.block) * spec.block
-            n = min(spec.max_games, max(done[idx] + spec.block, need))
+                need = games_for_halfwidth(m.loc[(a, a), "win_rate_first"], spec.precision)
+            else:  # the pair's two seatings share the games the pooled cell needs
+                need = -(-games_for_halfwidth(m.loc[(a, b), "win_rate"], spec.precision) // 2)
+            n = next_target(need, done[idx], spec.block, spec.max_games)
             if n > done[idx]:
                 targets[idx] = n
     return targets

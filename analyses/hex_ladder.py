@@ -52,11 +52,11 @@ class Rung(HV.Variant):
 
     first: str = "random"
 
-    def options(self, turns: int = 10, scenario: str | None = None) -> HX.Options:
+    def options(self, turns: int = 10, scenario: str | None = None, **readings) -> HX.Options:
         return HX.Options(
             border=self.border, turns=turns, first=self.first, quality_blue=self.quality_blue,
             quality_red=self.quality_red, step_losses=self.step_losses,
-            step_replacements=self.step_replacements, scenario=scenario,
+            step_replacements=self.step_replacements, scenario=scenario, **readings,
         )  # fmt: skip
 
 

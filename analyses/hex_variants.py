@@ -23,7 +23,6 @@ variant's options.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import platform
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -38,8 +37,9 @@ from manoeuvre_sim.analyses.study_dir import STORE, write_study_files
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games import hex as HX
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
-from manoeuvre_sim.stats import wilson_interval, z_value
-from manoeuvre_sim.study import Pairing, Task, blocks, play
+from manoeuvre_sim.stats import wilson_interval
+from manoeuvre_sim.studies.rounds import games_for_halfwidth, next_target, play_rounds
+from manoeuvre_sim.study import Pairing
 
 DEFAULT_POLICIES = ("capital", "attrition")
 DEFAULT_GAMES = 2000
@@ -325,44 +325,19 @@ def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, c
     manifest = base_manifest(spec)
     per = len(spec.policies) ** 2
     kept: list[pd.DataFrame] = []
-    done = dict.fromkeys(range(len(pairings)), 0)
-    state = {"done": 0, "total": 0, "seconds": 0.0, "threads": 0, "backend": "local"}
-
-    def tick(n: int) -> None:
-        state["done"] += n
-        if progress is not None:
-            progress(state["done"], state["total"])
-
-    def play_round(targets: dict[int, int]) -> bool:
-        plan = []
-        for vi, v in enumerate(spec.variants):
-            ks = [k for k in range(vi * per, (vi + 1) * per) if targets.get(k, 0) > done[k]]
-            tasks = _interleave([blocks(k, done[k], targets[k], spec.block) for k in ks])
-            if tasks:
-                plan.append((v, tasks))
-                state["total"] += sum(t.count for t in tasks)
-        for v, tasks in plan:
-            out = play(
-                pairings, tasks, game="hex", options=spec.options_of(v),
-                threads=spec.threads, store=store, manifest=manifest, progress=tick,
-                on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend,
-                resume=resume,
-            )  # fmt: skip
-            for k, n in out.games.items():
-                done[k] += n
-            state["seconds"] += out.seconds
-            state["threads"], state["backend"] = out.threads, out.backend
-            if out.interrupted:
-                return True
-        return False
-
-    interrupted = play_round(dict.fromkeys(done, min(spec.games, spec.max_games)
-                                           if spec.precision else spec.games))  # fmt: skip
-    while spec.precision is not None and not interrupted:
-        targets = _precision_targets(spec, _games(kept), done)
-        if not targets:
-            break
-        interrupted = play_round(targets)
+    ks = range(len(pairings))
+    groups = [(spec.options_of(v), range(vi * per, (vi + 1) * per))
+              for vi, v in enumerate(spec.variants)]  # fmt: skip
+    rounds = play_rounds(
+        pairings, groups,
+        dict.fromkeys(ks, min(spec.games, spec.max_games) if spec.precision else spec.games),
+        start=dict.fromkeys(ks, 0), block=spec.block, progress=progress,
+        next_targets=None if spec.precision is None
+        else lambda done: _precision_targets(spec, _games(kept), done),
+        game="hex", threads=spec.threads, store=store, manifest=manifest,
+        on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend, resume=resume,
+    )  # fmt: skip
+    done, interrupted = rounds.done, rounds.interrupted
     df = _games(kept)
     res = build_result(spec, df, manifest)
     res.interrupted = interrupted
@@ -371,9 +346,9 @@ def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, c
         "games": int(sum(n)),
         "games_per_pairing_reached": {"min": n[0], "max": n[-1]},
         "interrupted": interrupted,
-        "seconds": round(state["seconds"], 3),
-        "threads": state["threads"],
-        "backend": state["backend"],
+        "seconds": round(rounds.seconds, 3),
+        "threads": rounds.threads,
+        "backend": rounds.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
         "command": command,
     }
@@ -393,20 +368,6 @@ def _games(kept: list[pd.DataFrame]) -> pd.DataFrame:
     return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
 
 
-def _interleave(per_pairing: list[list[Task]]) -> list[Task]:
-    """Round-robin over pairings, so an interrupted run has covered each evenly."""
-    out = []
-    for d in range(max((len(x) for x in per_pairing), default=0)):
-        out.extend(x[d] for x in per_pairing if d < len(x))
-    return out
-
-
-def _need(rate: float, precision: float) -> int:
-    """Games for a Wilson half-width of about ``precision`` at ``rate`` (normal approx.)."""
-    p = min(max(rate, 0.02), 0.98)
-    return int(math.ceil(z_value() ** 2 * p * (1 - p) / precision**2))
-
-
 def _precision_targets(spec: VariantSpec, df: pd.DataFrame, done: dict) -> dict[int, int]:
     """The next round: each (variant, pairing) whose first-player win rate's 95 % interval
     is still wider than ±precision gets the games its rate so far needs (at least one block
@@ -421,8 +382,8 @@ def _precision_targets(spec: VariantSpec, df: pd.DataFrame, done: dict) -> dict[
         lo, hi = wilson_interval(wins, n)
         if (float(hi) - float(lo)) / 2 <= spec.precision:
             continue
-        need = -(-int(_need(wins / n, spec.precision) * 1.02) // spec.block) * spec.block
-        targets[k] = min(spec.max_games, max(n_done + spec.block, need))
+        need = games_for_halfwidth(wins / n, spec.precision)
+        targets[k] = next_target(need, n_done, spec.block, spec.max_games)
     return targets
 
 

@@ -32,6 +32,7 @@ from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.errors import UsageError
 from manoeuvre_sim.games.manoeuvre import army_hash
 from manoeuvre_sim.model import Army
+from manoeuvre_sim.studies.rounds import interleave
 from manoeuvre_sim.study import Pairing, Task, blocks, play
 
 WINNERS = ("a", "b", "draw")
@@ -240,7 +241,7 @@ def run_spec(
             k = nb + affected.index(i)
             tasks = [x for t in tasks for x in (t, Task(k, t.first_game, t.count))]
         per.append(tasks)
-    tasks = B._interleave(per)
+    tasks = interleave(per)
     # a variant block must follow its base block (the joint counts pair them)
     store = Path(out_dir) / B.STORE if out_dir is not None else None
     if store is not None:

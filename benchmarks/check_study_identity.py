@@ -71,6 +71,47 @@ def balance_spec():
                          seed=7, block=20, threads=2)  # fmt: skip
 
 
+def hex_runs(work: Path, hashes: dict) -> None:
+    """Maneuver's studies (issue 31): the variant study with a fixed N and with
+    --precision, stopped and resumed; the what-if; simulate; the tournament's games."""
+    common = ["--seed", "7", "--threads", "2"]
+    cli("hex", "balance", "--borders", "basic,large_blue", "--games-per-pairing", "100",
+        "--block", "40", *common, "--quiet", "--out", str(work / "hex-balance"))  # fmt: skip
+    tables(work / "hex-balance", "hex-balance", hashes)
+    cli("hex", "balance", "--step-losses", "both", "--games-per-pairing", "60", "--block", "30",
+        "--precision", "0.1", "--max-games", "300", *common, "--quiet",
+        "--out", str(work / "hex-balance-precision"))  # fmt: skip
+    tables(work / "hex-balance-precision", "hex-balance-precision", hashes)
+
+    from manoeuvre_sim.analyses import hex_variants as HV
+
+    n = {"tasks": 0}
+
+    def stop(done: int, total: int) -> None:
+        n["tasks"] += 1
+        if n["tasks"] == 3:
+            raise KeyboardInterrupt
+
+    spec = HV.VariantSpec(variants=HV.variant_grid("basic,large_red", None, None, None),
+                          games=90, seed=7, block=30, threads=2)  # fmt: skip
+    stopped = work / "hex-balance-stopped"
+    assert HV.run_spec(spec, out_dir=stopped, progress=stop).interrupted
+    res = HV.run_spec(spec, out_dir=stopped, resume=True)
+    assert not res.interrupted
+    hashes["hex-balance-resumed/games.parquet"] = store_hash(stopped / "games.parquet")[0]
+    cli("hex", "whatif", "--set", "blue/infantry/strength=5", "--games-per-pairing", "60",
+        "--block", "25", *common, "--quiet", "--out", str(work / "hex-whatif"))  # fmt: skip
+    tables(work / "hex-whatif", "hex-whatif", hashes)
+    out = work / "hex-simulate.parquet"
+    cli("hex", "simulate", "--games", "120", "--block", "50", "--step-losses", *common,
+        "--quiet", "--out", str(out))  # fmt: skip
+    hashes["hex-simulate.parquet"] = frame_hash(pd.read_parquet(out))
+    out = work / "hex-tournament.parquet"
+    cli("hex", "tournament", "--policies", "random,capital,attrition", "--games", "40",
+        *common, "--out", str(out))  # fmt: skip
+    hashes["hex-tournament.parquet"] = frame_hash(pd.read_parquet(out))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True, type=Path)
@@ -136,6 +177,13 @@ def main() -> None:
     res = T.run(T.resolve(["balanced", "cautious"], styles), 16, 2, armies=["France"], threads=2)
     hashes["tournament frame"] = frame_hash(res.frame)
 
+    # balance with --precision: rounds of tasks until the cells' intervals are narrow enough
+    cli("balance", "--armies", ARMIES, "--games-per-pairing", "40", "--block", "20",
+        "--precision", "0.12", "--max-games", "160", *common,
+        "--out", str(work / "balance-precision"))  # fmt: skip
+    tables(work / "balance-precision", "balance-precision", hashes)
+
+    hex_runs(work, hashes)
     json.dump(hashes, sys.stdout, indent=1, sort_keys=True)
     print()
 

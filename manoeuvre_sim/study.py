@@ -407,6 +407,52 @@ def blocks(pairing: int, start: int, stop: int, size: int) -> list[Task]:
     return out
 
 
+def play_range(
+    pairing: Pairing,
+    first: int,
+    games: int,
+    *,
+    block: int,
+    game: str,
+    options,
+    manifest: dict,
+    threads: int = 0,
+    store=None,
+    backend=None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    flags: dict | None = None,
+) -> tuple[Any, PlayOutcome]:
+    """Games ``first .. first + games - 1`` of one pairing in tasks of ``block`` games
+    (``simulate`` of both games, their adapters' ``simulate_tasks``): each task a part of
+    ``store`` as it finishes, so ``resume`` reads it back; game ``i`` seeded from the
+    pairing's seed and ``i`` alone, so the frame is one local run's whatever the blocks,
+    the backend or an interruption. Returns ``(frame, outcome)``: the games in order (the
+    game's columns, without ``pairing`` and ``label``) and :func:`play`'s outcome.
+    ``manifest``: what decides the games (a resumed store must match it);
+    ``progress(done, games)``."""
+    import pandas as pd
+
+    if block < 1:
+        raise UsageError(f"--block: expected a positive number of games, got {block}")
+    frames: list[pd.DataFrame] = []
+    done = 0
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, games)
+
+    out = play([pairing], blocks(0, first, first + games, block), game=game, options=options,
+               threads=threads, store=store, manifest=manifest,
+               on_frame=lambda t, df, cs: frames.append(df), progress=tick, backend=backend,
+               resume=resume, flags=flags)  # fmt: skip
+    df = (pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
+          if frames else pd.DataFrame())  # fmt: skip
+    return df, out
+
+
 # Names that moved to the Manoeuvre game (games/manoeuvre.py), still importable from here for
 # the scripts that use them; resolved on first use, so this module imports no game.
 _MOVED = ("RuleOptions", "army_hash", "study_data_hash", "apply_patches", "simulate_tasks")

@@ -21,12 +21,14 @@ import hashlib
 import math
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from manoeuvre_sim.errors import DataError, UsageError
+from manoeuvre_sim.studies.tournament import Seat, TournamentResult
+from manoeuvre_sim.studies.tournament import run as play_seats
 
 
 @dataclass(frozen=True)
@@ -127,27 +129,6 @@ def resolve(names: Sequence[str], styles: dict[str, Policy] | None = None) -> li
     return out
 
 
-@dataclass
-class PairResult:
-    a: str
-    b: str
-    games: int = 0
-    wins_a: float = 0.0  # draws count half
-    draws: int = 0
-
-    @property
-    def win_rate_a(self) -> float:
-        return self.wins_a / self.games if self.games else float("nan")
-
-
-@dataclass
-class TournamentResult:
-    pairs: list[PairResult]
-    frame: object  # pandas DataFrame: one row per game, from the view of each side
-    manifest: dict = field(default_factory=dict)
-    interrupted: bool = False
-
-
 def _seed(master: int, a: str, b: str, army: str) -> int:
     """The seed of one block: from the master seed and the pair's and army's names, so a
     pair plays the same games whatever other policies are in the tournament."""
@@ -188,8 +169,6 @@ def run(
     The games are a study (``study.play``): one task per pair, army and seating, each a
     part of ``store`` when given (``resume``: the parts already there are read back), run
     on ``backend`` (None: local threads)."""
-    import pandas as pd
-
     from manoeuvre_sim import RULES_VERSION, __version__
     from manoeuvre_sim.engine.options import describe_setup
     from manoeuvre_sim.engine.pack import check_playable
@@ -197,7 +176,7 @@ def run(
     from manoeuvre_sim.games.manoeuvre import RuleOptions, study_data_hash
     from manoeuvre_sim.model import find_army, load_builtin_armies
     from manoeuvre_sim.runner import rule_record, sections_record
-    from manoeuvre_sim.study import Pairing, Task, play
+    from manoeuvre_sim.study import Pairing
 
     if games < 1:
         raise UsageError(f"--games: expected a positive number of games, got {games}")
@@ -213,29 +192,18 @@ def run(
         check_playable(a)
     per = games_per_pair(games, len(armies)) // (2 * len(armies))  # per army and seating
     pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
-    pairings: list[Pairing] = []
-    tasks: list[Task] = []
-    where: list[tuple[int, str, bool]] = []  # per pairing: (pair, army, swapped)
+    seats: list[Seat] = []  # per pair, army and seating; both seatings on one seed
     for k, (i, j) in enumerate(pairs):
         x, y = policies[i], policies[j]
         for army in armies:
             s = _seed(seed, x.name, y.name, army)
             for swap in (False, True):
                 pa, pb = (y, x) if swap else (x, y)
-                tasks.append(Task(len(pairings), 0, per))
-                where.append((k, army, swap))
-                pairings.append(
-                    Pairing(
-                        loaded[army],
-                        loaded[army],
-                        pa.base,
-                        pb.base,
-                        s,
-                        f"pair{k}",
-                        params_a=pa.params,
-                        params_b=pb.params,
-                    )  # fmt: skip
-                )
+                pairing = Pairing(loaded[army], loaded[army], pa.base, pb.base, s, f"pair{k}",
+                                  params_a=pa.params, params_b=pb.params)  # fmt: skip
+                columns = {"pair": k, "policy_a": pa.name, "policy_b": pb.name,
+                           "block_seed": s, "army": army}  # fmt: skip
+                seats.append(Seat(k, swap, pairing, per, columns))
     data_hash = study_data_hash(loaded.values(), options)
     manifest = {
         "tool": "manoeuvre-sim",
@@ -257,44 +225,13 @@ def run(
     }
     # what decides the games of a part (the number of games is the task's own)
     ident = {k: v for k, v in manifest.items() if k not in ("games_per_pair", "setup_text")}
-    total = len(tasks) * per
-    results = [PairResult(policies[i].name, policies[j].name) for i, j in pairs]
-    frames: list = []
-    pair_frames: dict[int, list] = {}
-    state = {"done": 0}
-
-    def on_frame(task: Task, df, cs=None) -> None:
-        k, army, swap = where[task.pairing]
-        p = pairings[task.pairing]
-        x, y = policies[pairs[k][0]], policies[pairs[k][1]]
-        pa, pb = (y, x) if swap else (x, y)
-        win = df["winner"].to_numpy()
-        xs = "b" if swap else "a"
-        pr = results[k]
-        pr.games += len(df)
-        pr.wins_a += float((win == xs).sum()) + 0.5 * float((win == "draw").sum())
-        pr.draws += int((win == "draw").sum())
-        df = df.drop(columns=["pairing", "label"]).assign(
-            pair=k, policy_a=pa.name, policy_b=pb.name, block_seed=p.seed, army=army
-        )
-        pair_frames.setdefault(k, []).append(df)
-        if len(pair_frames[k]) == 2 * len(armies):  # the whole pair: both seatings
-            frames.extend(pair_frames.pop(k))
-
-    def tick(n: int) -> None:
-        state["done"] += n
-        if progress:
-            progress(state["done"], total)
-
-    out = play(pairings, tasks, options=options, threads=threads, store=store,
-               manifest=ident, on_frame=on_frame, progress=tick, backend=backend,
-               resume=resume)  # fmt: skip
-    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    done_pairs = {int(k) for k in pd.unique(frame["pair"])} if len(frame) else set()
-    manifest |= {"interrupted": out.interrupted, "backend": out.backend}
-    return TournamentResult(
-        [r for k, r in enumerate(results) if k in done_pairs], frame, manifest, out.interrupted
-    )
+    res = play_seats(
+        [(policies[i].name, policies[j].name) for i, j in pairs], seats, options=options,
+        manifest=ident, threads=threads, store=store, backend=backend, resume=resume,
+        progress=progress,
+    )  # fmt: skip
+    res.manifest = manifest | {"interrupted": res.interrupted, "backend": res.manifest["backend"]}
+    return res
 
 
 def policy_stats(frame) -> object:

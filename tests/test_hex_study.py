@@ -185,3 +185,61 @@ def test_hex_simulate_resume_and_dask_equal_one_local_run(tmp_path, monkeypatch)
     r = CliRunner().invoke(cli, [*base, "--out", str(dask), "--backend", "dask", "--workers", "1"])
     assert r.exit_code == 0 and "Dask cluster" in r.output, r.output
     pd.testing.assert_frame_equal(pd.read_parquet(dask), want)
+
+
+def test_hex_tournament_resume_and_dask_equal_one_local_run(tmp_path, monkeypatch):
+    """`hex tournament` plays through the shared tournament (studies/tournament.py, issue
+    31): every seating's games are batch.play_games' games of that pairing's seed, a run
+    stopped part way keeps its finished seatings in OUT.store/, `--resume` plays only the
+    rest, and `--backend dask` writes what one local run writes."""
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+    from manoeuvre_sim.games.hex import seat_seed
+
+    base = ["hex", "tournament", "--policies", "random,capital,attrition", "--games", "12",
+            "--seed", "5", "--border", "large_blue", "--quiet", "--threads", "1"]  # fmt: skip
+    local = tmp_path / "local.parquet"
+    r = CliRunner().invoke(cli, [*base, "--out", str(local)])
+    assert r.exit_code == 0, r.output
+    want = pd.read_parquet(local)
+    packed, opts = SC.pack(SC.load_scenario(), "large_blue"), HEX.Options(border="large_blue")
+    frames = []
+    for x, y in (("random", "capital"), ("random", "attrition"), ("capital", "attrition")):
+        for blue, red in ((x, y), (y, x)):
+            pol, params = policy_arrays(blue, red)
+            s = seat_seed(5, blue, red)
+            rec = BT.play_games(s, 0, 12, packed, opts.array(), pol, params, 1)
+            man = {"army_a": "blue", "army_b": "red", "options": R.asdict(opts),
+                   "config": {"seed": s, "policy_a": blue, "policy_b": red}}  # fmt: skip
+            frames.append(R.to_frame(rec, man))
+    pd.testing.assert_frame_equal(want, pd.concat(frames, ignore_index=True))
+    assert not (tmp_path / "local.parquet.store").exists()  # removed once the run finished
+
+    out = tmp_path / "stopped.parquet"
+    calls = {"n": 0}
+    run_task = S.run_task
+
+    def stop_fourth(shared, item):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return run_task(shared, item)
+
+    with monkeypatch.context() as m:
+        m.setattr(S, "run_task", stop_fourth)
+        r = CliRunner().invoke(cli, [*base, "--out", str(out)])
+    assert r.exit_code == 130 and "--resume goes on" in r.output, r.output
+    assert len(list((tmp_path / "stopped.parquet.store").glob("*.parquet"))) == 3
+    assert len(pd.read_parquet(out)) == 24  # the one whole pair: both its seatings
+    r = CliRunner().invoke(cli, [*base, "--out", str(out), "--resume"])
+    assert r.exit_code == 0 and "3 task(s) read back" in r.output, r.output
+    pd.testing.assert_frame_equal(pd.read_parquet(out), want)
+    r = CliRunner().invoke(cli, [*base, "--resume"])
+    assert isinstance(r.exception, UsageError) and "--resume: needs --out" in str(r.exception)
+
+    pytest.importorskip("dask.distributed")
+    dask = tmp_path / "dask.parquet"
+    r = CliRunner().invoke(cli, [*base, "--out", str(dask), "--backend", "dask", "--workers", "1"])
+    assert r.exit_code == 0 and "Dask cluster" in r.output, r.output
+    pd.testing.assert_frame_equal(pd.read_parquet(dask), want)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
+from manoeuvre_sim.cli._common import backend_options
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 
 @click.command(
-    help=f"{GAME_TITLE}. Play every pair of --policies, each player once blue and once red (--games each), and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval."
+    help=f"{GAME_TITLE}. Play every pair of --policies, each player once blue and once red (--games each), and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval. The games are study tasks: with --out they go to OUT.store/ as they finish, so an interrupted tournament goes on with --resume, and --backend dask plays them on a cluster."
 )
 @click.option(
     "--policies",
@@ -23,27 +24,35 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
 @click.option(
-    "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="Also write every game (.parquet/.csv); the finished tasks wait in OUT.store/.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 @game_options
-def tournament(policies, games, seed, threads, out, as_json, **kw):
+@backend_options
+def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     """Play every pair of --policies, each player once blue and once red (--games each),
     and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval."""
     import json
-    import time
+    import shutil
+    import sys
+    from dataclasses import asdict
 
-    import numba
     import pandas as pd
 
-    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.cli._common import format_table, play_into_store, pop_backend
+    from manoeuvre_sim.engine.warmup import HEX_KINDS
     from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.games.hex import seat_seed
-    from manoeuvre_sim.hexgame import POLICY_SPECS, batch, parse_policy
-    from manoeuvre_sim.hexgame.players import policy_arrays
-    from manoeuvre_sim.hexgame.records import manifest, to_frame
+    from manoeuvre_sim.games import hex as HX
+    from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
+    from manoeuvre_sim.hexgame.records import manifest
     from manoeuvre_sim.results import check_output_path, write
     from manoeuvre_sim.stats import wilson_interval
+    from manoeuvre_sim.studies.tournament import Seat
+    from manoeuvre_sim.studies.tournament import run as play_seats
+    from manoeuvre_sim.study import Pairing
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
     bad = []
@@ -62,48 +71,63 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
         if value < least:
             what = "a positive number" if least else "0 or more"
             raise UsageError(f"{flag}: expected {what}, got {value}")
+    be = pop_backend(kw)
     if out:
         check_output_path(out, (".parquet", ".csv"))
+    elif be["resume"]:
+        raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
     if kw.get("params_a") or kw.get("params_b"):
         raise UsageError("--params-a/--params-b: a tournament plays each player's defaults")
     kw["policy_a"], kw["policy_b"] = names[0], names[1]
-    sc, source, packed, options, _, _, _ = load_game(kw)
-    threads = threads or numba.config.NUMBA_NUM_THREADS
-    t0 = time.perf_counter()
-    frames, rows, doc = [], [], []
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            score = 0.0
-            wins = {a: 0, b: 0, "draw": 0}
-            for blue, red in ((a, b), (b, a)):
-                s = seat_seed(seed, blue, red)
-                pol, params = policy_arrays(blue, red)
-                rec = batch.play_games(s, 0, games, packed, options.array(), pol, params, threads)
-                man = manifest(sc, source, options, s, 0, games, (blue, red), params)
-                df = to_frame(rec, man)
-                frames.append(df)
-                w = df["winner"].value_counts()
-                wa = int(w.get("a" if blue == a else "b", 0))
-                wb = int(w.get("b" if blue == a else "a", 0))
-                d = int(w.get("draw", 0))
-                wins[a] += wa
-                wins[b] += wb
-                wins["draw"] += d
-                score += wa + d / 2
-            n = 2 * games
-            lo, hi = wilson_interval(score, n)
-            rows.append(
-                [a, b, n, wins[a], wins[b], wins["draw"], f"{score / n:.3f}",
-                 f"{float(lo):.3f}-{float(hi):.3f}"]
-            )  # fmt: skip
-            doc.append(
-                {"a": a, "b": b, "games": n, "a_wins": wins[a], "b_wins": wins[b],
-                 "draws": wins["draw"], "a_score": score / n, "ci95": [float(lo), float(hi)]}
-            )  # fmt: skip
-    seconds = time.perf_counter() - t0
-    allg = pd.concat(frames, ignore_index=True)
-    blue_rate = (allg["winner"] == "a").mean()
-    red_rate = (allg["winner"] == "b").mean()
+    sc, source, _, options, _, _, _ = load_game(kw)
+    # every pair (x, y) plays x blue against y red, then y blue against x red, each seating
+    # on the seed every Maneuver study gives that pairing (games.hex.seat_seed)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    blue, red = HX.load_side("blue"), HX.load_side("red")
+    seats = [
+        Seat(k, swap, Pairing(blue, red, pb, pr, HX.seat_seed(seed, pb, pr), f"pair{k}"), games)
+        for k, (a, b) in enumerate(pairs)
+        for swap, (pb, pr) in ((False, (a, b)), (True, (b, a)))
+    ]  # fmt: skip
+    man = manifest(sc, source, options, seed, 0, games, ("(tournament)", ""), [[], []])
+    man.update(study="hex tournament", policies=names)
+    ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options", "study")}
+    ident |= {"seed": seed, "policies": names}
+    study_options = HX.Options(**asdict(options), scenario=str(source))
+    if out:
+        store, res = play_into_store(
+            out, be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
+            play=lambda **a: play_seats(pairs, seats, game=HX.KEY, options=study_options,
+                                        manifest=ident, threads=threads,
+                                        resume=be["resume"], **a),
+        )  # fmt: skip
+    else:
+        from manoeuvre_sim.backend import make_backend
+        from manoeuvre_sim.cli._common import progress_bar
+
+        with make_backend(
+            threads=threads, **{k: v for k, v in be.items() if k != "resume"}
+        ) as engine:
+            bar, progress = progress_bar(quiet or as_json, kinds=HEX_KINDS)
+            try:
+                res = play_seats(pairs, seats, game=HX.KEY, options=study_options,
+                                 manifest=ident, threads=threads, backend=engine,
+                                 progress=progress)  # fmt: skip
+            finally:
+                if bar is not None:
+                    bar.close()
+    allg = res.frame if len(res.frame) else pd.DataFrame(columns=["winner"])
+    rows, doc = [], []
+    for pr in res.pairs:
+        n = pr.games
+        lo, hi = wilson_interval(pr.wins_a, n)
+        wa = int(round(pr.wins_a - pr.draws / 2))
+        rows.append([pr.a, pr.b, n, wa, n - wa - pr.draws, pr.draws, f"{pr.wins_a / n:.3f}",
+                     f"{float(lo):.3f}-{float(hi):.3f}"])  # fmt: skip
+        doc.append({"a": pr.a, "b": pr.b, "games": n, "a_wins": wa, "b_wins": n - wa - pr.draws,
+                    "draws": pr.draws, "a_score": pr.wins_a / n,
+                    "ci95": [float(lo), float(hi)]})  # fmt: skip
+    seconds, used = res.manifest["seconds"], res.manifest["threads"]
     if as_json:
         click.echo(json.dumps({"pairs": doc, "scenario_sha256": sc.sha256}, indent=2))
     else:
@@ -114,9 +138,24 @@ def tournament(policies, games, seed, threads, out, as_json, **kw):
         click.echo(
             format_table(["a", "b", "games", "a won", "b won", "draws", "a score", "95% CI"], rows)
         )
-        click.echo(f"seats over all games: blue won {blue_rate:.3f}, red won {red_rate:.3f}")
-    if out:
-        man = manifest(sc, source, options, seed, 0, games, ("(tournament)", ""), [[], []])
-        man.update(policies=names, seconds=seconds, threads=threads)
-        write(allg, out, man)
-    click.echo(f"{len(allg)} games in {seconds:.1f} s on {threads} thread(s)", err=True)
+        if len(allg):
+            blue_rate = (allg["winner"] == "a").mean()
+            red_rate = (allg["winner"] == "b").mean()
+            click.echo(f"seats over all games: blue won {blue_rate:.3f}, red won {red_rate:.3f}")
+    if out and len(res.frame):
+        man.update(seconds=seconds, threads=used, backend=res.manifest["backend"],
+                   interrupted=res.interrupted)  # fmt: skip
+        write(res.frame, out, man)
+        if not res.interrupted:
+            shutil.rmtree(store, ignore_errors=True)
+    resumed = res.manifest.get("tasks_resumed", 0)
+    click.echo(
+        f"{len(res.frame)} games in {seconds:.1f} s on {used} thread(s)"
+        + (" of a Dask cluster" if res.manifest["backend"] == "dask" else "")
+        + (f" ({resumed} task(s) read back from {store})" if resumed else ""),
+        err=True,
+    )
+    if res.interrupted:
+        click.echo("interrupted: the finished pairs are reported"
+                   + (f"; --resume goes on from {store}" if out else ""), err=True)  # fmt: skip
+        sys.exit(130)

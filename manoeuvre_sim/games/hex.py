@@ -163,36 +163,20 @@ def simulate_tasks(
 
     Returns ``(frame, outcome)``: the games in order (``hex simulate``'s columns) and the
     ``study.PlayOutcome`` (interrupted, seconds, threads, backend)."""
-    import pandas as pd
+    from manoeuvre_sim.study import Pairing, play_range
 
-    from manoeuvre_sim.study import Pairing, blocks, play
-
-    if block < 1:
-        raise UsageError(f"--block: expected a positive number of games, got {block}")
     c = run_manifest["config"]
     params = [tuple(c[k]) if c.get(k) is not None else None for k in ("params_a", "params_b")]
     pairing = Pairing(load_side("blue"), load_side("red"), c["policy_a"], c["policy_b"],
                       c["seed"], "games", params_a=params[0], params_b=params[1])  # fmt: skip
-    tasks = blocks(0, c["first_game"], c["first_game"] + c["games"], block)
     # what decides the games (a resumed store must match it; how many games and from which
     # one may differ: the tasks already on disk are checked one by one)
     ident = {k: run_manifest[k] for k in ("rules_version", "scenario_sha256", "options")}
     ident |= {"study": "hex simulate", "block": block,
               "config": {k: v for k, v in c.items() if k not in ("games", "first_game")}}  # fmt: skip
-    frames: list[pd.DataFrame] = []
-    state = {"done": 0}
-
-    def tick(n: int) -> None:
-        state["done"] += n
-        if progress is not None:
-            progress(state["done"], c["games"])
-
-    out = play([pairing], tasks, game=KEY, options=options, threads=threads, store=store,
-               manifest=ident, on_frame=lambda t, df, cs: frames.append(df), progress=tick,
-               backend=backend, resume=resume)  # fmt: skip
-    df = (pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
-          if frames else pd.DataFrame())  # fmt: skip
-    return df, out
+    return play_range(pairing, c["first_game"], c["games"], block=block, game=KEY, options=options,
+                    manifest=ident, threads=threads, store=store, backend=backend,
+                    resume=resume, progress=progress)  # fmt: skip
 
 
 __all__ = [

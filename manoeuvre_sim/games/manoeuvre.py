@@ -246,19 +246,14 @@ def simulate_tasks(
     Returns ``(frame, manifest, interrupted)``: the games in order (the ``simulate``
     columns), the output's manifest (``runner.run_manifest``) and whether it was stopped.
     """
-    import pandas as pd
-
     from manoeuvre_sim.runner import config_dict, policy_arrays, run_manifest
-    from manoeuvre_sim.study import Pairing, blocks, play
+    from manoeuvre_sim.study import Pairing, play_range
 
-    if block < 1:
-        raise UsageError(f"--block: expected a positive number of games, got {block}")
     a, b, P = prepared
     c = config
     pairing = Pairing(a, b, c.policy_a, c.policy_b, c.seed, "games",
                       params_a=c.params_a, params_b=c.params_b)  # fmt: skip
     options = RuleOptions.of(c)
-    tasks = blocks(0, c.first_game, c.first_game + c.games, block)
     settings = {
         k: v
         for k, v in config_dict(c).items()
@@ -266,22 +261,9 @@ def simulate_tasks(
     }
     ident = {"study": "simulate", "rules_version": RULES_VERSION, "data_hash": P.data_hash,
              "config": settings, "card_bits": card_bits, "block": block}  # fmt: skip
-    frames: list[pd.DataFrame] = []
-    state = {"done": 0}
-
-    def tick(n: int) -> None:
-        state["done"] += n
-        if progress is not None:
-            progress(state["done"], c.games)
-
-    out = play([pairing], tasks, game=KEY, options=options, threads=c.threads, store=store,
-               manifest=ident, on_frame=lambda t, df, cs: frames.append(df), progress=tick,
-               flags={"card_bits": card_bits}, backend=backend, resume=resume)  # fmt: skip
-    df = (
-        pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
-        if frames
-        else pd.DataFrame()
-    )
+    df, out = play_range(pairing, c.first_game, c.games, block=block, game=KEY, options=options,
+                       manifest=ident, threads=c.threads, store=store, backend=backend,
+                       resume=resume, progress=progress, flags={"card_bits": card_bits})  # fmt: skip
     params = policy_arrays(c)[1]
     manifest = run_manifest(c, a, b, P, params, len(df), out.interrupted, out.threads, out.seconds)
     manifest["backend"] = out.backend
