@@ -43,7 +43,9 @@ def _games(policies, n, seed=21, threads=2, border="basic", **opt):
 def test_search_games_are_legal(policies, n, border, opt):
     r = _games(policies, n, border=border, **opt)
     bad = r[:, BT.R_VIOLATIONS]
-    names = [K.CHK_NAMES[i] for i in range(len(K.CHK_NAMES)) if (np.bitwise_or.reduce(bad) >> i) & 1]
+    names = [
+        K.CHK_NAMES[i] for i in range(len(K.CHK_NAMES)) if (np.bitwise_or.reduce(bad) >> i) & 1
+    ]
     assert not bad.any(), f"{(bad != 0).sum()} games broke {names}"
     won = r[:, BT.R_WINNER] < 2
     assert (r[won, BT.R_VICTORY] == S.VIC_CAPITAL).all()
