@@ -16,7 +16,7 @@ STAMP  := $(VENV)/.installed-stamp
 .PHONY: setup run report test lint bench clean
 
 setup: $(STAMP)
-	@$(BIN)/python -m manoeuvre_sim.engine.warmup games cards
+	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards
 
 $(STAMP): pyproject.toml
 	@echo "creating $(VENV) and installing manoeuvre-sim and its dependencies into it (numpy,"
@@ -35,12 +35,13 @@ run: setup
 # the printable report: from the balance study of `make run` when reports/balance holds one,
 # else the report plays one first (into reports/manoeuvre-report-studies/balance)
 report: $(STAMP)
-	@$(BIN)/python -m manoeuvre_sim.engine.warmup games cards
+	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards
 	$(BIN)/manoeuvre-sim report $(if $(wildcard reports/balance/manifest.json),--from reports/balance) --out reports/manoeuvre-report.pdf
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest -q

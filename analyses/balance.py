@@ -28,20 +28,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
+from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.analyses.balance_text import interrupted_status as interrupted_status
 from manoeuvre_sim.analyses.balance_text import provenance, summary_lines
 from manoeuvre_sim.analyses.balance_text import setup_text as setup_text
 from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
 from manoeuvre_sim.analyses.study_dir import prepare_out_dir as prepare_out_dir
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games.manoeuvre import KEY as GAME_KEY
-from manoeuvre_sim.games.manoeuvre import RuleOptions, army_hash, study_data_hash
-from manoeuvre_sim.model import Army
-from manoeuvre_sim.runner import check_policy
-from manoeuvre_sim.studies.rounds import games_for_halfwidth, next_target, play_rounds
-from manoeuvre_sim.study import Pairing, Task, pairing_seed
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.rounds import games_for_halfwidth, next_target, play_rounds
+from manoeuvre_sim.core.study import Pairing, Task, pairing_seed
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
+from manoeuvre_sim.manoeuvre.adapter import KEY as GAME_KEY
+from manoeuvre_sim.manoeuvre.adapter import RuleOptions, army_hash, study_data_hash
+from manoeuvre_sim.manoeuvre.model import Army
+from manoeuvre_sim.manoeuvre.runner import check_policy
 
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
@@ -181,7 +182,7 @@ class BalanceResult:
         study was run without one)."""
         if self._games is not None:
             return self._games
-        from manoeuvre_sim.store import read_store
+        from manoeuvre_sim.core.store import read_store
 
         return read_store(self.store) if self.store is not None else pd.DataFrame()
 
@@ -216,7 +217,7 @@ class BalanceResult:
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """The tables (CSV), the manifest, the summary and the PDF into ``out_dir``."""
-        from manoeuvre_sim.results import write_json
+        from manoeuvre_sim.core.results import write_json
 
         out_dir = Path(out_dir)
         written = []
@@ -299,8 +300,8 @@ def run(
 def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
     """Load the armies a study names (built-in names, files or objects) and refuse, before
     any game, an army using a rule the engine does not play yet."""
-    from manoeuvre_sim.engine.pack import check_playable
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     loaded, sources = [], []
     for a in armies:
@@ -326,7 +327,7 @@ def run_spec(
 ) -> BalanceResult:
     """Play ``spec`` (fixed N, or rounds until ``spec.precision``) and build the frames.
 
-    ``backend``: where the tasks run (``manoeuvre_sim.backend``; None: local threads);
+    ``backend``: where the tasks run (``manoeuvre_sim.core.backend``; None: local threads);
     ``resume``: read back the tasks already in ``out_dir``'s store instead of playing them
     (a store of another study is refused)."""
     pairings = spec.pairings()
@@ -498,9 +499,9 @@ def style_sensitivity(arm: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def base_manifest(spec: BalanceSpec) -> dict:
-    from manoeuvre_sim.engine.players import params_for
-    from manoeuvre_sim.engine.players.dispatch import value_record
-    from manoeuvre_sim.runner import config_dict, sections_record
+    from manoeuvre_sim.manoeuvre.engine.players import params_for
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
+    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
 
     return {
         "tool": "manoeuvre-sim",

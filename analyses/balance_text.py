@@ -48,7 +48,7 @@ def interrupted_status(manifest: dict) -> str:
 def setup_text(manifest: dict) -> str:
     """The study's rule 3 set-up in words when it is not the default (random, no fixed map),
     ``""`` otherwise (``options.describe_setup``)."""
-    from manoeuvre_sim.engine.options import describe_setup
+    from manoeuvre_sim.manoeuvre.engine.options import describe_setup
 
     o = manifest.get("options") or {}
     return describe_setup(o.get("setup", "random"), o.get("fixed_map"), o.get("fixed_rot"))
@@ -61,7 +61,7 @@ def _pct(x: float) -> str:
 def summary_lines(res) -> list[str]:
     """The plain-text summary of ``res``, a ``balance.BalanceResult``, printed after a study
     (also the PDF's last page)."""
-    from manoeuvre_sim.stats import z_value
+    from manoeuvre_sim.core.stats import z_value
 
     out = []
     man = res.manifest

@@ -36,13 +36,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses.observed import MIN_GROUP, ObservedSums, observed_frame
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games.manoeuvre import RuleOptions
-from manoeuvre_sim.model import Army
-from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, play
+from manoeuvre_sim.core import stats
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.study import Pairing, Task, blocks, pairing_seed, play
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+from manoeuvre_sim.manoeuvre.model import Army
 
 MODES = ("observed", "ablation", "both")
 BLANK = "blank"
@@ -251,8 +252,8 @@ class CardResult:
         )  # fmt: skip
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
-        from manoeuvre_sim.results import write_json
-        from manoeuvre_sim.store import write_part
+        from manoeuvre_sim.core.results import write_json
+        from manoeuvre_sim.core.store import write_part
 
         out_dir = Path(out_dir)
         out = [
@@ -309,8 +310,8 @@ def make_spec(
     policy: str = DEFAULT_POLICY,
     **kw,
 ) -> CardStudySpec:
-    from manoeuvre_sim.engine.pack import check_playable
-    from manoeuvre_sim.model import find_army, load_builtin_armies
+    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
+    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
 
     a = army if isinstance(army, Army) else find_army(str(army), relax=relax)
     check_playable(a)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine.decisions import CK_AMBUSH, CK_ASSAULT
-from manoeuvre_sim.engine.state import MAXU_SIDE
-from manoeuvre_sim.stats import mean_interval, wilson_interval
+from manoeuvre_sim.core.stats import mean_interval, wilson_interval
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine.decisions import CK_AMBUSH, CK_ASSAULT
+from manoeuvre_sim.manoeuvre.engine.state import MAXU_SIDE
 
 ATTRITION = 5  # rule 2.1: 5 eliminated units lose the game at once
 
@@ -138,7 +138,7 @@ def _armed(hand: set[int], cards: np.ndarray, pos: dict[int, int], reach: set[in
     an Ambush (rule 9.2), a unit card with an Assault or Volley value for one of p's units
     next to it (rules 6.1, 6.2), or with a Bombardment value for one within two squares
     (rule 6.2; the line of sight is not checked, so this errs towards armed)."""
-    from manoeuvre_sim.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine import state as S
 
     targets = [pos[u] for u in reach if u in pos]
     for c in hand:

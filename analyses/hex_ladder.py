@@ -33,9 +33,9 @@ import pandas as pd
 
 from manoeuvre_sim.analyses import hex_variants as HV
 from manoeuvre_sim.analyses.study_dir import write_study_files
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games import hex as HX
-from manoeuvre_sim.stats import wilson_interval, z_value
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.stats import wilson_interval, z_value
+from manoeuvre_sim.hexgame import adapter as HX
 
 SIDES = ("blue", "red")
 FIT_METHOD = (

@@ -23,7 +23,7 @@ from matplotlib.collections import PatchCollection  # noqa: E402
 from matplotlib.patches import RegularPolygon  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
-from manoeuvre_sim.fileio import temp_beside  # noqa: E402
+from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.hexgame.scenario import H_SIDE  # noqa: E402
 
 PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}

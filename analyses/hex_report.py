@@ -1,6 +1,6 @@
 """Maneuver's part of the printable report (:mod:`analyses.report`, issue 25 part 6).
 
-The report finds this module through the game registry (``games/hex.py``:
+The report finds this module through the game registry (``hexgame/adapter.py``:
 ``REPORT_MODULE``) when a ``--from`` directory's manifest names the game ``hex``. It reads
 back what ``hex balance``, ``hex ladder``, ``hex setup`` and ``hex whatif`` wrote
 (``manifest.json``, the CSV tables, ``fit.json``, ``summary.txt``) and lays out the game's
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from manoeuvre_sim.errors import ManoeuvreError, UsageError
+from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 
 from .pages import _text_pages, study_head

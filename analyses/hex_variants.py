@@ -34,12 +34,12 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.study_dir import STORE, write_study_files
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games import hex as HX
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.rounds import games_for_halfwidth, next_target, play_rounds
+from manoeuvre_sim.core.stats import wilson_interval
+from manoeuvre_sim.core.study import Pairing
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
-from manoeuvre_sim.stats import wilson_interval
-from manoeuvre_sim.studies.rounds import games_for_halfwidth, next_target, play_rounds
-from manoeuvre_sim.study import Pairing
+from manoeuvre_sim.hexgame import adapter as HX
 
 DEFAULT_POLICIES = ("capital", "attrition")
 DEFAULT_GAMES = 2000

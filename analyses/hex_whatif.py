@@ -3,7 +3,7 @@
 (common random numbers: game *i* of pairing *p* seeded alike in both), for every ordered
 pairing of the players, and per pairing and pooled the paired change in blue's, red's and
 the first player's win rate and the draw rate, with its 95 % interval from the per-game
-differences (:func:`manoeuvre_sim.stats.paired_interval`), and how many games changed
+differences (:func:`manoeuvre_sim.core.stats.paired_interval`), and how many games changed
 outcome. An identical variant gives exactly zero with a zero-width interval.
 
 Python API::
@@ -37,11 +37,11 @@ import pandas as pd
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.hex_variants import Variant
 from manoeuvre_sim.analyses.study_dir import STORE, write_study_files, write_text
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games import hex as HX
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.stats import paired_interval
+from manoeuvre_sim.core.study import Pairing, blocks, play
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
-from manoeuvre_sim.stats import paired_interval
-from manoeuvre_sim.study import Pairing, blocks, play
+from manoeuvre_sim.hexgame import adapter as HX
 
 DEFAULT_POLICIES = ("capital", "attrition")
 ALL = "all"
@@ -61,8 +61,8 @@ OUTCOMES = (
 
 def load_raw(path: str | Path | None) -> dict:
     """A scenario file's TOML content (validated first; None: the built-in scenario)."""
+    from manoeuvre_sim.core.data import read_toml
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
-    from manoeuvre_sim.model.load import read_toml
 
     load_scenario(path)
     return read_toml(default_path() if path is None else path)
@@ -124,8 +124,8 @@ def apply_edit(raw: dict, edit: str) -> dict:
 
 def apply_edits(raw: dict, edits: Sequence[str]) -> dict:
     """Every edit in turn; the result is validated as a scenario (a bad value: one line)."""
+    from manoeuvre_sim.core.data import validate
     from manoeuvre_sim.hexgame.scenario import Scenario
-    from manoeuvre_sim.model.load import validate
 
     for e in edits:
         raw = apply_edit(raw, e)
@@ -189,8 +189,8 @@ class WhatIfSpec:
             raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
         if self.block < 1 or self.threads < 0:
             raise UsageError("--block >= 1 and --threads >= 0 expected")
+        from manoeuvre_sim.core.data import validate
         from manoeuvre_sim.hexgame.scenario import Scenario, load_scenario
-        from manoeuvre_sim.model.load import validate
 
         for sc in (load_scenario(self.base), validate(Scenario, self.variant, "variant")):
             if self.rules.border not in sc.borders:
@@ -323,8 +323,8 @@ def _run_spec(spec, vpath, out_dir, *, backend=None, resume=False, progress=None
 
 
 def load_scenario_from(raw: dict):
+    from manoeuvre_sim.core.data import validate
     from manoeuvre_sim.hexgame.scenario import Scenario
-    from manoeuvre_sim.model.load import validate
 
     return validate(Scenario, raw, "variant")
 

@@ -40,12 +40,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import stats
 from manoeuvre_sim.analyses.observed import MIN_GROUP, _diff
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games.manoeuvre import RuleOptions
-from manoeuvre_sim.model import Army
-from manoeuvre_sim.study import Pairing, blocks, pairing_seed, play
+from manoeuvre_sim.core import stats
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.study import Pairing, blocks, pairing_seed, play
+from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+from manoeuvre_sim.manoeuvre.model import Army
 
 LEADER = "Leader"
 UNIT = "Unit card"
@@ -56,7 +56,7 @@ PURPOSE_WITHDRAW = 9  # engine/rules.py PURPOSE_WITHDRAW (the trace's use of a p
 def type_names() -> tuple[str, ...]:
     """Every card type a row may have, in table order: the HQ types (model order), then
     leaders, unit cards and the withdraw roll."""
-    from manoeuvre_sim.model.army import HQ_TYPES
+    from manoeuvre_sim.manoeuvre.model.army import HQ_TYPES
 
     return (*HQ_TYPES, LEADER, UNIT, WITHDRAW_ROLL)
 
@@ -91,7 +91,7 @@ def side_type_counts(cs: np.ndarray, member: np.ndarray, by_use: np.ndarray) -> 
     (``(n, n_cards, NCS)``, engine/cardstats.py) and the army's :func:`card_types`: copies
     drawn, copies played (for the type's use), plays, copies discarded never played, and
     the uses of the plays (``(n, n_types, n_uses)``)."""
-    from manoeuvre_sim.engine import cardstats as C
+    from manoeuvre_sim.manoeuvre.engine import cardstats as C
 
     n_cards = member.shape[0]
     cs = cs[:, :n_cards, :].astype(np.int64)
@@ -128,7 +128,7 @@ class NeglectSums:
     """One policy's sums over its observations (sizes fixed by the types, not the games)."""
 
     def __init__(self) -> None:
-        from manoeuvre_sim.engine.cardstats import USE_NAMES
+        from manoeuvre_sim.manoeuvre.engine.cardstats import USE_NAMES
 
         k = len(type_names())
         z = lambda: np.zeros(k)  # noqa: E731
@@ -201,7 +201,7 @@ def _wilson(s, n):
 
 def card_frame(policy: str, o: NeglectSums) -> pd.DataFrame:
     """The per-type rows of one policy (types no army of the study holds are left out)."""
-    from manoeuvre_sim.engine.cardstats import USE_NAMES
+    from manoeuvre_sim.manoeuvre.engine.cardstats import USE_NAMES
 
     names = type_names()
     keep = [j for j in range(len(names)) if o.armies[j]]
@@ -281,7 +281,7 @@ class NeglectSpec:
     threads: int = 0
 
     def __post_init__(self) -> None:
-        from manoeuvre_sim.runner import check_policy
+        from manoeuvre_sim.manoeuvre.runner import check_policy
 
         if not self.policies:
             raise UsageError("--policies: expected at least one policy")
@@ -337,7 +337,7 @@ def run(
     ``games_per_pairing`` games per ordered pairing) or a mapping name -> games per pairing
     (a slow player gets fewer). ``armies``: None for the 8 base armies."""
     from manoeuvre_sim.analyses.balance import resolve_armies
-    from manoeuvre_sim.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     if isinstance(policies, Mapping):
         names, games = tuple(policies), tuple(int(v) for v in policies.values())

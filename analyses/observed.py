@@ -12,14 +12,14 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import stats
+from manoeuvre_sim.core import stats
 
 
 class ObservedSums:
     """Per-identity and per-copy sums over games (sizes fixed by the deck, not the games)."""
 
     def __init__(self, ids: Sequence, n_cards: int) -> None:  # ids: cards.CardIdentity
-        from manoeuvre_sim.engine.cardstats import NCS
+        from manoeuvre_sim.manoeuvre.engine.cardstats import NCS
 
         self.ids = ids
         k = len(ids)
@@ -49,7 +49,7 @@ class ObservedSums:
     def add(self, score: np.ndarray, cs: np.ndarray) -> None:
         """``score``: (n,) the army's score per game; ``cs``: (n, n_cards, NCS) its side's
         per-copy statistics."""
-        from manoeuvre_sim.engine import cardstats as C
+        from manoeuvre_sim.manoeuvre.engine import cardstats as C
 
         self.games += len(score)
         self.score += float(score.sum())
@@ -112,7 +112,7 @@ def _diff(s1, q1, n1, s2, q2, n2):
 
 def observed_frame(o: ObservedSums) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The observed columns per identity, and the per-copy table."""
-    from manoeuvre_sim.engine.cardstats import CS_USE, USE_NAMES
+    from manoeuvre_sim.manoeuvre.engine.cardstats import CS_USE, USE_NAMES
 
     n, S, S2 = o.n, o.s, o.s2
     N, T, T2 = o.games, o.score, o.score2

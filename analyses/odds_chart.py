@@ -5,9 +5,9 @@ Each assault page is a grid — columns the attacker's base (strength + hill + l
 rows the defense total — and each cell holds the chance that the attack beats the defense
 (``A > D``, in per cent) above a 100% bar split into the six exclusive result bands of the
 Assault/Ambush Results Table (rule 6.1 step 7). Rendering only consumes the exact odds of
-:func:`manoeuvre_sim.odds.odds_grid`; nothing is simulated here. The bombardment / volley
+:func:`manoeuvre_sim.manoeuvre.odds.odds_grid`; nothing is simulated here. The bombardment / volley
 page is a grid of dice mixes (fired from level ground or a hill) by defense total, each cell
-the exact chance of a hit (:func:`manoeuvre_sim.odds.fire_odds`, rule 6.2). Each page is a
+the exact chance of a hit (:func:`manoeuvre_sim.manoeuvre.odds.fire_odds`, rule 6.2). Each page is a
 ``draw(fig)`` function, so the report (:mod:`analyses.report`) draws the same pages.
 """
 
@@ -27,9 +27,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
-from manoeuvre_sim.fileio import temp_beside  # noqa: E402
-from manoeuvre_sim.odds import DEFAULT_MIXES, odds_grid  # noqa: E402
+from manoeuvre_sim import __version__  # noqa: E402
+from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
+from manoeuvre_sim.manoeuvre import RULES_VERSION
+from manoeuvre_sim.manoeuvre.odds import DEFAULT_MIXES, odds_grid  # noqa: E402
 
 from .pages import PAPER_INCHES  # noqa: E402
 
@@ -185,10 +186,10 @@ FIRE_NOTES = (
 
 def fire_grid(mixes: Sequence[object], defenses: Sequence[int]):
     """(labels, P(hit) of shape (mixes, 2 for level / hill, defenses)), exact
-    (:func:`manoeuvre_sim.odds.fire_odds`)."""
+    (:func:`manoeuvre_sim.manoeuvre.odds.fire_odds`)."""
     import numpy as np
 
-    from manoeuvre_sim.odds import dice_label, fire_odds, parse_mix
+    from manoeuvre_sim.manoeuvre.odds import dice_label, fire_odds, parse_mix
 
     labels, out = [], []
     for mix in mixes:
@@ -212,7 +213,7 @@ def fire_page(
 
     def draw(fig) -> None:
         from manoeuvre_sim.analyses.chart_style import text_colour
-        from manoeuvre_sim.odds import rocket_odds
+        from manoeuvre_sim.manoeuvre.odds import rocket_odds
 
         w, h = fig.get_size_inches()
         fig.text(0.5, 1 - 0.5 / h, "Manoeuvre — Bombardment and Volley odds", ha="center",

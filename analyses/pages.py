@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
-from manoeuvre_sim.fileio import temp_beside  # noqa: E402
+from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 
 PAPER_INCHES = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
 

@@ -1,7 +1,7 @@
 """A replayed game as a PDF: one page per player turn, the board after it drawn as coloured
 terrain squares with the units on them, and the turn's events listed beneath.
 
-Rendering only consumes a :class:`manoeuvre_sim.replay.Replay` through the replay's public
+Rendering only consumes a :class:`manoeuvre_sim.manoeuvre.replay.Replay` through the replay's public
 reader API (and its English lines); nothing is played here, nothing of the engine is read.
 """
 
@@ -22,8 +22,8 @@ from matplotlib.collections import PatchCollection  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
-from manoeuvre_sim.fileio import temp_beside  # noqa: E402
-from manoeuvre_sim.replay import (  # noqa: E402
+from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
+from manoeuvre_sim.manoeuvre.replay import (  # noqa: E402
     FILES,
     Replay,
     Section,

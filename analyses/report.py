@@ -41,9 +41,10 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from manoeuvre_sim import RULES_VERSION, __version__  # noqa: E402
-from manoeuvre_sim.errors import UsageError  # noqa: E402
-from manoeuvre_sim.games import DEFAULT_GAME, GAMES, get_game, study_kinds  # noqa: E402
+from manoeuvre_sim import __version__  # noqa: E402
+from manoeuvre_sim.core.errors import UsageError  # noqa: E402
+from manoeuvre_sim.core.games import DEFAULT_GAME, GAMES, get_game, study_kinds  # noqa: E402
+from manoeuvre_sim.manoeuvre import RULES_VERSION
 
 from . import balance as B  # noqa: E402
 from .balance_pdf import balance_pages, whatif_page  # noqa: E402
@@ -51,7 +52,7 @@ from .cards_pdf import card_pages  # noqa: E402
 from .pages import Page, _size, _text_pages, study_head, write_pages  # noqa: E402
 from .report_pdf import Section, flow_pages, toc_page, toc_split  # noqa: E402
 
-KIND_ORDER = ("balance", "cards", "whatif")  # Manoeuvre's (games/manoeuvre.py STUDY_KINDS)
+KIND_ORDER = ("balance", "cards", "whatif")  # Manoeuvre's (manoeuvre/adapter.py STUDY_KINDS)
 # the files each kind of study directory must hold (besides manifest.json)
 REQUIRED = {
     "balance": ("matrix.csv", "armies.csv", "first_player.csv", "victory.csv"),
@@ -204,7 +205,7 @@ def load_studies(paths: Sequence[str | Path]) -> list:
 
 def _options_text(options: dict) -> str:
     """The rule switches of a study in words; ``"the defaults"`` when none is changed."""
-    from manoeuvre_sim.games.manoeuvre import RuleOptions
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
 
     default = RuleOptions()
     parts = []
@@ -222,8 +223,8 @@ def _options_text(options: dict) -> str:
 
 def _map_pool_lines(options: dict) -> list[str]:
     """The map sections a study drew from, with a hash of each as installed now."""
-    from manoeuvre_sim.engine.options import _ranges
-    from manoeuvre_sim.model import load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.engine.options import _ranges
+    from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
 
     include = bool((options or {}).get("include_unverified_maps"))
     sections = load_sections(terrain=load_terrain())
@@ -286,8 +287,8 @@ def study_provenance(study: Study) -> list[tuple[str, str]]:
 @functools.cache
 def _installed_hashes() -> dict[str, str]:
     """The data hash of each built-in army as installed now."""
-    from manoeuvre_sim.games.manoeuvre import army_hash
-    from manoeuvre_sim.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.adapter import army_hash
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     return {a.name: army_hash(a) for a in load_builtin_armies()}
 
@@ -295,8 +296,8 @@ def _installed_hashes() -> dict[str, str]:
 def _source(entry: dict) -> str:
     """Where an army of a manifest came from, and whether the installed built-in army (or
     the file, if it is still there) has the same data hash."""
-    from manoeuvre_sim.games.manoeuvre import army_hash
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.manoeuvre.adapter import army_hash
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     src = str(entry.get("source") or "")
     name, recorded = entry["name"], entry["data_hash"]
@@ -366,7 +367,7 @@ INTERPRETATIONS = (
 
 def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
     """The methods page: players, intervals, rule interpretations, known limits."""
-    from manoeuvre_sim.engine.options import _ranges, map_pool
+    from manoeuvre_sim.manoeuvre.engine.options import _ranges, map_pool
 
     used = sorted(
         {
@@ -468,7 +469,7 @@ def study_section(study: Study, paper: str) -> Section:
 def odds_section(own: dict[str, str]) -> Section:
     """The combat odds charts of ``odds chart``: an assault / ambush page per printed dice
     mix, then bombardment, volley and rockets; exact odds, nothing simulated."""
-    from manoeuvre_sim.odds import DEFAULT_MIXES, odds_grid
+    from manoeuvre_sim.manoeuvre.odds import DEFAULT_MIXES, odds_grid
 
     from .odds_chart import ASSAULT_DEFENSES, ASSAULT_STRENGTHS, assault_page, fire_page
 

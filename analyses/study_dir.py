@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
 
 STORE = "games.parquet"  # the study store's directory name inside the output directory
 
 
 def write_csv(df: pd.DataFrame, path: Path) -> Path:
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     with atomic_write(path, "w", newline="", encoding="utf-8") as f:
         df.to_csv(f, index=False, float_format="%.6g")
@@ -23,7 +23,7 @@ def write_csv(df: pd.DataFrame, path: Path) -> Path:
 
 
 def write_text(path: Path, text: str) -> Path:
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     with atomic_write(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -42,7 +42,7 @@ def write_study_files(
     """A study's files into ``out_dir``, each atomically: ``<name>.csv`` per table, each
     extra ``<name>.json``, ``manifest.json``, ``summary.txt`` (its lines), then the PDF
     (``(file name, writer of that path)``); returns the paths in that order."""
-    from manoeuvre_sim.results import write_json
+    from manoeuvre_sim.core.results import write_json
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ A study never keeps its games in memory: each block of games is reduced to count
 (label, army_a, army_b, first_player, winner, victory, tiebreak, turn_limit) with the sum
 and sum of squares of the game length (:class:`Tally`). Every table of the balance study is
 computed from those counts, so a million-game study needs the memory of a thousand-game
-one. Pure pandas/numpy/scipy/statsmodels (through ``manoeuvre_sim.stats``).
+one. Pure pandas/numpy/scipy/statsmodels (through ``manoeuvre_sim.core.stats``).
 
 Conventions: a game's score for a side is 1 for a win, 1/2 for a draw, 0 for a loss, and a
 "win rate" is the mean score (draws count half). Intervals are 95 %: Wilson for a single
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import stats
+from manoeuvre_sim.core import stats
 
 KEYS = ["label", "army_a", "army_b", "first_player", "winner", "victory", "tiebreak", "turn_limit"]
 TIEBREAKS = ("squares", "eliminations", "reduced", "nation", "none")

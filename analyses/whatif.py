@@ -26,14 +26,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim import DEFAULT_POLICY, stats
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import tally as T
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.games.manoeuvre import army_hash
-from manoeuvre_sim.model import Army
-from manoeuvre_sim.studies.rounds import interleave
-from manoeuvre_sim.study import Pairing, Task, blocks, play
+from manoeuvre_sim.core import stats
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.rounds import interleave
+from manoeuvre_sim.core.study import Pairing, Task, blocks, play
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre.adapter import army_hash
+from manoeuvre_sim.manoeuvre.model import Army
 
 WINNERS = ("a", "b", "draw")
 FIELD = "field"
@@ -87,7 +88,7 @@ class WhatIfResult:
         )  # fmt: skip
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
-        from manoeuvre_sim.results import write_json
+        from manoeuvre_sim.core.results import write_json
 
         out_dir = Path(out_dir)
         return [
@@ -108,9 +109,9 @@ def make_spec(
 ) -> WhatIfSpec:
     """The variant from army files (each replaces the base army of the same name) and
     ``--set`` edits (applied after the files)."""
-    from manoeuvre_sim.engine.pack import check_playable
-    from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.model.edit import apply_edits, describe_changes
+    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
+    from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.manoeuvre.model.edit import apply_edits, describe_changes
 
     by_name = {a.name: a for a in base.armies}
     touched: list[str] = []

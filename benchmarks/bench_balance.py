@@ -46,12 +46,13 @@ def main() -> None:
     import numba
     import numpy as np
 
-    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.engine.batch import NREC, play_games
-    from manoeuvre_sim.engine.pack import pack
-    from manoeuvre_sim.model import load_builtin_armies, load_sections, load_terrain
-    from manoeuvre_sim.runner import SimConfig, policy_arrays, rule_options
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
+    from manoeuvre_sim.manoeuvre.engine.batch import NREC, play_games
+    from manoeuvre_sim.manoeuvre.engine.pack import pack
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies, load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, rule_options
 
     armies = load_builtin_armies()
     tmp = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-balance-"))

@@ -32,11 +32,12 @@ def main() -> None:
     import numba
     import pandas as pd
 
-    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.backend import DaskBackend, LocalBackend
-    from manoeuvre_sim.model import load_builtin_armies
-    from manoeuvre_sim.results import read_store
+    from manoeuvre_sim.core.backend import DaskBackend, LocalBackend
+    from manoeuvre_sim.core.store import read_store
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     armies = tuple(load_builtin_armies())
     tmp = Path(tempfile.mkdtemp(prefix="bench-dask-"))

@@ -22,19 +22,19 @@ from pathlib import Path
 
 import numpy as np
 
-from manoeuvre_sim import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 SECTION = "## Decisions of the default player (issue 13)"
 
 RECORD_SNIPPET = r"""
 import sys
 import numpy as np
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.players import dispatch
-from manoeuvre_sim.engine.game import play_game
-from manoeuvre_sim.rng import new_state
-from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.players import dispatch
+from manoeuvre_sim.manoeuvre.engine.game import play_game
+from manoeuvre_sim.core.rng import new_state
+from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare, rule_options
 n_games, out = int(sys.argv[1]), sys.argv[2]
 rec = {"st": [], "opts": [], "cb": [], "rng": [], "meta": []}
 choose = dispatch.choose
@@ -66,10 +66,10 @@ def main() -> None:
     args = ap.parse_args()
     import numba as nb
 
-    from manoeuvre_sim.engine import decisions as D
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.engine.players import choose
-    from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
+    from manoeuvre_sim.manoeuvre.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine.players import choose
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare
 
     load0 = os.getloadavg()[0]
     path = Path(tempfile.mkdtemp(prefix="bench-decisions-")) / "decisions.npz"

@@ -52,9 +52,9 @@ OPTIONS = (
 def parse_players(text: str, games: int, slow: int, where: str) -> list[tuple[str, int]]:
     """``PLAYER`` or ``PLAYER@GAMES`` items: (spec, games per pairing); a search player
     without ``@`` plays ``slow``. A bad item is a UsageError naming ``where``."""
-    from manoeuvre_sim.engine.policy_ids import is_search
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.runner import check_policy
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.engine.policy_ids import is_search
+    from manoeuvre_sim.manoeuvre.runner import check_policy
 
     out = []
     for item in (x.strip() for x in text.split(",")):
@@ -86,7 +86,7 @@ def play_row(armies, spec: str, games: int, seed: int, threads: int, options: di
     """The default study's pairings under ``spec`` (games 0 .. games-1 of each): its game
     records, manifest and seconds."""
     from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.games.manoeuvre import RuleOptions
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
 
     t0 = time.perf_counter()
     last = [0.0]
@@ -139,8 +139,8 @@ def closeness_lines(rows: list[tuple[str, dict]]) -> list[str]:
 def trace_games(armies, spec: str, n: int, seed: int):
     """Game 0 of ``n`` pairings spread over the ordered pairings: (army a, army b, pairing
     seed, state, trace, the two armies' packed cards) each."""
-    from manoeuvre_sim.runner import SimConfig, prepare, traced_game
-    from manoeuvre_sim.study import pairing_seed
+    from manoeuvre_sim.core.study import pairing_seed
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, traced_game
 
     pairs = [(a, b) for a in armies for b in armies]
     picks = sorted({(k * len(pairs)) // n for k in range(n)})
@@ -158,7 +158,7 @@ def trace_games(armies, spec: str, n: int, seed: int):
 
 def trace_lines(spec: str, games: list, seed: int) -> list[str]:
     from manoeuvre_sim.analyses.endings import trace_counts
-    from manoeuvre_sim.engine.state import VICTORY_NAMES
+    from manoeuvre_sim.manoeuvre.engine.state import VICTORY_NAMES
 
     tcs = [trace_counts(tr, cards=cards) for *_, tr, cards in games]
     n = len(tcs)
@@ -318,7 +318,7 @@ def study_row(text: str, armies: list[str], seed: int):
 
     import pandas as pd
 
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
 
     d, _, label = text.partition("@")
     path = Path(d)
@@ -332,7 +332,7 @@ def study_row(text: str, armies: list[str], seed: int):
         raise UsageError(f"--rows-from: {path}: seed {m.get('seed')}, first game "
                          f"{m.get('first_game', 0)}, armies {names}: expected seed {seed}, "
                          f"first game 0 and {armies}")  # fmt: skip
-    from manoeuvre_sim import RULES_VERSION
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     if m.get("rules_version") != RULES_VERSION:
         raise UsageError(f"--rows-from: {path}: rules version {m.get('rules_version')}, "
@@ -358,7 +358,7 @@ def add_rows(args, argv: list[str], armies: list[str], out: Path, load0: float) 
     put their rows into the tables "Endings against play strength" of ``out``; the other
     rows, the option table and the traced games are kept. A provenance line says so."""
     from manoeuvre_sim.analyses.endings import endings_row
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     npair = len(armies) ** 2
     new: list[tuple[str, int, dict, str]] = []
@@ -394,7 +394,7 @@ def add_rows(args, argv: list[str], armies: list[str], out: Path, load0: float) 
 def traces_only(args, argv: list[str], armies: list[str], out: Path, load0: float) -> int:
     """Replace the section ``## Traced games`` of ``out`` (to the end of the file) with a
     new tracing, its own provenance at its head."""
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     text = out.read_text(encoding="utf-8")
     head = text.split("\n" + TRACED + "\n", 1)[0].rstrip("\n")
@@ -412,7 +412,8 @@ def traces_only(args, argv: list[str], armies: list[str], out: Path, load0: floa
 def provenance(args, argv: list[str], load0: float, manifests: list[dict]) -> list[str]:
     import numba
 
-    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim import __version__
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     try:
         commit = subprocess.run(
@@ -438,8 +439,8 @@ def provenance(args, argv: list[str], load0: float, manifests: list[dict]) -> li
 
 def main(argv: list[str] | None = None) -> int:
     from manoeuvre_sim.analyses.endings import endings_row
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.core.fileio import atomic_write
 
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -489,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print(f"bench_endings: {e}", file=sys.stderr)
         return 2
-    from manoeuvre_sim.model.load import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
 
     armies = [x.strip() for x in args.armies.split(",") if x.strip()] or [
         a.name for a in load_builtin_armies()

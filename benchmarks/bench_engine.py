@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from manoeuvre_sim import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 POLICIES = ("random", "simple", DEFAULT_POLICY)  # the default style (bench_players.py)
 KEEP_SECTIONS = ("Invariant run", "Before and after", "Decisions of the default player")
@@ -24,10 +24,10 @@ N_PY = 20  # games played as plain Python
 PY_SNIPPET = """
 import time
 import numpy as np
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.game import play_game
-from manoeuvre_sim.rng import new_state
-from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.game import play_game
+from manoeuvre_sim.core.rng import new_state
+from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare, rule_options
 cfg = SimConfig("France", "Russia", games=1, seed=2, policy_a="{pol}", policy_b="{pol}")
 _, _, P = prepare(cfg)  # the data is loaded once, as in simulate: only games are timed
 pol, params = policy_arrays(cfg)
@@ -50,7 +50,7 @@ def main() -> None:
     import numba
 
     from manoeuvre_sim import __version__
-    from manoeuvre_sim.runner import SimConfig, prepare, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, simulate
 
     load0 = os.getloadavg()[0]
     rows = []

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from bench_search import replace_section  # the one way to rewrite a results section
 
-from manoeuvre_sim.fileio import atomic_write
+from manoeuvre_sim.core.fileio import atomic_write
 
 PAIRS = (
     ("random", "random"),

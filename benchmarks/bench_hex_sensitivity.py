@@ -112,7 +112,7 @@ def sign_of(lo: float, hi: float) -> str:
 
 def paired(d: np.ndarray) -> tuple[float, float, float]:
     """Mean of per-game differences with its interval (the study layer's paired interval)."""
-    from manoeuvre_sim.stats import paired_interval
+    from manoeuvre_sim.core.stats import paired_interval
 
     d = np.asarray(d, dtype=np.float64)
     m, lo, hi = paired_interval(d.sum(), (d * d).sum(), len(d))
@@ -425,7 +425,7 @@ def kept_section(path: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> Path:
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", default=DEFAULT_PLAYERS,

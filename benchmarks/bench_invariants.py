@@ -41,8 +41,8 @@ SECTION = "## Invariant run"
 
 def record_violations(rec: np.ndarray, mirror: bool) -> np.ndarray:
     """Boolean mask of records breaking an end-of-game invariant (rules 2.1-2.3)."""
-    from manoeuvre_sim.engine import batch as B
-    from manoeuvre_sim.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine import batch as B
+    from manoeuvre_sim.manoeuvre.engine import state as S
 
     att = rec[:, B.R_VICTORY] == S.VICTORY_ATTRITION
     night = rec[:, B.R_VICTORY] == S.VICTORY_NIGHTFALL
@@ -98,11 +98,12 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from manoeuvre_sim import RULES_VERSION, __version__
-    from manoeuvre_sim.engine import batch as B
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.model import load_builtin_armies
-    from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
+    from manoeuvre_sim import __version__
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
+    from manoeuvre_sim.manoeuvre.engine import batch as B
+    from manoeuvre_sim.manoeuvre.engine import state as S
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare, rule_options
 
     armies = [a.name for a in load_builtin_armies()]
     extra = [x for x in args.extra_armies.split(",") if x]

@@ -11,7 +11,7 @@ markers; bench_players.py keeps it when it rewrites the rest):
 1. the neglected-cards table (``analyses/neglect.py``) of each style as the players of
    ``--baseline`` play it and as the players of this checkout play it, on the same seeds;
 2. the strength of each changed style: this checkout's style against the baseline's, on
-   every army mirrored, both seatings (``manoeuvre_sim.tournament``), with a 95 % interval.
+   every army mirrored, both seatings (``manoeuvre_sim.manoeuvre.tournament``), with a 95 % interval.
    ``--step REV`` (repeatable) adds the same comparison for one commit against its parent,
    so each fix's own effect is measured.
 
@@ -63,15 +63,15 @@ def _git(*args: str, cwd: Path = ROOT) -> str:
 
 
 def _extract_players(rev: str, dest: Path, package: str) -> None:
-    """``manoeuvre_sim/engine/players`` of ``rev`` as the package ``dest`` (imports
-    rewritten to ``manoeuvre_sim.engine.<package>``)."""
+    """``manoeuvre_sim/manoeuvre/engine/players`` of ``rev`` as the package ``dest`` (imports
+    rewritten to ``manoeuvre_sim.manoeuvre.engine.<package>``)."""
     with tempfile.TemporaryDirectory() as tmp:
         arch = subprocess.run(
-            ["git", "archive", rev, "manoeuvre_sim/engine/players"],
+            ["git", "archive", rev, "manoeuvre_sim/manoeuvre/engine/players"],
             cwd=ROOT, check=True, capture_output=True,
         ).stdout  # fmt: skip
         subprocess.run(["tar", "-x", "-C", tmp], input=arch, check=True)
-        src = Path(tmp) / "manoeuvre_sim" / "engine" / "players"
+        src = Path(tmp) / "manoeuvre_sim" / "manoeuvre" / "engine" / "players"
         if dest.exists():
             shutil.rmtree(dest)
         dest.mkdir(parents=True)
@@ -79,7 +79,8 @@ def _extract_players(rev: str, dest: Path, package: str) -> None:
             text = f.read_text(encoding="utf-8")
             if package != "players":
                 text = text.replace(
-                    "manoeuvre_sim.engine.players", f"manoeuvre_sim.engine.{package}"
+                    "manoeuvre_sim.manoeuvre.engine.players",
+                    f"manoeuvre_sim.manoeuvre.engine.{package}",
                 )
             (dest / f.name).write_text(text, encoding="utf-8")
 
@@ -94,8 +95,8 @@ def build_scratch(baseline: str, candidate: str | None) -> Path:
     for sub in ("analyses", "cli", "data"):
         shutil.copytree(ROOT / sub, pkg / sub, ignore=ign)
     if candidate is not None:
-        _extract_players(candidate, pkg / "engine" / "players", "players")
-    _extract_players(baseline, pkg / "engine" / "players_base", "players_base")
+        _extract_players(candidate, pkg / "manoeuvre" / "engine" / "players", "players")
+    _extract_players(baseline, pkg / "manoeuvre" / "engine" / "players_base", "players_base")
     return scratch
 
 
@@ -119,13 +120,13 @@ def _install_base() -> None:
     import numba as nb
     import numpy as np
 
-    import manoeuvre_sim.engine.players as players_pkg
-    from manoeuvre_sim import runner
-    from manoeuvre_sim.engine import game
-    from manoeuvre_sim.engine.players import dispatch as disp
-    from manoeuvre_sim.engine.players_base import heuristic as base_h
-    from manoeuvre_sim.engine.players_base import params as base_p
-    from manoeuvre_sim.jit import entry_point
+    import manoeuvre_sim.manoeuvre.engine.players as players_pkg
+    from manoeuvre_sim.core.jit import entry_point
+    from manoeuvre_sim.manoeuvre import runner
+    from manoeuvre_sim.manoeuvre.engine import game
+    from manoeuvre_sim.manoeuvre.engine.players import dispatch as disp
+    from manoeuvre_sim.manoeuvre.engine.players_base import heuristic as base_h
+    from manoeuvre_sim.manoeuvre.engine.players_base import params as base_p
 
     if not hasattr(game, "choose_entry"):
         raise SystemExit(
@@ -166,8 +167,8 @@ def worker(job: dict) -> None:
     import pandas as pd
 
     _install_base()
-    from manoeuvre_sim import tournament as T
     from manoeuvre_sim.analyses import neglect as N
+    from manoeuvre_sim.manoeuvre import tournament as T
 
     ans: dict = {}
     if job.get("table"):
@@ -189,7 +190,7 @@ def worker(job: dict) -> None:
             ans["strength"].append(pr)
     if job.get("keep"):
         # hand keeping: the style against itself with another discard threshold (H_KEEP)
-        from manoeuvre_sim.engine.players import PARAM_NAMES
+        from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES
 
         known = T.builtin_policies()
         ans["keep"] = []
@@ -237,8 +238,9 @@ def _strength_lines(rows: list[dict], label: str) -> list[str]:
 
 
 def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float) -> list[str]:
-    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses import neglect as N
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     cards, pols = _frames(ans)
     base_rev = args.baseline
@@ -271,13 +273,13 @@ def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float)
     L += N.markdown_cards(cards, KEY_CARDS)
     L.append("\n### Strength: this checkout's style against the baseline's\n")
     L.append(
-        f"`manoeuvre_sim.tournament` with the two versions as the pair: each army against "
+        f"`manoeuvre_sim.manoeuvre.tournament` with the two versions as the pair: each army against "
         f"itself, both seatings with the same seed, {args.strength_games:,} games per style "
         f"(seed {args.seed}); the win rate is the new style's, draws count half.\n"
     )
     L += _strength_lines(ans["strength"], "style (this checkout)")
     if ans.get("keep"):
-        from manoeuvre_sim.engine.players import PARAM_NAMES, POLICY_PARAMS
+        from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES, POLICY_PARAMS
 
         keep = POLICY_PARAMS["balanced"][PARAM_NAMES.index("keep")]
         L.append("\n### Hand keeping: balanced with another discard threshold\n")
@@ -351,7 +353,9 @@ def main() -> None:
     for s in styles:
         if s not in STYLES:
             raise SystemExit(f"--policies: expected some of {', '.join(STYLES)}, got {s!r}")
-    if _git("status", "--porcelain", "--untracked-files=no", "manoeuvre_sim/engine/players"):
+    if _git(
+        "status", "--porcelain", "--untracked-files=no", "manoeuvre_sim/manoeuvre/engine/players"
+    ):
         print("note: engine/players has uncommitted changes; they are measured", file=sys.stderr)
     t0 = time.perf_counter()
     table = {f"{s}@base": args.games for s in styles} | {s: args.games for s in styles}

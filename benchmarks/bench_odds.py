@@ -2,13 +2,13 @@
 
 Measures, in one run (every figure a ratio of timings taken in that run):
 
-1. exact chart cells per second (:func:`manoeuvre_sim.odds.odds_grid`, the printable chart's
+1. exact chart cells per second (:func:`manoeuvre_sim.manoeuvre.odds.odds_grid`, the printable chart's
    grid: 6 dice mixes x attacker base 0..12 x defense 3..16) against what a user of the
    alternatives would write for the same cells: icepool with one Die per dice mix and the
    comparisons per cell, and a plain-Python loop over numpy pmfs (one convolved pmf per
    mix, tail sums per cell); icepool rebuilding a Die for every cell is kept for reference;
 2. Monte Carlo assault resolutions per second with the engine's kernel
-   (:func:`manoeuvre_sim.combat.simulate_assault`) on 1 and 2 threads, against a numpy
+   (:func:`manoeuvre_sim.manoeuvre.combat.simulate_assault`) on 1 and 2 threads, against a numpy
    vectorised Monte Carlo that maps totals to bands with a lookup table (``np.select`` kept
    for reference).
 
@@ -30,8 +30,9 @@ import icepool
 import numba
 import numpy as np
 
-from manoeuvre_sim import __version__, combat
-from manoeuvre_sim import odds as O
+from manoeuvre_sim import __version__
+from manoeuvre_sim.manoeuvre import combat
+from manoeuvre_sim.manoeuvre import odds as O
 
 OUT = Path(__file__).with_name("RESULTS-odds.md")
 MIXES = O.DEFAULT_MIXES

@@ -75,10 +75,10 @@ PHASES = ("set-up", "discard", "draw + Scout/Spy", "movement", "combat", "restor
 
 
 def _profile_kernel():
-    from manoeuvre_sim.engine import game as G
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.engine.rules import draw_to_five
-    from manoeuvre_sim.rng import roll_die, seed_state
+    from manoeuvre_sim.core.rng import roll_die, seed_state
+    from manoeuvre_sim.manoeuvre.engine import game as G
+    from manoeuvre_sim.manoeuvre.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine.rules import draw_to_five
 
     @nb.njit
     def run(seed, n, tables, pol, params, opt, acc, seen):
@@ -156,7 +156,7 @@ def _profile_kernel():
 def profile(policy: str, games: int) -> tuple[np.ndarray, float, float]:
     """Cycles per phase summed over ``games`` France-Russia games, the wall time, and the
     mean game turns."""
-    from manoeuvre_sim.runner import SimConfig, policy_arrays, prepare, rule_options
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare, rule_options
 
     cfg = SimConfig("France", "Russia", games=games, seed=3, policy_a=policy, policy_b=policy)
     _, _, P = prepare(cfg)
@@ -172,8 +172,8 @@ def profile(policy: str, games: int) -> tuple[np.ndarray, float, float]:
     wall = time.perf_counter() - t
     # the profile is a copy of the engine's turn loop with clocks in it: it must play the
     # engine's games exactly, or its figures describe some other program
-    from manoeuvre_sim.engine.batch import R_TURNS, R_WINNER
-    from manoeuvre_sim.runner import simulate
+    from manoeuvre_sim.manoeuvre.engine.batch import R_TURNS, R_WINNER
+    from manoeuvre_sim.manoeuvre.runner import simulate
 
     rec = simulate(cfg).records
     if not (
@@ -189,7 +189,7 @@ def profile(policy: str, games: int) -> tuple[np.ndarray, float, float]:
 def games_per_second(policies, games: int):
     import numba
 
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     rows = []
     for pol in policies:
@@ -212,8 +212,8 @@ def games_per_second(policies, games: int):
 def loops(policy: str, games: int) -> dict:
     """Back-and-forth moves (a unit returning to the square it left on its previous move)
     and combats per player turn, from traced games."""
-    from manoeuvre_sim.engine.rules import EV_COMBAT, EV_MOVE, EV_TURN
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.rules import EV_COMBAT, EV_MOVE, EV_TURN
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     moves = back = combats = turns = 0
     longest_quiet = 0
@@ -251,9 +251,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
 
-    from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION, __version__
-    from manoeuvre_sim import tournament as T
-    from manoeuvre_sim.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
+    from manoeuvre_sim import __version__
+    from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
+    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
 
     # the search player plays about a game a second: bench_search.py measures it
     POLICY_NAMES = tuple(p for p in POLICY_NAMES if p != "search")  # noqa: N806

@@ -55,14 +55,14 @@ def replace_section(path: Path, title: str, body: str) -> None:
         text = text[:i] + block + ("\n" + text[j:].lstrip("\n") if j >= 0 else "")
     else:
         text = text.rstrip("\n") + "\n\n" + block
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     with atomic_write(path, encoding="utf-8") as f:
         f.write(text)
 
 
 def scores(records: np.ndarray, seat: int) -> np.ndarray:
-    from manoeuvre_sim.engine.batch import R_WINNER
+    from manoeuvre_sim.manoeuvre.engine.batch import R_WINNER
 
     w = records[:, R_WINNER]
     return np.where(w == seat, 1.0, np.where(w < 0, 0.5, 0.0))
@@ -71,10 +71,10 @@ def scores(records: np.ndarray, seat: int) -> np.ndarray:
 def main() -> None:
     import numba
 
-    from manoeuvre_sim.model.load import load_builtin_armies
-    from manoeuvre_sim.runner import SimConfig, simulate
-    from manoeuvre_sim.stats import wilson_interval
-    from manoeuvre_sim.study import pairing_seed
+    from manoeuvre_sim.core.stats import wilson_interval
+    from manoeuvre_sim.core.study import pairing_seed
+    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budgets", default="8,32,128")
@@ -157,7 +157,7 @@ def main() -> None:
         return
     if args.ladder:
         spec = f"search:{args.ladder}:{args.rollout}"
-        from manoeuvre_sim.engine.players import POLICY_NAMES
+        from manoeuvre_sim.manoeuvre.engine.players import POLICY_NAMES
 
         lines = [
             head + f"--ladder {args.ladder} --games {args.games} --seed {args.seed}`.",

@@ -36,7 +36,7 @@ def main() -> None:
     from bench_search import replace_section
 
     from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.model.load import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default=DEFAULT, help="POLICY:GAMES,... (games per pairing)")

@@ -8,7 +8,7 @@ player on both seats.
 * which sections the players lay under the rules set-up (the random draw uses each section
   of the pool equally often).
 
-95 % Wilson intervals (``manoeuvre_sim.stats``); a draw counts half. Writes
+95 % Wilson intervals (``manoeuvre_sim.core.stats``); a draw counts half. Writes
 benchmarks/RESULTS-setup.md.
 
     .venv/bin/python benchmarks/bench_setup.py [--games-per-pairing 500] [--games 2000]
@@ -42,13 +42,14 @@ def main() -> None:
 
     import numba
 
-    from manoeuvre_sim import RULES_VERSION, __version__
+    from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.model import load_builtin_armies
-    from manoeuvre_sim.results import to_frame
-    from manoeuvre_sim.runner import SimConfig, simulate
-    from manoeuvre_sim.stats import wilson_interval
-    from manoeuvre_sim.study import RuleOptions
+    from manoeuvre_sim.core.stats import wilson_interval
+    from manoeuvre_sim.core.study import RuleOptions
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.results import to_frame
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     load = os.getloadavg()[0]
     simulate(SimConfig("France", "Russia", games=20, setup="rules"))  # compile

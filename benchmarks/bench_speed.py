@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from manoeuvre_sim import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 HERE = Path(__file__).resolve().parents[1]
 SECTION = "## Before and after (issue 13)"
@@ -40,7 +40,7 @@ import collections, json, time
 from numba.core import event as ev
 t0 = time.perf_counter()
 with ev.install_recorder("numba:compile") as rec:
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
     simulate(SimConfig("France", "Russia", games=2, seed=1, threads=2))
 total = time.perf_counter() - t0
 stack, excl, count = [], collections.defaultdict(float), collections.Counter()
@@ -62,7 +62,7 @@ print(json.dumps({"seconds": total, "compiles": sum(count.values()),
 
 GPS_SNIPPET = r"""
 import hashlib, json, sys, time
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 pol, threads, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 simulate(SimConfig("France", "Russia", games=64, seed=1, policy_a=pol, policy_b=pol))
 cfg = SimConfig("France", "Russia", games=games, seed=2, policy_a=pol, policy_b=pol,
@@ -126,9 +126,11 @@ def main() -> None:
         # the engine compiled); the first make run is the cold compile plus this
         print(f"{k}: make run's job ...", file=sys.stderr, flush=True)
         job = 0.0
-        if (tree / "manoeuvre_sim" / "engine" / "warmup.py").exists():
-            job += _run(tree, [_python(tree), "-m", "manoeuvre_sim.engine.warmup", "games"],
-                        caches[k])[1]  # fmt: skip
+        for where in ("manoeuvre_sim/manoeuvre/engine", "manoeuvre_sim/engine"):  # new, old
+            if (tree / where / "warmup.py").exists():
+                module = where.replace("/", ".") + ".warmup"
+                job += _run(tree, [_python(tree), "-m", module, "games"], caches[k])[1]
+                break
         cmd = [str(tree / ".venv" / "bin" / "manoeuvre-sim"), "balance", "--quiet", "--force",
                "--out", str(tmp / f"balance-{k}")]  # fmt: skip
         job += _run(tree, cmd, caches[k])[1]

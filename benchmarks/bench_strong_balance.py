@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "benchmarks" / "RESULTS-strong-balance.md"
 
-from manoeuvre_sim.stats import mean_interval, z_value  # noqa: E402
+from manoeuvre_sim.core.stats import mean_interval, z_value  # noqa: E402
 
 Z = z_value()
 
@@ -163,7 +163,7 @@ def verdict(ci: tuple) -> str:
 
 
 def provenance(s: dict) -> list[str]:
-    from manoeuvre_sim.engine.players.dispatch import value_record
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
 
     m = s["manifest"]
     vr = value_record(s["label"])
@@ -307,7 +307,7 @@ def section(ref: dict, strong: dict, c: dict, armies: list[str], boot: int) -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    from manoeuvre_sim.fileio import atomic_write
+    from manoeuvre_sim.core.fileio import atomic_write
 
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -6,7 +6,7 @@ held-out games, export the model.
 
 Plays ``--games`` games of ``--policy`` against itself on every ordered pairing of the 8
 base armies (the balance study's seeds), keeps the features of both seats at the start of
-every player turn (``manoeuvre_sim/value_data.py``; stored in reports/value/, not
+every player turn (``manoeuvre_sim/manoeuvre/value_data.py``; stored in reports/value/, not
 committed), fits the logistic value on the games outside a held-out ``--test-share`` of
 them (split by game), writes the model to data/value/NAME.npz with its provenance, and the
 section "NAME" of benchmarks/RESULTS-value.md: log loss and Brier score on the held-out
@@ -30,8 +30,8 @@ OUT = ROOT / "benchmarks" / "RESULTS-value.md"
 HEADER = """# The learned position value
 
 Issue 26 part 1: a seat's chance to win from a position, fitted to self-play games
-(`manoeuvre_sim/value_data.py`, `value_fit.py`; the model `engine/value.py`, its features
-`engine/features.py`), written by `benchmarks/bench_value.py`. Each section is one model
+(`manoeuvre_sim/manoeuvre/value_data.py`, `value_fit.py`; the model `engine/players/value.py`, its features
+`engine/players/features.py`), written by `benchmarks/bench_value.py`. Each section is one model
 file in data/value/. Calibration is measured on held-out games (split by game): log loss
 and Brier score (lower is better) against a constant prediction, and the reliability table
 (predicted against observed win rate by bin of the prediction; draws count half).
@@ -42,11 +42,11 @@ def main() -> None:
     import numpy as np
     from bench_search import replace_section
 
-    from manoeuvre_sim.engine.features import FEATURE_NAMES
-    from manoeuvre_sim.engine.value import load_value, save_value, value_path
-    from manoeuvre_sim.model.load import load_builtin_armies
-    from manoeuvre_sim.value_data import positions, read_positions, write_positions
-    from manoeuvre_sim.value_fit import fit_value, provenance
+    from manoeuvre_sim.manoeuvre.engine.players.features import FEATURE_NAMES
+    from manoeuvre_sim.manoeuvre.engine.players.value import load_value, save_value, value_path
+    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.value_data import positions, read_positions, write_positions
+    from manoeuvre_sim.manoeuvre.value_fit import fit_value, provenance
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100, help="games per ordered pairing")
@@ -148,9 +148,9 @@ def cross_check(rows, fit, name: str) -> list[str]:
     gap on this fit's held-out games."""
     import numpy as np
 
-    from manoeuvre_sim.engine.features import FEATURE_NAMES
-    from manoeuvre_sim.engine.value import load_value, value_path
-    from manoeuvre_sim.value_fit import log_loss, reliability
+    from manoeuvre_sim.manoeuvre.engine.players.features import FEATURE_NAMES
+    from manoeuvre_sim.manoeuvre.engine.players.value import load_value, value_path
+    from manoeuvre_sim.manoeuvre.value_fit import log_loss, reliability
 
     test = np.isin(rows["gid"].to_numpy(), fit.test_gids)
     x = rows[list(FEATURE_NAMES)].to_numpy(np.float64)[test]

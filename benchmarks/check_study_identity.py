@@ -38,7 +38,7 @@ def frame_hash(df: pd.DataFrame) -> str:
 
 
 def store_hash(store: Path) -> tuple[str, int]:
-    from manoeuvre_sim.results import read_store
+    from manoeuvre_sim.core.store import read_store
 
     df = read_store(store)
     return frame_hash(df), len(df)
@@ -170,7 +170,7 @@ def main() -> None:
     hashes["simulate.parquet"] = frame_hash(pd.read_parquet(out))
 
     # a tournament (style parameter vectors in the pairings) through the same tasks
-    from manoeuvre_sim import tournament as T
+    from manoeuvre_sim.manoeuvre import tournament as T
 
     styles = {"cautious": T.Policy("cautious", "balanced", tuple(
         x * 1.5 for x in T.builtin_policies()["balanced"].params))}  # fmt: skip

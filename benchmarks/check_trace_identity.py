@@ -64,7 +64,7 @@ def old_hex_events(trace: np.ndarray) -> np.ndarray:
 
 
 def manoeuvre() -> dict:
-    from manoeuvre_sim.runner import SimConfig, simulate, traced_game
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate, traced_game
 
     out = {}
     for a, b, pa, pb, kw in MANOEUVRE_RUNS:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from manoeuvre_sim import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 POLICY_HELP = (
     "random | simple | attritional | territorial | balanced | tuned | "
@@ -113,7 +113,7 @@ def sections_option(f):
 def parse_setup(kw: dict) -> dict:
     """``kw``'s ``fixed_map`` / ``fixed_rot`` strings as tuples of ints, checked (a bad value
     exits 2 with one line naming ``--map`` or ``--rot``); returns ``kw``."""
-    from manoeuvre_sim.engine.options import parse_fixed_map
+    from manoeuvre_sim.manoeuvre.engine.options import parse_fixed_map
 
     kw["fixed_map"], kw["fixed_rot"] = parse_fixed_map(kw.get("fixed_map"), kw.get("fixed_rot"))
     return kw
@@ -122,7 +122,7 @@ def parse_setup(kw: dict) -> dict:
 # The options that change how a game plays: ONE definition, taken by every command that
 # plays games (tests/test_cli_game_options.py fails when a command lacks one), and ONE
 # parser into the config (:func:`pop_game_options`), so a game replayed with the options it
-# was simulated with is the same game. Each is a field of ``games.manoeuvre.RuleOptions`` (and of
+# was simulated with is the same game. Each is a field of ``manoeuvre.adapter.RuleOptions`` (and of
 # ``runner.SimConfig``) of the same name.
 GAME_OPTION_NAMES = (
     "setup", "fixed_map", "fixed_rot", "sections_file", "tournament_hand",
@@ -168,9 +168,9 @@ def game_options(f):
 
 
 def pop_game_options(kw: dict):
-    """The :func:`game_options` out of ``kw`` as a checked ``games.manoeuvre.RuleOptions`` (a bad
+    """The :func:`game_options` out of ``kw`` as a checked ``manoeuvre.adapter.RuleOptions`` (a bad
     ``--map``, ``--rot``, ``--sections`` or ``--max-turns`` exits 2 with one line)."""
-    from manoeuvre_sim.games.manoeuvre import RuleOptions
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
 
     parse_setup(kw)
     return RuleOptions(**{k: kw.pop(k) for k in GAME_OPTION_NAMES})
@@ -245,7 +245,7 @@ def backend_options(f):
 def pop_backend(kw: dict) -> dict:
     """The backend choice out of ``kw`` (checked before any game: --scheduler and --workers
     only with dask), as keywords of ``backend.make_backend`` plus ``resume``."""
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
 
     name, scheduler, workers = kw.pop("backend"), kw.pop("scheduler"), kw.pop("workers")
     if name != "dask" and scheduler:
@@ -260,9 +260,9 @@ def pop_backend(kw: dict) -> dict:
 
 
 def engine_kernels(policies: Sequence[str] = (), cards: bool = False) -> tuple[str, ...]:
-    """The batch kernels (``engine/warmup.py``) a run of ``policies`` plays with: the search
+    """The batch kernels (``core/warmup.py``) a run of ``policies`` plays with: the search
     player's if one searches, else the plain one; ``cards``: also the card-statistics one."""
-    from manoeuvre_sim.runner import is_search
+    from manoeuvre_sim.manoeuvre.runner import is_search
 
     kinds = ("search",) if any(is_search(p) for p in policies) else ("games",)
     return kinds + (("cards",) if cards else ())
@@ -271,7 +271,7 @@ def engine_kernels(policies: Sequence[str] = (), cards: bool = False) -> tuple[s
 def start_description(kinds: Sequence[str] = ("games",)) -> str:
     """A progress bar's description before the first block: what numba will compile first
     when the kernels ``kinds`` are not in its cache (about how long), else "playing"."""
-    from manoeuvre_sim.engine.warmup import compiling_message, is_compiled
+    from manoeuvre_sim.core.warmup import compiling_message, is_compiled
 
     todo = tuple(k for k in kinds if not is_compiled(k))
     return compiling_message(todo) if todo else "playing"
@@ -317,7 +317,7 @@ def play_into_store(out: str, backend: dict, *, threads: int, quiet: bool, kinds
     import shutil
     from pathlib import Path
 
-    from manoeuvre_sim.backend import make_backend
+    from manoeuvre_sim.core.backend import make_backend
 
     be = dict(backend)
     resume = be.pop("resume", False)
@@ -374,7 +374,7 @@ def run_and_write(
     files, print its summary; exit 130 when interrupted (the finished games are kept and
     reported)."""
     from manoeuvre_sim.analyses.balance import prepare_out_dir
-    from manoeuvre_sim.backend import make_backend
+    from manoeuvre_sim.core.backend import make_backend
 
     be = dict(backend or {"name": "local"})
     resume = be.pop("resume", False)
@@ -412,7 +412,7 @@ def army_option(flags: dict[str, object]):
     """Name the option in an unknown-army error raised inside: ``flags`` maps each option
     (``--army-a``) to the value typed (a name, or several for ``--armies``); the error of a
     value becomes ``--army-a 'Frnace': unknown army; did you mean 'France'? ...``."""
-    from manoeuvre_sim.errors import DataError, UsageError
+    from manoeuvre_sim.core.errors import DataError, UsageError
 
     try:
         yield

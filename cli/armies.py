@@ -9,7 +9,7 @@ import sys
 import click
 
 from manoeuvre_sim.cli._common import format_table
-from manoeuvre_sim.fileio import atomic_write
+from manoeuvre_sim.core.fileio import atomic_write
 
 
 @click.group()
@@ -20,7 +20,7 @@ def armies() -> None:
 @armies.command("list")
 def list_armies() -> None:
     """One line per built-in army: units, cavalry, average strengths, leaders."""
-    from manoeuvre_sim.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     rows = []
     for a in load_builtin_armies():
@@ -67,7 +67,7 @@ def _dice_cell(c) -> str:
 @click.option("--relax", is_flag=True, help="Allow a deck that breaks the 8/5/20/60 counts.")
 def show(army: str, relax: bool) -> None:
     """Units and the whole deck of ARMY (a built-in name or a .toml path)."""
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     a = find_army(army, relax=relax)
     click.echo(f"{a.name}  (tie-break rank {a.tiebreak_rank}, {a.deck_size} cards)")
@@ -133,8 +133,8 @@ def show(army: str, relax: bool) -> None:
 @click.option("--relax", is_flag=True, help="Allow decks that break the 8/5/20/60 counts.")
 def validate(paths: tuple[str, ...], relax: bool) -> None:
     """Check army files; print every problem with file, field and what was expected."""
-    from manoeuvre_sim.errors import DataError
-    from manoeuvre_sim.model import load_army
+    from manoeuvre_sim.core.errors import DataError
+    from manoeuvre_sim.manoeuvre.model import load_army
 
     bad = 0
     for p in paths:
@@ -160,8 +160,13 @@ def validate(paths: tuple[str, ...], relax: bool) -> None:
 def export(names: tuple[str, ...], fmt: str, what: str, out: str | None) -> None:
     """Cards (or units) of NAMES (default: all built-in armies) in the columns of the
     reference transcription, one row per physical card."""
-    from manoeuvre_sim.model import find_army, load_builtin_armies
-    from manoeuvre_sim.model.export import CARD_COLUMNS, UNIT_COLUMNS, card_rows, unit_rows
+    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model.export import (
+        CARD_COLUMNS,
+        UNIT_COLUMNS,
+        card_rows,
+        unit_rows,
+    )
 
     chosen = [find_army(n) for n in names] if names else load_builtin_armies()
     cols, rowf = (CARD_COLUMNS, card_rows) if what == "cards" else (UNIT_COLUMNS, unit_rows)

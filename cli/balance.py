@@ -56,8 +56,8 @@ def study_options(f):
 
 
 def parse_armies(armies: str | None) -> list[str]:
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.model import load_builtin_armies
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     if armies is None:
         return [a.name for a in load_builtin_armies()]

@@ -86,7 +86,7 @@ def cards(**kw) -> None:
     and by controlled ablation (every copy of a card replaced by a blank, the same seeds
     replayed; paired 95% intervals)."""
     from manoeuvre_sim.analyses import cards as C
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)

@@ -11,7 +11,8 @@ import sys
 
 import click
 
-from manoeuvre_sim import RULES_VERSION, __version__
+from manoeuvre_sim import __version__
+from manoeuvre_sim.manoeuvre import RULES_VERSION
 
 # name -> (module, attribute, one-line help shown by --help without importing the module)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
@@ -90,7 +91,7 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: user errors print one clear message and exit with status 2."""
-    from manoeuvre_sim.errors import ManoeuvreError
+    from manoeuvre_sim.core.errors import ManoeuvreError
 
     try:
         cli.main(args=argv, prog_name="manoeuvre-sim", standalone_mode=False)

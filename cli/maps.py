@@ -19,7 +19,7 @@ def list_sections() -> None:
     from collections import Counter
 
     from manoeuvre_sim.cli._common import format_table
-    from manoeuvre_sim.model import load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
 
     terrain = load_terrain()
     letters = terrain.letters
@@ -37,8 +37,8 @@ def list_sections() -> None:
 @click.option("--picture", is_flag=True, help="Draw a small picture instead of letters.")
 def show(number: int, rotate: int, picture: bool) -> None:
     """Section NUMBER as a 4x4 letter grid (or a small picture), with its legend."""
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.model import load_sections, load_terrain
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
 
     terrain = load_terrain()
     sections = {s.number: s for s in load_sections(terrain=terrain)}

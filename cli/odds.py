@@ -12,8 +12,8 @@ import re
 import click
 
 from manoeuvre_sim.cli._common import format_table
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.fileio import atomic_write
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.fileio import atomic_write
 
 _SIM = click.option(
     "--simulate",
@@ -78,7 +78,7 @@ def _emit(names, probs, extra: dict, est, as_json: bool, title: str) -> None:
 
 
 def _defense_total(defense, defender_strength, terrain, redoubt, sappers, cards, leader) -> int:
-    from manoeuvre_sim import odds
+    from manoeuvre_sim.manoeuvre import odds
 
     parts = defender_strength is not None
     if defense is not None and parts:
@@ -99,8 +99,8 @@ def _defense_total(defense, defender_strength, terrain, redoubt, sappers, cards,
         return defense
     ter = 0
     if terrain:
-        from manoeuvre_sim.matchup import find_terrain
-        from manoeuvre_sim.model import load_terrain
+        from manoeuvre_sim.manoeuvre.matchup import find_terrain
+        from manoeuvre_sim.manoeuvre.model import load_terrain
 
         ter = find_terrain(load_terrain(), terrain, "defender").defense
     return odds.build_defense(
@@ -212,8 +212,8 @@ def assault(
     as_json,
 ) -> None:
     """Odds of an Assault or Ambush (rule 6.1): the six result bands, exclusive."""
-    from manoeuvre_sim import odds as o
-    from manoeuvre_sim.combat import BAND_NAMES
+    from manoeuvre_sim.manoeuvre import odds as o
+    from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
 
     supports = []
     for s in support:
@@ -253,7 +253,7 @@ def assault(
 def _fire(
     kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
 ) -> None:
-    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.manoeuvre import odds as o
 
     d = _defense_total(defense, defender_strength, terrain, redoubt, False, (), 0)
     res = o.fire_odds(dice, d, hill=hill)
@@ -268,7 +268,7 @@ def _fire(
     if est is not None:  # same order as the exact rows
         import numpy as np
 
-        from manoeuvre_sim.odds import Estimate
+        from manoeuvre_sim.core.stats import Estimate
 
         est = Estimate(("hit", "no_effect"), np.array(est.counts[::-1]), est.n, est.seed)
     _emit(("hit", "no_effect"), probs, extra, est, as_json, title)
@@ -334,7 +334,7 @@ def volley(
 @_JSON
 def pursuit(cards, leader_mod, simulate, seed, as_json) -> None:
     """Distribution of pursuit hits (rule 6.6): one d6 per card, hit if d6 + mod <= value."""
-    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.manoeuvre import odds as o
 
     p = o.pursuit_odds(list(cards), leader_mod)
     est = o.simulate_pursuit(list(cards), leader_mod, simulate, seed) if simulate else None
@@ -360,7 +360,7 @@ def pursuit(cards, leader_mod, simulate, seed, as_json) -> None:
 @_JSON
 def rally(rally, simulate, seed, as_json) -> None:
     """Leader rally in the Restoration Phase (rule 7): RALLY is 1..6 or 'auto'."""
-    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.manoeuvre import odds as o
 
     if rally != "auto":
         try:
@@ -388,7 +388,7 @@ def rally(rally, simulate, seed, as_json) -> None:
 @_JSON
 def withdraw(withdraw_max, simulate, seed, as_json) -> None:
     """A US unit card's withdraw attempt (rule 8): d6 within 1..WITHDRAW_MAX."""
-    from manoeuvre_sim import odds as o
+    from manoeuvre_sim.manoeuvre import odds as o
 
     p = o.withdraw_odds(withdraw_max)
     est = _swap(o.simulate_d6_range(withdraw_max, simulate, seed)) if simulate else None
@@ -405,7 +405,7 @@ def withdraw(withdraw_max, simulate, seed, as_json) -> None:
 def _swap(est):
     import numpy as np
 
-    from manoeuvre_sim.odds import Estimate
+    from manoeuvre_sim.core.stats import Estimate
 
     return Estimate(("success", "failure"), np.array(est.counts[::-1]), est.n, est.seed)
 
@@ -416,8 +416,8 @@ def _swap(est):
 @_JSON
 def rockets(simulate, seed, as_json) -> None:
     """A rocket attack (Distant Lands 6.3): d10 1-4 no effect, 5-8 retreat, 9-10 both."""
-    from manoeuvre_sim import odds as o
-    from manoeuvre_sim.combat import ROCKET_NAMES
+    from manoeuvre_sim.manoeuvre import odds as o
+    from manoeuvre_sim.manoeuvre.combat import ROCKET_NAMES
 
     p = o.rocket_odds()
     est = o.simulate_rockets(simulate, seed) if simulate else None
@@ -468,8 +468,8 @@ def matchup(
     as_json,
 ) -> None:
     """Odds of a real unit assaulting a real unit, for every card choice (rule 6.1)."""
-    from manoeuvre_sim.combat import BAND_NAMES
-    from manoeuvre_sim.matchup import matchup as named_matchup
+    from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
+    from manoeuvre_sim.manoeuvre.matchup import matchup as named_matchup
 
     m = named_matchup(
         attacker_army,
@@ -539,8 +539,8 @@ def table(mixes, strengths, defenses, committed, out) -> None:
     import csv
     import io
 
-    from manoeuvre_sim import odds as o
-    from manoeuvre_sim.combat import BAND_NAMES
+    from manoeuvre_sim.manoeuvre import odds as o
+    from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
 
     mixes = mixes or o.DEFAULT_MIXES
     if committed:

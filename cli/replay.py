@@ -12,8 +12,8 @@ from manoeuvre_sim.cli._common import (
     pop_game_options,
     rule_options,
 )
-from manoeuvre_sim.errors import DataError, UsageError
-from manoeuvre_sim.fileio import atomic_write
+from manoeuvre_sim.core.errors import DataError, UsageError
+from manoeuvre_sim.core.fileio import atomic_write
 
 # the options --from FILE takes from the file (its manifest and the game's row): given too,
 # each must equal the file's value (a conflict is refused, never silently overridden)
@@ -79,8 +79,8 @@ def replay(
     Give the options the games were simulated with (the set-up, the rule options,
     --sections, --max-turns: every option that changes a game), or --from the simulate
     output, whose manifest gives them all."""
-    from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.replay import (
+    from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.manoeuvre.replay import (
         check_turns,
         match_info,
         parse_turns,
@@ -95,7 +95,7 @@ def replay(
     fmt = check_format(fmt, suffix, turns)
     span = parse_turns(turns)
     if from_file is not None:
-        from manoeuvre_sim.replay.source import config_from_file
+        from manoeuvre_sim.manoeuvre.replay.source import config_from_file
 
         given = {
             k: kw[k]
@@ -123,12 +123,12 @@ def replay(
     rep = replay_game(info.config.army_a, info.config.army_b, seed=info.seed, game=game,
                       info=info)  # fmt: skip
     if record is not None:
-        from manoeuvre_sim.replay.source import check_record
+        from manoeuvre_sim.manoeuvre.replay.source import check_record
 
         check_record(rep, record, from_file)
     check_turns(rep, span)
     if fmt == "jsonl":
-        from manoeuvre_sim.replay.jsonl import jsonl
+        from manoeuvre_sim.manoeuvre.replay.jsonl import jsonl
 
         write_text(out, jsonl(rep), summary(rep))
         return

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, game_options
-from manoeuvre_sim.games import DEFAULT_GAME
+from manoeuvre_sim.core.games import DEFAULT_GAME
 
 DEFAULT_GAMES = 1000  # as balance
 
@@ -85,7 +85,7 @@ def report(
     --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance - unless every
     --from is a Maneuver study."""
     from manoeuvre_sim.analyses import report as R
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
 
     out_path = Path(out)
     if out_path.suffix.lower() != ".pdf":
@@ -166,8 +166,8 @@ def report(
 
 
 def _manifest_options(manifest: dict):
-    """The rule options a balance study's manifest records (``games.manoeuvre.RuleOptions``)."""
-    from manoeuvre_sim.games.manoeuvre import RuleOptions
+    """The rule options a balance study's manifest records (``manoeuvre.adapter.RuleOptions``)."""
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
 
     o = dict(manifest.get("options") or {})
     for k in ("fixed_map", "fixed_rot"):
@@ -234,8 +234,8 @@ def _card_specs(card_armies, games, field, have, seed, policy, threads, options=
     """The observed card studies the report runs: ``--cards`` armies (names of the balance
     study's field, or 'all') that have no card study in --from; checked, not played."""
     from manoeuvre_sim.analyses import cards as C
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     if card_armies is None:
         if games != 2000:

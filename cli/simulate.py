@@ -44,10 +44,10 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     import shutil
 
     from manoeuvre_sim.cli._common import play_into_store
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.games.manoeuvre import simulate_tasks
-    from manoeuvre_sim.results import check_output_path, write
-    from manoeuvre_sim.runner import SimConfig, prepare
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.core.results import check_output_path, write
+    from manoeuvre_sim.manoeuvre.adapter import simulate_tasks
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare
 
     be = pop_backend(kw)
     options = pop_game_options(kw)  # the one parser of the game options (cli/_common.py)

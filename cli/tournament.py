@@ -51,10 +51,10 @@ def tournament(
     """Play every pair of --policies on each army against itself, both seatings, and report
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
-    from manoeuvre_sim import tournament as T
     from manoeuvre_sim.cli._common import format_table, pop_game_options
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.model import find_army, load_builtin_armies
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
@@ -65,7 +65,7 @@ def tournament(
     if out:
         from pathlib import Path
 
-        from manoeuvre_sim.results import check_output_path
+        from manoeuvre_sim.core.results import check_output_path
 
         check_output_path(out, (".parquet", ".csv"))
         store = Path(f"{out}.store")  # the tasks as they finish (--resume reads them back)
@@ -81,7 +81,7 @@ def tournament(
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
     army_names = None
     if armies:
-        from manoeuvre_sim.engine.pack import check_playable
+        from manoeuvre_sim.manoeuvre.engine.pack import check_playable
 
         with army_option({"--armies": armies}):
             chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
@@ -114,7 +114,7 @@ def tournament(
             bar.n = done
             bar.refresh()
 
-    from manoeuvre_sim.backend import make_backend
+    from manoeuvre_sim.core.backend import make_backend
 
     with make_backend(threads=threads, **be) as backend:
         try:
@@ -126,7 +126,7 @@ def tournament(
     if out and len(res.frame):
         import shutil
 
-        from manoeuvre_sim.results import write
+        from manoeuvre_sim.core.results import write
 
         write(res.frame, out, res.manifest)
         if not res.interrupted:

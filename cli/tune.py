@@ -111,10 +111,10 @@ def tune(**kw) -> None:
     tournament --styles; Ctrl-C keeps the last finished generation."""
     from pathlib import Path
 
-    from manoeuvre_sim import tune as T
-    from manoeuvre_sim import tune_io as IO
     from manoeuvre_sim.cli._common import pop_game_options, progress_bar
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre import tune as T
+    from manoeuvre_sim.manoeuvre import tune_io as IO
 
     # every option is checked, and every army loaded, before the first game
     T.require_cma()

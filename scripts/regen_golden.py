@@ -35,7 +35,7 @@ def golden_path(game: tuple) -> Path:
 
 def render(game: tuple) -> str:
     """The transcript of one golden game, exactly as ``manoeuvre-sim replay`` prints it."""
-    from manoeuvre_sim.replay import transcript
+    from manoeuvre_sim.manoeuvre.replay import transcript
 
     a, b, seed, g, pa, pb = game
     return transcript(a, b, seed=seed, game=g, policies=(pa, pb))

@@ -38,8 +38,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from manoeuvre_sim.engine.board import TP_ENTER, terrain_codes, terrain_props
-from manoeuvre_sim.model import load_terrain
+from manoeuvre_sim.manoeuvre.engine.board import TP_ENTER, terrain_codes, terrain_props
+from manoeuvre_sim.manoeuvre.model import load_terrain
 
 N_UNITS = 16  # 8 per player: player 0 ids 0..7, player 1 ids 8..15
 

@@ -2,7 +2,7 @@
 
 Each side is a coin with a chance of heads in percent; a game is ``Options.flips`` flips of
 each coin, the side with more heads wins (equal: a draw). Game ``i`` of a pairing is seeded
-from ``(pairing.seed, i)`` alone through ``manoeuvre_sim.rng``, as a real game's kernels are:
+from ``(pairing.seed, i)`` alone through ``manoeuvre_sim.core.rng``, as a real game's kernels are:
 so its records must not depend on the block size, the backend or a resume. Nothing of
 Manoeuvre is imported. The per-game statistics are each coin's heads, ``int32 (count, 2)``.
 """
@@ -15,14 +15,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
 
 KEY = "coin"
 TITLE = "Coin flips (a test game)"
 RULES_VERSION = "coin-1"
 POLICIES = ("fair",)
 DEFAULT_POLICY = "fair"
-ENGINE_SOURCES = ("rng.py",)
+ENGINE_SOURCES = ("core/rng.py",)
 VICTORY_KINDS = ("none", "heads")
 EXTRA_COLUMNS = ("heads_a", "heads_b")
 STATS_DIR = "coin_stats"
@@ -72,7 +72,7 @@ def prepare(pairings, options: Options) -> dict:
 
 
 def play_block(prepared, pairing, first, count, threads, *, stats=False, flips_column=False):
-    from manoeuvre_sim.rng import new_state, roll_die, uniform_below
+    from manoeuvre_sim.core.rng import new_state, roll_die, uniform_below
 
     flips = prepared["options"].flips
     pct = (prepared["heads"][pairing.army_a.name], prepared["heads"][pairing.army_b.name])

@@ -22,7 +22,7 @@ def reference_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def armies():
-    from manoeuvre_sim.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     return {a.name: a for a in load_builtin_armies()}
 

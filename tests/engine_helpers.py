@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.manoeuvre.engine import state as S
 
 
 def engine_unit(board_id: int) -> int:
@@ -25,8 +25,8 @@ SWEDEN = str(DL_FIXTURES / "sweden.toml")
 
 @lru_cache(maxsize=8)
 def packed(army_a: str = "France", army_b: str = "Russia"):
-    from manoeuvre_sim.engine.pack import pack
-    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.engine.pack import pack
+    from manoeuvre_sim.manoeuvre.model import find_army, load_sections, load_terrain
 
     t = load_terrain()
     return pack(find_army(army_a), find_army(army_b), t, load_sections(terrain=t))
@@ -72,10 +72,10 @@ def card_index(P, p, unit=None, kind="unit", pred=None):
 
 def context(P, seed=1, policies=(0, 0), trace=0):
     """The kernels' context ``g`` (engine/game.py ``Context``) for packed tables ``P``."""
-    from manoeuvre_sim.engine import decisions as D
-    from manoeuvre_sim.engine import game as G
-    from manoeuvre_sim.engine.players import DEFAULT_PARAMS
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.core.rng import new_state
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
+    from manoeuvre_sim.manoeuvre.engine import game as G
+    from manoeuvre_sim.manoeuvre.engine.players import DEFAULT_PARAMS
 
     return G.Context(
         P.units,
@@ -95,7 +95,7 @@ def context(P, seed=1, policies=(0, 0), trace=0):
 
 _TRACED_SNIPPET = """
 import json, sys
-from manoeuvre_sim.engine.trace import play_traced
+from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 army_a, army_b, games = json.loads(sys.argv[1])
 out = {}
 for seed, pols in games:

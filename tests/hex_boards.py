@@ -21,11 +21,11 @@ import textwrap
 
 import numpy as np
 
+from manoeuvre_sim.core.rng import new_state
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.grid import Grid
 from manoeuvre_sim.hexgame.players import policy_arrays
-from manoeuvre_sim.rng import new_state
 
 # X: a captured Capital, as ``hex replay`` draws it
 LETTERS = {"K": SC.CAPITAL, "X": SC.CAPITAL, "I": SC.INFANTRY, "C": SC.CAVALRY, "A": SC.ARTILLERY}
@@ -118,7 +118,7 @@ class Board:
 
     def rig_dice(self, attack_die: int, defence_die: int) -> None:
         """Set the dice stream so that the next combat rolls these two dice."""
-        from manoeuvre_sim.rng import roll_die
+        from manoeuvre_sim.core.rng import roll_die
 
         for k in range(100000):
             st = new_state(12345, k)

@@ -19,9 +19,9 @@ from click.testing import CliRunner
 
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import cards as C
-from manoeuvre_sim.backend import DaskBackend, LocalBackend, make_backend
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.results import read_store
+from manoeuvre_sim.core.backend import DaskBackend, LocalBackend, make_backend
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.store import read_store
 
 pytest.importorskip("dask.distributed")
 
@@ -100,7 +100,7 @@ def test_interrupted_then_resumed_equals_uninterrupted(local_study, cluster, tmp
     assert part.interrupted and part.manifest["games"] == 3 * 8
     assert len(list((tmp_path / B.STORE).glob("*.parquet"))) == 3
     # resumed locally (a backend is only scheduling): only the 9 missing tasks are played
-    import manoeuvre_sim.study as S
+    import manoeuvre_sim.core.study as S
 
     real, played = S.run_task, []
 
@@ -130,7 +130,7 @@ def test_resume_refuses_another_configuration(local_study, tmp_path):
 def test_resume_refuses_changed_army_data(tmp_path):
     """A designer edits an army file between two runs: its data hash changes, the resume is
     refused (the old games are not mixed in)."""
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     fr = find_army("France")
     spec = _spec(games_per_pairing=8)
@@ -240,7 +240,7 @@ def test_backend_choice_is_checked():
 def test_local_backend_imports_no_dask():
     code = (
         "import sys; from manoeuvre_sim.analyses import balance as B; "
-        "from manoeuvre_sim import backend, study; backend.make_backend('local'); "
+        "from manoeuvre_sim.core import backend, study; backend.make_backend('local'); "
         "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -250,9 +250,9 @@ def test_local_backend_imports_no_dask():
 def test_simulate_through_tasks_equals_one_run(tmp_path):
     """`simulate` plays tasks of --block games; the records equal one runner.simulate call,
     for any block, a first-game offset, and after an interruption and --resume."""
-    from manoeuvre_sim.results import to_frame
-    from manoeuvre_sim.runner import SimConfig, prepare, simulate
-    from manoeuvre_sim.study import simulate_tasks
+    from manoeuvre_sim.core.study import simulate_tasks
+    from manoeuvre_sim.manoeuvre.results import to_frame
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, simulate
 
     cfg = SimConfig("France", "Spain", games=40, seed=5, threads=1)
     ref = simulate(cfg)
@@ -304,7 +304,7 @@ def test_simulate_cli_on_dask_equals_local(cluster, tmp_path):
 def test_tournament_and_search_player_through_the_task_path(cluster):
     """The tournament (style parameter vectors in the pairings) and the search player (its
     own kernel) go through the same tasks: local and dask records identical."""
-    from manoeuvre_sim import tournament as T
+    from manoeuvre_sim.manoeuvre import tournament as T
 
     pols = T.resolve(["search:3:random", "simple"])
     kw = dict(armies=["France"], threads=1)
@@ -339,7 +339,7 @@ def test_merge_two_disjoint_runs_equals_one_run(local_study, tmp_path):
     def count(done, total):
         played["n"] += 1
 
-    import manoeuvre_sim.study as S
+    import manoeuvre_sim.core.study as S
 
     real = S.run_task
     S.run_task = None  # any game played would fail: everything is read back

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from manoeuvre_sim.cli.main import main
-from manoeuvre_sim.model import data_dir
+from manoeuvre_sim.manoeuvre.model import data_dir
 
 FRANCE = (data_dir() / "armies" / "france.toml").read_text(encoding="utf-8")
 
@@ -136,8 +136,8 @@ def test_not_utf8(tmp_path, capsys):
 
 
 def test_bad_map_sections_and_terrain(tmp_path):
-    from manoeuvre_sim.errors import DataError
-    from manoeuvre_sim.model import load_sections, load_terrain
+    from manoeuvre_sim.core.errors import DataError
+    from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
 
     p = tmp_path / "sections.toml"
     p.write_text('[[sections]]\nnumber = 1\nrows = ["CCCC", "CCXC", "CCCC", "CCC"]\n')

@@ -13,7 +13,7 @@ from scipy.stats import norm
 from manoeuvre_sim.analyses import balance as B
 from manoeuvre_sim.analyses import tally as T
 from manoeuvre_sim.analyses import whatif as W
-from manoeuvre_sim.study import pairing_seed
+from manoeuvre_sim.core.study import pairing_seed
 
 FIELD3 = ["France", "Russia", "Spain"]
 GAME_COLS = ["label", "pairing", "game", "seed", "army_a", "army_b", "first_player", "winner",
@@ -43,8 +43,8 @@ def test_records_independent_of_threads_and_block_size(study):
 
 def test_a_study_game_is_the_simulate_game_of_its_pairing_seed(study):
     """The seed column makes any game replayable with `simulate`/`replay --seed --game`."""
-    from manoeuvre_sim.results import to_frame
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.results import to_frame
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     g = study.games
     pair = g[(g["army_a"] == "Russia") & (g["army_b"] == "France")]
@@ -376,7 +376,7 @@ def test_whatif_paired_interval_matches_per_game_differences(tmp_path):
 
 
 def test_interrupted_study_keeps_finished_blocks(tmp_path, monkeypatch):
-    import manoeuvre_sim.store as R  # the study store's files (results.py before issue 25)
+    import manoeuvre_sim.core.store as R  # the study store's files (results.py before issue 25)
 
     real = R.write_part
     calls = {"n": 0}
@@ -405,7 +405,7 @@ def test_an_interrupted_study_says_so_in_its_titles_and_marks_incomplete_pairing
     says how many games it read back."""
     import pypdf
 
-    import manoeuvre_sim.store as R
+    import manoeuvre_sim.core.store as R
 
     real = R.write_part
     calls = {"n": 0}

@@ -8,8 +8,8 @@ import json
 import pandas as pd
 import pytest
 
-from manoeuvre_sim import DEFAULT_POLICY
 from manoeuvre_sim.cli.main import main
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 MATRIX_COLS = ["policy", "army", "opponent", "games", "wins", "draws", "win_rate", "ci_low",
                "ci_high", "games_seat_a", "win_rate_seat_a", "ci_low_seat_a", "ci_high_seat_a",
@@ -32,7 +32,7 @@ def _run(args, capsys):
 @pytest.fixture
 def no_games(monkeypatch):
     """Any game played fails the test: bad options must be refused before."""
-    import manoeuvre_sim.runner as R
+    import manoeuvre_sim.manoeuvre.runner as R
 
     def boom(*a, **k):
         raise AssertionError("a game was played before the options were checked")
@@ -130,7 +130,7 @@ def test_bad_options_one_line_exit_2_before_any_game(args, needle, tmp_path, cap
 
 
 def test_whatif_variant_file_must_name_an_army_of_the_field(tmp_path, capsys, no_games):
-    from manoeuvre_sim.model import data_dir
+    from manoeuvre_sim.manoeuvre.model import data_dir
 
     text = (data_dir() / "armies" / "france.toml").read_text(encoding="utf-8")
     path = tmp_path / "my_france.toml"
@@ -197,7 +197,7 @@ def test_cards_writes_tables_and_pdf(tmp_path, capsys):
 
 
 def test_a_designers_army_file_joins_the_field(tmp_path, capsys):
-    from manoeuvre_sim.model import data_dir
+    from manoeuvre_sim.manoeuvre.model import data_dir
 
     text = (data_dir() / "armies" / "france.toml").read_text(encoding="utf-8")
     path = tmp_path / "my_france.toml"

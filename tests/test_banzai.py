@@ -24,13 +24,13 @@ from engine_helpers import packed, traced_jit_and_python
 from test_engine_cards import Slot, U, cards_of, discards, events, hand, options, setup, sq_of
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.options import OPT_ADVANCE_TO_CONTACT, OPT_DIGGING_IN
-from manoeuvre_sim.engine.pack import engine_support
-from manoeuvre_sim.model import load_army
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.options import OPT_ADVANCE_TO_CONTACT, OPT_DIGGING_IN
+from manoeuvre_sim.manoeuvre.engine.pack import engine_support
+from manoeuvre_sim.manoeuvre.model import load_army
 
 JAPAN = Path(__file__).parent / "fixtures" / "distant_lands" / "japan.toml"
 BANZAI_MOVE = 4  # EV_MOVE's last field for a Banzai Charge move (replay: "by Banzai Charge")
@@ -203,8 +203,8 @@ def test_every_style_charges_when_two_units_gain(japan, policy):
 def _run_movement(st, P, policy, opt=None):
     from engine_helpers import uowner
 
-    from manoeuvre_sim.engine.players import policy_arrays
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.core.rng import new_state
+    from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
 
     pol, params = policy_arrays(policy, policy)
     g = G.Context(
@@ -227,8 +227,8 @@ def _banzai_plays(tr):
 def test_whole_games_with_it_keep_invariants_and_fair_play(japan, policy):
     """Games of the Japanese test army keep every invariant and the fair-play check on (a
     violation raises); the styles play the card (seen in traces)."""
-    from manoeuvre_sim.engine.trace import play_traced
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     played = 0
     for seed in range(4):
@@ -243,8 +243,8 @@ def test_whole_games_with_it_keep_invariants_and_fair_play(japan, policy):
 def test_card_statistics_count_it_as_banzai(japan):
     """The card-value statistics (engine/cardstats.py) count a Banzai Charge play as its own
     use ("banzai"), not as Scout/Spy, whose use number PURPOSE_BANZAI would otherwise take."""
-    from manoeuvre_sim.engine import cardstats as CS
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine import cardstats as CS
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     P = packed(japan, "Russia")
     bz = cards_of(P, 0, "Banzai Charge")
@@ -263,7 +263,7 @@ def test_card_statistics_count_it_as_banzai(japan):
 def test_search_player_with_it(japan):
     """The search player lists the first move as the rules do (Banzai Charge moves
     included): a rollout that never reached its planned decision would raise."""
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     cfg = SimConfig(japan, "Russia", games=2, seed=3, policy_a="search:4", policy_b="random",
                     threads=1, check_invariants=True, check_fair_play=1)  # fmt: skip
@@ -271,7 +271,7 @@ def test_search_player_with_it(japan):
 
 
 def test_random_games_keep_every_invariant(japan):
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     for atc in (False, True):
         cfg = SimConfig(japan, "Russia", games=400, seed=9, policy_a="random",
@@ -281,8 +281,8 @@ def test_random_games_keep_every_invariant(japan):
 
 
 def test_replay_shows_it(japan):
-    from manoeuvre_sim.replay import replay_game
-    from manoeuvre_sim.replay.text import section_lines
+    from manoeuvre_sim.manoeuvre.replay import replay_game
+    from manoeuvre_sim.manoeuvre.replay.text import section_lines
 
     lines = []
     for seed in range(6):
@@ -304,8 +304,8 @@ def test_card_statistics_written_before_the_banzai_use_still_read(tmp_path):
     study still resumes."""
     import pandas as pd
 
-    from manoeuvre_sim.engine import cardstats as CS
-    from manoeuvre_sim.study import Task, _read_done, part_name, stats_path
+    from manoeuvre_sim.core.study import Task, _read_done, part_name, stats_path
+    from manoeuvre_sim.manoeuvre.engine import cardstats as CS
 
     class _P:
         label = "games"

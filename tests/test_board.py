@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from boards import at, packed_terrain, parse_board, render
 
-from manoeuvre_sim.engine import board as B
-from manoeuvre_sim.engine.board import (
+from manoeuvre_sim.manoeuvre.engine import board as B
+from manoeuvre_sim.manoeuvre.engine.board import (
     MAX_FORCED_MARCH_DESTINATIONS,
     MAX_MOVE_DESTINATIONS,
     MAX_NEIGHBORS,
@@ -33,7 +33,7 @@ from manoeuvre_sim.engine.board import (
     terrain_codes,
     terrain_props,
 )
-from manoeuvre_sim.model import load_terrain
+from manoeuvre_sim.manoeuvre.model import load_terrain
 
 # --------------------------------------------------------------------------------------------
 # small wrappers: kernels write into ``out`` and return a count

@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manoeuvre_sim import DEFAULT_POLICY
 from manoeuvre_sim.analyses import cards as C
-from manoeuvre_sim.engine import cardstats as CS
-from manoeuvre_sim.engine.rules import EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
-from manoeuvre_sim.study import pairing_seed
+from manoeuvre_sim.core.study import pairing_seed
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre.engine import cardstats as CS
+from manoeuvre_sim.manoeuvre.engine.rules import EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
 
 
 def test_identities_pool_copies_by_printed_values(armies):
@@ -34,14 +34,14 @@ def test_identities_pool_copies_by_printed_values(armies):
 
 
 def test_card_stats_leave_records_unchanged_and_count_every_play():
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     cfg = SimConfig("Spain", "Great Britain", games=60, seed=4, threads=1, tournament_hand=True)
     plain = simulate(cfg)
     with_stats = simulate(cfg, card_stats=True)
     assert np.array_equal(plain.records, with_stats.records)
     cs = with_stats.card_stats
-    from manoeuvre_sim.engine import batch as Bt
+    from manoeuvre_sim.manoeuvre.engine import batch as Bt
 
     for side, col in ((0, Bt.R_CARDS_A), (1, Bt.R_CARDS_B)):
         plays = cs[:, side, :, CS.CS_PLAYS].sum(axis=1)
@@ -59,7 +59,7 @@ def test_card_stats_leave_records_unchanged_and_count_every_play():
 def _hand_count(army, opp, n, seed):
     """Per identity, from traced games read event by event: drawn/opening/played games and
     the army's score in them (independent of the kernel scan and of the aggregation)."""
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     ids = C.identities(army)
     owner = {c: i.label for i in ids for c in i.copies}
@@ -70,7 +70,7 @@ def _hand_count(army, opp, n, seed):
         for g in range(n):
             st, tr = play_traced(a, b, seed=seed_p, game=g, policies=(DEFAULT_POLICY, DEFAULT_POLICY),
                                  check=False)  # fmt: skip
-            from manoeuvre_sim.engine import state as S
+            from manoeuvre_sim.manoeuvre.engine import state as S
 
             w = int(st[S.WINNER])
             score = 0.5 if w < 0 else float(w == side)
@@ -229,8 +229,8 @@ def test_an_absurdly_strong_card_ranks_first(policy):
     attack and ranked last; with a card's worth linear in its printed pips, ``tuned`` found
     it too precious to spend and ranked it 37th of 42.) Both the default player and the
     tuned style must see it: the default is the instrument of card studies."""
-    from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.model.edit import apply_edits
+    from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.manoeuvre.model.edit import apply_edits
 
     edits = ["Spain/Walloon Guards/card1/attack=10d20", "Spain/Walloon Guards/card1/defense=20"]
     edited, _ = apply_edits({"Spain": find_army("Spain")}, edits)

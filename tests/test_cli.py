@@ -88,8 +88,8 @@ def test_output_files_have_normal_permissions(tmp_path):
 
     import pandas as pd
 
-    from manoeuvre_sim.fileio import _umask, atomic_write
-    from manoeuvre_sim.results import write
+    from manoeuvre_sim.core.fileio import _umask, atomic_write
+    from manoeuvre_sim.core.results import write
 
     want = 0o666 & ~_umask()
     write(pd.DataFrame({"x": [1]}), tmp_path / "r.csv", {"seed": 1})

@@ -177,7 +177,7 @@ def test_study_rows_replay_equal_record(tmp_path, capsys):
                        "--games", "2", "--threads", "1", "--quiet",
                        "--out", tmp_path / "t.parquet"],
     }  # fmt: skip
-    from manoeuvre_sim.results import read_store
+    from manoeuvre_sim.core.store import read_store
 
     for name, args in runs.items():
         code, _, err = run([*args, *options], capsys)
@@ -245,10 +245,10 @@ def test_from_refuses_clearly(tmp_path, capsys):
 
 def test_tune_plays_its_games_with_the_game_options():
     """tune's games (its Arena's configs and packed data) carry every game option."""
-    from manoeuvre_sim import tune_games as T
-    from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.study import RuleOptions
-    from manoeuvre_sim.tournament import builtin_policies
+    from manoeuvre_sim.core.study import RuleOptions
+    from manoeuvre_sim.manoeuvre import tune_games as T
+    from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.manoeuvre.tournament import builtin_policies
 
     opts = RuleOptions(advance_to_contact=True, digging_in=True, dl_forced_march=True,
                        tournament_hand=True, max_turns=9, setup="rules",
@@ -264,8 +264,8 @@ def test_report_runs_its_studies_with_the_game_options():
     """report's balance and card studies (when it runs them) carry the game options; a
     balance study's manifest gives its options back to the card studies run beside it."""
     from manoeuvre_sim.cli import report as Rp
-    from manoeuvre_sim.runner import config_dict
-    from manoeuvre_sim.study import RuleOptions
+    from manoeuvre_sim.core.study import RuleOptions
+    from manoeuvre_sim.manoeuvre.runner import config_dict
 
     opts = RuleOptions(digging_in=True, max_turns=9, sections_file=str(SECTIONS),
                        fixed_map=(25, 9, 30, 18), fixed_rot=(1, 0, 0, 2))  # fmt: skip

@@ -1,4 +1,4 @@
-"""The numba combat kernels (manoeuvre_sim/combat.py): result bands, single rolls, batch
+"""The numba combat kernels (manoeuvre_sim/manoeuvre/combat.py): result bands, single rolls, batch
 Monte Carlo determinism across thread counts and against NUMBA_DISABLE_JIT."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numba
 import numpy as np
 import pytest
 
-from manoeuvre_sim import combat as C
-from manoeuvre_sim.rng import new_state
+from manoeuvre_sim.core.rng import new_state
+from manoeuvre_sim.manoeuvre import combat as C
 
 # --- rule 6.1 step 7: the Assault/Ambush Results Table, reference card -------------------
 
@@ -146,7 +146,7 @@ def test_batch_seed_changes_stream():
 
 _NOJIT = """
 import json, numpy as np
-from manoeuvre_sim import combat as C
+from manoeuvre_sim.manoeuvre import combat as C
 counts = np.array([2, 1], dtype=np.int64); sides = np.array([8, 10], dtype=np.int64)
 out = [C.simulate_assault(np.uint64(9), 3000, 4, counts, sides, 2, 1, 10, 1000).tolist(),
        C.simulate_fire(np.uint64(9), 3000, 2, counts, sides, 1, 9, 1000).tolist(),

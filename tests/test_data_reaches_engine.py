@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.engine.pack import pack
-from manoeuvre_sim.model import find_army, load_sections, load_terrain
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.manoeuvre.engine.pack import pack
+from manoeuvre_sim.manoeuvre.model import find_army, load_sections, load_terrain
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
 
 def _records(redoubt: int | None, games: int = 300) -> np.ndarray:
@@ -29,7 +29,7 @@ def test_the_redoubt_bonus_of_the_terrain_table_reaches_the_games():
 
 
 def test_the_redoubt_bonus_reaches_the_odds():
-    from manoeuvre_sim import odds
+    from manoeuvre_sim.manoeuvre import odds
 
     t = load_terrain()
     assert odds.build_defense(5, redoubt=True) == 5 + t.redoubt_defense
@@ -38,7 +38,7 @@ def test_the_redoubt_bonus_reaches_the_odds():
 
 
 def test_the_packed_terrain_holds_the_redoubt_bonus_in_every_row():
-    from manoeuvre_sim.engine.board import TP_REDOUBT, terrain_props
+    from manoeuvre_sim.manoeuvre.engine.board import TP_REDOUBT, terrain_props
 
     t = load_terrain().model_copy(update={"redoubt_defense": 5})
     _, tp = terrain_props(t)
@@ -48,9 +48,9 @@ def test_the_packed_terrain_holds_the_redoubt_bonus_in_every_row():
 def test_the_rules_add_the_packed_redoubt_bonus():
     """Rule 9.2 Redoubt: unit 0 (strength 5) on a Clear square with a redoubt marker
     defends at 5 + the table's bonus; Sappers cancel it."""
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.engine.board import terrain_props
-    from manoeuvre_sim.engine.rules import defence_base
+    from manoeuvre_sim.manoeuvre.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine.board import terrain_props
+    from manoeuvre_sim.manoeuvre.engine.rules import defence_base
 
     t = load_terrain().model_copy(update={"redoubt_defense": 7})
     letters, tp = terrain_props(t)
@@ -70,7 +70,7 @@ def test_the_rules_add_the_packed_redoubt_bonus():
 def test_the_hill_attack_bonus_of_the_terrain_table_reaches_the_odds(monkeypatch):
     """The odds' +2 for attacking from a hill is the Hill's attack_bonus of the table (the
     engine reads TP_ATK from the same table)."""
-    from manoeuvre_sim import odds
+    from manoeuvre_sim.manoeuvre import odds
 
     t = load_terrain()
     assert odds.hill_bonus() == t.terrain["H"].attack_bonus == 2
@@ -82,7 +82,7 @@ def test_the_hill_attack_bonus_of_the_terrain_table_reaches_the_odds(monkeypatch
             "terrain": {**t.terrain, "H": t.terrain["H"].model_copy(update={"attack_bonus": 4})}
         }
     )
-    monkeypatch.setattr("manoeuvre_sim.model.load_terrain", lambda *a, **k: hills)
+    monkeypatch.setattr("manoeuvre_sim.manoeuvre.model.load_terrain", lambda *a, **k: hills)
     odds.hill_bonus.cache_clear()
     try:
         assert odds.build_attack(5, ["1d6"], hill=True).base - flat.base == 4

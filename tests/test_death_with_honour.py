@@ -22,12 +22,12 @@ from engine_helpers import packed, traced_jit_and_python
 from test_engine_cards import Slot, U, cards_of, discards, events, setup, sq_of, step
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.pack import engine_support
-from manoeuvre_sim.model import load_army
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.pack import engine_support
+from manoeuvre_sim.manoeuvre.model import load_army
 
 JAPAN = Path(__file__).parent / "fixtures" / "distant_lands" / "japan.toml"
 
@@ -104,7 +104,7 @@ def test_death_with_honour_counts_toward_attrition(japan, elim, winner):
     wins; our own 5th loss loses, even when the enemy's 5th fell with it."""
     from engine_helpers import context
 
-    from manoeuvre_sim.engine import combat_phase as CP
+    from manoeuvre_sim.manoeuvre.engine import combat_phase as CP
 
     P = packed(japan, "Russia")
     dwh = cards_of(P, 0, "Death With Honour")[0]
@@ -150,8 +150,8 @@ def test_every_style_takes_a_good_trade_and_declines_a_bad_one(japan, policy):
 def test_whole_games_with_it_keep_invariants_and_fair_play(japan, policy):
     """Games of the Japanese test army keep every invariant and the fair-play check on (a
     violation raises); random play uses the card (seen in traces)."""
-    from manoeuvre_sim.engine.trace import play_traced
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     if policy == "random":
         played = 0
@@ -165,7 +165,7 @@ def test_whole_games_with_it_keep_invariants_and_fair_play(japan, policy):
 
 
 def test_random_games_keep_every_invariant(japan):
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     cfg = SimConfig(japan, "Russia", games=600, seed=9, policy_a="random", policy_b="random",
                     check_invariants=True)  # fmt: skip
@@ -173,8 +173,8 @@ def test_random_games_keep_every_invariant(japan):
 
 
 def test_replay_rebuilds_games_with_it(japan):
-    from manoeuvre_sim.replay import replay_game
-    from manoeuvre_sim.replay.text import section_lines
+    from manoeuvre_sim.manoeuvre.replay import replay_game
+    from manoeuvre_sim.manoeuvre.replay.text import section_lines
 
     lines = []
     for seed in range(6):

@@ -13,10 +13,16 @@ from pathlib import Path
 import pytest
 
 from manoeuvre_sim.cli.main import main
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.pack import check_playable, engine_support, pack
-from manoeuvre_sim.model import data_dir, find_army, load_army, load_sections, load_terrain
-from manoeuvre_sim.study import army_hash
+from manoeuvre_sim.core.study import army_hash
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.pack import check_playable, engine_support, pack
+from manoeuvre_sim.manoeuvre.model import (
+    data_dir,
+    find_army,
+    load_army,
+    load_sections,
+    load_terrain,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
 NATIONS = {"india": "India", "china": "China", "japan": "Japan", "sweden": "Sweden"}
@@ -213,7 +219,7 @@ def test_the_engine_plays_every_test_army():
 def test_commands_refuse_an_army_the_engine_does_not_play(tmp_path, capsys, monkeypatch, argv):
     """The refusal kept for an HQ type the engine cannot play yet (none today: one is
     pretended here): one line, exit status 2, no output file."""
-    from manoeuvre_sim.engine import pack as pack_mod
+    from manoeuvre_sim.manoeuvre.engine import pack as pack_mod
 
     monkeypatch.setitem(pack_mod.NOT_YET_IMPLEMENTED_HQ, "Death With Honour",
                         "Distant Lands rule 9.2 Death With Honour")  # fmt: skip
@@ -234,7 +240,7 @@ def test_an_expansion_army_using_only_played_rules_plays(tmp_path):
     are rule options: --advance-to-contact, --digging-in), so a test army with its
     unplayed cards swapped for base ones plays; random and styled games keep every
     invariant and the players' fair play (a violation raises)."""
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     path = tmp_path / "china_base_cards.toml"
     path.write_text(_sub(TEXT["china"], r'^type = "Rockets"', 'type = "Ambush"'), "utf-8")

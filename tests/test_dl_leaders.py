@@ -45,10 +45,10 @@ from test_engine_cards import (
 )
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-from manoeuvre_sim.engine import combat_steps as CS
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.manoeuvre.engine import combat_steps as CS
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
 
 MYSORE, PUNJAB = 0, 1  # India's leaders, in file order
 SHOGUN, DAIMYO_1, DAIMYO_2 = 0, 1, 2  # Japan's
@@ -128,8 +128,8 @@ def test_a_maharaja_lifts_the_restriction_and_gives_command_4(table):
     """The Mysore leader with a Maharaja leads the Punjab infantry's assault: Command 4, so
     three supporting units of any nationality (the odds' reading: ``--maharaja`` allows
     three ``--support``); both cards are played and discarded after the combat."""
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.odds import Support, build_attack
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.odds import Support, build_attack
 
     P = packed(INDIA, "France")
     atk = attack_card(P, 0, 2, (2, 6))
@@ -234,7 +234,7 @@ def test_a_japanese_leader_starts_an_assault_with_its_unit_at_1d6(table):
     none by unit 1 (next to e too); the attack is unit 0's strength 6 and 1d6 — the odds'
     ``--japanese-leader`` (6 + 1d6). A Skirmish in hand is not offered in step 5 ("The
     Active Player may not play a Leader card during the same combat as a Skirmish card")."""
-    from manoeuvre_sim.odds import JAPANESE_LEADER_DICE, build_attack
+    from manoeuvre_sim.manoeuvre.odds import JAPANESE_LEADER_DICE, build_attack
 
     P = packed(JAPAN, "Russia")
     cards = P.cards.copy()
@@ -386,9 +386,9 @@ def test_every_player_uses_them_and_plays_fair(policy):
     """India against Japan, both seatings: every player plays Maharajas, Japanese leaders' 1d6 and
     restricted rallies (seen in traces), keeping every invariant and the fair-play check
     (a violation raises)."""
-    from manoeuvre_sim.engine.pack import load_packed
-    from manoeuvre_sim.engine.trace import play_traced
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.engine.pack import load_packed
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     seen = {"maharaja": 0, "1d6": 0, "rally": 0}
     for a, b in ((INDIA, JAPAN), (JAPAN, INDIA)):
@@ -405,7 +405,7 @@ def test_every_player_uses_them_and_plays_fair(policy):
 
 
 def test_search_player_with_them():
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     cfg = SimConfig(INDIA, JAPAN, games=2, seed=3, policy_a="search:4", policy_b="search:4",
                     threads=1, check_invariants=True, check_fair_play=1)  # fmt: skip
@@ -414,7 +414,7 @@ def test_search_player_with_them():
 
 @pytest.mark.parametrize("army_b", ["Russia", JAPAN])
 def test_random_games_keep_every_invariant(army_b):
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     for a, b in ((INDIA, army_b), (JAPAN, "Prussia")):
         cfg = SimConfig(a, b, games=400, seed=11, policy_a="random", policy_b="random",
@@ -430,8 +430,8 @@ def test_games_with_them_identical_with_and_without_the_jit():
 
 
 def test_replay_rebuilds_games_with_them():
-    from manoeuvre_sim.replay import replay_game
-    from manoeuvre_sim.replay.text import section_lines
+    from manoeuvre_sim.manoeuvre.replay import replay_game
+    from manoeuvre_sim.manoeuvre.replay.text import section_lines
 
     lines = []
     for seed in range(8):
@@ -442,7 +442,7 @@ def test_replay_rebuilds_games_with_them():
 
 
 def test_card_statistics_count_the_maharaja_as_its_own_use():
-    from manoeuvre_sim.engine import cardstats as C
+    from manoeuvre_sim.manoeuvre.engine import cardstats as C
 
     assert C.USE_NAMES[C.USE_MAHARAJA] == "maharaja" and C.CS_USE + len(C.USE_NAMES) == C.NCS
     tr = np.array([[R.EV_PLAY, 0, 3, R.PURPOSE_MAHARAJA, 1, 0]], np.int32)
@@ -486,8 +486,8 @@ def test_a_revealed_restricted_leader_counts_only_for_its_units(hand, expected):
     Mysore infantry (unit 0): the defence it expects from India's cards (players/odds.py
     ``_expected_def_cards``) counts a leader's Combat value only where rule 9.1 lets it
     act (the engine's ``leader_acts_for``), or with a Maharaja beside it."""
-    from manoeuvre_sim.engine.players.odds import _expected_def_cards
-    from manoeuvre_sim.engine.players.params import NPARAM
+    from manoeuvre_sim.manoeuvre.engine.players.odds import _expected_def_cards
+    from manoeuvre_sim.manoeuvre.engine.players.params import NPARAM
 
     P = packed(INDIA, "France")
     names = {"Mysore": _leader(P, 0, MYSORE), "Punjab": _leader(P, 0, PUNJAB)}

@@ -16,8 +16,8 @@ from engine_helpers import packed
 from test_engine_cards import U, cards_of, hand, options, setup, sq_of
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine.options import OPT_DL_FORCED_MARCH, rule_options
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine.options import OPT_DL_FORCED_MARCH, rule_options
 
 
 @pytest.fixture
@@ -73,9 +73,9 @@ def test_forced_march_field_or_marsh_under_both_readings(table, dl, start, end):
 def test_the_option_reaches_the_engine_and_the_manifest():
     """``--dl-forced-march`` (SimConfig.dl_forced_march) sets ``OPT_DL_FORCED_MARCH``; the
     manifest records it when set and, unset, reads as before the option existed."""
-    from manoeuvre_sim.runner import SimConfig, config_dict
-    from manoeuvre_sim.runner import rule_options as config_options
-    from manoeuvre_sim.study import RuleOptions
+    from manoeuvre_sim.core.study import RuleOptions
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, config_dict
+    from manoeuvre_sim.manoeuvre.runner import rule_options as config_options
 
     assert rule_options()[OPT_DL_FORCED_MARCH] == 0
     assert rule_options(dl_forced_march=True)[OPT_DL_FORCED_MARCH] == 1
@@ -101,7 +101,7 @@ def test_cli_switch_on_every_game_command():
 def test_whole_games_under_the_option_keep_invariants_and_fair_play():
     """Games with the Distant Lands wording keep every invariant and the fair-play check;
     some differ from the base games of the same seed (more Forced Marches are legal)."""
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     kw = dict(seed=3, policy_a="random", policy_b="balanced", threads=1)
     checked = simulate(SimConfig("France", "Russia", games=40, dl_forced_march=True,

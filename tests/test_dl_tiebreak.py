@@ -17,11 +17,11 @@ import pytest
 from boards import parse_board
 from engine_helpers import CHINA, INDIA, JAPAN, SWEDEN, packed, state_from_board, uowner
 
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.errors import DataError
-from manoeuvre_sim.model import find_army, load_army, load_builtin_armies
-from manoeuvre_sim.model.army import nightfall_ranks
+from manoeuvre_sim.core.errors import DataError
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.model import find_army, load_army, load_builtin_armies
+from manoeuvre_sim.manoeuvre.model.army import nightfall_ranks
 
 EMPTY = "\n".join([". . . . . . . ."] * 8)
 DL_LIST = ["India", "Qing Dynasty", "United States", "Tokugawa Shogunate", "Spain", "Austria",

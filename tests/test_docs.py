@@ -321,7 +321,7 @@ def test_make_targets_shown_exist():
 
 def test_players_parameter_table_matches_the_engine():
     """docs/players.md's table of the styles' parameters is the engine's vectors (3 decimals)."""
-    from manoeuvre_sim.engine.players import params
+    from manoeuvre_sim.manoeuvre.engine.players import params
 
     vectors = {
         "attritional": params.ATTRITIONAL,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.model import Army, data_dir, load_army, load_builtin_armies
-from manoeuvre_sim.model.edit import apply_edits, describe_changes
-from manoeuvre_sim.model.load import validate
+from manoeuvre_sim.core.data import validate
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre.model import Army, data_dir, load_army, load_builtin_armies
+from manoeuvre_sim.manoeuvre.model.edit import apply_edits, describe_changes
 
 ARMIES = {a.name: a for a in load_builtin_armies()}
 

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from manoeuvre_sim.analyses.endings import endings_row, trace_counts
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.decisions import CK_AMBUSH, CK_ASSAULT, CK_BOMBARD
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.decisions import CK_AMBUSH, CK_ASSAULT, CK_BOMBARD
 
 ROOT = Path(__file__).resolve().parents[1]
 B0, B1 = S.MAXU_SIDE, S.MAXU_SIDE + 1  # player 1's first two units
@@ -122,7 +122,7 @@ def test_trace_counts_follows_the_hand_to_a_unit_in_reach():
 
 
 def test_trace_counts_agree_with_the_engine_on_a_recorded_game():
-    from manoeuvre_sim.runner import SimConfig, prepare, traced_game
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, traced_game
 
     cfg = SimConfig("France", "Russia", seed=5)
     st, tr = traced_game(cfg, 3)
@@ -182,7 +182,7 @@ def _bench():
 
 
 def test_bench_endings_runs_and_records_its_provenance(tmp_path):
-    from manoeuvre_sim import RULES_VERSION
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     out = tmp_path / "endings.md"
     argv = [
@@ -224,7 +224,7 @@ def test_bench_endings_refuses_an_unknown_player(tmp_path, capsys):
 def test_bench_endings_adds_rows_and_keeps_the_others(tmp_path, capsys):
     import json
 
-    from manoeuvre_sim import RULES_VERSION
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     out = tmp_path / "endings.md"
     base = ["--armies", "France,Russia", "--seed", "7", "--out", str(out)]

@@ -36,16 +36,16 @@ import pytest
 from boards import at, parse_board
 from engine_helpers import context, engine_unit, packed, state_from_board
 
-from manoeuvre_sim.engine import combat_phase as CP
-from manoeuvre_sim.engine import combat_steps as CS
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import movement as MV
-from manoeuvre_sim.engine import restoration as RS
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import setup as SU
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine import turns as TU
+from manoeuvre_sim.manoeuvre.engine import combat_phase as CP
+from manoeuvre_sim.manoeuvre.engine import combat_steps as CS
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import movement as MV
+from manoeuvre_sim.manoeuvre.engine import restoration as RS
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import setup as SU
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine import turns as TU
 
 # the game's kernels, one module per phase (turns.py is the turn loop)
 GAME_MODULES = (G, TU, CP, CS, MV, RS, SU)
@@ -186,7 +186,7 @@ def cards_of(P, p, kind, unit=None, pred=None):
 
 def leader(P, p, army, name):
     """Player p's card of the leader of ``army`` whose name contains ``name``."""
-    from manoeuvre_sim.model import find_army
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     names = [ld.name for ld in find_army(army).leaders]
     (i,) = [k for k, n in enumerate(names) if name in n]

@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-from manoeuvre_sim.engine import batch as B
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.manoeuvre.engine import batch as B
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
 ARMIES = [
     "France",
@@ -94,7 +94,7 @@ def test_same_seed_same_records_any_threads_and_chunks():
 TRACE_SNIPPET = """
 import json, sys
 import numpy as np
-from manoeuvre_sim.engine.trace import play_traced
+from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 out = {}
 for seed in (1, 2, 3):
     st, tr = play_traced("France", "Russia", seed=seed, game=0, policies=("random", "simple"))

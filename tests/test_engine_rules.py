@@ -21,11 +21,11 @@ from engine_helpers import (
     uowner,
 )
 
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.rng import new_state
+from manoeuvre_sim.core.rng import new_state
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
 
 EMPTY = "\n".join([". . . . . . . ."] * 8)
 
@@ -82,8 +82,8 @@ def test_nightfall_scoring_rule_2_2_and_tiebreakers():
 
 
 def test_mirror_match_last_tiebreak_is_a_draw():
-    from manoeuvre_sim.engine.pack import pack
-    from manoeuvre_sim.model import find_army, load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.engine.pack import pack
+    from manoeuvre_sim.manoeuvre.model import find_army, load_sections, load_terrain
 
     t = load_terrain()
     P = pack(find_army("France"), find_army("France"), t, load_sections(terrain=t))

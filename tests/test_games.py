@@ -15,11 +15,11 @@ import coin_game
 import pandas as pd
 import pytest
 
-import manoeuvre_sim.study as S
-from manoeuvre_sim import games as G
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.results import read_store, write_part
-from manoeuvre_sim.study import Pairing, Task, blocks, pairing_seed, part_name, play
+import manoeuvre_sim.core.study as S
+from manoeuvre_sim.core import games as G
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.store import read_store, write_part
+from manoeuvre_sim.core.study import Pairing, Task, blocks, pairing_seed, part_name, play
 
 COINS = [coin_game.load_side(s) for s in ("heavy:70", "fair", "light:30")]
 PAIRINGS = [
@@ -71,7 +71,7 @@ def test_an_unknown_key_is_one_line_naming_the_games():
 
 
 def test_a_registered_game_not_installed_is_one_clear_line(monkeypatch):
-    monkeypatch.setitem(G.GAMES, "ghost", ("manoeuvre_sim.games.ghost", "Ghost (none)"))
+    monkeypatch.setitem(G.GAMES, "ghost", ("manoeuvre_sim.core.games.ghost", "Ghost (none)"))
     with pytest.raises(UsageError) as e:
         G.get_game("ghost")
     msg = str(e.value)
@@ -101,8 +101,8 @@ def test_the_games_satisfy_the_interface():
 def test_manoeuvre_records_have_the_core_and_its_extra_columns():
     import numpy as np
 
-    from manoeuvre_sim.engine.batch import NREC
-    from manoeuvre_sim.results import to_frame
+    from manoeuvre_sim.manoeuvre.engine.batch import NREC
+    from manoeuvre_sim.manoeuvre.results import to_frame
 
     m = G.get_game("manoeuvre")
     man = {"army_a": "France", "army_b": "Russia",
@@ -115,7 +115,7 @@ def test_manoeuvre_records_have_the_core_and_its_extra_columns():
 
 def test_the_registry_and_the_manoeuvre_adapter_import_no_numba():
     code = (
-        "import sys; from manoeuvre_sim import games, study, backend; "
+        "import sys; from manoeuvre_sim.core import games, study, backend; "
         "g = games.get_game('manoeuvre'); "
         "print(any(m.split('.')[0] == 'numba' for m in sys.modules))"
     )
@@ -195,7 +195,7 @@ def test_two_disjoint_runs_merged_equal_one_run(one_run, tmp_path, monkeypatch):
 
 def test_dask_equals_local(one_run, monkeypatch):
     pytest.importorskip("dask.distributed")
-    from manoeuvre_sim.backend import DaskBackend
+    from manoeuvre_sim.core.backend import DaskBackend
 
     whole, _ = one_run
     _, local, _ = run(10)

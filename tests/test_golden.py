@@ -67,10 +67,10 @@ def test_the_golden_games_end_the_day_by_rule_2_3(game):
     went to nightfall ends in the game turn of the later of the two players' last draws,
     after both player turns of it (neither earlier, when one deck is still unfinished, nor
     later); an attrition victory (rule 2.1) ends the game no later than that turn."""
-    from manoeuvre_sim.engine import rules as R
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.engine.pack import load_packed
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine import rules as R
+    from manoeuvre_sim.manoeuvre.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine.pack import load_packed
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     a, b, seed, g, pa, pb = game
     deck = load_packed(a, b)[2].deck_size

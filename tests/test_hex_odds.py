@@ -15,7 +15,7 @@ import icepool
 import numpy as np
 import pytest
 
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import crt
 from manoeuvre_sim.hexgame import odds as O
 from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, NE

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from manoeuvre_sim.errors import DataError
+from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame.grid import CUBE_DIRECTIONS, Grid, cube_distance, offset_to_cube
 

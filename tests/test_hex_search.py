@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hex_boards import checked_games
 
+from manoeuvre_sim.core.rng import next_u64, seed_state
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import checks as K
 from manoeuvre_sim.hexgame import game as G
@@ -21,7 +22,6 @@ from manoeuvre_sim.hexgame.players import (
     searches_combat,
     style_of,
 )
-from manoeuvre_sim.rng import next_u64, seed_state
 
 
 def _games(policies, n, seed=21, threads=2, border="basic", **opt):

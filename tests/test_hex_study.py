@@ -1,4 +1,4 @@
-"""Maneuver on the study layer both games share (issue 25 part 1): ``games/hex.py`` plays
+"""Maneuver on the study layer both games share (issue 25 part 1): ``hexgame/adapter.py`` plays
 the same games as ``hex simulate``, through the same tasks, store, resume and backends as
 Manoeuvre's studies, with no copy of that machinery; a resumed and a Dask run equal one
 local run record for record, and a Maneuver store is never resumed as Manoeuvre's."""
@@ -9,15 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import manoeuvre_sim.study as S
-from manoeuvre_sim import games as G
-from manoeuvre_sim.errors import UsageError
+import manoeuvre_sim.core.study as S
+from manoeuvre_sim.core import games as G
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.store import read_store
+from manoeuvre_sim.core.study import Pairing, blocks, play
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import records as R
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame.players import policy_arrays
-from manoeuvre_sim.results import read_store
-from manoeuvre_sim.study import Pairing, blocks, play
 
 HEX = G.get_game("hex")
 BLUE, RED = HEX.load_side("blue"), HEX.load_side("red")
@@ -109,7 +109,7 @@ def test_blocks_resume_and_dask_equal_one_local_run(one_run, tmp_path):
 
 def test_dask_equals_local(one_run):
     pytest.importorskip("dask.distributed")
-    from manoeuvre_sim.backend import DaskBackend
+    from manoeuvre_sim.core.backend import DaskBackend
 
     with DaskBackend(workers=1) as backend:
         out, df = run(block=60, backend=backend)
@@ -195,7 +195,7 @@ def test_hex_tournament_resume_and_dask_equal_one_local_run(tmp_path, monkeypatc
     from click.testing import CliRunner
 
     from manoeuvre_sim.cli.main import cli
-    from manoeuvre_sim.games.hex import seat_seed
+    from manoeuvre_sim.hexgame.adapter import seat_seed
 
     base = ["hex", "tournament", "--policies", "random,capital,attrition", "--games", "12",
             "--seed", "5", "--border", "large_blue", "--quiet", "--threads", "1"]  # fmt: skip

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from manoeuvre_sim.analyses import hex_variants as HV
 from manoeuvre_sim.cli.main import cli, main
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 
 POLICIES = ("capital", "attrition")
@@ -107,7 +107,7 @@ def test_every_variant_replays_the_same_seeds(study):
     a, b = _of(study, "basic"), _of(study, "step losses")
     assert (a["seed"] == b["seed"]).all() and not a["winner"].equals(b["winner"])
     # the pairing's seed is hex tournament's: from the master seed and the two players
-    from manoeuvre_sim.study import pairing_seed
+    from manoeuvre_sim.core.study import pairing_seed
 
     first = study.games.iloc[0]
     assert first["seed"] == pairing_seed(3, f"hex:{first['policy_a']}@blue",
@@ -135,7 +135,7 @@ def test_a_resumed_study_equals_one_run(study, tmp_path):
 
 def test_dask_equals_local(study):
     pytest.importorskip("dask.distributed")
-    from manoeuvre_sim.backend import DaskBackend
+    from manoeuvre_sim.core.backend import DaskBackend
 
     with DaskBackend(workers=1) as backend:
         res = HV.run(VARIANTS, POLICIES, GAMES, seed=3, backend=backend, **KW)

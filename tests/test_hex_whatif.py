@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from manoeuvre_sim.analyses import hex_whatif as HW
 from manoeuvre_sim.cli.main import cli, main
-from manoeuvre_sim.errors import DataError, UsageError
+from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame.scenario import load_scenario
 

@@ -36,10 +36,10 @@ from test_engine_cards import (
 )
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def test_a_committed_attack_card_commits_its_units_attack(table):
     """The Mysore cavalry (1) assaults b with its Committed Attack card: step 5 offers the
     declaration (no card), once; declared, 2d6 more are rolled and the unit takes one hit
     after the combat's other results (the odds' ``--committed 1``: +2d6)."""
-    from manoeuvre_sim.odds import COMMITTED_DICE
+    from manoeuvre_sim.manoeuvre.odds import COMMITTED_DICE
 
     P = packed(INDIA, "France")
     ca = _secondary(P, 1, S.SEC_COMMITTED)
@@ -207,8 +207,8 @@ def _player_commits(policy, reduced, ndef):
     """The Mysore cavalry's assault on b (Town, a redoubt) with its Committed Attack card,
     the defender's ``ndef`` unit cards on the table, from step 5 with ``policy`` deciding:
     does it declare the attack Committed?"""
-    from manoeuvre_sim.engine.players import policy_arrays
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.core.rng import new_state
+    from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
 
     P = packed(INDIA, "France")
     ca = _secondary(P, 1, S.SEC_COMMITTED)
@@ -280,9 +280,9 @@ def test_every_player_uses_them_and_plays_fair(policy):
     """India against Japan, both seatings, 15 games each: every player builds unit
     Redoubts and plays Guerrillas cards (random, simple, balanced and tuned also declare
     Committed attacks), with every invariant and the fair-play check on."""
-    from manoeuvre_sim.engine.pack import load_packed
-    from manoeuvre_sim.engine.trace import play_traced
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.engine.pack import load_packed
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     seen = {"committed": 0, "redoubt": 0, "guerrillas": 0}
     for a, b in ((INDIA, JAPAN), (JAPAN, INDIA)):
@@ -300,8 +300,8 @@ def test_every_player_uses_them_and_plays_fair(policy):
 
 
 def test_replay_shows_a_declared_committed_attack():
-    from manoeuvre_sim.replay import replay_game
-    from manoeuvre_sim.replay.text import section_lines
+    from manoeuvre_sim.manoeuvre.replay import replay_game
+    from manoeuvre_sim.manoeuvre.replay.text import section_lines
 
     lines = []
     for seed in range(15):

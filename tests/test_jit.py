@@ -1,4 +1,4 @@
-"""How the engine is compiled (``manoeuvre_sim/jit.py``, issue 13): the rules reach the
+"""How the engine is compiled (``manoeuvre_sim/core/jit.py``, issue 13): the rules reach the
 players through a function pointer, and kernels link each other's twins without entry
 points for Python. Compiled in a fresh numba cache in a child process, so the machine code
 is built here rather than loaded."""
@@ -13,10 +13,10 @@ import sys
 # a child process's set-up: a match-up, a game context as a Python caller builds it, a state
 SNIPPET_HEAD = """
 import json, re, numba, numpy as np
-from manoeuvre_sim.engine import checks, game, state as S
-from manoeuvre_sim.engine.pack import load_packed
-from manoeuvre_sim.engine.players import heuristic, policy_arrays
-from manoeuvre_sim.rng import new_state
+from manoeuvre_sim.manoeuvre.engine import checks, game, state as S
+from manoeuvre_sim.manoeuvre.engine.pack import load_packed
+from manoeuvre_sim.manoeuvre.engine.players import heuristic, policy_arrays
+from manoeuvre_sim.core.rng import new_state
 _, _, P = load_packed("France", "Russia")
 pol, params = policy_arrays("{policy}", "{policy}")
 g = game.python_context(P.tables, pol, params, new_state(1), np.zeros((0, 6), np.int32),
@@ -107,7 +107,7 @@ def test_decisions_count_no_references_and_allocate_nothing(tmp_path):
 LEAK_SNIPPET = """
 import gc, json
 from numba.core.runtime import rtsys
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 def run():
     for pol in ("tuned", "simple", "random"):
         r = simulate(SimConfig("France", "Russia", games=100, seed=3, policy_a=pol,

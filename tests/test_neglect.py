@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from manoeuvre_sim import stats
 from manoeuvre_sim.analyses import neglect as N
-from manoeuvre_sim.engine import cardstats as CS
+from manoeuvre_sim.core import stats
+from manoeuvre_sim.manoeuvre.engine import cardstats as CS
 
 USE = {name: k for k, name in enumerate(CS.USE_NAMES)}
 
@@ -131,8 +131,8 @@ def test_types_of_the_united_states(armies):
 
 def test_discard_statistics_equal_the_trace():
     """CS_DISCARDS and CS_DISCARD_T1 of the kernel scan against the discards of the trace."""
-    from manoeuvre_sim.engine.rules import EV_DISCARD, EV_TURN
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.rules import EV_DISCARD, EV_TURN
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     for g in range(3):
         _, tr = play_traced("Russia", "United States", seed=5, game=g,
@@ -186,7 +186,7 @@ def test_against_another_opponent_the_policy_plays_both_seats():
     ],
 )
 def test_bad_input_is_one_line(kw, needle):
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
 
     with pytest.raises(UsageError, match=needle.replace("(", r"\(")):
         N.run(armies=["Russia"], **kw)

@@ -1,4 +1,4 @@
-"""numba's cache keyed on each game's engine sources (``manoeuvre_sim/numba_cache.py``): an
+"""numba's cache keyed on each game's engine sources (``manoeuvre_sim/core/numba_cache.py``): an
 edit to any module a game's kernels are compiled from moves that game's cache to a fresh
 directory, an edit elsewhere (another game's engine among it) does not, a child process
 keeps its parent's directories, old ones are pruned."""
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from manoeuvre_sim import numba_cache as NC
+from manoeuvre_sim.core import numba_cache as NC
 
 
 @pytest.fixture
@@ -33,11 +33,11 @@ def _append(path, text="\n# an edit\n"):
 @pytest.mark.parametrize(
     "edited",
     [
-        "engine/players/moves.py",  # a kernel two modules below the batch kernels
-        "engine/state.py",  # constants the kernels freeze into their code
-        "combat.py",
-        "rng.py",
-        "jit.py",
+        "manoeuvre/engine/players/moves.py",  # a kernel two modules below the batch kernels
+        "manoeuvre/engine/state.py",  # constants the kernels freeze into their code
+        "manoeuvre/combat.py",
+        "core/rng.py",
+        "core/jit.py",
     ],
 )
 def test_an_edit_to_an_engine_source_changes_the_key(package, edited):
@@ -54,10 +54,10 @@ HEX = "hex-"
     [
         ("hexgame/combat.py", False, True),  # Maneuver's engine: its key only
         ("hexgame/state.py", False, True),
-        ("engine/state.py", True, False),  # Manoeuvre's engine: its key only
-        ("combat.py", True, False),
-        ("jit.py", True, True),  # shared by both engines
-        ("rng.py", True, True),
+        ("manoeuvre/engine/state.py", True, False),  # Manoeuvre's engine: its key only
+        ("manoeuvre/combat.py", True, False),
+        ("core/jit.py", True, True),  # shared by both engines
+        ("core/rng.py", True, True),
     ],
 )
 def test_each_game_has_its_own_key(package, edited, manoeuvre, hexgame):
@@ -68,8 +68,8 @@ def test_each_game_has_its_own_key(package, edited, manoeuvre, hexgame):
 
 
 def test_the_game_modules_declare_the_sources_of_their_keys():
-    from manoeuvre_sim.games import hex as hex_game
-    from manoeuvre_sim.games import manoeuvre
+    from manoeuvre_sim.hexgame import adapter as hex_game
+    from manoeuvre_sim.manoeuvre import adapter as manoeuvre
 
     sources = {prefix: names for prefix, _, names in NC.GAME_CACHES}
     assert sources[NC.PREFIX] == manoeuvre.ENGINE_SOURCES
@@ -79,7 +79,7 @@ def test_the_game_modules_declare_the_sources_of_their_keys():
 HEX_KERNEL_SNIPPET = """
 import os
 from manoeuvre_sim.hexgame.crt import crt_result
-from manoeuvre_sim.rng import new_state
+from manoeuvre_sim.core.rng import new_state
 crt_result(3)
 new_state(1, 2)
 print(os.environ["NUMBA_CACHE_DIR"])
@@ -103,8 +103,8 @@ def test_hex_kernels_are_cached_under_the_hex_key(tmp_path):
 
 def test_an_edit_outside_the_engine_keeps_the_key(package):
     before = NC.source_key(package)
-    _append(package / "study.py")
-    _append(package / "numba_cache.py")
+    _append(package / "core" / "study.py")
+    _append(package / "core" / "numba_cache.py")
     assert NC.source_key(package) == before
 
 
@@ -146,7 +146,7 @@ def test_the_cache_directory_is_keyed_kept_for_children_and_pruned(package, tmp_
     assert kept == sorted([key, hex_key, "unrelated", *(d.name for d in olds[-(NC.KEEP - 1) :])])
     # a process started from this one (the variable already keyed) uses the same directory
     assert NC.configure(package) == path
-    _append(package / "engine" / "game.py")
+    _append(package / "manoeuvre" / "engine" / "game.py")
     assert NC.configure(package) == base / NC.source_key(package)  # a sibling, not nested
 
 

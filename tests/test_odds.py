@@ -1,4 +1,4 @@
-"""Exact combat odds (manoeuvre_sim/odds.py) against icepool, hand-computed cases from the
+"""Exact combat odds (manoeuvre_sim/manoeuvre/odds.py) against icepool, hand-computed cases from the
 reference card, and the Monte Carlo kernels within 4 sigma of the exact values."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from manoeuvre_sim import matchup as MU
-from manoeuvre_sim import odds as O
-from manoeuvre_sim.combat import BAND_NAMES
-from manoeuvre_sim.errors import DataError, UsageError
-from manoeuvre_sim.stats import binomial_sigma, normal_interval, wilson_interval
+from manoeuvre_sim.core.errors import DataError, UsageError
+from manoeuvre_sim.core.stats import binomial_sigma, normal_interval, wilson_interval
+from manoeuvre_sim.manoeuvre import matchup as MU
+from manoeuvre_sim.manoeuvre import odds as O
+from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
 
 
 def _band_independent(a: int, d: int) -> int:

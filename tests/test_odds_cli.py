@@ -12,7 +12,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from manoeuvre_sim.cli.main import main
-from manoeuvre_sim.combat import BAND_NAMES
+from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
 
 
 def run(args, capsys):
@@ -243,7 +243,7 @@ def test_odds_help_is_lazy():
 
 def test_library_never_imports_matplotlib():
     code = (
-        "import sys, manoeuvre_sim.odds, manoeuvre_sim.combat, manoeuvre_sim.stats\n"
+        "import sys, manoeuvre_sim.manoeuvre.odds, manoeuvre_sim.manoeuvre.combat, manoeuvre_sim.core.stats\n"
         "assert 'matplotlib' not in sys.modules\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -17,12 +17,12 @@ import pytest
 from engine_helpers import engine_unit, packed, uowner
 from test_engine_cards import attack_card, cards_of, setup
 
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.players import policy_arrays
-from manoeuvre_sim.rng import new_state
+from manoeuvre_sim.core.rng import new_state
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
 
 
 def run_phase(kernel, st, P, p, policy="balanced", seed=1):
@@ -81,8 +81,8 @@ def test_with_a_committed_attack_in_hand_balanced_assaults_and_commits():
 def test_step5_credit_kernel_equals_its_plain_python():
     """``_with_step5_card`` compiled and as plain Python (its ``py_func``) on the town board,
     with each of Koursk's step-5 companions in hand."""
-    from manoeuvre_sim.engine.players.combat import _with_step5_card
-    from manoeuvre_sim.engine.players.params import BALANCED
+    from manoeuvre_sim.manoeuvre.engine.players.combat import _with_step5_card
+    from manoeuvre_sim.manoeuvre.engine.players.params import BALANCED
 
     P = packed("Russia", "France")
     atk = attack_card(P, 0, 4)
@@ -163,9 +163,9 @@ def test_committed_hit_cost_arithmetic():
     committed_cost 0.8), with p0 = 0.25 the chance of band 0."""
     import pytest
 
-    from manoeuvre_sim.engine.players.combat import _committed_hit_cost, _pass_on_loss
-    from manoeuvre_sim.engine.players.odds import DECISIVE
-    from manoeuvre_sim.engine.players.params import BALANCED
+    from manoeuvre_sim.manoeuvre.engine.players.combat import _committed_hit_cost, _pass_on_loss
+    from manoeuvre_sim.manoeuvre.engine.players.odds import DECISIVE
+    from manoeuvre_sim.manoeuvre.engine.players.params import BALANCED
 
     P = packed("Russia", "France")
     st = setup(CAVALRY_BOARD.replace(". . . . . . . .\n", ". . . 1 . . . .\n", 1), P, {})
@@ -237,11 +237,11 @@ def test_a_unit_cards_worth_grows_with_its_dice_and_stops_at_two_hits():
     and the defence, and 8d20 and 10d20 are worth the same, since both beat every defence
     the card will meet twice over. (A worth linear in the printed pips made a designer's
     10d20 card too precious to spend: a style with a high card cost kept it to the end.)"""
-    from manoeuvre_sim.engine.pack import pack
-    from manoeuvre_sim.engine.players.cards import _card_value
-    from manoeuvre_sim.engine.players.params import BALANCED
-    from manoeuvre_sim.model import find_army, load_sections, load_terrain
-    from manoeuvre_sim.model.edit import apply_edits
+    from manoeuvre_sim.manoeuvre.engine.pack import pack
+    from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value
+    from manoeuvre_sim.manoeuvre.engine.players.params import BALANCED
+    from manoeuvre_sim.manoeuvre.model import find_army, load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.model.edit import apply_edits
 
     t = load_terrain()
     sections = load_sections(terrain=t)

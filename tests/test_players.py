@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from manoeuvre_sim.engine.players import DEFAULT_POLICY, POLICY_NAMES, POLICY_PARAMS
-from manoeuvre_sim.engine.players import odds as H
-from manoeuvre_sim.engine.players import params as HP
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.manoeuvre.engine.players import DEFAULT_POLICY, POLICY_NAMES, POLICY_PARAMS
+from manoeuvre_sim.manoeuvre.engine.players import odds as H
+from manoeuvre_sim.manoeuvre.engine.players import params as HP
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
 STYLES = ("attritional", "territorial", "balanced")
 
@@ -41,8 +41,8 @@ def test_fair_play_decisions_ignore_hidden_cards(policy):
 def test_fair_play_check_can_fail():
     """Mutation test of the check above: fogging the deciding player's own hand, which every
     real policy reads, must be caught."""
-    from manoeuvre_sim.engine.game import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.game import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     play_traced("France", "Russia", seed=17, policies=("balanced", "balanced"), fair_play=1)
     with pytest.raises(AssertionError, match="fair play"):
@@ -57,7 +57,7 @@ def test_spy_reveals_the_hand_to_the_policy():
     from boards import parse_board
     from engine_helpers import packed, state_from_board
 
-    from manoeuvre_sim.engine import state as S
+    from manoeuvre_sim.manoeuvre.engine import state as S
 
     P = packed("France", "Russia")
     st = state_from_board(
@@ -89,7 +89,7 @@ def test_spy_reveals_the_hand_to_the_policy():
 def test_dice_tables_cover_every_printable_dice():
     """An army file may print up to 10 dice of up to 20 sides (dice.py); the players' tables
     must hold them all (they once stopped at 3d12 and read garbage past it)."""
-    from manoeuvre_sim.odds import Dice, attack_pmf
+    from manoeuvre_sim.manoeuvre.odds import Dice, attack_pmf
 
     for n, s in ((10, 20), (4, 20), (5, 12), (3, 4)):
         want = attack_pmf(0, [Dice(n, s)])
@@ -109,7 +109,7 @@ def test_dice_tail_tables_are_exact():
 
 def test_table_dice_ev_matches_the_odds_module():
     """Step 5 convolves the dice of several cards on the table: the same exact odds."""
-    from manoeuvre_sim.odds import Dice, attack_pmf, band_probabilities
+    from manoeuvre_sim.manoeuvre.odds import Dice, attack_pmf, band_probabilities
 
     vals = np.array([-1.0, 0.0, 2.0, 3.0, 4.0, 5.0])
     for groups in (((2, 6), (1, 10)), ((2, 8), (2, 6), (1, 8)), ((1, 10),), ((10, 20), (2, 6))):
@@ -130,7 +130,7 @@ def test_table_dice_ev_matches_the_odds_module():
 
 def test_assault_ev_matches_the_odds_module():
     """The players' band probabilities equal the exact odds of `manoeuvre-sim odds assault`."""
-    from manoeuvre_sim.odds import Dice, attack_pmf, band_probabilities
+    from manoeuvre_sim.manoeuvre.odds import Dice, attack_pmf, band_probabilities
 
     vals = np.array([-1.0, 0.0, 2.0, 3.0, 4.0, 5.0])  # band k is worth k (band 0: -1)
     dice = ((1, 8), (2, 6), (2, 10), (4, 20), (10, 20), (3, 4))  # up to what a file may print
@@ -143,7 +143,7 @@ def test_assault_ev_matches_the_odds_module():
 # --- strength and the shape of the games ---------------------------------------------------
 @pytest.mark.parametrize("style", STYLES)
 def test_each_style_beats_random(style):
-    from manoeuvre_sim import tournament as T
+    from manoeuvre_sim.manoeuvre import tournament as T
 
     pols = T.resolve(["random", style])
     res = T.run(pols, 64, seed=5, threads=1)
@@ -153,7 +153,7 @@ def test_each_style_beats_random(style):
 
 def test_heuristic_games_end_by_the_rules_not_the_turn_limit():
     res = simulate(SimConfig("France", "Russia", games=200, seed=3, threads=1))
-    from manoeuvre_sim.engine import batch as B
+    from manoeuvre_sim.manoeuvre.engine import batch as B
 
     r = res.records
     # the manifest records the parameters the default player used
@@ -167,7 +167,7 @@ def test_heuristic_games_end_by_the_rules_not_the_turn_limit():
 def test_fixed_styles_end_mirror_games_by_the_rules(style):
     """The stall a hoarding player falls into (one unit shuttling until the turn limit)
     stays rare in mirror games (territorial: 43% before its deck cycling, now ~3%)."""
-    from manoeuvre_sim.engine import batch as B
+    from manoeuvre_sim.manoeuvre.engine import batch as B
 
     res = simulate(SimConfig("France", "France", games=200, seed=4, policy_a=style,
                              policy_b=style, threads=1))  # fmt: skip
@@ -222,7 +222,7 @@ def test_tournament_json(cli):
 
 def test_tournament_is_reproducible_and_seat_fair():
     """Same seed, same result; each army plays itself with both seatings."""
-    from manoeuvre_sim import tournament as T
+    from manoeuvre_sim.manoeuvre import tournament as T
 
     pols = T.resolve(["attritional", "territorial"])
     a = T.run(pols, 32, seed=9, armies=["Spain", "Prussia"], threads=1)

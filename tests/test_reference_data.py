@@ -8,7 +8,7 @@ import io
 from click.testing import CliRunner
 
 from manoeuvre_sim.cli.main import cli
-from manoeuvre_sim.model.export import CARD_COLUMNS
+from manoeuvre_sim.manoeuvre.model.export import CARD_COLUMNS
 
 
 def _read(path):
@@ -82,7 +82,7 @@ def test_tiebreak_order_rule_2_2(armies):
 def test_map_sections_match_reference(reference_dir):
     import re
 
-    from manoeuvre_sim.model import load_sections
+    from manoeuvre_sim.manoeuvre.model import load_sections
 
     text = (reference_dir / "manoeuvre_map_sections.txt").read_text(encoding="utf-8")
     ref = {
@@ -95,7 +95,7 @@ def test_map_sections_match_reference(reference_dir):
 
 
 def test_terrain_table_matches_reference(reference_dir):
-    from manoeuvre_sim.model import load_terrain
+    from manoeuvre_sim.manoeuvre.model import load_terrain
 
     t = load_terrain()
     assert t.redoubt_defense == 3

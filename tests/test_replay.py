@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from manoeuvre_sim.cli.main import main
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.trace import play_traced
-from manoeuvre_sim.replay import (
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+from manoeuvre_sim.manoeuvre.replay import (
     ReplayError,
     build_replay,
     match_info,
@@ -93,8 +93,8 @@ def test_a_corrupted_trace_is_caught():
 
 def test_replay_is_the_simulated_game():
     """Game g of `simulate --seed s` and the replay of (s, g) are the same game."""
-    from manoeuvre_sim.engine import batch as B
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.engine import batch as B
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     cfg = SimConfig("Prussia", "Spain", games=4, seed=11, policy_a="random", policy_b="simple",
                     threads=1)  # fmt: skip
@@ -226,14 +226,14 @@ def test_the_pdf_reads_replays_through_the_public_api_only():
             names += [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names += [a.name for a in node.names]
-    assert "manoeuvre_sim.replay" in names
-    assert not [n for n in names if n.startswith("manoeuvre_sim.engine")]
+    assert "manoeuvre_sim.manoeuvre.replay" in names
+    assert not [n for n in names if n.startswith("manoeuvre_sim.manoeuvre.engine")]
 
 
 def test_the_replay_model_holds_lines_and_moves_as_data():
     """Each line is data the text renders one to one; a section's moves are its move,
     retreat and advance lines; the squares they name are the board's."""
-    from manoeuvre_sim.replay import section_lines
+    from manoeuvre_sim.manoeuvre.replay import section_lines
 
     rep = replay_game("France", "Russia", seed=1)  # the default players: they fight
     for sec in [rep.setup, *rep.turns, rep.end]:
@@ -261,7 +261,7 @@ def test_supporting_units_show_in_the_replay(tmp_path):
     from pypdf import PdfReader
 
     from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf
-    from manoeuvre_sim.replay import render_text, section_lines
+    from manoeuvre_sim.manoeuvre.replay import render_text, section_lines
 
     rep = replay_game("France", "Russia", seed=4, game=1, policies=("balanced", "balanced"))
     found = 0

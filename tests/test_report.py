@@ -12,8 +12,8 @@ import shutil
 import pandas as pd
 import pytest
 
-from manoeuvre_sim import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.cli.main import main
+from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -132,7 +132,7 @@ def test_victory_types_counted_from_the_games_when_the_csv_is_missing(study, tmp
 @pytest.fixture
 def no_games(monkeypatch):
     """Any game played fails the test: bad options must be refused before."""
-    import manoeuvre_sim.runner as R
+    import manoeuvre_sim.manoeuvre.runner as R
 
     def boom(*a, **k):
         raise AssertionError("a game was played before the options were checked")

@@ -8,10 +8,10 @@ import sys
 
 import numpy as np
 
-from manoeuvre_sim.rng import new_state, next_u64, roll_dice, roll_die
+from manoeuvre_sim.core.rng import new_state, next_u64, roll_dice, roll_die
 
 SNIPPET = """
-from manoeuvre_sim.rng import new_state, next_u64, roll_die
+from manoeuvre_sim.core.rng import new_state, next_u64, roll_die
 s = new_state(12345, 7)
 print([int(next_u64(s)) for _ in range(3)], [int(roll_die(s, 10)) for _ in range(20)])
 """
@@ -94,7 +94,7 @@ def ref_xoshiro256ss(s, n):
 
 def test_splitmix64_gives_the_reference_outputs():
     """splitmix64.c seeded with 1234567: its first five outputs."""
-    from manoeuvre_sim.rng import splitmix64
+    from manoeuvre_sim.core.rng import splitmix64
 
     want = [6457827717110365317, 3203168211198807973, 9817491932198370423,
             4593380528125082431, 16408922859458223821]  # fmt: skip

@@ -30,12 +30,12 @@ from test_engine_cards import (
 )
 from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-from manoeuvre_sim.combat import ROCKET_NO_EFFECT, ROCKET_RETREAT, ROCKET_RETREAT_AND_HIT
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import game as G
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.board import in_rocket_range
+from manoeuvre_sim.manoeuvre.combat import ROCKET_NO_EFFECT, ROCKET_RETREAT, ROCKET_RETREAT_AND_HIT
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.board import in_rocket_range
 
 
 @pytest.fixture
@@ -216,8 +216,8 @@ def _rocket_plays(tr) -> int:
 def test_every_player_fires_rockets_and_plays_fair(policy):
     """Random and every style choose rockets (seen in traced games), and games with the
     rocket armies keep every invariant and the fair-play check (a violation raises)."""
-    from manoeuvre_sim.engine.trace import play_traced
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     fired = 0
     for seed in range(6):
@@ -233,7 +233,7 @@ def test_every_player_fires_rockets_and_plays_fair(policy):
 
 def test_rocket_games_keep_every_invariant():
     """Random-legal games with both rocket armies, invariants checked after every phase."""
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     for i, (a, b) in enumerate(((SWEDEN, CHINA), (CHINA, "Russia"), ("Spain", SWEDEN))):
         cfg = SimConfig(a, b, games=400, seed=40 + i, policy_a="random", policy_b="random",
@@ -253,8 +253,8 @@ def test_rocket_games_identical_with_and_without_the_jit():
 def test_the_engine_table_is_the_odds_table():
     """The engine and ``odds rockets`` read one table (combat.rocket_outcome): its outcome
     frequencies over the ten faces of the d10 are the exact odds."""
-    from manoeuvre_sim.combat import ROCKET_NAMES, rocket_outcome
-    from manoeuvre_sim.odds import rocket_odds
+    from manoeuvre_sim.manoeuvre.combat import ROCKET_NAMES, rocket_outcome
+    from manoeuvre_sim.manoeuvre.odds import rocket_odds
 
     counts = np.bincount([rocket_outcome(r) for r in range(1, 11)], minlength=3)
     assert dict(zip(ROCKET_NAMES, (counts / 10).tolist(), strict=True)) == rocket_odds()
@@ -263,8 +263,8 @@ def test_the_engine_table_is_the_odds_table():
 def test_replays_of_rocket_games_rebuild_the_engine_state():
     """A replay (trace -> board, checked against the engine's final state) of games with
     rockets fired, and its English lines for them."""
-    from manoeuvre_sim.replay import replay_game
-    from manoeuvre_sim.replay.text import section_lines
+    from manoeuvre_sim.manoeuvre.replay import replay_game
+    from manoeuvre_sim.manoeuvre.replay.text import section_lines
 
     lines = []
     for seed in range(3):

@@ -11,9 +11,9 @@ import sys
 import numpy as np
 import pytest
 
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
 
 def _cards_of(st, p):
@@ -31,10 +31,10 @@ def _cards_of(st, p):
 def _mid_game_state(seed=5):
     """The state at the start of game turn 4 of a balanced game (play stops at the turn
     limit, then the end-of-game marks are cleared)."""
-    from manoeuvre_sim.engine.game import play_game
-    from manoeuvre_sim.engine.options import rule_options
-    from manoeuvre_sim.engine.players import policy_arrays
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.core.rng import new_state
+    from manoeuvre_sim.manoeuvre.engine.game import play_game
+    from manoeuvre_sim.manoeuvre.engine.options import rule_options
+    from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
     from tests.engine_helpers import packed
 
     P = packed("France", "Russia")
@@ -56,7 +56,7 @@ def _mid_game_state(seed=5):
 
 # --- the worlds ----------------------------------------------------------------------------
 def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest():
-    from manoeuvre_sim.engine.search import determinize
+    from manoeuvre_sim.manoeuvre.engine.search import determinize
 
     P, st = _mid_game_state()
     dsize = P.deck_size
@@ -64,7 +64,7 @@ def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest():
     for w in range(20):
         ws = np.empty_like(st)
         rng = np.zeros(4, dtype=np.uint64)
-        from manoeuvre_sim.rng import seed_state
+        from manoeuvre_sim.core.rng import seed_state
 
         seed_state(np.uint64(99), np.uint64(w), rng)
         determinize(ws, st, dsize, 0, rng)
@@ -87,10 +87,10 @@ def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest():
 def test_a_world_does_not_depend_on_hidden_cards():
     """The same seed gives the same world from the real state and from a fogged copy (the
     fair-play check's scrambling): nothing hidden is read."""
-    from manoeuvre_sim.engine.checks import fog_copy
-    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND, POL_SIZE
-    from manoeuvre_sim.engine.search import determinize
-    from manoeuvre_sim.rng import seed_state
+    from manoeuvre_sim.core.rng import seed_state
+    from manoeuvre_sim.manoeuvre.engine.checks import fog_copy
+    from manoeuvre_sim.manoeuvre.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND, POL_SIZE
+    from manoeuvre_sim.manoeuvre.engine.search import determinize
 
     P, st = _mid_game_state()
     pol = np.zeros(POL_SIZE, dtype=np.int32)
@@ -147,13 +147,13 @@ def test_search_plays_fair_and_the_check_can_fail():
     depend only on what the seat sees); with the seat's own hand fogged too — which the search
     reads — the check must fire. The rollout style is random, which reads nothing, so the
     failure can only come from the search's own check."""
-    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.manoeuvre.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
 
     for a, b in (("France", "Russia"), ("Great Britain", "United States")):
         cfg = SimConfig(a, b, games=3, seed=17, policy_a="search:4", policy_b="search:3:random",
                         threads=1, check_fair_play=1, check_invariants=True)  # fmt: skip
         assert len(simulate(cfg).records) == 3
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     pols = ("search:3:random", "random")
     play_traced("France", "Russia", seed=17, policies=pols, fair_play=FLAG_FAIR_CHECK)
@@ -164,8 +164,8 @@ def test_search_plays_fair_and_the_check_can_fail():
 
 def test_search_traces_and_card_statistics():
     """A traced search game is the game simulate plays; card statistics come with it."""
-    from manoeuvre_sim.engine.batch import R_WINNER
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.batch import R_WINNER
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     res = simulate(_cfg(games=2), card_stats=True)
     assert res.card_stats is not None and res.card_stats[:, :, :, 0].sum() > 0
@@ -223,14 +223,14 @@ def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step
     (player 1) moving second in the last game turn. Returns ``(P, st, g, gr,
     opt)``: the packed tables, the state, the game context and the search's rollout
     context."""
-    from manoeuvre_sim.engine import decisions as D
-    from manoeuvre_sim.engine.checks import check_invariants
-    from manoeuvre_sim.engine.game import python_context
-    from manoeuvre_sim.engine.options import rule_options
-    from manoeuvre_sim.engine.players import policy_arrays
-    from manoeuvre_sim.engine.rules import play_to_table
-    from manoeuvre_sim.engine.search import rollout_context
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.core.rng import new_state
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
+    from manoeuvre_sim.manoeuvre.engine.checks import check_invariants
+    from manoeuvre_sim.manoeuvre.engine.game import python_context
+    from manoeuvre_sim.manoeuvre.engine.options import rule_options
+    from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
+    from manoeuvre_sim.manoeuvre.engine.rules import play_to_table
+    from manoeuvre_sim.manoeuvre.engine.search import rollout_context
     from tests.boards import parse_board
     from tests.engine_helpers import engine_unit, packed, state_from_board
 
@@ -269,12 +269,12 @@ def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step
 def _step5_search(policies, budget, fair_play=0):
     """The scenario's step-5 decision: its options, the style's choice and the search's,
     and each option's mean rollout score over the same ``budget`` worlds."""
-    from manoeuvre_sim.engine import decisions as D
-    from manoeuvre_sim.engine.combat_phase import stage_options
-    from manoeuvre_sim.engine.game import PH_COMBAT
-    from manoeuvre_sim.engine.options import POL_PLAN_DK, POL_PLAN_K
-    from manoeuvre_sim.engine.players import search_config
-    from manoeuvre_sim.engine.search import (
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
+    from manoeuvre_sim.manoeuvre.engine.combat_phase import stage_options
+    from manoeuvre_sim.manoeuvre.engine.game import PH_COMBAT
+    from manoeuvre_sim.manoeuvre.engine.options import POL_PLAN_DK, POL_PLAN_K
+    from manoeuvre_sim.manoeuvre.engine.players import search_config
+    from manoeuvre_sim.manoeuvre.engine.search import (
         combat_salt,
         plan_search,
         rollout,
@@ -305,7 +305,7 @@ def test_a_committed_attack_that_wins_the_game_is_searched_and_taken():
     """Step 5 of the scenario: the rollout style (territorial) declines the Committed Attack;
     the search weighs it, sees it win about 0.85 of its worlds against about 0.23, and
     takes it."""
-    from manoeuvre_sim.engine import decisions as D
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
 
     opts, style, k, means = _step5_search(("balanced", "search:32:territorial"), 32)
     assert [tuple(r[:2]) for r in opts] == [(-1, D.AC_DONE), (0, D.AC_COMMITTED)]
@@ -320,10 +320,10 @@ def test_the_defender_searches_in_the_opponents_turn_and_plays_fair():
     random (which reads nothing), so with the seat's own hand fogged too the fair-play check
     can fire only in France's search: it does; with the honest fog it does not, and without
     the search nothing fires."""
-    from manoeuvre_sim.engine import decisions as D
-    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
-    from manoeuvre_sim.engine.players.dispatch import search_config
-    from manoeuvre_sim.engine.search import search_combat
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
+    from manoeuvre_sim.manoeuvre.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import search_config
+    from manoeuvre_sim.manoeuvre.engine.search import search_combat
 
     def play(policies, flags):
         P, st, g, gr, opt = committed_attack_scenario(policies, fair_play=flags, step=4)
@@ -352,12 +352,17 @@ print(json.dumps(one_decision()))
 def one_decision():
     """One search decision (the first move of the player to move at turn 4, random rollouts cut
     at turn 5): its choice and the rollouts' results, for the JIT / plain-Python check."""
-    from manoeuvre_sim.engine.combat_phase import stage_options
-    from manoeuvre_sim.engine.game import PH_COMBAT, PH_MOVE, Context, python_context
-    from manoeuvre_sim.engine.options import rule_options
-    from manoeuvre_sim.engine.players import policy_arrays, search_config
-    from manoeuvre_sim.engine.search import candidates, first_options, rollout, search_decision
-    from manoeuvre_sim.rng import new_state
+    from manoeuvre_sim.core.rng import new_state
+    from manoeuvre_sim.manoeuvre.engine.combat_phase import stage_options
+    from manoeuvre_sim.manoeuvre.engine.game import PH_COMBAT, PH_MOVE, Context, python_context
+    from manoeuvre_sim.manoeuvre.engine.options import rule_options
+    from manoeuvre_sim.manoeuvre.engine.players import policy_arrays, search_config
+    from manoeuvre_sim.manoeuvre.engine.search import (
+        candidates,
+        first_options,
+        rollout,
+        search_decision,
+    )
 
     cfg = search_config("search:12:random", "random")[0]  # rollouts to the end
     cfgv = search_config("search:12:random:v2", "random")[0]  # cut after 2 turns, the value

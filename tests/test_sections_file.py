@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from manoeuvre_sim.cli.main import main
-from manoeuvre_sim.errors import DataError
-from manoeuvre_sim.model import load_map_pool, load_sections, sections_hash
+from manoeuvre_sim.core.errors import DataError
+from manoeuvre_sim.manoeuvre.model import load_map_pool, load_sections, sections_hash
 
 SECTIONS = Path(__file__).parent / "fixtures" / "distant_lands" / "sections.toml"
 TEXT = SECTIONS.read_text(encoding="utf-8")
@@ -25,7 +25,7 @@ TEXT = SECTIONS.read_text(encoding="utf-8")
 @pytest.fixture
 def no_games(monkeypatch):
     """Any game played fails the test: a bad file must be refused before."""
-    import manoeuvre_sim.runner as R
+    import manoeuvre_sim.manoeuvre.runner as R
 
     def boom(*a, **k):
         raise AssertionError("a game was played before the sections file was checked")
@@ -150,8 +150,8 @@ def test_balance_records_the_sections(tmp_path, capsys):
     man = json.loads((out / "manifest.json").read_text())
     assert man["sections_hash"] == sections_hash(load_sections(SECTIONS))
     assert man["options"]["sections_file"] == str(SECTIONS.resolve())
-    from manoeuvre_sim.model import find_army
-    from manoeuvre_sim.study import RuleOptions, study_data_hash
+    from manoeuvre_sim.core.study import RuleOptions, study_data_hash
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     armies = [find_army("France"), find_army("Russia")]
     assert man["data_hash"] == study_data_hash(armies, RuleOptions(sections_file=str(SECTIONS)))

@@ -153,7 +153,7 @@ def test_each_kind_of_outside_reference_is_caught(rel, line):
         ("manoeuvre_sim/engine/x.py", "p = Path(__file__).parent.parent"),
         ("docs/RULE_INTERPRETATIONS.md", f"the rulebook (`{UP}shared/rules/003_…`)"),
         (PROVENANCE, f"copied from `{UP}shared/reference/`"),
-        ("manoeuvre_sim/backend.py", "[data] = client.scatter([shared], broadcast=True)"),
+        ("manoeuvre_sim/core/backend.py", "[data] = client.scatter([shared], broadcast=True)"),
     ],
 )
 def test_what_is_allowed(rel, line):

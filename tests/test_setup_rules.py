@@ -14,11 +14,12 @@ import pytest
 from boards import parse_board
 from engine_helpers import packed
 
-from manoeuvre_sim.engine import batch as B
-from manoeuvre_sim.engine import decisions as D
-from manoeuvre_sim.engine import rules as R
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.engine.options import (
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre.engine import batch as B
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.options import (
     OPT_MAP,
     OPT_ROT,
     OPT_SETUP,
@@ -26,11 +27,10 @@ from manoeuvre_sim.engine.options import (
     SETUP_RULES,
     rule_options,
 )
-from manoeuvre_sim.engine.players import battlefield as BF
-from manoeuvre_sim.engine.trace import play_traced
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.model import load_sections, load_terrain
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.manoeuvre.engine.players import battlefield as BF
+from manoeuvre_sim.manoeuvre.engine.trace import play_traced
+from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
 TERRAIN = load_terrain()
 LETTERS = TERRAIN.letters
@@ -128,7 +128,7 @@ def test_turning_the_battlefield_turns_sections_and_terrain(turns):
     """The second player's edge is carried out by turning the whole map (setup.py): the
     terrain turns as a whole, and the recorded sections move round the quarters, each turned
     with it, so MAP still describes the terrain."""
-    from manoeuvre_sim.engine.setup import lay_section, pool_index, turn_battlefield
+    from manoeuvre_sim.manoeuvre.engine.setup import lay_section, pool_index, turn_battlefield
 
     P = packed()
     st = S.new_state()
@@ -328,7 +328,7 @@ def test_the_first_player_lays_the_section_worth_most_on_the_worst_edge():
     least, over the 4 edges the second player may then take, of its side score minus the
     opponent's; the kernel's choice is the best option by that reckoning (computed here in
     plain Python from the docstring and the terrain table)."""
-    from manoeuvre_sim.engine.setup import lay_section, pack_section_codes, pool_index
+    from manoeuvre_sim.manoeuvre.engine.setup import lay_section, pack_section_codes, pool_index
 
     P = packed("Ottoman Empire", "Austria")
     traits = [BF.army_traits(P.units, P.cards, p) for p in range(2)]
@@ -369,7 +369,7 @@ def test_the_first_player_keeps_strong_ground_out_of_the_map():
     """Laying the first section, any terrain may end up on the second player's side (it
     chooses the edge afterwards): offered section 11 (5 hills) or section 12 (3 woods and a
     town, away from the centre), the first player lays 12."""
-    from manoeuvre_sim.engine.setup import pack_section_codes, pool_index
+    from manoeuvre_sim.manoeuvre.engine.setup import pack_section_codes, pool_index
 
     P = packed("France", "Russia")
     st = S.new_state()
@@ -460,13 +460,13 @@ def test_bad_set_up_options_on_the_command_line(command, bad, needle, tmp_path, 
                                                 monkeypatch):  # fmt: skip
     """Each command refuses a bad --setup/--map/--rot with one line naming the option, exit
     status 2, no traceback, and before any game is played."""
-    import manoeuvre_sim.runner as RN
+    import manoeuvre_sim.manoeuvre.runner as RN
 
     def boom(*a, **k):
         raise AssertionError("a game was played before the options were checked")
 
     monkeypatch.setattr(RN, "simulate", boom)
-    monkeypatch.setattr("manoeuvre_sim.engine.trace.play_traced", boom)
+    monkeypatch.setattr("manoeuvre_sim.manoeuvre.engine.trace.play_traced", boom)
     args = [a.replace("OUT", str(tmp_path)) for a in COMMANDS[command]] + bad
     code, out, err = _cli(args, capsys)
     assert code == 2, (out, err)
@@ -550,7 +550,7 @@ def test_replay_shows_the_set_up_choices(capsys):
 def test_rules_set_up_fair_play_check_can_fail():
     """The check above is live in these games: fogging the deciding player's own hand too,
     which every real policy reads, is caught."""
-    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.manoeuvre.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
 
     play_traced("France", "Russia", seed=17, policies=("balanced", "simple"), setup="rules",
                 fair_play=FLAG_FAIR_CHECK)  # fmt: skip

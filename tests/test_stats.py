@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from manoeuvre_sim import stats
+from manoeuvre_sim.core import stats
 
 
 @pytest.mark.parametrize(

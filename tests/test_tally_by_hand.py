@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from manoeuvre_sim.analyses import tally as T
-from manoeuvre_sim.stats import ELO_PER_LOGIT, z_value
+from manoeuvre_sim.core.stats import ELO_PER_LOGIT, z_value
 
 ARMIES = ["X", "Y", "Z"]
 

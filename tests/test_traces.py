@@ -1,5 +1,5 @@
 """The JSONL traces of both games (issue 30, docs/traces.md): a reader with only ``json``
-(``manoeuvre_sim/trace_reader.py``) rebuilds each game's final position from the trace alone,
+(``manoeuvre_sim/core/trace_reader.py``) rebuilds each game's final position from the trace alone,
 from an empty board, equal to the engine's final state; over every player and every rule
 option of each game, a few seeds each."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from manoeuvre_sim import trace_reader
-from manoeuvre_sim.trace_reader import TraceError, read_trace, rebuild
+from manoeuvre_sim.core import trace_reader
+from manoeuvre_sim.core.trace_reader import TraceError, read_trace, rebuild
 
 FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
 
@@ -46,9 +46,9 @@ MANOEUVRE_SEEDS = {"search:4:tuned": 1}  # the search player is slow: one game
 
 def manoeuvre_trace(army_a, army_b, policies, options, seed, game):
     """``(engine state, JSONL text)`` of one game."""
-    from manoeuvre_sim.replay import build_replay, match_info
-    from manoeuvre_sim.replay.jsonl import jsonl
-    from manoeuvre_sim.runner import SimConfig, traced_game
+    from manoeuvre_sim.manoeuvre.replay import build_replay, match_info
+    from manoeuvre_sim.manoeuvre.replay.jsonl import jsonl
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, traced_game
 
     config = SimConfig(army_a, army_b, games=1, seed=seed, policy_a=policies[0],
                        policy_b=policies[1], relax=True, **options)  # fmt: skip
@@ -58,8 +58,8 @@ def manoeuvre_trace(army_a, army_b, policies, options, seed, game):
 
 
 def check_manoeuvre(st, text):
-    from manoeuvre_sim.engine import state as S
-    from manoeuvre_sim.replay import square_name
+    from manoeuvre_sim.manoeuvre.engine import state as S
+    from manoeuvre_sim.manoeuvre.replay import square_name
 
     header, events = read_trace(text.splitlines())
     final = rebuild(header, events)
@@ -197,7 +197,7 @@ def test_maneuver_rebuilt_from_the_trace_alone(case):
     for seed in range(2 if "search" in blue + red else 4):
         st, text = hex_trace(blue, red, options, seed + 1, seed)
         header, events = check_hex(st, text)
-        assert header["schema"] == trace_reader.SCHEMA and header["game"] == "maneuver"
+        assert header["schema"] == trace_reader.SCHEMA and header["game"] == "hex"
         assert {k: header["options"][k] for k in options} == options
         assert header["players"] == {"a": blue, "b": red}
         results = [e for e in events if e["kind"] == "result"]

@@ -11,11 +11,11 @@ import tomllib
 import numpy as np
 import pytest
 
-from manoeuvre_sim import tune as T
-from manoeuvre_sim import tune_io as IO
-from manoeuvre_sim.engine.players import NPARAM, PARAM_NAMES, POLICY_PARAMS
-from manoeuvre_sim.errors import UsageError
-from manoeuvre_sim.tournament import builtin_policies, load_styles
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre import tune as T
+from manoeuvre_sim.manoeuvre import tune_io as IO
+from manoeuvre_sim.manoeuvre.engine.players import NPARAM, PARAM_NAMES, POLICY_PARAMS
+from manoeuvre_sim.manoeuvre.tournament import builtin_policies, load_styles
 
 STYLES = ("attritional", "territorial", "balanced")
 
@@ -81,8 +81,8 @@ def test_plans_pair_the_seats_change_per_generation_and_never_touch_the_heldout_
 def test_fitness_is_a_direct_simulate_of_the_same_games():
     """The arena's score of a vector is what simulate() gives for the plan's games, with the
     candidate in the block's seat."""
-    from manoeuvre_sim.results import to_frame
-    from manoeuvre_sim.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.results import to_frame
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
     spec = tiny(armies="Prussia,Spain", pool="attritional,territorial")
     rng = np.random.default_rng(0)
@@ -325,9 +325,9 @@ def test_styles_toml_round_trips_every_parameter():
 
 # --- the built-in tuned style ------------------------------------------------------------------
 def test_tuned_is_a_built_in_heuristic_style_after_the_others():
-    from manoeuvre_sim.engine.players import POLICY_NAMES, POLICY_TUNED, params_for
-    from manoeuvre_sim.engine.players.params import BALANCED, TUNED
-    from manoeuvre_sim.runner import POLICIES
+    from manoeuvre_sim.manoeuvre.engine.players import POLICY_NAMES, POLICY_TUNED, params_for
+    from manoeuvre_sim.manoeuvre.engine.players.params import BALANCED, TUNED
+    from manoeuvre_sim.manoeuvre.runner import POLICIES
 
     assert POLICY_NAMES.index("tuned") == POLICY_TUNED == 5  # the older ids keep their numbers
     assert POLICY_NAMES[:5] == ("random", "simple", "attritional", "territorial", "balanced")

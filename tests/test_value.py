@@ -8,16 +8,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from manoeuvre_sim.engine import state as S
-from manoeuvre_sim.errors import DataError, UsageError
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.core.errors import DataError, UsageError
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 from tests.test_search import _mid_game_state
 
 VALUE_SPEC = "search:6:tuned:v2:m8"
 
 
 def _features(P, st, s, to_move=0):
-    from manoeuvre_sim.engine.features import NFEAT, features
+    from manoeuvre_sim.manoeuvre.engine.players.features import NFEAT, features
 
     uowner = (np.arange(S.NUNITS) // S.MAXU_SIDE).astype(np.int32)
     x = np.zeros(NFEAT)
@@ -29,9 +29,9 @@ def _features(P, st, s, to_move=0):
 def test_features_read_only_what_the_seat_sees(seed):
     """Scrambling what a seat may not see (piles, records, the opponent's hand) leaves its
     features as they were; scrambling its own hand too (the mutation) changes them."""
-    from manoeuvre_sim.engine.checks import fog_copy
-    from manoeuvre_sim.engine.features import FEATURE_NAMES
-    from manoeuvre_sim.engine.options import FLAG_FOG_OWN_HAND, POL_FLAGS, POL_SIZE
+    from manoeuvre_sim.manoeuvre.engine.checks import fog_copy
+    from manoeuvre_sim.manoeuvre.engine.options import FLAG_FOG_OWN_HAND, POL_FLAGS, POL_SIZE
+    from manoeuvre_sim.manoeuvre.engine.players.features import FEATURE_NAMES
 
     P, st = _mid_game_state(seed)
     pol = np.zeros(POL_SIZE, dtype=np.int32)
@@ -54,7 +54,7 @@ def test_features_read_only_what_the_seat_sees(seed):
 
 
 def _model(tmp_path, **change):
-    from manoeuvre_sim.engine.features import NFEAT
+    from manoeuvre_sim.manoeuvre.engine.players.features import NFEAT
 
     rng = np.random.default_rng(1)
     arrays = dict(mean=rng.normal(size=NFEAT), scale=rng.uniform(0.5, 2, NFEAT),
@@ -64,7 +64,12 @@ def _model(tmp_path, **change):
 
 
 def test_a_value_file_round_trips_and_the_kernel_evaluates_it(tmp_path):
-    from manoeuvre_sim.engine.value import load_value, pack_value, save_value, value_of
+    from manoeuvre_sim.manoeuvre.engine.players.value import (
+        load_value,
+        pack_value,
+        save_value,
+        value_of,
+    )
 
     m = _model(tmp_path)
     path = tmp_path / "m.npz"
@@ -79,7 +84,7 @@ def test_a_value_file_round_trips_and_the_kernel_evaluates_it(tmp_path):
 
 
 def test_a_bad_value_file_is_refused_in_one_line(tmp_path):
-    from manoeuvre_sim.engine.value import load_value, save_value
+    from manoeuvre_sim.manoeuvre.engine.players.value import load_value, save_value
 
     m = _model(tmp_path)
     bad = tmp_path / "bad.npz"
@@ -134,8 +139,8 @@ def test_value_search_plays_fair_and_the_check_can_fail():
     """Every decision of the value search is taken again on a scrambled copy of the state
     and must agree; scrambling its own hand too (which its value reads) makes it fire. The
     other seat and the rollouts play at random, which reads nothing."""
-    from manoeuvre_sim.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
-    from manoeuvre_sim.engine.trace import play_traced
+    from manoeuvre_sim.manoeuvre.engine.options import FLAG_FAIR_CHECK, FLAG_FOG_OWN_HAND
+    from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 
     cfg = _cfg(games=2, policy_b="search:3:tuned:v1", check_fair_play=1, check_invariants=True)
     assert len(simulate(cfg).records) == 2
@@ -147,7 +152,7 @@ def test_value_search_plays_fair_and_the_check_can_fail():
 
 
 def test_positions_are_reproducible_and_labelled_from_each_side():
-    from manoeuvre_sim.value_data import positions
+    from manoeuvre_sim.manoeuvre.value_data import positions
 
     a, prov = positions(["France", "Russia"], 3, "tuned", seed=2, threads=1)
     b, _ = positions(["France", "Russia"], 3, "tuned", seed=2, threads=2, chunk=2)
@@ -160,8 +165,8 @@ def test_positions_are_reproducible_and_labelled_from_each_side():
 def test_a_study_records_the_value_model_it_played_with():
     import hashlib
 
-    from manoeuvre_sim.engine.players.dispatch import value_record
-    from manoeuvre_sim.engine.value import value_path
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
+    from manoeuvre_sim.manoeuvre.engine.players.value import value_path
 
     digest = hashlib.sha256(value_path("tuned").read_bytes()).hexdigest()[:16]
     assert value_record("search:4:tuned:v1") == {"value_model": "tuned", "value_sha256": digest}

@@ -1,4 +1,4 @@
-"""Compiling the engine ahead of a run (``engine/warmup.py``, ``make setup``): it knows
+"""Compiling the engine ahead of a run (``core/warmup.py``, ``make setup``): it knows
 whether numba's cache holds a batch kernel, says so, and refuses an unknown kernel."""
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from manoeuvre_sim.engine import warmup
-from manoeuvre_sim.runner import SimConfig, simulate
+from manoeuvre_sim.core import warmup
+from manoeuvre_sim.hexgame import adapter as HEX
+from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
 EMPTY_CACHE_SNIPPET = """
 from manoeuvre_sim.cli._common import start_description
-from manoeuvre_sim.engine.warmup import is_compiled
+from manoeuvre_sim.core.warmup import is_compiled
 print(is_compiled("games"), is_compiled("cards"))
 print(start_description(("games", "cards")))
 print(start_description(()))
@@ -52,7 +53,7 @@ def test_a_played_kernel_is_seen_as_compiled():
 
 
 def test_an_unknown_kernel_is_refused_with_one_line(tmp_path):
-    out = _run(["manoeuvre_sim.engine.warmup", "games", "nope"], tmp_path, module=True)
+    out = _run(["manoeuvre_sim.core.warmup", "games", "nope"], tmp_path, module=True)
     assert out.returncode == 2
     assert out.stderr.strip() == (
         "warmup: unknown kernel 'nope'; expected one of games, cards, search, hex"
@@ -62,7 +63,8 @@ def test_an_unknown_kernel_is_refused_with_one_line(tmp_path):
 
 HEX_EMPTY_CACHE_SNIPPET = """
 from manoeuvre_sim.cli._common import start_description
-from manoeuvre_sim.engine.warmup import HEX_KINDS, is_compiled
+from manoeuvre_sim.core.warmup import is_compiled
+from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 print(is_compiled("hex"))
 print(start_description(HEX_KINDS))
 """
@@ -120,7 +122,7 @@ def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, mo
     extra = ["--set", "blue/infantry/strength=5"] if command == "whatif" else []
     res = CliRunner().invoke(cli, ["hex", command, "--out", str(tmp_path / "x.csv"), *extra])
     assert isinstance(res.exception, Stop), res.output
-    assert seen == [warmup.HEX_KINDS]
+    assert seen == [HEX.WARMUP_KINDS]
 
 
 class _Terminal(io.StringIO):

@@ -88,7 +88,7 @@ def game_options(f):
 
 def load_game(kw: dict):
     """``(scenario, source, packed, options, pol, params, policies)`` from the options."""
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.players import NPARAM, policy_arrays
     from manoeuvre_sim.hexgame.records import HexOptions
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario, pack

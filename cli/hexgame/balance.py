@@ -114,8 +114,8 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 def balance(**kw) -> None:
 
     from manoeuvre_sim.analyses import hex_variants as HV
-    from manoeuvre_sim.engine.warmup import HEX_KINDS
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)

@@ -9,7 +9,7 @@ import json
 import click
 
 from manoeuvre_sim.cli._common import format_table
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE
 
 UNIT_HELP = (

@@ -35,7 +35,7 @@ def replay(seed, game_index, out, paper, fmt, **kw):
     from pathlib import Path
 
     from manoeuvre_sim.cli.replay import check_format, write_text
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame import batch
     from manoeuvre_sim.hexgame.replay import build, render
 

@@ -15,7 +15,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 @click.option("--border", default=None, help="Draw only this border line.")
 def scenario(scenario, border):
     from manoeuvre_sim.cli._common import format_table
-    from manoeuvre_sim.errors import UsageError
+    from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.scenario import (
         H_CAPITAL_OK,
         H_SETUP,

@@ -1,5 +1,5 @@
 """``manoeuvre-sim hex simulate``: many games of Maneuver, one row per game, played through
-the study layer both games share (``games/hex.py`` ``simulate_tasks``: tasks, the store in
+the study layer both games share (``hexgame/adapter.py`` ``simulate_tasks``: tasks, the store in
 ``FILE.store/``, ``--resume``, the local and Dask backends), as ``simulate`` plays
 Manoeuvre's."""
 
@@ -37,11 +37,11 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     from dataclasses import asdict
 
     from manoeuvre_sim.cli._common import play_into_store, pop_backend
-    from manoeuvre_sim.engine.warmup import HEX_KINDS
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.games import hex as HX
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.core.results import check_output_path, write
+    from manoeuvre_sim.hexgame import adapter as HX
+    from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.hexgame.records import manifest
-    from manoeuvre_sim.results import check_output_path, write
 
     be = pop_backend(kw)
     for flag, value, least in (("--games", games, 1), ("--block", block, 1),

@@ -43,16 +43,16 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     import pandas as pd
 
     from manoeuvre_sim.cli._common import format_table, play_into_store, pop_backend
-    from manoeuvre_sim.engine.warmup import HEX_KINDS
-    from manoeuvre_sim.errors import UsageError
-    from manoeuvre_sim.games import hex as HX
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.core.results import check_output_path, write
+    from manoeuvre_sim.core.stats import wilson_interval
+    from manoeuvre_sim.core.study import Pairing
+    from manoeuvre_sim.core.tournament import Seat
+    from manoeuvre_sim.core.tournament import run as play_seats
     from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
+    from manoeuvre_sim.hexgame import adapter as HX
+    from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.hexgame.records import manifest
-    from manoeuvre_sim.results import check_output_path, write
-    from manoeuvre_sim.stats import wilson_interval
-    from manoeuvre_sim.studies.tournament import Seat
-    from manoeuvre_sim.studies.tournament import run as play_seats
-    from manoeuvre_sim.study import Pairing
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
     bad = []
@@ -81,7 +81,7 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     kw["policy_a"], kw["policy_b"] = names[0], names[1]
     sc, source, _, options, _, _, _ = load_game(kw)
     # every pair (x, y) plays x blue against y red, then y blue against x red, each seating
-    # on the seed every Maneuver study gives that pairing (games.hex.seat_seed)
+    # on the seed every Maneuver study gives that pairing (hexgame.adapter.seat_seed)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     blue, red = HX.load_side("blue"), HX.load_side("red")
     seats = [
@@ -102,8 +102,8 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
                                         resume=be["resume"], **a),
         )  # fmt: skip
     else:
-        from manoeuvre_sim.backend import make_backend
         from manoeuvre_sim.cli._common import progress_bar
+        from manoeuvre_sim.core.backend import make_backend
 
         with make_backend(
             threads=threads, **{k: v for k, v in be.items() if k != "resume"}

@@ -14,13 +14,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.rng import seed_state
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.players import policy_arrays
 from manoeuvre_sim.hexgame.search import play_game
-from manoeuvre_sim.jit import kernel
-from manoeuvre_sim.rng import seed_state
 
 # --- one record per game: ndarray(int32, (n_games, NREC)); "_b" blue, "_r" red ------------
 R_FIRST = 0  # side that moved first (0 blue)

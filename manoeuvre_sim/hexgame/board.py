@@ -6,6 +6,7 @@ map) and the state vector; results go into the context's scratch rows (``state.W
 
 from __future__ import annotations
 
+from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import (
     ARTILLERY,
@@ -19,7 +20,6 @@ from manoeuvre_sim.hexgame.scenario import (
     U_MA,
     U_TYPE,
 )
-from manoeuvre_sim.jit import kernel
 
 
 @kernel(inline="always")

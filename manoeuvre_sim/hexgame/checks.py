@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import MAXU
-from manoeuvre_sim.jit import kernel
 
 CHK_STACKING = 1  # rule [6]: over the stacking limit after a phase
 CHK_MIXED = 2  # rule [6]: units of both sides in one hex (a captured Capital aside)

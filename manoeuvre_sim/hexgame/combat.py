@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.checks import CHK_CAPITAL_DUTY
 from manoeuvre_sim.hexgame.crt import AE, AR, DE, DR, combat_dice, crt_result
 from manoeuvre_sim.hexgame.scenario import CAVALRY, INFANTRY, MAXU, U_TYPE
-from manoeuvre_sim.jit import kernel, stack_empty
 
 
 @kernel(inline="always")

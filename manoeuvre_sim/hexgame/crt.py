@@ -23,8 +23,8 @@ Result codes (``int8``), ordered from the attacker's worst to its best:
 
 from __future__ import annotations
 
-from manoeuvre_sim.jit import kernel
-from manoeuvre_sim.rng import roll_die
+from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.rng import roll_die
 
 AE, AR, NE, DR, DE = 0, 1, 2, 3, 4
 N_RESULTS = 5
@@ -65,7 +65,7 @@ def combat_dice(rng):
 def roll_combat(attack_strength, defence_strength, rng):
     """One combat's result code: each side adds one d6 to its strength (rule [8] steps 1-3).
 
-    ``rng`` is the game's xoshiro256** state (``manoeuvre_sim.rng``); the attacker's die is
+    ``rng`` is the game's xoshiro256** state (``manoeuvre_sim.core.rng``); the attacker's die is
     drawn first, then the defender's. The engine and the odds simulator both roll here.
     """
     attack_total = attack_strength + roll_die(rng, 6)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel, lowest_bit, stack_empty
+from manoeuvre_sim.core.rng import uniform_below
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import checks as K
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import H_CAPITAL_OK, H_SETUP, H_SIDE, MAXU
-from manoeuvre_sim.jit import kernel, lowest_bit, stack_empty
-from manoeuvre_sim.rng import uniform_below
 
 REACH_WORDS = 32  # movement_phase's bit set of the hexes reached: maps of up to 1,024 hexes
 

@@ -1,6 +1,6 @@
 """A game of Maneuver as a JSONL trace (``manoeuvre-sim hex replay --format jsonl``): a header
 record, then one record per event with every field named (schema in ``docs/traces.md``;
-read back by ``manoeuvre_sim/trace_reader.py`` with ``json`` alone).
+read back by ``manoeuvre_sim/core/trace_reader.py`` with ``json`` alone).
 
 The codes of ``state.py``'s trace become names here, and the detail rows that belong to an
 event become its fields: the ``EV_DICE`` row before an ``EV_RESULT`` its dice, the
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from manoeuvre_sim.hexgame import RULES_VERSION
+from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import RESULT_NAMES
 from manoeuvre_sim.hexgame.grid import Grid
@@ -52,7 +52,8 @@ def header(packed, sc, options, seed: int, game: int, policies) -> dict:
     return {
         "record": "header",
         "schema": SCHEMA,
-        "game": "maneuver",
+        "game": GAME_KEY,
+        "game_title": GAME_TITLE,
         "rules_version": RULES_VERSION,
         "data_hash": sc.sha256,
         "seed": seed,

@@ -19,11 +19,11 @@ back, so the lookahead changes neither the game nor its dice.
 
 from __future__ import annotations
 
+from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import DE_FROM
 from manoeuvre_sim.hexgame.scenario import MAXU, U_MA
-from manoeuvre_sim.jit import kernel
 
 CAPITAL_UNITS = 3.0  # the Capital's worth in units (its capture is half of a victory, rule [12])
 STYLE_WEIGHT = 0.05  # the style's score, a tie-breaker (a retreat's "dies" costs it 100)

@@ -35,7 +35,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.rng import new_state
 from manoeuvre_sim.hexgame.crt import (
     AE,
     AR,
@@ -50,8 +52,6 @@ from manoeuvre_sim.hexgame.crt import (
     RESULT_NAMES,
     roll_combat,
 )
-from manoeuvre_sim.jit import kernel
-from manoeuvre_sim.rng import new_state
 
 DIE_SIDES = 6  # rule [2]: one six-sided die, rolled once by each side (rule [8] steps 1-2)
 UNSUPPLIED_PENALTY = 2  # rule [9]: an unsupplied unit subtracts two from its combat strength
@@ -406,10 +406,10 @@ def simulate(odds: CombatOdds, n: int, seed: int = 1, chunk: int = CHUNK):
 
     Returns
     -------
-    manoeuvre_sim.odds.Estimate
+    manoeuvre_sim.core.stats.Estimate
         Counts of AE..DE with their Wilson intervals.
     """
-    from manoeuvre_sim.odds import Estimate
+    from manoeuvre_sim.core.stats import Estimate
 
     for name, v, lo, hi in (("--simulate", n, 1, MAX_SIMULATE), ("--seed", seed, 0, (1 << 64) - 1),
                             ("chunk", chunk, 1, 1 << 30)):  # fmt: skip

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel, stack_empty
+from manoeuvre_sim.core.rng import keep_best, uniform_below
 from manoeuvre_sim.hexgame import POLICIES, parse_policy, search_scope
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import lookahead as LA
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import CAVALRY, H_BORDER_DIST, H_SIDE, INFANTRY, MAXU, U_TYPE
-from manoeuvre_sim.jit import kernel, stack_empty
-from manoeuvre_sim.rng import keep_best, uniform_below
 
 P_RANDOM, P_CAPITAL, P_ATTRITION = 0, 1, 2
 # the search player (``search.py``): pol = P_SEARCH + 8 * budget + 4 * (1 if it searches

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.errors import UsageError
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import state as S

@@ -22,10 +22,9 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from manoeuvre_sim.errors import DataError
+from manoeuvre_sim.core.data import Int, data_dir, read_toml, validate
+from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.hexgame.grid import Grid
-from manoeuvre_sim.model._types import Int
-from manoeuvre_sim.model.load import data_dir, read_toml, validate
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 SIDES = ("blue", "red")

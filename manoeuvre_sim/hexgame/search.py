@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel, stack_empty
+from manoeuvre_sim.core.rng import next_u64, seed_state
 from manoeuvre_sim.hexgame import game as G
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import search_combat as SX
@@ -58,8 +60,6 @@ from manoeuvre_sim.hexgame.players import NPARAM
 from manoeuvre_sim.hexgame.scenario import MAXU
 from manoeuvre_sim.hexgame.search_combat import MAX_CAND
 from manoeuvre_sim.hexgame.state import NOPT, SR_N, STATE_SIZE, TRACE_COLS
-from manoeuvre_sim.jit import kernel, stack_empty
-from manoeuvre_sim.rng import next_u64, seed_state
 
 MAX_PLANS = 16
 HORIZON = 3  # game turns a rollout plays ahead (rule [12]'s end comes sooner if due)

@@ -13,12 +13,12 @@ lists are the ones ``combat.combat_phase`` draws up.
 
 from __future__ import annotations
 
+from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import players as PL
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import MAXU
-from manoeuvre_sim.jit import kernel
 
 MAX_CAND = 24
 

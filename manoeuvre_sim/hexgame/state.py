@@ -19,8 +19,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.hexgame.scenario import MAXU
-from manoeuvre_sim.jit import kernel
 
 NU = 2 * MAXU
 # --- header ----------------------------------------------------------------------------

@@ -1,0 +1,213 @@
+"""Maneuver (the introductory hex wargame, rules 001) behind ``games.Game``: the shared study
+layer (tasks, the Parquet store, resume and merge, the local and Dask backends) plays it
+with no copy of any of that machinery.
+
+Maneuver's two sides are fixed by its scenario: side ``a`` is always blue (``army_a``) and
+``b`` red; what a pairing varies is who plays each side (``policy_a``/``policy_b``, and
+their parameter vectors), so "both seats" means each player once blue and once red. The
+scenario file and every rule option (border, army quality, step losses and replacements,
+the first player, turns, interpretation H6's switch) are the study's :class:`Options`.
+Game ``i`` of a pairing is ``hex simulate --seed <pairing.seed>``'s game ``i``
+(``hexgame.batch``: seeded from ``(seed, i)`` alone), so a study's rows replay with
+``hex replay``.
+
+Nothing here imports numba at module import: the engine loads when a block is played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.study import pairing_seed
+from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, POLICIES
+from manoeuvre_sim.hexgame import RULES_VERSION as _RULES_VERSION
+from manoeuvre_sim.hexgame.records import HexOptions
+
+KEY = GAME_KEY
+TITLE = GAME_TITLE
+RULES_VERSION = _RULES_VERSION
+DEFAULT_POLICY = "capital"
+# the files under manoeuvre_sim/ its kernels are compiled from
+ENGINE_SOURCES = ("hexgame", "core/jit.py", "core/rng.py")
+VICTORY_KINDS = ("capital", "draw")
+EXTRA_COLUMNS = tuple(
+    f"{c}_{x}"
+    for c in (
+        "capital_fell_turn", "capital_captures", "captured_without_margin", "units_on_map",
+        "eliminated", "replacements", "combats", "capital_captured_at_end",
+    )
+    for x in ("a", "b")
+) + ("border", "quality_a", "quality_b", "step_losses", "step_replacements",
+     "captured_capital_zoc", "retreat_apart", "capital_hex_a", "capital_hex_b")  # fmt: skip
+STATS_DIR = "hex_stats"  # no per-game statistics yet: the directory is never written
+SIDE_NAMES = ("blue", "red")
+# the report (games.Game, optional members): the study kinds the `hex` commands write (a
+# manifest's "study"), and the module that reads them back and lays out their pages
+STUDY_KINDS = ("hex balance", "hex ladder", "hex setup", "hex whatif")
+REPORT_MODULE = "manoeuvre_sim.analyses.hex_report"
+
+
+@dataclass(frozen=True)
+class Options(HexOptions):
+    """The rule options every game of a study is played with (``hex simulate``'s), and the
+    scenario file (None: the built-in reconstruction, ``data/hexgame/default.toml``)."""
+
+    scenario: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.scenario is not None:
+            object.__setattr__(self, "scenario", str(Path(self.scenario).resolve()))
+
+    def describe(self) -> str:
+        """The options that differ from the defaults, in words ("" for the default game)."""
+        if self == Options():
+            return ""
+        text = HexOptions.describe(self)
+        return text + (f"; scenario {self.scenario}" if self.scenario else "")
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side of the scenario: ``blue`` (side a) or ``red`` (side b)."""
+
+    name: str
+
+
+def seat_seed(seed: int, blue: str, red: str) -> int:
+    """The seed of the games of player ``blue`` (blue) against ``red`` (red), from the master
+    seed and the two players' names alone: every Maneuver study and ``hex tournament``
+    seed a pairing so, and the same pairing meets the same dice in each."""
+    return pairing_seed(seed, f"hex:{blue}@blue", f"hex:{red}@red")
+
+
+def load_side(spec: str, relax: bool = False) -> Side:
+    if spec not in SIDE_NAMES:
+        raise UsageError(f"side {spec!r}: expected blue or red (Maneuver's sides)")
+    return Side(spec)
+
+
+def side_hash(side: Side) -> str:
+    return hashlib.sha256(side.name.encode()).hexdigest()[:16]
+
+
+def _scenario(options: Options):
+    from manoeuvre_sim.hexgame.scenario import load_scenario
+
+    return load_scenario(options.scenario)
+
+
+def data_hash(sides, options: Options) -> str:
+    """The scenario's sha256 with the rule options: what decides the games besides seeds."""
+    doc = {"scenario": _scenario(options).sha256, "options": asdict(options) | {"scenario": 0}}
+    doc["sides"] = sorted(side_hash(s) for s in sides)
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def prepare(pairings, options: Options) -> dict:
+    """The packed scenario for ``options.border`` and the kernels' option array."""
+    from manoeuvre_sim.hexgame.scenario import pack
+
+    for p in pairings:
+        if (p.army_a.name, p.army_b.name) != SIDE_NAMES:
+            raise UsageError(
+                f"Maneuver pairing {p.army_a.name}-{p.army_b.name}: side a is blue and "
+                "side b red; swap the players (policy_a/policy_b), not the sides"
+            )
+    sc = _scenario(options)
+    return {"packed": pack(sc, options.border), "opt": options.array(), "options": options,
+            "scenario": (sc.name, sc.sha256)}  # fmt: skip
+
+
+def play_block(prepared, pairing, first, count, threads, *, stats=False):
+    """Games ``first .. first + count - 1`` of ``pairing`` (``hex simulate --seed
+    pairing.seed --first-game first``'s rows)."""
+    from manoeuvre_sim.hexgame import batch
+    from manoeuvre_sim.hexgame.players import policy_arrays
+    from manoeuvre_sim.hexgame.records import to_frame
+
+    pol, params = policy_arrays(
+        pairing.policy_a, pairing.policy_b, pairing.params_a, pairing.params_b
+    )
+    rec = batch.play_games(
+        pairing.seed, first, count, prepared["packed"], prepared["opt"], pol, params,
+        threads or None,
+    )  # fmt: skip
+    man = {
+        "army_a": SIDE_NAMES[0],
+        "army_b": SIDE_NAMES[1],
+        "config": {"seed": pairing.seed, "policy_a": pairing.policy_a,
+                   "policy_b": pairing.policy_b},
+        "options": asdict(prepared["options"]),
+    }  # fmt: skip
+    return to_frame(rec, man, first), None
+
+
+def read_stats(array):
+    return array
+
+
+def simulate_tasks(
+    run_manifest: dict, options: Options, *, block: int, threads: int = 0, store=None,
+    backend=None, resume: bool = False, progress=None,
+):  # fmt: skip
+    """``hex simulate`` as a study of one pairing: games ``first_game .. first_game + games
+    - 1`` of ``run_manifest["config"]`` (seed, players, their parameter vectors) in tasks of
+    ``block`` games, each a part of ``store`` when given (so ``--resume`` reads it back), on
+    ``backend``. Game ``i`` is seeded from ``(seed, i)`` alone: the records are those of one
+    local run whatever the blocks, the backend or an interruption.
+
+    Returns ``(frame, outcome)``: the games in order (``hex simulate``'s columns) and the
+    ``study.PlayOutcome`` (interrupted, seconds, threads, backend)."""
+    from manoeuvre_sim.core.study import Pairing, play_range
+
+    c = run_manifest["config"]
+    params = [tuple(c[k]) if c.get(k) is not None else None for k in ("params_a", "params_b")]
+    pairing = Pairing(load_side("blue"), load_side("red"), c["policy_a"], c["policy_b"],
+                      c["seed"], "games", params_a=params[0], params_b=params[1])  # fmt: skip
+    # what decides the games (a resumed store must match it; how many games and from which
+    # one may differ: the tasks already on disk are checked one by one)
+    ident = {k: run_manifest[k] for k in ("rules_version", "scenario_sha256", "options")}
+    ident |= {"study": "hex simulate", "block": block,
+              "config": {k: v for k, v in c.items() if k not in ("games", "first_game")}}  # fmt: skip
+    return play_range(pairing, c["first_game"], c["games"], block=block, game=KEY, options=options,
+                    manifest=ident, threads=threads, store=store, backend=backend,
+                    resume=resume, progress=progress)  # fmt: skip
+
+
+__all__ = [
+    "DEFAULT_POLICY", "ENGINE_SOURCES", "EXTRA_COLUMNS", "KEY", "Options", "POLICIES",
+    "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
+    "play_block", "prepare", "read_stats", "side_hash", "simulate_tasks", "STUDY_KINDS",
+    "REPORT_MODULE",
+]  # fmt: skip
+
+
+# the warm-up kind (core/warmup.py): Maneuver's engine and players compile in about 26 s
+# measured (benchmarks/bench_hex.py's cold compile, a fresh numba cache, 1-minute load
+# average 2-4.5 on the shared machine); the ``hex`` commands play with it
+WARMUP = {"hex": 30}
+WARMUP_KINDS = tuple(WARMUP)
+
+
+def warmup_kernel(kind: str):
+    """Maneuver's batch kernel and two games of the default player on the built-in
+    scenario, as ``hexgame.batch.play_games`` calls it."""
+    import numpy as np
+
+    if kind != "hex":
+        raise ValueError(f"unknown kernel {kind!r}; expected hex")
+    from manoeuvre_sim.hexgame import batch as BT
+    from manoeuvre_sim.hexgame import scenario as SC
+    from manoeuvre_sim.hexgame import state as S
+    from manoeuvre_sim.hexgame.players import policy_arrays
+
+    pol, params = policy_arrays("capital", "capital")
+    g = S.new_context(SC.pack(SC.load_scenario()), S.default_options(), pol, params)
+    st = np.zeros(S.STATE_SIZE, dtype=np.int32)
+    out = np.zeros((2, BT.NREC), dtype=np.int32)
+    return BT.play_range, (1, 0, 0, 2, st, g, out)

@@ -1,0 +1,228 @@
+"""What a card in hand is worth to the heuristic players, in context, and the balanced
+style's posture (the weights shifted by the score, the time left and the attrition race).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.players.odds import _dice_at_least, _progress_rows
+from manoeuvre_sim.manoeuvre.engine.players.params import (
+    H_ADVANCE,
+    H_ATTACK,
+    H_CONTROL,
+    H_CYCLE,
+    H_ELIM,
+    H_OPP,
+    H_OWN,
+    H_SWITCH,
+    H_THREAT,
+)
+from manoeuvre_sim.manoeuvre.engine.rules import strength
+
+# the worth of holding each HQ card type (state.HQ_* order), before its context
+HQ_VALUE = np.zeros(len(S.HQ_NAMES))
+for _hq, _v in (
+    (S.HQ_AMBUSH, 3.0), (S.HQ_COMMITTED, 2.8), (S.HQ_FORCED_MARCH, 2.0),
+    (S.HQ_GUERRILLA, 2.6), (S.HQ_REDOUBT, 2.0), (S.HQ_REGROUP, 1.0), (S.HQ_SAPPERS, 0.5),
+    (S.HQ_SPY, 1.0), (S.HQ_SKIRMISH, 1.5), (S.HQ_SUPPLY, 2.5), (S.HQ_WITHDRAW, 3.2),
+    (S.HQ_ROCKETS, 2.0),  # Distant Lands: a riskless attack, 0.6 a retreat, 0.2 a hit
+    (S.HQ_DEATH_WITH_HONOUR, 1.0),  # Distant Lands: a unit for the hits around it
+    (S.HQ_BANZAI, 2.0),  # Distant Lands: two units up to two squares, as a Forced March
+    (S.HQ_MAHARAJA, 1.5),  # Distant Lands: a restricted leader freed, Command 4 (a
+    #                        leader's worth counts 0.5 a point of Command)
+):  # fmt: skip
+    HQ_VALUE[_hq] = _v
+
+
+# ------------------------------------------------------------------------------------------
+# cards
+# ------------------------------------------------------------------------------------------
+@kernel
+def _enemy_reach(st, p, sq, maxd):
+    """(enemy units within maxd orthogonal steps of sq, Manhattan distance to the nearest
+    enemy unit (99 if none))."""
+    r0 = sq // 8
+    c0 = sq % 8
+    q = 1 - p
+    k = 0
+    best = 99
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        dist = abs(tsq // 8 - r0) + abs(tsq % 8 - c0)
+        if dist <= maxd:
+            k += 1
+        best = min(best, dist)
+    return k, best
+
+
+@kernel
+def _enemy_distance_and_strength(st, units, p, sq):
+    """(Manhattan distance from sq to the nearest enemy unit (99 if none), mean strength of
+    the enemy's units on the board (0 if none)) in one pass: what a card in p's hand will
+    meet, and how soon."""
+    r0 = sq // 8
+    c0 = sq % 8
+    q = 1 - p
+    best = 99
+    tot = 0
+    k = 0
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        best = min(best, abs(tsq // 8 - r0) + abs(tsq % 8 - c0))
+        tot += strength(st, units, t)
+        k += 1
+    return best, (tot / k if k > 0 else 0.0)
+
+
+@kernel
+def _assault_hits(n, s, a0, d):
+    """Expected hits of an assault rolling n d s on attack total a0 against defence d: one
+    when the total beats d, a second when it reaches 2d (the results table's bands, as the
+    move values count them). At most 2, however large the dice."""
+    return _dice_at_least(n, s, d + 1 - a0) + _dice_at_least(n, s, 2 * d - a0)
+
+
+# the defences a unit card's attack may meet, over a defender of the typical strength: no
+# card, or a printed defence of 3, 5 or 7 (the printed values run 2-8, most often 5); and
+# the printed attack dice a defence card may meet (1d10, 2d6, 2d8 and 2d10 are all of them)
+_DEF_SPREAD = np.array([0, 3, 5, 7], dtype=np.int64)
+_ATK_SPREAD = np.array([[1, 10], [2, 6], [2, 8], [2, 10]], dtype=np.int64)
+
+
+@kernel
+def _card_value(st, units, cards, weights, p, c, n_reduced):
+    """Worth of holding card c for p (0: none). A unit card is worth what it does against
+    the enemy units it may meet (of the enemy's mean strength), so its worth stops growing
+    where more dice or defence change nothing: an attack by its expected hits (at most 2)
+    over the defences of ``_DEF_SPREAD``, a bombardment by its chance of a hit, a defence by
+    the expected hits it saves against the attacks of ``_ATK_SPREAD``. The scales make the
+    printed cards (2d8 or 1d10 on a unit of strength 6, defence 5) worth about what the
+    earlier worth, linear in the printed pips, gave them."""
+    kind = cards[p, c, S.CF_KIND]
+    if kind == S.KIND_UNIT:
+        u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
+        if st[S.U_STEP + u] == 0:
+            return 0.0  # the card of an eliminated unit
+        dist, mean = _enemy_distance_and_strength(st, units, p, st[S.U_SQ + u])
+        near = dist <= 2
+        own = strength(st, units, u)
+        foe = int(mean + 0.5)
+        v = 0.0
+        n = cards[p, c, S.CF_ATK_N]
+        if n > 0:
+            e = 0.0
+            for k in range(_DEF_SPREAD.shape[0]):
+                e += _assault_hits(n, cards[p, c, S.CF_ATK_S], own, foe + _DEF_SPREAD[k])
+            v += e / _DEF_SPREAD.shape[0] * (3.6 if near else 2.0)
+        if cards[p, c, S.CF_BOMB_N] > 0:
+            e = _dice_at_least(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S], foe + 1)
+            v += e * (4.0 if dist <= 3 else 2.0)
+        if cards[p, c, S.CF_VOL_N] > 0:
+            v += 0.5 if near else 0.2
+        df = cards[p, c, S.CF_DEF]
+        if df > 0:
+            e = 0.0
+            for k in range(_ATK_SPREAD.shape[0]):
+                an = _ATK_SPREAD[k, 0]
+                asd = _ATK_SPREAD[k, 1]
+                e += _assault_hits(an, asd, foe, own) - _assault_hits(an, asd, foe, own + df)
+            v += e / _ATK_SPREAD.shape[0] * (2.6 if near else 0.8)
+        if st[S.U_STEP + u] == 1:
+            v += 2.0  # it restores its own unit (rule 7 Reinforcement)
+        return v
+    if kind == S.KIND_LEADER:
+        return 4.0 + 0.3 * cards[p, c, S.CF_CBT_A] + 0.5 * cards[p, c, S.CF_CMD]
+    if kind != S.KIND_HQ:
+        return 0.0  # a blank card (card-value ablations): it can only be discarded
+    hq = cards[p, c, S.CF_HQ]
+    v = HQ_VALUE[hq]
+    if hq == S.HQ_SUPPLY and n_reduced > 0:
+        v += 1.0  # it may restore one (rule 7)
+    elif hq == S.HQ_REGROUP and n_reduced > 0:
+        v += 2.5
+    elif hq == S.HQ_SAPPERS:
+        q = 1 - p
+        for i in range(S.MAXU_SIDE):
+            t = q * S.MAXU_SIDE + i
+            if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
+                return 3.0  # an enemy redoubt to cancel
+    return v
+
+
+@kernel
+def _n_reduced(st, p):
+    k = 0
+    for i in range(S.MAXU_SIDE):
+        if st[S.U_STEP + p * S.MAXU_SIDE + i] == 1:
+            k += 1
+    return k
+
+
+# ------------------------------------------------------------------------------------------
+# posture (balanced style)
+# ------------------------------------------------------------------------------------------
+@kernel
+def _ground_lead(st, p):
+    """p's units in the enemy half minus the enemy's units in p's half (rule 2.2)."""
+    q = 1 - p
+    lead = 0
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] > 0 and _progress_rows(p, st[S.U_SQ + u]) >= 4:
+            lead += 1
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] > 0 and _progress_rows(q, st[S.U_SQ + t]) >= 4:
+            lead -= 1
+    return lead
+
+
+@kernel
+def _posture_weights(st, weights, p, out):
+    """The effective weights: the style's ``weights`` written to ``out``, shifted by the
+    posture switch when H_SWITCH is on. The ground lead is read only where it counts (every
+    decision asks for the weights)."""
+    for i in range(weights.shape[0]):  # a loop: a slice copy would need numba's NRT
+        out[i] = weights[i]
+    q = 1 - p
+    # cycle faster (play for nightfall) when ahead on the ground late in the day
+    left = max(
+        st[S.DECK_N + p] if st[S.FIRST_DECK_DONE + p] == 0 else 0,
+        st[S.DECK_N + q] if st[S.FIRST_DECK_DONE + q] == 0 else 0,
+    )
+    late = left < 20
+    if weights[H_SWITCH] == 0:
+        if _ground_lead(st, p) <= 0:
+            out[H_CYCLE] = 0.0  # the fixed styles hurry the day on whenever they hold more ground
+        return
+    kills = st[S.ELIM + q]
+    losses = st[S.ELIM + p]
+    if losses >= 3 and losses > kills:
+        # one or two more losses lose the game: hold
+        out[H_OWN] = weights[H_OWN] * 1.4
+        out[H_THREAT] = weights[H_THREAT] * 1.4
+        out[H_ATTACK] = weights[H_ATTACK] + 0.15
+    elif kills >= 3 or (kills > losses and kills >= 2):
+        # the attrition race is ours: press it
+        out[H_ATTACK] = weights[H_ATTACK] - 0.1
+        out[H_OPP] = weights[H_OPP] * 1.5
+        out[H_ELIM] = weights[H_ELIM] * 1.3
+    if late:
+        if _ground_lead(st, p) > 0:
+            out[H_THREAT] = out[H_THREAT] * 1.3
+            out[H_CONTROL] = weights[H_CONTROL] * 1.3
+        else:
+            out[H_CYCLE] = 0.0
+            out[H_ADVANCE] = weights[H_ADVANCE] * 1.4
+            out[H_CONTROL] = weights[H_CONTROL] * 1.6
+            out[H_ATTACK] = out[H_ATTACK] - 0.1
+    else:
+        out[H_CYCLE] = 0.0

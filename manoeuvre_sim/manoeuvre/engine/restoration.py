@@ -1,0 +1,138 @@
+"""The Restoration Phase (rule 7): restore a reduced unit, or build a redoubt (rule 9.2).
+
+Kernels take the state ``st`` and the game context ``g`` documented in ``game.py``.
+"""
+
+from __future__ import annotations
+
+from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.rng import roll_die
+
+# the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
+from manoeuvre_sim.manoeuvre.combat import within
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.checks import decide
+from manoeuvre_sim.manoeuvre.engine.movement import guerrilla
+from manoeuvre_sim.manoeuvre.engine.rules import (
+    EV_DIE,
+    EV_PLAY,
+    EV_REDOUBT,
+    EV_RESTORE,
+    EV_ROLL,
+    PURPOSE_MAHARAJA,
+    PURPOSE_REDOUBT,
+    PURPOSE_RESTORE,
+    ROLL_RALLY,
+    card_unit,
+    find_hq,
+    hand_card,
+    leader_acts_for,
+    log,
+    play_and_discard,
+    play_two,
+    secondary_usable,
+)
+
+
+# ------------------------------------------------------------------------------------------
+# restoration (rule 7) and redoubts (rule 9.2)
+# ------------------------------------------------------------------------------------------
+@kernel
+def restoration_phase(st, g, p):
+    """Rule 7: one restoration attempt — a Supply or Regroup card, a unit card of the unit,
+    a leader's rally roll (Distant Lands 9.1: a restricted leader only for a unit it acts
+    for, or with a Maharaja, which lifts the restriction) — then one Redoubt (rule 9.2; or
+    an Indian unit card's Redoubt, Distant Lands 8)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
+    opts[0, 0] = -1
+    opts[0, 1] = -1
+    opts[0, 2] = 0
+    opts[0, 3] = 0
+    n = 1
+    ms = find_hq(st, cards, p, S.HQ_MAHARAJA)
+    for s in range(st[S.HAND_N + p]):
+        c = hand_card(st, p, s)
+        kind = cards[p, c, S.CF_KIND]
+        for i in range(S.MAXU_SIDE):
+            u = p * S.MAXU_SIDE + i
+            if st[S.U_STEP + u] != 1 or n >= D.MAXOPT:
+                continue
+            ok = False
+            with_m = 0
+            if kind == S.KIND_LEADER:
+                ok = leader_acts_for(units, cards, p, c, u)
+                if not ok and ms >= 0:
+                    ok = True
+                    with_m = 1 + ms
+            elif kind == S.KIND_UNIT:
+                ok = card_unit(cards, p, c) == u
+            elif kind == S.KIND_HQ:
+                hq = cards[p, c, S.CF_HQ]
+                ok = hq == S.HQ_SUPPLY or hq == S.HQ_REGROUP
+            if ok:
+                opts[n, 0] = s
+                opts[n, 1] = u
+                opts[n, 2] = with_m
+                opts[n, 3] = 0
+                n += 1
+    if n > 1:
+        k = decide(st, g, p, D.D_RESTORE, n)
+        s = opts[k, 0]
+        if s >= 0:
+            u = opts[k, 1]
+            if opts[k, 2] > 0:
+                c, m = play_two(st, p, s, opts[k, 2] - 1, False)
+                log(tr, trn, EV_PLAY, p, m, PURPOSE_MAHARAJA, c, 0)
+            else:
+                c = play_and_discard(st, p, s)
+            log(tr, trn, EV_PLAY, p, c, PURPOSE_RESTORE, u, 0)
+            ok = True
+            if cards[p, c, S.CF_KIND] == S.KIND_LEADER:
+                # rally: a d6 within the leader's range (Palafox: automatic)
+                if cards[p, c, S.CF_RALLY_AUTO] == 0:
+                    r = roll_die(rng, 6)
+                    log(tr, trn, EV_DIE, p, r, 6, 0, 0)
+                    log(tr, trn, EV_ROLL, p, ROLL_RALLY, r, 1, 6)
+                    ok = within(r, cards[p, c, S.CF_RALLY])
+            elif guerrilla(st, g, p, c):
+                ok = False  # Supply, Regroup or a Reinforcement negated (rule 9.2 Guerrilla)
+            if ok:
+                st[S.U_STEP + u] = 2
+            log(tr, trn, EV_RESTORE, p, u, 1 if ok else 0, 0, 0)
+    # one Redoubt card after any restoration attempt (rule 7), under one of p's units on a
+    # square without a redoubt; or an Indian unit card's Redoubt, while its unit is on the
+    # board, under a unit of that unit's nationality (Distant Lands 8; interpretation DL18)
+    opts[0, 0] = -1
+    opts[0, 1] = -1
+    n = 1
+    s = find_hq(st, cards, p, S.HQ_REDOUBT)
+    for j in range(st[S.HAND_N + p]):
+        c = hand_card(st, p, j)
+        nat = -1
+        if j == s:
+            nat = 0
+        elif secondary_usable(st, cards, p, c, S.SEC_REDOUBT):
+            nat = units[p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT], S.UF_NAT]
+        if nat < 0:
+            continue
+        for i in range(S.MAXU_SIDE):
+            u = p * S.MAXU_SIDE + i
+            if st[S.U_STEP + u] == 0 or st[S.REDOUBT + st[S.U_SQ + u]] == 1:
+                continue
+            if nat > 0 and units[u, S.UF_NAT] != nat:
+                continue
+            opts[n, 0] = j
+            opts[n, 1] = u
+            n += 1
+    opts[:n, 2:] = 0
+    if n == 1:
+        return
+    k = decide(st, g, p, D.D_REDOUBT, n)
+    if opts[k, 0] < 0:
+        return
+    u = opts[k, 1]
+    c = play_and_discard(st, p, opts[k, 0])
+    st[S.REDOUBT + st[S.U_SQ + u]] = 1
+    log(tr, trn, EV_PLAY, p, c, PURPOSE_REDOUBT, u, 0)
+    log(tr, trn, EV_REDOUBT, p, st[S.U_SQ + u], 0, 0, 0)

@@ -1,0 +1,106 @@
+"""Read the TOML data files, validate them and report every problem readably.
+
+Every error names the file, the field path and what was expected (``DataError``); malformed
+TOML reports its line and column.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from manoeuvre_sim.core.data import data_dir, read_toml, validate
+from manoeuvre_sim.core.errors import DataError, did_you_mean
+from manoeuvre_sim.manoeuvre.model.army import Army
+from manoeuvre_sim.manoeuvre.model.maps import MapSection, SectionSet, TerrainTable
+
+
+def load_army(path: Path | str, *, relax: bool = False) -> Army:
+    """Load and validate one army file.
+
+    Parameters
+    ----------
+    path : path of a TOML army file.
+    relax : lift the deck-composition counts (8 units, 5 cards each, 20 HQ, 60 cards) as if
+        the file said ``relax_deck_rules = true``. Structural checks always apply.
+    """
+    data = read_toml(path)
+    return validate(Army, data, str(path), {"relax": relax})
+
+
+def builtin_army_paths() -> list[Path]:
+    return sorted((data_dir() / "armies").glob("*.toml"))
+
+
+def load_builtin_armies() -> list[Army]:
+    """The 8 base armies, in the rule 2.2 tie-breaker order."""
+    armies = [load_army(p) for p in builtin_army_paths()]
+    return sorted(armies, key=lambda a: a.tiebreak_rank)
+
+
+def find_army(name_or_path: str, *, relax: bool = False) -> Army:
+    """A built-in army by name (case-insensitive; ``france``, ``Great Britain``,
+    ``great_britain``), or an army file by path."""
+    p = Path(name_or_path)
+    if p.suffix.lower() == ".toml" or p.exists():
+        return load_army(p, relax=relax)
+    key = name_or_path.strip().casefold().replace("_", " ").replace("-", " ")
+    armies = load_builtin_armies()
+    for a in armies:
+        if a.name.casefold() == key:
+            return a
+    known = ", ".join(a.name for a in armies)
+    raise DataError(
+        name_or_path,
+        [("army", f"unknown army{did_you_mean(key, [a.name for a in armies])}; expected one "
+                  f"of: {known}, or a path to an army .toml file")],
+    )  # fmt: skip
+
+
+def load_terrain(path: Path | str | None = None) -> TerrainTable:
+    path = Path(path) if path else data_dir() / "terrain.toml"
+    return validate(TerrainTable, read_toml(path), str(path))
+
+
+def load_sections(
+    path: Path | str | None = None, terrain: TerrainTable | None = None
+) -> tuple[MapSection, ...]:
+    """All map sections of a sections file, checked against the terrain table's letters."""
+    path = Path(path) if path else data_dir() / "maps" / "sections.toml"
+    terrain = terrain or load_terrain()
+    s = validate(SectionSet, read_toml(path), str(path), {"letters": terrain.letters})
+    return s.sections
+
+
+def load_map_pool(
+    sections_file: Path | str | None = None, terrain: TerrainTable | None = None
+) -> tuple[MapSection, ...]:
+    """The built-in map sections, joined by a designer's sections file (``--sections``; the
+    Distant Lands sections, say) validated exactly as ``data/maps/sections.toml``. Its
+    section numbers must differ from the built-in ones (they name sections in ``--map``,
+    the trace and the manifest)."""
+    terrain = terrain or load_terrain()
+    builtin = load_sections(terrain=terrain)
+    if not sections_file:
+        return builtin
+    extra = load_sections(sections_file, terrain)
+    taken = {s.number for s in builtin}
+    for i, s in enumerate(extra, 1):
+        if s.number in taken:
+            free = max(taken) + 1
+            raise DataError(
+                str(sections_file),
+                [(f"sections #{i} (section {s.number}) > number",
+                  f"section {s.number} is a built-in section; expected a number the built-in "
+                  f"sections do not use (from {free}), as the file joins their pool")],
+            )  # fmt: skip
+    return builtin + extra
+
+
+def sections_hash(sections: tuple[MapSection, ...]) -> str:
+    """A short hash of a list of map sections (the manifests' ``sections_hash``)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for s in sections:
+        h.update(s.model_dump_json().encode())
+    return h.hexdigest()[:16]

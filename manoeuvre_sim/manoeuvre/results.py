@@ -1,0 +1,76 @@
+"""Manoeuvre's game records -> pandas DataFrame (the ``simulate`` columns); writing them
+with their manifest is the core's (``core/results.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+VICTORY = np.array(["none", "attrition", "nightfall"])
+TIEBREAK = np.array(["squares", "eliminations", "reduced", "nation", "none"])
+
+
+def _bits(words: np.ndarray) -> np.ndarray:
+    """(n, 4) int32 words -> (n,) Python ints of 128 bits, as hex strings."""
+    w = words.astype(np.int64) & 0xFFFFFFFF
+    return np.array(
+        [f"{(r[3] << 96) | (r[2] << 64) | (r[1] << 32) | r[0]:032x}" for r in w.tolist()],
+        dtype=object,
+    )
+
+
+def to_frame(
+    records: np.ndarray, manifest: dict, *, card_bits: bool = False, first_game: int = 0
+) -> pd.DataFrame:
+    """One row per game with the columns documented in docs/results-tables.md.
+
+    ``manifest`` needs ``army_a``, ``army_b`` and ``config.seed / policy_a / policy_b``;
+    ``first_game``: the game index of the first record (a study writes blocks of games).
+    """
+    from manoeuvre_sim.manoeuvre.engine import batch as B
+
+    r = records
+    n = len(r)
+    seed = manifest["config"]["seed"]
+    ab = np.array(["a", "b"])
+    winner = np.where(r[:, B.R_WINNER] < 0, "draw", ab[np.clip(r[:, B.R_WINNER], 0, 1)])
+    df = pd.DataFrame(
+        {
+            "game": np.arange(first_game, first_game + n, dtype=np.int64),
+            "seed": np.full(n, seed, dtype=np.int64),
+            "army_a": manifest["army_a"],
+            "army_b": manifest["army_b"],
+            "policy_a": manifest["config"]["policy_a"],
+            "policy_b": manifest["config"]["policy_b"],
+            "first_player": ab[r[:, B.R_FIRST]],
+            "winner": winner,
+            "victory": VICTORY[r[:, B.R_VICTORY]],
+            "tiebreak": np.where(
+                r[:, B.R_VICTORY] == 2, TIEBREAK[np.clip(r[:, B.R_TIEBREAK], 0, 4)], ""
+            ),
+            "game_turns": r[:, B.R_TURNS],
+            "turn_limit": r[:, B.R_TURN_LIMIT].astype(bool),
+            "eliminated_a": r[:, B.R_ELIM_A],
+            "eliminated_b": r[:, B.R_ELIM_B],
+            "reduced_a": r[:, B.R_RED_A],
+            "reduced_b": r[:, B.R_RED_B],
+            "vp_a": r[:, B.R_VP_A],
+            "vp_b": r[:, B.R_VP_B],
+            "combats_a": r[:, B.R_COMBATS_A],
+            "combats_b": r[:, B.R_COMBATS_B],
+            "assaults_a": r[:, B.R_ASSAULTS_A],
+            "assaults_b": r[:, B.R_ASSAULTS_B],
+            "cards_played_a": r[:, B.R_CARDS_A],
+            "cards_played_b": r[:, B.R_CARDS_B],
+        }
+    )
+    for i, pos in enumerate(("nw", "ne", "sw", "se")):
+        df[f"map_{pos}"] = r[:, B.R_MAP + i]
+        df[f"rot_{pos}"] = r[:, B.R_MAP + 4 + i]
+    if card_bits:
+        # card copy k (1-based card_no - 1 of `armies export`) is bit k of the hex number
+        df["drawn_a"] = _bits(r[:, B.R_DRAWN : B.R_DRAWN + 4])
+        df["drawn_b"] = _bits(r[:, B.R_DRAWN + 4 : B.R_DRAWN + 8])
+        df["played_a"] = _bits(r[:, B.R_PLAYED : B.R_PLAYED + 4])
+        df["played_b"] = _bits(r[:, B.R_PLAYED + 4 : B.R_PLAYED + 8])
+    return df
