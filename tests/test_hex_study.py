@@ -124,6 +124,27 @@ def test_a_pairing_must_keep_blue_in_seat_a():
     assert "side a is blue" in str(e.value)
 
 
+def _invoke_stopped_at(monkeypatch, n: int, args: list[str]):
+    """The command ``args`` run with its ``n``-th task interrupted as it starts (Ctrl-C):
+    the tasks before it are finished and kept."""
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    calls = {"n": 0}
+    run_task = S.run_task
+
+    def stop(shared, item):
+        calls["n"] += 1
+        if calls["n"] == n:
+            raise KeyboardInterrupt
+        return run_task(shared, item)
+
+    with monkeypatch.context() as m:
+        m.setattr(S, "run_task", stop)
+        return CliRunner().invoke(cli, args)
+
+
 def test_hex_simulate_resume_and_dask_equal_one_local_run(tmp_path, monkeypatch):
     """`hex simulate` plays through the shared study layer: a run stopped part way keeps its
     finished blocks in FILE.store/, `--resume` plays only the rest, and `--backend dask`
@@ -151,18 +172,7 @@ def test_hex_simulate_resume_and_dask_equal_one_local_run(tmp_path, monkeypatch)
 
     # stopped after its second task: the finished blocks are written and kept in the store
     out = tmp_path / "stopped.parquet"
-    calls = {"n": 0}
-    run_task = S.run_task
-
-    def stop_third(shared, item):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return run_task(shared, item)
-
-    with monkeypatch.context() as m:
-        m.setattr(S, "run_task", stop_third)
-        r = CliRunner().invoke(cli, [*base, "--out", str(out)])
+    r = _invoke_stopped_at(monkeypatch, 3, [*base, "--out", str(out)])
     assert r.exit_code == 130 and "--resume goes on" in r.output, r.output
     store = tmp_path / "stopped.parquet.store"
     assert len(list(store.glob("*.parquet"))) == 2 and len(pd.read_parquet(out)) < 60
@@ -170,10 +180,7 @@ def test_hex_simulate_resume_and_dask_equal_one_local_run(tmp_path, monkeypatch)
     assert r.exit_code == 0 and "2 task(s) read back" in r.output, r.output
     pd.testing.assert_frame_equal(pd.read_parquet(out), want)
     # the store of another run (red played by another player) is refused in one line
-    with monkeypatch.context() as m:
-        m.setattr(S, "run_task", stop_third)
-        calls["n"] = 0
-        assert CliRunner().invoke(cli, [*base, "--out", str(out)]).exit_code == 130
+    assert _invoke_stopped_at(monkeypatch, 3, [*base, "--out", str(out)]).exit_code == 130
     other = [a if a != "attrition" else "random" for a in base]
     r = CliRunner().invoke(cli, [*other, "--out", str(out), "--resume"])
     msg = str(r.exception)
@@ -217,18 +224,7 @@ def test_hex_tournament_resume_and_dask_equal_one_local_run(tmp_path, monkeypatc
     assert not (tmp_path / "local.parquet.store").exists()  # removed once the run finished
 
     out = tmp_path / "stopped.parquet"
-    calls = {"n": 0}
-    run_task = S.run_task
-
-    def stop_fourth(shared, item):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt
-        return run_task(shared, item)
-
-    with monkeypatch.context() as m:
-        m.setattr(S, "run_task", stop_fourth)
-        r = CliRunner().invoke(cli, [*base, "--out", str(out)])
+    r = _invoke_stopped_at(monkeypatch, 4, [*base, "--out", str(out)])
     assert r.exit_code == 130 and "--resume goes on" in r.output, r.output
     assert len(list((tmp_path / "stopped.parquet.store").glob("*.parquet"))) == 3
     assert len(pd.read_parquet(out)) == 24  # the one whole pair: both its seatings
