@@ -47,7 +47,7 @@ def main() -> None:
     import numpy as np
 
     from manoeuvre_sim import __version__
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre import RULES_VERSION
     from manoeuvre_sim.manoeuvre.engine.batch import NREC, play_games
     from manoeuvre_sim.manoeuvre.engine.pack import pack

@@ -33,7 +33,7 @@ def main() -> None:
     import pandas as pd
 
     from manoeuvre_sim import __version__
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.core.backend import DaskBackend, LocalBackend
     from manoeuvre_sim.core.store import read_store
     from manoeuvre_sim.manoeuvre import RULES_VERSION

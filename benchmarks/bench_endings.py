@@ -16,7 +16,7 @@ game turns, units lost per side, and how close the sides came to the fifth elimi
 nightfall. Then the players of ``--option-players`` again with ``--tournament-hand``,
 ``--advance-to-contact`` and both. Then ``--traces`` games of ``--trace-player`` traced
 (``runner.traced_game``; game 0 of pairings spread over the 64) and counted
-(``analyses/endings.py trace_counts``).
+(``analyses/manoeuvre/endings.py trace_counts``).
 
 Writes benchmarks/RESULTS-endings.md (``--out``) atomically after every finished row, so
 an interrupted run keeps what it finished. A player's list is an option so that a new
@@ -85,7 +85,7 @@ def pct(s: tuple[float, float, float], digits: int = 1) -> str:
 def play_row(armies, spec: str, games: int, seed: int, threads: int, options: dict):
     """The default study's pairings under ``spec`` (games 0 .. games-1 of each): its game
     records, manifest and seconds."""
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
 
     t0 = time.perf_counter()
@@ -157,7 +157,7 @@ def trace_games(armies, spec: str, n: int, seed: int):
 
 
 def trace_lines(spec: str, games: list, seed: int) -> list[str]:
-    from manoeuvre_sim.analyses.endings import trace_counts
+    from manoeuvre_sim.analyses.manoeuvre.endings import trace_counts
     from manoeuvre_sim.manoeuvre.engine.state import VICTORY_NAMES
 
     tcs = [trace_counts(tr, cards=cards) for *_, tr, cards in games]
@@ -169,7 +169,7 @@ def trace_lines(spec: str, games: list, seed: int) -> list[str]:
         f"{n} games of `{spec}` against itself, traced with `runner.traced_game` (the games "
         f"`manoeuvre-sim replay --army-a A --army-b B --seed SEED --game 0 --policy-a {spec} "
         f"--policy-b {spec}` prints; SEED is the pairing's seed from master seed {seed}) and "
-        "counted by `analyses/endings.py` `trace_counts`.",
+        "counted by `analyses/manoeuvre/endings.py` `trace_counts`.",
         "",
         "| game | armies | seed | winner, ending | turns | decks out (a, b) | first contact | "
         "combats | units eliminated by a, by b | reduced targets: escaped | hits short of a 5th "
@@ -357,7 +357,7 @@ def add_rows(args, argv: list[str], armies: list[str], out: Path, load0: float) 
     """Play the players of ``--add-players`` (and read the studies of ``--rows-from``) and
     put their rows into the tables "Endings against play strength" of ``out``; the other
     rows, the option table and the traced games are kept. A provenance line says so."""
-    from manoeuvre_sim.analyses.endings import endings_row
+    from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
     from manoeuvre_sim.core.fileio import atomic_write
 
     npair = len(armies) ** 2
@@ -438,7 +438,7 @@ def provenance(args, argv: list[str], load0: float, manifests: list[dict]) -> li
 
 
 def main(argv: list[str] | None = None) -> int:
-    from manoeuvre_sim.analyses.endings import endings_row
+    from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.core.fileio import atomic_write
 

@@ -8,14 +8,14 @@ Plays the variant table of ``manoeuvre-sim hex balance`` (its default variants: 
 game, the borders ``large_blue``/``large_red``, army quality ``back:front``/``front:back``,
 step losses, step replacements; ``--variants`` names a subset) once per player, the same
 player on both sides (the mirror pairing), through the study's own code
-(:func:`manoeuvre_sim.analyses.hex_variants.run`), and writes benchmarks/RESULTS-hex-
+(:func:`manoeuvre_sim.analyses.hexgame.variants.run`), and writes benchmarks/RESULTS-hex-
 sensitivity.md: per variant and player the first/second player's, blue's and red's win
 rates and the draw rate with 95 % Wilson intervals, how games end, the turn the Capital
 fell; then the comparisons across players: the sign of the first player's and of blue's
 edge (paired intervals, ``stats.paired_interval``), each rule's effect on the draw rate
 against the basic game (paired by seed), which pairs of players disagree beyond their
 intervals, and Kendall's tau between the players' orderings of the variants
-(``analyses.balance.style_sensitivity``).
+(``analyses.manoeuvre.balance.style_sensitivity``).
 
 A player is any of ``hex balance --policies`` (``random``, ``capital``, ``attrition``,
 ``search[:BUDGET[:STYLE]]``), optionally ``=GAMES`` (games per variant); without it a
@@ -75,7 +75,7 @@ def parse_players(text: str, games: int, search_games: int) -> list[tuple[str, i
 
 
 def pick_variants(text: str | None):
-    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses.hexgame import variants as HV
 
     every = HV.default_variants()
     if not text:
@@ -121,7 +121,7 @@ def paired(d: np.ndarray) -> tuple[float, float, float]:
 
 def run_players(plan, variants, args, command):
     """Each player's variant study; returns (per-player results, seconds, interrupted)."""
-    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses.hexgame import variants as HV
 
     done, secs = {}, {}
     for name, games in plan:
@@ -187,7 +187,7 @@ def edges(games: pd.DataFrame, variants) -> pd.DataFrame:
 
 def taus(var: pd.DataFrame, rate: str) -> pd.DataFrame:
     """Kendall's tau between the players' orderings of the variants by ``rate``."""
-    from manoeuvre_sim.analyses.balance import style_sensitivity
+    from manoeuvre_sim.analyses.manoeuvre.balance import style_sensitivity
 
     f = var.rename(columns={"player": "label", "variant": "army", rate: "field_win_rate",
                             rate + "_ci_low": "ci_low", rate + "_ci_high": "ci_high"})  # fmt: skip
@@ -378,7 +378,7 @@ def comparison_lines(var, edge, variants, players) -> list[str]:
         out += [
             "",
             "Kendall's tau between two players' orderings of the variants (1: the same order, "
-            "-1: reversed; `analyses.balance.style_sensitivity`, scipy's tau-b), its p-value, "
+            "-1: reversed; `analyses.manoeuvre.balance.style_sensitivity`, scipy's tau-b), its p-value, "
             "and the variants whose 95 % intervals of the rate do not overlap between the two "
             "players (they disagree beyond their intervals):",
             "",

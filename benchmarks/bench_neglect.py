@@ -8,7 +8,7 @@
 Writes the section "What the styles neglect" of benchmarks/RESULTS-players.md (between its
 markers; bench_players.py keeps it when it rewrites the rest):
 
-1. the neglected-cards table (``analyses/neglect.py``) of each style as the players of
+1. the neglected-cards table (``analyses/manoeuvre/neglect.py``) of each style as the players of
    ``--baseline`` play it and as the players of this checkout play it, on the same seeds;
 2. the strength of each changed style: this checkout's style against the baseline's, on
    every army mirrored, both seatings (``manoeuvre_sim.manoeuvre.tournament``), with a 95 % interval.
@@ -167,7 +167,7 @@ def worker(job: dict) -> None:
     import pandas as pd
 
     _install_base()
-    from manoeuvre_sim.analyses import neglect as N
+    from manoeuvre_sim.analyses.manoeuvre import neglect as N
     from manoeuvre_sim.manoeuvre import tournament as T
 
     ans: dict = {}
@@ -239,7 +239,7 @@ def _strength_lines(rows: list[dict], label: str) -> list[str]:
 
 def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float) -> list[str]:
     from manoeuvre_sim import __version__
-    from manoeuvre_sim.analyses import neglect as N
+    from manoeuvre_sim.analyses.manoeuvre import neglect as N
     from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     cards, pols = _frames(ans)

@@ -35,7 +35,7 @@ DEFAULT = "random:200,simple:200,attritional:500,territorial:500,balanced:500,se
 def main() -> None:
     from bench_search import replace_section
 
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

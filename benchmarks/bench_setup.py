@@ -43,7 +43,7 @@ def main() -> None:
     import numba
 
     from manoeuvre_sim import __version__
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.core.stats import wilson_interval
     from manoeuvre_sim.core.study import RuleOptions
     from manoeuvre_sim.manoeuvre import RULES_VERSION

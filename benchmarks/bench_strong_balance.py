@@ -17,7 +17,7 @@ From the records: Kendall's tau between the two orderings of the field win rates
 each ordered pairing of each study), the first player's score (draws half) with the
 difference unpaired (all games of both) and paired (the games both studies played from the
 same seed: same pairing, same game number, same seed, hence the same maps, hands and first
-player), the endings mix (``analyses/endings.py endings_row``) and the game length. Then a
+player), the endings mix (``analyses/manoeuvre/endings.py endings_row``) and the game length. Then a
 section "What holds under strong play and what moves", stated from those figures by fixed
 rules, not written by hand: a difference whose 95 % interval excludes 0 moves, one whose
 interval holds 0 holds; the ranking holds if every army keeps its place, holds in the main
@@ -182,7 +182,7 @@ def provenance(s: dict) -> list[str]:
 
 
 def compare(ref: dict, strong: dict, armies: list[str], boot: int, rng) -> dict:
-    from manoeuvre_sim.analyses.endings import endings_row
+    from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
 
     fs_r, fs_s = first_scores(ref["games"]), first_scores(strong["games"])
     first = (mean_interval(fs_r), mean_interval(fs_s))

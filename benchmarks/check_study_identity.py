@@ -64,7 +64,7 @@ def cli(*args: str) -> None:
 
 
 def balance_spec():
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     loaded, sources = B.resolve_armies(ARMIES.split(","))
     return B.BalanceSpec(armies=tuple(loaded), sources=tuple(sources), games_per_pairing=50,
@@ -83,7 +83,7 @@ def hex_runs(work: Path, hashes: dict) -> None:
         "--out", str(work / "hex-balance-precision"))  # fmt: skip
     tables(work / "hex-balance-precision", "hex-balance-precision", hashes)
 
-    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses.hexgame import variants as HV
 
     n = {"tasks": 0}
 
@@ -130,7 +130,7 @@ def main() -> None:
     tables(work / "balance", "balance", hashes)
 
     # the same study stopped after 4 tasks (kept for --old-store), then resumed
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     n = {"tasks": 0}
 

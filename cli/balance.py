@@ -114,7 +114,7 @@ def balance(**kw) -> None:
     rate against each opponent (95% Wilson intervals, draws count half), its win rate
     against the field, Bradley-Terry ratings and ranks with intervals, first-player
     advantage, and how games end."""
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     policies = kw.pop("policies")

@@ -85,7 +85,7 @@ def cards(**kw) -> None:
     rates when drawn, in the opening hand, played, never drawn; how each card was used),
     and by controlled ablation (every copy of a card replaced by a blank, the same seeds
     replayed; paired 95% intervals)."""
-    from manoeuvre_sim.analyses import cards as C
+    from manoeuvre_sim.analyses.manoeuvre import cards as C
     from manoeuvre_sim.core.errors import UsageError
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")

@@ -585,7 +585,7 @@ def chart(out, paper, mixes, strengths, defenses, fire) -> None:
     mix, then bombardment, volley and rockets."""
     if not str(out).lower().endswith(".pdf"):
         raise UsageError(f"--out: expected a .pdf file name, got {out!r}")
-    from manoeuvre_sim.analyses.odds_chart import write_odds_chart
+    from manoeuvre_sim.analyses.manoeuvre.odds_chart import write_odds_chart
 
     s = _range(strengths, "--strengths")
     d = _range(defenses, "--defenses")

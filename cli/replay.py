@@ -133,7 +133,7 @@ def replay(
         write_text(out, jsonl(rep), summary(rep))
         return
     if suffix == ".pdf":
-        from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf
+        from manoeuvre_sim.analyses.manoeuvre.replay_pdf import write_replay_pdf
 
         pages = write_replay_pdf(out, rep, turns=span)
         click.echo(f"{summary(rep)}\nwrote {out} ({pages} pages)", err=True)

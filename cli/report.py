@@ -84,7 +84,7 @@ def report(
     Without a Manoeuvre balance study in --from, one is run first (with --armies,
     --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance - unless every
     --from is a Maneuver study."""
-    from manoeuvre_sim.analyses import report as R
+    from manoeuvre_sim.analyses.common import report as R
     from manoeuvre_sim.core.errors import UsageError
 
     out_path = Path(out)
@@ -178,7 +178,7 @@ def _manifest_options(manifest: dict):
 
 def _balance_spec(armies, games_per_pairing, policy, seed, threads, options=None):
     """The balance study the report runs when --from gives none (checked, not played)."""
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.cli.balance import parse_armies
 
     loaded, sources = B.resolve_armies(parse_armies(armies))
@@ -196,7 +196,7 @@ def _balance_spec(armies, games_per_pairing, policy, seed, threads, options=None
 def _run_balance(spec, work: Path, paper: str, quiet: bool):
     """Play ``spec`` into ``work`` (an earlier study there is the report's own, replaced),
     write its files as ``balance`` does, and read it back as the report's balance study."""
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     n = len(spec.armies)
     return _play_study(
@@ -213,8 +213,8 @@ def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
     """Say ``message``, ``run(out_dir, progress)`` into ``work`` (replaced) with a progress
     bar, write the result's files and read the study back; exit 130 when interrupted (the
     finished games stay in ``work``)."""
-    from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.analyses import report as R
+    from manoeuvre_sim.analyses.common import report as R
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.cli._common import progress_bar
 
     click.echo(message, err=True)
@@ -233,7 +233,7 @@ def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
 def _card_specs(card_armies, games, field, have, seed, policy, threads, options=None):
     """The observed card studies the report runs: ``--cards`` armies (names of the balance
     study's field, or 'all') that have no card study in --from; checked, not played."""
-    from manoeuvre_sim.analyses import cards as C
+    from manoeuvre_sim.analyses.manoeuvre import cards as C
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.manoeuvre.model import find_army
 
@@ -271,7 +271,7 @@ def _run_cards(spec, work_root: Path, paper: str, quiet: bool):
     """Play one observed card study into ``work_root/cards_<army>`` and read it back."""
     import re
 
-    from manoeuvre_sim.analyses.cards import run_spec
+    from manoeuvre_sim.analyses.manoeuvre.cards import run_spec
 
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.army.name.lower())
     work = work_root / f"cards_{name}"

@@ -38,8 +38,8 @@ def whatif(**kw) -> None:
     changed army with the variant data; report each pairing's change of win rate with a
     paired 95% interval, the changed army's field win rate and rating, and the share of
     games whose outcome changed."""
-    from manoeuvre_sim.analyses import balance as B
-    from manoeuvre_sim.analyses import whatif as W
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import whatif as W
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)

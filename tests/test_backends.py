@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses import balance as B
-from manoeuvre_sim.analyses import cards as C
+from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.manoeuvre import cards as C
 from manoeuvre_sim.core.backend import DaskBackend, LocalBackend, make_backend
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.store import read_store
@@ -239,7 +239,7 @@ def test_backend_choice_is_checked():
 
 def test_local_backend_imports_no_dask():
     code = (
-        "import sys; from manoeuvre_sim.analyses import balance as B; "
+        "import sys; from manoeuvre_sim.analyses.manoeuvre import balance as B; "
         "from manoeuvre_sim.core import backend, study; backend.make_backend('local'); "
         "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))"
     )
@@ -354,7 +354,7 @@ def test_merge_two_disjoint_runs_equals_one_run(local_study, tmp_path):
 def test_whatif_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     """A what-if pairs each variant block with its base block: stopped between them and
     resumed, the paired figures are those of one run; another change is refused."""
-    from manoeuvre_sim.analyses import whatif as W
+    from manoeuvre_sim.analyses.manoeuvre import whatif as W
 
     def spec(change="France/Garde Imperial/full=6"):
         base = _spec(games_per_pairing=16, seed=2, block=8)

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from manoeuvre_sim.analyses import balance as B
-from manoeuvre_sim.analyses import tally as T
-from manoeuvre_sim.analyses import whatif as W
+from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.manoeuvre import tally as T
+from manoeuvre_sim.analyses.manoeuvre import whatif as W
 from manoeuvre_sim.core.study import pairing_seed
 
 FIELD3 = ["France", "Russia", "Spain"]

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.analyses import cards as C
+from manoeuvre_sim.analyses.manoeuvre import cards as C
 from manoeuvre_sim.core.study import pairing_seed
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.engine import cardstats as CS
@@ -198,7 +198,7 @@ def test_ablation_value_and_games_guide_equal_the_per_game_differences(tmp_path)
 
     from scipy.stats import norm, ttest_1samp
 
-    from manoeuvre_sim.analyses import balance as B
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     res = C.run("Russia", against=["Austria"], games=60, seed=2, mode="ablation",
                 replace=["Supply=blank"], out_dir=tmp_path)  # fmt: skip

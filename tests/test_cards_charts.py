@@ -14,8 +14,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
 
-from manoeuvre_sim.analyses import card_charts  # noqa: E402
-from manoeuvre_sim.analyses.cards_pdf import write_cards_pdf  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre import card_charts  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.cards_pdf import write_cards_pdf  # noqa: E402
 
 PROVENANCE = {
     "tool": "manoeuvre-sim 0.1.0",

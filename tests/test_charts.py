@@ -15,8 +15,8 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
 
-from manoeuvre_sim.analyses import charts  # noqa: E402
-from manoeuvre_sim.analyses.balance_pdf import write_balance_pdf, write_whatif_pdf  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre import charts  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.balance_pdf import write_balance_pdf, write_whatif_pdf  # noqa: E402
 
 ARMIES = ("France", "Spain", "Prussia", "Russia")
 PROVENANCE = {

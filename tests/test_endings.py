@@ -1,4 +1,4 @@
-"""How games end (analyses/endings.py, benchmarks/bench_endings.py): the trace counts on a
+"""How games end (analyses/manoeuvre/endings.py, benchmarks/bench_endings.py): the trace counts on a
 hand-made trace whose counts are known, on a recorded game against the engine's own state,
 the endings of a few records, and the benchmark end to end on a few games."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.analyses.endings import endings_row, trace_counts
+from manoeuvre_sim.analyses.manoeuvre.endings import endings_row, trace_counts
 from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.decisions import CK_AMBUSH, CK_ASSAULT, CK_BOMBARD

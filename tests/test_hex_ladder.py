@@ -1,4 +1,4 @@
-"""Maneuver's handicap ladder (``analyses/hex_ladder.py``, ``manoeuvre-sim hex ladder``): the
+"""Maneuver's handicap ladder (``analyses/hexgame/ladder.py``, ``manoeuvre-sim hex ladder``): the
 even point recovered from synthetic records with a known answer, its interval's width
 checked against the spread of replicate fits, the ladder's table, common random numbers
 across rungs, and the command writing every file."""
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses import hex_ladder as HL
+from manoeuvre_sim.analyses.hexgame import ladder as HL
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 
@@ -141,7 +141,7 @@ def test_a_bad_value_is_one_line(args, message, capsys, tmp_path):
 def test_the_units_chosen_are_the_units_set_up_weak():
     """quality units:1,2,3 (the O_WEAK mask) plays the same games as K = 3 (the first three
     in scenario order); the two cavalry chosen play other games than two infantry."""
-    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses.hexgame import variants as HV
 
     vs = [HV.Variant(quality_blue=q, name=q) for q in ("3", "units:1,2,3", "2", "units:7,8")]
     g = HV.run(vs, ("capital",), games=60, seed=2, threads=2, block=30).games

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from statsmodels.stats.proportion import proportion_confint
 
-from manoeuvre_sim.analyses import hex_setup as HS
+from manoeuvre_sim.analyses.hexgame import setup as HS
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.hexgame import RULES_VERSION
 from manoeuvre_sim.hexgame import batch as BT

@@ -1,4 +1,4 @@
-"""Maneuver's variant study (``analyses/hex_variants.py``, ``manoeuvre-sim hex balance``):
+"""Maneuver's variant study (``analyses/hexgame/variants.py``, ``manoeuvre-sim hex balance``):
 its tables are hand counts of its records with statsmodels' Wilson intervals, every variant
 replays the same seeds (common random numbers), a resumed study equals one run, a precision
 run stops at its goal, and the command writes every file (and refuses a bad value in one
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses import hex_variants as HV
+from manoeuvre_sim.analyses.hexgame import variants as HV
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION

@@ -1,4 +1,4 @@
-"""Maneuver's what-if (``analyses/hex_whatif.py``, ``manoeuvre-sim hex whatif``): an
+"""Maneuver's what-if (``analyses/hexgame/whatif.py``, ``manoeuvre-sim hex whatif``): an
 identical variant gives exactly zero, a clearly stronger red infantry raises red's win rate
 with an interval clear of zero, the paired intervals are scipy's on the per-game
 differences, base and variant play the same seeds, bad edits are refused in one line, and
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses import hex_whatif as HW
+from manoeuvre_sim.analyses.hexgame import whatif as HW
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION

@@ -199,10 +199,11 @@ def test_the_scan_sees_the_whole_library(graph):
     """The graph covers the three trees and the imports the layers are built on (a scan that
     found nothing would pass every check below)."""
     assert f"{TOP}.manoeuvre.engine.game" in graph and f"{CLI}.main" in graph
-    assert f"{ANALYSES}.balance" in graph and f"{TOP}.hexgame" in graph
+    assert f"{ANALYSES}.manoeuvre.balance" in graph and f"{TOP}.hexgame" in graph
     assert f"{TOP}.manoeuvre.engine.players.dispatch" in graph[f"{TOP}.manoeuvre.engine.game"]
-    assert f"{ANALYSES}.tally" in graph[f"{ANALYSES}.balance"]  # absolute import
-    assert f"{ANALYSES}.charts" in graph[f"{ANALYSES}.balance_pdf"]  # relative: from . import
+    M = f"{ANALYSES}.manoeuvre"
+    assert f"{M}.tally" in graph[f"{M}.balance"]  # absolute import
+    assert f"{M}.charts" in graph[f"{M}.balance_pdf"]
     assert f"{TOP}.manoeuvre.runner" in graph[f"{TOP}.manoeuvre.tune_games"]  # in a function
 
 

@@ -214,11 +214,11 @@ def test_replay_help_is_lazy():
 
 
 def test_the_pdf_reads_replays_through_the_public_api_only():
-    """``analyses/replay_pdf.py`` imports nothing of the engine: it reads the replay model."""
+    """``analyses/manoeuvre/replay_pdf.py`` imports nothing of the engine: it reads the replay model."""
     import ast
     from pathlib import Path
 
-    src = Path(__file__).resolve().parents[1] / "analyses" / "replay_pdf.py"
+    src = Path(__file__).resolve().parents[1] / "analyses" / "manoeuvre" / "replay_pdf.py"
     names = []
     for node in ast.walk(ast.parse(src.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
@@ -260,7 +260,7 @@ def test_supporting_units_show_in_the_replay(tmp_path):
     command and the dice, in the text and on the PDF page of that turn."""
     from pypdf import PdfReader
 
-    from manoeuvre_sim.analyses.replay_pdf import write_replay_pdf
+    from manoeuvre_sim.analyses.manoeuvre.replay_pdf import write_replay_pdf
     from manoeuvre_sim.manoeuvre.replay import render_text, section_lines
 
     rep = replay_game("France", "Russia", seed=4, game=1, policies=("balanced", "balanced"))

@@ -21,7 +21,7 @@ pypdf = pytest.importorskip("pypdf")
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     """A tiny balance study as `balance --out` writes it."""
-    from manoeuvre_sim.analyses import balance
+    from manoeuvre_sim.analyses.manoeuvre import balance
 
     out = tmp_path_factory.mktemp("study")
     res = balance.run(["France", "Russia"], games_per_pairing=6, seed=7, out_dir=out,
@@ -102,7 +102,7 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
 
 
 def test_changed_army_data_is_flagged_on_the_cover(study, tmp_path):
-    from manoeuvre_sim.analyses import report
+    from manoeuvre_sim.analyses.common import report
 
     d = tmp_path / "s"
     shutil.copytree(study, d, ignore=shutil.ignore_patterns("games.parquet"))
@@ -116,7 +116,7 @@ def test_changed_army_data_is_flagged_on_the_cover(study, tmp_path):
 
 def test_victory_types_counted_from_the_games_when_the_csv_is_missing(study, tmp_path):
     """A study written before victory_by_army.csv existed: the same table from its games."""
-    from manoeuvre_sim.analyses import report
+    from manoeuvre_sim.analyses.common import report
 
     d = tmp_path / "old"
     shutil.copytree(study, d)
@@ -245,7 +245,7 @@ def test_same_directory_twice_is_refused(study, tmp_path, capsys):
 @pytest.fixture(scope="module")
 def card_study(tmp_path_factory):
     """A tiny card study (one ablation) as `cards --out` writes it."""
-    from manoeuvre_sim.analyses import cards
+    from manoeuvre_sim.analyses.manoeuvre import cards
 
     out = tmp_path_factory.mktemp("cards")
     res = cards.run("Russia", against=["Austria"], games=8, seed=5, replace=["Supply=blank"],
@@ -257,7 +257,7 @@ def card_study(tmp_path_factory):
 @pytest.fixture(scope="module")
 def whatif_study(tmp_path_factory):
     """A tiny what-if as `whatif --out` writes it."""
-    from manoeuvre_sim.analyses import whatif
+    from manoeuvre_sim.analyses.manoeuvre import whatif
 
     out = tmp_path_factory.mktemp("whatif")
     res = whatif.run(["France", "Russia"], edits=["Russia/Russian Guard/full=9"],
@@ -269,8 +269,8 @@ def whatif_study(tmp_path_factory):
 def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, tmp_path):
     """Balance first, then card value, then what-ifs, whatever the order given; each
     section's pages are its own command's, footed with its own study's provenance."""
-    from manoeuvre_sim.analyses import report
-    from manoeuvre_sim.analyses.cards_pdf import card_pages
+    from manoeuvre_sim.analyses.common import report
+    from manoeuvre_sim.analyses.manoeuvre.cards_pdf import card_pages
 
     pdf = tmp_path / "all.pdf"
     main(["report", "--from", str(whatif_study), "--from", str(card_study), "--from",
@@ -316,7 +316,7 @@ def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, t
 def test_fire_odds_page_numbers():
     """The bombardment / volley grid holds the exact chance that dice (+2 from a hill) beat
     the defense total (rule 6.2): 2d6 against 10 is 3/36 level, 10/36 from a hill."""
-    from manoeuvre_sim.analyses.odds_chart import fire_grid
+    from manoeuvre_sim.analyses.manoeuvre.odds_chart import fire_grid
 
     labels, hits = fire_grid(["2d6", "1d10"], [1, 10, 12])
     assert labels == ["2d6", "1d10"]
@@ -329,7 +329,7 @@ def test_fire_odds_page_numbers():
 def test_play_style_pages_when_the_study_compared_styles(tmp_path, capsys):
     """A balance study run with --policies brings a heatmap per further style and the
     play-style sensitivity chart into the report, listed in the contents."""
-    from manoeuvre_sim.analyses import balance
+    from manoeuvre_sim.analyses.manoeuvre import balance
 
     d = tmp_path / "styles"
     res = balance.run(["France", "Russia"], games_per_pairing=4, seed=2, out_dir=d, threads=1,
@@ -348,7 +348,7 @@ def test_play_style_pages_when_the_study_compared_styles(tmp_path, capsys):
 def test_rank_ordered_keeps_the_study_policy_order():
     """The first policy given is the study's main one: its heatmap leads balance.pdf and the
     report (the matrix used to be sorted alphabetically by policy)."""
-    from manoeuvre_sim.analyses.balance import rank_ordered
+    from manoeuvre_sim.analyses.manoeuvre.balance import rank_ordered
 
     armies = pd.DataFrame({"policy": ["territorial"] * 2 + ["balanced"] * 2,
                            "army": ["A", "B"] * 2, "rank": [2, 1, 1, 2]})  # fmt: skip

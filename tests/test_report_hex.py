@@ -39,10 +39,10 @@ def _toc(text: str) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def hex_studies(tmp_path_factory):
     """One small study of each kind, written as its command writes it."""
-    from manoeuvre_sim.analyses import hex_ladder as HL
-    from manoeuvre_sim.analyses import hex_setup as HS
-    from manoeuvre_sim.analyses import hex_variants as HV
-    from manoeuvre_sim.analyses import hex_whatif as HW
+    from manoeuvre_sim.analyses.hexgame import ladder as HL
+    from manoeuvre_sim.analyses.hexgame import setup as HS
+    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.analyses.hexgame import whatif as HW
 
     root = tmp_path_factory.mktemp("hex")
     out = {k: root / k for k in ("balance", "ladder", "setup", "whatif")}
@@ -122,7 +122,7 @@ def test_a_report_of_maneuver_studies_alone(hex_studies, tmp_path, capsys, monke
 
 
 def test_a_report_of_both_games(hex_studies, tmp_path, capsys):
-    from manoeuvre_sim.analyses import balance
+    from manoeuvre_sim.analyses.manoeuvre import balance
 
     bal = tmp_path / "manoeuvre"
     res = balance.run(["France", "Russia"], games_per_pairing=4, seed=7, out_dir=bal, threads=1,
@@ -148,7 +148,7 @@ def test_a_report_of_both_games(hex_studies, tmp_path, capsys):
 def test_two_scenarios_show_both(hex_studies, tmp_path, capsys):
     """Studies of two scenarios: each scenario on the cover with its studies, a results
     chart for each, each study footed with its own."""
-    from manoeuvre_sim.analyses import hex_setup as HS
+    from manoeuvre_sim.analyses.hexgame import setup as HS
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
 
     text = default_path().read_text(encoding="utf-8")
@@ -175,7 +175,7 @@ def test_two_scenarios_show_both(hex_studies, tmp_path, capsys):
 def test_a_moved_scenario_file_falls_back_to_the_same_built_in_one(hex_studies, tmp_path):
     """The set-up map needs the scenario its games were played on: a study whose file is
     gone is drawn on the built-in scenario when that has the study's sha256."""
-    from manoeuvre_sim.analyses import report
+    from manoeuvre_sim.analyses.common import report
 
     d = _copy(hex_studies["setup"], tmp_path, "moved")
     man = json.loads((d / "manifest.json").read_text())

@@ -1,4 +1,4 @@
-"""The balance tables' first-player figures (analyses/tally.py) on synthetic records with a
+"""The balance tables' first-player figures (analyses/manoeuvre/tally.py) on synthetic records with a
 known answer, against a count by hand over the records, or against statsmodels (issue 23
 part 7). No engine: the records are made up, so every figure below is known exactly."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.analyses import tally as T
+from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.core.stats import ELO_PER_LOGIT, z_value
 
 ARMIES = ["X", "Y", "Z"]

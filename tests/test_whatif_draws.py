@@ -1,4 +1,4 @@
-"""Draws in a what-if (analyses/whatif.py): a drawn game scores a half for the changed army
+"""Draws in a what-if (analyses/manoeuvre/whatif.py): a drawn game scores a half for the changed army
 in either seat. A Manoeuvre game is drawn only when every nightfall tie-break is equal, the
 nation's rank included, so only an army against a copy of itself (another name, the same
 rank) draws, and the balance tests' fields never do (issue 30)."""
@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 from scipy.stats import norm, ttest_1samp
 
-from manoeuvre_sim.analyses import balance as B
-from manoeuvre_sim.analyses import tally as T
-from manoeuvre_sim.analyses import whatif as W
+from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.manoeuvre import tally as T
+from manoeuvre_sim.analyses.manoeuvre import whatif as W
 
 SCORE = {"a": {"a": 1.0, "b": 0.0, "draw": 0.5}, "b": {"a": 0.0, "b": 1.0, "draw": 0.5}}
 

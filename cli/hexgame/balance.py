@@ -113,7 +113,7 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 @backend_options
 def balance(**kw) -> None:
 
-    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses.hexgame import variants as HV
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 

@@ -67,7 +67,7 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 @backend_options
 def ladder(**kw) -> None:
 
-    from manoeuvre_sim.analyses import hex_ladder as HL
+    from manoeuvre_sim.analyses.hexgame import ladder as HL
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 

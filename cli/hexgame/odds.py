@@ -182,7 +182,7 @@ def chart(out, paper, differences) -> None:
     if not str(out).lower().endswith(".pdf"):
         raise UsageError(f"--out: expected a .pdf file name, got {out!r}")
     diffs = _differences(differences)
-    from manoeuvre_sim.analyses.hex_odds_chart import write_hex_odds_chart
+    from manoeuvre_sim.analyses.hexgame.odds_chart import write_hex_odds_chart
 
     write_hex_odds_chart(out, differences=diffs, paper=paper)
     click.echo(f"wrote {out} (1 page, {paper})", err=True)

@@ -55,7 +55,7 @@ def replay(seed, game_index, out, paper, fmt, **kw):
         return
     rep = build(trace, packed, sc, options.describe(), seed, game_index, policies, st)
     if suffix == ".pdf":
-        from manoeuvre_sim.analyses.hex_replay_pdf import write_hex_replay_pdf
+        from manoeuvre_sim.analyses.hexgame.replay_pdf import write_hex_replay_pdf
 
         pages = write_hex_replay_pdf(out, rep, packed.hexes, paper)
         click.echo(f"wrote {out} ({pages} pages)", err=True)

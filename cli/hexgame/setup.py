@@ -69,8 +69,8 @@ rate, the count in each hex)."""
 @backend_options
 def setup(**kw) -> None:
 
-    from manoeuvre_sim.analyses import hex_setup as HS
-    from manoeuvre_sim.analyses.hex_variants import variant_grid
+    from manoeuvre_sim.analyses.hexgame import setup as HS
+    from manoeuvre_sim.analyses.hexgame.variants import variant_grid
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 

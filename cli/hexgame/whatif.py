@@ -76,8 +76,8 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 @backend_options
 def whatif(**kw) -> None:
 
-    from manoeuvre_sim.analyses import hex_variants as HV
-    from manoeuvre_sim.analyses import hex_whatif as HW
+    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.analyses.hexgame import whatif as HW
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 

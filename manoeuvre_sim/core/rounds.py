@@ -1,7 +1,7 @@
 """A study's pairings played in rounds: up to a fixed number of games each, or round after
 round until every pairing's interval is narrow enough (``--precision``).
 
-Both games' balance studies (``analyses/balance.py``, ``analyses/hex_variants.py``) play
+Both games' balance studies (``analyses/manoeuvre/balance.py``, ``analyses/hexgame/variants.py``) play
 so; what differs is how a game reads its games so far into the next round's targets (a
 function the study passes in) and which pairings share their rule options (``groups``: a
 variant study plays each variant's pairings under its own options). Everything else is

@@ -48,7 +48,7 @@ SIDE_NAMES = ("blue", "red")
 # the report (games.Game, optional members): the study kinds the `hex` commands write (a
 # manifest's "study"), and the module that reads them back and lays out their pages
 STUDY_KINDS = ("hex balance", "hex ladder", "hex setup", "hex whatif")
-REPORT_MODULE = "manoeuvre_sim.analyses.hex_report"
+REPORT_MODULE = "manoeuvre_sim.analyses.hexgame.report"
 
 
 @dataclass(frozen=True)

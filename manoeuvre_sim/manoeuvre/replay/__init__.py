@@ -2,7 +2,7 @@
 rendered as plain English with ASCII boards (:mod:`.text`).
 
 The public reader API — what ``manoeuvre-sim replay``, the text rendering and
-``analyses/replay_pdf.py`` use; nothing outside this package needs the engine's codes:
+``analyses/manoeuvre/replay_pdf.py`` use; nothing outside this package needs the engine's codes:
 
 - :func:`match_info` loads the armies, map sections and settings of one match-up;
   :func:`replay_game` plays game ``game`` of master ``seed`` (exactly the game

@@ -1,7 +1,7 @@
 """Replays, the text: a :class:`~manoeuvre_sim.manoeuvre.replay.Replay` as plain English — one line
 per event, the board after the set-up and each player turn in ASCII, the header and the
 legend. This is what ``manoeuvre-sim replay`` prints and what the golden transcripts in
-``tests/golden/`` hold; the PDF (``analyses/replay_pdf.py``) uses the same lines.
+``tests/golden/`` hold; the PDF (``analyses/manoeuvre/replay_pdf.py``) uses the same lines.
 """
 
 from __future__ import annotations

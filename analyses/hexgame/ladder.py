@@ -8,7 +8,7 @@ a 95 % interval by the delta method.
 
 Python API::
 
-    from manoeuvre_sim.analyses import hex_ladder as HL
+    from manoeuvre_sim.analyses.hexgame import ladder as HL
     res = HL.run(HL.LadderSpec(border="large_blue", games=2000, seed=1))
     res.ladder   # per rung: games, wins, draws, losses, score with its Wilson interval
     res.fit      # coefficients, k*, its interval, the method
@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses import hex_variants as HV
-from manoeuvre_sim.analyses.study_dir import write_study_files
+from manoeuvre_sim.analyses.common.study_dir import write_study_files
+from manoeuvre_sim.analyses.hexgame import variants as HV
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import wilson_interval, z_value
 from manoeuvre_sim.hexgame import adapter as HX
@@ -267,7 +267,7 @@ class LadderResult:
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
-        from manoeuvre_sim.analyses.hex_ladder_pdf import write_ladder_pdf
+        from manoeuvre_sim.analyses.hexgame.ladder_pdf import write_ladder_pdf
 
         prov = {k: self.manifest[k] for k in ("seed", "rules_version", "scenario_sha256")}
         return write_study_files(

@@ -1,6 +1,6 @@
 """The printable page of Maneuver's handicap ladder (``hex_ladder.pdf``): the favoured side's
 score per rung with its 95 % interval, the fitted curve, the even point k* and its interval,
-then the summary; every page footed with the provenance through :mod:`analyses.pages`."""
+then the summary; every page footed with the provenance through :mod:`analyses.common.pages`."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
+from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
-
-from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
 
 HOW_TO_READ = (
     "Each dot is one rung of the ladder: the favoured side's score (a win 1, a draw 1/2) when "

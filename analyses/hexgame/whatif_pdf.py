@@ -1,7 +1,7 @@
 """The printable page of Maneuver's what-if (``hex_whatif.pdf``): per pairing and pooled, the
 paired change (variant - base) in blue's, red's and the first player's win rate and the draw
 rate as dots with their 95 % intervals, a zero line, footed with the provenance through
-:mod:`analyses.pages`. Each chart is one function drawing the what-if table on an Axes;
+:mod:`analyses.common.pages`. Each chart is one function drawing the what-if table on an Axes;
 nothing is computed here beyond laying the rows out.
 """
 
@@ -18,9 +18,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _title, _write  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
-
-from .pages import MARGIN_L, _rect, _text, _title, _write  # noqa: E402
 
 ALL = "all"
 CHANGES = (

@@ -22,6 +22,7 @@ from matplotlib.collections import PatchCollection  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import PAPER_INCHES  # noqa: E402
 from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.manoeuvre.replay import (  # noqa: E402
     FILES,
@@ -33,8 +34,6 @@ from manoeuvre_sim.manoeuvre.replay import (  # noqa: E402
     selected,
     unit_label,
 )
-
-from .pages import PAPER_INCHES  # noqa: E402
 
 TERRAIN_COLOUR = {
     "C": "#eef0dc",

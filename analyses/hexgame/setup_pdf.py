@@ -1,7 +1,7 @@
 """The printable pages of Maneuver's set-up study (``hex_setup.pdf``): the hex map coloured by
 the first player's win rate over the hex the first player's Capital stood on, the same for
 the second player's Capital, then the summary; every page footed with the provenance
-through :mod:`analyses.pages`. The map is drawn as ``hex_replay_pdf`` draws it (flat-topped,
+through :mod:`analyses.common.pages`. The map is drawn as ``hex_replay_pdf`` draws it (flat-topped,
 odd-q, its ``hex_centre``); nothing is computed here beyond laying the rows out.
 """
 
@@ -19,11 +19,10 @@ from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.patches import RegularPolygon  # noqa: E402
 
+from manoeuvre_sim.analyses.common.chart_style import WIN_RATE_CMAP, text_colour  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.replay_pdf import SIDE_TINT, hex_centre  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
-
-from .chart_style import WIN_RATE_CMAP, text_colour  # noqa: E402
-from .hex_replay_pdf import SIDE_TINT, hex_centre  # noqa: E402
-from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
 
 HOW_TO_READ = (
     "Each hex on which rule [3] lets a Capital stand is coloured by the first player's win rate "
@@ -142,7 +141,7 @@ def setup_pages(table, manifest: dict, scenario) -> list[tuple[object, str]]:
 
 def setup_provenance(manifest: dict) -> dict[str, str]:
     """The footer of the study's pages (the variant study's, with its games)."""
-    from manoeuvre_sim.analyses.hex_variants_pdf import provenance
+    from manoeuvre_sim.analyses.hexgame.variants_pdf import provenance
 
     m = dict(manifest)
     m.setdefault("games_per_pairing_reached", {"min": m["games"], "max": m["games"]})

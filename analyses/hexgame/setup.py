@@ -8,7 +8,7 @@ second player's Capital hex. The records carry the hexes (``capital_hex_a``/``_b
 
 Python API (what the command calls)::
 
-    from manoeuvre_sim.analyses import hex_setup as HS
+    from manoeuvre_sim.analyses.hexgame import setup as HS
 
     res = HS.run(HS.SetupSpec(games=20000, seed=1))
     res.hexes  # one row per (whose Capital, hex)
@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim import __version__
-from manoeuvre_sim.analyses.hex_variants import Variant
-from manoeuvre_sim.analyses.study_dir import STORE, write_study_files
+from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files
+from manoeuvre_sim.analyses.hexgame.variants import Variant
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.study import Pairing, blocks, play
@@ -179,7 +179,7 @@ class SetupResult:
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """capital_hexes.csv, manifest.json, summary.txt and hex_setup.pdf into ``out_dir``."""
-        from manoeuvre_sim.analyses.hex_setup_pdf import write_setup_pdf
+        from manoeuvre_sim.analyses.hexgame.setup_pdf import write_setup_pdf
 
         return write_study_files(
             out_dir, tables={"capital_hexes": self.hexes}, manifest=self.manifest,

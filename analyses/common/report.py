@@ -12,12 +12,12 @@ of contents with page numbers and a methods page.
 Studies of another game (Maneuver's ``hex balance``, ``hex ladder``, ``hex setup``, ``hex
 whatif``) are recognised by their manifest's ``study`` through the games registry (each
 game's ``STUDY_KINDS``) and read, laid out and described by the module the game names
-(``REPORT_MODULE``: :mod:`analyses.hex_report`); each game present gets its part of the
+(``REPORT_MODULE``: :mod:`analyses.hexgame.report`); each game present gets its part of the
 cover, its sections, its own charts and its methods, Manoeuvre's first.
 
 Python API::
 
-    from manoeuvre_sim.analyses import report
+    from manoeuvre_sim.analyses.common import report
     studies = report.load_studies(["reports/balance", "reports/cards_france"])
     report.write_report("reports/manoeuvre-report.pdf", studies, paper="a4")
 """
@@ -42,15 +42,14 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import Page, _size, _text_pages, study_head, write_pages  # noqa: E402
+from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages, toc_page, toc_split  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre import balance as B  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.balance_pdf import balance_pages, whatif_page  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.cards_pdf import card_pages  # noqa: E402
 from manoeuvre_sim.core.errors import UsageError  # noqa: E402
 from manoeuvre_sim.core.games import DEFAULT_GAME, GAMES, get_game, study_kinds  # noqa: E402
 from manoeuvre_sim.manoeuvre import RULES_VERSION
-
-from . import balance as B  # noqa: E402
-from .balance_pdf import balance_pages, whatif_page  # noqa: E402
-from .cards_pdf import card_pages  # noqa: E402
-from .pages import Page, _size, _text_pages, study_head, write_pages  # noqa: E402
-from .report_pdf import Section, flow_pages, toc_page, toc_split  # noqa: E402
 
 KIND_ORDER = ("balance", "cards", "whatif")  # Manoeuvre's (manoeuvre/adapter.py STUDY_KINDS)
 # the files each kind of study directory must hold (besides manifest.json)
@@ -165,7 +164,7 @@ def _victory_by_army(path: Path, manifest: dict) -> pd.DataFrame:
     counted from the study's game records (``games.parquet/``)."""
     if (path / "victory_by_army.csv").is_file():
         return _read_csv(path, "victory_by_army.csv")
-    from . import tally as T
+    from manoeuvre_sim.analyses.manoeuvre import tally as T
 
     store = path / B.STORE
     if not (store.is_dir() and any(store.glob("*.parquet"))):
@@ -469,9 +468,13 @@ def study_section(study: Study, paper: str) -> Section:
 def odds_section(own: dict[str, str]) -> Section:
     """The combat odds charts of ``odds chart``: an assault / ambush page per printed dice
     mix, then bombardment, volley and rockets; exact odds, nothing simulated."""
+    from manoeuvre_sim.analyses.manoeuvre.odds_chart import (
+        ASSAULT_DEFENSES,
+        ASSAULT_STRENGTHS,
+        assault_page,
+        fire_page,
+    )
     from manoeuvre_sim.manoeuvre.odds import DEFAULT_MIXES, odds_grid
-
-    from .odds_chart import ASSAULT_DEFENSES, ASSAULT_STRENGTHS, assault_page, fire_page
 
     prov = {**own, "odds": "exact (rules 6.1-6.3)"}
     labels, probs = odds_grid(DEFAULT_MIXES, ASSAULT_STRENGTHS, ASSAULT_DEFENSES)

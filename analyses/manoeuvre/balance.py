@@ -3,7 +3,7 @@ included, under one or more play styles.
 
 Python API (what ``manoeuvre-sim balance`` calls)::
 
-    from manoeuvre_sim.analyses import balance
+    from manoeuvre_sim.analyses.manoeuvre import balance
     res = balance.run(["France", "Russia", "my_spain.toml"], games_per_pairing=500, seed=1)
     res.matrix      # one row per (policy, army, opponent)
     res.armies      # field win rate, Bradley-Terry rating, rank, each with its interval
@@ -29,12 +29,12 @@ from pathlib import Path
 import pandas as pd
 
 from manoeuvre_sim import __version__
-from manoeuvre_sim.analyses import tally as T
-from manoeuvre_sim.analyses.balance_text import interrupted_status as interrupted_status
-from manoeuvre_sim.analyses.balance_text import provenance, summary_lines
-from manoeuvre_sim.analyses.balance_text import setup_text as setup_text
-from manoeuvre_sim.analyses.study_dir import STORE, write_csv, write_text
-from manoeuvre_sim.analyses.study_dir import prepare_out_dir as prepare_out_dir
+from manoeuvre_sim.analyses.common.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir as prepare_out_dir
+from manoeuvre_sim.analyses.manoeuvre import tally as T
+from manoeuvre_sim.analyses.manoeuvre.balance_text import interrupted_status as interrupted_status
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, summary_lines
+from manoeuvre_sim.analyses.manoeuvre.balance_text import setup_text as setup_text
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.rounds import games_for_halfwidth, next_target, play_rounds
 from manoeuvre_sim.core.study import Pairing, Task, pairing_seed
@@ -203,7 +203,7 @@ class BalanceResult:
         return summary_lines(self)
 
     def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
-        from manoeuvre_sim.analyses.balance_pdf import write_balance_pdf
+        from manoeuvre_sim.analyses.manoeuvre.balance_pdf import write_balance_pdf
 
         return write_balance_pdf(
             path,

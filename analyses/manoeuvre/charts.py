@@ -23,7 +23,7 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
-from manoeuvre_sim.analyses.chart_style import (  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
     _LABEL_BOX,
     _PCT,
     ALL_GAMES,

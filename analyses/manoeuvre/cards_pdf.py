@@ -1,6 +1,6 @@
 """The printable card-value report of one army: the card frame laid out on portrait A4 /
 US Letter pages with the card charts of :mod:`analyses.charts`, each page footed with the
-run's provenance (the page machinery is :mod:`analyses.pages`).
+run's provenance (the page machinery is :mod:`analyses.common.pages`).
 
 Pages, each left out when its mode did not run: the ablation value of every card (split
 into leaders + HQ cards and unit cards when one page would make the labels too small);
@@ -20,8 +20,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from . import card_charts  # noqa: E402
-from .pages import (  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_L,
     MARGIN_R,
     Page,
@@ -32,6 +31,7 @@ from .pages import (  # noqa: E402
     _title,
     _write,
 )
+from manoeuvre_sim.analyses.manoeuvre import card_charts  # noqa: E402
 
 HOW_TO_READ = (
     "Value: the win rate the army loses when every copy of the card is replaced by a blank "

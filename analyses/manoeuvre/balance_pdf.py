@@ -1,6 +1,6 @@
 """The printable balance report: the analysis frames laid out on portrait A4 / US Letter
 pages with :mod:`analyses.charts`, each page footed with the run's provenance (the page
-machinery, shared by every PDF, is :mod:`analyses.pages`).
+machinery, shared by every PDF, is :mod:`analyses.common.pages`).
 
 Nothing is computed here beyond choosing which policy a page shows; the frames come from
 the analysis pipeline (see :mod:`analyses.charts` for the columns each chart reads).
@@ -19,8 +19,18 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from . import charts  # noqa: E402
-from .pages import MARGIN_L, MARGIN_T, Page, _rect, _size, _text, _text_pages, _title, _write  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+    MARGIN_L,
+    MARGIN_T,
+    Page,
+    _rect,
+    _size,
+    _text,
+    _text_pages,
+    _title,
+    _write,
+)
+from manoeuvre_sim.analyses.manoeuvre import charts  # noqa: E402
 
 INCOMPLETE = "* in a pairing with fewer games (interrupted): rank and field win rate not comparable"
 
@@ -149,7 +159,7 @@ def balance_pages(
     """The balance study's chart pages, each (draw, policy it shows, heading for a table of
     contents): the first policy's pairing heatmap; its ratings and field win rates; its
     first-player advantage and victory mix; with ``styles``, a heatmap per further policy
-    and the style-sensitivity chart. The report (:mod:`analyses.report`) reuses them."""
+    and the style-sensitivity chart. The report (:mod:`analyses.common.report`) reuses them."""
     matrix = frames["matrix"]
     policies = list(pd.unique(matrix["policy"]))
     if not policies:

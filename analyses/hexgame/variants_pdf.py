@@ -1,7 +1,7 @@
 """The printable pages of Maneuver's variant study (``hex_balance.pdf``): a page per question
 — who wins each variant (dot-and-whisker, 95 % intervals), how games end, the turn each
 Capital fell — then the summary, every page footed with the study's provenance through
-:mod:`analyses.pages`. Each chart is one function drawing the study's frames on an Axes;
+:mod:`analyses.common.pages`. Each chart is one function drawing the study's frames on an Axes;
 nothing is computed here beyond laying the rows out.
 """
 
@@ -17,10 +17,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
+from manoeuvre_sim.analyses.common.chart_style import _axes_inches, _interval, _pct  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
-
-from .chart_style import _axes_inches, _interval, _pct  # noqa: E402
-from .pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
 
 ALL = "all"
 RATES = (

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from manoeuvre_sim.analyses import tally as T
+from manoeuvre_sim.analyses.manoeuvre import tally as T
 
 
 def provenance(manifest: dict) -> dict[str, str]:

@@ -8,7 +8,7 @@ Assault/Ambush Results Table (rule 6.1 step 7). Rendering only consumes the exac
 :func:`manoeuvre_sim.manoeuvre.odds.odds_grid`; nothing is simulated here. The bombardment / volley
 page is a grid of dice mixes (fired from level ground or a hill) by defense total, each cell
 the exact chance of a hit (:func:`manoeuvre_sim.manoeuvre.odds.fire_odds`, rule 6.2). Each page is a
-``draw(fig)`` function, so the report (:mod:`analyses.report`) draws the same pages.
+``draw(fig)`` function, so the report (:mod:`analyses.common.report`) draws the same pages.
 """
 
 from __future__ import annotations
@@ -28,11 +28,10 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import PAPER_INCHES  # noqa: E402
 from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.manoeuvre import RULES_VERSION
 from manoeuvre_sim.manoeuvre.odds import DEFAULT_MIXES, odds_grid  # noqa: E402
-
-from .pages import PAPER_INCHES  # noqa: E402
 
 # (label, fill grey level, hatch) per band, in band-constant order. Distinct by grey level
 # *and* hatch so the chart survives a greyscale printer or photocopier.
@@ -212,7 +211,7 @@ def fire_page(
     labels, hits = fire_grid(mixes, defenses)
 
     def draw(fig) -> None:
-        from manoeuvre_sim.analyses.chart_style import text_colour
+        from manoeuvre_sim.analyses.common.chart_style import text_colour
         from manoeuvre_sim.manoeuvre.odds import rocket_odds
 
         w, h = fig.get_size_inches()

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses.observed import MIN_GROUP, _diff
+from manoeuvre_sim.analyses.manoeuvre.observed import MIN_GROUP, _diff
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.study import Pairing, blocks, pairing_seed, play
@@ -336,7 +336,7 @@ def run(
     """Play the study and return its frames. ``policies``: names (each plays
     ``games_per_pairing`` games per ordered pairing) or a mapping name -> games per pairing
     (a slow player gets fewer). ``armies``: None for the 8 base armies."""
-    from manoeuvre_sim.analyses.balance import resolve_armies
+    from manoeuvre_sim.analyses.manoeuvre.balance import resolve_armies
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     if isinstance(policies, Mapping):

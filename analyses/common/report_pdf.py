@@ -1,6 +1,6 @@
-"""The report's own page layouts (:mod:`analyses.report`): pages of flowing styled text
+"""The report's own page layouts (:mod:`analyses.common.report`): pages of flowing styled text
 (cover, methods) and the table of contents, on the page machinery of
-:mod:`analyses.pages`. Nothing here reads a study or computes a figure."""
+:mod:`analyses.common.pages`. Nothing here reads a study or computes a figure."""
 
 from __future__ import annotations
 
@@ -14,7 +14,15 @@ matplotlib.use("Agg")
 
 from matplotlib.lines import Line2D  # noqa: E402
 
-from .pages import MARGIN_L, MARGIN_R, MARGIN_T, Page, _size, _text, _title  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+    MARGIN_L,
+    MARGIN_R,
+    MARGIN_T,
+    Page,
+    _size,
+    _text,
+    _title,
+)
 
 # ----------------------------------------------------------------------------- text pages
 

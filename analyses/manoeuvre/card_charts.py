@@ -18,7 +18,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
-from manoeuvre_sim.analyses.chart_style import (  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
     _axes_inches,
     _column_head,
     _pct,

@@ -8,7 +8,7 @@ outcome. An identical variant gives exactly zero with a zero-width interval.
 
 Python API::
 
-    from manoeuvre_sim.analyses import hex_whatif as HW
+    from manoeuvre_sim.analyses.hexgame import whatif as HW
     variant = HW.apply_edits(HW.load_raw(None), ["blue/infantry/strength=5"])
     res = HW.run(variant, games=2000, seed=1, out_dir="reports/hex-whatif")
     res.whatif         # per pairing and pooled: base, variant, change, interval
@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim import __version__
-from manoeuvre_sim.analyses.hex_variants import Variant
-from manoeuvre_sim.analyses.study_dir import STORE, write_study_files, write_text
+from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files, write_text
+from manoeuvre_sim.analyses.hexgame.variants import Variant
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import paired_interval
 from manoeuvre_sim.core.study import Pairing, blocks, play
@@ -224,7 +224,7 @@ class WhatIfResult:
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """whatif.csv, manifest.json, summary.txt and hex_whatif.pdf into ``out_dir``."""
-        from manoeuvre_sim.analyses.hex_whatif_pdf import write_whatif_pdf
+        from manoeuvre_sim.analyses.hexgame.whatif_pdf import write_whatif_pdf
 
         return write_study_files(
             out_dir, tables={"whatif": self.whatif}, manifest=self.manifest,

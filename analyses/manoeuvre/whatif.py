@@ -9,7 +9,7 @@ difference of two independent studies. An identical variant gives exactly zero e
 
 Python API::
 
-    from manoeuvre_sim.analyses import whatif
+    from manoeuvre_sim.analyses.manoeuvre import whatif
     res = whatif.run(["France", "Russia", "Spain"], edits=["France/Garde Imperial/full=9"],
                      games_per_pairing=500, seed=1)
     res.whatif         # one row per (changed army, opponent), plus its "field" row
@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses import balance as B
-from manoeuvre_sim.analyses import tally as T
+from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.rounds import interleave
@@ -80,7 +80,7 @@ class WhatIfResult:
         return summary_lines(self)
 
     def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
-        from manoeuvre_sim.analyses.balance_pdf import write_whatif_pdf
+        from manoeuvre_sim.analyses.manoeuvre.balance_pdf import write_whatif_pdf
 
         return write_whatif_pdf(
             path, self.whatif, B.provenance(self.manifest), paper=paper,

@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses import balance as B
-from manoeuvre_sim.analyses.observed import MIN_GROUP, ObservedSums, observed_frame
+from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.manoeuvre.observed import MIN_GROUP, ObservedSums, observed_frame
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.study import Pairing, Task, blocks, pairing_seed, play
@@ -244,7 +244,7 @@ class CardResult:
         return summary_lines(self)
 
     def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
-        from manoeuvre_sim.analyses.cards_pdf import write_cards_pdf
+        from manoeuvre_sim.analyses.manoeuvre.cards_pdf import write_cards_pdf
 
         return write_cards_pdf(
             path, self.cards, B.provenance(self.manifest), army=self.spec.army.name,

@@ -6,7 +6,7 @@ intervals, how games end, and on which turn each Capital fell.
 
 Python API (what ``manoeuvre-sim hex balance`` calls)::
 
-    from manoeuvre_sim.analyses import hex_variants as HV
+    from manoeuvre_sim.analyses.hexgame import variants as HV
     res = HV.run(HV.default_variants(), ("capital", "attrition"), games=2000, seed=1)
     res.variants       # per variant and pairing (and all pairings pooled): rates, intervals
     res.endings        # capture with the margin, a capture short of it, a draw at the limit
@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim import __version__
-from manoeuvre_sim.analyses.study_dir import STORE, write_study_files
+from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.rounds import games_for_halfwidth, next_target, play_rounds
 from manoeuvre_sim.core.stats import wilson_interval
@@ -243,7 +243,7 @@ class VariantResult:
         return summary_lines(self)
 
     def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
-        from manoeuvre_sim.analyses.hex_variants_pdf import write_variants_pdf
+        from manoeuvre_sim.analyses.hexgame.variants_pdf import write_variants_pdf
 
         return write_variants_pdf(path, self, paper=paper)
 

@@ -1,4 +1,4 @@
-"""Maneuver's part of the printable report (:mod:`analyses.report`, issue 25 part 6).
+"""Maneuver's part of the printable report (:mod:`analyses.common.report`, issue 25 part 6).
 
 The report finds this module through the game registry (``hexgame/adapter.py``:
 ``REPORT_MODULE``) when a ``--from`` directory's manifest names the game ``hex``. It reads
@@ -25,11 +25,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from manoeuvre_sim.analyses.common.pages import _text_pages, study_head
+from manoeuvre_sim.analyses.common.report_pdf import Section
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
-
-from .pages import _text_pages, study_head
-from .report_pdf import Section
 
 GAME = "hex"
 SHORT = "Maneuver"
@@ -96,7 +95,10 @@ class HexStudy:
     @property
     def provenance(self) -> dict[str, str]:
         """The footer of the study's pages, as its own PDF has it."""
-        from . import hex_ladder_pdf, hex_setup_pdf, hex_variants_pdf, hex_whatif_pdf
+        from manoeuvre_sim.analyses.hexgame import ladder_pdf as hex_ladder_pdf
+        from manoeuvre_sim.analyses.hexgame import setup_pdf as hex_setup_pdf
+        from manoeuvre_sim.analyses.hexgame import variants_pdf as hex_variants_pdf
+        from manoeuvre_sim.analyses.hexgame import whatif_pdf as hex_whatif_pdf
 
         foot = {
             "hex balance": hex_variants_pdf.provenance,
@@ -179,7 +181,10 @@ def load_study(path: Path, manifest: dict) -> HexStudy:
 
 def study_section(study: HexStudy, paper: str) -> Section:
     """The study's own pages (as its command draws them), then its summary."""
-    from . import hex_ladder_pdf, hex_setup_pdf, hex_variants_pdf, hex_whatif_pdf
+    from manoeuvre_sim.analyses.hexgame import ladder_pdf as hex_ladder_pdf
+    from manoeuvre_sim.analyses.hexgame import setup_pdf as hex_setup_pdf
+    from manoeuvre_sim.analyses.hexgame import variants_pdf as hex_variants_pdf
+    from manoeuvre_sim.analyses.hexgame import whatif_pdf as hex_whatif_pdf
 
     f, m = study.frames, study.manifest
     if study.kind == "hex balance":
@@ -226,7 +231,7 @@ def strengths_note(sc) -> str:
 def results_section(studies: Sequence[HexStudy], own: dict[str, str]) -> Section:
     """The results-table chart (exact odds, rule [8]; the same table in every scenario),
     once per scenario the studies played, with that scenario's combat strengths."""
-    from .hex_odds_chart import results_page
+    from manoeuvre_sim.analyses.hexgame.odds_chart import results_page
 
     pages = []
     for (name, _, sha), group in scenarios(studies).items():
@@ -245,7 +250,7 @@ def results_section(studies: Sequence[HexStudy], own: dict[str, str]) -> Section
 def sections(studies: Sequence[HexStudy], paper: str, own: dict[str, str]) -> list[Section]:
     """The game's part of the report: a section per study, the results-table chart, the
     methods."""
-    from .report_pdf import flow_pages
+    from manoeuvre_sim.analyses.common.report_pdf import flow_pages
 
     out = [study_section(s, paper) for s in studies]
     out.append(results_section(studies, own))

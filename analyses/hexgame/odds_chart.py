@@ -26,8 +26,8 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
-from manoeuvre_sim.analyses.chart_style import text_colour  # noqa: E402
-from manoeuvre_sim.analyses.odds_chart import PAPER_INCHES, _stamp  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import text_colour  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.odds_chart import PAPER_INCHES, _stamp  # noqa: E402
 from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION  # noqa: E402
 from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES  # noqa: E402

@@ -1,0 +1,1 @@
+"""Manoeuvre's analyses: its studies' tables, charts and pages."""
