@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from manoeuvre_sim.core.stats import z_value
-from manoeuvre_sim.core.study import Pairing, Task, blocks, play
+from manoeuvre_sim.core.study import Pairing, Progress, Task, blocks, play
 
 
 @dataclass
@@ -79,13 +79,7 @@ def play_rounds(
     keywords (``game``, ``threads``, ``store``, ``manifest``, ``on_frame``, ``backend``,
     ``resume``)."""
     r = Rounds(done=dict(start))
-    played = 0
-
-    def tick(n: int) -> None:
-        nonlocal played
-        played += n
-        if progress is not None:
-            progress(played, r.total)
+    tick = Progress(progress)  # its total grows as each round is planned
 
     def one_round(targets: Mapping[int, int]) -> bool:
         plan = []
@@ -96,6 +90,7 @@ def play_rounds(
             if tasks:
                 plan.append((options, tasks))
                 r.total += sum(t.count for t in tasks)
+                tick.total = r.total
         for options, tasks in plan:
             out = play(pairings, tasks, options=options, progress=tick, **play_kw)
             for k, n in out.games.items():

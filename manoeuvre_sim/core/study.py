@@ -407,6 +407,20 @@ def blocks(pairing: int, start: int, stop: int, size: int) -> list[Task]:
     return out
 
 
+class Progress:
+    """``study.play``'s progress callback (the games just finished) for a run that calls it
+    once or several times: it adds them up and hands ``progress(done, total)`` on, ``total``
+    as it stands then (a run in rounds raises it round by round)."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, total: int = 0) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
 def play_range(
     pairing: Pairing,
     first: int,
@@ -436,17 +450,10 @@ def play_range(
     if block < 1:
         raise UsageError(f"--block: expected a positive number of games, got {block}")
     frames: list[pd.DataFrame] = []
-    done = 0
-
-    def tick(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress is not None:
-            progress(done, games)
-
     out = play([pairing], blocks(0, first, first + games, block), game=game, options=options,
                threads=threads, store=store, manifest=manifest,
-               on_frame=lambda t, df, cs: frames.append(df), progress=tick, backend=backend,
+               on_frame=lambda t, df, cs: frames.append(df), progress=Progress(progress, games),
+               backend=backend,
                resume=resume, flags=flags)  # fmt: skip
     df = (pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
           if frames else pd.DataFrame())  # fmt: skip

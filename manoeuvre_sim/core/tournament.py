@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from manoeuvre_sim.core.study import Pairing, Task, play
+from manoeuvre_sim.core.study import Pairing, Progress, Task, play
 
 
 @dataclass
@@ -80,8 +80,6 @@ def run(
     n_seats = [sum(s.pair == k for s in seats) for k in range(len(pairs))]
     frames: list = []
     pair_frames: dict[int, list] = {}
-    total = sum(t.count for t in tasks)
-    done = 0
 
     def on_frame(task: Task, df, cs=None) -> None:
         s = seats[task.pairing]
@@ -96,15 +94,10 @@ def run(
         if len(pair_frames[s.pair]) == n_seats[s.pair]:  # the whole pair: every seat
             frames.extend(pair_frames.pop(s.pair))
 
-    def tick(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress(done, total)
-
     kw = {} if game is None else {"game": game}
     out = play(pairings, tasks, options=options, threads=threads, store=store,
-               manifest=manifest, on_frame=on_frame, progress=tick, backend=backend,
+               manifest=manifest, on_frame=on_frame,
+               progress=Progress(progress, sum(t.count for t in tasks)), backend=backend,
                resume=resume, **kw)  # fmt: skip
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     finished = {k for k in range(len(pairs)) if k not in pair_frames and results[k].games}
