@@ -308,12 +308,13 @@ def invoked_command() -> str | None:
     return shlex.join(["manoeuvre-sim", *sys.argv[1:]])
 
 
-def play_into_store(out: str, backend: dict, *, threads: int, quiet: bool, kinds, play):
-    """The shared middle of the one-file commands (simulate, hex simulate): the finished
-    tasks go to ``OUT.store/`` (cleared first unless ``backend["resume"]``, so a --resume run
-    reads them back), the backend starts (:func:`pop_backend`'s options), and
-    ``play(store=, backend=, progress=)`` runs with a progress bar (``kinds``: the batch
-    kernels it compiles). Returns ``(store, play's result)``."""
+def play_into_store(out: str | None, backend: dict, *, threads: int, quiet: bool, kinds, play):
+    """The shared middle of the one-file commands (simulate, hex simulate, hex tournament):
+    the finished tasks go to ``OUT.store/`` (cleared first unless ``backend["resume"]``, so a
+    --resume run reads them back; no store when ``out`` is None), the backend starts
+    (:func:`pop_backend`'s options), and ``play(store=, backend=, progress=)`` runs with a
+    progress bar (``kinds``: the batch kernels it compiles). Returns ``(store, play's
+    result)``."""
     import shutil
     from pathlib import Path
 
@@ -321,8 +322,8 @@ def play_into_store(out: str, backend: dict, *, threads: int, quiet: bool, kinds
 
     be = dict(backend)
     resume = be.pop("resume", False)
-    store = Path(f"{out}.store")
-    if store.exists() and not resume:
+    store = Path(f"{out}.store") if out is not None else None
+    if store is not None and store.exists() and not resume:
         shutil.rmtree(store)
     with make_backend(threads=threads, **be) as engine:
         bar, progress = progress_bar(quiet, kinds=kinds)

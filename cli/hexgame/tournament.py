@@ -94,28 +94,11 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options", "study")}
     ident |= {"seed": seed, "policies": names}
     study_options = HX.Options(**asdict(options), scenario=str(source))
-    if out:
-        store, res = play_into_store(
-            out, be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
-            play=lambda **a: play_seats(pairs, seats, game=HX.KEY, options=study_options,
-                                        manifest=ident, threads=threads,
-                                        resume=be["resume"], **a),
-        )  # fmt: skip
-    else:
-        from manoeuvre_sim.cli._common import progress_bar
-        from manoeuvre_sim.core.backend import make_backend
-
-        with make_backend(
-            threads=threads, **{k: v for k, v in be.items() if k != "resume"}
-        ) as engine:
-            bar, progress = progress_bar(quiet or as_json, kinds=HEX_KINDS)
-            try:
-                res = play_seats(pairs, seats, game=HX.KEY, options=study_options,
-                                 manifest=ident, threads=threads, backend=engine,
-                                 progress=progress)  # fmt: skip
-            finally:
-                if bar is not None:
-                    bar.close()
+    store, res = play_into_store(
+        out, be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
+        play=lambda **a: play_seats(pairs, seats, game=HX.KEY, options=study_options,
+                                    manifest=ident, threads=threads, resume=be["resume"], **a),
+    )  # fmt: skip
     allg = res.frame if len(res.frame) else pd.DataFrame(columns=["winner"])
     rows, doc = [], []
     for pr in res.pairs:
