@@ -71,6 +71,19 @@ def balance_spec():
                          seed=7, block=20, threads=2)  # fmt: skip
 
 
+def stop_after(k: int):
+    """A progress callback that stops a study (Ctrl-C) at its ``k``-th call, after the
+    first k - 1 tasks finished."""
+    n = {"calls": 0}
+
+    def stop(done: int, total: int) -> None:
+        n["calls"] += 1
+        if n["calls"] == k:
+            raise KeyboardInterrupt
+
+    return stop
+
+
 def hex_runs(work: Path, hashes: dict) -> None:
     """Maneuver's studies (issue 31): the variant study with a fixed N and with
     --precision, stopped and resumed; the what-if; simulate; the tournament's games."""
@@ -85,12 +98,7 @@ def hex_runs(work: Path, hashes: dict) -> None:
 
     from manoeuvre_sim.analyses.hexgame import variants as HV
 
-    n = {"tasks": 0}
-
-    def stop(done: int, total: int) -> None:
-        n["tasks"] += 1
-        if n["tasks"] == 3:
-            raise KeyboardInterrupt
+    stop = stop_after(3)
 
     spec = HV.VariantSpec(variants=HV.variant_grid("basic,large_red", None, None, None),
                           games=90, seed=7, block=30, threads=2)  # fmt: skip
@@ -132,12 +140,7 @@ def main() -> None:
     # the same study stopped after 4 tasks (kept for --old-store), then resumed
     from manoeuvre_sim.analyses.manoeuvre import balance as B
 
-    n = {"tasks": 0}
-
-    def stop(done: int, total: int) -> None:
-        n["tasks"] += 1
-        if n["tasks"] == 4:
-            raise KeyboardInterrupt
+    stop = stop_after(4)
 
     stopped = work / "balance-stopped"
     assert B.run_spec(balance_spec(), out_dir=stopped, boot=0, progress=stop).interrupted
