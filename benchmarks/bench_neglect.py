@@ -168,7 +168,7 @@ def worker(job: dict) -> None:
 
     _install_base()
     from manoeuvre_sim.analyses.manoeuvre import neglect as N
-    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
 
     ans: dict = {}
     if job.get("table"):

@@ -252,8 +252,8 @@ def main() -> None:
     args = ap.parse_args()
 
     from manoeuvre_sim import __version__
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
     from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
-    from manoeuvre_sim.manoeuvre import tournament as T
     from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
 
     # the search player plays about a game a second: bench_search.py measures it

@@ -173,7 +173,7 @@ def main() -> None:
     hashes["simulate.parquet"] = frame_hash(pd.read_parquet(out))
 
     # a tournament (style parameter vectors in the pairings) through the same tasks
-    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
 
     styles = {"cautious": T.Policy("cautious", "balanced", tuple(
         x * 1.5 for x in T.builtin_policies()["balanced"].params))}  # fmt: skip

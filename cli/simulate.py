@@ -46,8 +46,9 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     from manoeuvre_sim.cli._common import play_into_store
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.core.results import check_output_path, write
-    from manoeuvre_sim.manoeuvre.adapter import simulate_tasks
+    from manoeuvre_sim.manoeuvre.adapter import simulate_manifest, simulate_plan
     from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare
+    from manoeuvre_sim.studies import simulate as study
 
     be = pop_backend(kw)
     options = pop_game_options(kw)  # the one parser of the game options (cli/_common.py)
@@ -58,13 +59,15 @@ def simulate(out: str, card_bits: bool, quiet: bool, block: int, **kw) -> None:
     with army_option({"--army-a": config.army_a, "--army-b": config.army_b}):
         prepared = prepare(config)  # armies loaded, a fixed map checked against the pool
     # the tasks go to FILE.store/ as they finish: a --resume run reads them back
-    store, (df, manifest, interrupted) = play_into_store(
+    plan = simulate_plan(config, prepared, block=block, card_bits=card_bits)
+    store, (df, outcome) = play_into_store(
         out, be, threads=config.threads, quiet=quiet,
         kinds=engine_kernels((config.policy_a, config.policy_b)),
-        play=lambda **run: simulate_tasks(
-            config, prepared, block=block, card_bits=card_bits, resume=be["resume"], **run
-        ),
+        play=lambda **run: study.run("manoeuvre", plan, block=block, threads=config.threads,
+                                     resume=be["resume"], **run),
     )  # fmt: skip
+    manifest = simulate_manifest(config, prepared, df, outcome, block=block)
+    interrupted = outcome.interrupted
     if len(df) == 0:
         click.echo("interrupted before any game finished: nothing written", err=True)
         sys.exit(130)

@@ -51,9 +51,9 @@ def tournament(
     """Play every pair of --policies on each army against itself, both seatings, and report
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
     from manoeuvre_sim.cli._common import format_table, pop_game_options
     from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.manoeuvre import tournament as T
     from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
 
     if threads < 0:

@@ -250,9 +250,15 @@ def test_local_backend_imports_no_dask():
 def test_simulate_through_tasks_equals_one_run(tmp_path):
     """`simulate` plays tasks of --block games; the records equal one runner.simulate call,
     for any block, a first-game offset, and after an interruption and --resume."""
-    from manoeuvre_sim.core.study import simulate_tasks
+    from manoeuvre_sim.manoeuvre.adapter import simulate_manifest, simulate_plan
     from manoeuvre_sim.manoeuvre.results import to_frame
     from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, simulate
+    from manoeuvre_sim.studies import simulate as study
+
+    def simulate_tasks(cfg, prepared, *, block, **kw):  # what `simulate` runs
+        plan = simulate_plan(cfg, prepared, block=block)
+        df, out = study.run("manoeuvre", plan, block=block, threads=cfg.threads, **kw)
+        return df, simulate_manifest(cfg, prepared, df, out, block=block), out.interrupted
 
     cfg = SimConfig("France", "Spain", games=40, seed=5, threads=1)
     ref = simulate(cfg)
@@ -304,7 +310,7 @@ def test_simulate_cli_on_dask_equals_local(cluster, tmp_path):
 def test_tournament_and_search_player_through_the_task_path(cluster):
     """The tournament (style parameter vectors in the pairings) and the search player (its
     own kernel) go through the same tasks: local and dask records identical."""
-    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
 
     pols = T.resolve(["search:3:random", "simple"])
     kw = dict(armies=["France"], threads=1)

@@ -67,7 +67,7 @@ class Stop(Exception):
 def test_tournament_says_plainly_that_it_rounds_the_games_up(capsys, monkeypatch):
     """--games 50 with 8 armies plays 64 per pair (each army in both seats equally often):
     said before play, not only in the table's header."""
-    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
 
     def stop(*a, **kw):
         raise Stop

@@ -143,7 +143,7 @@ def test_assault_ev_matches_the_odds_module():
 # --- strength and the shape of the games ---------------------------------------------------
 @pytest.mark.parametrize("style", STYLES)
 def test_each_style_beats_random(style):
-    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
 
     pols = T.resolve(["random", style])
     res = T.run(pols, 64, seed=5, threads=1)
@@ -222,7 +222,7 @@ def test_tournament_json(cli):
 
 def test_tournament_is_reproducible_and_seat_fair():
     """Same seed, same result; each army plays itself with both seatings."""
-    from manoeuvre_sim.manoeuvre import tournament as T
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
 
     pols = T.resolve(["attritional", "territorial"])
     a = T.run(pols, 32, seed=9, armies=["Spain", "Prussia"], threads=1)

@@ -35,11 +35,11 @@ import pandas as pd
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.rounds import games_for_halfwidth, next_target, play_rounds
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.study import Pairing
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.hexgame import adapter as HX
+from manoeuvre_sim.studies.rounds import play_balance
 
 DEFAULT_POLICIES = ("capital", "attrition")
 DEFAULT_GAMES = 2000
@@ -325,39 +325,17 @@ def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, c
     manifest = base_manifest(spec)
     per = len(spec.policies) ** 2
     kept: list[pd.DataFrame] = []
-    ks = range(len(pairings))
     groups = [(spec.options_of(v), range(vi * per, (vi + 1) * per))
               for vi, v in enumerate(spec.variants)]  # fmt: skip
-    rounds = play_rounds(
-        pairings, groups,
-        dict.fromkeys(ks, min(spec.games, spec.max_games) if spec.precision else spec.games),
-        start=dict.fromkeys(ks, 0), block=spec.block, progress=progress,
-        next_targets=None if spec.precision is None
-        else lambda done: _precision_targets(spec, _games(kept), done),
-        game="hex", threads=spec.threads, store=store, manifest=manifest,
+    rounds = play_balance(
+        pairings, groups, game="hex", games=spec.games, precision=spec.precision,
+        max_games=spec.max_games, block=spec.block, progress=progress, threads=spec.threads,
+        store=store, manifest=manifest,
         on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend, resume=resume,
     )  # fmt: skip
-    done, interrupted = rounds.done, rounds.interrupted
-    df = _games(kept)
-    res = build_result(spec, df, manifest)
-    res.interrupted = interrupted
-    n = sorted(done.values())
-    res.manifest |= {
-        "games": int(sum(n)),
-        "games_per_pairing_reached": {"min": n[0], "max": n[-1]},
-        "interrupted": interrupted,
-        "seconds": round(rounds.seconds, 3),
-        "threads": rounds.threads,
-        "backend": rounds.backend,
-        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
-        "command": command,
-    }
-    if spec.precision is not None and len(df):
-        v = res.variants
-        cells = v[v["policy_blue"] != ALL]
-        res.manifest["precision_reached"] = round(
-            float(((cells["first_win_rate_ci_high"] - cells["first_win_rate_ci_low"]) / 2).max()), 6
-        )
+    res = build_result(spec, _games(kept), manifest)
+    res.interrupted = rounds.interrupted
+    res.manifest |= rounds.closing() | {"command": command}
     return res
 
 
@@ -366,25 +344,6 @@ def _games(kept: list[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame(columns=list(KEEP))
     df = pd.concat(kept, ignore_index=True)
     return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
-
-
-def _precision_targets(spec: VariantSpec, df: pd.DataFrame, done: dict) -> dict[int, int]:
-    """The next round: each (variant, pairing) whose first-player win rate's 95 % interval
-    is still wider than ±precision gets the games its rate so far needs (at least one block
-    more, at most ``max_games``)."""
-    targets = {}
-    first = df["winner"] == df["first_player"]
-    g = first.groupby(df["pairing"]).agg(["sum", "count"])
-    for k, n_done in done.items():
-        if k not in g.index or n_done >= spec.max_games:
-            continue
-        wins, n = int(g.loc[k, "sum"]), int(g.loc[k, "count"])
-        lo, hi = wilson_interval(wins, n)
-        if (float(hi) - float(lo)) / 2 <= spec.precision:
-            continue
-        need = games_for_halfwidth(wins / n, spec.precision)
-        targets[k] = next_target(need, n_done, spec.block, spec.max_games)
-    return targets
 
 
 def _rate(count: str, rate: str, k, n: int) -> dict:

@@ -36,13 +36,13 @@ from manoeuvre_sim.analyses.manoeuvre.balance_text import interrupted_status as 
 from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, summary_lines
 from manoeuvre_sim.analyses.manoeuvre.balance_text import setup_text as setup_text
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.rounds import games_for_halfwidth, next_target, play_rounds
 from manoeuvre_sim.core.study import Pairing, Task, pairing_seed
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.manoeuvre.adapter import KEY as GAME_KEY
 from manoeuvre_sim.manoeuvre.adapter import RuleOptions, army_hash, study_data_hash
 from manoeuvre_sim.manoeuvre.model import Army
 from manoeuvre_sim.manoeuvre.runner import check_policy
+from manoeuvre_sim.studies.rounds import play_balance
 
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
@@ -252,19 +252,6 @@ def rank_ordered(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _cell_halfwidths(m: pd.DataFrame) -> dict[tuple[str, str], float]:
-    """Wilson half-width of every cell of one label's matrix (``tally.matrix``): the pooled
-    rate of a pair (both seatings), or in a mirror the first player's rate."""
-    out = {}
-    for r in m.itertuples(index=False):
-        if r.army == r.opponent:
-            out[(r.army, r.army)] = (r.ci_high_first - r.ci_low_first) / 2
-        else:
-            key = tuple(sorted((r.army, r.opponent)))
-            out[key] = (r.ci_high - r.ci_low) / 2
-    return out
-
-
 def run(
     armies: Sequence[str | Army] | BalanceSpec,
     games_per_pairing: int = DEFAULT_GAMES,
@@ -331,7 +318,6 @@ def run_spec(
     ``resume``: read back the tasks already in ``out_dir``'s store instead of playing them
     (a store of another study is refused)."""
     pairings = spec.pairings()
-    names = spec.names
     store = Path(out_dir) / STORE if out_dir is not None else None
     if store is not None:
         store.mkdir(parents=True, exist_ok=True)
@@ -344,25 +330,16 @@ def run_spec(
         if store is None:
             kept.append(df)
 
-    if spec.precision is None:
-        n, more = spec.first_game + spec.games_per_pairing, None
-    else:
-        n = min(spec.games_per_pairing, spec.max_games)
-
-        def more(done: dict[int, int]) -> dict[int, int]:
-            return _precision_targets(spec, pairings, tally.table, done, names)
-
-    rounds = play_rounds(
-        pairings, [(spec.options, range(len(pairings)))], dict.fromkeys(range(len(pairings)), n),
-        start=dict.fromkeys(range(len(pairings)), spec.first_game), block=spec.block,
-        next_targets=more, progress=progress, threads=spec.threads, store=store,
+    rounds = play_balance(
+        pairings, [(spec.options, range(len(pairings)))], games=spec.games_per_pairing,
+        first_game=spec.first_game, precision=spec.precision, max_games=spec.max_games,
+        block=spec.block, progress=progress, threads=spec.threads, store=store,
         manifest=manifest, on_frame=on_frame, backend=backend, resume=resume,
     )  # fmt: skip
-    done, interrupted = rounds.done, rounds.interrupted
-
+    interrupted = rounds.interrupted
     t = tally.table
     result = build_result(spec, t, manifest, boot=boot)
-    result.games_per_pairing = {p: n - spec.first_game for p, n in done.items()}
+    result.games_per_pairing = {p: n - spec.first_game for p, n in rounds.done.items()}
     result.interrupted = interrupted
     result.store = store
     if store is None:
@@ -371,24 +348,10 @@ def run_spec(
             if kept
             else pd.DataFrame()
         ).reset_index(drop=True)
-    n_done = sorted(result.games_per_pairing.values())
-    result.manifest |= {
-        "games": int(sum(n_done)),
+    result.manifest |= rounds.closing() | {
         "games_planned": int(rounds.total) if spec.precision is None else None,
         "incomplete_armies": incomplete_armies(pairings, result.games_per_pairing),
-        "games_per_pairing_reached": {"min": n_done[0], "max": n_done[-1]},
-        "interrupted": interrupted,
-        "seconds": round(rounds.seconds, 3),
-        "threads": rounds.threads,
-        "backend": rounds.backend,
-        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
-    if spec.precision is not None:
-        hw = [
-            max(_cell_halfwidths(T.matrix(t[t["label"] == lb], names)).values())
-            for lb in pd.unique(t["label"])
-        ]
-        result.manifest["precision_reached"] = round(float(max(hw)), 6)
     return result
 
 
@@ -404,33 +367,6 @@ def incomplete_armies(pairings: Sequence[Pairing], games: dict[int, int]) -> dic
         if games.get(k, 0) < top:
             names += [n for n in (p.army_a.name, p.army_b.name) if n not in names]
     return {label: sorted(names) for label, names in out.items()}
-
-
-def _precision_targets(spec, pairings, t, done, names) -> dict[int, int]:
-    """The next round: for each cell whose interval is still wider than the goal, the
-    games each of its pairings needs (from the rate seen so far), at least one block more,
-    at most ``max_games``."""
-    targets: dict[int, int] = {}
-    for label in pd.unique(t["label"]):
-        tl = t[t["label"] == label]
-        matrix = T.matrix(tl, names)
-        hws = _cell_halfwidths(matrix)
-        m = matrix.set_index(["army", "opponent"])
-        for idx, p in enumerate(pairings):
-            if p.label != label:
-                continue
-            a, b = p.army_a.name, p.army_b.name
-            key = (a, a) if a == b else tuple(sorted((a, b)))
-            if hws.get(key, 1.0) <= spec.precision or done[idx] >= spec.max_games:
-                continue
-            if a == b:
-                need = games_for_halfwidth(m.loc[(a, a), "win_rate_first"], spec.precision)
-            else:  # the pair's two seatings share the games the pooled cell needs
-                need = -(-games_for_halfwidth(m.loc[(a, b), "win_rate"], spec.precision) // 2)
-            n = next_target(need, done[idx], spec.block, spec.max_games)
-            if n > done[idx]:
-                targets[idx] = n
-    return targets
 
 
 def build_result(spec: BalanceSpec, t: pd.DataFrame, manifest: dict, *, boot: int = 200):

@@ -30,11 +30,11 @@ from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.rounds import interleave
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.adapter import army_hash
 from manoeuvre_sim.manoeuvre.model import Army
+from manoeuvre_sim.studies.rounds import interleave
 
 WINNERS = ("a", "b", "draw")
 FIELD = "field"

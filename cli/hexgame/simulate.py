@@ -1,5 +1,5 @@
 """``manoeuvre-sim hex simulate``: many games of Maneuver, one row per game, played through
-the study layer both games share (``hexgame/adapter.py`` ``simulate_tasks``: tasks, the store in
+the study layer both games share (``studies/simulate.py`` with ``hexgame/adapter.py``'s ``simulate_plan``: tasks, the store in
 ``FILE.store/``, ``--resume``, the local and Dask backends), as ``simulate`` plays
 Manoeuvre's."""
 
@@ -42,6 +42,7 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     from manoeuvre_sim.hexgame import adapter as HX
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.hexgame.records import manifest
+    from manoeuvre_sim.studies import simulate as study
 
     be = pop_backend(kw)
     for flag, value, least in (("--games", games, 1), ("--block", block, 1),
@@ -58,8 +59,9 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     # the tasks go to FILE.store/ as they finish: a --resume run reads them back
     store, (df, run) = play_into_store(
         out, be, threads=threads, quiet=quiet, kinds=HEX_KINDS,
-        play=lambda **task_args: HX.simulate_tasks(
-            man, study_options, block=block, threads=threads, resume=be["resume"], **task_args
+        play=lambda **task_args: study.run(
+            HX.KEY, HX.simulate_plan(man, study_options, block=block), block=block,
+            threads=threads, resume=be["resume"], **task_args,
         ),
     )  # fmt: skip
     if len(df) == 0:

@@ -46,13 +46,10 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.core.results import check_output_path, write
     from manoeuvre_sim.core.stats import wilson_interval
-    from manoeuvre_sim.core.study import Pairing
-    from manoeuvre_sim.core.tournament import Seat
-    from manoeuvre_sim.core.tournament import run as play_seats
     from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
     from manoeuvre_sim.hexgame import adapter as HX
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.hexgame.records import manifest
+    from manoeuvre_sim.studies import tournament as study
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
     bad = []
@@ -80,25 +77,14 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
         raise UsageError("--params-a/--params-b: a tournament plays each player's defaults")
     kw["policy_a"], kw["policy_b"] = names[0], names[1]
     sc, source, _, options, _, _, _ = load_game(kw)
-    # every pair (x, y) plays x blue against y red, then y blue against x red, each seating
-    # on the seed every Maneuver study gives that pairing (hexgame.adapter.seat_seed)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    blue, red = HX.load_side("blue"), HX.load_side("red")
-    seats = [
-        Seat(k, swap, Pairing(blue, red, pb, pr, HX.seat_seed(seed, pb, pr), f"pair{k}"), games)
-        for k, (a, b) in enumerate(pairs)
-        for swap, (pb, pr) in ((False, (a, b)), (True, (b, a)))
-    ]  # fmt: skip
-    man = manifest(sc, source, options, seed, 0, games, ("(tournament)", ""), [[], []])
-    man.update(study="hex tournament", policies=names)
-    ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options", "study")}
-    ident |= {"seed": seed, "policies": names}
     study_options = HX.Options(**asdict(options), scenario=str(source))
     store, res = play_into_store(
         out, be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
-        play=lambda **a: play_seats(pairs, seats, game=HX.KEY, options=study_options,
-                                    manifest=ident, threads=threads, resume=be["resume"], **a),
+        play=lambda **a: study.run(HX.KEY, names, games, seed, options=study_options,
+                                   threads=threads, resume=be["resume"], **a),
     )  # fmt: skip
+    man = {k: v for k, v in res.manifest.items() if k not in ("seconds", "threads",
+           "backend", "interrupted", "tasks_resumed")}  # fmt: skip
     allg = res.frame if len(res.frame) else pd.DataFrame(columns=["winner"])
     rows, doc = [], []
     for pr in res.pairs:

@@ -68,6 +68,60 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """One pairing of a tournament (``studies/tournament.py``): pair ``pair`` (its players
+    x, y) with y on side a when ``swapped``, ``games`` games; ``columns``: what its records
+    get besides the game's own (assigned in this order after the study's ``pairing`` and
+    ``label`` are dropped)."""
+
+    pair: int
+    swapped: bool
+    pairing: Pairing
+    games: int
+    columns: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What a game's ``tournament_plan`` hands the tournament study: the pairs of player
+    names, their seats, the rule options the seats play under, ``ident`` (what decides the
+    games of a part of the store) and ``manifest`` (what the output records)."""
+
+    pairs: list[tuple[str, str]]
+    seats: list[Seat]
+    options: Any
+    ident: dict
+    manifest: dict
+
+
+@dataclass(frozen=True)
+class SimulatePlan:
+    """What a game's ``simulate_plan`` hands ``studies/simulate.py``: games ``first ..
+    first + games - 1`` of ``pairing`` under ``options``; ``ident``: what decides the games
+    (a resumed store must match it); ``flags``: the game's ``play_block`` keywords."""
+
+    pairing: Pairing
+    first: int
+    games: int
+    options: Any
+    ident: dict
+    flags: dict | None = None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One rate a ``--precision`` study narrows: the games of the pairings ``members``
+    pooled, read as the first player's rate (``measure="first"``) or a side's (``"side"``:
+    the games won by the side of that name, whichever seat it held); a draw counts ``draw``
+    of a win. A pairing belongs to one cell (``studies/rounds.py``; a
+    game's ``balance_cells``)."""
+
+    members: tuple[int, ...]
+    measure: str = "side"
+    draw: float = 0.5
+
+
+@dataclass(frozen=True)
 class Task:
     """Games ``first_game .. first_game + count - 1`` of pairing number ``pairing``."""
 
@@ -419,55 +473,3 @@ class Progress:
         self.done += n
         if self.progress is not None:
             self.progress(self.done, self.total)
-
-
-def play_range(
-    pairing: Pairing,
-    first: int,
-    games: int,
-    *,
-    block: int,
-    game: str,
-    options,
-    manifest: dict,
-    threads: int = 0,
-    store=None,
-    backend=None,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    flags: dict | None = None,
-) -> tuple[Any, PlayOutcome]:
-    """Games ``first .. first + games - 1`` of one pairing in tasks of ``block`` games
-    (``simulate`` of both games, their adapters' ``simulate_tasks``): each task a part of
-    ``store`` as it finishes, so ``resume`` reads it back; game ``i`` seeded from the
-    pairing's seed and ``i`` alone, so the frame is one local run's whatever the blocks,
-    the backend or an interruption. Returns ``(frame, outcome)``: the games in order (the
-    game's columns, without ``pairing`` and ``label``) and :func:`play`'s outcome.
-    ``manifest``: what decides the games (a resumed store must match it);
-    ``progress(done, games)``."""
-    import pandas as pd
-
-    if block < 1:
-        raise UsageError(f"--block: expected a positive number of games, got {block}")
-    frames: list[pd.DataFrame] = []
-    out = play([pairing], blocks(0, first, first + games, block), game=game, options=options,
-               threads=threads, store=store, manifest=manifest,
-               on_frame=lambda t, df, cs: frames.append(df), progress=Progress(progress, games),
-               backend=backend,
-               resume=resume, flags=flags)  # fmt: skip
-    df = (pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
-          if frames else pd.DataFrame())  # fmt: skip
-    return df, out
-
-
-# Names that moved to the Manoeuvre game (manoeuvre/adapter.py), still importable from here for
-# the scripts that use them; resolved on first use, so this module imports no game.
-_MOVED = ("RuleOptions", "army_hash", "study_data_hash", "apply_patches", "simulate_tasks")
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        from importlib import import_module
-
-        return getattr(import_module("manoeuvre_sim.manoeuvre.adapter"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

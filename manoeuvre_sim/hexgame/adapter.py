@@ -151,19 +151,49 @@ def read_stats(array):
     return array
 
 
-def simulate_tasks(
-    run_manifest: dict, options: Options, *, block: int, threads: int = 0, store=None,
-    backend=None, resume: bool = False, progress=None,
-):  # fmt: skip
-    """``hex simulate`` as a study of one pairing: games ``first_game .. first_game + games
-    - 1`` of ``run_manifest["config"]`` (seed, players, their parameter vectors) in tasks of
-    ``block`` games, each a part of ``store`` when given (so ``--resume`` reads it back), on
-    ``backend``. Game ``i`` is seeded from ``(seed, i)`` alone: the records are those of one
-    local run whatever the blocks, the backend or an interruption.
+def balance_cells(pairings):
+    """The cells of a balance study (``studies/rounds.py``): Maneuver's sides are fixed
+    (blue, red), so each pairing of players is its own cell, read as its first player's win
+    rate, a draw no win (``hex balance``'s first-player table)."""
+    from manoeuvre_sim.core.study import Cell
 
-    Returns ``(frame, outcome)``: the games in order (``hex simulate``'s columns) and the
-    ``study.PlayOutcome`` (interrupted, seconds, threads, backend)."""
-    from manoeuvre_sim.core.study import Pairing, play_range
+    return [Cell((k,), "first", 0.0) for k in range(len(pairings))]
+
+
+def tournament_plan(players, games: int, seed: int, *, options: Options | None = None):
+    """The tournament's seats (``studies/tournament.py``): every pair (x, y) plays x blue
+    against y red, then y blue against x red, ``games`` games each seating, on the seed every
+    Maneuver study gives that pairing (:func:`seat_seed`)."""
+    from dataclasses import fields
+
+    from manoeuvre_sim.core.study import Pairing, Seat, TournamentPlan
+    from manoeuvre_sim.hexgame.records import manifest
+    from manoeuvre_sim.hexgame.scenario import default_path
+
+    options = options if options is not None else Options()
+    names = list(players)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    blue, red = load_side("blue"), load_side("red")
+    seats = [
+        Seat(k, swap, Pairing(blue, red, pb, pr, seat_seed(seed, pb, pr), f"pair{k}"), games)
+        for k, (a, b) in enumerate(pairs)
+        for swap, (pb, pr) in ((False, (a, b)), (True, (b, a)))
+    ]  # fmt: skip
+    rules = HexOptions(**{f.name: getattr(options, f.name) for f in fields(HexOptions)})
+    source = options.scenario or default_path()
+    man = manifest(_scenario(options), source, rules, seed, 0, games, ("(tournament)", ""),
+                   [[], []])  # fmt: skip
+    man.update(study="hex tournament", policies=names)
+    ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options", "study")}
+    ident |= {"seed": seed, "policies": names}
+    return TournamentPlan(pairs, seats, options, ident, man)
+
+
+def simulate_plan(run_manifest: dict, options: Options, *, block: int):
+    """``hex simulate`` as a study of one pairing (``studies/simulate.py``): games
+    ``first_game .. first_game + games - 1`` of ``run_manifest["config"]`` (seed, players,
+    their parameter vectors) under ``options``."""
+    from manoeuvre_sim.core.study import Pairing, SimulatePlan
 
     c = run_manifest["config"]
     params = [tuple(c[k]) if c.get(k) is not None else None for k in ("params_a", "params_b")]
@@ -174,15 +204,14 @@ def simulate_tasks(
     ident = {k: run_manifest[k] for k in ("rules_version", "scenario_sha256", "options")}
     ident |= {"study": "hex simulate", "block": block,
               "config": {k: v for k, v in c.items() if k not in ("games", "first_game")}}  # fmt: skip
-    return play_range(pairing, c["first_game"], c["games"], block=block, game=KEY, options=options,
-                    manifest=ident, threads=threads, store=store, backend=backend,
-                    resume=resume, progress=progress)  # fmt: skip
+    return SimulatePlan(pairing, c["first_game"], c["games"], options, ident)
 
 
 __all__ = [
     "DEFAULT_POLICY", "ENGINE_SOURCES", "EXTRA_COLUMNS", "KEY", "Options", "POLICIES",
     "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
-    "play_block", "prepare", "read_stats", "side_hash", "simulate_tasks", "STUDY_KINDS",
+    "play_block", "prepare", "read_stats", "side_hash", "simulate_plan", "STUDY_KINDS",
+    "tournament_plan", "balance_cells",
     "REPORT_MODULE",
 ]  # fmt: skip
 

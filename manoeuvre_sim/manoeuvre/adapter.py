@@ -5,7 +5,7 @@ the interface existed: the records, seeds and tables are the same (issue 25; sho
 ``benchmarks/check_study_identity.py``). Besides the interface, the Manoeuvre parts of a study
 live here: :class:`RuleOptions` (the rule switches of every game of a study), the army and
 study data hashes, the card patches of an ablation, and ``simulate`` as a study of one pairing
-(:func:`simulate_tasks`).
+(:func:`simulate_plan`).
 
 Nothing here imports numba at module level: the registry imports this module lazily, and the
 engine is imported by the functions that play.
@@ -14,9 +14,9 @@ engine is imported by the functions that play.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +50,8 @@ __all__ = [
     "KEY", "TITLE", "RULES_VERSION", "POLICIES", "DEFAULT_POLICY", "ENGINE_SOURCES", "Options",
     "VICTORY_KINDS", "EXTRA_COLUMNS", "STATS_DIR", "load_side", "side_hash", "data_hash",
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
-    "apply_patches", "simulate_tasks", "STUDY_KINDS", "REPORT_MODULE",
+    "apply_patches", "simulate_plan", "simulate_manifest", "tournament_plan", "STUDY_KINDS",
+    "REPORT_MODULE",
 ]  # fmt: skip
 
 
@@ -229,31 +230,99 @@ def apply_patches(P, patches: Sequence[tuple[int, int, int]]):
     return dataclasses.replace(P, cards=cards, data_hash=h)
 
 
-def simulate_tasks(
-    config,
-    prepared: tuple,
+def tournament_plan(
+    policies: Sequence,
+    games: int,
+    seed: int,
     *,
-    block: int,
-    store: str | Path | None = None,
-    card_bits: bool = False,
-    backend=None,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-):
-    """``simulate`` as a study of one pairing: games ``config.first_game ..`` in tasks of
-    ``block`` games (each a part of ``store`` when given), on ``backend``.
+    armies: Sequence[str] | None = None,
+    setup: str = "random",
+    fixed_map: Sequence[int] | None = None,
+    fixed_rot: Sequence[int] | None = None,
+    sections_file: str | None = None,
+    options=None,
+) -> Any:
+    """The seats of the tournament of ``policies`` (``manoeuvre/tournament.py``'s
+    ``Policy``: a name, a base policy, a parameter vector), played by
+    ``studies/tournament.py``: ``games`` games for every pair (rounded up to a multiple of
+    2 x the number of armies), each army against itself in both seatings on one seed: one
+    seat per pair, army and seating (a task of the study, a part of its store). ``setup``,
+    ``fixed_map``, ``fixed_rot``: the rule 3 set-up of every game (``runner.SimConfig``);
+    ``sections_file``: map sections joining the pool; ``options``: instead of those, every
+    rule option (:class:`RuleOptions`)."""
+    from manoeuvre_sim import __version__
+    from manoeuvre_sim.core.study import Pairing, Seat, TournamentPlan
+    from manoeuvre_sim.manoeuvre.engine.options import describe_setup
+    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
+    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
+    from manoeuvre_sim.manoeuvre.runner import rule_record, sections_record
+    from manoeuvre_sim.manoeuvre.tournament import games_per_pair
+    from manoeuvre_sim.manoeuvre.tournament import seed as pair_seed
 
-    Returns ``(frame, manifest, interrupted)``: the games in order (the ``simulate``
-    columns), the output's manifest (``runner.run_manifest``) and whether it was stopped.
-    """
-    from manoeuvre_sim.core.study import Pairing, play_range
-    from manoeuvre_sim.manoeuvre.runner import config_dict, policy_arrays, run_manifest
+    if games < 1:
+        raise UsageError(f"--games: expected a positive number of games, got {games}")
+    # the set-up (a fixed map against the pool) is checked before the first game
+    if (
+        options is None
+    ):  # ``options``: a whole manoeuvre.adapter.RuleOptions (the CLI's game options)
+        options = RuleOptions(
+            setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file
+        )
+    setup = options.setup
+    armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
+    loaded = {name: find_army(name) for name in armies}
+    for a in loaded.values():
+        check_playable(a)
+    per = games_per_pair(games, len(armies)) // (2 * len(armies))  # per army and seating
+    pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
+    seats: list[Seat] = []  # per pair, army and seating; both seatings on one seed
+    for k, (i, j) in enumerate(pairs):
+        x, y = policies[i], policies[j]
+        for army in armies:
+            s = pair_seed(seed, x.name, y.name, army)
+            for swap in (False, True):
+                pa, pb = (y, x) if swap else (x, y)
+                pairing = Pairing(loaded[army], loaded[army], pa.base, pb.base, s, f"pair{k}",
+                                  params_a=pa.params, params_b=pb.params)  # fmt: skip
+                columns = {"pair": k, "policy_a": pa.name, "policy_b": pb.name,
+                           "block_seed": s, "army": army}  # fmt: skip
+                seats.append(Seat(k, swap, pairing, per, columns))
+    data_hash = study_data_hash(loaded.values(), options)
+    manifest = {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "game": KEY,
+        "study": "tournament",
+        "seed": seed,
+        "games_per_pair": 2 * len(armies) * per,
+        "armies": armies,
+        "policies": {p.name: {"base": p.base, "params": list(p.params)} for p in policies},
+        "data_hash": data_hash,
+        "setup": setup,
+        "fixed_map": None if options.fixed_map is None else list(options.fixed_map),
+        "fixed_rot": None if options.fixed_rot is None else list(options.fixed_rot),
+        "setup_text": describe_setup(setup, options.fixed_map, options.fixed_rot),
+        **sections_record(options.sections_file),
+        **rule_record(options),
+    }
+    # what decides the games of a part (the number of games is the task's own)
+    ident = {k: v for k, v in manifest.items() if k not in ("games_per_pair", "setup_text")}
+    names = [(policies[i].name, policies[j].name) for i, j in pairs]
+    return TournamentPlan(names, seats, options, ident, manifest)
+
+
+def simulate_plan(config, prepared: tuple, *, block: int, card_bits: bool = False):
+    """``simulate`` as a study of one pairing (``studies/simulate.py``): games
+    ``config.first_game ..`` of ``config`` (``runner.SimConfig``) with ``prepared``
+    (``runner.prepare``'s armies and packed data); ``card_bits``: the drawn/played columns."""
+    from manoeuvre_sim.core.study import Pairing, SimulatePlan
+    from manoeuvre_sim.manoeuvre.runner import config_dict
 
     a, b, P = prepared
     c = config
     pairing = Pairing(a, b, c.policy_a, c.policy_b, c.seed, "games",
                       params_a=c.params_a, params_b=c.params_b)  # fmt: skip
-    options = RuleOptions.of(c)
     settings = {
         k: v
         for k, v in config_dict(c).items()
@@ -261,14 +330,22 @@ def simulate_tasks(
     }
     ident = {"study": "simulate", "rules_version": RULES_VERSION, "data_hash": P.data_hash,
              "config": settings, "card_bits": card_bits, "block": block}  # fmt: skip
-    df, out = play_range(pairing, c.first_game, c.games, block=block, game=KEY, options=options,
-                       manifest=ident, threads=c.threads, store=store, backend=backend,
-                       resume=resume, progress=progress, flags={"card_bits": card_bits})  # fmt: skip
-    params = policy_arrays(c)[1]
-    manifest = run_manifest(c, a, b, P, params, len(df), out.interrupted, out.threads, out.seconds)
-    manifest["backend"] = out.backend
+    return SimulatePlan(pairing, c.first_game, c.games, RuleOptions.of(c), ident,
+                        {"card_bits": card_bits})  # fmt: skip
+
+
+def simulate_manifest(config, prepared: tuple, frame, outcome, *, block: int) -> dict:
+    """The manifest of ``simulate``'s output (``runner.run_manifest``) once ``outcome`` (the
+    study's ``PlayOutcome``) has played ``frame``."""
+    from manoeuvre_sim.manoeuvre.runner import policy_arrays, run_manifest
+
+    a, b, P = prepared
+    params = policy_arrays(config)[1]
+    manifest = run_manifest(config, a, b, P, params, len(frame), outcome.interrupted,
+                            outcome.threads, outcome.seconds)  # fmt: skip
+    manifest["backend"] = outcome.backend
     manifest["block"] = block
-    return df, manifest, out.interrupted
+    return manifest
 
 
 # the warm-up kinds (core/warmup.py): about how long each batch kernel compiles cold on 2

@@ -1,4 +1,5 @@
-"""Policy tournaments: every pair of policies on mirrored armies and swapped seats.
+"""The players of Manoeuvre's tournaments: every pair of policies on mirrored armies and
+swapped seats (the seats: ``adapter.tournament_plan``; the games: ``studies/tournament.py``).
 
 For a pair (X, Y) the games are split evenly over the armies; each army plays itself (so no
 army advantage leaks in), and each block of games is played twice with the same seed, X as
@@ -20,15 +21,13 @@ from __future__ import annotations
 import hashlib
 import math
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from manoeuvre_sim.core.errors import DataError, UsageError
-from manoeuvre_sim.core.tournament import Seat, TournamentResult
-from manoeuvre_sim.core.tournament import run as play_seats
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ def resolve(names: Sequence[str], styles: dict[str, Policy] | None = None) -> li
     return out
 
 
-def _seed(master: int, a: str, b: str, army: str) -> int:
+def seed(master: int, a: str, b: str, army: str) -> int:
     """The seed of one block: from the master seed and the pair's and army's names, so a
     pair plays the same games whatever other policies are in the tournament."""
     key = hashlib.sha256(f"{a}\x00{b}\x00{army}".encode()).digest()
@@ -142,161 +141,3 @@ def games_per_pair(games: int, n_armies: int) -> int:
     equally often, so ``games`` rounded up to a multiple of 2 x ``n_armies``."""
     step = 2 * n_armies
     return -(-games // step) * step
-
-
-def run(
-    policies: Sequence[Policy],
-    games: int,
-    seed: int,
-    *,
-    armies: Sequence[str] | None = None,
-    threads: int = 0,
-    progress: Callable[[int, int], None] | None = None,
-    setup: str = "random",
-    fixed_map: Sequence[int] | None = None,
-    fixed_rot: Sequence[int] | None = None,
-    store: str | Path | None = None,
-    backend=None,
-    resume: bool = False,
-    sections_file: str | None = None,
-    options=None,
-) -> TournamentResult:
-    """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
-    2 x the number of armies). ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up
-    of every game (``runner.SimConfig``); ``sections_file``: map sections joining the pool; ``options``:
-    instead of those, every rule option (``manoeuvre.adapter.RuleOptions``).
-
-    The games are a study (``study.play``): one task per pair, army and seating, each a
-    part of ``store`` when given (``resume``: the parts already there are read back), run
-    on ``backend`` (None: local threads)."""
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.core.study import Pairing
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
-    from manoeuvre_sim.manoeuvre.adapter import KEY as GAME_KEY
-    from manoeuvre_sim.manoeuvre.adapter import RuleOptions, study_data_hash
-    from manoeuvre_sim.manoeuvre.engine.options import describe_setup
-    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
-    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
-    from manoeuvre_sim.manoeuvre.runner import rule_record, sections_record
-
-    if games < 1:
-        raise UsageError(f"--games: expected a positive number of games, got {games}")
-    # the set-up (a fixed map against the pool) is checked before the first game
-    if (
-        options is None
-    ):  # ``options``: a whole manoeuvre.adapter.RuleOptions (the CLI's game options)
-        options = RuleOptions(
-            setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file
-        )
-    setup = options.setup
-    armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
-    loaded = {name: find_army(name) for name in armies}
-    for a in loaded.values():
-        check_playable(a)
-    per = games_per_pair(games, len(armies)) // (2 * len(armies))  # per army and seating
-    pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
-    seats: list[Seat] = []  # per pair, army and seating; both seatings on one seed
-    for k, (i, j) in enumerate(pairs):
-        x, y = policies[i], policies[j]
-        for army in armies:
-            s = _seed(seed, x.name, y.name, army)
-            for swap in (False, True):
-                pa, pb = (y, x) if swap else (x, y)
-                pairing = Pairing(loaded[army], loaded[army], pa.base, pb.base, s, f"pair{k}",
-                                  params_a=pa.params, params_b=pb.params)  # fmt: skip
-                columns = {"pair": k, "policy_a": pa.name, "policy_b": pb.name,
-                           "block_seed": s, "army": army}  # fmt: skip
-                seats.append(Seat(k, swap, pairing, per, columns))
-    data_hash = study_data_hash(loaded.values(), options)
-    manifest = {
-        "tool": "manoeuvre-sim",
-        "version": __version__,
-        "rules_version": RULES_VERSION,
-        "game": GAME_KEY,
-        "study": "tournament",
-        "seed": seed,
-        "games_per_pair": 2 * len(armies) * per,
-        "armies": armies,
-        "policies": {p.name: {"base": p.base, "params": list(p.params)} for p in policies},
-        "data_hash": data_hash,
-        "setup": setup,
-        "fixed_map": None if options.fixed_map is None else list(options.fixed_map),
-        "fixed_rot": None if options.fixed_rot is None else list(options.fixed_rot),
-        "setup_text": describe_setup(setup, options.fixed_map, options.fixed_rot),
-        **sections_record(options.sections_file),
-        **rule_record(options),
-    }
-    # what decides the games of a part (the number of games is the task's own)
-    ident = {k: v for k, v in manifest.items() if k not in ("games_per_pair", "setup_text")}
-    res = play_seats(
-        [(policies[i].name, policies[j].name) for i, j in pairs], seats, options=options,
-        manifest=ident, threads=threads, store=store, backend=backend, resume=resume,
-        progress=progress,
-    )  # fmt: skip
-    res.manifest = manifest | {"interrupted": res.interrupted, "backend": res.manifest["backend"]}
-    return res
-
-
-def policy_stats(frame) -> object:
-    """Per policy, over all its games: win rate, victory mix, game length, combats and cards
-    played per player turn, eliminations suffered and inflicted."""
-    import pandas as pd
-
-    rows = []
-    f = frame
-    for side, other in (("a", "b"), ("b", "a")):
-        # player turns of this side: each game turn has one of each, but the first player
-        # plays one more in a game ended by attrition mid-turn; game_turns is a fair measure
-        rows.append(
-            pd.DataFrame(
-                {
-                    "policy": f[f"policy_{side}"],
-                    "win": (f["winner"] == side) + 0.5 * (f["winner"] == "draw"),
-                    "attrition_win": (f["winner"] == side) & (f["victory"] == "attrition"),
-                    "nightfall_win": (f["winner"] == side) & (f["victory"] == "nightfall"),
-                    "game_turns": f["game_turns"],
-                    "turn_limit": f["turn_limit"],
-                    "combats_per_turn": f[f"combats_{side}"] / f["game_turns"],
-                    "assaults_per_turn": f[f"assaults_{side}"] / f["game_turns"],
-                    "cards_per_turn": f[f"cards_played_{side}"] / f["game_turns"],
-                    "lost": f[f"eliminated_{side}"],
-                    "eliminated": f[f"eliminated_{other}"],
-                }
-            )
-        )
-    d = pd.concat(rows, ignore_index=True)
-    g = d.groupby("policy", sort=False)
-    out = g.agg(
-        games=("win", "size"),
-        win_rate=("win", "mean"),
-        attrition_wins=("attrition_win", "mean"),
-        nightfall_wins=("nightfall_win", "mean"),
-        game_turns=("game_turns", "mean"),
-        turn_limit=("turn_limit", "mean"),
-        combats_per_turn=("combats_per_turn", "mean"),
-        assaults_per_turn=("assaults_per_turn", "mean"),
-        cards_per_turn=("cards_per_turn", "mean"),
-        units_lost=("lost", "mean"),
-        units_eliminated=("eliminated", "mean"),
-    )
-    return out.reset_index()
-
-
-def pairs_json(result: TournamentResult, confidence: float = 0.95) -> dict:
-    from manoeuvre_sim.core.stats import wilson_interval
-
-    out = []
-    for pr in result.pairs:
-        lo, hi = wilson_interval(pr.wins_a, pr.games, confidence)
-        out.append(
-            {
-                "a": pr.a,
-                "b": pr.b,
-                "games": pr.games,
-                "win_rate_a": round(pr.win_rate_a, 6),
-                "ci_low": round(float(lo), 6),
-                "ci_high": round(float(hi), 6),
-                "draws": pr.draws,
-            }
-        )
-    return {"pairs": out}

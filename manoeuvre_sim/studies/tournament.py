@@ -1,10 +1,10 @@
 """The tournament of players, written once over the game interface (issue 31).
 
 Every pair of players (x, y) plays *seats*: pairings of the game in which x and y take the
-two sides, each seat a number of games. Which seats a pair plays is the game's: Manoeuvre
-mirrors each army in both seatings on one seed (``tournament.py``), Maneuver plays blue
-against red with the players swapped, each seating on its own seed (``hex tournament``).
-The rest is here once: one task per seat through ``study.play`` (so a tournament has the
+two sides, each seat a number of games. Which seats a pair plays is the game's (its
+adapter's ``tournament_plan``): Manoeuvre mirrors each army in both seatings on one seed
+(``manoeuvre/tournament.py``), Maneuver plays blue against red with the players swapped,
+each seating on its own seed (``hexgame/adapter.py``). The rest is here once: one task per seat through ``study.play`` (so a tournament has the
 study store, ``--resume`` and the Dask backend), each pair's score from x's view (a draw
 half a win), and the games of the pairs that finished, every seat of them, in seat order.
 """
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from manoeuvre_sim.core.study import Pairing, Progress, Task, play
+from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.core.study import Progress, Seat, Task, play
 
 
 @dataclass
@@ -40,20 +42,7 @@ class TournamentResult:
     interrupted: bool = False
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One pairing of a tournament: pair ``pair`` (its players x, y) with y on side a when
-    ``swapped``, ``games`` games; ``columns``: what its records get besides the game's own
-    (assigned in this order after the study's ``pairing`` and ``label`` are dropped)."""
-
-    pair: int
-    swapped: bool
-    pairing: Pairing
-    games: int
-    columns: dict = field(default_factory=dict)
-
-
-def run(
+def play_seats(
     pairs: Sequence[tuple[str, str]],
     seats: Sequence[Seat],
     *,
@@ -107,3 +96,32 @@ def run(
          "threads": out.threads, "tasks_resumed": getattr(out, "tasks_resumed", 0)},
         out.interrupted,
     )  # fmt: skip
+
+
+def run(
+    game: str,
+    players: Sequence[Any],
+    games: int,
+    seed: int,
+    *,
+    options=None,
+    threads: int = 0,
+    store=None,
+    backend=None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    **game_kw,
+) -> TournamentResult:
+    """The tournament of ``players`` (the game's players: names, or Manoeuvre's styles) in
+    ``game`` (a key of the registry): ``games`` games per pair as the game's
+    ``tournament_plan`` seats them (``game_kw``: what else it takes, e.g. Manoeuvre's
+    ``armies``), every seat one task of ``study.play``. The result's manifest is the plan's
+    (what the output records) with how the run went."""
+    g = get_game(game)
+    plan = g.tournament_plan(players, games, seed, options=options, **game_kw)
+    res = play_seats(
+        plan.pairs, plan.seats, game=g.KEY, options=plan.options, manifest=plan.ident,
+        threads=threads, store=store, backend=backend, resume=resume, progress=progress,
+    )  # fmt: skip
+    res.manifest = plan.manifest | {"interrupted": res.interrupted} | res.manifest
+    return res

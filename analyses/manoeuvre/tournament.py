@@ -1,0 +1,126 @@
+"""Manoeuvre's tournament of players (``manoeuvre-sim tournament``): the generic tournament
+study (``studies/tournament.py``) over the seats Manoeuvre plays (``manoeuvre/tournament.py``:
+each army against itself, both seatings on one seed), and its tables.
+
+Python API::
+
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    res = T.run(T.resolve(["balanced", "aggressive"]), games=64, seed=1)
+    res.pairs                  # each pair's score (a draw half a win)
+    T.policy_stats(res.frame)  # per policy: win rate, victory mix, game length, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from manoeuvre_sim.manoeuvre.tournament import (
+    Policy,
+    builtin_policies,
+    games_per_pair,
+    load_styles,
+    resolve,
+)
+from manoeuvre_sim.studies import tournament as study
+from manoeuvre_sim.studies.tournament import TournamentResult
+
+
+def run(
+    policies: Sequence[Policy],
+    games: int,
+    seed: int,
+    *,
+    armies: Sequence[str] | None = None,
+    threads: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    setup: str = "random",
+    fixed_map: Sequence[int] | None = None,
+    fixed_rot: Sequence[int] | None = None,
+    store: str | Path | None = None,
+    backend=None,
+    resume: bool = False,
+    sections_file: str | None = None,
+    options=None,
+) -> TournamentResult:
+    """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
+    2 x the number of armies; ``manoeuvre.tournament.plan`` says how they are seated).
+    ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up of every game;
+    ``sections_file``: map sections joining the pool; ``options``: instead of those, every
+    rule option (``manoeuvre.adapter.RuleOptions``). The games are a study: one task per
+    pair, army and seating, each a part of ``store`` when given (``resume``: the parts
+    already there are read back), run on ``backend`` (None: local threads)."""
+    return study.run(
+        "manoeuvre", policies, games, seed, options=options, threads=threads, store=store,
+        backend=backend, resume=resume, progress=progress, armies=armies, setup=setup,
+        fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file,
+    )  # fmt: skip
+
+
+def policy_stats(frame) -> object:
+    """Per policy, over all its games: win rate, victory mix, game length, combats and cards
+    played per player turn, eliminations suffered and inflicted."""
+    import pandas as pd
+
+    rows = []
+    f = frame
+    for side, other in (("a", "b"), ("b", "a")):
+        # player turns of this side: each game turn has one of each, but the first player
+        # plays one more in a game ended by attrition mid-turn; game_turns is a fair measure
+        rows.append(
+            pd.DataFrame(
+                {
+                    "policy": f[f"policy_{side}"],
+                    "win": (f["winner"] == side) + 0.5 * (f["winner"] == "draw"),
+                    "attrition_win": (f["winner"] == side) & (f["victory"] == "attrition"),
+                    "nightfall_win": (f["winner"] == side) & (f["victory"] == "nightfall"),
+                    "game_turns": f["game_turns"],
+                    "turn_limit": f["turn_limit"],
+                    "combats_per_turn": f[f"combats_{side}"] / f["game_turns"],
+                    "assaults_per_turn": f[f"assaults_{side}"] / f["game_turns"],
+                    "cards_per_turn": f[f"cards_played_{side}"] / f["game_turns"],
+                    "lost": f[f"eliminated_{side}"],
+                    "eliminated": f[f"eliminated_{other}"],
+                }
+            )
+        )
+    d = pd.concat(rows, ignore_index=True)
+    g = d.groupby("policy", sort=False)
+    out = g.agg(
+        games=("win", "size"),
+        win_rate=("win", "mean"),
+        attrition_wins=("attrition_win", "mean"),
+        nightfall_wins=("nightfall_win", "mean"),
+        game_turns=("game_turns", "mean"),
+        turn_limit=("turn_limit", "mean"),
+        combats_per_turn=("combats_per_turn", "mean"),
+        assaults_per_turn=("assaults_per_turn", "mean"),
+        cards_per_turn=("cards_per_turn", "mean"),
+        units_lost=("lost", "mean"),
+        units_eliminated=("eliminated", "mean"),
+    )
+    return out.reset_index()
+
+
+def pairs_json(result: TournamentResult, confidence: float = 0.95) -> dict:
+    from manoeuvre_sim.core.stats import wilson_interval
+
+    out = []
+    for pr in result.pairs:
+        lo, hi = wilson_interval(pr.wins_a, pr.games, confidence)
+        out.append(
+            {
+                "a": pr.a,
+                "b": pr.b,
+                "games": pr.games,
+                "win_rate_a": round(pr.win_rate_a, 6),
+                "ci_low": round(float(lo), 6),
+                "ci_high": round(float(hi), 6),
+                "draws": pr.draws,
+            }
+        )
+    return {"pairs": out}
+
+
+__all__ = ["Policy", "TournamentResult", "builtin_policies", "games_per_pair", "load_styles",
+           "pairs_json", "policy_stats", "resolve", "run"]  # fmt: skip
