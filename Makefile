@@ -41,7 +41,7 @@ report: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/lint-imports
+	$(BIN)/python scripts/lint_imports.py
 
 test: lint
 	$(BIN)/python -m pytest -q

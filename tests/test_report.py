@@ -103,13 +103,14 @@ def test_report_from_a_balance_study(study, tmp_path, capsys):
 
 def test_changed_army_data_is_flagged_on_the_cover(study, tmp_path):
     from manoeuvre_sim.analyses.common import report
+    from manoeuvre_sim.analyses.manoeuvre.report import study_provenance
 
     d = tmp_path / "s"
     shutil.copytree(study, d, ignore=shutil.ignore_patterns("games.parquet"))
     man = json.loads((d / "manifest.json").read_text())
     man["armies"][0]["data_hash"] = "0" * 16
     (d / "manifest.json").write_text(json.dumps(man))
-    lines = [t for _, t in report.study_provenance(report.load_study(d))]
+    lines = [t for _, t in study_provenance(report.load_study(d))]
     flagged = [t for t in lines if "CHANGED since" in t]
     assert len(flagged) == 1 and flagged[0].startswith(man["armies"][0]["name"])
 
@@ -271,6 +272,7 @@ def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, t
     section's pages are its own command's, footed with its own study's provenance."""
     from manoeuvre_sim.analyses.common import report
     from manoeuvre_sim.analyses.manoeuvre.cards_pdf import card_pages
+    from manoeuvre_sim.analyses.manoeuvre.report import methods_items
 
     pdf = tmp_path / "all.pdf"
     main(["report", "--from", str(whatif_study), "--from", str(card_study), "--from",
@@ -286,7 +288,7 @@ def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, t
     toc = _toc(texts[1 if "Contents" in texts[1] else 2])
     n_cover = toc["Contents"] - 1
     studies = report.load_studies([study, card_study, whatif_study])
-    n_methods = len(report.flow_pages("M", report.methods_items(studies), "letter", "x"))
+    n_methods = len(report.flow_pages("M", methods_items(studies), "letter", "x"))
     # cover, contents, balance 3, cards, what-if 1, the three summaries, odds 7, methods
     assert len(texts) == n_cover + 1 + 3 + n_cards + 1 + sum(n_summary.values()) + 7 + n_methods
     assert toc["Methods"] == len(texts) - n_methods + 1

@@ -133,7 +133,7 @@ def test_the_methods_page_cites_the_results_file_and_its_figures():
     benchmarks/RESULTS-strong-balance.md: each must be there."""
     import re
 
-    from manoeuvre_sim.analyses.common import report
+    from manoeuvre_sim.analyses.manoeuvre import report
 
     items = report.methods_items([])
     assert ("h2", "Under stronger play") in items

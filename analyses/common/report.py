@@ -1,19 +1,14 @@
 """The printable report (issue 11): one PDF of the whole analysis, every number traceable.
 
-The report is assembled from study directories as the study commands wrote them (``balance``,
-``cards``, ``whatif``: their ``manifest.json``, CSV tables and ``summary.txt``). Nothing is
-recomputed: each study's pages are the ones its own command draws
-(:func:`balance_pdf.balance_pages`, :func:`cards_pdf.card_pages`,
-:func:`balance_pdf.whatif_page`), footed with that study's provenance. The report adds a
-cover with the provenance of every study (tool and rules version, data hash of every army
-and map section, seeds, games, policies, rule switches, date, machine, run time), a table
-of contents with page numbers and a methods page.
-
-Studies of another game (Maneuver's ``hex balance``, ``hex ladder``, ``hex setup``, ``hex
-whatif``) are recognised by their manifest's ``study`` through the games registry (each
-game's ``STUDY_KINDS``) and read, laid out and described by the module the game names
-(``REPORT_MODULE``: :mod:`analyses.hexgame.report`); each game present gets its part of the
-cover, its sections, its own charts and its methods, Manoeuvre's first.
+The report is assembled from study directories as the study commands wrote them (each with
+its ``manifest.json``, CSV tables and ``summary.txt``). Nothing is recomputed. A directory's
+manifest names its game and its kind of study; each game lays out its own part — its
+studies' sections, charts, methods and its part of the cover — in the module its adapter
+names (``REPORT_MODULE``: :mod:`analyses.manoeuvre.report`, :mod:`analyses.hexgame.report`).
+A game with no module of its own (a new game) still has its part: the studies written once
+over the game interface (``studies/balance.py``, ``studies/whatif.py``) are laid out here,
+their provenance on the cover and their tables and summary as pages (:class:`GenericStudy`).
+This module adds the cover, a table of contents with page numbers, and writes the PDF.
 
 Python API::
 
@@ -25,95 +20,34 @@ Python API::
 from __future__ import annotations
 
 import datetime as _dt
-import functools
-import hashlib
 import importlib
 import json
 import platform
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
+from manoeuvre_sim import __version__
+from manoeuvre_sim.analyses.common.pages import Page, _size, _text_pages, study_head, write_pages
+from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages, toc_page, toc_split
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import DEFAULT_GAME, GAMES, get_game, study_kinds
 
-import pandas as pd  # noqa: E402
-
-from manoeuvre_sim import __version__  # noqa: E402
-from manoeuvre_sim.analyses.common.pages import Page, _size, _text_pages, study_head, write_pages  # noqa: E402
-from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages, toc_page, toc_split  # noqa: E402
-from manoeuvre_sim.analyses.manoeuvre import balance as B  # noqa: E402
-from manoeuvre_sim.analyses.manoeuvre.balance_pdf import balance_pages, whatif_page  # noqa: E402
-from manoeuvre_sim.analyses.manoeuvre.cards_pdf import card_pages  # noqa: E402
-from manoeuvre_sim.core.errors import UsageError  # noqa: E402
-from manoeuvre_sim.core.games import DEFAULT_GAME, GAMES, get_game, study_kinds  # noqa: E402
-from manoeuvre_sim.manoeuvre import RULES_VERSION
-
-KIND_ORDER = ("balance", "cards", "whatif")  # Manoeuvre's (manoeuvre/adapter.py STUDY_KINDS)
-# the files each kind of study directory must hold (besides manifest.json)
-REQUIRED = {
-    "balance": ("matrix.csv", "armies.csv", "first_player.csv", "victory.csv"),
-    "cards": ("cards.csv",),
-    "whatif": ("whatif.csv", "whatif_field.csv"),
+# the studies every game has (written by studies/*.py): kind -> the tables its directory holds
+GENERIC_KINDS = {
+    "balance": ("pairings.csv", "sides.csv", "first_player.csv", "victory.csv"),
+    "whatif": ("whatif.csv",),
 }
-KIND_TITLE = {"balance": "Balance study", "cards": "Card value", "whatif": "What-if"}
-
-
-@dataclass
-class Study:
-    """One study read back from its directory: ``kind`` (balance, cards, whatif), the
-    manifest, the frames its pages draw and the lines of its ``summary.txt``."""
-
-    kind: str
-    path: Path
-    manifest: dict
-    frames: dict[str, pd.DataFrame]
-    summary: list[str] = field(default_factory=list)
-    game = DEFAULT_GAME  # a study of another game is its REPORT_MODULE's (games registry)
-
-    @property
-    def provenance(self) -> dict[str, str]:
-        """The footer of the study's pages (as its own PDF has it)."""
-        return B.provenance(self.manifest)
-
-    @property
-    def title(self) -> str:
-        m = self.manifest
-        if self.kind == "cards":
-            return f"Card value — {m.get('army', '?')} against {_against(m)}"
-        if self.kind == "whatif":
-            changes = (m.get("variant") or {}).get("changes") or []
-            what = changes[0] if len(changes) == 1 else f"{len(changes)} changes"
-            return f"What-if — {textwrap.shorten(str(what), 70, placeholder=' …')}"
-        armies = m.get("armies") or []
-        return f"Balance study — {len(armies)} armies"
-
-
-def _against(manifest: dict) -> str:
-    names = manifest.get("against") or []
-    return names[0] if len(names) == 1 else f"the field ({len(names)} armies)"
 
 
 def _bad(path: Path, what: str) -> UsageError:
     return UsageError(f"--from {path}: {what}")
 
 
-def _read_csv(path: Path, name: str) -> pd.DataFrame:
-    f = path / name
-    try:
-        return pd.read_csv(f)
-    except (OSError, ValueError) as e:
-        raise _bad(path, f"{name}: cannot read it as a CSV table ({e})") from None
-
-
-def load_study(path: str | Path):
-    """Read one study directory back: a :class:`Study` of Manoeuvre (the ``--out`` of
-    ``balance``, ``cards`` or ``whatif``), or another game's study, read by the module its
-    game names (``games`` registry: ``STUDY_KINDS``, ``REPORT_MODULE``)."""
-    path = Path(path)
-    kinds = study_kinds()
+def _read_manifest(path: Path, kinds: Sequence[str]) -> dict:
+    """``path/manifest.json``, after checking ``path`` is a study directory."""
     if not path.exists():
         raise _bad(
             path, f"does not exist; expected a study directory (the --out of {', '.join(kinds)})"
@@ -127,60 +61,32 @@ def load_study(path: str | Path):
         manifest = json.loads(man_file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise _bad(path, f"manifest.json: not readable JSON ({e})") from None
-    kind = manifest.get("study") if isinstance(manifest, dict) else None
+    if not isinstance(manifest, dict):
+        raise _bad(path, "manifest.json: expected a JSON object")
+    return manifest
+
+
+def load_study(path: str | Path):
+    """Read one study directory back, by the game and kind its manifest names: a game's own
+    study through its ``REPORT_MODULE``, a generic study of any game as a
+    :class:`GenericStudy`."""
+    path = Path(path)
+    kinds = study_kinds()
+    manifest = _read_manifest(path, list(kinds))
+    kind = manifest.get("study")
+    game = manifest.get("game", DEFAULT_GAME)
+    module = getattr(get_game(game), "REPORT_MODULE", None) if game in GAMES else None
+    if game in GAMES and module is None:  # a game with no report of its own
+        if kind not in GENERIC_KINDS:
+            raise _bad(path, f"manifest.json: study: expected one of "
+                             f"{', '.join(GENERIC_KINDS)} for game {game!r}, got {kind!r}")  # fmt: skip
+        return GenericStudy.load(path, manifest)
     if kind not in kinds:
         raise _bad(path, f"manifest.json: study: expected one of {', '.join(kinds)}, got {kind!r}")
-    game = manifest.get("game", DEFAULT_GAME)
     if game != kinds[kind]:
         raise _bad(path, f"manifest.json: game: expected {kinds[kind]!r} for a {kind} study, "
                          f"got {game!r}")  # fmt: skip
-    module = get_game(game).REPORT_MODULE
-    if module != __name__:
-        return importlib.import_module(module).load_study(path, manifest)
-    for key in ("version", "rules_version", "data_hash", "seed", "policies"):
-        if key not in manifest:
-            raise _bad(path, f"manifest.json: {key}: missing")
-    missing = [n for n in REQUIRED[kind] if not (path / n).is_file()]
-    if missing:
-        raise _bad(path, f"{missing[0]}: missing (a {kind} study directory holds it)")
-    frames = {n.removesuffix(".csv"): _read_csv(path, n) for n in REQUIRED[kind]}
-    if kind == "balance":
-        for opt in ("styles", "style_tau"):
-            if (path / f"{opt}.csv").is_file():
-                frames[opt] = _read_csv(path, f"{opt}.csv")
-        frames["victory_by_army"] = _victory_by_army(path, manifest)
-        frames = B.rank_ordered(frames)
-    summary_file = path / "summary.txt"
-    summary = (
-        summary_file.read_text(encoding="utf-8").rstrip("\n").splitlines()
-        if summary_file.is_file()
-        else []
-    )
-    return Study(kind, path, manifest, frames, summary)
-
-
-def _victory_by_army(path: Path, manifest: dict) -> pd.DataFrame:
-    """``victory_by_army.csv``, or for a study written before it existed, the same table
-    counted from the study's game records (``games.parquet/``)."""
-    if (path / "victory_by_army.csv").is_file():
-        return _read_csv(path, "victory_by_army.csv")
-    from manoeuvre_sim.analyses.manoeuvre import tally as T
-
-    store = path / B.STORE
-    if not (store.is_dir() and any(store.glob("*.parquet"))):
-        raise _bad(
-            path,
-            "victory_by_army.csv: missing, and no games.parquet/ to count it from "
-            "(rerun the balance study to write it)",
-        )
-    try:
-        games = pd.read_parquet(store, columns=[*T.KEYS, "game_turns"])
-    except (OSError, ValueError, KeyError) as e:
-        raise _bad(path, f"games.parquet: cannot read the game records ({e})") from None
-    tally = T.Tally()
-    tally.add(games)
-    names = [a["name"] for a in manifest.get("armies", [])]
-    return T.victory_by_army(tally.table, names).rename(columns={"label": "policy"})
+    return importlib.import_module(module).load_study(path, manifest)
 
 
 def load_studies(paths: Sequence[str | Path]) -> list:
@@ -195,296 +101,96 @@ def load_studies(paths: Sequence[str | Path]) -> list:
             raise _bad(Path(p), "named twice")
         seen.add(key)
         studies.append(load_study(p))
-    order = list(study_kinds())
+    order = list(study_kinds()) + list(GENERIC_KINDS)
     return sorted(studies, key=lambda s: order.index(s.kind))
 
 
-# ----------------------------------------------------------------------------- provenance
+# --------------------------------------------------------------- the studies of any game
 
 
-def _options_text(options: dict) -> str:
-    """The rule switches of a study in words; ``"the defaults"`` when none is changed."""
-    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+@dataclass
+class GenericStudy:
+    """A study of ``studies/`` read back, for a game with no report of its own: its tables
+    (``GENERIC_KINDS``), manifest and summary."""
 
-    default = RuleOptions()
-    parts = []
-    for key, value in sorted((options or {}).items()):
-        if key in ("fixed_map", "fixed_rot", "setup"):
-            continue
-        if getattr(default, key, None) != value:
-            parts.append(f"{key.replace('_', '-')} {value}")
-    setup = B.setup_text({"options": options or {}})
-    parts.insert(
-        0, setup or "set-up random (sections and rotations drawn, rule 3 choices not played)"
-    )
-    return "; ".join(parts)
+    kind: str
+    path: Path
+    manifest: dict
+    frames: dict[str, pd.DataFrame]
+    summary: list[str] = field(default_factory=list)
 
+    @property
+    def game(self) -> str:
+        return self.manifest["game"]
 
-def _map_pool_lines(options: dict) -> list[str]:
-    """The map sections a study drew from, with a hash of each as installed now."""
-    from manoeuvre_sim.manoeuvre.engine.options import _ranges
-    from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
+    @property
+    def title(self) -> str:
+        m = self.manifest
+        if self.kind == "whatif":
+            return f"What-if — {'; '.join(m.get('changes') or []) or 'no change'}"
+        return f"Balance study — {len(m.get('sides') or [])} sides"
 
-    include = bool((options or {}).get("include_unverified_maps"))
-    sections = load_sections(terrain=load_terrain())
-    pool = [s for s in sections if s.verified or include]
-    left = [s.number for s in sections if s not in pool]
-    head = f"map sections {_ranges([s.number for s in pool])}"
-    if left:
-        head += f" (unverified {_ranges(left)} left out)"
-    cells = [
-        f"{s.number:>2} {hashlib.sha256(s.model_dump_json().encode()).hexdigest()[:8]}"
-        for s in pool
-    ]
-    rows = ["   ".join(cells[i : i + 6]) for i in range(0, len(cells), 6)]
-    return [head + "; hash of each as installed now:", *rows]
+    @classmethod
+    def load(cls, path: Path, manifest: dict) -> GenericStudy:
+        kind = manifest["study"]
+        for key in ("version", "rules_version", "data_hash", "seed"):
+            if key not in manifest:
+                raise _bad(path, f"manifest.json: {key}: missing")
+        frames = {}
+        for name in GENERIC_KINDS[kind]:
+            if not (path / name).is_file():
+                raise _bad(path, f"{name}: missing (a {kind} study directory holds it)")
+            try:
+                frames[name.removesuffix(".csv")] = pd.read_csv(path / name)
+            except (OSError, ValueError) as e:
+                raise _bad(path, f"{name}: cannot read it as a CSV table ({e})") from None
+        summary_file = path / "summary.txt"
+        summary = (summary_file.read_text(encoding="utf-8").rstrip("\n").splitlines()
+                   if summary_file.is_file() else [])  # fmt: skip
+        return cls(kind, path, manifest, frames, summary)
 
+    @property
+    def provenance(self) -> dict[str, str]:
+        m = self.manifest
+        return {"tool": f"manoeuvre-sim {m['version']}", "rules": m["rules_version"],
+                "data": m["data_hash"], "seed": str(m["seed"]),
+                "games": f"{m.get('games', 0):,}"}  # fmt: skip
 
-def study_provenance(study: Study) -> list[tuple[str, str]]:
-    """The cover's block for one study: (style, text) lines."""
-    m = study.manifest
-    out = study_head(study.title, study.path, m, RULES_VERSION)
-    reached = m.get("games_per_pairing_reached") or {}
-    lo, hi = reached.get("min"), reached.get("max")
-    per = "?" if lo is None else (f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}")
-    games = f"{m.get('games', 0):,} games ({per} per ordered pairing"
-    games += ", per variant)" if study.kind != "balance" else ")"
-    if m.get("precision"):
-        games += f", precision goal ±{100 * m['precision']:.1f} points"
-    if m.get("interrupted"):
-        games += " — INTERRUPTED: the tables cover the games finished before the stop"
-    out.append(("p", f"seed {m['seed']}; {games}"))
-    pols = "; ".join(
-        p["label"]
-        if p["policy_a"] == p["policy_b"]
-        else f"{p['label']} (seat a {p['policy_a']}, seat b {p['policy_b']})"
-        for p in m["policies"]
-    )
-    out.append(("p", f"policies: {pols}"))
-    out.append(("p", f"rule switches: {_options_text(m.get('options') or {})}"))
-    if study.kind == "cards":
-        abl = m.get("ablations") or []
-        out.append(
-            (
-                "p",
-                f"mode {m.get('mode', '?')}; {len(abl)} ablation(s); against {', '.join(m.get('against', []))}",
-            )
-        )
-    if study.kind == "whatif":
-        var = m.get("variant") or {}
-        for change in var.get("changes") or []:
-            out.append(("p", f"change: {change}"))
-        for a in var.get("armies") or []:
-            out.append(("p", f"variant {a['name']}: data hash {a['data_hash']}"))
-    out.append(("p", f"data hash (armies, terrain, map pool): {m['data_hash']}"))
-    out.append(("m", f"{'army':<22} {'data hash':<17} source"))
-    for a in m.get("armies") or []:
-        out.append(("m", f"{a['name']:<22} {a['data_hash']:<17} {_source(a)}"))
-    return out
+    def cover_items(self) -> list[tuple[str, str]]:
+        m = self.manifest
+        out = study_head(self.title, self.path, m, get_game(self.game).RULES_VERSION)
+        games = f"{m.get('games', 0):,} games"
+        if m.get("interrupted"):
+            games += " — INTERRUPTED: the tables cover the games finished before the stop"
+        out.append(("p", f"seed {m['seed']}; {games}; data hash {m['data_hash']}"))
+        if m.get("options_text"):
+            out.append(("p", f"rules: {m['options_text']}"))
+        for s in m.get("sides") or []:
+            out.append(("m", f"{s['name']:<22} {s['data_hash']:<17} {s.get('source', '')}"))
+        return out
+
+    def section(self, paper: str) -> Section:
+        """The study's summary, then each table, as text pages."""
+        pages: list[tuple[Page, dict, str | None, str]] = []
+        for k, page in enumerate(_text_pages(f"Summary — {self.title}", self.summary, paper)):
+            pages.append((page, self.provenance, None, "Summary" if k == 0 else ""))
+        for name, df in self.frames.items():
+            lines = df.to_string(index=False, float_format=lambda x: f"{x:.4g}").splitlines()
+            for k, page in enumerate(_text_pages(f"{name}.csv — {self.title}", lines, paper)):
+                pages.append((page, self.provenance, None, f"Table {name}" if k == 0 else ""))
+        return Section(self.title, pages)
 
 
-@functools.cache
-def _installed_hashes() -> dict[str, str]:
-    """The data hash of each built-in army as installed now."""
-    from manoeuvre_sim.manoeuvre.adapter import army_hash
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
-
-    return {a.name: army_hash(a) for a in load_builtin_armies()}
-
-
-def _source(entry: dict) -> str:
-    """Where an army of a manifest came from, and whether the installed built-in army (or
-    the file, if it is still there) has the same data hash."""
-    from manoeuvre_sim.manoeuvre.adapter import army_hash
-    from manoeuvre_sim.manoeuvre.model import find_army
-
-    src = str(entry.get("source") or "")
-    name, recorded = entry["name"], entry["data_hash"]
-    installed = _installed_hashes()
-    if (src == name or not src) and name in installed:
-        same = installed[name] == recorded
-        label = "built-in"
-    elif src.lower().endswith(".toml") and Path(src).is_file():
-        try:
-            same = army_hash(find_army(src, relax=True)) == recorded
-        except Exception:  # an army file since edited into an invalid one
-            same = False
-        label = src
-    else:
-        return src or "source not recorded"
-    return label + (", same as installed" if same else ", CHANGED since (installed data differ)")
-
-
-# ----------------------------------------------------------------------------- methods
-
-POLICY_NOTES = {
-    "balanced": "attritional combat weights, a stronger pull forward, a fast-cycling hand "
-    "and a posture switch (hold when losing, press when winning)",
-    "attritional": "seeks favourable assaults and Committed Attacks; keeps attack and "
-    "defence cards",
-    "territorial": "plays for nightfall: advances into the enemy half, values terrain and "
-    "redoubts, avoids bad trades",
-    "tuned": "balanced's switch with a parameter vector tuned by self-play (CMA-ES); it "
-    "beats every other style held out; the default",
-    "simple": "the one-ply baseline (hoards cards; many games reach the turn limit)",
-    "random": "uniform over the legal options at every decision",
-    "search": "plays its discard, first move and combat by Monte Carlo rollouts",
-}
-
-# issue 26: benchmarks/RESULTS-strong-balance.md (bench_strong_balance.py), 2026-11-24
-STRONG_PLAY = (
-    "The default study was played again (2026-11-24) under the value search "
-    "search:16:tuned:v2, which scores 83.6 % against tuned: 200 games per ordered pairing, "
-    "benchmarks/RESULTS-strong-balance.md. Holds: the ranking (Kendall's tau 1.00 "
-    "[1.00, 1.00], all 8 armies in the same place, France first, United States last) and "
-    "the nightfall finish (98.5 % of games; attrition 1.5 % against 0.9 %). Moves: the "
-    "spread widens (best minus worst 53 points against 44: France +3.9, Ottoman Empire "
-    "+2.2, Austria -3.3, United States -5.4 points, each interval clear of 0); moving "
-    "first costs more (the first player scores 41.9 % against 47.5 %, paired difference "
-    "-5.4 [-6.5, -4.3] points); the day is longer (15.9 game turns against 13.5). Under the "
-    "strongest, search:64:tuned:v2:m10 (92.0 %), the same: tau 1.00 [0.93, 1.00], first "
-    "player 39.9 % (paired -7.3 [-8.4, -6.3]), attrition 1.1 %."
-)
-
-# (number in docs/RULE_INTERPRETATIONS.md, what it decides, why it can move results)
-INTERPRETATIONS = (
-    (2, "an army against itself cannot break the last tie: a draw",
-     "sets the mirror cells' draws"),
-    (3, "attrition is checked after each combat; the active player's own 5th loss loses",
-     "decides close attrition games"),
-    (4, "a safety limit of game turns (--max-turns) ends a day that never ends",
-     "games at the limit are scored at nightfall"),
-    (5, "random set-up: army A at the bottom, four sections drawn, random rotations",
-     "the battlefield is a draw, not a choice (see #27)"),
-    (16, "every attacking or supporting unit on a hill adds +2", "hill assaults"),
-    (23, "an Ambush gets no hill bonus, no advance and no pursuit", "Ambush-heavy armies"),
-    (26, "a Committed Attack's hit passes to a surviving unit", "pyrrhic victories"),
-    (27, "how rule 3's map and edge choices are played (--setup rules)",
-     "only in studies run with --setup rules"),
-)  # fmt: skip
-
-
-def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
-    """The methods page: players, intervals, rule interpretations, known limits."""
-    from manoeuvre_sim.manoeuvre.engine.options import _ranges, map_pool
-
-    used = sorted(
-        {
-            name.split(":")[0]
-            for s in studies
-            for p in s.manifest.get("policies", [])
-            for name in (p["policy_a"], p["policy_b"])
-        }
-    )
-    out: list[tuple[str, str]] = [("h2", "What the players do")]
-    out.append(("p", "Every game is played by scripted players, never by people: each figure "
-                     "measures the armies and cards as these players play them. The players "
-                     "of this report's studies:"))  # fmt: skip
-    for name in used:
-        out.append(("p", f"•  {name}: {POLICY_NOTES.get(name, 'see docs/players.md')}"))
-    out.append(("p", "They judge combats by the exact results-table odds (the odds charts' "
-                     "numbers), moves by a position value, discards by a value of each card in "
-                     "context (docs/players.md). A card they misuse is undervalued; compare "
-                     "play styles (balance --policies) before trusting a small difference."))  # fmt: skip
-    out.append(("gap", ""))
-    out += [("h2", "Under stronger play"), ("p", STRONG_PLAY), ("gap", "")]
-    out.append(("h2", "What an interval means here"))
-    for line in (
-        "Every interval is a 95 % interval for the uncertainty that comes from playing a "
-        "finite number of games with these players and these rules: more games narrow it. "
-        "It says nothing about how well the players play or whether a rule is read right.",
-        "•  a cell of the heatmap: a Wilson interval on wins + draws/2 of that pairing, both "
-        "seatings pooled (a draw counts half a win);",
-        "•  the field win rate: the mean of the army's cells, with a normal interval from "
-        "the cells' variances; ratings: a Bradley–Terry fit with a first-player term "
-        "(Elo scale, Wald intervals); ranks: the 2.5–97.5 % range of 200 bootstrap refits;",
-        "•  a card's value (ablation) and a what-if change: the paired t interval of the "
-        "per-game differences between the base games and the same games (same seeds, maps, "
-        "first players and deals) with the change — far narrower than two separate studies;",
-        "•  observed card figures (PIW, IWD) compare games, not cards, and are biased "
-        "(a comeback card is played by the side that is losing): read them with the "
-        "ablation.",
-        "Two armies whose intervals overlap are not shown to differ; 20 independent "
-        "intervals hold about one miss by chance.",
-    ):
-        out.append(("p", line))
-    out.append(("gap", ""))
-    out.append(("h2", f"Rule interpretations that can move results (rules {RULES_VERSION})"))
-    out.append(("p", "Where the rulebook leaves a question open, the engine takes one reading; "
-                     "each is an entry of docs/RULE_INTERPRETATIONS.md, by number:"))  # fmt: skip
-    for num, what, why in INTERPRETATIONS:
-        out.append(("p", f"•  #{num}: {what} — {why}."))
-    out.append(("gap", ""))
-    out.append(("h2", "Known limits"))
-    pool, left = map_pool(False)
-    setups = {str((s.manifest.get("options") or {}).get("setup", "random")) for s in studies}
-    for line in (
-        f"•  Map sections {_ranges(left)} are left out: their scans are unverified stand-ins; "
-        f"the studies draw from sections {_ranges(pool)} unless a study's cover block says "
-        "otherwise.",
-        "•  The battlefield is drawn at random (four sections, random rotations, army A at "
-        "the bottom) rather than chosen as rule 3 has it"
-        + (" — except in the studies run with --setup rules" if "rules" in setups else "")
-        + ": this averages each army over every section, and keeps map-building out of the "
-        "players' skill (docs/game-options.md).",
-        "•  Distant Lands options (tournament hand, advance to contact, digging in) are off "
-        "unless a study's rule switches name them.",
-        "•  The players are scripts: a human may find lines they miss, and a card's value is "
-        "its value as they play it. A study's figures hold for its data hashes (cover): an "
-        "edited army file or map is a different study.",
-    ):
-        out.append(("p", line))
-    return out
+def generic_part(studies: Sequence[GenericStudy], paper: str):
+    """The sections and the cover items of a game with no report module of its own."""
+    game = studies[0].game
+    cover: list[tuple[str, str]] = [("h1", GAMES[game][1])]
+    for s in studies:
+        cover += [*s.cover_items(), ("gap", "")]
+    return [s.section(paper) for s in studies], cover
 
 
 # ----------------------------------------------------------------------------- assembly
-
-
-def study_section(study: Study, paper: str) -> Section:
-    prov = study.provenance
-    pages: list[tuple[Page, dict, str | None, str]] = []
-    if study.kind == "balance":
-        pages = [(d, prov, p, t) for d, p, t in balance_pages(study.frames)]
-    elif study.kind == "cards":
-        m = study.manifest
-        pages = [
-            (d, prov, None, t)
-            for d, t in card_pages(
-                study.frames["cards"], army=m.get("army", "?"), against=_against(m), paper=paper
-            )
-        ]
-    else:
-        changes = (study.manifest.get("variant") or {}).get("changes") or []
-        page = whatif_page(study.frames["whatif"], changes, title=study.title)
-        pages = [(page, prov, None, "Change of win rate per pairing")]
-    if study.summary:
-        for k, page in enumerate(_text_pages(f"Summary — {study.title}", study.summary, paper)):
-            pages.append(
-                (page, prov, None, "Summary (as the command printed it)" if k == 0 else "")
-            )
-    return Section(f"{study.title}", pages)
-
-
-def odds_section(own: dict[str, str]) -> Section:
-    """The combat odds charts of ``odds chart``: an assault / ambush page per printed dice
-    mix, then bombardment, volley and rockets; exact odds, nothing simulated."""
-    from manoeuvre_sim.analyses.manoeuvre.odds_chart import (
-        ASSAULT_DEFENSES,
-        ASSAULT_STRENGTHS,
-        assault_page,
-        fire_page,
-    )
-    from manoeuvre_sim.manoeuvre.odds import DEFAULT_MIXES, odds_grid
-
-    prov = {**own, "odds": "exact (rules 6.1-6.3)"}
-    labels, probs = odds_grid(DEFAULT_MIXES, ASSAULT_STRENGTHS, ASSAULT_DEFENSES)
-    pages: list[tuple[Page, dict, str | None, str]] = [
-        (assault_page(lab, ASSAULT_STRENGTHS, ASSAULT_DEFENSES, probs[k]), prov, None,
-         f"Assault / Ambush — attack dice {lab}")
-        for k, lab in enumerate(labels)
-    ]  # fmt: skip
-    pages.append((fire_page(), prov, None, "Bombardment and volley; rockets"))
-    return Section("Combat odds", pages)
 
 
 def report_provenance(built: str, games: Sequence[str] = (DEFAULT_GAME,)) -> dict[str, str]:
@@ -522,6 +228,25 @@ def _contents(cover: int, sections: Sequence[Section], paper: str) -> list[tuple
     return entries
 
 
+def _parts(by_game: dict[str, list], paper: str, own: dict[str, str]):
+    """Each game's sections and cover items, in registry order; a game's own heading on the
+    cover only when the report holds more than one game."""
+    sections: list[Section] = []
+    cover: list[tuple[str, str]] = []
+    for game, group in by_game.items():
+        module = getattr(get_game(game), "REPORT_MODULE", None)
+        if module is None:
+            secs, items = generic_part(group, paper)
+        else:
+            part = importlib.import_module(module)
+            secs, items = part.sections(group, paper, own), part.cover_items(group)
+        if len(by_game) == 1 and items and items[0] == ("h1", GAMES[game][1]):
+            items = items[1:]
+        sections.extend(secs)
+        cover.extend([*items, ("gap", "")])
+    return sections, cover
+
+
 def write_report(
     path: str | Path,
     studies: Sequence,
@@ -531,7 +256,7 @@ def write_report(
 ) -> tuple[Path, int]:
     """Write the report PDF atomically; return its path and page count. ``studies``: as
     :func:`load_studies` reads them, of one game or several; each game's part is its
-    studies' sections, its own charts and its methods, Manoeuvre's first."""
+    studies' sections, its own charts and its methods, in registry order."""
     _size(paper)
     if not studies:
         raise UsageError("--from: expected at least one study directory")
@@ -553,32 +278,8 @@ def write_report(
         ),  # fmt: skip
         ("gap", ""),
     ]
-    sections: list[Section] = []
-    for game, group in by_game.items():
-        module = get_game(game).REPORT_MODULE
-        if module != __name__:
-            part = importlib.import_module(module)
-            sections.extend(part.sections(group, paper, own))
-            cover_items.extend([*part.cover_items(group), ("gap", "")])
-            continue
-        sections.extend(study_section(s, paper) for s in group)
-        sections.append(odds_section(own))
-        methods = flow_pages("Methods", methods_items(group), paper,
-                             "how the figures were made, and what they cannot show")  # fmt: skip
-        sections.append(Section("Methods", [(d, own, None, "") for d in methods]))
-        if len(by_game) > 1:
-            cover_items.append(("h1", GAMES[game][1]))
-        for s in group:
-            cover_items.extend(study_provenance(s))
-            cover_items.append(("gap", ""))
-        pools = sorted({bool((s.manifest.get("options") or {}).get("include_unverified_maps"))
-                        for s in group})  # fmt: skip
-        cover_items.append(("h2", "Map sections"))
-        for include in pools:
-            cover_items.extend(
-                ("m", line) for line in _map_pool_lines({"include_unverified_maps": include})
-            )
-        cover_items.append(("gap", ""))
+    sections, items = _parts(by_game, paper, own)
+    cover_items.extend(items)
     title = f"{' and '.join(_short(g) for g in by_game)} — balance report"
     cover = flow_pages(title, cover_items, paper,
                        "the whole analysis in one file; every number traceable to how it was made")  # fmt: skip

@@ -10,24 +10,9 @@ from pathlib import Path
 import pandas as pd
 
 from manoeuvre_sim.core.errors import UsageError
-
-STORE = "games.parquet"  # the study store's directory name inside the output directory
-
-
-def write_csv(df: pd.DataFrame, path: Path) -> Path:
-    from manoeuvre_sim.core.fileio import atomic_write
-
-    with atomic_write(path, "w", newline="", encoding="utf-8") as f:
-        df.to_csv(f, index=False, float_format="%.6g")
-    return path
-
-
-def write_text(path: Path, text: str) -> Path:
-    from manoeuvre_sim.core.fileio import atomic_write
-
-    with atomic_write(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return path
+from manoeuvre_sim.core.results import write_csv as write_csv
+from manoeuvre_sim.core.results import write_text as write_text
+from manoeuvre_sim.core.store import STORE as STORE
 
 
 def write_study_files(
@@ -36,12 +21,12 @@ def write_study_files(
     tables: dict[str, pd.DataFrame],
     manifest: dict,
     summary: list[str],
-    pdf: tuple[str, Callable[[Path], Path]],
+    pdf: tuple[str, Callable[[Path], Path]] | None = None,
     json_files: dict[str, dict] | None = None,
 ) -> list[Path]:
     """A study's files into ``out_dir``, each atomically: ``<name>.csv`` per table, each
     extra ``<name>.json``, ``manifest.json``, ``summary.txt`` (its lines), then the PDF
-    (``(file name, writer of that path)``); returns the paths in that order."""
+    (``(file name, writer of that path)``, if any); returns the paths in that order."""
     from manoeuvre_sim.core.results import write_json
 
     out = Path(out_dir)
@@ -50,8 +35,9 @@ def write_study_files(
     written += [write_json(out / f"{name}.json", doc) for name, doc in (json_files or {}).items()]
     written.append(write_json(out / "manifest.json", manifest))
     written.append(write_text(out / "summary.txt", "\n".join(summary) + "\n"))
-    name, write_pdf = pdf
-    written.append(write_pdf(out / name))
+    if pdf is not None:
+        name, write_pdf = pdf
+        written.append(write_pdf(out / name))
     return written
 
 

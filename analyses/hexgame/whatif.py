@@ -39,9 +39,10 @@ from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files, wr
 from manoeuvre_sim.analyses.hexgame.variants import Variant
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import paired_interval
-from manoeuvre_sim.core.study import Pairing, blocks, play
+from manoeuvre_sim.core.study import Pairing
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.hexgame import adapter as HX
+from manoeuvre_sim.studies.whatif import play_paired
 
 DEFAULT_POLICIES = ("capital", "attrition")
 ALL = "all"
@@ -289,35 +290,21 @@ def _run_spec(spec, vpath, out_dir, *, backend=None, resume=False, progress=None
     }  # fmt: skip
     pairings = spec.pairings()
     per = len(spec.policies) ** 2
-    kept, seconds, threads, done, interrupted = [], 0.0, 0, 0, False
-    state = {"done": 0}
-
-    def tick(n: int) -> None:
-        state["done"] += n
-        if progress is not None:
-            progress(state["done"], 2 * per * spec.games)
-
-    for li, scen in enumerate((spec.base, vpath)):
-        tasks = [t for k in range(li * per, (li + 1) * per) for t in blocks(k, 0, spec.games,
-                                                                             spec.block)]  # fmt: skip
-        out = play(
-            pairings, tasks, game="hex", options=spec.rules.options(spec.turns, scen),
-            threads=spec.threads, store=store, manifest=manifest, progress=tick,
-            on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend,
-            resume=resume,
-        )  # fmt: skip
-        seconds += out.seconds
-        threads = out.threads
-        done += sum(out.games.values())
-        if out.interrupted:
-            interrupted = True
-            break
+    kept: list[pd.DataFrame] = []
+    played = play_paired(
+        pairings[:per], {k: pairings[per + k] for k in range(per)}, game="hex",
+        games=spec.games, block=spec.block, options=spec.rules.options(spec.turns, spec.base),
+        variant_options=spec.rules.options(spec.turns, vpath),
+        on_frame=lambda t, df, cs, which: kept.append(df[list(KEEP)]), progress=progress,
+        threads=spec.threads, store=store, manifest=manifest, backend=backend, resume=resume,
+    )  # fmt: skip
+    out = played.outcome
     games = _games(kept)
-    res = WhatIfResult(spec, build_table(spec, games), manifest, games, interrupted)
+    res = WhatIfResult(spec, build_table(spec, games), manifest, games, out.interrupted)
     res.manifest |= {
-        "games": int(done), "interrupted": interrupted, "seconds": round(seconds, 3),
-        "threads": threads, "finished": _dt.datetime.now().isoformat(timespec="seconds"),
-        "command": command,
+        "games": int(sum(out.games.values())), "interrupted": out.interrupted,
+        "seconds": round(out.seconds, 3), "threads": out.threads,
+        "finished": _dt.datetime.now().isoformat(timespec="seconds"), "command": command,
     }  # fmt: skip
     return res
 

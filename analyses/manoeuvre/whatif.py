@@ -30,13 +30,11 @@ from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.adapter import army_hash
 from manoeuvre_sim.manoeuvre.model import Army
-from manoeuvre_sim.studies.rounds import interleave
+from manoeuvre_sim.studies.whatif import BASE, VARIANT, WINNERS, play_paired
 
-WINNERS = ("a", "b", "draw")
 FIELD = "field"
 
 
@@ -172,31 +170,6 @@ def run(
     return run_spec(spec, out_dir=out_dir, progress=progress)
 
 
-class _Joint:
-    """Per base pairing: counts of (first base, winner base, first variant, winner variant)
-    over the paired games (2 x 3 x 2 x 3)."""
-
-    def __init__(self) -> None:
-        self.counts: dict[int, np.ndarray] = {}
-        self.pending: dict[tuple[int, int], pd.DataFrame] = {}
-
-    def base(self, pairing: int, first_game: int, df: pd.DataFrame) -> None:
-        self.pending[(pairing, first_game)] = df[["game", "first_player", "winner"]]
-
-    def variant(self, pairing: int, first_game: int, df: pd.DataFrame) -> None:
-        b = self.pending.pop((pairing, first_game))
-        v = df[["game", "first_player", "winner"]]
-        if not np.array_equal(b["game"].to_numpy(), v["game"].to_numpy()):
-            raise RuntimeError("what-if: base and variant blocks do not cover the same games")
-        fb = (b["first_player"].to_numpy() == "b").astype(np.int64)
-        fv = (v["first_player"].to_numpy() == "b").astype(np.int64)
-        wb = pd.Categorical(b["winner"], categories=WINNERS).codes.astype(np.int64)
-        wv = pd.Categorical(v["winner"], categories=WINNERS).codes.astype(np.int64)
-        idx = ((fb * 3 + wb) * 2 + fv) * 3 + wv
-        c = np.bincount(idx, minlength=36)
-        self.counts[pairing] = self.counts.get(pairing, np.zeros(36, np.int64)) + c
-
-
 def _score(seat: str) -> np.ndarray:
     """Score of the side in ``seat`` for winner codes a, b, draw."""
     return np.array([1.0, 0.0, 0.5]) if seat == "a" else np.array([0.0, 1.0, 0.5])
@@ -222,28 +195,12 @@ def run_spec(
         if p.army_a.name in spec.touched or p.army_b.name in spec.touched
     ]
     nb = len(base_pairings)
-    variant_pairings = [
-        replace(
-            base_pairings[i],
-            army_a=var_by_name[base_pairings[i].army_a.name],
-            army_b=var_by_name[base_pairings[i].army_b.name],
-            label="variant",
-        )
+    variant = {
+        i: replace(base_pairings[i], army_a=var_by_name[base_pairings[i].army_a.name],
+                   army_b=var_by_name[base_pairings[i].army_b.name], label=VARIANT)
         for i in affected
-    ]
-    pairings: list[Pairing] = [replace(p, label="base") for p in base_pairings]
-    pairings += variant_pairings
-    vindex = {nb + k: i for k, i in enumerate(affected)}  # variant pairing -> base pairing
+    }  # fmt: skip
     n = base_spec.games_per_pairing
-    per = []
-    for i in range(nb):
-        tasks = blocks(i, 0, n, base_spec.block)
-        if i in affected:
-            k = nb + affected.index(i)
-            tasks = [x for t in tasks for x in (t, Task(k, t.first_game, t.count))]
-        per.append(tasks)
-    tasks = interleave(per)
-    # a variant block must follow its base block (the joint counts pair them)
     store = Path(out_dir) / B.STORE if out_dir is not None else None
     if store is not None:
         store.mkdir(parents=True, exist_ok=True)
@@ -259,29 +216,14 @@ def run_spec(
         ],
     }
     tb, tv = T.Tally(), T.Tally()
-    joint = _Joint()
-
-    def on_frame(task: Task, df: pd.DataFrame, stats=None) -> None:
-        if task.pairing < nb:
-            tb.add(df)
-            if task.pairing in affected:
-                joint.base(task.pairing, task.first_game, df)
-        else:
-            tv.add(df)
-            joint.variant(vindex[task.pairing], task.first_game, df)
-
-    total = sum(t.count for t in tasks)
-    played = {"games": 0}
-
-    def tick(k: int) -> None:
-        played["games"] += k
-        if progress is not None:
-            progress(played["games"], total)
-
-    outcome = play(
-        pairings, tasks, options=base_spec.options, threads=base_spec.threads, store=store,
-        manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
+    played = play_paired(
+        [replace(p, label=BASE) for p in base_pairings], variant, games=n,
+        block=base_spec.block, options=base_spec.options,
+        on_frame=lambda task, df, stats, which: (tb if which == BASE else tv).add(df),
+        progress=progress, threads=base_spec.threads, store=store, manifest=manifest,
+        backend=backend, resume=resume,
     )  # fmt: skip
+    outcome, joint = played.outcome, played.joint
     # only fully paired blocks count (an interrupt can fall between a base and its variant)
     t_base = tb.table
     base_res = B.build_result(base_spec, t_base, manifest, boot=0)
@@ -291,7 +233,7 @@ def run_spec(
     manifest |= {
         "games": games,
         "games_per_pairing_reached": {"min": n, "max": n},
-        "paired_games": int(sum(c.sum() for c in joint.counts.values())),
+        "paired_games": joint.paired_games,
         "identical_variant": identical,
         "interrupted": outcome.interrupted,
         "seconds": round(outcome.seconds, 3),

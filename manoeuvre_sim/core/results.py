@@ -75,3 +75,23 @@ def write_json(path: str | Path, doc: dict) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_csv(df: pd.DataFrame, path: str | Path) -> Path:
+    """A study's table as CSV (floats to 6 significant digits), written atomically."""
+    from manoeuvre_sim.core.fileio import atomic_write
+
+    path = Path(path)
+    with atomic_write(path, "w", newline="", encoding="utf-8") as f:
+        df.to_csv(f, index=False, float_format="%.6g")
+    return path
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """A text file (a study's summary), written atomically."""
+    from manoeuvre_sim.core.fileio import atomic_write
+
+    path = Path(path)
+    with atomic_write(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path

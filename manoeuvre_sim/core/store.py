@@ -12,6 +12,8 @@ import pandas as pd
 
 from manoeuvre_sim.core.fileio import temp_beside
 
+STORE = "games.parquet"  # the study store's directory name inside a study's output directory
+
 __all__ = ["read_store", "write_part"]
 
 

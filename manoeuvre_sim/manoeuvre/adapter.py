@@ -44,7 +44,7 @@ STATS_DIR = "card_stats"  # the per-game card statistics (engine/cardstats.py) b
 # the report (games.Game, optional members): the study kinds its commands write (a
 # manifest's "study"), and the module that reads them back and lays out their pages
 STUDY_KINDS = ("balance", "cards", "whatif")
-REPORT_MODULE = "manoeuvre_sim.analyses.common.report"
+REPORT_MODULE = "manoeuvre_sim.analyses.manoeuvre.report"
 
 __all__ = [
     "KEY", "TITLE", "RULES_VERSION", "POLICIES", "DEFAULT_POLICY", "ENGINE_SOURCES", "Options",

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import resolve
 from manoeuvre_sim.core.study import (
     Pairing,
     PlayOutcome,
@@ -41,6 +42,35 @@ def run(
                       options=plan.options, manifest=plan.ident, threads=threads, store=store,
                       backend=backend, resume=resume, progress=progress,
                       flags=plan.flags)  # fmt: skip
+
+
+def plan(
+    game,
+    side_a: str,
+    side_b: str,
+    *,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    seed: int = 1,
+    first: int = 0,
+    games: int = 1000,
+    options=None,
+) -> SimulatePlan:
+    """What ``simulate`` plays for a game without a ``simulate_plan`` of its own: games
+    ``first .. first + games - 1`` of ``side_a`` (seat a) against ``side_b`` (specs the
+    game's ``load_side`` reads), seeded from ``seed`` and the game's number alone."""
+    g = resolve(game)
+    a, b = g.load_side(side_a), g.load_side(side_b)
+    pa, pb = policy_a or g.DEFAULT_POLICY, policy_b or g.DEFAULT_POLICY
+    for flag, value, least in (("--games", games, 1), ("--first-game", first, 0)):
+        if value < least:
+            raise UsageError(f"{flag}: expected {'a positive number' if least else '0 or more'}"
+                             f", got {value}")  # fmt: skip
+    options = options if options is not None else g.Options()
+    ident = {"study": "simulate", "game": g.KEY, "rules_version": g.RULES_VERSION,
+             "data_hash": g.data_hash([a, b], options), "seed": seed,
+             "players": [pa, pb]}  # fmt: skip
+    return SimulatePlan(Pairing(a, b, pa, pb, seed, "games"), first, games, options, ident)
 
 
 def play_range(

@@ -15,8 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import get_game
-from manoeuvre_sim.core.study import Progress, Seat, Task, play
+from manoeuvre_sim.core.study import (
+    Pairing,
+    Progress,
+    Seat,
+    Task,
+    TournamentPlan,
+    pairing_seed,
+    play,
+)
 
 
 @dataclass
@@ -115,13 +124,54 @@ def run(
     """The tournament of ``players`` (the game's players: names, or Manoeuvre's styles) in
     ``game`` (a key of the registry): ``games`` games per pair as the game's
     ``tournament_plan`` seats them (``game_kw``: what else it takes, e.g. Manoeuvre's
-    ``armies``), every seat one task of ``study.play``. The result's manifest is the plan's
+    ``armies``; a game without one: :func:`mirror_plan`), every seat one task of ``study.play``. The result's manifest is the plan's
     (what the output records) with how the run went."""
     g = get_game(game)
-    plan = g.tournament_plan(players, games, seed, options=options, **game_kw)
+    hook = getattr(g, "tournament_plan", None)
+    if hook is not None:
+        plan = hook(players, games, seed, options=options, **game_kw)
+    else:
+        plan = mirror_plan(g, players, games, seed, options=options, **game_kw)
     res = play_seats(
         plan.pairs, plan.seats, game=g.KEY, options=plan.options, manifest=plan.ident,
         threads=threads, store=store, backend=backend, resume=resume, progress=progress,
     )  # fmt: skip
     res.manifest = plan.manifest | {"interrupted": res.interrupted} | res.manifest
     return res
+
+
+def mirror_plan(g, players: Sequence[str], games: int, seed: int, *, sides: Sequence[str],
+                options=None) -> TournamentPlan:  # fmt: skip
+    """The seats of a game without a ``tournament_plan`` of its own: each pair of players
+    (x, y) meets on each of ``sides`` (specs ``g.load_side`` reads) against itself, so no
+    side's strength leaks in, x in seat a then in seat b on one seed (common random
+    numbers); ``games`` per pair, rounded up to a multiple of 2 x the number of sides."""
+    names = list(players)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise UsageError(f"--policies: expected two or more distinct players, got {names}")
+    for p in names:
+        if p not in g.POLICIES:
+            raise UsageError(f"--policies: {p!r} is not a player of {g.KEY} "
+                             f"({', '.join(g.POLICIES)})")  # fmt: skip
+    if games < 1:
+        raise UsageError(f"--games: expected a positive number of games, got {games}")
+    loaded = [g.load_side(s) for s in sides]
+    options = options if options is not None else g.Options()
+    per = -(-games // (2 * len(loaded)))  # per side and seating
+    pairs = [(x, y) for i, x in enumerate(names) for y in names[i + 1 :]]
+    seats = []
+    for k, (x, y) in enumerate(pairs):
+        for side in loaded:
+            s = pairing_seed(seed, f"{x}@{side.name}", f"{y}@{side.name}")
+            for swap in (False, True):
+                pa, pb = (y, x) if swap else (x, y)
+                seats.append(Seat(k, swap, Pairing(side, side, pa, pb, s, f"pair{k}"), per,
+                                  {"pair": k, "side": side.name}))  # fmt: skip
+    manifest = {
+        "tool": "manoeuvre-sim", "game": g.KEY, "study": "tournament",
+        "rules_version": g.RULES_VERSION, "seed": seed, "players": names,
+        "sides": [s.name for s in loaded], "data_hash": g.data_hash(loaded, options),
+        "games_per_pair": 2 * len(loaded) * per,
+    }  # fmt: skip
+    ident = {k: v for k, v in manifest.items() if k != "games_per_pair"}
+    return TournamentPlan(pairs, seats, options, ident, manifest)
