@@ -20,7 +20,7 @@ from manoeuvre_sim.core.errors import UsageError
 KEY = "coin"
 TITLE = "Coin flips (a test game)"
 RULES_VERSION = "coin-1"
-POLICIES = ("fair",)
+POLICIES = ("fair", "lucky")  # a lucky player's coin shows heads 10 points more often
 DEFAULT_POLICY = "fair"
 ENGINE_SOURCES = ("core/rng.py",)
 VICTORY_KINDS = ("none", "heads")
@@ -67,7 +67,8 @@ def data_hash(sides, options: Options) -> str:
 
 
 def prepare(pairings, options: Options) -> dict:
-    sides = {s.name: s.heads for p in pairings for s in (p.army_a, p.army_b)}
+    # by the side itself, not its name: a what-if plays a side and its variant together
+    sides = {s: s.heads for p in pairings for s in (p.army_a, p.army_b)}
     return {"options": options, "heads": sides}
 
 
@@ -75,7 +76,9 @@ def play_block(prepared, pairing, first, count, threads, *, stats=False, flips_c
     from manoeuvre_sim.core.rng import new_state, roll_die, uniform_below
 
     flips = prepared["options"].flips
-    pct = (prepared["heads"][pairing.army_a.name], prepared["heads"][pairing.army_b.name])
+    luck = {"fair": 0, "lucky": 10}
+    pct = (prepared["heads"][pairing.army_a] + luck[pairing.policy_a],
+           prepared["heads"][pairing.army_b] + luck[pairing.policy_b])  # fmt: skip
     heads = np.zeros((count, 2), dtype=np.int32)
     first_player = np.zeros(count, dtype=np.int64)
     for j in range(count):
