@@ -53,7 +53,7 @@ def test_balance_with_a_precision_goal(coin, tmp_path):
     heavy = res.sides.set_index("side").loc["heavy"]
     assert heavy.score_ci_low > 0.5
     mirrors = res.pairings[res.pairings["side_a"] == res.pairings["side_b"]]
-    assert ((mirrors["first_score_ci_low"] < 0.5) & (0.5 < mirrors["first_score_ci_high"])).all()
+    assert ((mirrors["first_score_ci_low"] < 0.5) & (mirrors["first_score_ci_high"] > 0.5)).all()
     written = {p.name for p in res.write(tmp_path / "b")}
     assert {"pairings.csv", "sides.csv", "manifest.json", "summary.txt"} <= written
     # the same study resumed from its store plays nothing and gives the same tables
