@@ -45,8 +45,8 @@ def main() -> None:
     from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.core.stats import wilson_interval
-    from manoeuvre_sim.core.study import RuleOptions
     from manoeuvre_sim.manoeuvre import RULES_VERSION
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
     from manoeuvre_sim.manoeuvre.results import to_frame
     from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate

@@ -245,8 +245,8 @@ def test_from_refuses_clearly(tmp_path, capsys):
 
 def test_tune_plays_its_games_with_the_game_options():
     """tune's games (its Arena's configs and packed data) carry every game option."""
-    from manoeuvre_sim.core.study import RuleOptions
     from manoeuvre_sim.manoeuvre import tune_games as T
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.model import find_army
     from manoeuvre_sim.manoeuvre.tournament import builtin_policies
 
@@ -264,7 +264,7 @@ def test_report_runs_its_studies_with_the_game_options():
     """report's balance and card studies (when it runs them) carry the game options; a
     balance study's manifest gives its options back to the card studies run beside it."""
     from manoeuvre_sim.cli import report as Rp
-    from manoeuvre_sim.core.study import RuleOptions
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.runner import config_dict
 
     opts = RuleOptions(digging_in=True, max_turns=9, sections_file=str(SECTIONS),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from manoeuvre_sim.cli.main import main
-from manoeuvre_sim.core.study import army_hash
+from manoeuvre_sim.manoeuvre.adapter import army_hash
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.pack import check_playable, engine_support, pack
 from manoeuvre_sim.manoeuvre.model import (

@@ -73,7 +73,7 @@ def test_forced_march_field_or_marsh_under_both_readings(table, dl, start, end):
 def test_the_option_reaches_the_engine_and_the_manifest():
     """``--dl-forced-march`` (SimConfig.dl_forced_march) sets ``OPT_DL_FORCED_MARCH``; the
     manifest records it when set and, unset, reads as before the option existed."""
-    from manoeuvre_sim.core.study import RuleOptions
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.runner import SimConfig, config_dict
     from manoeuvre_sim.manoeuvre.runner import rule_options as config_options
 

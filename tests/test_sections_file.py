@@ -150,7 +150,7 @@ def test_balance_records_the_sections(tmp_path, capsys):
     man = json.loads((out / "manifest.json").read_text())
     assert man["sections_hash"] == sections_hash(load_sections(SECTIONS))
     assert man["options"]["sections_file"] == str(SECTIONS.resolve())
-    from manoeuvre_sim.core.study import RuleOptions, study_data_hash
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions, study_data_hash
     from manoeuvre_sim.manoeuvre.model import find_army
 
     armies = [find_army("France"), find_army("Russia")]
