@@ -1,18 +1,16 @@
-"""Where the default player's time goes, decision kind by decision kind: every decision of
-``--games`` France-Russia games of the default player is recorded (state, options, combat,
-RNG) by playing them as plain Python (``NUMBA_DISABLE_JIT=1``, a subprocess), then each
-kind's recorded decisions are decided again by the compiled ``choose`` and timed (CPU
-time, less sensitive to other work on the machine than the wall clock). Each re-decision
-must give the recorded choice. Writes the section "Decisions of the default player" of
-benchmarks/RESULTS-engine.md.
+"""Where the default player's time goes, decision kind by decision kind (Manoeuvre, issue 13).
 
-    .venv/bin/python benchmarks/bench_decisions.py [--games 100] [--reps 50]
+Every decision of ``--games`` France-Russia games of the default player is recorded
+(state, options, combat, RNG) by playing them as plain Python (``NUMBA_DISABLE_JIT=1``, a
+subprocess), then each kind's recorded decisions are decided again by the compiled
+``choose`` and timed (CPU time, less sensitive to other work on the machine than the wall
+clock). Each re-decision must give the recorded choice (the run fails otherwise).
+
+    python -m benchmarks decisions [--quick] [--games 100] [--reps 50]
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
 import subprocess
 import sys
@@ -22,9 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.common import Parser, Run
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
-
-SECTION = "## Decisions of the default player (issue 13)"
 
 RECORD_SNIPPET = r"""
 import sys
@@ -59,25 +56,26 @@ np.savez(out, **{k: np.array(v) for k, v in rec.items()})
 """
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--reps", type=int, default=50)
-    args = ap.parse_args()
+def record(games: int) -> dict:
+    """The decisions of ``games`` games, recorded as plain Python (a subprocess)."""
+    with tempfile.TemporaryDirectory(prefix="bench-decisions-") as d:
+        path = Path(d) / "decisions.npz"
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
+        subprocess.run([sys.executable, "-c", RECORD_SNIPPET, str(games), str(path)],
+                       env=env, check=True)  # fmt: skip
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+
+
+def redecider():
+    """A compiled loop deciding recorded decisions again (``call``) or only copying their
+    inputs (``not call``: the copies' time, subtracted)."""
     import numba as nb
 
-    from manoeuvre_sim.manoeuvre.engine import decisions as D
     from manoeuvre_sim.manoeuvre.engine import state as S
     from manoeuvre_sim.manoeuvre.engine.players import choose
     from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare
 
-    load0 = os.getloadavg()[0]
-    path = Path(tempfile.mkdtemp(prefix="bench-decisions-")) / "decisions.npz"
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
-    subprocess.run([sys.executable, "-c", RECORD_SNIPPET, str(args.games), str(path)],
-                   env=env, check=True)  # fmt: skip
-    z = np.load(path)
-    meta = z["meta"].astype(np.int64)
     cfg = SimConfig("France", "Russia", games=1, seed=2)
     _, _, P = prepare(cfg)
     pol, params = policy_arrays(cfg)
@@ -99,10 +97,19 @@ def main() -> None:
                     got[j] = choose(st, units, cards, tprops, uowner, pol, params, rng, opts,
                                     cb, meta[i, 0], meta[i, 1], n)  # fmt: skip
 
+    return redecide
+
+
+def time_kinds(z: dict, games: int, reps: int) -> tuple[list[tuple], int]:
+    """Per decision kind: (name, per game, mean options, µs per decision, µs per game); and
+    the re-decisions that differ from the recorded choice."""
+    from manoeuvre_sim.manoeuvre.engine import decisions as D
+
+    meta = z["meta"].astype(np.int64)
+    redecide = redecider()
     data = (z["st"], z["opts"], z["cb"], z["rng"], meta)
-    first = np.arange(2)
     for call in (True, False):
-        redecide(*data, first, 1, np.zeros(2, np.int64), call)  # compile
+        redecide(*data, np.arange(2), 1, np.zeros(2, np.int64), call)  # compile
     names = {
         getattr(D, k): k for k in dir(D) if k.startswith("D_") and isinstance(getattr(D, k), int)
     }
@@ -113,21 +120,28 @@ def main() -> None:
         secs = []
         for call in (True, False):  # the copies alone, subtracted
             t = time.process_time()
-            redecide(*data, idx, args.reps, got, call)
+            redecide(*data, idx, reps, got, call)
             secs.append(time.process_time() - t)
         wrong += int((got != meta[idx, 3]).sum())
-        us = max(secs[0] - secs[1], 0.0) / args.reps * 1e6
-        rows.append((names.get(dk, str(dk)), len(idx) / args.games, meta[idx, 2].mean(),
-                     us / len(idx), us / args.games))  # fmt: skip
+        us = max(secs[0] - secs[1], 0.0) / reps * 1e6
+        rows.append((names.get(dk, str(dk)), len(idx) / games, meta[idx, 2].mean(),
+                     us / len(idx), us / games))  # fmt: skip
+    return rows, wrong
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--games", 100, 5, "France-Russia games whose decisions are recorded")
+    ap.size("--reps", 50, 5, "re-decisions of each recorded decision")
+    args = ap.parse_args(argv)
+    run = Run(args, ap.name)
+    rows, wrong = time_kinds(record(args.games), args.games, args.reps)
     total = sum(r[4] for r in rows)
-    L = [
-        SECTION,
-        "",
-        f"Written by `benchmarks/bench_decisions.py` on {datetime.date.today()}: every "
-        f"decision of {args.games} France-Russia games of the default player ({DEFAULT_POLICY}, "
-        f"seed 2), recorded as plain Python and decided again by the compiled `choose` "
-        f"{args.reps} times; CPU time (1-minute load average {load0:.2f}: the machine was "
-        f"shared). Re-decisions that differ from the recorded choice: **{wrong}**.",
+    L = run.header("Decisions of the default player") + [
+        f"Every decision of {args.games} France-Russia games of the default player "
+        f"({DEFAULT_POLICY}, seed 2), recorded as plain Python and decided again by the "
+        f"compiled `choose` {args.reps} times; CPU time. Re-decisions that differ from the "
+        f"recorded choice: **{wrong}**.",
         "",
         "| decision | per game | options (mean) | µs per decision | µs per game | share |",
         "|---|---:|---:|---:|---:|---:|",
@@ -136,16 +150,12 @@ def main() -> None:
         L.append(f"| {name} | {per_game:.1f} | {nopt:.1f} | {us_dec:.2f} | {us_game:.1f} | "
                  f"{us_game / total:.0%} |")  # fmt: skip
     L.append(f"| total | | | | {total:.1f} | |")
-    text = "\n".join(L) + "\n"
-    print(text)
-    out = Path(__file__).with_name("RESULTS-engine.md")
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_search import replace_section  # one way to keep a results section
-
-    replace_section(out, SECTION.removeprefix("## "), text.removeprefix(SECTION))
+    run.write(L)
     if wrong:
-        sys.exit(f"bench_decisions: {wrong} re-decisions differ from the recorded choices")
+        print(f"decisions: {wrong} re-decisions differ from the recorded choices", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,25 +1,25 @@
-"""Engine benchmark: full games per second (random-legal and simple policies, 1 and 2
-threads) and the plain-Python ratio. Writes benchmarks/RESULTS-engine.md.
+"""Manoeuvre's engine: full games per second per player on 1 and 2 threads, numba against plain Python.
 
-    .venv/bin/python benchmarks/bench_engine.py [--games N]
+France vs Russia, the same player on both seats (random, simple and the default player),
+no trace, no invariant checks; then the first games of the same seed played as plain
+Python (``NUMBA_DISABLE_JIT=1``, the same kernels, a subprocess) against numba on one
+thread, per game turn (games differ in length between players). Issue 13's goal: the
+default player at 10,000 games/s on 2 threads and 5,000 on 1.
+
+    python -m benchmarks engine [--quick] [--games N] [--py-games N] [--reps N]
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import platform
 import subprocess
 import sys
 import time
-from pathlib import Path
 
+from benchmarks.common import Parser, Run
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 POLICIES = ("random", "simple", DEFAULT_POLICY)  # the default style (bench_players.py)
-KEEP_SECTIONS = ("Invariant run", "Before and after", "Decisions of the default player")
-N_PY = 20  # games played as plain Python
 
 PY_SNIPPET = """
 import time
@@ -43,69 +43,51 @@ print(time.perf_counter() - t, turns)
 """
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=20000)
-    args = ap.parse_args()
-    import numba
+def games_per_second(games: int) -> list[tuple[str, int, float, float]]:
+    """``[(policy, threads, games/s, mean game turns), ...]``."""
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, simulate
-
-    load0 = os.getloadavg()[0]
     rows = []
     for pol in POLICIES:
-        simulate(
-            SimConfig("France", "Russia", games=64, seed=1, policy_a=pol, policy_b=pol)
-        )  # compile
+        simulate(SimConfig("France", "Russia", games=64, seed=1, policy_a=pol, policy_b=pol))
         for threads in (1, 2):
-            cfg = SimConfig(
-                "France",
-                "Russia",
-                games=args.games,
-                seed=2,
-                policy_a=pol,
-                policy_b=pol,
-                threads=threads,
-                chunk=4096,
-            )
+            cfg = SimConfig("France", "Russia", games=games, seed=2, policy_a=pol, policy_b=pol,
+                            threads=threads, chunk=4096)  # fmt: skip
             t = time.perf_counter()
             res = simulate(cfg)
             dt = time.perf_counter() - t
-            turns = res.records[:, 3].mean()
-            rows.append((pol, threads, args.games / dt, turns))
-    # plain Python against numba on the SAME games (the first N_PY of the rows' seed), one
-    # thread, per game and per game turn (games differ in length between policies)
+            rows.append((pol, threads, games / dt, float(res.records[:, 3].mean())))
+    return rows
+
+
+def plain_python(n_py: int, reps: int) -> dict[str, tuple[float, int, float]]:
+    """Plain Python against numba on the same games (the first ``n_py`` of the rows' seed),
+    one thread: ``{policy: (plain seconds, game turns, numba seconds)}``."""
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, simulate
+
     py = {}
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     for pol in POLICIES:
         out = subprocess.run(
-            [sys.executable, "-c", PY_SNIPPET.format(n=N_PY, pol=pol)],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=True,
-        )
+            [sys.executable, "-c", PY_SNIPPET.format(n=n_py, pol=pol)],
+            capture_output=True, text=True, env=env, check=True,
+        )  # fmt: skip
         secs, turns = out.stdout.strip().splitlines()[-1].split()
-        cfg = SimConfig("France", "Russia", games=N_PY, seed=2, policy_a=pol, policy_b=pol,
+        cfg = SimConfig("France", "Russia", games=n_py, seed=2, policy_a=pol, policy_b=pol,
                         threads=1)  # fmt: skip
         prepared = prepare(cfg)  # the data are loaded once, as in the plain-Python loop
         res = simulate(cfg, prepared=prepared)
         assert int(res.records[:, 3].sum()) == int(turns), "plain Python played other games"
-        reps = 200
         t = time.perf_counter()
         for _ in range(reps):
             simulate(cfg, prepared=prepared)
-        nb_secs = (time.perf_counter() - t) / reps
-        py[pol] = (float(secs), int(turns), nb_secs)
-    load1 = os.getloadavg()[0]
+        py[pol] = (float(secs), int(turns), (time.perf_counter() - t) / reps)
+    return py
+
+
+def report(rows, py, args) -> list[str]:
     lines = [
-        "# Engine benchmark",
-        "",
-        f"Written by `benchmarks/bench_engine.py` on {datetime.date.today()}: manoeuvre-sim {__version__}, "
-        f"numba {numba.__version__}, {platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs. "
-        f"France vs Russia, {args.games} games per row, no trace, no invariant checks. "
-        f"1-minute load average {load0:.2f} at the start, {load1:.2f} at the end.",
+        f"France vs Russia, {args.games:,} games per row, no trace, no invariant checks.",
         "",
         "| policies | threads | games/s | mean game turns |",
         "|---|---:|---:|---:|",
@@ -115,8 +97,9 @@ def main() -> None:
     lines += [
         "",
         f"Plain Python (`NUMBA_DISABLE_JIT=1`, the same kernels) against numba on one thread, "
-        f"on the same {N_PY} games (games 0..{N_PY - 1} of the rows' seed; numba timed over "
-        "200 repetitions of them, through `simulate`), measured in the same run:",
+        f"on the same {args.py_games} games (games 0..{args.py_games - 1} of the rows' seed; "
+        f"numba timed over {args.reps} repetitions of them, through `simulate`), measured in "
+        "the same run:",
         "",
         "| policies | game turns | plain Python µs per game turn | numba µs per game turn "
         "| numba / plain Python |",
@@ -132,22 +115,25 @@ def main() -> None:
     met = bal[2] >= 10_000 and bal[1] >= 5_000
     lines += [
         "",
-        f"Goal (issue 13): the default player ({DEFAULT_POLICY}) at 10,000 games/s on 2 threads and "
-        f"5,000 on 1 — measured {bal[2]:,.0f} and {bal[1]:,.0f}: "
+        f"Goal (issue 13): the default player ({DEFAULT_POLICY}) at 10,000 games/s on 2 threads "
+        f"and 5,000 on 1 — measured {bal[2]:,.0f} and {bal[1]:,.0f}: "
         + ("**met**." if met else "**not met**."),
     ]
-    out_path = Path(__file__).with_name("RESULTS-engine.md")
-    # keep the sections other benchmarks write into the same file (bench_invariants.py)
-    kept = ""
-    if out_path.exists():
-        old = out_path.read_text(encoding="utf-8")
-        i = old.find("\n## ")
-        while i >= 0 and not old[i + 4 :].startswith(KEEP_SECTIONS):
-            i = old.find("\n## ", i + 1)
-        kept = old[i:] if i >= 0 else ""
-    out_path.write_text("\n".join(lines) + "\n" + kept, encoding="utf-8")
-    print("\n".join(lines))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--games", 20_000, 2_000, "games per games/s row")
+    ap.size("--py-games", 20, 3, "games played as plain Python")
+    ap.size("--reps", 200, 20, "numba repetitions of those games")
+    args = ap.parse_args(argv)
+    run = Run(args, ap.name)
+    rows = games_per_second(args.games)
+    py = plain_python(args.py_games, args.reps)
+    run.write(run.header("Engine benchmark") + report(rows, py, args))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

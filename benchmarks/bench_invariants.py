@@ -1,42 +1,45 @@
-"""Invariant benchmark: millions of random-legal games with every rule invariant checked.
+"""Manoeuvre's invariants: a million games with every rule invariant checked, per player.
 
-Plays ``--games`` games (default 1,000,000) with both seats on the random-legal policy
-(``--policy`` to change it),
-spread evenly over every ordered pair of the built-in armies (each army in both seats,
-mirror matches included), with ``check_invariants=True`` (``OPT_CHECK``: after set-up and
-after every phase of every player turn the engine checks card conservation, hand size,
-one unit per square, no unit on a lake, unit/board agreement, no redoubt without its unit,
-a hand of at most 5 after drawing; a violation raises). Each game's record is checked too:
-the game ended by attrition or nightfall, attrition means 5 losses on one side, at most 8
-losses per side, nightfall scores within the 32 squares of a half, draws only in mirror
-matches. A chunk that raises is replayed game by game, so every violating game is named by
-its seed and index.
+Each run plays its games with one policy on both seats, spread evenly over every ordered
+pair of the armies (each army in both seats, mirror matches included), with
+``check_invariants=True`` (``OPT_CHECK``: after set-up and after every phase of every player
+turn the engine checks card conservation, hand size, one unit per square, no unit on a
+lake, unit/board agreement, no redoubt without its unit, a hand of at most 5 after drawing;
+a violation raises). Each game's record is checked too: the game ended by attrition or
+nightfall, attrition means 5 losses on one side, at most 8 losses per side, nightfall
+scores within the 32 squares of a half, draws only in mirror matches. A chunk that raises
+is replayed game by game, so every violating game is named by its seed and index.
 
-Appends (or replaces) the section "Invariant run" of benchmarks/RESULTS-engine.md.
+The runs (``--runs``): ``POLICY=GAMES`` on the 8 built-in armies, ``POLICY+extra=GAMES``
+with the army files of ``--extra-armies`` beside them (by default the Distant Lands test
+armies of tests/fixtures/distant_lands/). Random play seldom fights; a scripted player
+reaches the attrition and pyrrhic-victory paths (scenario-tested in
+tests/test_engine_cards.py).
 
-    .venv/bin/python benchmarks/bench_invariants.py [--games N] [--seed S] [--threads T]
-        [--max-seconds SECONDS]
+    python -m benchmarks invariants [--quick] [--runs random=1000000,tuned=200000,...]
+        [--extra-armies FILES] [--seed S] [--threads T] [--max-seconds SECONDS]
 
-``--max-seconds`` stops at the first chunk boundary after that many seconds (the section
-then says how many games were played).
+``--max-seconds`` stops each run at the first chunk boundary after that many seconds (its
+section then says how many games were played). The run fails (exit 1) on any violation.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import itertools
-import os
-import platform
-import re
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-RESULTS = Path(__file__).with_name("RESULTS-engine.md")
-SECTION = "## Invariant run"
+from benchmarks.common import ROOT, Parser, Run
+
+DISTANT_LANDS = ",".join(
+    str((ROOT / "tests" / "fixtures" / "distant_lands" / f"{n}.toml").relative_to(ROOT))
+    for n in ("india", "china", "japan", "sweden")
+)
+FULL_RUNS = "random=1000000,tuned=200000,random+extra=200000,tuned+extra=144000"
+QUICK_RUNS = "random=20000,tuned=5000,random+extra=5000,tuned+extra=3000"
 
 
 def record_violations(rec: np.ndarray, mirror: bool) -> np.ndarray:
@@ -58,199 +61,194 @@ def record_violations(rec: np.ndarray, mirror: bool) -> np.ndarray:
     return bad
 
 
-def section_title(policy: str, extra: bool = False) -> str:
-    """One section per policy: random play by default, a scripted player reaches the
-    attrition and pyrrhic-victory paths that random play seldom does; another with extra
-    army files (the Distant Lands test armies)."""
-    title = SECTION if policy == "random" else f"{SECTION}, {policy} players"
-    return title + (", with extra army files" if extra else "")
+def parse_runs(text: str) -> list[tuple[str, bool, int]]:
+    """``random=1000000,tuned+extra=144000`` -> ``[(policy, extra armies?, games), ...]``."""
+    out = []
+    for item in (x.strip() for x in text.split(",") if x.strip()):
+        spec, _, n = item.partition("=")
+        policy, plus, extra = spec.partition("+")
+        if not n.isdigit() or int(n) < 1 or (plus and extra != "extra") or not policy:
+            raise SystemExit(f"--runs: {item!r}: expected POLICY=GAMES or POLICY+extra=GAMES")
+        out.append((policy, bool(plus), int(n)))
+    return out
 
 
-def write_section(text: str, title: str = SECTION) -> None:
-    """Replace the section ``title`` of RESULTS-engine.md (or append it)."""
-    old = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Engine benchmark\n"
-    pat = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
-    if pat.search(old):
-        new = pat.sub(lambda _: text.rstrip("\n") + "\n\n", old).rstrip("\n") + "\n"
-    else:
-        new = old.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
-    RESULTS.write_text(new, encoding="utf-8")
+class Tally:
+    """What a run has played so far: games, outcomes, turns and the violations found."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.outcomes = np.zeros(3, dtype=np.int64)  # attrition, nightfall, draws
+        self.turns = 0
+        self.turn_limit = 0
+        self.violations: list[str] = []
+
+    def add(self, rec: np.ndarray, a: str, b: str, seed: int, first: int) -> None:
+        from manoeuvre_sim.manoeuvre.engine import batch as B
+        from manoeuvre_sim.manoeuvre.engine import state as S
+
+        played = rec[:, B.R_VICTORY] >= 0
+        bad = record_violations(rec, a == b) & played
+        for i in np.flatnonzero(bad):
+            self.violations.append(f"{a} v {b}: seed {seed} game {first + i}: record "
+                                   f"{rec[i].tolist()}")  # fmt: skip
+        self.outcomes[0] += int((rec[:, B.R_VICTORY] == S.VICTORY_ATTRITION).sum())
+        self.outcomes[1] += int((rec[:, B.R_VICTORY] == S.VICTORY_NIGHTFALL).sum())
+        self.outcomes[2] += int((rec[played, B.R_WINNER] == -1).sum())
+        self.turns += int(rec[played, B.R_TURNS].sum())
+        self.turn_limit += int(rec[played, B.R_TURN_LIMIT].sum())
+        self.done += len(rec)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=1_000_000, help="games in all (default 1e6)")
-    ap.add_argument("--seed", type=int, default=20261121, help="master seed")
-    ap.add_argument("--threads", type=int, default=0, help="0: all cores")
-    ap.add_argument("--chunk", type=int, default=4096, help="games per parallel batch")
-    ap.add_argument("--max-seconds", type=float, default=0, help="stop after this (0: never)")
-    ap.add_argument("--policy", default="random", help="both seats' policy (default random)")
-    ap.add_argument("--no-write", action="store_true", help="do not update RESULTS-engine.md")
-    ap.add_argument(
-        "--extra-armies",
-        default="",
-        help="army files (comma-separated) played with the built-in armies, e.g. the Distant "
-        "Lands test armies tests/fixtures/distant_lands/*.toml",
-    )
-    args = ap.parse_args(argv)
-    if args.games < 1 or args.chunk < 1:
-        ap.error("--games and --chunk must be positive")
-
-    import numba
-
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
+def play_chunk(tables, seed: int, first: int, out: np.ndarray, a: str, b: str,
+               tally: Tally) -> None:  # fmt: skip
+    """Games ``first ..`` into ``out``; a chunk that raises is replayed game by game."""
     from manoeuvre_sim.manoeuvre.engine import batch as B
-    from manoeuvre_sim.manoeuvre.engine import state as S
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+
+    n = len(out)
+    try:
+        B.play_games(seed, first, n, *tables, out)
+    except Exception:  # a checked invariant raised: find the game(s)
+        for i in range(n):
+            try:
+                B.play_games(seed, first + i, 1, *tables, out[i : i + 1])
+            except Exception as exc:  # noqa: BLE001 - report, keep going
+                out[i] = 0
+                out[i, B.R_VICTORY] = -1
+                tally.violations.append(f"{a} v {b}: seed {seed} game {first + i}: {exc}")
+    tally.add(out, a, b, seed, first)
+
+
+def play_run(policy: str, armies: list[str], games: int, args) -> dict:
+    """One run: ``games`` checked games of ``policy`` over every ordered pair of ``armies``."""
+    from manoeuvre_sim.manoeuvre.engine import batch as B
     from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare, rule_options
 
-    armies = [a.name for a in load_builtin_armies()]
-    extra = [x for x in args.extra_armies.split(",") if x]
-    armies += extra
     pairs = list(itertools.product(armies, repeat=2))  # both seats, mirrors included
-    per_pair = -(-args.games // len(pairs))  # game streams: pair k owns k*per_pair ...
-    threads = min(args.threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(threads)
-
-    # compile outside the timing (one tiny checked batch)
-    cfg0 = SimConfig(armies[0], armies[1], games=1, policy_a=args.policy,
-                     policy_b=args.policy, check_invariants=True)  # fmt: skip
-    _, _, P = prepare(cfg0)
-    pol, params = policy_arrays(cfg0)
-    opt = rule_options(cfg0)
+    per_pair = -(-games // len(pairs))  # game streams: pair k owns k*per_pair ...
     out = np.zeros((args.chunk, B.NREC), dtype=np.int32)
-    t = time.perf_counter()
-    B.play_games(args.seed, 0, 2, P.tables, pol, params, opt, out[:2])
-    compile_s = time.perf_counter() - t
-
-    load0 = os.getloadavg()[0]
-    done = 0
-    violations: list[str] = []
-    outcomes = np.zeros(3, dtype=np.int64)  # attrition, nightfall, draws
-    turns = 0
-    turn_limit = 0
-    stopped = False
-    last_print = -1.0
+    tally, stopped, last = Tally(), False, -1.0
     t0 = time.perf_counter()
     try:
         for k, (a, b) in enumerate(pairs):
-            n_pair = min(per_pair, args.games - k * per_pair)
-            if n_pair <= 0:
+            n_pair = min(per_pair, games - k * per_pair)
+            if n_pair <= 0 or stopped:
                 break
-            cfg = SimConfig(a, b, games=n_pair, seed=args.seed, policy_a=args.policy,
-                            policy_b=args.policy, check_invariants=True)  # fmt: skip
+            cfg = SimConfig(a, b, games=n_pair, seed=args.seed, policy_a=policy,
+                            policy_b=policy, check_invariants=True)  # fmt: skip
             _, _, P = prepare(cfg)
-            opt = rule_options(cfg)
-            pol, params = policy_arrays(cfg)
-            tables = (P.tables, pol, params, opt)
-            pd = 0
-            while pd < n_pair:
+            tables = (P.tables, *policy_arrays(cfg), rule_options(cfg))
+            for pd in range(0, n_pair, args.chunk):
                 n = min(args.chunk, n_pair - pd)
-                first = k * per_pair + pd
-                try:
-                    B.play_games(args.seed, first, n, *tables, out[:n])
-                except Exception:  # a checked invariant raised: find the game(s)
-                    for i in range(n):
-                        try:
-                            B.play_games(args.seed, first + i, 1, *tables, out[i : i + 1])
-                        except Exception as exc:  # noqa: BLE001 - report, keep going
-                            out[i] = 0
-                            out[i, B.R_VICTORY] = -1
-                            violations.append(
-                                f"{a} v {b}: seed {args.seed} game {first + i}: {exc}"
-                            )
-                rec = out[:n]
-                played = rec[:, B.R_VICTORY] >= 0
-                bad = record_violations(rec, a == b) & played
-                for i in np.flatnonzero(bad):
-                    violations.append(
-                        f"{a} v {b}: seed {args.seed} game {first + i}: record {rec[i].tolist()}"
-                    )
-                outcomes[0] += int((rec[:, B.R_VICTORY] == S.VICTORY_ATTRITION).sum())
-                outcomes[1] += int((rec[:, B.R_VICTORY] == S.VICTORY_NIGHTFALL).sum())
-                outcomes[2] += int((rec[played, B.R_WINNER] == -1).sum())
-                turns += int(rec[played, B.R_TURNS].sum())
-                turn_limit += int(rec[played, B.R_TURN_LIMIT].sum())
-                pd += n
-                done += n
+                play_chunk(tables, args.seed, k * per_pair + pd, out[:n], a, b, tally)
                 el = time.perf_counter() - t0
-                if el - last_print >= 1.0 or done >= args.games:
-                    last_print = el
-                    rate = done / el if el > 0 else 0.0
-                    eta = (args.games - done) / rate if rate > 0 else 0.0
-                    print(
-                        f"\r{done:>11,}/{args.games:,} games  {rate:8,.0f} games/s  "
-                        f"{a} v {b:<16} violations {len(violations)}  ETA {eta:5.0f} s ",
-                        end="",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+                if el - last >= 1.0 or tally.done >= games:
+                    last = el
+                    print(f"\r{policy}: {tally.done:>11,}/{games:,} games  "
+                          f"{tally.done / max(el, 1e-9):8,.0f} games/s  violations "
+                          f"{len(tally.violations)} ", end="", file=sys.stderr, flush=True)  # fmt: skip
                 if args.max_seconds and el >= args.max_seconds:
                     stopped = True
                     break
-            if stopped:
-                break
     except KeyboardInterrupt:
         stopped = True
-    elapsed = time.perf_counter() - t0
     print(file=sys.stderr)
-    load1 = os.getloadavg()[0]
-    rate = done / elapsed if elapsed > 0 else 0.0
-    for v in violations[:20]:
-        print("VIOLATION", v, file=sys.stderr)
+    return {"tally": tally, "seconds": time.perf_counter() - t0, "stopped": stopped,
+            "pairs": len(pairs), "per_pair": per_pair, "games": games}  # fmt: skip
 
-    note = ""
-    if done and outcomes[0] == 0 and args.policy == "random":
-        note += (
-            " No game ended by attrition: random-legal play seldom fights (the attrition "
-            "and pyrrhic-victory paths are scenario-tested in tests/test_engine_cards.py)."
-        )
-    if stopped:
-        note += (
-            f" Stopped at {done:,} of the {args.games:,} games requested "
-            f"(time budget {args.max_seconds:g} s or interrupted); the later pairings in the "
-            "list were not reached."
-        )
+
+def run_lines(policy: str, extra: list[str], r: dict, n_armies: int, args) -> list[str]:
+    t, secs = r["tally"], r["seconds"]
+    title = f"## `{policy}` players" + (", with extra army files" if extra else "")
     added = (
         ", ".join(Path(x).name for x in extra) + " added to the built-in ones; " if extra else ""
     )
+    note = ""
+    if t.done and t.outcomes[0] == 0:
+        note += " No game ended by attrition."
+    if r["stopped"]:
+        note += (f" Stopped at {t.done:,} of the {r['games']:,} games requested (time budget "
+                 f"{args.max_seconds:g} s or interrupted): the later pairings were not reached.")  # fmt: skip
     lines = [
-        section_title(args.policy, bool(extra)),
+        title,
         "",
-        f"Written by `benchmarks/bench_invariants.py` on {datetime.date.today()}: "
-        f"manoeuvre-sim {__version__} (rules {RULES_VERSION}), numba {numba.__version__}, "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
-        f"{threads} threads. Policy `{args.policy}` on both seats, every ordered pair of the "
-        f"{len(armies)} armies ({added}{len(pairs)} pairings: each army in both seats, mirror "
-        f"matches included), up to {per_pair:,} games per pairing. Master seed "
-        f"{args.seed}; game i of pairing k (in `itertools.product` order of "
-        f"`load_builtin_armies()`) is game index k x {per_pair:,} + i of that seed, so a "
-        "violation can be replayed alone (`play_traced(a, b, seed=..., game=..., "
-        f"policies=('{args.policy}', '{args.policy}'))`). Invariants checked after set-up "
-        "and after every phase (`check_invariants=True`: card conservation, hand size, "
-        "one unit per square, no unit on a lake, units and board agree, no redoubt "
-        "without its unit, hand <= 5 after drawing) and on every game record (ended by "
-        "attrition or nightfall; attrition = 5 losses on a side; at most 8 losses; "
-        "nightfall VP <= 32; draws only "
-        f"in mirror matches). Compilation ({compile_s:.0f} s) not timed; 1-minute load "
-        f"average {load0:.2f} at the start, {load1:.2f} at the end.{note}",
+        f"Every ordered pair of the {n_armies} armies ({added}{r['pairs']} pairings), up to "
+        f"{r['per_pair']:,} games per pairing; game i of pairing k (in `itertools.product` "
+        f"order) is game index k x {r['per_pair']:,} + i of seed {args.seed}, so a violation "
+        f"can be replayed alone (`play_traced(a, b, seed=..., game=..., policies=('{policy}', "
+        f"'{policy}'))`).{note}",
         "",
         "| games | seconds | games/s | violations | attrition | nightfall | draws | "
         "mean game turns | turn-limit games |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {done:,} | {elapsed:,.0f} | {rate:,.0f} | {len(violations)} | "
-        f"{outcomes[0]:,} | {outcomes[1]:,} | {outcomes[2]:,} | "
-        f"{turns / max(done, 1):.1f} | {turn_limit:,} |",
+        f"| {t.done:,} | {secs:,.0f} | {t.done / max(secs, 1e-9):,.0f} | {len(t.violations)} | "
+        f"{t.outcomes[0]:,} | {t.outcomes[1]:,} | {t.outcomes[2]:,} | "
+        f"{t.turns / max(t.done, 1):.1f} | {t.turn_limit:,} |",
     ]
-    if violations:
-        lines += ["", "Violations (first 20):", ""] + [f"- {v}" for v in violations[:20]]
-    text = "\n".join(lines) + "\n"
-    if not args.no_write:
-        write_section(text, section_title(args.policy, bool(extra)))
-    print(text)
-    return 1 if violations else 0
+    if t.violations:
+        lines += ["", "Violations (first 20):", ""] + [f"- {v}" for v in t.violations[:20]]
+    return lines + [""]
+
+
+def compile_checked(armies: list[str]) -> float:
+    """Seconds to compile (or load) the checked kernel: two games, outside the timings."""
+    from manoeuvre_sim.manoeuvre.engine import batch as B
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, prepare, rule_options
+
+    cfg = SimConfig(armies[0], armies[1], games=2, check_invariants=True)
+    _, _, P = prepare(cfg)
+    t = time.perf_counter()
+    out = np.zeros((2, B.NREC), dtype=np.int32)
+    B.play_games(1, 0, 2, P.tables, *policy_arrays(cfg), rule_options(cfg), out)
+    return time.perf_counter() - t
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--runs", FULL_RUNS, QUICK_RUNS, "POLICY[+extra]=GAMES, comma-separated", type=str)
+    ap.add_argument("--extra-armies", default=DISTANT_LANDS,
+                    help="army files (comma-separated) of the +extra runs (default the Distant "
+                    "Lands test armies)")  # fmt: skip
+    ap.add_argument("--seed", type=int, default=20261121, help="master seed")
+    ap.add_argument("--threads", type=int, default=0, help="0: all cores")
+    ap.add_argument("--chunk", type=int, default=4096, help="games per parallel batch")
+    ap.add_argument("--max-seconds", type=float, default=0, help="stop a run after this (0: never)")
+    args = ap.parse_args(argv)
+    runs = parse_runs(args.runs)
+    if args.chunk < 1:
+        ap.error("--chunk must be positive")
+    import numba
+
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+
+    run = Run(args, ap.name)
+    threads = min(args.threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    builtin = [a.name for a in load_builtin_armies()]
+    extra = [x for x in args.extra_armies.split(",") if x]
+    compile_s = compile_checked(builtin)
+    body, bad = [], 0
+    for policy, plus, games in runs:
+        armies = builtin + (extra if plus else [])
+        r = play_run(policy, armies, games, args)
+        bad += len(r["tally"].violations)
+        for v in r["tally"].violations[:20]:
+            print("VIOLATION", v, file=sys.stderr)
+        body += run_lines(policy, extra if plus else [], r, len(armies), args)
+    lines = run.header("Invariant runs", extra=[
+        f"{threads} threads; compilation ({compile_s:.0f} s) not timed"
+    ]) + [
+        "Invariants checked after set-up and after every phase (`check_invariants=True`: card "
+        "conservation, hand size, one unit per square, no unit on a lake, units and board "
+        "agree, no redoubt without its unit, hand <= 5 after drawing) and on every game record "
+        "(ended by attrition or nightfall; attrition = 5 losses on a side; at most 8 losses; "
+        "nightfall VP <= 32; draws only in mirror matches). The same policy on both seats.",
+        "",
+        *body,
+    ]  # fmt: skip
+    run.write(lines)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""Combat-odds benchmark: writes ``benchmarks/RESULTS-odds.md``.
+"""Combat odds: exact chart cells against icepool and a pmf loop; Monte Carlo resolutions per second.
 
 Measures, in one run (every figure a ratio of timings taken in that run):
 
@@ -12,41 +12,29 @@ Measures, in one run (every figure a ratio of timings taken in that run):
    vectorised Monte Carlo that maps totals to bands with a lookup table (``np.select`` kept
    for reference).
 
-Run: ``.venv/bin/python benchmarks/bench_odds.py [--quick]``. A benchmark, not a test: the
-figures depend on the machine and are recorded, not asserted (pytest collects only
-``tests/``).
+The kernel's speed comes from one xoshiro256** output feeding two dice (top and bottom 32
+bits, Lemire multiply-shift), the band of each attack total read from a lookup table built
+once with ``assault_band``, nothing allocated per resolution, and ``prange`` running
+independently seeded chunks (the counts are identical on any thread count).
+
+    python -m benchmarks odds [--quick] [--mc N] [--numpy N]
+
+A benchmark, not a test: the figures depend on the machine and are recorded, not asserted.
 """
 
 from __future__ import annotations
-
-import argparse
-import datetime as dt
-import os
-import platform
-import time
-from pathlib import Path
 
 import icepool
 import numba
 import numpy as np
 
-from manoeuvre_sim import __version__
+from benchmarks.common import Parser, Run, best_of
 from manoeuvre_sim.manoeuvre import combat
 from manoeuvre_sim.manoeuvre import odds as O
 
-OUT = Path(__file__).with_name("RESULTS-odds.md")
 MIXES = O.DEFAULT_MIXES
 STRENGTHS = list(range(13))
 DEFENSES = list(range(3, 17))
-
-
-def best_of(fn, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def _bands_from_ge(ge):
@@ -151,16 +139,16 @@ def kernel_mc(n, base, dice, committed, defense, seed=1):
     )
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="smaller sample sizes")
-    args = ap.parse_args()
-    n_mc = 20_000_000 if args.quick else 400_000_000
-    n_np = 5_000_000 if args.quick else 40_000_000
-    repeat = 3
-    load_start = os.getloadavg()[0]
+REPEAT = 3
 
-    # --- 1. exact chart cells ------------------------------------------------------------
+
+def ok(c: bool) -> str:
+    return "met" if c else "**not met**"
+
+
+def chart_cells(quick: bool) -> dict:
+    """Cells per second of ``odds_grid`` and of the alternatives on the whole chart, and
+    the largest difference of each from ``odds_grid``."""
     n_cells = len(MIXES) * len(STRENGTHS) * len(DEFENSES)
     O.odds_grid(MIXES, STRENGTHS, DEFENSES)  # warm the pmf cache as a chart run would
     t_ours = best_of(lambda: O.odds_grid(MIXES, STRENGTHS, DEFENSES), 20)
@@ -175,118 +163,105 @@ def main() -> None:
 
     # the fair baselines time the whole chart (dies / pmfs built inside the timing)
     icepool_cells(cells[:20])  # warm icepool's own caches (d6, d8, ... and their sums)
-    t_ice = best_of(lambda: icepool_cells(cells), repeat)
-    t_pmf = best_of(lambda: pmf_loop_cells(cells), repeat)
-    err_ice = max_err(icepool_cells(cells), cells)
-    err_pmf = max_err(pmf_loop_cells(cells), cells)
+    t_ice = best_of(lambda: icepool_cells(cells), REPEAT)
+    t_pmf = best_of(lambda: pmf_loop_cells(cells), REPEAT)
     # a Die per cell is slow: a sample of cells, extrapolated
-    sub = cells[:: max(1, len(cells) // (60 if args.quick else 300))]
+    sub = cells[:: max(1, len(cells) // (60 if quick else 300))]
     icepool_cells_per_cell(sub[:5])
     t_ice_cell = best_of(lambda: icepool_cells_per_cell(sub), 1)
-    ours_cps = n_cells / t_ours
-    ice_cps = n_cells / t_ice
-    pmf_cps = n_cells / t_pmf
-    ice_cell_cps = len(sub) / t_ice_cell
+    return {
+        "n_cells": n_cells, "t_ours": t_ours, "t_ice": t_ice, "t_pmf": t_pmf,
+        "ours": n_cells / t_ours, "ice": n_cells / t_ice, "pmf": n_cells / t_pmf,
+        "ice_cell": len(sub) / t_ice_cell, "sub": len(sub),
+        "err_ice": max_err(icepool_cells(cells), cells),
+        "err_pmf": max_err(pmf_loop_cells(cells), cells),
+    }  # fmt: skip
 
-    # --- 2. Monte Carlo resolutions per second ----------------------------------------------
+
+def monte_carlo(n_mc: int, n_np: int) -> dict:
+    """Resolutions per second of the kernel on 1 and 2 threads and of numpy, and the
+    simulated bands beside the exact ones."""
     dice = O.as_dice(["2d8"])
     kernel_mc(1000, 8, dice, 0, 12)  # compile / load cache
     rates = {}
     old = numba.get_num_threads()
     for th in (1, 2):
         numba.set_num_threads(min(th, numba.config.NUMBA_NUM_THREADS))
-        t = best_of(lambda: kernel_mc(n_mc, 8, dice, 0, 12), repeat)
+        t = best_of(lambda: kernel_mc(n_mc, 8, dice, 0, 12), REPEAT)
         rates[th] = n_mc / t
     heavy = O.as_dice(["2d10", "1d6"])
-    t = best_of(lambda: kernel_mc(n_mc // 4, 6, heavy, 1, 12), repeat)
+    t = best_of(lambda: kernel_mc(n_mc // 4, 6, heavy, 1, 12), REPEAT)
     rate_heavy = (n_mc // 4) / t
     numba.set_num_threads(old)
     numpy_mc(1000, 8, [8, 8], 12)
-    t_np = best_of(lambda: numpy_mc(n_np, 8, [8, 8], 12), repeat)
-    np_rate = n_np / t_np
-    t_sel = best_of(lambda: numpy_mc_select(n_np, 8, [8, 8], 12), repeat)
-    sel_rate = n_np / t_sel
-    np_check = numpy_mc(n_np, 8, [8, 8], 12) / n_np
-    check = kernel_mc(n_mc, 8, dice, 0, 12) / n_mc
-    exact = O.assault_odds(O.build_attack(8, ["2d8"]), 12).probs
+    np_rate = n_np / best_of(lambda: numpy_mc(n_np, 8, [8, 8], 12), REPEAT)
+    sel_rate = n_np / best_of(lambda: numpy_mc_select(n_np, 8, [8, 8], 12), REPEAT)
+    return {
+        "n_mc": n_mc, "n_np": n_np, "rates": rates, "heavy": rate_heavy, "np": np_rate,
+        "sel": sel_rate, "np_check": numpy_mc(n_np, 8, [8, 8], 12) / n_np,
+        "check": kernel_mc(n_mc, 8, dice, 0, 12) / n_mc,
+        "exact": O.assault_odds(O.build_attack(8, ["2d8"]), 12).probs,
+    }  # fmt: skip
 
-    load_end = os.getloadavg()[0]
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
 
-    def ok(c):
-        return "met" if c else "**not met**"
-
-    lines = [
-        "# Combat-odds benchmark",
-        "",
-        f"Written by `benchmarks/bench_odds.py` on {dt.date.today().isoformat()}: "
-        f"manoeuvre-sim {__version__}, numba {numba.__version__}, numpy {np.__version__}, "
-        f"icepool {icepool.__version__}; {cpu}, {os.cpu_count()} logical CPUs"
-        + (" (quick run)" if args.quick else "")
-        + ".",
-        "",
-        f"1-minute load average {load_start:.2f} at the start, {load_end:.2f} at the end: other "
-        "processes on the machine share its cores, so the 2-thread figures are only clean when "
-        "both are near 0.",
-        "",
+def cells_lines(c: dict) -> list[str]:
+    ours, ice, pmf, cell = c["ours"], c["ice"], c["pmf"], c["ice_cell"]
+    return [
         "## Exact chart cells",
         "",
         f"The printable chart's grid: {len(MIXES)} dice mixes ({', '.join(MIXES)}) x attacker "
         f"base {STRENGTHS[0]}..{STRENGTHS[-1]} x defense {DEFENSES[0]}..{DEFENSES[-1]} = "
-        f"{n_cells} cells, six band probabilities each.",
+        f"{c['n_cells']} cells, six band probabilities each.",
         "",
         "| method | cells/s | whole chart | `odds_grid` is faster by |",
         "|---|---:|---:|---:|",
-        f"| `odds.odds_grid` (numpy prefix sums of convolved pmfs) | {ours_cps:,.0f} | "
-        f"{1e3 * t_ours:.2f} ms | 1x |",
+        f"| `odds.odds_grid` (numpy prefix sums of convolved pmfs) | {ours:,.0f} | "
+        f"{1e3 * c['t_ours']:.2f} ms | 1x |",
         f"| icepool {icepool.__version__}, one Die per dice mix, 5 comparisons per cell | "
-        f"{ice_cps:,.0f} | {1e3 * t_ice:,.1f} ms | {ours_cps / ice_cps:,.0f}x |",
+        f"{ice:,.0f} | {1e3 * c['t_ice']:,.1f} ms | {ours / ice:,.0f}x |",
         f"| plain Python over numpy pmfs (a convolved pmf and its tail sums per mix, 5 "
-        f"look-ups per cell) | {pmf_cps:,.0f} | {1e3 * t_pmf:,.1f} ms | "
-        f"{ours_cps / pmf_cps:,.0f}x |",
-        f"| icepool, a new Die for every cell (for reference; {len(sub)} cells timed) | "
-        f"{ice_cell_cps:,.0f} | {1e3 * n_cells / ice_cell_cps:,.0f} ms (extrapolated) | "
-        f"{ours_cps / ice_cell_cps:,.0f}x |",
+        f"look-ups per cell) | {pmf:,.0f} | {1e3 * c['t_pmf']:,.1f} ms | {ours / pmf:,.0f}x |",
+        f"| icepool, a new Die for every cell (for reference; {c['sub']} cells timed) | "
+        f"{cell:,.0f} | {1e3 * c['n_cells'] / cell:,.0f} ms (extrapolated) | "
+        f"{ours / cell:,.0f}x |",
         "",
-        f"Goal >= 100x icepool: {ours_cps / ice_cps:,.0f}x against icepool used as its users "
-        f"would (a Die per dice mix), {ok(ours_cps / ice_cps >= 100)} (the earlier figure, "
-        f"{ours_cps / ice_cell_cps:,.0f}x, was against a Die rebuilt for every cell). Against "
-        f"the plain-Python pmf loop, which the goal did not name, `odds_grid` is "
-        f"{ours_cps / pmf_cps:,.0f}x faster: 100x against it would be "
-        f"{ok(ours_cps / pmf_cps >= 100)} — most of the lead over icepool is icepool's "
-        "per-call overhead, not a better algorithm (all three compute exact tail probabilities). Whole "
-        f"chart under a second: {ok(t_ours < 1)}. Largest difference on the whole grid: "
-        f"icepool {err_ice:.1e}, pmf loop {err_pmf:.1e}. Timings best of {repeat} (icepool "
-        "per cell: one pass).",
+        f"Goal >= 100x icepool: {ours / ice:,.0f}x against icepool used as its users would "
+        f"(a Die per dice mix), {ok(ours / ice >= 100)} ({ours / cell:,.0f}x against a Die "
+        f"rebuilt for every cell). Against the plain-Python pmf loop, which the goal did not "
+        f"name, `odds_grid` is {ours / pmf:,.0f}x faster: 100x against it would be "
+        f"{ok(ours / pmf >= 100)} — most of the lead over icepool is icepool's per-call "
+        "overhead, not a better algorithm (all three compute exact tail probabilities). "
+        f"Whole chart under a second: {ok(c['t_ours'] < 1)}. Largest difference on the whole "
+        f"grid: icepool {c['err_ice']:.1e}, pmf loop {c['err_pmf']:.1e}. Timings best of "
+        f"{REPEAT} (icepool per cell: one pass).",
         "",
+    ]
+
+
+def mc_lines(m: dict) -> list[str]:
+    r1, r2, np_rate = m["rates"][1], m["rates"][2], m["np"]
+    return [
         "## Monte Carlo assault resolutions",
         "",
         f"8 + 2d8 against 12 (`combat.simulate_assault`, chunks of {combat.DEFAULT_CHUNK:,}, "
-        f"{n_mc:,} resolutions, best of {repeat}):",
+        f"{m['n_mc']:,} resolutions, best of {REPEAT}):",
         "",
         "| method | resolutions/s |",
         "|---|---:|",
-        f"| numba kernel, 1 thread | {rates[1] / 1e6:,.0f} M |",
-        f"| numba kernel, 2 threads | {rates[2] / 1e6:,.0f} M |",
+        f"| numba kernel, 1 thread | {r1 / 1e6:,.0f} M |",
+        f"| numba kernel, 2 threads | {r2 / 1e6:,.0f} M |",
         f"| numpy vectorised (`default_rng().integers`, a band lookup table `lut[total]`, "
-        f"`bincount`; batches of 1e7; {n_np:,} resolutions) | {np_rate / 1e6:,.1f} M |",
+        f"`bincount`; batches of 1e7; {m['n_np']:,} resolutions) | {np_rate / 1e6:,.1f} M |",
         f"| numpy vectorised with `np.select` instead of the lookup table (for reference) | "
-        f"{sel_rate / 1e6:,.1f} M |",
+        f"{m['sel'] / 1e6:,.1f} M |",
         f"| numba kernel, 2 threads, 6 + 2d10 + 1d6 + Committed Attack (5 dice) | "
-        f"{rate_heavy / 1e6:,.0f} M |",
+        f"{m['heavy'] / 1e6:,.0f} M |",
         "",
-        f"Goal >= 200 M/s on 2 threads: {ok(rates[2] >= 200e6)}; goal >= 5x numpy (with the "
-        f"lookup table): {rates[2] / np_rate:,.1f}x on 2 threads, "
-        f"{ok(rates[2] >= 5 * np_rate)}; on 1 thread {rates[1] / np_rate:,.1f}x (numpy runs on "
-        f"one core). The lookup table makes numpy {np_rate / sel_rate:,.1f}x faster than "
-        f"`np.select`. Thread scaling 1 -> 2: {rates[2] / rates[1]:.2f}x.",
+        f"Goal >= 200 M/s on 2 threads: {ok(r2 >= 200e6)}; goal >= 5x numpy (with the lookup "
+        f"table): {r2 / np_rate:,.1f}x on 2 threads, {ok(r2 >= 5 * np_rate)}; on 1 thread "
+        f"{r1 / np_rate:,.1f}x (numpy runs on one core). The lookup table makes numpy "
+        f"{np_rate / m['sel']:,.1f}x faster than `np.select`. Thread scaling 1 -> 2: "
+        f"{r2 / r1:.2f}x.",
         "",
         "Check of the simulated run against the exact odds (band: simulated / exact):",
         "",
@@ -294,19 +269,25 @@ def main() -> None:
         "|---|---:|---:|---:|",
         *[
             f"| {b} | {s:.6f} | {q:.6f} | {e:.6f} |"
-            for b, s, q, e in zip(combat.BAND_NAMES, check, np_check, exact, strict=True)
+            for b, s, q, e in zip(
+                combat.BAND_NAMES, m["check"], m["np_check"], m["exact"], strict=True
+            )  # fmt: skip
         ],
-        "",
-        "How the kernel gets its speed: one xoshiro256** output feeds two dice (top and bottom "
-        "32 bits, Lemire multiply-shift), the band of each attack total comes from a lookup "
-        "table built once with `assault_band`, nothing is allocated per resolution, and "
-        "`prange` runs independently seeded chunks (the counts are identical on any thread "
-        "count).",
-        "",
     ]
-    OUT.write_text("\n".join(lines), encoding="utf-8")
-    print("\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--mc", 400_000_000, 20_000_000, "Monte Carlo resolutions per kernel timing")
+    ap.size("--numpy", 40_000_000, 5_000_000, "resolutions per numpy timing")
+    args = ap.parse_args(argv)
+    run = Run(args, ap.name)
+    cells = chart_cells(args.quick)
+    mc = monte_carlo(args.mc, args.numpy)
+    lines = run.header("Combat-odds benchmark", modules=("icepool",))
+    run.write(lines + cells_lines(cells) + mc_lines(mc))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
