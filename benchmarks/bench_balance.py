@@ -1,23 +1,22 @@
-"""Balance-study benchmark: a large study of the 8 base armies (default one million games,
-15,625 per ordered pairing) through the same code as ``manoeuvre-sim balance``, with its
-wall time, games per second, and the process's resident memory sampled after every block
-(to show it stays flat: the records go to disk as the run goes). A shorter study of the
-same pairings measures the whole command's overhead over the bare game kernel.
-Writes benchmarks/RESULTS-balance.md.
+"""A million-game balance study: wall time, games/s, memory through the run, overhead over the kernel.
 
-    .venv/bin/python benchmarks/bench_balance.py [--games-per-pairing 15625] [--out DIR]
+A large study of the 8 base armies (default one million games, 15,625 per ordered
+pairing) through the same code as ``manoeuvre-sim balance``, with its wall time, games per
+second, and the process's resident memory sampled after every block (to show it stays
+flat: the records go to disk as the run goes). A shorter study of the same pairings
+measures the whole command's overhead over the bare game kernel.
+
+    python -m benchmarks balance [--quick] [--games-per-pairing 15625] [--study-dir DIR]
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import os
-import platform
 import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from benchmarks.common import Parser, Run
 
 
 def rss_mib() -> float:
@@ -36,33 +35,17 @@ def peak_mib() -> float:
     return float("nan")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games-per-pairing", type=int, default=15625)
-    ap.add_argument("--overhead-games", type=int, default=1000, help="per pairing")
-    ap.add_argument("--out", help="study directory (default: a temporary one, removed)")
-    args = ap.parse_args()
-
+def overhead(armies, n0: int, tmp: Path) -> tuple[float, float]:
+    """Seconds of the same games played by the bare kernel and by the balance study."""
     import numba
     import numpy as np
 
-    from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses.manoeuvre import balance as B
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
     from manoeuvre_sim.manoeuvre.engine.batch import NREC, play_games
     from manoeuvre_sim.manoeuvre.engine.pack import pack
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies, load_sections, load_terrain
+    from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
     from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, rule_options
 
-    armies = load_builtin_armies()
-    tmp = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="bench-balance-"))
-    load0 = os.getloadavg()[0]
-
-    # warm up (compile) outside the timings
-    B.run_spec(B.BalanceSpec(armies=tuple(armies[:2]), games_per_pairing=16), boot=0)
-
-    # 1. overhead: the same games through the kernel alone vs the balance study
-    n0 = args.overhead_games
     spec0 = B.BalanceSpec(armies=tuple(armies), games_per_pairing=n0)
     terrain = load_terrain()
     sections = load_sections(terrain=terrain)
@@ -79,13 +62,14 @@ def main() -> None:
     d0 = tmp / "overhead"
     B.prepare_out_dir(d0, force=True)
     t = time.perf_counter()
-    r0 = B.run_spec(spec0, out_dir=d0)
-    r0.write(d0)
-    study0_s = time.perf_counter() - t
-    games0 = 64 * n0
+    B.run_spec(spec0, out_dir=d0).write(d0)
+    return kernel_s, time.perf_counter() - t
 
-    # 2. the big study, memory sampled after every block
-    n = args.games_per_pairing
+
+def big_study(armies, n: int, tmp: Path) -> dict:
+    """The large study, the resident memory sampled after every block."""
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
+
     spec = B.BalanceSpec(armies=tuple(armies), games_per_pairing=n)
     d = tmp / "study"
     B.prepare_out_dir(d, force=True)
@@ -100,39 +84,33 @@ def main() -> None:
     play_s = time.perf_counter() - t
     t = time.perf_counter()
     res.write(d)
-    tables_s = time.perf_counter() - t
     total = res.manifest["games"]
-    store_mib = sum(f.stat().st_size for f in (d / B.STORE).glob("*.parquet")) / 2**20
-    tenth = [s for s in samples if s[0] >= total // 10][0]
-    last = samples[-1]
-    a = res.armies.sort_values("rank")
+    return {
+        "res": res, "play_s": play_s, "tables_s": time.perf_counter() - t, "total": total,
+        "store_mib": sum(f.stat().st_size for f in (d / B.STORE).glob("*.parquet")) / 2**20,
+        "rss_start": rss_start, "tenth": next(s for s in samples if s[0] >= total // 10),
+        "last": samples[-1], "peak": peak_mib(),
+    }  # fmt: skip
+
+
+def study_lines(st: dict, n: int) -> list[str]:
+    res, total, play_s = st["res"], st["total"], st["play_s"]
     m = res.matrix[res.matrix["army"] != res.matrix["opponent"]]
     hw = ((m["ci_high"] - m["ci_low"]) / 2).max()
-    load1 = os.getloadavg()[0]
-
     lines = [
-        "# Balance-study benchmark",
-        "",
-        f"Written by `benchmarks/bench_balance.py` on {datetime.date.today()}: manoeuvre-sim "
-        f"{__version__} (rules {RULES_VERSION}), numba {numba.__version__}, "
-        f"{platform.machine()}, {os.cpu_count()} logical CPUs, "
-        f"{numba.config.NUMBA_NUM_THREADS} threads. The 8 base armies, every ordered pairing "
-        "(64, mirrors included), policy `balanced` on both seats, seed 1, blocks of 1,000 "
-        "games (one Parquet file each). Compilation not timed. 1-minute load average "
-        f"{load0:.2f} at the start, {load1:.2f} at the end.",
-        "",
-        "## One million games",
+        f"## {total:,} games",
         "",
         "| games | per pairing | play (s) | games/s | tables + PDF (s) | store on disk |",
         "|---:|---:|---:|---:|---:|---:|",
-        f"| {total:,} | {n:,} | {play_s:.0f} | {total / play_s:,.0f} | {tables_s:.1f} | "
-        f"{store_mib:.0f} MiB |",
+        f"| {total:,} | {n:,} | {play_s:.0f} | {total / play_s:,.0f} | {st['tables_s']:.1f} | "
+        f"{st['store_mib']:.0f} MiB |",
         "",
         "Resident memory of the process (MiB), sampled after each block:",
         "",
         "| at start | after 10 % of the games | at the end | peak (VmHWM) |",
         "|---:|---:|---:|---:|",
-        f"| {rss_start:.0f} | {tenth[1]:.0f} | {last[1]:.0f} | {peak_mib():.0f} |",
+        f"| {st['rss_start']:.0f} | {st['tenth'][1]:.0f} | {st['last'][1]:.0f} | "
+        f"{st['peak']:.0f} |",
         "",
         "Memory is flat in the number of games: each block of records is written to disk and "
         "reduced to a count table whose size depends on the pairings, not on the games. "
@@ -143,12 +121,39 @@ def main() -> None:
         "| rank | army | field win rate | 95 % CI | rating (Elo) |",
         "|---:|---|---:|---|---:|",
     ]
-    for r in a.itertuples(index=False):
+    for r in res.armies.sort_values("rank").itertuples(index=False):
         lines.append(
             f"| {r.rank} ({r.rank_low}–{r.rank_high}) | {r.army} | {100 * r.field_win_rate:.1f} % "
             f"| [{100 * r.ci_low:.1f}, {100 * r.ci_high:.1f}] | {r.rating:+.0f} |"
         )
-    lines += [
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--games-per-pairing", 15_625, 200, "games per ordered pairing of the big study")
+    ap.size("--overhead-games", 1_000, 50, "games per pairing of the overhead comparison")
+    ap.add_argument("--study-dir", type=Path,
+                    help="where the studies go (default: a temporary directory, removed)")  # fmt: skip
+    args = ap.parse_args(argv)
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+
+    run = Run(args, ap.name)
+    armies = load_builtin_armies()
+    tmp = args.study_dir or Path(tempfile.mkdtemp(prefix="bench-balance-"))
+    # warm up (compile) outside the timings
+    B.run_spec(B.BalanceSpec(armies=tuple(armies[:2]), games_per_pairing=16), boot=0)
+    n0 = args.overhead_games
+    kernel_s, study0_s = overhead(armies, n0, tmp)
+    st = big_study(armies, args.games_per_pairing, tmp)
+    games0 = 64 * n0
+    lines = run.header("Balance-study benchmark", data_hash=st["res"].manifest.get("data_hash"),
+                       extra=["The 8 base armies, every ordered pairing (64, mirrors included), "
+                              f"policy `{DEFAULT_POLICY}` on both seats, seed 1, blocks of "
+                              "1,000 games (one Parquet file each); compilation not timed"])  # fmt: skip
+    lines += study_lines(st, args.games_per_pairing) + [
         "",
         "## Overhead of the study over the bare kernel",
         "",
@@ -163,14 +168,12 @@ def main() -> None:
         "",
         f"The study costs {100 * (study0_s / kernel_s - 1):.0f} % more than the kernel "
         f"alone ({study0_s / kernel_s:.2f}x).",
-        "",
     ]
-    path = Path(__file__).with_name("RESULTS-balance.md")
-    path.write_text("\n".join(lines), encoding="utf-8")
-    print("\n".join(lines))
-    if not args.out:
+    run.write(lines)
+    if not args.study_dir:
         shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

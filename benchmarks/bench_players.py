@@ -1,8 +1,9 @@
-"""Players benchmark (issue #5): the tournament, games per second, and where the time goes.
+"""Manoeuvre's players: the tournament, degenerate loops, games per second, where the time goes.
 
-    .venv/bin/python benchmarks/bench_players.py [--games-per-pair 2000] [--speed-games 20000]
+    python -m benchmarks players [--quick] [--games-per-pair 2000] [--speed-games 20000]
+        [--profile-games 4000] [--loop-games 200]
 
-Writes benchmarks/RESULTS-players.md:
+Measures (issue 5), re-run after changing a policy:
 
 1. the tournament of every pair of policies on mirrored armies and swapped seats (the
    figures of ``manoeuvre-sim tournament``) and the per-policy shape of the games;
@@ -11,22 +12,17 @@ Writes benchmarks/RESULTS-players.md:
 4. a profile by phase of the default style: the turn loop of ``engine/game.py`` replayed
    here phase by phase with the CPU's cycle counter read around each phase (an LLVM
    intrinsic, a few cycles per read), for the default style and for random play (the cost
-   of the rules alone).
+   of the rules alone);
+5. the styles' parameter vectors.
 
-The section "The tuned style" comes from a ``manoeuvre-sim tune`` run (README: Tuning a
-style); this script keeps it as it is when it rewrites the rest.
-The section "What the styles neglect" is bench_neglect.py's; it is kept as it is.
+The search player plays about a game a second: ``python -m benchmarks search`` measures it.
+How the ``tuned`` vector was made: docs/tuning.md.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import os
-import platform
 import sys
 import time
-from pathlib import Path
 
 import numba as nb
 import numpy as np
@@ -35,28 +31,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "RESULTS-players.md"
-# written by other scripts (a `manoeuvre-sim tune` run, bench_search.py,
-# bench_sensitivity.py), not by this one: kept when the file is rewritten
-TUNED_SECTION = "## The tuned style"
-KEPT_SECTIONS = (
-    TUNED_SECTION, "## Search player", "## Ladder with the search player",
-    "## Sensitivity to play strength", "## The search player as the yardstick",
-)  # fmt: skip
-
-
-def kept_section(text: str, title: str) -> str:
-    """The section of ``text`` headed ``title``, up to the next second-level heading."""
-    lines = text.splitlines(keepends=True)
-    for i, line in enumerate(lines):
-        if line.rstrip() == title:
-            end = next(
-                (j for j in range(i + 1, len(lines)) if lines[j].startswith(("## ", "<!-- "))),
-                len(lines),
-            )
-            return "".join(lines[i:end])
-    return ""
+from benchmarks.common import Parser, Run
 
 
 @intrinsic
@@ -243,46 +218,10 @@ def loops(policy: str, games: int) -> dict:
     }
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games-per-pair", type=int, default=2000)
-    ap.add_argument("--speed-games", type=int, default=20000)
-    ap.add_argument("--profile-games", type=int, default=4000)
-    ap.add_argument("--seed", type=int, default=2026)
-    args = ap.parse_args()
-
-    from manoeuvre_sim import __version__
+def tournament_lines(res, t_tour: float, args) -> list[str]:
     from manoeuvre_sim.analyses.manoeuvre import tournament as T
-    from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
-    from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES, POLICY_NAMES, POLICY_PARAMS
 
-    # the search player plays about a game a second: bench_search.py measures it
-    POLICY_NAMES = tuple(p for p in POLICY_NAMES if p != "search")  # noqa: N806
-    dflt = DEFAULT_POLICY
-
-    load0 = os.getloadavg()[0]
-    print("tournament ...", file=sys.stderr)
-    t = time.perf_counter()
-    res = T.run(T.resolve(list(POLICY_NAMES)), args.games_per_pair, args.seed)
-    t_tour = time.perf_counter() - t
-    pairs = T.pairs_json(res)["pairs"]
-    stats = T.policy_stats(res.frame)
-    print("loops ...", file=sys.stderr)
-    lp = {p: loops(p, 200) for p in POLICY_NAMES}
-    print("speed ...", file=sys.stderr)
-    speed = games_per_second(POLICY_NAMES, args.speed_games)
-    print("profile ...", file=sys.stderr)
-    prof = {p: profile(p, args.profile_games) for p in (dflt, "random")}
-
-    L = []
-    L.append("# Players: tournament, speed, profile\n")
-    L.append(
-        f"Written by `benchmarks/bench_players.py` on {datetime.date.today()}: manoeuvre-sim "
-        f"{__version__} (rules {RULES_VERSION}), numba {nb.__version__}, {platform.machine()}, "
-        f"{os.cpu_count()} logical CPUs; 1-minute load average {load0:.2f} at the start "
-        f"(other work on the machine slows the figures). Re-run it after changing a policy.\n"
-    )
-    L.append("## Tournament\n")
+    L = ["## Tournament", ""]
     L.append(
         f"`manoeuvre-sim tournament --games {args.games_per_pair} --seed {args.seed}`: every "
         f"pair on each of the 8 armies against itself, both seatings with the same seed "
@@ -291,22 +230,27 @@ def main() -> None:
     )
     L.append("| a | b | games | win rate a | 95% CI | draws |")
     L.append("|---|---|---:|---:|---|---:|")
-    for p in pairs:
+    for p in T.pairs_json(res)["pairs"]:
         L.append(
             f"| {p['a']} | {p['b']} | {p['games']:,} | {p['win_rate_a']:.3f} | "
             f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}] | {p['draws']} |"
         )
+    stats = T.policy_stats(res.frame)
     L.append("\nPer policy, over all its tournament games (means):\n")
     cols = list(stats.columns)
     L.append("| " + " | ".join(cols) + " |")
     L.append("|---|" + "---:|" * (len(cols) - 1))
     for r in stats.itertuples(index=False):
         L.append(f"| {r[0]} | {r[1]:,} | " + " | ".join(f"{x:.3f}" for x in r[2:]) + " |")
-    L.append("\n## Degenerate loops\n")
+    return L
+
+
+def loops_lines(lp: dict, games: int) -> list[str]:
+    L = ["\n## Degenerate loops\n"]
     L.append(
-        "200 traced Austria-Prussia games per policy against itself: the share of moves that "
-        "take a unit straight back to the square it left on its previous move, combats per "
-        "game turn, and the longest run of game turns without a combat.\n"
+        f"{games} traced Austria-Prussia games per policy against itself: the share of moves "
+        "that take a unit straight back to the square it left on its previous move, combats "
+        "per game turn, and the longest run of game turns without a combat.\n"
     )
     L.append("| policy | moves | back-and-forth | combats per game turn | longest quiet run |")
     L.append("|---|---:|---:|---:|---:|")
@@ -315,7 +259,11 @@ def main() -> None:
             f"| {p} | {d['moves']:,} | {d['back_and_forth']:.3f} | "
             f"{d['combats_per_game_turn']:.3f} | {d['longest_quiet']} |"
         )
-    L.append("\n## Games per second\n")
+    return L
+
+
+def speed_lines(speed, prof, dflt: str, args) -> list[str]:
+    L = ["\n## Games per second\n"]
     L.append(
         f"France vs Russia, {args.speed_games:,} games, the same policy on both seats, "
         f"compile time excluded.\n"
@@ -324,7 +272,6 @@ def main() -> None:
     L.append("|---|---:|---:|---:|")
     for pol, th, gps, turns in speed:
         L.append(f"| {pol} | {th} | {gps:,.0f} | {turns:.1f} |")
-    bal = {th: g for p, th, g, _ in speed if p == dflt}
     L.append(f"\n## Where the time goes (the default style, {dflt}, 1 thread)\n")
     L.append(
         f"{args.profile_games:,} France-Russia games played phase by phase with the cycle "
@@ -340,69 +287,96 @@ def main() -> None:
     for i, name in enumerate(PHASES):
         b, r = shares[dflt], shares["random"]
         L.append(f"| {name} | {b[0][i]:.1%} | {b[1][i]:.1f} | {r[0][i]:.1%} | {r[1][i]:.1f} |")
-    bt = prof[dflt][2]
-    rt = prof["random"][2]
+    bt, rt = prof[dflt][2], prof["random"][2]
     bw = prof[dflt][1] / args.profile_games * 1e6
     rw = prof["random"][1] / args.profile_games * 1e6
     L.append(
         f"| total | | {bw:.1f} ({bt:.1f} game turns, {bw / (2 * bt):.1f} µs per player turn) "
         f"| | {rw:.1f} ({rt:.1f} game turns, {rw / (2 * rt):.1f} µs per player turn) |"
     )
-    L.append("\n## The goal: 10,000 games/s on 2 threads\n")
-    two = bal.get(2, float("nan"))
-    one = bal.get(1, float("nan"))
-    per_rules = rw / (2 * rt)  # µs per player turn of the rules alone (random play)
-    per_bal = bw / (2 * bt)
-    rules_only = 1e6 / (per_rules * 2 * bt)  # games/s per thread if decisions were free
+    bal = {th: g for p, th, g, _ in speed if p == dflt}
+    return L + goal_lines(bal, bw / (2 * bt), rw / (2 * rt), bt)
+
+
+def goal_lines(bal: dict, per_bal: float, per_rules: float, bt: float) -> list[str]:
+    """Issue 5's goal, 10,000 games/s on 2 threads, and what bounds it if not met."""
+    two, one = bal.get(2, float("nan")), bal.get(1, float("nan"))
+    L = ["\n## The goal: 10,000 games/s on 2 threads\n"]
     L.append(
         f"Measured: {two:,.0f} games/s on 2 threads, {one:,.0f} on 1 (a million-game study "
         f"takes {1e6 / two / 60:.1f} minutes). "
         + ("The goal is met.\n" if two >= 10000 else "The goal is not met. What bounds it:\n")
     )
-    if two < 10000:
-        scaling = two / one
-        t_game = 1e6 / one  # µs per game per thread
-        rules = t_game * per_rules / per_bal
-        t_need = 1e6 * scaling / 10000
-        if t_need > rules:
-            need = (
-                f"At the measured 2-thread scaling ({scaling:.2f}x) the goal needs the "
-                f"decisions {(t_game - rules) / (t_need - rules):.1f}x cheaper."
-            )
-        else:
-            need = "Even free decisions would not reach it at the measured scaling."
-        L.append(
-            f"- A player turn of the default style costs {per_bal:.1f} µs, of which the rules "
-            f"themselves (the same phases under random play, which decides in a few "
-            f"nanoseconds) take about {per_rules:.1f} µs: the decisions are "
-            f"{1 - per_rules / per_bal:.0%} of the time.\n"
-            f"- Movement is the largest share: each movement decision values every legal "
-            f"move (typically 15-35) by the moved unit's position against the enemy units "
-            f"in reach, and the Supply and Forced March decisions do it again; combat "
-            f"decisions value every declarable combat with exact band probabilities and, "
-            f"in step 5, convolve the dice on the table.\n"
-            f"- With free decisions the rules alone would allow about {rules_only:,.0f} "
-            f"games/s per thread at this game length. {need}\n"
-        )
-    L.append("## The styles' parameters\n")
-    styles = [p for p in POLICY_NAMES if p not in ("random", "simple", "search")]
+    if two >= 10000:
+        return L
+    scaling = two / one
+    t_game = 1e6 / one  # µs per game per thread
+    rules = t_game * per_rules / per_bal
+    t_need = 1e6 * scaling / 10000
+    if t_need > rules:
+        need = (f"At the measured 2-thread scaling ({scaling:.2f}x) the goal needs the "
+                f"decisions {(t_game - rules) / (t_need - rules):.1f}x cheaper.")  # fmt: skip
+    else:
+        need = "Even free decisions would not reach it at the measured scaling."
+    L.append(
+        f"- A player turn of the default style costs {per_bal:.1f} µs, of which the rules "
+        f"themselves (the same phases under random play, which decides in a few "
+        f"nanoseconds) take about {per_rules:.1f} µs: the decisions are "
+        f"{1 - per_rules / per_bal:.0%} of the time.\n"
+        f"- Movement is the largest share: each movement decision values every legal "
+        f"move (typically 15-35) by the moved unit's position against the enemy units "
+        f"in reach, and the Supply and Forced March decisions do it again; combat "
+        f"decisions value every declarable combat with exact band probabilities and, "
+        f"in step 5, convolve the dice on the table.\n"
+        f"- With free decisions the rules alone would allow about "
+        f"{1e6 / (per_rules * 2 * bt):,.0f} games/s per thread at this game length. {need}\n"
+    )
+    return L
+
+
+def params_lines(policy_names) -> list[str]:
+    from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES, POLICY_PARAMS
+
+    styles = [p for p in policy_names if p not in ("random", "simple", "search")]
+    L = ["## The styles' parameters\n"]
     L.append("| parameter | " + " | ".join(styles) + " |")
     L.append("|---|" + "---:|" * len(styles))
     for i, name in enumerate(PARAM_NAMES):
         L.append(f"| {name} | " + " | ".join(f"{POLICY_PARAMS[p][i]:g}" for p in styles) + " |")
-    old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
-    for title in KEPT_SECTIONS:
-        kept = kept_section(old, title)
-        if kept:
-            L.append("\n" + kept.rstrip("\n"))
-    # the section bench_neglect.py writes stays as it is (it needs a baseline commit)
-    from bench_neglect import BEGIN, END
+    return L
 
-    if BEGIN in old and END in old:
-        L += ["", BEGIN + old.split(BEGIN, 1)[1].split(END, 1)[0] + END]
-    OUT.write_text("\n".join(L) + "\n", encoding="utf-8")
-    print(f"wrote {OUT}", file=sys.stderr)
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--games-per-pair", 2000, 100, "tournament games per pair of policies")
+    ap.size("--speed-games", 20000, 1000, "France-Russia games per games/s row")
+    ap.size("--profile-games", 4000, 200, "France-Russia games profiled per policy")
+    ap.size("--loop-games", 200, 20, "traced Austria-Prussia games per policy")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args(argv)
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+    from manoeuvre_sim.manoeuvre.engine.players import POLICY_NAMES
+
+    run = Run(args, ap.name)
+    # the search player plays about a game a second: bench_search.py measures it
+    names = tuple(p for p in POLICY_NAMES if p != "search")
+    print("tournament ...", file=sys.stderr)
+    t = time.perf_counter()
+    res = T.run(T.resolve(list(names)), args.games_per_pair, args.seed)
+    t_tour = time.perf_counter() - t
+    print("loops ...", file=sys.stderr)
+    lp = {p: loops(p, args.loop_games) for p in names}
+    print("speed ...", file=sys.stderr)
+    speed = games_per_second(names, args.speed_games)
+    print("profile ...", file=sys.stderr)
+    prof = {p: profile(p, args.profile_games) for p in (DEFAULT_POLICY, "random")}
+    L = run.header("Players: tournament, speed, profile")
+    L += tournament_lines(res, t_tour, args) + loops_lines(lp, args.loop_games)
+    L += speed_lines(speed, prof, DEFAULT_POLICY, args) + params_lines(names)
+    run.write(L)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
