@@ -1,11 +1,13 @@
-"""The default balance study against the same study under a stronger player (issue 26 part
-3): which conclusions hold under strong play and which move.
+"""The default balance study against the same study under stronger players: what holds, what moves.
 
     manoeuvre-sim balance --out reports/balance --force                       # make run
     manoeuvre-sim balance --games-per-pairing 200 --policies tuned,search:16:tuned:v2 \\
         --seed 1 --out reports/strong/balance-v2
-    .venv/bin/python benchmarks/bench_strong_balance.py reports/balance \\
-        reports/strong/balance-v2 [reports/strong/balance-m10 ...] [--boot 2000] [--seed 1]
+    python -m benchmarks strong-balance reports/balance reports/strong/balance-v2 \\
+        [reports/strong/balance-m10 ...] [--boot 2000] [--seed 1]
+    python -m benchmarks strong-balance --quick     # plays two tiny studies itself
+
+Issue 26 part 3: which conclusions of the default study hold under strong play.
 
 The first directory is the reference study (its policy ``tuned``, or ``DIR@LABEL``); each
 further one a study under a stronger player (its policy other than the reference's, or
@@ -23,27 +25,24 @@ rules, not written by hand: a difference whose 95 % interval excludes 0 moves, o
 interval holds 0 holds; the ranking holds if every army keeps its place, holds in the main
 if not but tau's interval stays above 0, else moves.
 
-Writes benchmarks/RESULTS-strong-balance.md (``--out``) atomically.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import json
-import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT))
-OUT = ROOT / "benchmarks" / "RESULTS-strong-balance.md"
+from benchmarks.bench_rank_agreement import field_rates, play_study
+from benchmarks.common import Parser, Run
+from manoeuvre_sim.core.stats import mean_interval, z_value
 
-from manoeuvre_sim.core.stats import mean_interval, z_value  # noqa: E402
+NEEDS = "the default study and studies under stronger players (DIR...)"
 
 Z = z_value()
 
@@ -108,7 +107,6 @@ def first_scores(g: pd.DataFrame) -> np.ndarray:
 def tau_interval(ref: dict, strong: dict, armies: list[str], boot: int, rng):
     """Kendall's tau between the two studies' field win rates, and its 95 % bootstrap
     interval (games resampled within each ordered pairing of each study)."""
-    from bench_rank_agreement import field_rates
     from scipy.stats import kendalltau
 
     idx = {x: i for i, x in enumerate(armies)}
@@ -306,61 +304,73 @@ def section(ref: dict, strong: dict, c: dict, armies: list[str], boot: int) -> l
     return L
 
 
-def main(argv: list[str] | None = None) -> int:
-    from manoeuvre_sim.core.fileio import atomic_write
+def load_all(args) -> tuple[dict, list[dict], list[str]]:
+    """The reference study and the strong ones, checked comparable (a :class:`Bad` if not)."""
+    if args.boot < 0:
+        raise Bad("--boot: expected 0 or more")
+    ref = load_study(args.reference, None)
+    strongs = [load_study(x, ref["label"]) for x in args.strong]
+    armies = sorted(ref["armies"].index)
+    for s in strongs:
+        for k in ("rules_version", "data_hash"):
+            if s["manifest"].get(k) != ref["manifest"].get(k):
+                raise Bad(f"{s['dir']}: {k} {s['manifest'].get(k)} differs from the "
+                          f"reference's {ref['manifest'].get(k)}: not comparable")  # fmt: skip
+        if sorted(s["armies"].index) != armies:
+            raise Bad(f"{s['dir']}: armies {sorted(s['armies'].index)}, the reference "
+                      f"has {armies}")  # fmt: skip
+    return ref, strongs, armies
 
-    argv = list(sys.argv[1:] if argv is None else argv)
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("reference", help="the default study's --out directory (DIR or DIR@LABEL)")
-    ap.add_argument("strong", nargs="+", help="studies under stronger players (DIR[@LABEL])")
-    ap.add_argument("--boot", type=int, default=2000)
+
+def quick_studies(tmp: Path) -> tuple[str, list[str]]:
+    """Two tiny studies seeded alike: the reference under ``tuned`` and one under
+    ``balanced`` beside it (the quick run's input)."""
+    ref = play_study(tmp / "ref", ["tuned"], 3)
+    strong = play_study(tmp / "strong", ["tuned", "balanced"], 2)
+    return str(ref), [f"{strong}@balanced"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.add_argument("reference", nargs="?",
+                    help="the default study's --out directory (DIR or DIR@LABEL)")  # fmt: skip
+    ap.add_argument("strong", nargs="*", help="studies under stronger players (DIR[@LABEL])")
+    ap.size("--boot", 2000, 50, "bootstrap resamples of tau")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=str(OUT))
     args = ap.parse_args(argv)
+    tmp = None
+    if args.reference is None and args.quick:
+        tmp = Path(tempfile.mkdtemp(prefix="bench-strong-"))
+        args.reference, args.strong = quick_studies(tmp)
+    if args.reference is None or not args.strong:
+        ap.error("expected the reference study and at least one strong study (or --quick)")
+    run = Run(args, ap.name)
     try:
-        if args.boot < 0:
-            raise Bad("--boot: expected 0 or more")
-        ref = load_study(args.reference, None)
-        strongs = [load_study(x, ref["label"]) for x in args.strong]
-        armies = sorted(ref["armies"].index)
-        for s in strongs:
-            for k in ("rules_version", "data_hash"):
-                if s["manifest"].get(k) != ref["manifest"].get(k):
-                    raise Bad(f"{s['dir']}: {k} {s['manifest'].get(k)} differs from the "
-                              f"reference's {ref['manifest'].get(k)}: not comparable")  # fmt: skip
-            if sorted(s["armies"].index) != armies:
-                raise Bad(f"{s['dir']}: armies {sorted(s['armies'].index)}, the reference "
-                          f"has {armies}")  # fmt: skip
+        ref, strongs, armies = load_all(args)
     except Bad as e:
-        print(f"bench_strong_balance: {e}", file=sys.stderr)
+        print(f"strong-balance: {e}", file=sys.stderr)
         return 2
     rng = np.random.default_rng(args.seed)
-    body = [
-        "# The balance study under stronger players",
-        "",
-        f"Written by `benchmarks/bench_strong_balance.py {' '.join(argv)}` (issue 26 part 3) "
-        f"on {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, 1-minute load "
-        f"{os.getloadavg()[0]:.1f} (2 shared cores). The reference is the default study "
-        f"(`make run`) under `{ref['label']}`; each study below plays the same "
-        f"{len(armies)} armies, every ordered pairing, both seats by the one policy, seeded "
-        "alike (a pairing's game k starts from the same seed in every study). Mirrors are "
-        "excluded from the field win rates, draws count half.",
+    body = run.header("The balance study under stronger players",
+                      data_hash=ref["manifest"].get("data_hash")) + [
+        f"The reference is the default study (`make run`) under `{ref['label']}`; each study "
+        f"below plays the same {len(armies)} armies, every ordered pairing, both seats by the "
+        "one policy, seeded alike (a pairing's game k starts from the same seed in every "
+        "study). Mirrors are excluded from the field win rates, draws count half.",
         "",
         "## Provenance",
         "",
         *provenance(ref),
         *[x for s in strongs for x in provenance(s)],
-    ]
+    ]  # fmt: skip
     for s in strongs:
         c = compare(ref, s, armies, args.boot, rng)
         body += ["", *section(ref, s, c, armies, args.boot)]
-    out = Path(args.out)
-    with atomic_write(out, encoding="utf-8") as f:
-        f.write("\n".join(body) + "\n")
-    print("\n".join(body))
-    print(f"wrote {out}", file=sys.stderr)
+    run.write(body)
+    if tmp is not None:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,10 +1,9 @@
-"""benchmarks/bench_strong_balance.py on tiny hand-made balance study directories: the
-figures it states (tau, the first player's paired and unpaired difference, the endings) and
+"""`python -m benchmarks strong-balance` (benchmarks/bench_strong_balance.py) on tiny
+hand-made balance study directories: the figures it states (tau, the first player's paired and unpaired difference, the endings) and
 its plain verdicts, and one line on bad input."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -12,18 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from benchmarks import bench_strong_balance as bench
+
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ["Austria", "France", "Prussia"]
 STRONG = "search:16:tuned:v2"
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "bench_strong_balance", ROOT / "benchmarks" / "bench_strong_balance.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _study(path: Path, label: str, strength: dict, first_wins: int, attrition: int) -> None:
@@ -67,7 +59,7 @@ def test_same_order_holds_and_the_first_player_moves(tmp_path):
     ref, strong, out = tmp_path / "ref", tmp_path / "strong", tmp_path / "r.md"
     _study(ref, "tuned", {"France": 3, "Prussia": 2, "Austria": 1}, 0, 0)
     _study(strong, STRONG, {"France": 3, "Prussia": 2, "Austria": 1}, 2, 9)
-    assert _bench().main([str(ref), str(strong), "--boot", "20", "--out", str(out)]) == 0
+    assert bench.main([str(ref), str(strong), "--boot", "20", "--out", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     cmd = f"manoeuvre-sim balance --games-per-pairing 4 --policy {STRONG} --seed 5"
     assert cmd in text and "rules version R1, data hash abc" in text
@@ -76,7 +68,7 @@ def test_same_order_holds_and_the_first_player_moves(tmp_path):
     assert "- **The ranking holds**" in text
     # first player under the reference: games 0-3 of each pairing, a wins in every pairing
     # whose a is the stronger or a mirror; strong: games 0-1 the first player wins
-    fs = _bench().first_scores
+    fs = bench.first_scores
     r = pd.read_parquet(ref / "games.parquet")
     s = pd.read_parquet(strong / "games.parquet")
     d = fs(s).mean() - fs(r).mean()
@@ -93,7 +85,7 @@ def test_a_reversed_order_moves(tmp_path):
     ref, strong, out = tmp_path / "ref", tmp_path / "strong", tmp_path / "r.md"
     _study(ref, "tuned", {"France": 3, "Prussia": 2, "Austria": 1}, 0, 0)
     _study(strong, STRONG, {"France": 1, "Prussia": 2, "Austria": 3}, 0, 0)
-    assert _bench().main([str(ref), str(strong), "--boot", "20", "--out", str(out)]) == 0
+    assert bench.main([str(ref), str(strong), "--boot", "20", "--out", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert "**-1.00** [-1.00, -1.00]" in text and "- **The ranking moves**" in text
     assert "France -100.0 [" in text  # a field win rate whose interval is clear of 0
@@ -108,7 +100,7 @@ def test_bad_input_is_one_line(tmp_path, capsys, what):
         m = json.loads((strong / "manifest.json").read_text(encoding="utf-8"))
         m["rules_version"] = "R2"
         (strong / "manifest.json").write_text(json.dumps(m), encoding="utf-8")
-    assert _bench().main([str(ref), str(strong), "--out", str(out)]) == 2
+    assert bench.main([str(ref), str(strong), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(strong) in err[0]
     assert ("no manifest.json" if what == "missing" else "rules_version") in err[0]
@@ -116,7 +108,6 @@ def test_bad_input_is_one_line(tmp_path, capsys, what):
 
 
 def test_paired_difference_is_over_the_same_seeds():
-    bench = _bench()
     g = pd.DataFrame({"army_a": ["A"] * 4, "army_b": ["B"] * 4, "game": [0, 1, 2, 3],
                       "seed": [1, 2, 3, 4], "first_player": list("abab"),
                       "winner": list("aabb")})  # fmt: skip
