@@ -1,9 +1,12 @@
-"""Why games end at nightfall (issue 26 part 4): the attrition / nightfall mix against play
-strength and against the rule options that speed fighting, and 20 traced games read.
+"""Why games end at nightfall: the endings mix against play strength and rule options, traced games read.
 
-    .venv/bin/python benchmarks/bench_endings.py [--players random,...,search:16@4]
+    python -m benchmarks endings [--quick] [--players random,...,search:16@4]
         [--games 1000] [--slow-games 8] [--option-players tuned,search:16@4]
         [--trace-player search:64] [--traces 20] [--seed 1] [--threads 0]
+        [--rows-from DIR@LABEL ...]
+
+Issue 26 part 4: the attrition / nightfall mix against play strength and against the rule
+options that speed fighting, and 20 traced games read (docs/endings.md reads the figures).
 
 For each player of ``--players`` (both seats alike), the default study's pairings: every
 ordered pairing of the 8 base armies (``--armies``), seeded as ``manoeuvre-sim balance``
@@ -18,27 +21,30 @@ nightfall. Then the players of ``--option-players`` again with ``--tournament-ha
 (``runner.traced_game``; game 0 of pairings spread over the 64) and counted
 (``analyses/manoeuvre/endings.py trace_counts``).
 
+``--rows-from DIR@LABEL`` (repeatable) adds the row of policy LABEL read from the records of
+the balance study DIR (its games 0 .. N-1 of each pairing are the games this benchmark
+would play), for a player too slow to play here again.
+
 Writes benchmarks/RESULTS-endings.md (``--out``) atomically after every finished row, so
-an interrupted run keeps what it finished. A player's list is an option so that a new
-player joins the tables with ``--players ...,NEWPLAYER@N``.
+an interrupted run keeps what it finished (a ``--quick`` run writes a temporary file and
+prints it). A player's list is an option so that a new player joins the tables with
+``--players ...,NEWPLAYER@N``; ``--add-players`` plays only the new ones and puts their rows
+into the file as it is, ``--traces-only`` redoes the traced games alone (each says so in a
+line of the file's header: the whole file is then no longer one command's).
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import os
-import platform
-import shlex
-import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "RESULTS-endings.md"
+from benchmarks.common import Parser, Run, git_commit, load, results_path
+
+TITLE = "Why games end at nightfall: endings against play strength and rule options"
 PLAYERS = "random,simple,attritional,territorial,balanced,tuned,search:4,search:16,search:64@4"
 OPTION_PLAYERS = "tuned,search:16"
 OPTIONS = (
@@ -353,107 +359,90 @@ def _insert_rows(lines: list[str], start: str, rows: dict[str, str]) -> list[str
     return lines[:i] + keep + list(rows.values()) + lines[j:]
 
 
-def add_rows(args, argv: list[str], armies: list[str], out: Path, load0: float) -> int:
+def later_note(run: Run, what: str) -> str:
+    """A header line for a partial update of the file: what, by which command, when."""
+    return (f"- {what} by `{run.command}` on {run.started:%Y-%m-%d %H:%M} UTC at commit "
+            f"{git_commit()}; 1-minute load average {run.load0:.2f} at the start, "
+            f"{load():.2f} at the end")  # fmt: skip
+
+
+def header_end(lines: list[str]) -> int:
+    """The index of the blank line that ends the header's bullets."""
+    return next(k for k in range(2, len(lines)) if not lines[k].strip())
+
+
+def study_rows(args, armies: list[str]) -> list[tuple[str, int, dict, str, dict]]:
+    """The rows of ``--rows-from``: (label, N, endings, seconds "—", manifest) each."""
+    from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
+
+    out = []
+    for text in args.rows_from:
+        label, n, g, m = study_row(text, armies, args.seed)
+        out.append((label, n, endings_row(g), "—", m))
+    return out
+
+
+def add_rows(args, run: Run, armies: list[str], out: Path, studies: list) -> int:
     """Play the players of ``--add-players`` (and read the studies of ``--rows-from``) and
     put their rows into the tables "Endings against play strength" of ``out``; the other
-    rows, the option table and the traced games are kept. A provenance line says so."""
+    rows, the option table and the traced games are kept. A header line says so."""
     from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
     from manoeuvre_sim.core.fileio import atomic_write
 
     npair = len(armies) ** 2
-    new: list[tuple[str, int, dict, str]] = []
-    manifests = []
-    for text in args.rows_from:
-        label, n, g, m = study_row(text, armies, args.seed)
-        new.append((label, n, endings_row(g), "—"))
-        manifests.append(m)
+    new = [r[:4] for r in studies]
     for spec, n in parse_players(args.add_players, args.games, args.slow_games,
                                  "--add-players") if args.add_players else []:  # fmt: skip
         print(f"{spec}: {n} games per pairing ...", file=sys.stderr)
-        g, m, secs = play_row(armies, spec, n, args.seed, args.threads, {})
+        g, _, secs = play_row(armies, spec, n, args.seed, args.threads, {})
         new.append((spec, n, endings_row(g), f"{secs:.0f}"))
-        manifests.append(m)
     lines = out.read_text(encoding="utf-8").split("\n")
     rows = {f"`{s}`": f"| `{s}` | {e['games'] // npair} | " + " | ".join(ending_cells(e))
             + f" | {secs} |" for s, _, e, secs in new}  # fmt: skip
     lines = _insert_rows(lines, "| player | N per pairing |", rows)
     close = dict(zip(rows, closeness_lines([(s, e) for s, _, e, _ in new])[2:], strict=True))
     lines = _insert_rows(lines, CLOSE, close)
-    prov = provenance(args, argv, load0, manifests)
     studies = "".join(f"; the row of `{x.partition('@')[2]}` read from the records of the "
                       f"balance study `{x.partition('@')[0]}` (seconds: —)"
                       for x in args.rows_from)  # fmt: skip
-    k = lines.index(STRENGTH) - 1
-    lines[k:k] = [f"- rows added later: {prov[0][2:]}{studies}; {prov[4][2:]}"]
+    k = header_end(lines)
+    lines[k:k] = [later_note(run, "rows added later") + studies]
     with atomic_write(out, encoding="utf-8") as f:
         f.write("\n".join(lines))
     print(f"wrote {out} (rows {', '.join(rows)})", file=sys.stderr)
     return 0
 
 
-def traces_only(args, argv: list[str], armies: list[str], out: Path, load0: float) -> int:
+def traces_only(args, run: Run, armies: list[str], out: Path) -> int:
     """Replace the section ``## Traced games`` of ``out`` (to the end of the file) with a
-    new tracing, its own provenance at its head."""
+    new tracing; a header line says so."""
     from manoeuvre_sim.core.fileio import atomic_write
 
     text = out.read_text(encoding="utf-8")
-    head = text.split("\n" + TRACED + "\n", 1)[0].rstrip("\n")
+    head = text.split("\n" + TRACED + "\n", 1)[0].rstrip("\n").split("\n")
     games = trace_games(armies, args.trace_player, args.traces, args.seed)
     body = trace_lines(args.trace_player, games, args.seed)
-    prov = provenance(args, argv, load0, [])
-    L = [head, "", TRACED, "", "Provenance of this section (written apart from the tables):", "",
-         *prov[:3], *prov[4:], "", *body]  # fmt: skip
+    k = header_end(head)
+    head[k:k] = [later_note(run, "the traced games redone")]
     with atomic_write(out, encoding="utf-8") as f:
-        f.write("\n".join(L) + "\n")
+        f.write("\n".join([*head, "", TRACED, "", *body]) + "\n")
     print(f"wrote {out} (traced games)", file=sys.stderr)
     return 0
 
 
-def provenance(args, argv: list[str], load0: float, manifests: list[dict]) -> list[str]:
-    import numba
-
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
-
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    hashes = sorted({m["data_hash"] for m in manifests})
-    return [
-        f"- command: `{' '.join(shlex.quote(x) for x in ['benchmarks/bench_endings.py', *argv])}`",
-        f"- seed: {args.seed} (each pairing's games seeded by `study.pairing_seed(seed, army "
-        "a, army b)`, as `manoeuvre-sim balance` seeds them)",
-        f"- rules version: {RULES_VERSION}; manoeuvre-sim {__version__} at commit {commit}; "
-        f"numba {numba.__version__}; Python {platform.python_version()}; "
-        f"{platform.machine()}, {os.cpu_count()} logical CPUs",
-        f"- data hash (the armies, the terrain table and the map pool): {', '.join(hashes)}",
-        f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; 1-minute "
-        f"load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} now (shared "
-        "machine: the seconds are noisy)",
-    ]
-
-
-def main(argv: list[str] | None = None) -> int:
-    from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
-    from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.core.fileio import atomic_write
-
-    argv = list(sys.argv[1:] if argv is None else argv)
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", default=PLAYERS, help="PLAYER or PLAYER@GAMES, comma-separated")
-    ap.add_argument("--games", type=int, default=1000, help="games per pairing (fast players)")
-    ap.add_argument("--slow-games", type=int, default=8, help="games per pairing (search)")
-    ap.add_argument("--option-players", default=OPTION_PLAYERS)
-    ap.add_argument("--trace-player", default="search:64")
-    ap.add_argument("--traces", type=int, default=20)
+def parser() -> Parser:
+    ap = Parser(__file__, __doc__)
+    ap.size("--players", PLAYERS, "random,tuned,search:2@1", "PLAYER or PLAYER@GAMES, "
+            "comma-separated", type=str)  # fmt: skip
+    ap.size("--games", 1000, 4, "games per pairing (fast players)")
+    ap.size("--slow-games", 8, 1, "games per pairing (search)")
+    ap.size("--option-players", OPTION_PLAYERS, "tuned", "the players of the rule-option rows",
+            type=str)  # fmt: skip
+    ap.size("--trace-player", "search:64", "tuned", "the player of the traced games", type=str)
+    ap.size("--traces", 20, 2, "traced games")
     ap.add_argument("--armies", default="", help="comma-separated (default the 8 base armies)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=0, help="0: all cores")
-    ap.add_argument("--out", default=str(OUT))
     ap.add_argument(
         "--traces-only", action="store_true",
         help="replace only the section 'Traced games' of --out (its tables are kept)",
@@ -466,58 +455,55 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--rows-from", action="append", default=[], metavar="DIR@LABEL",
         help="add the row of policy LABEL from the records of the balance study DIR "
-        "(seeded as this script seeds its games; repeatable)",
+        "(seeded as this benchmark seeds its games; repeatable)",
     )  # fmt: skip
-    args = ap.parse_args(argv)
-    try:
-        for name in ("games", "slow_games"):
-            if getattr(args, name) < 1:
-                raise UsageError(f"--{name.replace('_', '-')}: expected a positive number")
-        if args.traces < 0:
-            raise UsageError("--traces: expected 0 or more")
-        players = parse_players(args.players, args.games, args.slow_games, "--players")
-        opt_players = parse_players(
-            args.option_players, args.games, args.slow_games, "--option-players"
-        )
-        if args.traces:
-            parse_players(args.trace_player, 1, 1, "--trace-player")
-        if args.add_players:
-            parse_players(args.add_players, args.games, args.slow_games, "--add-players")
-        if (args.add_players or args.rows_from) and not Path(args.out).exists():
-            raise UsageError(f"--add-players/--rows-from: needs {args.out} written")
-        if args.traces_only and not (args.traces and Path(args.out).exists()):
-            raise UsageError(f"--traces-only: needs --traces above 0 and {args.out} written")
-    except UsageError as e:
-        print(f"bench_endings: {e}", file=sys.stderr)
-        return 2
-    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+    return ap
 
-    armies = [x.strip() for x in args.armies.split(",") if x.strip()] or [
-        a.name for a in load_builtin_armies()
-    ]
-    load0 = os.getloadavg()[0]
-    out = Path(args.out)
-    if args.add_players or args.rows_from:
-        try:
-            return add_rows(args, argv, armies, out, load0)
-        except UsageError as e:
-            print(f"bench_endings: {e}", file=sys.stderr)
-            return 2
-    if args.traces_only:
-        return traces_only(args, argv, armies, out, load0)
-    manifests: list[dict] = []
-    strength: list[tuple[str, dict, float]] = []
-    options_rows: list[tuple[str, str, dict, float]] = []
-    traces: list[str] = []
-    state = {"status": "under way"}
 
-    def write() -> None:
-        npair = len(armies) ** 2
-        L = [
-            "# Why games end at nightfall: endings against play strength and rule options",
-            "",
-            f"Written by `benchmarks/bench_endings.py` (issue 26 part 4; run {state['status']}). "
-            f"Each player plays both seats of every ordered pairing of {', '.join(armies)} "
+def check_args(args, out: Path, armies: list[str]) -> tuple[list, list, list]:
+    """The players, the option players and the rows of ``--rows-from`` (read now, so that a
+    bad study is refused before any game); a bad option is a UsageError."""
+    from manoeuvre_sim.core.errors import UsageError
+
+    for name in ("games", "slow_games"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name.replace('_', '-')}: expected a positive number")
+    if args.traces < 0:
+        raise UsageError("--traces: expected 0 or more")
+    players = parse_players(args.players, args.games, args.slow_games, "--players")
+    opt_players = parse_players(args.option_players, args.games, args.slow_games,
+                                "--option-players")  # fmt: skip
+    if args.traces:
+        parse_players(args.trace_player, 1, 1, "--trace-player")
+    if args.add_players:
+        parse_players(args.add_players, args.games, args.slow_games, "--add-players")
+    if args.add_players and not out.exists():
+        raise UsageError(f"--add-players: needs {out} written")
+    if args.traces_only and not (args.traces and out.exists()):
+        raise UsageError(f"--traces-only: needs --traces above 0 and {out} written")
+    return players, opt_players, study_rows(args, armies)
+
+
+class Report:
+    """The results file of a full run, rewritten whole after every finished row."""
+
+    def __init__(self, run: Run, args, armies: list[str], out: Path) -> None:
+        self.run, self.args, self.armies, self.out = run, args, armies, out
+        self.manifests: list[dict] = []
+        self.strength: list[tuple[str, dict, str]] = []
+        self.options_rows: list[tuple[str, str, dict, float]] = []
+        self.traces: list[str] = []
+        self.status = "under way"
+
+    def lines(self) -> list[str]:
+        npair = len(self.armies) ** 2
+        hashes = ", ".join(sorted({m["data_hash"] for m in self.manifests}))
+        L = self.run.header(TITLE, data_hash=hashes or None, extra=[
+            f"seed: {self.args.seed} (each pairing's games seeded by `study.pairing_seed(seed, "
+            "army a, army b)`, as `manoeuvre-sim balance` seeds them)",
+            f"run {self.status}",
+        ]) + [
+            f"Each player plays both seats of every ordered pairing of {', '.join(self.armies)} "
             f"({npair} pairings, mirrors included: the default study's), games 0 .. N-1 of "
             "each, seeded as the default study; a search player plays the first few games of "
             "each pairing only (N below). Shares with 95 % Wilson intervals; mean game turns "
@@ -526,36 +512,43 @@ def main(argv: list[str] | None = None) -> int:
             "both sides averaged. *Nightfall: winner's / loser's eliminations*: the enemy "
             "units each had eliminated when a decided game reached nightfall (means). *A side "
             "at 4*: nightfall games in which a side had eliminated 4, one short of an "
-            "attrition victory (rule 2.1).",
+            "attrition victory (rule 2.1). A row read from a balance study's records "
+            "(`--rows-from`) has no seconds (—).",
             "",
-            "## Provenance",
-            "",
-            *provenance(args, argv, load0, manifests),
-            "",
-            "## Endings against play strength",
+            STRENGTH,
             "",
             "| player | N per pairing | " + HEAD[2:] + " seconds |",
             "|---|---:" + ALIGN + "---:|",
-        ]
-        for name, e, secs in strength:
-            L.append(f"| `{name}` | {e['games'] // npair} | "
-                     + " | ".join(ending_cells(e)) + f" | {secs:.0f} |")  # fmt: skip
-        if strength:
+        ]  # fmt: skip
+        for name, e, secs in self.strength:
+            L.append(f"| `{name}` | {e['games'] // npair} | " + " | ".join(ending_cells(e))
+                     + f" | {secs} |")  # fmt: skip
+        if self.strength:
             L += ["", "At nightfall, the eliminations of the side ahead, of the winner and of "
                   "the loser, in per cent of the nightfall games (decided games for winner "
-                  "and loser):", "", *closeness_lines([(n, e) for n, e, _ in strength])]  # fmt: skip
-        L += ["", "## Endings against the rule options that speed fighting", ""]
-        L.append("`--tournament-hand` (rule 3: each player chooses its 5 starting cards) and "
-                 "`--advance-to-contact` (Distant Lands: 3 moves in game turn 1, 2 in turn 2), "
-                 "alone and together, on the same pairings and seeds.")  # fmt: skip
-        L += ["", "| player | rules | " + HEAD[2:] + " seconds |", "|---|---" + ALIGN + "---:|"]
-        for name, label, e, secs in options_rows:
+                  "and loser):", "",
+                  *closeness_lines([(n, e) for n, e, _ in self.strength])]  # fmt: skip
+        L += ["", "## Endings against the rule options that speed fighting", "",
+              "`--tournament-hand` (rule 3: each player chooses its 5 starting cards) and "
+              "`--advance-to-contact` (Distant Lands: 3 moves in game turn 1, 2 in turn 2), "
+              "alone and together, on the same pairings and seeds.", "",
+              "| player | rules | " + HEAD[2:] + " seconds |", "|---|---" + ALIGN + "---:|"]  # fmt: skip
+        for name, label, e, secs in self.options_rows:
             L.append(f"| `{name}` | {label} | " + " | ".join(ending_cells(e)) + f" | {secs:.0f} |")
-        L += ["", TRACED, ""]
-        L += traces or ["(not yet run)"]
-        with atomic_write(out, encoding="utf-8") as f:
-            f.write("\n".join(L) + "\n")
+        return L + ["", TRACED, "", *(self.traces or ["(not yet run)"])]
 
+    def write(self) -> None:
+        from manoeuvre_sim.core.fileio import atomic_write
+
+        with atomic_write(self.out, encoding="utf-8") as f:
+            f.write("\n".join(self.lines()) + "\n")
+
+
+def full_run(args, run: Run, armies: list[str], out: Path, plan: tuple) -> None:
+    from manoeuvre_sim.analyses.manoeuvre.endings import endings_row
+
+    players, opt_players, studies = plan
+    rep = Report(run, args, armies, out)
     done: dict[tuple, tuple[dict, float]] = {}  # a row played once (base rules twice named)
 
     def row(spec: str, n: int, opts: dict, label: str) -> tuple[dict, float]:
@@ -563,29 +556,66 @@ def main(argv: list[str] | None = None) -> int:
         if key not in done:
             print(f"{spec}, {label}: {n} games per pairing ...", file=sys.stderr)
             g, m, secs = play_row(armies, spec, n, args.seed, args.threads, opts)
-            manifests.append(m)
+            rep.manifests.append(m)
             done[key] = (endings_row(g), secs)
         return done[key]
 
     try:
         for spec, n in players:
-            strength.append((spec, *row(spec, n, {}, "base rules")))
-            write()
+            e, secs = row(spec, n, {}, "base rules")
+            rep.strength.append((spec, e, f"{secs:.0f}"))
+            rep.write()
+        for label, _, e, secs, m in studies:
+            rep.strength.append((label, e, secs))
+            rep.manifests.append(m)
         for spec, n in opt_players:
             for label, opts in OPTIONS:
-                options_rows.append((spec, label, *row(spec, n, opts, label)))
-                write()
+                rep.options_rows.append((spec, label, *row(spec, n, opts, label)))
+                rep.write()
         if args.traces:
             games = trace_games(armies, args.trace_player, args.traces, args.seed)
-            traces = trace_lines(args.trace_player, games, args.seed)
-        state["status"] = "complete"
+            rep.traces = trace_lines(args.trace_player, games, args.seed)
+        rep.status = "complete"
     except KeyboardInterrupt:
-        state["status"] = "interrupted: the rows below are the finished ones"
+        rep.status = "interrupted: the rows below are the finished ones"
         print("interrupted: writing the finished rows", file=sys.stderr)
-    write()
+    rep.write()
+
+
+def main(argv: list[str] | None = None) -> int:
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+
+    args = parser().parse_args(argv)
+    run = Run(args, "endings")
+    tmp = None
+    if args.out is not None:
+        out = args.out
+    elif args.quick:  # written as the run goes, printed at the end, removed
+        tmp = Path(tempfile.mkdtemp(prefix="bench-endings-"))
+        out = tmp / "RESULTS-endings.md"
+    else:
+        out = results_path("endings")
+    armies = [x.strip() for x in args.armies.split(",") if x.strip()] or [
+        a.name for a in load_builtin_armies()
+    ]
+    try:
+        plan = check_args(args, out, armies)
+        if args.add_players:
+            return add_rows(args, run, armies, out, plan[2])
+        if args.traces_only:
+            return traces_only(args, run, armies, out)
+        full_run(args, run, armies, out, plan)
+    except UsageError as e:
+        print(f"endings: {e}", file=sys.stderr)
+        return 2
     print(f"wrote {out}", file=sys.stderr)
+    if tmp is not None:
+        print(out.read_text(encoding="utf-8"))
+        out.unlink()
+        tmp.rmdir()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,16 +1,16 @@
-"""How games end (analyses/manoeuvre/endings.py, benchmarks/bench_endings.py): the trace counts on a
-hand-made trace whose counts are known, on a recorded game against the engine's own state,
-the endings of a few records, and the benchmark end to end on a few games."""
+"""How games end (analyses/manoeuvre/endings.py, `python -m benchmarks endings`): the trace
+counts on a hand-made trace whose counts are known, on a recorded game against the engine's
+own state, the endings of a few records, and the benchmark end to end on a few games."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from benchmarks import bench_endings
 from manoeuvre_sim.analyses.manoeuvre.endings import endings_row, trace_counts
 from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
@@ -172,15 +172,6 @@ def test_endings_row_counts():
     assert e["one_short"][0] == pytest.approx(1 / 3)
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "bench_endings", ROOT / "benchmarks" / "bench_endings.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_bench_endings_runs_and_records_its_provenance(tmp_path):
     from manoeuvre_sim.manoeuvre import RULES_VERSION
 
@@ -190,13 +181,13 @@ def test_bench_endings_runs_and_records_its_provenance(tmp_path):
         "France,Russia", "--trace-player", "tuned", "--traces", "2", "--seed", "7",
         "--out", str(out),
     ]  # fmt: skip
-    assert _bench().main(argv) == 0
+    assert bench_endings.main(argv) == 0
     text = out.read_text(encoding="utf-8")
     assert "run complete" in text
-    assert "- command: `benchmarks/bench_endings.py --players random@1,tuned@2" in text
+    assert "- written by `python -m benchmarks endings --players random@1,tuned@2" in text
     assert "- seed: 7" in text
-    assert f"- rules version: {RULES_VERSION}" in text
-    assert "- data hash (the armies, the terrain table and the map pool): " in text
+    assert f"- rules: Manoeuvre `{RULES_VERSION}`" in text
+    assert "- data hash: `" in text
     assert "load average" in text and "numba" in text
     assert "| `random` | 1 | 4 |" in text and "| `tuned` | 2 | 8 |" in text
     for label in ("base rules", "tournament hand", "Advance to Contact", "both"):
@@ -207,15 +198,17 @@ def test_bench_endings_runs_and_records_its_provenance(tmp_path):
     tables = text.split("## Traced games")[0]
     argv2 = ["--traces-only", "--trace-player", "random", "--traces", "1", "--armies",
              "France,Russia", "--out", str(out)]  # fmt: skip
-    assert _bench().main(argv2) == 0
+    assert bench_endings.main(argv2) == 0
     again = out.read_text(encoding="utf-8")
-    assert again.startswith(tables) and again.count("## Traced games") == 1
-    assert "Provenance of this section" in again and "1 games of `random`" in again
+    assert again.count("## Traced games") == 1 and "1 games of `random`" in again
+    title, bullets, body = tables.split("\n\n", 2)
+    assert again.startswith(f"{title}\n\n{bullets}\n") and body in again  # a header line added
+    assert "- the traced games redone by `python -m benchmarks endings --traces-only" in again
 
 
 def test_bench_endings_refuses_an_unknown_player(tmp_path, capsys):
     out = tmp_path / "x.md"
-    assert _bench().main(["--players", "tuned,nosuch@3", "--out", str(out)]) == 2
+    assert bench_endings.main(["--players", "tuned,nosuch@3", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--players" in err[0] and "nosuch" in err[0]
     assert not out.exists()
@@ -229,7 +222,7 @@ def test_bench_endings_adds_rows_and_keeps_the_others(tmp_path, capsys):
     out = tmp_path / "endings.md"
     base = ["--armies", "France,Russia", "--seed", "7", "--out", str(out)]
     argv = ["--players", "random@1,tuned@2", "--option-players", "tuned@1", "--traces", "0"]
-    assert _bench().main(argv + base) == 0
+    assert bench_endings.main(argv + base) == 0
     before = out.read_text(encoding="utf-8")
     tuned_row = next(x for x in before.splitlines() if x.startswith("| `tuned` | 2 | 8 |"))
     # a study's records (policy x, 1 game per ordered pairing, 1 attrition ending of 4)
@@ -245,7 +238,7 @@ def test_bench_endings_adds_rows_and_keeps_the_others(tmp_path, capsys):
                 "rules_version": RULES_VERSION}  # fmt: skip
     (study / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     add = ["--add-players", "random@2", "--rows-from", f"{study}@x"]
-    assert _bench().main(add + base) == 0
+    assert bench_endings.main(add + base) == 0
     text = out.read_text(encoding="utf-8")
     lines = text.splitlines()
     assert tuned_row in lines  # the other rows are kept
@@ -253,14 +246,14 @@ def test_bench_endings_adds_rows_and_keeps_the_others(tmp_path, capsys):
     assert any(x.startswith("| `random` | 2 | 8 |") for x in lines)  # ... by the new one
     assert any(x.startswith("| `x` | 1 | 4 | 25.00 % [") and x.endswith("| — |") for x in lines)
     assert any(x.startswith("| `x` | 3 | ") for x in lines)  # its nightfall games, closeness
-    assert "- rows added later: command: `benchmarks/bench_endings.py --add-players" in text
+    assert "- rows added later by `python -m benchmarks endings --add-players" in text
     assert text.split("## Endings against the rule options")[1] == before.split(
         "## Endings against the rule options")[1]  # fmt: skip
     # a study of another seed is refused in one line, the file untouched
     manifest["seed"] = 8
     (study / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     capsys.readouterr()
-    assert _bench().main(["--rows-from", f"{study}@x"] + base) == 2
+    assert bench_endings.main(["--rows-from", f"{study}@x"] + base) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--rows-from" in err[0] and "seed 8" in err[0]
     assert out.read_text(encoding="utf-8") == text
