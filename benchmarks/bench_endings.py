@@ -440,7 +440,8 @@ def parser() -> Parser:
             type=str)  # fmt: skip
     ap.size("--trace-player", "search:64", "tuned", "the player of the traced games", type=str)
     ap.size("--traces", 20, 2, "traced games")
-    ap.add_argument("--armies", default="", help="comma-separated (default the 8 base armies)")
+    ap.size("--armies", "", "France,Russia,Austria", "comma-separated ('': the 8 base armies)",
+            type=str)  # fmt: skip
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=0, help="0: all cores")
     ap.add_argument(

@@ -141,7 +141,7 @@ class Parser(argparse.ArgumentParser):
         self._sizes[dest] = (full, quick)
 
         def show(v) -> str:
-            return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+            return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v) or "''"
 
         self.add_argument(flag, type=type, default=None,
                           help=f"{help} (default {show(full)}; --quick {show(quick)})")  # fmt: skip
