@@ -1,64 +1,45 @@
-"""The learned position value (issue 26): generate self-play positions, fit, test on
-held-out games, export the model.
+"""The learned position value: self-play positions, the fit, its calibration on held-out games.
 
-    .venv/bin/python benchmarks/bench_value.py [--games 100] [--policy tuned] [--seed 1]
-        [--name tuned] [--test-share 0.2]
+    python -m benchmarks value [--quick] [--games 100] [--policy tuned] [--seed 1]
+        [--name tuned] [--test-share 0.2] [--note TEXT]
 
-Plays ``--games`` games of ``--policy`` against itself on every ordered pairing of the 8
-base armies (the balance study's seeds), keeps the features of both seats at the start of
-every player turn (``manoeuvre_sim/manoeuvre/value_data.py``; stored in reports/value/, not
-committed), fits the logistic value on the games outside a held-out ``--test-share`` of
-them (split by game), writes the model to data/value/NAME.npz with its provenance, and the
-section "NAME" of benchmarks/RESULTS-value.md: log loss and Brier score on the held-out
-games against a constant prediction, the reliability table, and the weights. The
-reliability curve is drawn to reports/value/NAME-reliability.png.
+Issue 26 part 1: a seat's chance to win from a position, fitted to self-play games
+(``manoeuvre_sim/manoeuvre/value_data.py``, ``value_fit.py``; the model
+``engine/players/value.py``, its features ``engine/players/features.py``). Plays
+``--games`` games of ``--policy`` against itself on every ordered pairing of the 8 base
+armies (the balance study's seeds), keeps the features of both seats at the start of every
+player turn (stored in reports/value/, not committed), fits the logistic value on the games
+outside a held-out ``--test-share`` of them (split by game), writes the model to
+data/value/NAME.npz with its provenance, and benchmarks/RESULTS-value-NAME.md: log loss and
+Brier score on the held-out games (lower is better) against a constant prediction, the
+reliability table (predicted against observed win rate by bin of the prediction; draws
+count half), the weights, and the other models of data/value/ on the same games. The
+reliability curve is drawn to reports/value/NAME-reliability.png. Needs the ``learn`` extra.
+
+A ``--quick`` run writes its model, positions and curve to a temporary directory, never
+to data/value/ (the engine reads those files).
+
+The search uses ``tuned`` (the default of ``search:...:vH``). ``search1`` and ``search1b``
+are the self-play refit round of issue 26 part 2: ``search1b`` predicts the value search's
+own games better than ``tuned``, but the search with it did not win (47.6 % [43.3, 51.9]
+head to head, 81.0 % against ``tuned`` where the search with ``tuned`` scored 83.0 %;
+docs/players.md), so neither is used.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import os
-import platform
-import sys
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-OUT = ROOT / "benchmarks" / "RESULTS-value.md"
-HEADER = """# The learned position value
-
-Issue 26 part 1: a seat's chance to win from a position, fitted to self-play games
-(`manoeuvre_sim/manoeuvre/value_data.py`, `value_fit.py`; the model `engine/players/value.py`, its features
-`engine/players/features.py`), written by `benchmarks/bench_value.py`. Each section is one model
-file in data/value/. Calibration is measured on held-out games (split by game): log loss
-and Brier score (lower is better) against a constant prediction, and the reliability table
-(predicted against observed win rate by bin of the prediction; draws count half).
-"""
+from benchmarks.common import BENCH_DIR, ROOT, Parser, Run
 
 
-def main() -> None:
-    import numpy as np
-    from bench_search import replace_section
-
-    from manoeuvre_sim.manoeuvre.engine.players.features import FEATURE_NAMES
-    from manoeuvre_sim.manoeuvre.engine.players.value import load_value, save_value, value_path
-    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+def positions_of(args, armies: list[str], data: Path):
+    """The self-play positions (read back if ``data`` holds them): rows, provenance, seconds."""
     from manoeuvre_sim.manoeuvre.value_data import positions, read_positions, write_positions
-    from manoeuvre_sim.manoeuvre.value_fit import fit_value, provenance
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="games per ordered pairing")
-    ap.add_argument("--policy", default="tuned")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--name", default="tuned", help="the model's name: data/value/NAME.npz")
-    ap.add_argument("--test-share", type=float, default=0.2)
-    ap.add_argument("--note", default="", help="a line on how this model came about")
-    args = ap.parse_args()
-    armies = [a.name for a in load_builtin_armies()]
-    safe = args.policy.replace(":", "_")
-    data = ROOT / "reports" / "value" / f"positions-{safe}-g{args.games}-s{args.seed}.parquet"
     t0 = time.perf_counter()
     if data.exists():
         rows, prov = read_positions(data)
@@ -69,19 +50,17 @@ def main() -> None:
             progress=lambda i, n: print(f"pairing {i}/{n}", flush=True),
         )  # fmt: skip
         write_positions(rows, prov, data)
-    secs = time.perf_counter() - t0
-    fit = fit_value(rows, test_share=args.test_share, seed=args.seed)
-    path = value_path(args.name)
-    save_value(path, fit.mean, fit.scale, fit.coef, fit.intercept,
-               provenance(prov, fit, test_share=args.test_share, split_seed=args.seed))  # fmt: skip
-    load_value(args.name)  # what the engine will read
+    return rows, prov, time.perf_counter() - t0
+
+
+def fit_lines(args, rows, prov, secs: float, fit) -> list[str]:
+    import numpy as np
+
+    from manoeuvre_sim.manoeuvre.engine.players.features import FEATURE_NAMES
+
     m = fit.metrics
-    load = os.getloadavg()[0]
     lines = [
-        f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, "
-        f"{os.cpu_count()} cores (load {load:.1f}), by `benchmarks/bench_value.py --games "
-        f"{args.games} --policy {args.policy} --seed {args.seed} --name {args.name}`"
-        f"{': ' + args.note if args.note else ''}.",
+        f"## Model `{args.name}`",
         "",
         f"Data: `{args.policy}` against itself, {args.games} games on each of the 64 ordered "
         f"pairings of the 8 base armies, {len(rows):,} rows (both seats at the start of every "
@@ -104,10 +83,8 @@ def main() -> None:
         "|---|---:|---:|---:|---|",
     ]
     for r in fit.reliability.itertuples():
-        lines.append(
-            f"| {r.lo:.1f}-{r.hi:.1f} | {r.rows:,} | {r.predicted:.3f} | {r.observed:.3f} | "
-            f"[{r.obs_lo:.3f}, {r.obs_hi:.3f}] |"
-        )
+        lines.append(f"| {r.lo:.1f}-{r.hi:.1f} | {r.rows:,} | {r.predicted:.3f} | "
+                     f"{r.observed:.3f} | [{r.obs_lo:.3f}, {r.obs_hi:.3f}] |")  # fmt: skip
     worst = float(np.max(np.abs(fit.reliability.predicted - fit.reliability.observed)))
     lines += [
         "",
@@ -118,13 +95,40 @@ def main() -> None:
         "| feature | mean | sd | weight |",
         "|---|---:|---:|---:|",
     ]
-    order = np.argsort(-np.abs(fit.coef))
-    for i in order:
-        lines.append(
-            f"| `{FEATURE_NAMES[i]}` | {fit.mean[i]:.3f} | {fit.scale[i]:.3f} | "
-            f"{fit.coef[i]:+.3f} |"
-        )
-    lines.append(f"| intercept | | | {fit.intercept:+.3f} |")
+    for i in np.argsort(-np.abs(fit.coef)):
+        lines.append(f"| `{FEATURE_NAMES[i]}` | {fit.mean[i]:.3f} | {fit.scale[i]:.3f} | "
+                     f"{fit.coef[i]:+.3f} |")  # fmt: skip
+    return lines + [f"| intercept | | | {fit.intercept:+.3f} |"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--games", 100, 2, "games per ordered pairing")
+    ap.add_argument("--policy", default="tuned")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--name", default="tuned", help="the model's name: data/value/NAME.npz")
+    ap.add_argument("--test-share", type=float, default=0.2)
+    ap.add_argument("--note", default="", help="a line on how this model came about")
+    args = ap.parse_args(argv)
+    from manoeuvre_sim.manoeuvre.engine.players.value import load_value, save_value, value_path
+    from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.value_fit import fit_value, provenance
+
+    run = Run(args, ap.name)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-value-")) if args.quick else None
+    where = tmp or ROOT / "reports" / "value"
+    armies = [a.name for a in load_builtin_armies()]
+    safe = args.policy.replace(":", "_")
+    data = where / f"positions-{safe}-g{args.games}-s{args.seed}.parquet"
+    rows, prov, secs = positions_of(args, armies, data)
+    fit = fit_value(rows, test_share=args.test_share, seed=args.seed)
+    path = (tmp / f"{args.name}.npz") if tmp else value_path(args.name)
+    save_value(path, fit.mean, fit.scale, fit.coef, fit.intercept,
+               provenance(prov, fit, test_share=args.test_share, split_seed=args.seed))  # fmt: skip
+    load_value(str(path))  # what the engine will read
+    lines = run.header(f"The learned position value: model `{args.name}`",
+                       data_hash=prov["data_hash"], extra=[args.note] if args.note else [])  # fmt: skip
+    lines += fit_lines(args, rows, prov, secs, fit)
     others = cross_check(rows, fit, args.name)
     if others:
         lines += [
@@ -136,11 +140,11 @@ def main() -> None:
             "|---|---:|---:|---:|",
             *others,
         ]
-    if not OUT.exists():
-        OUT.write_text(HEADER, encoding="utf-8")
-    replace_section(OUT, f"Model `{args.name}`", "\n".join(lines) + "\n")
-    print("\n".join(lines))
-    plot(fit, ROOT / "reports" / "value" / f"{args.name}-reliability.png", args.name)
+    run.write(lines, BENCH_DIR / f"RESULTS-value-{args.name}.md")
+    plot(fit, where / f"{args.name}-reliability.png", args.name)
+    if tmp is not None:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 def cross_check(rows, fit, name: str) -> list[str]:
@@ -190,4 +194,4 @@ def plot(fit, path: Path, name: str) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

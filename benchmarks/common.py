@@ -204,10 +204,11 @@ class Run:
         from manoeuvre_sim.core.fileio import atomic_write
 
         text = "\n".join(lines).rstrip("\n") + "\n"
-        target = self.out or (None if self.quick else (path or results_path(self.name)))
+        default = path or results_path(self.name)
+        target = self.out or (None if self.quick else default)
         if target is None:
             print(text)
-            print(f"(--quick: {results_path(self.name).name} not written)", file=sys.stderr)
+            print(f"(--quick: {default.name} not written)", file=sys.stderr)
             return None
         target = Path(target)
         target.parent.mkdir(parents=True, exist_ok=True)
