@@ -20,7 +20,9 @@ copy of this checkout in which the baseline's ``engine/players`` package is adde
 the current one as ``players_base`` and its styles are registered as the extra policies
 ``attritional@base``, ``territorial@base`` and ``balanced@base``: the rules engine is this
 checkout's, only the decisions differ. The scratch copy compiles with its own numba cache
-(a few minutes) and is deleted afterwards; nothing of it stays in the repository.
+(a few minutes) and is deleted afterwards; nothing of it stays in the repository. A
+``--quick`` run keeps its scratch copy and that cache in build/bench-neglect/ (ignored by
+git), at the same place each time, so that only its first run compiles.
 
 The registration is done in the worker process before anything is compiled: the game
 context's player (``game.new_context`` takes it from ``choose_entry``) becomes a ``choose``
@@ -32,11 +34,8 @@ signatures of those two functions and on ``players.dispatch``'s ``POLICY_NAMES``
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -44,10 +43,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "RESULTS-players.md"
-BEGIN = "<!-- neglect:begin (benchmarks/bench_neglect.py) -->"
-END = "<!-- neglect:end -->"
+from benchmarks.common import ROOT, Parser, Run
+
+NEEDS = "a baseline commit (--baseline REV)"
+QUICK_DIR = ROOT / "build" / "bench-neglect"  # a quick run's scratch copy and numba cache
 STYLES = ("attritional", "territorial", "balanced", "tuned")  # registered as <style>@base
 DEFAULT_POLICIES = ("attritional", "territorial", "balanced")
 KEY_CARDS = ("Committed Attack", "Withdraw", "Unit card: withdraw roll", "Skirmish")
@@ -85,10 +84,15 @@ def _extract_players(rev: str, dest: Path, package: str) -> None:
             (dest / f.name).write_text(text, encoding="utf-8")
 
 
-def build_scratch(baseline: str, candidate: str | None) -> Path:
+def build_scratch(baseline: str, candidate: str | None, at: Path | None = None) -> Path:
     """A copy of this checkout (its working files) whose ``players`` come from
-    ``candidate`` (None: as they are) and with ``baseline``'s players as ``players_base``."""
-    scratch = Path(tempfile.mkdtemp(prefix="neglect-ab-"))
+    ``candidate`` (None: as they are) and with ``baseline``'s players as ``players_base``,
+    in a new temporary directory or ``at`` (emptied first; the files keep their times, so
+    a numba cache of an earlier copy there still serves)."""
+    if at is not None:
+        shutil.rmtree(at, ignore_errors=True)
+        at.mkdir(parents=True)
+    scratch = at or Path(tempfile.mkdtemp(prefix="neglect-ab-"))
     ign = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
     pkg = scratch / "manoeuvre_sim"
     shutil.copytree(ROOT / "manoeuvre_sim", pkg, ignore=ign)
@@ -100,13 +104,15 @@ def build_scratch(baseline: str, candidate: str | None) -> Path:
     return scratch
 
 
-def run_worker(scratch: Path, job: dict) -> dict:
-    """Run ``job`` in a fresh interpreter on the scratch copy; returns its JSON answer."""
-    env = dict(os.environ, PYTHONPATH=str(scratch), NUMBA_CACHE_DIR=str(scratch / ".nbcache"))
+def run_worker(scratch: Path, job: dict, cache: Path | None = None) -> dict:
+    """Run ``job`` in a fresh interpreter on the scratch copy (its ``manoeuvre_sim`` first
+    on the path, this package after it); returns its JSON answer."""
+    env = dict(os.environ, PYTHONPATH=f"{scratch}{os.pathsep}{ROOT}",
+               NUMBA_CACHE_DIR=str(cache or scratch / ".nbcache"))  # fmt: skip
     out = scratch / "answer.json"
     job = dict(job, answer=str(out))
     subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(job)],
+        [sys.executable, "-m", "benchmarks.bench_neglect", "--worker", json.dumps(job)],
         env=env, check=True, cwd=scratch,
     )  # fmt: skip
     return json.loads(out.read_text(encoding="utf-8"))
@@ -238,19 +244,14 @@ def _strength_lines(rows: list[dict], label: str) -> list[str]:
 
 
 def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float) -> list[str]:
-    from manoeuvre_sim import __version__
     from manoeuvre_sim.analyses.manoeuvre import neglect as N
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
 
     cards, pols = _frames(ans)
     base_rev = args.baseline
-    L = [BEGIN, "", "## What the styles neglect", ""]
+    L = []
     L.append(
-        f"Written by `benchmarks/bench_neglect.py --baseline {base_rev} --games {args.games} "
-        f"--strength-games {args.strength_games} --seed {args.seed}` on "
-        f"{datetime.date.today()}: manoeuvre-sim {__version__} (rules {RULES_VERSION}), "
-        f"{platform.machine()}, {os.cpu_count()} logical CPUs, {seconds / 60:.0f} minutes. "
-        f"`@base` is the style as the players of `{base_rev}` "
+        f"The run took {seconds / 60:.0f} minutes. `@base` is the style as the players of "
+        f"`{base_rev}` "
         f"({_git('log', '-1', '--format=%h %s', base_rev)}) play it; the plain name is this "
         "checkout's. Both play in the same engine, on the same seeds.\n"
     )
@@ -267,11 +268,11 @@ def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float)
         "(a card played in a game that was going well looks good); the strength rows below "
         "are the causal test.\n"
     )
-    L.append("### The games\n")
+    L.append("## The games\n")
     L += N.markdown_policies(pols)
-    L.append("\n### The neglected cards, before and after\n")
+    L.append("\n## The neglected cards, before and after\n")
     L += N.markdown_cards(cards, KEY_CARDS)
-    L.append("\n### Strength: this checkout's style against the baseline's\n")
+    L.append("\n## Strength: this checkout's style against the baseline's\n")
     L.append(
         f"`manoeuvre_sim.manoeuvre.tournament` with the two versions as the pair: each army against "
         f"itself, both seatings with the same seed, {args.strength_games:,} games per style "
@@ -282,7 +283,7 @@ def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float)
         from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES, POLICY_PARAMS
 
         keep = POLICY_PARAMS["balanced"][PARAM_NAMES.index("keep")]
-        L.append("\n### Hand keeping: balanced with another discard threshold\n")
+        L.append("\n## Hand keeping: balanced with another discard threshold\n")
         L.append(
             f"The same tournament, balanced (this checkout, keep = {keep:g}: a card worth less "
             "is discarded) against itself with only the threshold changed; the win rate is the "
@@ -292,7 +293,7 @@ def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float)
         L += _strength_lines(ans["keep"], "variant")
     for rev, parent, a in steps:
         subject = _git("log", "-1", "--format=%s", rev)
-        L.append(f"\n#### Step `{rev}` against its parent `{parent}`: {subject}\n")
+        L.append(f"\n### Step `{rev}` against its parent `{parent}`: {subject}\n")
         L += _strength_lines(a["strength"], "style (the step)")
         if "cards" in a:
             c, p = _frames(a)
@@ -300,95 +301,13 @@ def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float)
             L += N.markdown_policies(p)
             L.append("")
             L += N.markdown_cards(c, KEY_CARDS)
-    L.append("\n### Every card type, after\n")
+    L.append("\n## Every card type, after\n")
     L += N.markdown_cards(cards[~cards["policy"].str.endswith("@base")])
-    L += ["", END]
     return L
 
 
-def write_section(lines: list[str]) -> None:
-    text = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
-    block = "\n".join(lines) + "\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        text = head + block.rstrip("\n") + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + block
-    OUT.write_text(text, encoding="utf-8")
-
-
-def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--worker":
-        worker(json.loads(sys.argv[2]))
-        return
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--baseline", required=True, help="the commit whose players are 'before'")
-    ap.add_argument("--games", type=int, default=100, help="games per ordered pairing (table)")
-    ap.add_argument("--strength-games", type=int, default=8000)
-    ap.add_argument("--policies", default=",".join(DEFAULT_POLICIES))
-    ap.add_argument(
-        "--strength-only",
-        action="store_true",
-        help="only the strength rows, printed as markdown; RESULTS-players.md is not touched",
-    )
-    ap.add_argument("--step", action="append", default=[], help="a commit to measure alone")
-    ap.add_argument("--step-table", action="store_true", help="the table for each step too")
-    ap.add_argument(
-        "--extra",
-        action="append",
-        default=[],
-        metavar="POLICY=GAMES",
-        help="another policy in the 'after' table with its games per pairing (e.g. search=4)",
-    )
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument(
-        "--keep-values",
-        default="3,3.5,5.5",
-        help="balanced's discard threshold (keep) in the hand-keeping experiment ('' none)",
-    )
-    ap.add_argument("--keep-scratch", action="store_true", help="keep the scratch copies")
-    args = ap.parse_args()
-    styles = [s for s in args.policies.split(",") if s]
-    for s in styles:
-        if s not in STYLES:
-            raise SystemExit(f"--policies: expected some of {', '.join(STYLES)}, got {s!r}")
-    if _git(
-        "status", "--porcelain", "--untracked-files=no", "manoeuvre_sim/manoeuvre/engine/players"
-    ):
-        print("note: engine/players has uncommitted changes; they are measured", file=sys.stderr)
-    t0 = time.perf_counter()
-    table = {f"{s}@base": args.games for s in styles} | {s: args.games for s in styles}
-    for e in args.extra:
-        name, _, n = e.partition("=")
-        if not name or not n.isdigit() or int(n) < 1:
-            raise SystemExit(f"--extra {e!r}: expected POLICY=GAMES, e.g. search=4")
-        table[name] = int(n)
-    job = {
-        "table": table,
-        "strength": styles,
-        "strength_games": args.strength_games,
-        "keep": [float(x) for x in args.keep_values.split(",") if x.strip()],
-        "seed": args.seed,
-    }
-    if args.strength_only:
-        job = dict(job, table=None, keep=None)
-    scratch = build_scratch(args.baseline, None)
-    try:
-        print(f"baseline {args.baseline} against this checkout ({scratch}) ...", file=sys.stderr)
-        ans = run_worker(scratch, job)
-    finally:
-        if not args.keep_scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
-    if args.strength_only:
-        print(
-            f"`bench_neglect.py --baseline {args.baseline} --strength-only --strength-games "
-            f"{args.strength_games} --seed {args.seed} --policies {','.join(styles)}`, "
-            f"{(time.perf_counter() - t0) / 60:.0f} minutes; the win rate is this checkout's "
-            "style against the baseline's, each army mirrored, both seatings, draws half.\n"
-        )
-        print("\n".join(_strength_lines(ans["strength"], "style (this checkout)")))
-        return
+def steps_of(args, job: dict) -> list[tuple[str, str, dict]]:
+    """``--step REV``: each commit against its parent, in a scratch copy of its own."""
     steps = []
     for rev in args.step:
         rev = _git("rev-parse", "--short", rev)
@@ -403,9 +322,95 @@ def main() -> None:
         finally:
             if not args.keep_scratch:
                 shutil.rmtree(scratch, ignore_errors=True)
-    write_section(section(args, ans, steps, time.perf_counter() - t0))
-    print(f"wrote the neglect section of {OUT}", file=sys.stderr)
+    return steps
+
+
+def parser() -> Parser:
+    ap = Parser(__file__, __doc__)
+    ap.size("--baseline", None, "HEAD", "the commit whose players are 'before'", type=str)
+    ap.size("--games", 100, 1, "games per ordered pairing (table)")
+    ap.size("--strength-games", 8000, 16, "tournament games per style")
+    ap.size("--policies", ",".join(DEFAULT_POLICIES), "balanced", "the styles", type=str)
+    ap.add_argument(
+        "--strength-only",
+        action="store_true",
+        help="only the strength rows, printed as markdown; no results file is written",
+    )
+    ap.add_argument("--step", action="append", default=[], help="a commit to measure alone")
+    ap.add_argument("--step-table", action="store_true", help="the table for each step too")
+    ap.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="POLICY=GAMES",
+        help="another policy in the 'after' table with its games per pairing (e.g. search=4)",
+    )
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.size("--keep-values", "3,3.5,5.5", "", "balanced's discard threshold (keep) in the "
+            "hand-keeping experiment ('' none)", type=str)  # fmt: skip
+    ap.add_argument("--keep-scratch", action="store_true", help="keep the scratch copies")
+    return ap
+
+
+def make_job(args, styles: list[str]) -> dict:
+    table = {f"{s}@base": args.games for s in styles} | {s: args.games for s in styles}
+    for e in args.extra:
+        name, _, n = e.partition("=")
+        if not name or not n.isdigit() or int(n) < 1:
+            raise SystemExit(f"--extra {e!r}: expected POLICY=GAMES, e.g. search=4")
+        table[name] = int(n)
+    job = {
+        "table": table,
+        "strength": styles,
+        "strength_games": args.strength_games,
+        "keep": [float(x) for x in args.keep_values.split(",") if x.strip()],
+        "seed": args.seed,
+    }
+    return dict(job, table=None, keep=None) if args.strength_only else job
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--worker"]:
+        worker(json.loads(argv[1]))
+        return 0
+    ap = parser()
+    args = ap.parse_args(argv)
+    if args.baseline is None:
+        ap.error("--baseline REV is needed (or --quick: HEAD)")
+    styles = [s for s in args.policies.split(",") if s]
+    for s in styles:
+        if s not in STYLES:
+            ap.error(f"--policies: expected some of {', '.join(STYLES)}, got {s!r}")
+    if _git("status", "--porcelain", "--untracked-files=no",
+            "manoeuvre_sim/manoeuvre/engine/players"):  # fmt: skip
+        print("note: engine/players has uncommitted changes; they are measured", file=sys.stderr)
+    run = Run(args, ap.name)
+    t0 = time.perf_counter()
+    job = make_job(args, styles)
+    keep = args.keep_scratch or args.quick
+    scratch = build_scratch(args.baseline, None, QUICK_DIR / "scratch" if args.quick else None)
+    try:
+        print(f"baseline {args.baseline} against this checkout ({scratch}) ...", file=sys.stderr)
+        ans = run_worker(scratch, job, QUICK_DIR / "numba" if args.quick else None)
+    finally:
+        if not keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    if args.strength_only:
+        print(
+            f"`python -m benchmarks neglect --baseline {args.baseline} --strength-only "
+            f"--strength-games {args.strength_games} --seed {args.seed} --policies "
+            f"{','.join(styles)}`, {(time.perf_counter() - t0) / 60:.0f} minutes; the win rate "
+            "is this checkout's style against the baseline's, each army mirrored, both "
+            "seatings, draws half.\n"
+        )
+        print("\n".join(_strength_lines(ans["strength"], "style (this checkout)")))
+        return 0
+    steps = steps_of(args, job)
+    body = section(args, ans, steps, time.perf_counter() - t0)
+    run.write(run.header("What the styles neglect") + body)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
