@@ -1,35 +1,38 @@
-"""Issue 13 before and after, in one run: the cold compile (where it goes, per kernel), the
-first ``make run`` and games per second (random and the default player, 1 and 2 threads)
-of an untouched checkout (``--base``, with its own .venv) against this one. Writes the
-section "Before and after" of benchmarks/RESULTS-engine.md.
+"""Manoeuvre before and after a speed change: the cold compile per kernel, the first make run, games/s.
 
     git worktree add ../base f1a194b && make -C ../base setup   # the "before" checkout
-    .venv/bin/python benchmarks/bench_speed.py --base ../base [--games 20000]
+    python -m benchmarks speed --base ../base [--games 20000] [--rounds 3]
+    python -m benchmarks speed --quick      # this checkout against itself, warm caches
+
+Issue 13, in one run: the cold compile (where it goes, per kernel), the first ``make run``
+and games per second (random and the default player, 1 and 2 threads) of an untouched
+checkout (``--base``, with its own .venv) against this one.
 
 Each checkout compiles into a fresh numba cache directory of its own (``NUMBA_CACHE_DIR``),
 so both compiles are cold and neither touches the other's cache; the games-per-second rows
 alternate between the two checkouts so that other work on the machine falls on both alike,
-and each row checks that both played the same games (equal records).
+and each row checks that both played the same games (equal records). A ``--quick`` run
+compares this checkout with itself on their usual (warm) numba caches, so its "cold
+compile" row is a load from the cache, not a compile.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import json
 import os
-import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.common import ROOT, Parser, Run, git_commit
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
-HERE = Path(__file__).resolve().parents[1]
-SECTION = "## Before and after (issue 13)"
+HERE = ROOT
+NEEDS = "an untouched checkout with its .venv (--base DIR)"
 
 # a cold compile of the engine and the default player, as the first run of a command does,
 # with numba's compile events (numba.core.event) timed per kernel: "exclusive" is a
@@ -84,9 +87,12 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _run(tree: Path, argv: list[str], cache: Path) -> tuple[str, float, float]:
-    """stdout, wall seconds and CPU seconds of ``argv`` run in ``tree``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONWARNINGS="ignore")
+def _run(tree: Path, argv: list[str], cache: Path | None) -> tuple[str, float, float]:
+    """stdout, wall seconds and CPU seconds of ``argv`` run in ``tree`` (numba's cache in
+    ``cache``; None: the tree's own)."""
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     env.pop("NUMBA_DISABLE_JIT", None)
     t, c = time.perf_counter(), _cpu()
     out = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True)
@@ -97,26 +103,16 @@ def _run(tree: Path, argv: list[str], cache: Path) -> tuple[str, float, float]:
 
 
 def _rev(tree: Path) -> str:
-    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True,
-                         text=True).stdout.strip()  # fmt: skip
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=tree,
-                           capture_output=True, text=True).stdout.split()[1::2]  # fmt: skip
-    return rev + (f" + uncommitted changes to {', '.join(dirty)}" if dirty else "")
+    return git_commit(tree)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--base", required=True, type=Path, help="the untouched checkout")
-    ap.add_argument("--games", type=int, default=20000, help="games per games/s row")
-    ap.add_argument("--rounds", type=int, default=3, help="runs per row and checkout (best)")
-    args = ap.parse_args()
-    base = args.base.resolve()
-    if not Path(_python(base)).exists():
-        sys.exit(f"--base {base}: no .venv there (run make setup in it first)")
-    trees = {"before": base, "after": HERE}
-    load0 = os.getloadavg()[0]
-    tmp = Path(tempfile.mkdtemp(prefix="bench-speed-"))
-    caches = {k: tmp / f"numba-{k}" for k in trees}
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b else "–"
+
+
+def compile_and_first_run(trees: dict, caches: dict, tmp: Path, args) -> tuple[dict, dict]:
+    """Per checkout: the cold compile (seconds, compiles, the top kernels, CPU) and the
+    first ``make run`` (the compile, then the set-up step and the balance job)."""
     compiled, first_run = {}, {}
     for k, tree in trees.items():
         print(f"{k}: cold compile ...", file=sys.stderr, flush=True)
@@ -126,15 +122,24 @@ def main() -> None:
         # the engine compiled); the first make run is the cold compile plus this
         print(f"{k}: make run's job ...", file=sys.stderr, flush=True)
         job = 0.0
-        for where in ("manoeuvre_sim/manoeuvre/engine", "manoeuvre_sim/engine"):  # new, old
+        for where in ("manoeuvre_sim/core", "manoeuvre_sim/manoeuvre/engine",
+                      "manoeuvre_sim/engine"):  # today's, then older homes  # fmt: skip
             if (tree / where / "warmup.py").exists():
                 module = where.replace("/", ".") + ".warmup"
                 job += _run(tree, [_python(tree), "-m", module, "games"], caches[k])[1]
                 break
         cmd = [str(tree / ".venv" / "bin" / "manoeuvre-sim"), "balance", "--quiet", "--force",
                "--out", str(tmp / f"balance-{k}")]  # fmt: skip
+        if args.balance_games:
+            cmd += ["--games-per-pairing", str(args.balance_games)]
         job += _run(tree, cmd, caches[k])[1]
         first_run[k] = (compiled[k]["seconds"], job)
+    return compiled, first_run
+
+
+def games_rows(trees: dict, caches: dict, args) -> list[tuple]:
+    """Games per second of random and the default player on 1 and 2 threads, the
+    checkouts alternating run by run; the best of each and whether all played alike."""
     rows = []
     for pol in ("random", DEFAULT_POLICY):
         for threads in (1, 2):
@@ -149,43 +154,36 @@ def main() -> None:
             hashes = {g["hash"] for k in trees for g in got[k]}
             best = {k: max(got[k], key=lambda g: g["gps"]) for k in trees}
             rows.append((pol, threads, best["before"], best["after"], len(hashes) == 1))
-    load1 = os.getloadavg()[0]
+    return rows
 
+
+def report(compiled: dict, first_run: dict, rows: list, args) -> list[str]:
+    cb, ca = compiled["before"], compiled["after"]
     L = [
-        SECTION,
-        "",
-        f"Written by `benchmarks/bench_speed.py` on {datetime.date.today()}: before = "
-        f"{_rev(base)}, after = {_rev(HERE)}; {platform.machine()}, {os.cpu_count()} logical "
-        f"CPUs, SHARED with other work during the run (1-minute load average {load0:.2f} at "
-        f"the start, {load1:.2f} at the end), so the absolute figures are slower than on an "
-        "idle machine and only the ratios, measured in this one run, compare. Each checkout "
-        "compiled cold into a numba cache of its own.",
-        "",
         "| | before | after | after / before |",
         "|---|---:|---:|---:|",
+        f"| cold compile, engine and default player (s) | {cb['seconds']:.0f} | "
+        f"{ca['seconds']:.0f} | {ratio(ca['seconds'], cb['seconds'])} |",
+        f"| its CPU time (s): less sensitive to the other work | {cb['cpu']:.0f} | "
+        f"{ca['cpu']:.0f} | {ratio(ca['cpu'], cb['cpu'])} |",
+        f"| kernel compilations in it | {cb['compiles']} | {ca['compiles']} | "
+        f"{ratio(ca['compiles'], cb['compiles'])} |",
     ]
-    cb, ca = compiled["before"], compiled["after"]
-    L.append(f"| cold compile, engine and default player (s) | {cb['seconds']:.0f} | "
-             f"{ca['seconds']:.0f} | {ca['seconds'] / cb['seconds']:.2f} |")  # fmt: skip
-    L.append(f"| its CPU time (s): less sensitive to the other work | {cb['cpu']:.0f} | "
-             f"{ca['cpu']:.0f} | {ca['cpu'] / cb['cpu']:.2f} |")  # fmt: skip
-    L.append(f"| kernel compilations in it | {cb['compiles']} | {ca['compiles']} | "
-             f"{ca['compiles'] / cb['compiles']:.2f} |")  # fmt: skip
-    fb, fa = sum(first_run["before"]), sum(first_run["after"])
+    (b0, b1), (a0, a1) = first_run["before"], first_run["after"]
     L.append(f"| first `make run` after set-up: compile + the balance job (s) | "
-             f"{first_run['before'][0]:.0f} + {first_run['before'][1]:.0f} = {fb:.0f} | "
-             f"{first_run['after'][0]:.0f} + {first_run['after'][1]:.0f} = {fa:.0f} | "
-             f"{fa / fb:.2f} |")  # fmt: skip
+             f"{b0:.0f} + {b1:.0f} = {b0 + b1:.0f} | {a0:.0f} + {a1:.0f} = {a0 + a1:.0f} | "
+             f"{ratio(a0 + a1, b0 + b1)} |")  # fmt: skip
     for pol, threads, b, a, _same in rows:
         L.append(f"| {pol} vs {pol}, {threads} thread(s), games/s | {b['gps']:,.0f} | "
-                 f"{a['gps']:,.0f} | {a['gps'] / b['gps']:.2f} |")  # fmt: skip
+                 f"{a['gps']:,.0f} | {ratio(a['gps'], b['gps'])} |")  # fmt: skip
+    same = all(r[4] for r in rows)
     L += [
         "",
         f"Games per second: France vs Russia, {args.games:,} games per row (seed 2), warm "
         f"cache, the best of {args.rounds} runs per checkout, the checkouts alternating run "
         "by run (the best is the run least slowed by the other work). The same games before "
         "and after (equal records) in every run: "
-        + ("**yes**." if all(r[4] for r in rows) else "**NO** — "
+        + ("**yes**." if same else "**NO** — "
            + ", ".join(f"{r[0]}/{r[1]}" for r in rows if not r[4]) + " differ."),
         "",
         "Where the cold compile goes: the kernels with the most exclusive compile time "
@@ -205,14 +203,38 @@ def main() -> None:
             else:
                 cells += ["", "", ""]
         L.append("| " + " | ".join(cells) + " |")
-    text = "\n".join(L) + "\n"
-    print(text)
-    path = HERE / "benchmarks" / "RESULTS-engine.md"
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_search import replace_section  # one way to keep a results section
+    return L
 
-    replace_section(path, SECTION.removeprefix("## "), text.removeprefix(SECTION))
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.add_argument("--base", type=Path, help="the untouched checkout (--quick: this one)")
+    ap.size("--games", 20000, 2000, "games per games/s row")
+    ap.size("--rounds", 3, 1, "runs per row and checkout (the best kept)")
+    ap.size("--balance-games", 0, 10, "games per pairing of the make run job (0: its default)")
+    args = ap.parse_args(argv)
+    if args.base is None and not args.quick:
+        ap.error("--base DIR is needed (or --quick: this checkout against itself)")
+    base = (args.base or HERE).resolve()
+    if not Path(_python(base)).exists():
+        ap.error(f"--base {base}: no .venv there (run make setup in it first)")
+    run = Run(args, ap.name)
+    trees = {"before": base, "after": HERE}
+    tmp = Path(tempfile.mkdtemp(prefix="bench-speed-"))
+    # each checkout compiles cold into a cache of its own; a quick run keeps the usual ones
+    caches = {k: None if args.quick else tmp / f"numba-{k}" for k in trees}
+    compiled, first_run = compile_and_first_run(trees, caches, tmp, args)
+    rows = games_rows(trees, caches, args)
+    cold = (
+        "on the usual (warm) numba caches" if args.quick else "cold into a numba cache of its own"
+    )
+    lines = run.header("Before and after: the compile and the speed", extra=[
+        f"before = {_rev(base)} ({base}), after = {_rev(HERE)}; each checkout compiled {cold}; "
+        "only the ratios, measured in this one run, compare"])  # fmt: skip
+    run.write(lines + report(compiled, first_run, rows, args))
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
