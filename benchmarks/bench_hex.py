@@ -1,32 +1,36 @@
-"""Maneuver's engine benchmark (issue 24): a million random games with the invariants
-checked, games per second per player on 1 and 2 threads, and the ladder of the players.
-Writes benchmarks/RESULTS-hex-engine.md (keeping its "Before and after" section).
+"""Maneuver's engine: a million checked random games, games/s per player, the cold compile, the ladder.
 
-    .venv/bin/python benchmarks/bench_hex.py [--invariant-games N] [--games N] [--ladder N]
-    .venv/bin/python benchmarks/bench_hex.py --speed-only [--games N]  # the games/s table only
+    python -m benchmarks hex [--quick] [--invariant-games N] [--games N] [--ladder N] [--cold 0]
+    python -m benchmarks hex --speed-only [--games N]    # the games/s table alone
 
-    # before and after a speed change, in one run (writes the section "Before and after"):
+    # before and after a speed change, in one run (benchmarks/RESULTS-hex-speed.md):
     mkdir /tmp/base && git archive <commit> manoeuvre_sim | tar -x -C /tmp/base
-    .venv/bin/python benchmarks/bench_hex.py --base /tmp/base --base-rev <commit> [--reps N]
+    python -m benchmarks hex --base /tmp/base --base-rev <commit> [--games N] [--reps N]
+
+Issue 24. Writes benchmarks/RESULTS-hex-engine.md: random players on both seats over every
+border line and advanced-rule option with the invariants checked after every phase
+(``hexgame/checks.py``: the stacking limit, rule [6]; no hex holding units of both sides, a
+captured Capital aside; the Capital on its set-up hex, rule [11]; unit conservation, rule
+[10]; the end by rule [12]) and the records checked again; games per second per pair of
+players on 1 and 2 threads (the best of 3 runs, the load beside each row) and the cold
+compile of the engine and the default player into an empty numba cache; the
+``manoeuvre-sim hex tournament`` ladder with 95 % intervals. A part given 0 games (or
+``--cold 0``) is left out. Goal (issue 24): the default player (capital vs capital) at
+20,000 games/s on 2 threads.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
-from bench_search import replace_section  # the one way to rewrite a results section
 
-from manoeuvre_sim.core.fileio import atomic_write
+from benchmarks.common import BENCH_DIR, ROOT, Parser, Run, git_commit
 
 PAIRS = (
     ("random", "random"),
@@ -35,8 +39,8 @@ PAIRS = (
     ("capital", "random"),
     ("capital", "attrition"),
 )
-KEEP_SECTIONS = ("Before and after",)
-RESULTS = Path(__file__).with_name("RESULTS-hex-engine.md")
+RESULTS = BENCH_DIR / "RESULTS-hex-engine.md"
+SPEED_RESULTS = BENCH_DIR / "RESULTS-hex-speed.md"
 SEED = 20261124
 
 COLD = """
@@ -147,7 +151,7 @@ def before_after(base: str, games: int, reps: int = 3) -> list[str]:
     ``manoeuvre_sim``, e.g. ``git archive <commit> manoeuvre_sim | tar -x -C DIR``) and of
     this one, the two alternating run by run; the best of ``reps`` each, and whether both
     played the same games (equal records)."""
-    here = str(Path(__file__).resolve().parents[1])
+    here = str(ROOT)
     best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
     same = True
     for _ in range(reps):
@@ -176,28 +180,17 @@ def before_after(base: str, games: int, reps: int = 3) -> list[str]:
     return lines
 
 
-def write_before_after(args) -> None:
-    """``--base``: only the section "Before and after" of the results file."""
-    load0 = os.getloadavg()[0]
-    table = before_after(args.base, args.games, args.reps)
-    load1 = os.getloadavg()[0]
-    rev = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    section = [
-        f"Written by `.venv/bin/python benchmarks/bench_hex.py --base {args.base} --games "
-        f"{args.games} --reps {args.reps}` on {datetime.date.today()}: before = {args.base_rev or args.base}, "
-        f"after = {rev}; {os.cpu_count()} logical CPUs, SHARED with other work during the run "
-        f"(1-minute load average {load0:.2f} at the start, {load1:.2f} at the end), so only the "
-        f"ratios, measured in this one run, compare. Basic border and rules, {args.games:,} "
-        f"games per row (seed 2), warm caches, the best of {args.reps} runs per checkout, the "
-        "checkouts "
-        "alternating run by run.",
+def before_after_lines(args) -> list[str]:
+    """``--base``: the games/s of the package in ``--base`` against this one."""
+    table = before_after(str(args.base), args.games, args.reps)
+    return [
+        f"Before = {args.base_rev or args.base}, after = {git_commit()}. Basic border and "
+        f"rules, {args.games:,} games per row (seed 2), warm caches, the best of {args.reps} "
+        "runs per checkout, the checkouts alternating run by run: only the ratios, measured "
+        "in this one run, compare.",
         "",
         *table,
     ]
-    replace_section(RESULTS, "Before and after (issue 24)", "\n".join(section))
-    print("\n".join(section))
 
 
 def speed_section(sp, games, t_speed, cold) -> list[str]:
@@ -231,135 +224,93 @@ def speed_section(sp, games, t_speed, cold) -> list[str]:
     return lines
 
 
-def write_speed_only(args) -> None:
-    """``--speed-only``: the section "Games per second per player" of the results file
-    measured again, the other sections kept."""
-    from manoeuvre_sim.hexgame import scenario as SC
-
-    cold = None if args.skip_cold else cold_compile()
-    t = time.perf_counter()
-    sp = speed(SC.load_scenario(), args.games)
-    section = speed_section(sp, args.games, time.perf_counter() - t, cold)
-    rev = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    note = (
-        f"(Section measured again by `.venv/bin/python benchmarks/bench_hex.py --speed-only "
-        f"--games {args.games}` on {datetime.date.today()} at commit {rev}, "
-        f"{os.cpu_count()} logical CPUs shared with other work.)"
-    )
-    replace_section(RESULTS, section[0].removeprefix("## "), "\n".join([note, "", *section[2:]]))
-    print("\n".join(section))
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--invariant-games", type=int, default=1_000_000)
-    ap.add_argument("--games", type=int, default=10_000, help="games per speed row and run")
-    ap.add_argument("--ladder", type=int, default=2_000, help="games per pair and seating")
-    ap.add_argument("--skip-cold", action="store_true")
-    ap.add_argument("--base", help="a source tree of the 'before' package: compare speeds only")
-    ap.add_argument("--base-rev", default="", help="the commit --base was exported from")
-    ap.add_argument("--reps", type=int, default=3, help="--base: runs per checkout")
-    ap.add_argument(
-        "--speed-only", action="store_true", help="measure the games/s section only, keep the rest"
-    )
-    args = ap.parse_args()
-    if args.base:
-        write_before_after(args)
-        return
-    if args.speed_only:
-        write_speed_only(args)
-        return
-    import numba
-
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.hexgame import RULES_VERSION
-    from manoeuvre_sim.hexgame import batch as BT
-    from manoeuvre_sim.hexgame import scenario as SC
-
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    sc = SC.load_scenario()
-    load0 = os.getloadavg()[0]
-    cold = None if args.skip_cold else cold_compile()
-    t_speed = time.perf_counter()
-    sp = speed(sc, args.games)
-    t_speed = time.perf_counter() - t_speed
-    n_per = args.invariant_games // len(BT.INVARIANT_SPREAD)
+def invariant_lines(sc, n_per: int) -> list[str]:
     inv, inv_secs = invariants(sc, n_per)
-    lad = ladder(args.ladder)
-    load1 = os.getloadavg()[0]
-    cmd = (
-        f"`.venv/bin/python benchmarks/bench_hex.py --invariant-games {args.invariant_games} "
-        f"--games {args.games} --ladder {args.ladder}`"
-    )
+    n = n_per * len(inv)
     lines = [
-        "# Maneuver engine benchmark",
-        "",
-        f"Written by {cmd} on {datetime.date.today()} at commit {commit}: manoeuvre-sim "
-        f"{__version__} (Maneuver rules {RULES_VERSION}), numba {numba.__version__}, "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
-        f"scenario {sc.name} (sha256 {sc.sha256[:16]}...). The machine was SHARED with other "
-        f"work during the run (1-minute load average {load0:.2f} at the start, {load1:.2f} at "
-        "the end): the absolute figures are slower than on an idle machine, and only figures "
-        "measured in this one run compare (as ratios).",
-        "",
         "## Invariants over random games",
         "",
-        f"Random players on both seats, {n_per * len(inv):,} games ({n_per:,} per row, master "
-        f"seed {SEED}; row k plays game indices k x {n_per:,} ..., so a violating game can be "
-        "replayed alone with `batch.play_one`), 2 threads, `default_options(check=1)`: after "
-        "every phase and at the end (`hexgame/checks.py`) the stacking limit (rule [6]), no "
-        "hex holding units of both sides (a captured Capital aside), the Capital on its set-up "
+        f"Random players on both seats, {n:,} games ({n_per:,} per row, master seed {SEED}; "
+        f"row k plays game indices k x {n_per:,} ..., so a violating game can be replayed "
+        "alone with `batch.play_one`), 2 threads, `default_options(check=1)`: after every "
+        "phase and at the end (`hexgame/checks.py`) the stacking limit (rule [6]), no hex "
+        "holding units of both sides (a captured Capital aside), the Capital on its set-up "
         "hex (rule [11]), unit conservation (every unit on the map or in the dead pile, the "
         "dead pile = eliminations - returns, rule [10]), and the end by rule [12]; the "
         "records checked again (a Capital victory within 10 game turns or a draw after the "
-        f"10th). {n_per * len(inv):,} games in {inv_secs:.0f} s "
-        f"({n_per * len(inv) / inv_secs:,.0f} games/s with the checks).",
+        f"10th). {n:,} games in {inv_secs:.0f} s ({n / inv_secs:,.0f} games/s with the checks).",
         "",
         "| border | options | games | games with a violation | ends not by the rules "
         "| capital victories | units eliminated | replacements |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for border, opts, n, bad, endbad, won, elim, repl in inv:
+    for border, opts, k, bad, endbad, won, elim, repl in inv:
         lines.append(
-            f"| {border} | {opts} | {n:,} | {bad} | {endbad} | {won:,} | {elim:,} | {repl:,} |"
+            f"| {border} | {opts} | {k:,} | {bad} | {endbad} | {won:,} | {elim:,} | {repl:,} |"
         )
     total_bad = sum(r[3] + r[4] for r in inv)
-    lines += [
-        "",
-        f"Violations in all: **{total_bad}**.",
-        "",
-        *speed_section(sp, args.games, t_speed, cold),
+    return lines + ["", f"Violations in all: **{total_bad}**.", ""]
+
+
+def ladder_lines(games: int) -> list[str]:
+    lines = [
         "## The ladder",
         "",
-        f"`manoeuvre-sim hex tournament --games {args.ladder} --seed 1 --threads 2` (basic "
-        "border and rules): each pair of players, each player once blue and once red "
-        f"({args.ladder:,} games each), a's score (a win 1, a draw 1/2) with its 95% Wilson "
+        f"`manoeuvre-sim hex tournament --games {games} --seed 1 --threads 2` (basic border "
+        "and rules): each pair of players, each player once blue and once red "
+        f"({games:,} games each), a's score (a win 1, a draw 1/2) with its 95% Wilson "
         "interval.",
         "",
         "| a | b | games | a won | b won | draws | a score | 95% interval |",
         "|---|---|---:|---:|---:|---:|---:|---|",
     ]
-    for p in lad:
+    for p in ladder(games):
         lo, hi = p["ci95"]
         lines.append(
             f"| {p['a']} | {p['b']} | {p['games']:,} | {p['a_wins']:,} | {p['b_wins']:,} | "
             f"{p['draws']:,} | {p['a_score']:.3f} | {lo:.3f}-{hi:.3f} |"
         )
-    kept = ""
-    if RESULTS.exists():
-        old = RESULTS.read_text(encoding="utf-8")
-        i = old.find("\n## ")
-        while i >= 0 and not old[i + 4 :].startswith(KEEP_SECTIONS):
-            i = old.find("\n## ", i + 1)
-        kept = old[i:] if i >= 0 else ""
-    with atomic_write(RESULTS, encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n" + kept)
-    print("\n".join(lines))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--invariant-games", 1_000_000, 16_000, "checked random games in all (0: none)")
+    ap.size("--games", 10_000, 1_000, "games per speed row and run (0: no speed table)")
+    ap.size("--ladder", 2_000, 100, "ladder games per pair and seating (0: no ladder)")
+    ap.size("--cold", 1, 0, "1: time a cold compile into an empty numba cache")
+    ap.add_argument("--speed-only", action="store_true",
+                    help="the games/s table alone (--invariant-games 0 --ladder 0)")  # fmt: skip
+    ap.add_argument("--base", help="a source tree of the 'before' package: compare speeds only")
+    ap.add_argument("--base-rev", default="", help="the commit --base was exported from")
+    ap.add_argument("--reps", type=int, default=3, help="--base: runs per checkout")
+    args = ap.parse_args(argv)
+    from manoeuvre_sim.hexgame import batch as BT
+    from manoeuvre_sim.hexgame import scenario as SC
+
+    run = Run(args, ap.name)
+    if args.base:
+        lines = run.header("Maneuver before and after: games per second")
+        run.write(lines + before_after_lines(args), SPEED_RESULTS)
+        return 0
+    if args.speed_only:
+        args.invariant_games = args.ladder = 0
+    sc = SC.load_scenario()
+    cold = cold_compile() if args.cold else None
+    lines = []
+    if args.games:
+        t = time.perf_counter()
+        sp = speed(sc, args.games)
+        lines += speed_section(sp, args.games, time.perf_counter() - t, cold)
+    if args.invariant_games:
+        lines = invariant_lines(sc, args.invariant_games // len(BT.INVARIANT_SPREAD)) + lines
+    if args.ladder:
+        lines += ladder_lines(args.ladder)
+    head = run.header("Maneuver engine benchmark", extra=[
+        f"scenario {sc.name} (sha256 {sc.sha256[:16]}...)"])  # fmt: skip
+    run.write(head + lines, RESULTS)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

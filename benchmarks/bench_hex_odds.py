@@ -1,6 +1,6 @@
-"""Maneuver combat-odds benchmark (rules 001): writes ``benchmarks/RESULTS-hex-odds.md``.
+"""Maneuver's combat odds: the exact odds against the engine's own roll, and rolls per second.
 
-Measures, in one run:
+Measures, in one run (rules 001):
 
 1. agreement of the exact odds (:func:`manoeuvre_sim.hexgame.odds.result_fractions`) with
    the engine's own roll (:func:`manoeuvre_sim.hexgame.crt.roll_combat`, through
@@ -9,53 +9,33 @@ Measures, in one run:
 2. simulated combats per second (one thread: the simulator runs its RNG streams one after
    the other, so the counts depend on the seed alone), and exact odds per second.
 
-Run: ``.venv/bin/python benchmarks/bench_hex_odds.py [--quick]``. A benchmark, not a test:
-the figures depend on the machine and are recorded, not asserted.
+The exact odds are sums of 1/36ths, so a chart or a command never needs the simulator; it
+is the check that the engine rolls what the odds say.
+
+    python -m benchmarks hex-odds [--quick] [--per-difference N] [--speed-rolls N]
+
+A benchmark, not a test: the figures depend on the machine and are recorded, not asserted.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime as dt
 import math
-import os
-import platform
-import time
-from pathlib import Path
 
-import numba
-import numpy as np
-
-from manoeuvre_sim import __version__
+from benchmarks.common import Parser, Run, best_of
 from manoeuvre_sim.hexgame import GAME_TITLE
 from manoeuvre_sim.hexgame import odds as O
 from manoeuvre_sim.hexgame.crt import RESULT_NAMES
 
-OUT = Path(__file__).with_name("RESULTS-hex-odds.md")
 DIFFERENCES = range(-8, 9)
 DEFENCE = 8  # each difference is played as (8 + difference) against 8
 SEED = 2026
 
 
-def best_of(fn, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="10x fewer rolls")
-    args = ap.parse_args()
-    per_diff = 100_000 if args.quick else 1_000_000
-    speed_n = 2_000_000 if args.quick else 20_000_000
-    load0 = os.getloadavg()[0]
-
+def agreement(per_diff: int) -> tuple[list[str], tuple[float, str]]:
+    """The table rows (exact % / simulated % per result) and the largest deviation in
+    standard errors with its cell."""
     O.simulate(O.combat_odds([4], [4]), 10, SEED)  # compile (or load) the kernel first
-    rows, worst = [], (0.0, None)
+    rows, worst = [], (0.0, "")
     for i, diff in enumerate(DIFFERENCES):
         res = O.combat_odds([DEFENCE + diff], [DEFENCE])
         est = O.simulate(res, per_diff, SEED + i)  # independent rolls per row
@@ -71,40 +51,17 @@ def main() -> None:
                 worst = (z, f"{diff:+d} {RESULT_NAMES[r]}")
             cells.append(f"{100 * p:.3f} / {100 * est.p[r]:.3f}")
         rows.append(f"| {diff:+d} | " + " | ".join(cells) + " |")
+    return rows, worst
 
+
+def speed_lines(speed_n: int) -> list[str]:
     res = O.combat_odds([6], [4])
     t_sim = best_of(lambda: O.simulate(res, speed_n, SEED), 3)
     n_exact = 20_000
     t_exact = best_of(lambda: [O.result_fractions(d % 21 - 10) for d in range(n_exact)], 3)
     t_combat = best_of(lambda: [O.combat_odds("4,3r", "5,1c", step_losses=True)
                                 for _ in range(2_000)], 3)  # fmt: skip
-    load1 = os.getloadavg()[0]
-
-    lines = [
-        "# Maneuver combat-odds benchmark",
-        "",
-        f"{GAME_TITLE}. Written by `benchmarks/bench_hex_odds.py` on {dt.date.today()}: "
-        f"manoeuvre-sim {__version__}, numba {numba.__version__}, numpy {np.__version__}; "
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs.",
-        "",
-        f"1-minute load average {load0:.2f} at the start, {load1:.2f} at the end: other "
-        "processes share the machine's cores, so the speeds are lower bounds.",
-        "",
-        "## Exact odds against the engine's roll",
-        "",
-        f"Each difference played as ({DEFENCE} + difference) against {DEFENCE}: "
-        f"{per_diff:,} combats rolled with `crt.roll_combat` (seed {SEED} for -8, one more per "
-        "row) beside the exact "
-        "odds. Cells: exact % / simulated %.",
-        "",
-        "| difference | " + " | ".join(RESULT_NAMES) + " |",
-        "|---:|" + "---:|" * len(RESULT_NAMES),
-        *rows,
-        "",
-        f"Largest deviation: {worst[0]:+.2f} standard errors ({worst[1]}) over "
-        f"{len(DIFFERENCES) * len(RESULT_NAMES)} cells; a result the exact odds call impossible "
-        "was never rolled, and a certain one always rolled (either failing would read inf).",
-        "",
+    return [
         "## Speed",
         "",
         "| what | per second |",
@@ -115,14 +72,36 @@ def main() -> None:
         f"{n_exact / t_exact:,.0f} |",
         f"| exact odds of an attack with its units' fates (`combat_odds`, 2 + 2 units, step "
         f"losses) | {2_000 / t_combat:,.0f} |",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--per-difference", 1_000_000, 100_000, "combats rolled per difference")
+    ap.size("--speed-rolls", 20_000_000, 2_000_000, "rolls per speed timing")
+    args = ap.parse_args(argv)
+    run = Run(args, ap.name)
+    rows, worst = agreement(args.per_difference)
+    lines = run.header("Maneuver combat-odds benchmark", extra=[GAME_TITLE]) + [
+        "## Exact odds against the engine's roll",
         "",
-        "The exact odds are sums of 1/36ths, so a chart or a command never needs the "
-        "simulator; it is the check that the engine rolls what the odds say.",
+        f"Each difference played as ({DEFENCE} + difference) against {DEFENCE}: "
+        f"{args.per_difference:,} combats rolled with `crt.roll_combat` (seed {SEED} for -8, "
+        "one more per row) beside the exact odds. Cells: exact % / simulated %.",
+        "",
+        "| difference | " + " | ".join(RESULT_NAMES) + " |",
+        "|---:|" + "---:|" * len(RESULT_NAMES),
+        *rows,
+        "",
+        f"Largest deviation: {worst[0]:+.2f} standard errors ({worst[1]}) over "
+        f"{len(DIFFERENCES) * len(RESULT_NAMES)} cells; a result the exact odds call "
+        "impossible was never rolled, and a certain one always rolled (either failing would "
+        "read inf).",
         "",
     ]
-    OUT.write_text("\n".join(lines))
-    print(f"wrote {OUT}")
+    run.write(lines + speed_lines(args.speed_rolls))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,15 +1,17 @@
-"""Maneuver's variant study under each player (issue 25, "sensitivity to the players").
+"""Maneuver's variant study under each player: the table per player, the signs, where they disagree.
 
-    .venv/bin/python benchmarks/bench_hex_sensitivity.py [--players random,capital,...]
+    python -m benchmarks hex-sensitivity [--quick] [--players random,capital,...]
         [--games 5000] [--search-games 1000] [--seed 1] [--threads 0]
         [--variants basic,large_blue,...] [--store DIR [--resume]] [--out FILE]
+
+Issue 25, "sensitivity to the players" (docs/hex.md reads the figures).
 
 Plays the variant table of ``manoeuvre-sim hex balance`` (its default variants: the basic
 game, the borders ``large_blue``/``large_red``, army quality ``back:front``/``front:back``,
 step losses, step replacements; ``--variants`` names a subset) once per player, the same
 player on both sides (the mirror pairing), through the study's own code
-(:func:`manoeuvre_sim.analyses.hexgame.variants.run`), and writes benchmarks/RESULTS-hex-
-sensitivity.md: per variant and player the first/second player's, blue's and red's win
+(:func:`manoeuvre_sim.analyses.hexgame.variants.run`), and writes
+benchmarks/RESULTS-hex-sensitivity.md: per variant and player the first/second player's, blue's and red's win
 rates and the draw rate with 95 % Wilson intervals, how games end, the turn the Capital
 fell; then the comparisons across players: the sign of the first player's and of blue's
 edge (paired intervals, ``stats.paired_interval``), each rule's effect on the draw rate
@@ -24,19 +26,12 @@ seed; within a player every variant replays the same game seeds (common random n
 as ``hex balance``); a pairing's seed comes from its players' names, so two players do not
 share seeds (their moves would part the dice after the first roll anyway).
 
-A section "## Where the answer changes" already in the output file (the written reading)
-is kept when the file is rewritten. Ctrl-C stops after the task in flight; the file is then
-written with the players finished so far (``--store`` keeps every game for ``--resume``).
+Ctrl-C stops after the task in flight; the file is then written with the players finished
+so far (``--store`` keeps every game for ``--resume``).
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime as dt
-import os
-import platform
-import shlex
-import subprocess
 import sys
 import time
 import warnings
@@ -45,12 +40,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "RESULTS-hex-sensitivity.md"
+from benchmarks.common import Parser, Run
+
 DEFAULT_PLAYERS = (
     "random,capital,attrition,search:8=2000,search:32,search:32:attrition,search:128=300"
 )
-KEEP = "Where the answer changes"
 
 
 def parse_players(text: str, games: int, search_games: int) -> list[tuple[str, int]]:
@@ -206,36 +200,14 @@ def disjoint(var: pd.DataFrame, a: str, b: str, rate: str) -> list[str]:
     return list(x.index[apart])
 
 
-def provenance(done, plan, secs, args, command, load0, load1, interrupted) -> list[str]:
-    import numba
-    import scipy
-
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.hexgame import GAME_TITLE
-
+def provenance(done, plan, secs, args, interrupted) -> list[str]:
+    """What every player played, and how fast (after the header)."""
     m = next(iter(done.values())).manifest
-    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                         check=False, cwd=ROOT).stdout.strip() or "unknown"  # fmt: skip
     speed = "; ".join(
         f"`{p}` {n:,} games a variant, {secs[p]:.0f} s ({n * len(m['variants']) / secs[p]:,.0f} games/s)"
         for p, n in plan if p in done
     )  # fmt: skip
     out = [
-        "# Maneuver: how much the variant study depends on the players",
-        "",
-        f"{GAME_TITLE}. Written by `benchmarks/bench_hex_sensitivity.py` on "
-        f"{dt.date.today()}: manoeuvre-sim {__version__} (commit {rev}), rules version "
-        f"`{m['rules_version']}`, scenario `{m['scenario']}` sha256 `{m['scenario_sha256']}`, "
-        f"seed {args.seed}; numba {numba.__version__}, numpy {np.__version__}, pandas "
-        f"{pd.__version__}, scipy {scipy.__version__}, Python {platform.python_version()}; "
-        f"{platform.machine()}, {os.cpu_count()} logical CPUs shared with other work, "
-        f"threads {m.get('threads', args.threads)}. 1-minute load average {load0:.2f} at the "
-        f"start, {load1:.2f} at the end.",
-        "",
-        "```sh",
-        command,
-        "```",
-        "",
         f"Each player plays both sides (the mirror pairing) of every variant, {m['turns']} "
         f"turns, the first player drawn per game (rule [3]). {speed}. Within a player every "
         "variant replays the same game seeds (common random numbers); two players' seeds "
@@ -412,32 +384,18 @@ def comparison_lines(var, edge, variants, players) -> list[str]:
     return out
 
 
-def kept_section(path: Path) -> list[str]:
-    """The written section ``## Where the answer changes`` of an earlier file, if any."""
-    if not path.exists():
-        return []
-    text = path.read_text(encoding="utf-8")
-    i = text.find(f"\n## {KEEP}\n")
-    if i < 0:
-        return []
-    j = text.find("\n## ", i + 1)
-    return text[i + 1 : j if j >= 0 else len(text)].rstrip("\n").split("\n") + [""]
-
-
-def main(argv: list[str] | None = None) -> Path:
-    from manoeuvre_sim.core.fileio import atomic_write
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", default=DEFAULT_PLAYERS,
-                    help="PLAYER[=GAMES],... the players, each on both sides")  # fmt: skip
-    ap.add_argument("--games", type=int, default=5000, help="games per variant (not search)")
-    ap.add_argument("--search-games", type=int, default=1000, help="games per variant (search)")
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.size("--players", DEFAULT_PLAYERS, "random,capital,search:2=20",
+            "PLAYER[=GAMES],... the players, each on both sides", type=str)  # fmt: skip
+    ap.size("--games", 5000, 200, "games per variant (not search)")
+    ap.size("--search-games", 1000, 20, "games per variant (search)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=0, help="0: all cores")
-    ap.add_argument("--variants", default=None, help="a subset of the default variants by name")
+    ap.size("--variants", None, "basic,large_blue,step losses",
+            "a subset of the default variants by name (default: all)", type=str)  # fmt: skip
     ap.add_argument("--store", default=None, help="keep each player's games in DIR/PLAYER/")
     ap.add_argument("--resume", action="store_true", help="with --store: finish a stopped run")
-    ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     if args.games < 1 or args.search_games < 1 or args.threads < 0:
         raise SystemExit("--games, --search-games: expected >= 1; --threads: >= 0")
@@ -445,25 +403,27 @@ def main(argv: list[str] | None = None) -> Path:
         raise SystemExit("--resume: needs --store DIR")
     plan = parse_players(args.players, args.games, args.search_games)
     variants = pick_variants(args.variants)
-    raw = sys.argv[1:] if argv is None else argv
-    command = shlex.join([".venv/bin/python", "benchmarks/bench_hex_sensitivity.py", *raw])
-    load0 = os.getloadavg()[0]
-    done, secs, interrupted = run_players(plan, variants, args, command)
+    run = Run(args, ap.name)
+    done, secs, interrupted = run_players(plan, variants, args, run.command)
     if not done:
         raise SystemExit("interrupted before any player finished: nothing written")
-    load1 = os.getloadavg()[0]
     var, ends, fell, games = tables(done)
     players = list(done)
     turns = next(iter(done.values())).spec.turns
-    lines = provenance(done, plan, secs, args, command, load0, load1, interrupted) + [""]
-    lines += kept_section(args.out)
+    m = next(iter(done.values())).manifest
+    lines = run.header(
+        "Maneuver: how much the variant study depends on the players",
+        data_hash=m["scenario_sha256"],
+        extra=[f"scenario `{m['scenario']}` (the data hash: its sha256), seed {args.seed}, "
+               f"threads {m.get('threads', args.threads)}"],
+        modules=("pandas", "scipy"),
+    )  # fmt: skip
+    lines += provenance(done, plan, secs, args, interrupted) + [""]
     lines += table_lines(var, ends, fell, variants, players, turns) + [""]
-    lines += comparison_lines(var, edges(games, variants), variants, players) + [""]
-    with atomic_write(args.out, encoding="utf-8") as f:
-        f.write("\n".join(lines))
-    print(f"wrote {args.out}", file=sys.stderr)
-    return args.out
+    lines += comparison_lines(var, edges(games, variants), variants, players)
+    run.write(lines)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
