@@ -6,10 +6,13 @@ column types, not the Parquet bytes, whose metadata holds the manifest with its 
 every CSV table (their bytes). Run it on the old code, keep the JSON, run it on the new code
 and compare::
 
-    python benchmarks/check_study_identity.py --work /tmp/before > before.json
-    python benchmarks/check_study_identity.py --work /tmp/after --old-store /tmp/before \
+    python -m benchmarks.check_study_identity --work /tmp/before > before.json
+    python -m benchmarks.check_study_identity --work /tmp/after --old-store /tmp/before \
         > after.json
     diff before.json after.json
+
+(from the repository root; on an older checkout without the package, the same script by
+its path: ``python benchmarks/check_study_identity.py ...``).
 
 ``--old-store DIR``: also resume, with this code, the interrupted balance store the old code
 left in ``DIR/balance-stopped`` (a store written before the change must resume as before).
@@ -120,11 +123,13 @@ def hex_runs(work: Path, hashes: dict) -> None:
     hashes["hex-tournament.parquet"] = frame_hash(pd.read_parquet(out))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--work", required=True, type=Path)
-    ap.add_argument("--old-store", type=Path)
-    a = ap.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.check_study_identity",
+                                 description=__doc__.splitlines()[0])  # fmt: skip
+    ap.add_argument("--work", required=True, type=Path, help="a scratch directory (emptied)")
+    ap.add_argument("--old-store", type=Path,
+                    help="the --work of a run of the old code: resume its stopped store")  # fmt: skip
+    a = ap.parse_args(argv)
     work = a.work
     if work.exists():
         shutil.rmtree(work)
@@ -189,7 +194,8 @@ def main() -> None:
     hex_runs(work, hashes)
     json.dump(hashes, sys.stdout, indent=1, sort_keys=True)
     print()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,5 +1,7 @@
-"""The same games before and after new trace events (issue 30): records, card statistics
-and the old events of every trace unchanged.
+"""The same games before and after a change to the engines: one hash per run of both games.
+
+Issue 30 (new trace events): the records, the card statistics and the old events of every
+trace unchanged.
 
 Plays a fixed set of games of both games through their batch functions and their traced
 paths, and prints one hash per run: the records (and Manoeuvre's card statistics, which
@@ -7,15 +9,20 @@ scan a trace), and each traced game's events of the kinds that existed before is
 (the events added since are filtered out, so the hash says that only traces grew). Run it
 before and after a change to the engines and compare::
 
-    python benchmarks/check_trace_identity.py > before.json
-    python benchmarks/check_trace_identity.py > after.json
+    python -m benchmarks.check_trace_identity > before.json
+    python -m benchmarks.check_trace_identity > after.json
     diff before.json after.json
+
+(from the repository root; on an older checkout without the package, the same script by
+its path: ``python benchmarks/check_trace_identity.py``).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
+import sys
 
 import numpy as np
 
@@ -109,5 +116,13 @@ def hexgame() -> dict:
     return out
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.check_trace_identity",
+                                 description=__doc__.splitlines()[0])  # fmt: skip
+    ap.parse_args(argv)
     print(json.dumps(manoeuvre() | hexgame(), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,7 +4,7 @@ Used to show what a rules change or a reading does to the default study (issue 3
 the study before and after (or with and without a switch) with the same options and seed,
 then::
 
-    python benchmarks/compare_hex_studies.py BEFORE_DIR AFTER_DIR
+    python -m benchmarks.compare_hex_studies BEFORE_DIR AFTER_DIR
 
 It prints, as Markdown: how many games changed outcome (the seeds match game for game, so
 the rest played out alike or at least ended alike), each variant's pooled rates before and
@@ -76,7 +76,8 @@ def markdown(rates: pd.DataFrame, changed: pd.Series, games: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.compare_hex_studies",
+                                 description=__doc__.splitlines()[0])  # fmt: skip
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path)
     args = ap.parse_args(argv)
