@@ -13,7 +13,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run report test lint bench clean
+.PHONY: setup run report test lint bench bench-full clean
 
 setup: $(STAMP)
 	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards
@@ -46,14 +46,18 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
+# every benchmark of both games in its quick form (python -m benchmarks all --quick): a few
+# minutes on 2 cores once the kernels are compiled (the warm-up first: nothing when they
+# are); writes no results file. The list: python -m benchmarks (docs/benchmarks.md).
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_odds.py
-	$(BIN)/python benchmarks/bench_engine.py
-	$(BIN)/python benchmarks/bench_decisions.py
-	$(BIN)/python benchmarks/bench_invariants.py
-	$(BIN)/python benchmarks/bench_players.py
-	$(BIN)/python benchmarks/bench_balance.py
-	$(BIN)/python benchmarks/bench_setup.py
+	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards search hex
+	$(BIN)/python -m benchmarks all --quick
+
+# the full forms, rewriting benchmarks/RESULTS-*.md: hours; the benchmarks that need inputs
+# (a baseline commit, studies played apart) are skipped and say so
+bench-full: $(STAMP)
+	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards search hex
+	$(BIN)/python -m benchmarks all
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
