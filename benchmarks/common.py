@@ -83,14 +83,18 @@ def versions(*extra: str) -> str:
     return ", ".join(out) + f", Python {platform.python_version()}"
 
 
+CODE = ("manoeuvre_sim", "cli", "analyses", "data", "benchmarks/*.py", "pyproject.toml")
+
+
 def git_commit(tree: Path = ROOT) -> str:
-    """The short commit of ``tree``, ``+ uncommitted changes`` when the tracked files differ."""
+    """The short commit of ``tree``, ``+ uncommitted changes`` when its code (not its docs or
+    results files) differs from the commit."""
     try:
         rev = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
                              capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
         dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               check=True).stdout.strip()  # fmt: skip
+                                "--untracked-files=no", "--", *CODE], capture_output=True,
+                               text=True, check=True).stdout.strip()  # fmt: skip
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return rev + (" + uncommitted changes" if dirty else "")
