@@ -271,9 +271,84 @@ def table_lines(var, ends, fell, variants, players, turns) -> list[str]:
     return out
 
 
+def edge_grid(e: pd.DataFrame, key: str, variants, players) -> list[str]:
+    """A row per variant: each player's paired difference ``key`` with its sign."""
+    rows = []
+    for v in variants:
+        cells = [signed(*e.loc[(v.name, p), [key, key + "_lo", key + "_hi"]]) for p in players]
+        rows.append(f"| {v.name} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def edge_agreement(e: pd.DataFrame, key: str, variants, players) -> list[str]:
+    """A line per variant: the sign of ``key`` under every player, or where it changes."""
+    lines = []
+    for v in variants:
+        s = {p: sign_of(*e.loc[(v.name, p), [key + "_lo", key + "_hi"]]) for p in players}
+        kinds = set(s.values())
+        if len(kinds) == 1:
+            what = {"+": "positive", "−": "negative", "0": "not measurably different from zero"}
+            lines.append(f"- {v.name}: {what[kinds.pop()]} under every player.")
+        else:
+            by = "; ".join(
+                f"{k} under " + ", ".join(f"`{p}`" for p in players if s[p] == k)
+                for k in ("+", "−", "0") if k in kinds
+            )  # fmt: skip
+            lines.append(f"- {v.name}: **the sign changes**: {by}.")
+    return lines
+
+
+def rank_rows(var: pd.DataFrame, variants, players) -> list[str]:
+    """Each player's ranks of the variants by the first player's win rate / the draw rate."""
+    rk = var.assign(
+        r1=var.groupby("player")["first_win_rate"].rank(ascending=False, method="min"),
+        r2=var.groupby("player")["draw_rate"].rank(ascending=False, method="min"),
+    ).set_index(["variant", "player"])
+    return [
+        f"| {v.name} | "
+        + " | ".join(
+            f"{rk.loc[(v.name, p), 'r1']:.0f} / {rk.loc[(v.name, p), 'r2']:.0f}" for p in players
+        )  # fmt: skip
+        + " |"
+        for v in variants
+    ]
+
+
+def tau_lines(var: pd.DataFrame, variants, players) -> list[str]:
+    """Kendall's tau between each two players' orderings, and where they disagree."""
+    out = [
+        "",
+        "Kendall's tau between two players' orderings of the variants (1: the same order, "
+        "-1: reversed; `analyses.manoeuvre.balance.style_sensitivity`, scipy's tau-b), its p-value, "
+        "and the variants whose 95 % intervals of the rate do not overlap between the two "
+        "players (they disagree beyond their intervals):",
+        "",
+        "| players | tau, first player's win rate | p | disjoint intervals, first player's "
+        "win rate | tau, draw rate | p | disjoint intervals, draw rate |",
+        "|---|--:|--:|---|--:|--:|---|",
+    ]
+    t1, t2 = taus(var, "first_win_rate"), taus(var, "draw_rate")
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            cells = []
+            for t, rate in ((t1, "first_win_rate"), (t2, "draw_rate")):
+                row = t[(t["policy_x"] == a) & (t["policy_y"] == b)].iloc[0]
+                if np.isfinite(row["tau"]):
+                    cells += [f"{row['tau']:.2f}", f"{row['p_value']:.2f}"]
+                else:
+                    cells += ["undefined (a player ties every variant)", "–"]
+                d = disjoint(var, a, b, rate)
+                n = len(variants)
+                some = f"{len(d)} of {n}" + (f": {', '.join(d)}" if d else "")
+                cells.append(f"all {n}" if len(d) == n > 1 else some)
+            out.append(f"| `{a}` / `{b}` | " + " | ".join(cells) + " |")
+    return out
+
+
 def comparison_lines(var, edge, variants, players) -> list[str]:
     head = "| variant | " + " | ".join(f"`{p}`" for p in players) + " |"
     rule = "|---|" + "---|" * len(players)
+    e = edge.set_index(["variant", "player"])
     out = [
         "## Comparisons across players (computed)",
         "",
@@ -285,35 +360,19 @@ def comparison_lines(var, edge, variants, players) -> list[str]:
         "",
         head,
         rule,
+        *edge_grid(e, "first", variants, players),
+        "",
+        *edge_agreement(e, "first", variants, players),
+        "",
+        "### Blue's edge (blue's win rate minus red's)",
+        "",
+        head,
+        rule,
+        *edge_grid(e, "blue", variants, players),
+        "",
+        *edge_agreement(e, "blue", variants, players),
+        "",
     ]
-    e = edge.set_index(["variant", "player"])
-
-    def grid(key):
-        rows = []
-        for v in variants:
-            cells = [signed(*e.loc[(v.name, p), [key, key + "_lo", key + "_hi"]]) for p in players]
-            rows.append(f"| {v.name} | " + " | ".join(cells) + " |")
-        return rows
-
-    def agree(key, rows_of):
-        lines = []
-        for v in rows_of:
-            s = {p: sign_of(*e.loc[(v.name, p), [key + "_lo", key + "_hi"]]) for p in players}
-            kinds = set(s.values())
-            if len(kinds) == 1:
-                what = {"+": "positive", "−": "negative", "0": "not measurably different from zero"}
-                lines.append(f"- {v.name}: {what[kinds.pop()]} under every player.")
-            else:
-                by = "; ".join(
-                    f"{k} under " + ", ".join(f"`{p}`" for p in players if s[p] == k)
-                    for k in ("+", "−", "0") if k in kinds
-                )  # fmt: skip
-                lines.append(f"- {v.name}: **the sign changes**: {by}.")
-        return lines
-
-    out += grid("first") + ["", *agree("first", variants), ""]
-    out += ["### Blue's edge (blue's win rate minus red's)", "", head, rule]
-    out += grid("blue") + ["", *agree("blue", variants), ""]
     rest = variants[1:]
     if rest:
         out += [
@@ -322,8 +381,11 @@ def comparison_lines(var, edge, variants, players) -> list[str]:
             "",
             head,
             rule,
+            *edge_grid(e, "draw_vs_basic", rest, players),
+            "",
+            *edge_agreement(e, "draw_vs_basic", rest, players),
+            "",
         ]
-        out += grid("draw_vs_basic")[1:] + ["", *agree("draw_vs_basic", rest), ""]
     out += [
         "### The order of the variants",
         "",
@@ -332,56 +394,18 @@ def comparison_lines(var, edge, variants, players) -> list[str]:
         "",
         head,
         rule,
+        *rank_rows(var, variants, players),
     ]
-    rk = var.assign(
-        r1=var.groupby("player")["first_win_rate"].rank(ascending=False, method="min"),
-        r2=var.groupby("player")["draw_rate"].rank(ascending=False, method="min"),
-    ).set_index(["variant", "player"])
-    for v in variants:
-        out.append(
-            f"| {v.name} | "
-            + " | ".join(
-                f"{rk.loc[(v.name, p), 'r1']:.0f} / {rk.loc[(v.name, p), 'r2']:.0f}"
-                for p in players
-            )  # fmt: skip
-            + " |"
-        )
     if len(players) > 1:
-        out += [
-            "",
-            "Kendall's tau between two players' orderings of the variants (1: the same order, "
-            "-1: reversed; `analyses.manoeuvre.balance.style_sensitivity`, scipy's tau-b), its p-value, "
-            "and the variants whose 95 % intervals of the rate do not overlap between the two "
-            "players (they disagree beyond their intervals):",
-            "",
-            "| players | tau, first player's win rate | p | disjoint intervals, first player's "
-            "win rate | tau, draw rate | p | disjoint intervals, draw rate |",
-            "|---|--:|--:|---|--:|--:|---|",
-        ]
-        t1, t2 = taus(var, "first_win_rate"), taus(var, "draw_rate")
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                cells = []
-                for t, rate in ((t1, "first_win_rate"), (t2, "draw_rate")):
-                    row = t[(t["policy_x"] == a) & (t["policy_y"] == b)].iloc[0]
-                    if np.isfinite(row["tau"]):
-                        cells += [f"{row['tau']:.2f}", f"{row['p_value']:.2f}"]
-                    else:
-                        cells += ["undefined (a player ties every variant)", "–"]
-                    d = disjoint(var, a, b, rate)
-                    n = len(variants)
-                    some = f"{len(d)} of {n}" + (f": {', '.join(d)}" if d else "")
-                    cells.append(f"all {n}" if len(d) == n > 1 else some)
-                out.append(f"| `{a}` / `{b}` | " + " | ".join(cells) + " |")
+        out += tau_lines(var, variants, players)
     widths = var.assign(w=(var["first_win_rate_ci_high"] - var["first_win_rate_ci_low"]) / 2)
     w = widths.groupby("player", sort=False)["w"].max()
-    out += [
+    return out + [
         "",
         "Interval widths: the widest half-width of a first player's win rate, per player: "
         + "; ".join(f"`{p}` ±{100 * w[p]:.1f} points" for p in players)
         + ".",
     ]
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
