@@ -4,8 +4,8 @@
         [--setup-games N] [--whatif-games N] [--seed 1]
 
 Each study runs as its command (``manoeuvre-sim hex ...``, in this process) into a
-temporary directory, and its summary (the ``summary.txt`` the command writes, the text it
-prints) goes into benchmarks/RESULTS-hex-studies.md with the command and its seconds:
+temporary directory (``OUT`` in the summaries), and its summary (the ``summary.txt`` the
+command writes, the text it prints) goes into benchmarks/RESULTS-hex-studies.md with the command and its seconds:
 
 * ``hex balance``: every advanced-rule variant (the basic game, the borders
   ``large_blue``/``large_red`` of rule [13] 1, army quality ``back:front``/``front:back``,
@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import Parser, Run
+from benchmarks.common import ROOT, Parser, Run
 
 
 def studies(args) -> list[tuple[str, list[str]]]:
@@ -70,7 +70,10 @@ def run_study(argv: list[str], out: Path) -> tuple[list[str], float]:
     secs = time.perf_counter() - t
     if res.exit_code != 0:
         raise SystemExit(f"manoeuvre-sim {shlex.join(argv)}: exit {res.exit_code}\n{res.output}")
-    return (out / "summary.txt").read_text(encoding="utf-8").rstrip("\n").split("\n"), secs
+    text = (out / "summary.txt").read_text(encoding="utf-8").rstrip("\n")
+    # the paths of this machine's run are no figures: the study's directory, the checkout
+    text = text.replace(str(out), "OUT").replace(f"{ROOT}/", "")
+    return text.split("\n"), secs
 
 
 def main(argv: list[str] | None = None) -> int:
