@@ -15,6 +15,7 @@ from scipy.stats import norm, ttest_1samp
 from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.analyses.manoeuvre import whatif as W
+from manoeuvre_sim.studies.whatif import Joint
 
 SCORE = {"a": {"a": 1.0, "b": 0.0, "draw": 0.5}, "b": {"a": 0.0, "b": 1.0, "draw": 0.5}}
 
@@ -33,10 +34,10 @@ def test_draws_score_a_half_in_both_seats_of_a_hand_made_whatif():
     seat b, base .5 0 1 .5 .5 0 = 2.5, variant 1 .5 1 0 1 .5 = 4. So 5.5/12 -> 7.5/12,
     a change of +2/12 in 9 games of 12 whose outcome changed; a seat-b draw scored 0 would
     give 4/12 -> 6.5/12, +2.5/12."""
-    joint = W._Joint()
+    joint = Joint()  # the what-if's pairs of games (studies/whatif.py), as the study fills it
     for i, (base, variant) in enumerate((AS_A, AS_B)):
-        joint.base(i, 0, _frame("a", base))
-        joint.variant(i, 0, _frame("a", variant))
+        joint.add("base", i, 0, _frame("a", base))
+        joint.add("variant", i, 0, _frame("a", variant))
     pair = [
         SimpleNamespace(army_a=SimpleNamespace(name=a), army_b=SimpleNamespace(name=b))
         for a, b in (("X", "Y"), ("Y", "X"))
