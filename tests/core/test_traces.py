@@ -13,7 +13,7 @@ import pytest
 from manoeuvre_sim.core import trace_reader
 from manoeuvre_sim.core.trace_reader import TraceError, read_trace, rebuild
 
-FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "distant_lands"
 
 # --- Manoeuvre -----------------------------------------------------------------------------
 # every player, every rule option and set-up, the Distant Lands combats (rockets: Sweden;

@@ -16,7 +16,7 @@ from manoeuvre_sim.core import warmup
 from manoeuvre_sim.hexgame import adapter as HEX
 from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 EMPTY_CACHE_SNIPPET = """
 from manoeuvre_sim.cli._common import start_description

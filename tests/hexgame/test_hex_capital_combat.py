@@ -9,11 +9,11 @@ half a hex lower."""
 from __future__ import annotations
 
 import pytest
-from hex_boards import Board
 
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import AE, AR
+from tests.hexgame.hex_boards import Board
 
 # Blue's Capital and an infantry in 0302, a blue infantry in 0203; both hexes are beside the
 # red infantry pair in 0303 but not beside each other, so no retreat from 0203 can enter the

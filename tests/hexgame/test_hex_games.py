@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from hex_boards import checked_games, plain_python_json
 
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.hexgame import batch as BT
@@ -19,8 +18,9 @@ from manoeuvre_sim.hexgame import checks as K
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.players import policy_arrays
+from tests.hexgame.hex_boards import checked_games, plain_python_json
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _games(policies, n, seed=11, border="basic", threads=2, **opt):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 from click.testing import CliRunner
-from hex_boards import Board
 
 from manoeuvre_sim.cli.main import cli
 from manoeuvre_sim.hexgame import batch as BT
 from manoeuvre_sim.hexgame import scenario as SC
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.players import policy_arrays
+from tests.hexgame.hex_boards import Board
 
 
 def test_replay_log_and_final_board_match_the_record(tmp_path):

@@ -4,13 +4,13 @@ drawings: two text lines per row, the second the odd columns, half a hex lower).
 from __future__ import annotations
 
 import numpy as np
-from hex_boards import Board
 
 from manoeuvre_sim.hexgame import board as B
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import game as G
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import DE, DR, NE
+from tests.hexgame.hex_boards import Board
 
 
 def _reach(b, name):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hex_boards import checked_games
 
 from manoeuvre_sim.core.rng import next_u64, seed_state
 from manoeuvre_sim.hexgame import batch as BT
@@ -22,6 +21,7 @@ from manoeuvre_sim.hexgame.players import (
     searches_combat,
     style_of,
 )
+from tests.hexgame.hex_boards import checked_games
 
 
 def _games(policies, n, seed=21, threads=2, border="basic", **opt):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hex_boards import Board, plain_python_json
 
 from manoeuvre_sim.core.rng import next_u64
 from manoeuvre_sim.hexgame import batch as BT
@@ -16,6 +15,7 @@ from manoeuvre_sim.hexgame import search as SR
 from manoeuvre_sim.hexgame import search_combat as SX
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.players import policy_arrays, searches_combat
+from tests.hexgame.hex_boards import Board, plain_python_json
 
 # Blue's infantry 0304 and cavalry 0204 stand beside red's Capital 0305 (defence 4) and
 # nothing else; red's only combat unit, infantry 0506, is far off. Blue has 3 combat units

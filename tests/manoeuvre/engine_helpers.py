@@ -1,4 +1,4 @@
-"""Set up engine states from ASCII boards (tests/boards.py) and real armies."""
+"""Set up engine states from ASCII boards (tests/manoeuvre/boards.py) and real armies."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def engine_unit(board_id: int) -> int:
 
 
 # the made-up Distant Lands test armies (tests/fixtures/distant_lands/), as army file paths
-DL_FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
+DL_FIXTURES = Path(__file__).parents[1] / "fixtures" / "distant_lands"
 INDIA = str(DL_FIXTURES / "india.toml")
 JAPAN = str(DL_FIXTURES / "japan.toml")
 CHINA = str(DL_FIXTURES / "china.toml")

@@ -8,7 +8,7 @@ additional unit. A Forced March Card may be played to move a unit an extra space
 The Japanese test army (tests/fixtures/distant_lands/japan.toml) also has leaders bound to
 one unit, which the engine does not play yet; these tests play a copy without that field
 (player 0: units 0-5 infantry, 6-7 cavalry) against Russia. Scenarios draw the battlefield
-as ASCII (tests/boards.py) and run the Movement Phase with scripted decisions
+as ASCII (tests/manoeuvre/boards.py) and run the Movement Phase with scripted decisions
 (test_engine_cards.py's ``table``).
 """
 
@@ -19,10 +19,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from boards import at
-from engine_helpers import packed, traced_jit_and_python
-from test_engine_cards import Slot, U, cards_of, discards, events, hand, options, setup, sq_of
-from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import game as G
@@ -31,8 +27,22 @@ from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.options import OPT_ADVANCE_TO_CONTACT, OPT_DIGGING_IN
 from manoeuvre_sim.manoeuvre.engine.pack import engine_support
 from manoeuvre_sim.manoeuvre.model import load_army
+from tests.manoeuvre.boards import at
+from tests.manoeuvre.engine_helpers import packed, traced_jit_and_python
+from tests.manoeuvre.test_engine_cards import (
+    Slot,
+    U,
+    cards_of,
+    discards,
+    events,
+    hand,
+    options,
+    setup,
+    sq_of,
+)
+from tests.manoeuvre.test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-JAPAN = Path(__file__).parent / "fixtures" / "distant_lands" / "japan.toml"
+JAPAN = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "japan.toml"
 BANZAI_MOVE = 4  # EV_MOVE's last field for a Banzai Charge move (replay: "by Banzai Charge")
 
 
@@ -190,7 +200,7 @@ def test_every_style_charges_when_two_units_gain(japan, policy):
     move: far from the enemy, without the card cavalry 6 advances two rows; with it, 6 and
     infantry 1 advance two rows each. The charge is worth the card only for the second
     unit's move, so a player that did not count it would not charge."""
-    from test_player_choices import plays
+    from tests.manoeuvre.test_player_choices import plays
 
     P = packed(japan, "Russia")
     bz = cards_of(P, 0, "Banzai Charge")[0]
@@ -201,10 +211,9 @@ def test_every_style_charges_when_two_units_gain(japan, policy):
 
 
 def _run_movement(st, P, policy, opt=None):
-    from engine_helpers import uowner
-
     from manoeuvre_sim.core.rng import new_state
     from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
+    from tests.manoeuvre.engine_helpers import uowner
 
     pol, params = policy_arrays(policy, policy)
     g = G.Context(

@@ -1,6 +1,6 @@
 """Board geometry kernels: scenarios drawn as ASCII, and jit vs plain Python vs brute force.
 
-Board pictures follow tests/boards.py: row 0 (top) is player 1's starting edge, row 7
+Board pictures follow tests/manoeuvre/boards.py: row 0 (top) is player 1's starting edge, row 7
 (bottom) player 0's; ``0``..``7`` are player 0's units, ``a``..``h`` player 1's; terrain
 letters C F H L M T W ('.' = Clear), a unit marker may follow a terrain letter (``H3``).
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boards import at, packed_terrain, parse_board, render
 
 from manoeuvre_sim.manoeuvre.engine import board as B
 from manoeuvre_sim.manoeuvre.engine.board import (
@@ -34,6 +33,7 @@ from manoeuvre_sim.manoeuvre.engine.board import (
     terrain_props,
 )
 from manoeuvre_sim.manoeuvre.model import load_terrain
+from tests.manoeuvre.boards import at, packed_terrain, parse_board, render
 
 # --------------------------------------------------------------------------------------------
 # small wrappers: kernels write into ``out`` and return a count

@@ -21,7 +21,7 @@ import pytest
 from manoeuvre_sim.cli._common import GAME_OPTION_NAMES, game_options, relax_option
 from manoeuvre_sim.cli.main import SUBCOMMANDS, main
 
-SECTIONS = Path(__file__).parent / "fixtures" / "distant_lands" / "sections.toml"
+SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
 
 # the subcommands that play games, and those that do not (with why): a new subcommand
 # must be put in one of them, so no game-playing command can miss a game option

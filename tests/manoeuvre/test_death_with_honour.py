@@ -17,10 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from boards import at
-from engine_helpers import packed, traced_jit_and_python
-from test_engine_cards import Slot, U, cards_of, discards, events, setup, sq_of, step
-from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import game as G
@@ -28,8 +24,21 @@ from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.pack import engine_support
 from manoeuvre_sim.manoeuvre.model import load_army
+from tests.manoeuvre.boards import at
+from tests.manoeuvre.engine_helpers import packed, traced_jit_and_python
+from tests.manoeuvre.test_engine_cards import (
+    Slot,
+    U,
+    cards_of,
+    discards,
+    events,
+    setup,
+    sq_of,
+    step,
+)
+from tests.manoeuvre.test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
-JAPAN = Path(__file__).parent / "fixtures" / "distant_lands" / "japan.toml"
+JAPAN = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "japan.toml"
 
 
 @pytest.fixture
@@ -102,9 +111,8 @@ def test_own_unit_falls_adjacent_enemies_hit(table, japan):
 def test_death_with_honour_counts_toward_attrition(japan, elim, winner):
     """Rule 2.1 when the combat phase ends (interpretation 3, DL10): an enemy's 5th loss
     wins; our own 5th loss loses, even when the enemy's 5th fell with it."""
-    from engine_helpers import context
-
     from manoeuvre_sim.manoeuvre.engine import combat_phase as CP
+    from tests.manoeuvre.engine_helpers import context
 
     P = packed(japan, "Russia")
     dwh = cards_of(P, 0, "Death With Honour")[0]
@@ -132,7 +140,7 @@ def test_every_style_takes_a_good_trade_and_declines_a_bad_one(japan, policy):
     """The players value it (players/simple.py, players/combat.py): our reduced unit 3 for
     the three reduced enemy units around it is taken; our full unit 5 alone, with no enemy
     beside it, is not sacrificed."""
-    from test_player_choices import run_phase
+    from tests.manoeuvre.test_player_choices import run_phase
 
     P = packed(japan, "Russia")
     dwh = cards_of(P, 0, "Death With Honour")[0]

@@ -24,7 +24,7 @@ from manoeuvre_sim.manoeuvre.model import (
     load_terrain,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures" / "distant_lands"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "distant_lands"
 NATIONS = {"india": "India", "china": "China", "japan": "Japan", "sweden": "Sweden"}
 TEXT = {k: (FIXTURES / f"{k}.toml").read_text(encoding="utf-8") for k in NATIONS}
 FRANCE = (data_dir() / "armies" / "france.toml").read_text(encoding="utf-8")

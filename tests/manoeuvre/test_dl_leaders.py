@@ -29,8 +29,13 @@ import dataclasses
 
 import numpy as np
 import pytest
-from engine_helpers import INDIA, JAPAN, packed, traced_jit_and_python
-from test_engine_cards import (
+
+from manoeuvre_sim.manoeuvre.engine import combat_steps as CS
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from tests.manoeuvre.engine_helpers import INDIA, JAPAN, packed, traced_jit_and_python
+from tests.manoeuvre.test_engine_cards import (
     A,
     B,
     E,
@@ -43,12 +48,7 @@ from test_engine_cards import (
     setup,
     step,
 )
-from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
-
-from manoeuvre_sim.manoeuvre.engine import combat_steps as CS
-from manoeuvre_sim.manoeuvre.engine import decisions as D
-from manoeuvre_sim.manoeuvre.engine import rules as R
-from manoeuvre_sim.manoeuvre.engine import state as S
+from tests.manoeuvre.test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 MYSORE, PUNJAB = 0, 1  # India's leaders, in file order
 SHOGUN, DAIMYO_1, DAIMYO_2 = 0, 1, 2  # Japan's
@@ -457,7 +457,7 @@ def test_every_style_plays_a_maharaja_to_bring_three_units(policy):
     cannot act for it, but with the Maharaja it leads the three other adjacent units
     (Command 4), whose 16 strength make an elimination (four times the defence) likely:
     every style plays the pair for Command and brings them."""
-    from test_player_choices import run_phase
+    from tests.manoeuvre.test_player_choices import run_phase
 
     P = packed(INDIA, "France")
     atk = attack_card(P, 0, 2, (2, 6))

@@ -4,20 +4,20 @@
 Base rule 9.2 (003): "Units that begin or end their move in a Field or a Marsh square may
 not play a Forced March to extend their movement." Distant Lands 9.2 (000): "Units that
 begin their move in either a Field or a Marsh square may not play a Forced March Card to
-extend their Movement." Scenarios draw the battlefield as ASCII (tests/boards.py) and run
+extend their Movement." Scenarios draw the battlefield as ASCII (tests/manoeuvre/boards.py) and run
 the Movement Phase with scripted decisions (test_engine_cards.py's ``table``).
 """
 
 from __future__ import annotations
 
 import pytest
-from boards import at
-from engine_helpers import packed
-from test_engine_cards import U, cards_of, hand, options, setup, sq_of
-from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine.options import OPT_DL_FORCED_MARCH, rule_options
+from tests.manoeuvre.boards import at
+from tests.manoeuvre.engine_helpers import packed
+from tests.manoeuvre.test_engine_cards import U, cards_of, hand, options, setup, sq_of
+from tests.manoeuvre.test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 
 @pytest.fixture

@@ -14,14 +14,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from boards import parse_board
-from engine_helpers import CHINA, INDIA, JAPAN, SWEDEN, packed, state_from_board, uowner
 
 from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.manoeuvre.engine import game as G
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.model import find_army, load_army, load_builtin_armies
 from manoeuvre_sim.manoeuvre.model.army import nightfall_ranks
+from tests.manoeuvre.boards import parse_board
+from tests.manoeuvre.engine_helpers import (
+    CHINA,
+    INDIA,
+    JAPAN,
+    SWEDEN,
+    packed,
+    state_from_board,
+    uowner,
+)
 
 EMPTY = "\n".join([". . . . . . . ."] * 8)
 DL_LIST = ["India", "Qing Dynasty", "United States", "Tokugawa Shogunate", "Spain", "Austria",

@@ -16,7 +16,7 @@ from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.decisions import CK_AMBUSH, CK_ASSAULT, CK_BOMBARD
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 B0, B1 = S.MAXU_SIDE, S.MAXU_SIDE + 1  # player 1's first two units
 
 

@@ -1,6 +1,6 @@
 """Scenario tests of every HQ card type and card-driven rule (rules 5-9, HQ_CARDS.md).
 
-Each scenario draws its battlefield as ASCII (tests/boards.py: digits are player 0's units,
+Each scenario draws its battlefield as ASCII (tests/manoeuvre/boards.py: digits are player 0's units,
 letters a-h player 1's), gives the hands, runs one phase kernel of the game (``engine/game.py`` and its phase modules) and
 asserts the result the cited rule demands.
 
@@ -33,8 +33,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from boards import at, parse_board
-from engine_helpers import context, engine_unit, packed, state_from_board
 
 from manoeuvre_sim.manoeuvre.engine import combat_phase as CP
 from manoeuvre_sim.manoeuvre.engine import combat_steps as CS
@@ -46,6 +44,8 @@ from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import setup as SU
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine import turns as TU
+from tests.manoeuvre.boards import at, parse_board
+from tests.manoeuvre.engine_helpers import context, engine_unit, packed, state_from_board
 
 # the game's kernels, one module per phase (turns.py is the turn loop)
 GAME_MODULES = (G, TU, CP, CS, MV, RS, SU)
@@ -500,7 +500,7 @@ def test_forced_march_one_per_unit_two_units_with_supply(table):
 
 
 # Rule 9.2 Forced March from or into a Field or Marsh (interpretation 8), under the base
-# reading and the Distant Lands wording: tests/test_dl_movement.py, one scenario for both.
+# reading and the Distant Lands wording: tests/manoeuvre/test_dl_movement.py, one scenario for both.
 
 
 def test_guerrilla_negates_a_forced_march_and_bars_a_second_for_that_unit(table):

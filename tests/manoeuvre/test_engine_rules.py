@@ -1,4 +1,4 @@
-"""Scenario tests of the game rules, each set up as an ASCII board (tests/boards.py).
+"""Scenario tests of the game rules, each set up as an ASCII board (tests/manoeuvre/boards.py).
 
 Units on the boards: digits are player 0 (France, army A, home edge = bottom row),
 lower-case letters player 1 (Russia, army B, home edge = top row). France's units in file
@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boards import at, parse_board
-from engine_helpers import (
+
+from manoeuvre_sim.core.rng import new_state
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from tests.manoeuvre.boards import at, parse_board
+from tests.manoeuvre.engine_helpers import (
     card_index,
     context,
     engine_unit,
@@ -20,12 +26,6 @@ from engine_helpers import (
     state_from_board,
     uowner,
 )
-
-from manoeuvre_sim.core.rng import new_state
-from manoeuvre_sim.manoeuvre.engine import decisions as D
-from manoeuvre_sim.manoeuvre.engine import game as G
-from manoeuvre_sim.manoeuvre.engine import rules as R
-from manoeuvre_sim.manoeuvre.engine import state as S
 
 EMPTY = "\n".join([". . . . . . . ."] * 8)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "regen_golden.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "regen_golden.py"
 _spec = importlib.util.spec_from_file_location("regen_golden", SCRIPT)
 regen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regen)

@@ -22,9 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boards import at
-from engine_helpers import INDIA, JAPAN, packed, uowner
-from test_engine_cards import (
+
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from tests.manoeuvre.boards import at
+from tests.manoeuvre.engine_helpers import INDIA, JAPAN, packed, uowner
+from tests.manoeuvre.test_engine_cards import (
     B,
     Slot,
     U,
@@ -34,12 +39,7 @@ from test_engine_cards import (
     setup,
     step,
 )
-from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
-
-from manoeuvre_sim.manoeuvre.engine import decisions as D
-from manoeuvre_sim.manoeuvre.engine import game as G
-from manoeuvre_sim.manoeuvre.engine import rules as R
-from manoeuvre_sim.manoeuvre.engine import state as S
+from tests.manoeuvre.test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 
 @pytest.fixture

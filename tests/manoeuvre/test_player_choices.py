@@ -1,5 +1,5 @@
 """Scenario tests of the heuristic players' card choices (issue #16, item 3: what the styles
-neglect): a battlefield drawn as ASCII (tests/boards.py), the hands given, one phase
+neglect): a battlefield drawn as ASCII (tests/manoeuvre/boards.py), the hands given, one phase
 kernel of the game run compiled with ``balanced`` deciding for both seats, and the cards it
 played read off the trace. Decisions come before the dice, so the choices asserted do not
 depend on the seed.
@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import engine_unit, packed, uowner
-from test_engine_cards import attack_card, cards_of, setup
 
 from manoeuvre_sim.core.rng import new_state
 from manoeuvre_sim.manoeuvre.engine import decisions as D
@@ -23,6 +21,8 @@ from manoeuvre_sim.manoeuvre.engine import game as G
 from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
+from tests.manoeuvre.engine_helpers import engine_unit, packed, uowner
+from tests.manoeuvre.test_engine_cards import attack_card, cards_of, setup
 
 
 def run_phase(kernel, st, P, p, policy="balanced", seed=1):

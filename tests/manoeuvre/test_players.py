@@ -54,10 +54,9 @@ def test_fair_play_check_can_fail():
 
 def test_spy_reveals_the_hand_to_the_policy():
     """After a Scout/Spy the expected defence is the opponent's real best cards, not a guess."""
-    from boards import parse_board
-    from engine_helpers import packed, state_from_board
-
     from manoeuvre_sim.manoeuvre.engine import state as S
+    from tests.manoeuvre.boards import parse_board
+    from tests.manoeuvre.engine_helpers import packed, state_from_board
 
     P = packed("France", "Russia")
     st = state_from_board(

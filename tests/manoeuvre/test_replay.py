@@ -218,7 +218,7 @@ def test_the_pdf_reads_replays_through_the_public_api_only():
     import ast
     from pathlib import Path
 
-    src = Path(__file__).resolve().parents[1] / "analyses" / "manoeuvre" / "replay_pdf.py"
+    src = Path(__file__).resolve().parents[2] / "analyses" / "manoeuvre" / "replay_pdf.py"
     names = []
     for node in ast.walk(ast.parse(src.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):

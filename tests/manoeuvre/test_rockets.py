@@ -1,6 +1,6 @@
 """Distant Lands Rockets (rules 6.3, 9.2; issue 14): range, the d10 table, whole games.
 
-Scenarios draw the battlefield as ASCII (tests/boards.py) and run the combat phase with
+Scenarios draw the battlefield as ASCII (tests/manoeuvre/boards.py) and run the combat phase with
 scripted decisions and loaded dice (the ``table`` fixture of test_engine_cards.py). The
 rocket army is the made-up Sweden test army (tests/fixtures/distant_lands/sweden.toml,
 player 0: units 0-5 infantry, 6-7 cavalry) against Russia (player 1: a 1st Cavalry 6/4, b
@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boards import at, parse_board
-from engine_helpers import CHINA, SWEDEN, packed, traced_jit_and_python
-from test_engine_cards import (
+
+from manoeuvre_sim.manoeuvre.combat import ROCKET_NO_EFFECT, ROCKET_RETREAT, ROCKET_RETREAT_AND_HIT
+from manoeuvre_sim.manoeuvre.engine import decisions as D
+from manoeuvre_sim.manoeuvre.engine import game as G
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.board import in_rocket_range
+from tests.manoeuvre.boards import at, parse_board
+from tests.manoeuvre.engine_helpers import CHINA, SWEDEN, packed, traced_jit_and_python
+from tests.manoeuvre.test_engine_cards import (
     A,
     B,
     C,
@@ -28,14 +35,7 @@ from test_engine_cards import (
     sq_of,
     step,
 )
-from test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
-
-from manoeuvre_sim.manoeuvre.combat import ROCKET_NO_EFFECT, ROCKET_RETREAT, ROCKET_RETREAT_AND_HIT
-from manoeuvre_sim.manoeuvre.engine import decisions as D
-from manoeuvre_sim.manoeuvre.engine import game as G
-from manoeuvre_sim.manoeuvre.engine import rules as R
-from manoeuvre_sim.manoeuvre.engine import state as S
-from manoeuvre_sim.manoeuvre.engine.board import in_rocket_range
+from tests.manoeuvre.test_engine_cards import table as _table  # noqa: F401 (the fixture "table")
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ def _mid_game_state(seed=5):
     from manoeuvre_sim.manoeuvre.engine.game import play_game
     from manoeuvre_sim.manoeuvre.engine.options import rule_options
     from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
-    from tests.engine_helpers import packed
+    from tests.manoeuvre.engine_helpers import packed
 
     P = packed("France", "Russia")
     pol, params = policy_arrays("balanced", "balanced")
@@ -231,8 +231,8 @@ def committed_attack_scenario(policies, max_turns=200, fair_play=0, seed=1, step
     from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
     from manoeuvre_sim.manoeuvre.engine.rules import play_to_table
     from manoeuvre_sim.manoeuvre.engine.search import rollout_context
-    from tests.boards import parse_board
-    from tests.engine_helpers import engine_unit, packed, state_from_board
+    from tests.manoeuvre.boards import parse_board
+    from tests.manoeuvre.engine_helpers import engine_unit, packed, state_from_board
 
     P = packed("France", "Russia")
     st = state_from_board(parse_board(CA_SCENARIO), reduced=[7, 8, 9])
@@ -344,7 +344,7 @@ DECISION_SNIPPET = """
 import json, sys
 import numpy as np
 sys.path.insert(0, ".")
-from tests.test_search import one_decision
+from tests.manoeuvre.test_search import one_decision
 print(json.dumps(one_decision()))
 """
 
@@ -409,7 +409,7 @@ def one_decision():
 
 
 def test_jit_and_plain_python_search_alike():
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ)
     env.pop("NUMBA_DISABLE_JIT", None)
     run = dict(capture_output=True, text=True, cwd=here, check=True)

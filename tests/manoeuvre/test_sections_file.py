@@ -18,7 +18,7 @@ from manoeuvre_sim.cli.main import main
 from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.manoeuvre.model import load_map_pool, load_sections, sections_hash
 
-SECTIONS = Path(__file__).parent / "fixtures" / "distant_lands" / "sections.toml"
+SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
 TEXT = SECTIONS.read_text(encoding="utf-8")
 
 

@@ -11,8 +11,6 @@ import json
 
 import numpy as np
 import pytest
-from boards import parse_board
-from engine_helpers import packed
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre.engine import batch as B
@@ -31,6 +29,8 @@ from manoeuvre_sim.manoeuvre.engine.players import battlefield as BF
 from manoeuvre_sim.manoeuvre.engine.trace import play_traced
 from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
 from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
+from tests.manoeuvre.boards import parse_board
+from tests.manoeuvre.engine_helpers import packed
 
 TERRAIN = load_terrain()
 LETTERS = TERRAIN.letters

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ARMIES = ["Austria", "France", "Prussia"]
 STRONG = "search:16:tuned:v2"
 

@@ -1,7 +1,7 @@
 """The learned position value and the search that uses it (issue 26): the features read
 only what the seat sees, the model file round-trips and a bad one is refused in one line,
 the value search plays fair and its records do not depend on threads, the positions are
-reproducible. (Its kernels against plain Python: tests/test_search.py one_decision.)"""
+reproducible. (Its kernels against plain Python: tests/manoeuvre/test_search.py one_decision.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
-from tests.test_search import _mid_game_state
+from tests.manoeuvre.test_search import _mid_game_state
 
 VALUE_SPEC = "search:6:tuned:v2:m8"
 

@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import coin_game
 import pandas as pd
 import pytest
 
@@ -20,6 +19,7 @@ from manoeuvre_sim.core import games as G
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.store import read_store, write_part
 from manoeuvre_sim.core.study import Pairing, Task, blocks, pairing_seed, part_name, play
+from tests.studies import coin_game
 
 COINS = [coin_game.load_side(s) for s in ("heavy:70", "fair", "light:30")]
 PAIRINGS = [
@@ -199,8 +199,9 @@ def test_dask_equals_local(one_run, monkeypatch):
 
     whole, _ = one_run
     _, local, _ = run(10)
-    # the worker processes import the toy game by its module name, from this directory
-    path = [str(Path(__file__).parent), *filter(None, [os.environ.get("PYTHONPATH")])]
+    # the worker processes import the toy game by its module name, tests.studies.coin_game,
+    # from the repository root
+    path = [str(Path(__file__).resolve().parents[2]), *filter(None, [os.environ.get("PYTHONPATH")])]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
     with DaskBackend(workers=1) as backend:
         out, df, _ = run(10, backend=backend)
