@@ -165,98 +165,107 @@ def balance_pages(
     if not policies:
         raise ValueError("the matrix frame is empty")
     lead = policies[0]
-    # one colour scale for every heatmap, so that the policies' pages compare at a glance
-    off = matrix.loc[matrix["army"] != matrix["opponent"], "win_rate"].dropna()
-    far = float((off - 0.5).abs().max()) if len(off) else 0.1
-    span = min(0.5, max(0.1, math.ceil(round(far / 0.05, 9)) * 0.05))
-
+    span = _common_span(matrix)
     armies = charts.one_policy(frames["armies"], lead)
     order = list(armies.sort_values(["rating", "army"], ascending=[False, True])["army"])
-    n_armies = len(order)
     fp = charts.one_policy(frames["first_player"], lead)
     sub = f"policy: {lead}" + (f"; {INCOMPLETE}" if status else "")
 
     pages: list[tuple[Page, str | None, str]] = [
         (_heatmap_page(matrix, lead, span, status), lead, f"Win rate of each pairing ({lead})")
     ]
-    pages.append(
-        (
-            _two_charts(
-                "Army strength",
-                sub,
-                (
-                    lambda ax: charts.ratings(armies, ax),
-                    n_armies,
-                    2.0,
-                    0.5,
-                    "Bradley–Terry rating, best at top  (label: rank and its 95 % interval)",
-                ),
-                (
-                    lambda ax: charts.field_win_rates(armies, ax),
-                    n_armies,
-                    2.0,
-                    0.5,
-                    "Win rate against the field (all opponents pooled)",
-                ),
-                status=status,
-            ),
-            lead,
-            f"Army strength: ratings and field win rates ({lead})",
-        )
-    )
+    strength = _strength_page(armies, sub, status)
+    pages.append((strength, lead, f"Army strength: ratings and field win rates ({lead})"))
     vba = charts.one_policy(frames["victory_by_army"], lead)
-    pages.append(
-        (
-            _two_charts(
-                "Seat and game ends",
-                sub,
-                (
-                    lambda ax: charts.first_player(fp, ax),
-                    len(fp),
-                    1.45,
-                    1.5,
-                    "Moving first against moving second, sorted by the first-move advantage",
-                ),
-                (
-                    lambda ax: charts.victory_mix(vba, ax, order=order),
-                    len(vba),
-                    1.45,
-                    1.3,
-                    "How the games end (armies in rating order)",
-                ),
-                gap=1.45,
-                status=status,
-            ),
-            lead,
-            f"Seat and game ends: first player, victory types ({lead})",
-        )
-    )
+    seats = _seat_page(fp, vba, order, sub, status)
+    pages.append((seats, lead, f"Seat and game ends: first player, victory types ({lead})"))
     styles = frames.get("styles")
     if styles is not None and len(styles):
         pages.extend(
             (_heatmap_page(matrix, p, span, status), p, f"Win rate of each pairing ({p})")
             for p in policies[1:]
         )
-        tau = frames.get("style_tau")
-
-        def sensitivity(fig) -> None:
-            w, h = fig.get_size_inches()
-            top = _head(
-                fig,
-                "Play-style sensitivity",
-                "the same armies played by each policy; a robust balance keeps the order",
-                status,
-            )
-            n_tau = 0 if tau is None else len(tau)
-            top += 0.3 + 0.16 * n_tau
-            rows = styles["army"].nunique()
-            height = min(h - top - 1.4, 0.34 * rows * styles["policy"].nunique() + 0.9)
-            ax = _rect(fig, 1.5, h - top - height, w - 1.5 - 1.2, height)
-            charts.style_sensitivity(styles, tau, ax)
-
+        sensitivity = _sensitivity_page(styles, frames.get("style_tau"), status)
         shown = ", ".join(map(str, pd.unique(styles["policy"])))
         pages.append((sensitivity, shown, "Play-style sensitivity"))
     return pages
+
+
+def _common_span(matrix: pd.DataFrame) -> float:
+    """One colour scale for every heatmap, so that the policies' pages compare at a glance:
+    the farthest win rate from 50 % of any policy, rounded up to 5 points."""
+    off = matrix.loc[matrix["army"] != matrix["opponent"], "win_rate"].dropna()
+    far = float((off - 0.5).abs().max()) if len(off) else 0.1
+    return min(0.5, max(0.1, math.ceil(round(far / 0.05, 9)) * 0.05))
+
+
+def _strength_page(armies: pd.DataFrame, sub: str, status: str) -> Page:
+    """The ratings over the field win rates."""
+    n_armies = len(armies)
+    return _two_charts(
+        "Army strength",
+        sub,
+        (
+            lambda ax: charts.ratings(armies, ax),
+            n_armies,
+            2.0,
+            0.5,
+            "Bradley–Terry rating, best at top  (label: rank and its 95 % interval)",
+        ),
+        (
+            lambda ax: charts.field_win_rates(armies, ax),
+            n_armies,
+            2.0,
+            0.5,
+            "Win rate against the field (all opponents pooled)",
+        ),
+        status=status,
+    )
+
+
+def _seat_page(fp: pd.DataFrame, vba: pd.DataFrame, order: list, sub: str, status: str) -> Page:
+    """The first-player advantage over the victory mix (armies in ``order``)."""
+    return _two_charts(
+        "Seat and game ends",
+        sub,
+        (
+            lambda ax: charts.first_player(fp, ax),
+            len(fp),
+            1.45,
+            1.5,
+            "Moving first against moving second, sorted by the first-move advantage",
+        ),
+        (
+            lambda ax: charts.victory_mix(vba, ax, order=order),
+            len(vba),
+            1.45,
+            1.3,
+            "How the games end (armies in rating order)",
+        ),
+        gap=1.45,
+        status=status,
+    )
+
+
+def _sensitivity_page(styles: pd.DataFrame, tau: pd.DataFrame | None, status: str) -> Page:
+    """Each army's field win rate under every policy, Kendall's tau in the title."""
+
+    def sensitivity(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _head(
+            fig,
+            "Play-style sensitivity",
+            "the same armies played by each policy; a robust balance keeps the order",
+            status,
+        )
+        n_tau = 0 if tau is None else len(tau)
+        top += 0.3 + 0.16 * n_tau
+        rows = styles["army"].nunique()
+        height = min(h - top - 1.4, 0.34 * rows * styles["policy"].nunique() + 0.9)
+        ax = _rect(fig, 1.5, h - top - height, w - 1.5 - 1.2, height)
+        charts.style_sensitivity(styles, tau, ax)
+
+    return sensitivity
 
 
 def write_whatif_pdf(

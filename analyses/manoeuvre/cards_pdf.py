@@ -176,36 +176,17 @@ def card_pages(
     if not (ablation or observed or played):
         raise ValueError("the card frame holds neither ablation nor observed results")
     copies = int(cards["copies"].fillna(1).sum())
-    main_title = f"Card value — {army} against {against}"
-    main_sub = f"{len(cards)} card identities, {copies} cards in the deck"
     later_sub = f"{army} against {against}"
-    # inches from the top to the axes: title, intro (about 5 lines) and heading on the
-    # first page; title and heading on the others
-    first_top, later_top = 0.5 + 0.55 + 1.1 + 0.72, 0.5 + 0.55 + 0.72
-
+    # the first page's title and subtitle, the later pages' subtitle
+    heads = (
+        f"Card value — {army} against {against}",
+        f"{len(cards)} card identities, {copies} cards in the deck",
+        later_sub,
+    )
     pages: list[tuple[Page, str]] = []
 
     def add_bars(section: str, heading: str, chart_of: Callable, xlim=None) -> None:
-        """The pages of one bar chart: one, or leaders + HQ cards and unit cards apart."""
-        first = not pages
-        parts = _chunks(cards, paper, first_top if first else later_top)
-        for k, part in enumerate(parts):
-            lead = first and k == 0
-            title = main_title if lead else section + (" (continued)" if k else "")
-            sub = main_sub if lead else later_sub
-            if len(parts) > 1:
-                shown = " and ".join(PART_NAMES.get(x, str(x)) for x in pd.unique(part["kind"]))
-                sub += f" · {shown}" + ("; unit cards on the next page" if k == 0 else "")
-            page = _bars_page(
-                title,
-                sub,
-                heading,
-                chart_of(part),
-                rows=len(part) + part["kind"].nunique(),
-                intro=HOW_TO_READ if lead else (),
-                xlim=xlim,
-            )
-            pages.append((page, section if k == 0 else ""))
+        _add_bar_pages(pages, cards, paper, heads, section, heading, chart_of, xlim)
 
     if ablation:
         add_bars(
@@ -235,6 +216,46 @@ def card_pages(
             lambda part: lambda ax: card_charts.card_play_rates(part, ax),
         )
     return pages
+
+
+# inches from the top to the axes: title, intro (about 5 lines) and heading on the first
+# page; title and heading on the others
+_FIRST_TOP, _LATER_TOP = 0.5 + 0.55 + 1.1 + 0.72, 0.5 + 0.55 + 0.72
+
+
+def _add_bar_pages(
+    pages: list[tuple[Page, str]],
+    cards: pd.DataFrame,
+    paper: str,
+    heads: tuple[str, str, str],
+    section: str,
+    heading: str,
+    chart_of: Callable,
+    xlim=None,
+) -> None:
+    """Add to ``pages`` the pages of one bar chart: one, or leaders + HQ cards and unit
+    cards apart. ``heads``: the first page's title and subtitle, the later pages' subtitle;
+    the report's first page (``pages`` still empty) has the introduction."""
+    main_title, main_sub, later_sub = heads
+    first = not pages
+    parts = _chunks(cards, paper, _FIRST_TOP if first else _LATER_TOP)
+    for k, part in enumerate(parts):
+        lead = first and k == 0
+        title = main_title if lead else section + (" (continued)" if k else "")
+        sub = main_sub if lead else later_sub
+        if len(parts) > 1:
+            shown = " and ".join(PART_NAMES.get(x, str(x)) for x in pd.unique(part["kind"]))
+            sub += f" · {shown}" + ("; unit cards on the next page" if k == 0 else "")
+        page = _bars_page(
+            title,
+            sub,
+            heading,
+            chart_of(part),
+            rows=len(part) + part["kind"].nunique(),
+            intro=HOW_TO_READ if lead else (),
+            xlim=xlim,
+        )
+        pages.append((page, section if k == 0 else ""))
 
 
 SCATTER_NOTES = (
