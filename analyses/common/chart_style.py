@@ -1,6 +1,7 @@
 """The house style of the charts: colours, hatches, number formats and the small helpers
-every figure shares (rows, percent axes, notes beside rows). ``charts.py`` (balance and
-what-if figures) and ``card_charts.py`` (card value) draw with them.
+every figure shares (rows, percent axes, notes beside rows). ``charts.py`` and
+``pairing_heatmap.py`` (balance and what-if figures) and ``card_charts.py`` (card value) draw
+with them.
 
 The charts survive a greyscale printer: the heatmap's colour map diverges in hue at 50 %
 but darkens steadily from the lowest to the highest win rate, and the other charts use

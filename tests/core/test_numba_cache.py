@@ -67,13 +67,18 @@ def test_each_game_has_its_own_key(package, edited, manoeuvre, hexgame):
     assert (before[0] != after[0], before[1] != after[1]) == (manoeuvre, hexgame)
 
 
-def test_the_game_modules_declare_the_sources_of_their_keys():
-    from manoeuvre_sim.hexgame import adapter as hex_game
-    from manoeuvre_sim.manoeuvre import adapter as manoeuvre
+def test_the_caches_are_the_registered_games_own_declarations():
+    """The registry is the one list of games: each registered game's cache is what its
+    adapter declares (NUMBA_CACHE, ENGINE_SOURCES), read without importing it."""
+    from manoeuvre_sim.core.games import GAMES, get_game
 
-    sources = {prefix: names for prefix, _, names in NC.GAME_CACHES}
-    assert sources[NC.PREFIX] == manoeuvre.ENGINE_SOURCES
-    assert sources[HEX] == hex_game.ENGINE_SOURCES
+    want = tuple(
+        (*get_game(key).NUMBA_CACHE, get_game(key).ENGINE_SOURCES)
+        for key in GAMES
+        if hasattr(get_game(key), "NUMBA_CACHE")
+    )
+    assert NC.GAME_CACHES == want == NC.game_caches()
+    assert [p for p, _, _ in want] == [NC.PREFIX, HEX]
 
 
 HEX_KERNEL_SNIPPET = """
