@@ -19,11 +19,11 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
-    _axes_inches,
-    _column_head,
-    _pct,
-    _percent_axis,
-    _row_note,
+    axes_inches,
+    column_head,
+    pct_text,
+    percent_axis,
+    row_note,
     text_colour,
 )
 from manoeuvre_sim.analyses.manoeuvre.point_names import name_points  # noqa: E402
@@ -102,7 +102,7 @@ def _card_groups(cards: pd.DataFrame, column: str, kind: str | None, sort: bool)
 
 def _card_row_size(ax, n_rows: int) -> float:
     """Label font size from the height of one row on the page."""
-    row_pt = 72 * _axes_inches(ax)[1] / max(n_rows, 1)
+    row_pt = 72 * axes_inches(ax)[1] / max(n_rows, 1)
     return float(np.clip(0.6 * row_pt, 5.5, 8.5))
 
 
@@ -185,7 +185,7 @@ def card_values(
     rows, headings, n = _card_groups(cards, col, kind, sort)
     size = _card_row_size(ax, n)
     _value_bars(ax, rows, col, min(size, 7.0))
-    _column_head(ax, heading, fontsize=7, color="0.3")
+    column_head(ax, heading, fontsize=7, color="0.3")
     _card_axis(ax, rows, headings, n, size)
     _value_axis(ax, rows, metric, xlabel)
     return ax
@@ -229,7 +229,7 @@ def _value_bars(ax, rows: pd.DataFrame, col: str, small: float) -> None:
         text = _points(getattr(row, col))
         if not (pd.isna(lo_k) or pd.isna(hi_k)):
             text += f"  ({_points(lo_k)} to {_points(hi_k)})"
-        _row_note(
+        row_note(
             ax, text, y[k], fontsize=small, weight="bold" if clear[k] else "normal", gid="figure"
         )
 
@@ -279,7 +279,7 @@ def card_play_rates(cards: pd.DataFrame, ax, *, kind: str | None = None, sort: b
             continue
         if rate[k] >= 0.12:
             ax.annotate(
-                f"{_pct(rate[k])} %",
+                f"{pct_text(rate[k])} %",
                 (rate[k], y[k]),
                 xytext=(-3, 0),
                 textcoords="offset points",
@@ -302,7 +302,7 @@ def card_play_rates(cards: pd.DataFrame, ax, *, kind: str | None = None, sort: b
             gid="turn",
         )
     _card_axis(ax, rows, headings, n, size)
-    _percent_axis(ax, "share of the games with the card drawn in which it was played", 0.0, 1.13)
+    percent_axis(ax, "share of the games with the card drawn in which it was played", 0.0, 1.13)
     ax.set_xticks(np.linspace(0, 1, 6))
     ax.spines["bottom"].set_bounds(0, 1)
     ax.annotate(

@@ -29,17 +29,17 @@ from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
     FIELD,
     POLICY_MARKERS,
     VICTORY_STYLE,
-    _column_head,
-    _fifty,
-    _hatch_ink,
-    _interval,
-    _pct,
-    _percent_axis,
-    _pp,
-    _row_axis,
-    _row_note,
-    _span_limits,
+    column_head,
+    fifty_line,
+    hatch_style,
+    interval_text,
     one_policy,
+    pct_text,
+    percent_axis,
+    pp_text,
+    row_axis,
+    row_note,
+    span_limits,
     text_colour,
 )
 
@@ -79,7 +79,7 @@ def ratings(armies: pd.DataFrame, ax, policy: str | None = None):
             color="0.2",
             bbox=_LABEL_BOX,
         )
-    _row_axis(ax, labels)
+    row_axis(ax, labels)
     ax.axvline(0, color="0.25", lw=0.9, ls="--", zorder=1)
     lo, hi = float(a["rating_low"].min()), float(a["rating_high"].max())
     pad = 0.08 * (hi - lo or 100)
@@ -111,7 +111,7 @@ def field_win_rates(armies: pd.DataFrame, ax, policy: str | None = None):
         # beside the whisker's end, or before its start when it reaches the axis's end
         right = row.ci_high + 0.16 <= hi
         ax.annotate(
-            f"{_pct(row.field_win_rate)} %  ({_interval(row.ci_low, row.ci_high)})",
+            f"{pct_text(row.field_win_rate)} %  ({interval_text(row.ci_low, row.ci_high)})",
             (row.ci_high if right else row.ci_low, k),
             xytext=(5 if right else -5, 0),
             textcoords="offset points",
@@ -121,9 +121,9 @@ def field_win_rates(armies: pd.DataFrame, ax, policy: str | None = None):
             color="0.2",
             bbox=_LABEL_BOX,
         )
-    _row_axis(ax, list(a["army"]))
-    _percent_axis(ax, "win rate against the field — whisker: 95 % interval", 0.0, hi)
-    _fifty(ax)
+    row_axis(ax, list(a["army"]))
+    percent_axis(ax, "win rate against the field — whisker: 95 % interval", 0.0, hi)
+    fifty_line(ax)
     return ax
 
 
@@ -138,15 +138,15 @@ def first_player(first_player: pd.DataFrame, ax, policy: str | None = None):
     n = len(rows)
     for i, row in enumerate(rows.itertuples(index=False)):
         _first_and_second(ax, i, row)
-    _column_head(ax, "first − second,\npoints (95 %)", fontsize=7, color="0.3")
-    _row_axis(ax, list(rows["army"]))
+    column_head(ax, "first − second,\npoints (95 %)", fontsize=7, color="0.3")
+    row_axis(ax, list(rows["army"]))
     for label in ax.get_yticklabels():
         if label.get_text() == ALL_GAMES:
             label.set_weight("bold")
     lows = np.r_[rows["ci_low_first"], rows["ci_low_second"]]
     highs = np.r_[rows["ci_high_first"], rows["ci_high_second"]]
-    _percent_axis(ax, "win rate — whisker: 95 % interval", *_span_limits(lows, highs))
-    _fifty(ax)
+    percent_axis(ax, "win rate — whisker: 95 % interval", *span_limits(lows, highs))
+    fifty_line(ax)
     ax.legend(
         handles=[
             Line2D([], [], marker="o", ls="none", mfc="0.1", mec="0.1", label="moving first"),
@@ -212,9 +212,9 @@ def _first_and_second(ax, i: int, row, dy: float = 0.16) -> None:
         capsize=2.5,
         zorder=3,
     )
-    _row_note(
+    row_note(
         ax,
-        f"{_pp(row.advantage)}  ({_pp(row.advantage_low)} to {_pp(row.advantage_high)})",
+        f"{pp_text(row.advantage)}  ({pp_text(row.advantage_low)} to {pp_text(row.advantage_high)})",
         i,
         fontsize=7,
         weight="bold" if top else "normal",
@@ -242,11 +242,11 @@ def victory_mix(
     for k, row in enumerate(v.itertuples(index=False)):
         note = f"{row.mean_turns:.1f}"
         if getattr(row, "turn_limit", 0) >= 0.005:
-            note += f"  (limit {_pct(row.turn_limit)} %)"
-        _row_note(ax, note, k, fontsize=7)
-    _column_head(ax, "mean\nturns", fontsize=7, color="0.3")
-    _row_axis(ax, list(v["army"]))
-    _percent_axis(ax, "share of the army's games (cell: per cent)")
+            note += f"  (limit {pct_text(row.turn_limit)} %)"
+        row_note(ax, note, k, fontsize=7)
+    column_head(ax, "mean\nturns", fontsize=7, color="0.3")
+    row_axis(ax, list(v["army"]))
+    percent_axis(ax, "share of the army's games (cell: per cent)")
     ax.grid(False)
     ax.legend(
         handles=handles,
@@ -282,7 +282,7 @@ def _victory_bars(ax, v: pd.DataFrame) -> list:
             edgecolor="0.2",
             lw=0.5,
             label=label,
-            **_hatch_ink(hatch_ink),
+            **hatch_style(hatch_ink),
         )
         handles.append(
             Patch(
@@ -291,7 +291,7 @@ def _victory_bars(ax, v: pd.DataFrame) -> list:
                 edgecolor="0.2",
                 lw=0.5,
                 label=label,
-                **_hatch_ink(hatch_ink),
+                **hatch_style(hatch_ink),
             )
         )
         ink = text_colour(fill)
@@ -301,7 +301,7 @@ def _victory_bars(ax, v: pd.DataFrame) -> list:
                 ax.text(
                     left[k] + share[k] / 2,
                     k,
-                    _pct(share[k]),
+                    pct_text(share[k]),
                     ha="center",
                     va="center",
                     fontsize=6.5,
@@ -352,17 +352,17 @@ def style_sensitivity(styles: pd.DataFrame, style_tau: pd.DataFrame | None, ax):
         ranks = styles.pivot(index="army", columns="policy", values="rank")
         for i, army in enumerate(armies):
             text = " · ".join("–" if pd.isna(r) else f"{int(r)}" for r in ranks.loc[army, policies])
-            _row_note(ax, text, i, fontsize=7.5)
-        _column_head(ax, "rank, per\npolicy in\nlegend order", fontsize=7, color="0.3")
-    _row_axis(ax, armies)
+            row_note(ax, text, i, fontsize=7.5)
+        column_head(ax, "rank, per\npolicy in\nlegend order", fontsize=7, color="0.3")
+    row_axis(ax, armies)
     for i in range(1, len(armies)):
         ax.axhline(i - 0.5, color="0.9", lw=0.6, zorder=0)
-    _percent_axis(
+    percent_axis(
         ax,
         "win rate against the field — whisker: 95 % interval",
-        *_span_limits(styles["ci_low"], styles["ci_high"]),
+        *span_limits(styles["ci_low"], styles["ci_high"]),
     )
-    _fifty(ax)
+    fifty_line(ax)
     ax.legend(
         handles=handles,
         title="policy",
@@ -436,13 +436,13 @@ def whatif_deltas(whatif: pd.DataFrame, ax, policy: str | None = None):
     for i, row in enumerate(rows.itertuples(index=False)):
         weight = "bold" if field[i] else "normal"
         for dx, text in (
-            (6, f"{_pct(row.base_win_rate)} → {_pct(row.variant_win_rate)} %"),
-            (66, f"{_pct(row.changed_games)} %"),
+            (6, f"{pct_text(row.base_win_rate)} → {pct_text(row.variant_win_rate)} %"),
+            (66, f"{pct_text(row.changed_games)} %"),
         ):
-            _row_note(ax, text, i, dx=dx, fontsize=7, weight=weight)
+            row_note(ax, text, i, dx=dx, fontsize=7, weight=weight)
     for dx, text in ((6, "win rate\nbase → variant"), (66, "games\nchanged")):
-        _column_head(ax, text, dx=dx, fontsize=7, color="0.3")
-    _row_axis(ax, labels)
+        column_head(ax, text, dx=dx, fontsize=7, color="0.3")
+    row_axis(ax, labels)
     for label, is_field in zip(ax.get_yticklabels(), field, strict=True):
         if is_field:
             label.set_weight("bold")

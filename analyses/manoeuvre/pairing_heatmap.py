@@ -17,11 +17,11 @@ from matplotlib.patches import Rectangle
 from manoeuvre_sim.analyses.common.chart_style import (
     _PCT,
     WIN_RATE_CMAP,
-    _axes_inches,
-    _hatch_ink,
-    _interval,
-    _pct,
+    axes_inches,
+    hatch_style,
+    interval_text,
     one_policy,
+    pct_text,
     text_colour,
 )
 
@@ -71,7 +71,7 @@ def heatmap(
         linewidth=1.2,
     )
 
-    w_in, h_in = _axes_inches(ax)
+    w_in, h_in = axes_inches(ax)
     cell_pt = 72 * min(w_in / nc, h_in / nr)
     big = float(np.clip(0.3 * cell_pt, 6.0, 15.0))
     small = float(np.clip(0.155 * cell_pt, 4.5, 8.0))
@@ -101,13 +101,13 @@ def _mirror_cell(ax, i: int, j: int, first, first_lo, first_hi, big: float, smal
             hatch="////",
             edgecolor="white",
             lw=1.2,
-            **_hatch_ink("0.8"),
+            **hatch_style("0.8"),
         )
     )
-    label = f"1st {_pct(first)}"
+    label = f"1st {pct_text(first)}"
     for text, y, size, gid in (
         (label, 0.42, 0.72 * big, "mirror"),
-        (_interval(first_lo, first_hi), 0.74, small, "mirror_interval"),
+        (interval_text(first_lo, first_hi), 0.74, small, "mirror_interval"),
     ):
         ax.text(
             j + 0.5,
@@ -142,7 +142,7 @@ def _rate_cell(ax, i: int, j: int, rate, lo, hi, ink, big: float, small: float) 
     ax.text(
         j + 0.5,
         i + 0.42,
-        _pct(rate),
+        pct_text(rate),
         ha="center",
         va="center",
         fontsize=big,
@@ -153,7 +153,7 @@ def _rate_cell(ax, i: int, j: int, rate, lo, hi, ink, big: float, small: float) 
     ax.text(
         j + 0.5,
         i + 0.76,
-        _interval(lo, hi),
+        interval_text(lo, hi),
         ha="center",
         va="center",
         fontsize=small,

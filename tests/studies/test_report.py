@@ -282,7 +282,7 @@ def test_report_with_card_and_whatif_sections(study, card_study, whatif_study, t
     n_cards = len(card_pages(cards.frames["cards"], army="Russia", against="Austria",
                              paper="letter"))  # fmt: skip
     n_summary = {
-        d: len(report._text_pages("x", report.load_study(d).summary, "letter"))
+        d: len(report.text_pages("x", report.load_study(d).summary, "letter"))
         for d in (study, card_study, whatif_study)
     }
     toc = _toc(texts[1 if "Contents" in texts[1] else 2])
