@@ -120,7 +120,7 @@ def parse_setup(kw: dict) -> dict:
 
 
 # The options that change how a game plays: ONE definition, taken by every command that
-# plays games (tests/test_cli_game_options.py fails when a command lacks one), and ONE
+# plays games (tests/manoeuvre/test_cli_game_options.py fails when a command lacks one), and ONE
 # parser into the config (:func:`pop_game_options`), so a game replayed with the options it
 # was simulated with is the same game. Each is a field of ``manoeuvre.adapter.RuleOptions`` (and of
 # ``runner.SimConfig``) of the same name.

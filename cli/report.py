@@ -85,6 +85,32 @@ def report(
     --games-per-pairing, --policy, --seed) and kept in OUT-studies/balance - unless every
     --from is a Maneuver study."""
     from manoeuvre_sim.analyses.common import report as R
+
+    out_path = _pdf_path(out)
+    # every directory, option and army is checked before a game is played or a page drawn
+    studies = R.load_studies(sources)
+    from manoeuvre_sim.cli._common import given_game_options, pop_game_options
+
+    rule_given = given_game_options(rules)  # the game options: for the studies it runs
+    options = pop_game_options(rules)
+    spec, field, main_seed, main_policy, options = _balance_plan(
+        studies, armies, games_per_pairing, policy, seed, threads, options, rule_given, card_armies
+    )
+    work_root = out_path.with_name(out_path.stem + "-studies")
+    have_cards = {s.manifest.get("army") for s in studies if s.kind == "cards"}
+    card_specs = _card_specs(card_armies, card_games, field, have_cards, main_seed, main_policy,
+                             threads, options)  # fmt: skip
+    if spec is not None:
+        studies.insert(0, _run_balance(spec, work_root / "balance", paper, quiet))
+    for cspec in card_specs:
+        studies.append(_run_cards(cspec, work_root, paper, quiet))
+    path, pages = _write_report(out_path, out, studies, paper, quiet)
+    kinds = ", ".join(f"{s.kind} {s.path}" for s in studies)
+    click.echo(f"wrote {path}: {pages} pages from {kinds}")
+
+
+def _pdf_path(out: str) -> Path:
+    """``--out`` as a path, checked to name a .pdf file."""
     from manoeuvre_sim.core.errors import UsageError
 
     out_path = Path(out)
@@ -92,12 +118,18 @@ def report(
         raise UsageError(f"--out {out}: expected a file name ending in .pdf")
     if out_path.is_dir():
         raise UsageError(f"--out {out}: is a directory; expected a .pdf file name")
-    # every directory, option and army is checked before a game is played or a page drawn
-    studies = R.load_studies(sources)
-    from manoeuvre_sim.cli._common import given_game_options, pop_game_options
+    return out_path
 
-    rule_given = given_game_options(rules)  # the game options: for the studies it runs
-    options = pop_game_options(rules)
+
+def _balance_plan(
+    studies, armies, games_per_pairing, policy, seed, threads, options, rule_given, card_armies
+):
+    """The Manoeuvre balance study the report stands on: ``(spec, field, seed, policy,
+    options)``, ``spec`` the study to run (None when --from gives one, or gives only studies
+    of another game: then no option of a run may be given), ``field`` its (name, source)
+    armies, ``options`` the rule options its card studies play with."""
+    from manoeuvre_sim.core.errors import UsageError
+
     run_opts = {
         "--armies": armies,
         "--games-per-pairing": games_per_pairing,
@@ -134,14 +166,15 @@ def report(
         spec = _balance_spec(armies, games_per_pairing, policy, seed, threads, options)
         field = list(zip(spec.names, spec.sources or spec.names, strict=True))
         main_seed, main_policy = spec.seed, spec.policies[0].policy_a
-    work_root = out_path.with_name(out_path.stem + "-studies")
-    have_cards = {s.manifest.get("army") for s in studies if s.kind == "cards"}
-    card_specs = _card_specs(card_armies, card_games, field, have_cards, main_seed, main_policy,
-                             threads, options)  # fmt: skip
-    if spec is not None:
-        studies.insert(0, _run_balance(spec, work_root / "balance", paper, quiet))
-    for cspec in card_specs:
-        studies.append(_run_cards(cspec, work_root, paper, quiet))
+    return spec, field, main_seed, main_policy, options
+
+
+def _write_report(out_path: Path, out: str, studies, paper: str, quiet: bool):
+    """Draw the report's pages into ``out_path`` with a progress bar (unless ``quiet``);
+    its path and page count."""
+    from manoeuvre_sim.analyses.common import report as R
+    from manoeuvre_sim.core.errors import UsageError
+
     bar = None
     progress = None
     if not quiet:
@@ -155,14 +188,12 @@ def report(
             bar.refresh()
 
     try:
-        path, pages = R.write_report(out_path, studies, paper=paper, progress=progress)
+        return R.write_report(out_path, studies, paper=paper, progress=progress)
     except OSError as e:
         raise UsageError(f"--out {out}: cannot write there ({e.strerror})") from None
     finally:
         if bar is not None:
             bar.close()
-    kinds = ", ".join(f"{s.kind} {s.path}" for s in studies)
-    click.echo(f"wrote {path}: {pages} pages from {kinds}")
 
 
 def _manifest_options(manifest: dict):

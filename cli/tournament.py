@@ -52,9 +52,9 @@ def tournament(
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
     from manoeuvre_sim.analyses.manoeuvre import tournament as T
-    from manoeuvre_sim.cli._common import format_table, pop_game_options
+    from manoeuvre_sim.cli._common import pop_game_options
     from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
@@ -79,24 +79,8 @@ def tournament(
         raise UsageError(f"--games: expected a positive number of games per pair, got {games}")
     styles = T.load_styles(styles_file) if styles_file else {}
     pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
-    army_names = None
-    if armies:
-        from manoeuvre_sim.manoeuvre.engine.pack import check_playable
-
-        with army_option({"--armies": armies}):
-            chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
-        for a in chosen:
-            check_playable(a)  # before the name lookup below, which knows built-ins only
-        army_names = [a.name for a in chosen]
-    n_armies = len(army_names) if army_names else len(load_builtin_armies())
-    per = T.games_per_pair(games, n_armies)
-    if per != games:
-        click.echo(
-            f"--games {games} rounded up to {per:,} per pair: each pair plays each of the "
-            f"{n_armies} armies in both seats equally often, so its games come in multiples "
-            f"of {2 * n_armies} ({per // (2 * n_armies):,} per army and seat)",
-            err=True,
-        )
+    army_names = _armies(armies)
+    _say_rounding(games, len(army_names) if army_names else len(load_builtin_armies()))
     bar = None
     if not quiet and not as_json:
         from tqdm import tqdm
@@ -131,34 +115,70 @@ def tournament(
         write(res.frame, out, res.manifest)
         if not res.interrupted:
             shutil.rmtree(store, ignore_errors=True)
-    doc = T.pairs_json(res)
-    if as_json:
-        doc = doc | {"manifest": res.manifest}
-        click.echo(json.dumps(doc, indent=2))
-    else:
-        rows = [
-            (
-                p["a"], p["b"], f"{p['games']:,}", f"{p['win_rate_a']:.3f}",
-                f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", str(p["draws"]),
-            )
-            for p in doc["pairs"]
-        ]  # fmt: skip
-        click.echo(
-            f"tournament: seed {seed}, {res.manifest['games_per_pair']:,} games per pair, "
-            f"armies mirrored: {', '.join(res.manifest['armies'])}; rules "
-            f"{res.manifest['rules_version']}"
-            + (f"; {res.manifest['setup_text']}" if res.manifest["setup_text"] else "")
-        )
-        click.echo(format_table(["a", "b", "games", "win rate a", "95% CI", "draws"], rows))
-        if len(res.frame):
-            st = T.policy_stats(res.frame)
-            cols = list(st.columns)
-            srows = [
-                [str(r[0]), f"{r[1]:,}"] + [f"{x:.3f}" for x in r[2:]]
-                for r in st.itertuples(index=False)
-            ]
-            click.echo("\nper policy (means over its games):")
-            click.echo(format_table(cols, srows))
+    _print_result(res, seed, as_json)
     if res.interrupted:
         click.echo("interrupted: the finished pairs are reported", err=True)
         sys.exit(130)
+
+
+def _armies(armies: str | None) -> list[str] | None:
+    """The names of --armies (None: every base army), each checked playable before any
+    game (before the name lookup of the seats, which knows built-ins only)."""
+    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
+    from manoeuvre_sim.manoeuvre.model import find_army
+
+    if not armies:
+        return None
+    with army_option({"--armies": armies}):
+        chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
+    for a in chosen:
+        check_playable(a)
+    return [a.name for a in chosen]
+
+
+def _say_rounding(games: int, n_armies: int) -> None:
+    """One line when --games is rounded up to whole rounds of the armies and seats."""
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+
+    per = T.games_per_pair(games, n_armies)
+    if per != games:
+        click.echo(
+            f"--games {games} rounded up to {per:,} per pair: each pair plays each of the "
+            f"{n_armies} armies in both seats equally often, so its games come in multiples "
+            f"of {2 * n_armies} ({per // (2 * n_armies):,} per army and seat)",
+            err=True,
+        )
+
+
+def _print_result(res, seed: int, as_json: bool) -> None:
+    """Each pair's score with its interval, then per policy the means over its games (or
+    the pairs and the manifest as JSON)."""
+    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.cli._common import format_table
+
+    doc = T.pairs_json(res)
+    if as_json:
+        click.echo(json.dumps(doc | {"manifest": res.manifest}, indent=2))
+        return
+    rows = [
+        (
+            p["a"], p["b"], f"{p['games']:,}", f"{p['win_rate_a']:.3f}",
+            f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", str(p["draws"]),
+        )
+        for p in doc["pairs"]
+    ]  # fmt: skip
+    m = res.manifest
+    click.echo(
+        f"tournament: seed {seed}, {m['games_per_pair']:,} games per pair, armies mirrored: "
+        f"{', '.join(m['armies'])}; rules {m['rules_version']}"
+        + (f"; {m['setup_text']}" if m["setup_text"] else "")
+    )
+    click.echo(format_table(["a", "b", "games", "win rate a", "95% CI", "draws"], rows))
+    if len(res.frame):
+        st = T.policy_stats(res.frame)
+        srows = [
+            [str(r[0]), f"{r[1]:,}"] + [f"{x:.3f}" for x in r[2:]]
+            for r in st.itertuples(index=False)
+        ]
+        click.echo("\nper policy (means over its games):")
+        click.echo(format_table(list(st.columns), srows))

@@ -5,7 +5,7 @@ Run once by a maintainer when the reference facts change::
     python scripts/build_data_from_reference.py tests/fixtures/reference data
 
 The generated TOML files are committed: they are the project's editable facts. The package
-never reads that folder at run time; ``tests/test_reference_data.py`` checks that ``data/``
+never reads that folder at run time; ``tests/manoeuvre/test_reference_data.py`` checks that ``data/``
 still reproduces the reference CSVs row for row.
 """
 

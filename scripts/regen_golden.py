@@ -1,4 +1,4 @@
-"""Regenerate the golden transcripts in tests/golden/ (diffed by tests/test_golden.py).
+"""Regenerate the golden transcripts in tests/golden/ (diffed by tests/manoeuvre/test_golden.py).
 
 Run it after a change that is *meant* to change how games play or read (a rule, a player,
 the trace, the transcript wording), then review the diff in git before committing:

@@ -1,5 +1,5 @@
 """Regenerate Maneuver's golden transcripts (tests/golden/hex/): ``python
-scripts/regen_hex_golden.py``, then review the diff. tests/test_hex_golden.py diffs them."""
+scripts/regen_hex_golden.py``, then review the diff. tests/hexgame/test_hex_golden.py diffs them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The house style of the charts: colours, hatches, number formats and the small helpers
-every figure shares (rows, percent axes, notes beside rows). ``charts.py`` (balance and
-what-if figures) and ``card_charts.py`` (card value) draw with them.
+every figure shares (rows, percent axes, notes beside rows). ``charts.py`` and
+``pairing_heatmap.py`` (balance and what-if figures) and ``card_charts.py`` (card value) draw
+with them.
 
 The charts survive a greyscale printer: the heatmap's colour map diverges in hue at 50 %
 but darkens steadily from the lowest to the highest win rate, and the other charts use
@@ -46,7 +47,7 @@ POLICY_MARKERS = (
 _PCT = PercentFormatter(1.0, decimals=0)
 
 
-def _hatch_ink(colour) -> dict:
+def hatch_style(colour) -> dict:
     """``hatchcolor=`` where matplotlib has it (3.10+); before, hatches take the edge colour."""
     return {"hatchcolor": colour} if matplotlib.__version_info__ >= (3, 10) else {}
 
@@ -122,27 +123,27 @@ def text_colour(fill) -> str:
     return "black" if _luminance(fill) > 0.179 else "white"
 
 
-def _pct(x: float) -> str:
+def pct_text(x: float) -> str:
     return "–" if pd.isna(x) else f"{100 * x:.0f}"
 
 
-def _pp(x: float) -> str:
+def pp_text(x: float) -> str:
     """A signed whole number of percentage points, with a true minus and no "-0"."""
     v = round(100 * x)
     return "0" if v == 0 else f"{v:+d}".replace("-", "−")
 
 
-def _interval(lo: float, hi: float) -> str:
+def interval_text(lo: float, hi: float) -> str:
     return "" if pd.isna(lo) or pd.isna(hi) else f"{100 * lo:.0f}–{100 * hi:.0f}"
 
 
-def _axes_inches(ax) -> tuple[float, float]:
+def axes_inches(ax) -> tuple[float, float]:
     fig = ax.figure
     box = ax.get_position()
     return box.width * fig.get_figwidth(), box.height * fig.get_figheight()
 
 
-def _row_axis(ax, labels: Sequence[str], fontsize: float = 8) -> None:
+def row_axis(ax, labels: Sequence[str], fontsize: float = 8) -> None:
     """Rows top to bottom in ``labels`` order, one y unit each."""
     n = len(labels)
     ax.set_yticks(np.arange(n), labels, fontsize=fontsize)
@@ -152,7 +153,7 @@ def _row_axis(ax, labels: Sequence[str], fontsize: float = 8) -> None:
         ax.spines[side].set_visible(False)
 
 
-def _percent_axis(ax, label: str, lo: float = 0.0, hi: float = 1.0) -> None:
+def percent_axis(ax, label: str, lo: float = 0.0, hi: float = 1.0) -> None:
     ax.xaxis.set_major_formatter(_PCT)
     ax.set_xlim(lo, hi)
     ax.set_xlabel(label, fontsize=8)
@@ -161,18 +162,18 @@ def _percent_axis(ax, label: str, lo: float = 0.0, hi: float = 1.0) -> None:
     ax.set_axisbelow(True)
 
 
-def _fifty(ax) -> None:
+def fifty_line(ax) -> None:
     ax.axvline(0.5, color="0.25", lw=0.9, ls="--", zorder=1)
 
 
-def _row_note(ax, text: str, y: float, dx: float = 6, **kw) -> None:
+def row_note(ax, text: str, y: float, dx: float = 6, **kw) -> None:
     """A note right of the axes, level with row ``y`` (figures beside a row chart)."""
     kw.setdefault("fontsize", 7)
     ax.annotate(text, (1.0, y), xycoords=("axes fraction", "data"), xytext=(dx, 0),
                 textcoords="offset points", va="center", annotation_clip=False, **kw)  # fmt: skip
 
 
-def _column_head(ax, text: str, dx: float = 6, **kw) -> None:
+def column_head(ax, text: str, dx: float = 6, **kw) -> None:
     """The heading of a column of row notes, above the axes' top right corner."""
     kw.setdefault("fontsize", 7)
     kw.setdefault("color", "0.3")
@@ -180,7 +181,7 @@ def _column_head(ax, text: str, dx: float = 6, **kw) -> None:
                 textcoords="offset points", va="bottom", **kw)  # fmt: skip
 
 
-def _span_limits(lows, highs, pad: float = 0.05, step: float = 0.1) -> tuple[float, float]:
+def span_limits(lows, highs, pad: float = 0.05, step: float = 0.1) -> tuple[float, float]:
     """Axis limits around the intervals (and 50 %), rounded out to ``step``."""
     lo = min(0.5, float(np.nanmin(lows))) - pad
     hi = max(0.5, float(np.nanmax(highs))) + pad

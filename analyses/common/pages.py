@@ -32,31 +32,31 @@ FOOTER_CHARS = 135
 Page = Callable[[plt.Figure], None]
 
 
-def _size(paper: str) -> tuple[float, float]:
+def page_size(paper: str) -> tuple[float, float]:
     if paper not in PAPER_INCHES:
         raise ValueError(f"paper must be one of {', '.join(PAPER_INCHES)}, not {paper!r}")
     return PAPER_INCHES[paper]
 
 
-def _rect(fig, left: float, bottom: float, width: float, height: float):
+def page_rect(fig, left: float, bottom: float, width: float, height: float):
     """An axes placed in inches from the page's lower left corner."""
     w, h = fig.get_size_inches()
     return fig.add_axes((left / w, bottom / h, width / w, height / h))
 
 
-def _text(fig, x: float, y: float, s: str, **kw):
+def page_text(fig, x: float, y: float, s: str, **kw):
     """Text placed in inches from the page's lower left corner."""
     w, h = fig.get_size_inches()
     return fig.text(x / w, y / h, s, **kw)
 
 
-def _title(fig, title: str, subtitle: str = "") -> float:
+def page_title(fig, title: str, subtitle: str = "") -> float:
     """Page title (and optional one-line subtitle); returns the inches used from the top."""
     _, h = fig.get_size_inches()
-    _text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
+    page_text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
     if not subtitle:
         return MARGIN_T + 0.35
-    _text(fig, MARGIN_L, h - MARGIN_T - 0.3, subtitle, fontsize=8.5, va="top", color="0.25")
+    page_text(fig, MARGIN_L, h - MARGIN_T - 0.3, subtitle, fontsize=8.5, va="top", color="0.25")
     return MARGIN_T + 0.55
 
 
@@ -79,7 +79,7 @@ def _footer_lines(provenance: Mapping[str, str], policy: str | None) -> list[str
 def _footer(fig, provenance: Mapping[str, str], policy: str | None, n: int, m: int) -> None:
     w, _ = fig.get_size_inches()
     lines = _footer_lines(provenance, policy)
-    _text(
+    page_text(
         fig,
         MARGIN_L,
         0.32,
@@ -89,7 +89,7 @@ def _footer(fig, provenance: Mapping[str, str], policy: str | None, n: int, m: i
         va="bottom",
         linespacing=1.35,
     )
-    _text(
+    page_text(
         fig,
         w - MARGIN_R,
         0.32,
@@ -101,11 +101,11 @@ def _footer(fig, provenance: Mapping[str, str], policy: str | None, n: int, m: i
     )
 
 
-def _text_page(title: str, lines: Sequence[str]) -> Page:
+def text_page(title: str, lines: Sequence[str]) -> Page:
     def draw(fig) -> None:
         _, h = fig.get_size_inches()
-        top = _title(fig, title)
-        _text(
+        top = page_title(fig, title)
+        page_text(
             fig,
             MARGIN_L,
             h - top - 0.15,
@@ -119,7 +119,7 @@ def _text_page(title: str, lines: Sequence[str]) -> Page:
     return draw
 
 
-def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
+def text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
     """Monospace pages of ``lines``; a line too long for the page wraps with an indent."""
     width = 110 if paper == "a4" else 114
     lines = [
@@ -131,10 +131,10 @@ def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
     ]
     per = 70 if paper == "a4" else 65
     chunks = [list(lines[i : i + per]) for i in range(0, len(lines), per)] or [[]]
-    return [_text_page(title, chunk) for chunk in chunks]
+    return [text_page(title, chunk) for chunk in chunks]
 
 
-def _write(path, pages: list[tuple[Page, str | None]], provenance, paper, title) -> Path:
+def write_study_pdf(path, pages: list[tuple[Page, str | None]], provenance, paper, title) -> Path:
     """Write ``pages`` (draw, policy shown in the footer) footed with one ``provenance``."""
     return write_pages(path, [(d, provenance, p) for d, p in pages], paper, title)
 
@@ -149,7 +149,7 @@ def write_pages(
     """Write a PDF of ``pages`` atomically: each (draw, provenance of its footer, policy in
     the footer or None), numbered "page n of m"; return its path. ``progress(n)`` after
     page n."""
-    size = _size(paper)
+    size = page_size(paper)
     path = Path(path)
     tmp = temp_beside(path)
     tool = next((str(p.get("tool")) for _, p, _ in pages if p.get("tool")), "manoeuvre-sim")
@@ -176,7 +176,7 @@ def write_pages(
 def study_head(title: str, path, m: Mapping, rules_version: str, *, backend: bool = False):
     """The first lines of a study's block on a report's cover, for either game: its title,
     directory, the tool and rules that made it (flagged when they are not this tool's) and
-    when, where and how long it ran; (style, text) pairs for ``_text_pages``."""
+    when, where and how long it ran; (style, text) pairs for ``text_pages``."""
     made = f"made with manoeuvre-sim {m['version']}, rules {m['rules_version']}"
     if m["rules_version"] != rules_version:
         made += f" — NOT the rules of this tool ({rules_version}): rerun it to compare"

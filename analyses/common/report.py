@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from manoeuvre_sim import __version__
-from manoeuvre_sim.analyses.common.pages import Page, _size, _text_pages, study_head, write_pages
+from manoeuvre_sim.analyses.common.pages import Page, page_size, study_head, text_pages, write_pages
 from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages, toc_page, toc_split
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import DEFAULT_GAME, GAMES, get_game, study_kinds
@@ -172,11 +172,11 @@ class GenericStudy:
     def section(self, paper: str) -> Section:
         """The study's summary, then each table, as text pages."""
         pages: list[tuple[Page, dict, str | None, str]] = []
-        for k, page in enumerate(_text_pages(f"Summary — {self.title}", self.summary, paper)):
+        for k, page in enumerate(text_pages(f"Summary — {self.title}", self.summary, paper)):
             pages.append((page, self.provenance, None, "Summary" if k == 0 else ""))
         for name, df in self.frames.items():
             lines = df.to_string(index=False, float_format=lambda x: f"{x:.4g}").splitlines()
-            for k, page in enumerate(_text_pages(f"{name}.csv — {self.title}", lines, paper)):
+            for k, page in enumerate(text_pages(f"{name}.csv — {self.title}", lines, paper)):
                 pages.append((page, self.provenance, None, f"Table {name}" if k == 0 else ""))
         return Section(self.title, pages)
 
@@ -257,7 +257,7 @@ def write_report(
     """Write the report PDF atomically; return its path and page count. ``studies``: as
     :func:`load_studies` reads them, of one game or several; each game's part is its
     studies' sections, its own charts and its methods, in registry order."""
-    _size(paper)
+    page_size(paper)
     if not studies:
         raise UsageError("--from: expected at least one study directory")
     now = _dt.datetime.now(_dt.UTC)

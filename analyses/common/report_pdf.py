@@ -19,9 +19,9 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_R,
     MARGIN_T,
     Page,
-    _size,
-    _text,
-    _title,
+    page_size,
+    page_text,
+    page_title,
 )
 
 # ----------------------------------------------------------------------------- text pages
@@ -78,16 +78,16 @@ def _wrap(items: Sequence[tuple[str, str]], paper: str) -> list[tuple[str, str, 
 def _flow_page(title: str, subtitle: str, lines: Sequence[tuple[str, str, float]]) -> Page:
     def draw(fig) -> None:
         _, h = fig.get_size_inches()
-        y = h - _title(fig, title, subtitle) - 0.1
+        y = h - page_title(fig, title, subtitle) - 0.1
         for style, text, indent in lines:
             kw, lead, _ = STYLES[style]
             if style in ("h1", "h2") and y < h - 1.3:
                 y -= 0.08
             if text == "•":  # the bullet shares the line of its text's first part
-                _text(fig, MARGIN_L, y, text, va="top", **kw)
+                page_text(fig, MARGIN_L, y, text, va="top", **kw)
                 continue
             if text:
-                _text(fig, MARGIN_L + indent, y, text, va="top", **kw)
+                page_text(fig, MARGIN_L + indent, y, text, va="top", **kw)
             y -= lead
 
     return draw
@@ -99,7 +99,7 @@ def flow_pages(
     """Pages of styled lines (``h1``, ``h2``, ``p``, ``m``, ``gap``; a ``p`` starting with
     ``"•  "`` is a bullet), wrapped and broken to fit; the pages after the first are titled
     "(continued)"."""
-    _, h = _size(paper)
+    _, h = page_size(paper)
     room = h - (MARGIN_T + (0.55 if subtitle else 0.35)) - 0.1 - BOTTOM
     lines = _wrap(items, paper)
     pages: list[list[tuple[str, str, float]]] = []
@@ -134,7 +134,7 @@ def toc_page(entries: Sequence[tuple[int, str, int]], first: bool) -> Page:
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        y = h - _title(fig, "Contents" if first else "Contents (continued)") - 0.15
+        y = h - page_title(fig, "Contents" if first else "Contents (continued)") - 0.15
         renderer = fig.canvas.get_renderer()
         right = w - MARGIN_R
         for level, heading, page in entries:
@@ -142,8 +142,8 @@ def toc_page(entries: Sequence[tuple[int, str, int]], first: bool) -> Page:
             kw = {"fontsize": 10 if level == 0 else 9, "weight": "bold" if level == 0 else None}
             if level == 0 and y < h - 1.5:
                 y -= 0.08
-            t = _text(fig, x, y, heading, va="baseline", **kw)
-            n = _text(fig, right, y, str(page), ha="right", va="baseline", **kw)
+            t = page_text(fig, x, y, heading, va="baseline", **kw)
+            n = page_text(fig, right, y, str(page), ha="right", va="baseline", **kw)
             x0 = t.get_window_extent(renderer).x1 / fig.dpi + 0.06
             x1 = n.get_window_extent(renderer).x0 / fig.dpi - 0.06
             if x1 > x0:
@@ -158,7 +158,7 @@ def toc_page(entries: Sequence[tuple[int, str, int]], first: bool) -> Page:
 def toc_split(entries: Sequence[tuple[int, str, int]], paper: str) -> list[list]:
     """``entries`` cut into contents pages by the height each takes (a top-level entry
     takes a little more, as :func:`toc_page` draws it)."""
-    _, h = _size(paper)
+    _, h = page_size(paper)
     room = h - MARGIN_T - 0.35 - 0.15 - BOTTOM - 0.2
     pages: list[list] = [[]]
     used = 0.0

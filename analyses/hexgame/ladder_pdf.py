@@ -15,7 +15,14 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
-from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+    MARGIN_L,
+    page_rect,
+    page_text,
+    page_title,
+    text_pages,
+    write_study_pdf,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
 HOW_TO_READ = (
@@ -71,18 +78,20 @@ def ladder_page(ladder: pd.DataFrame, fit: dict, manifest: dict, summary: list[s
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(
+        top = page_title(
             fig,
             "The handicap ladder: which handicap makes the game even?",
             f"{GAME_TITLE}; border {border}, first player {manifest.get('first', '?')}, "
             f"players {', '.join(manifest['policies'])}",
         )
-        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
+        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
               fontsize=8, va="top", linespacing=1.35)  # fmt: skip
-        ax = _rect(fig, MARGIN_L + 0.5, h * 0.38, w - 2 * MARGIN_L - 0.7, h - top - 1.1 - h * 0.38)
+        ax = page_rect(
+            fig, MARGIN_L + 0.5, h * 0.38, w - 2 * MARGIN_L - 0.7, h - top - 1.1 - h * 0.38
+        )
         ladder_chart(ladder, fit, ax, favoured)
         lines = [x for line in summary[3:] for x in (textwrap.wrap(line, 100) or [""])]
-        _text(fig, MARGIN_L, h * 0.38 - 0.55, "\n".join(lines), fontsize=7,
+        page_text(fig, MARGIN_L, h * 0.38 - 0.55, "\n".join(lines), fontsize=7,
               family="monospace", va="top", linespacing=1.3)  # fmt: skip
 
     return draw
@@ -105,5 +114,7 @@ def provenance(manifest: dict) -> dict[str, str]:
 def write_ladder_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_ladder.pdf`` atomically: the ladder page, then the summary."""
     pages = [(ladder_page(res.ladder, res.fit, res.manifest, res.summary()), None)]
-    pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
-    return _write(path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: handicap ladder")
+    pages.extend((p, None) for p in text_pages("Summary", res.summary(), paper))
+    return write_study_pdf(
+        path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: handicap ladder"
+    )

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from manoeuvre_sim.analyses.common.pages import _text_pages, study_head
+from manoeuvre_sim.analyses.common.pages import study_head, text_pages
 from manoeuvre_sim.analyses.common.report_pdf import Section
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
@@ -198,7 +198,7 @@ def study_section(study: HexStudy, paper: str) -> Section:
         pages = [(hex_whatif_pdf.whatif_page(f["whatif"], m), "Change of each rate per pairing")]
     prov = study.provenance
     out = [(d, prov, None, t) for d, t in pages]
-    for k, page in enumerate(_text_pages(f"Summary — {study.short_title}", study.summary, paper)):
+    for k, page in enumerate(text_pages(f"Summary — {study.short_title}", study.summary, paper)):
         out.append((page, prov, None, "Summary (as the command printed it)" if k == 0 else ""))
     return Section(study.title, out)
 

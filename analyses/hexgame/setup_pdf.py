@@ -20,7 +20,14 @@ from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.patches import RegularPolygon  # noqa: E402
 
 from manoeuvre_sim.analyses.common.chart_style import WIN_RATE_CMAP, text_colour  # noqa: E402
-from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+    MARGIN_L,
+    page_rect,
+    page_text,
+    page_title,
+    text_pages,
+    write_study_pdf,
+)
 from manoeuvre_sim.analyses.hexgame.replay_pdf import SIDE_TINT, hex_centre  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
@@ -106,16 +113,16 @@ def map_page(table, manifest: dict, who: str, grid, hexes):
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, f"Where the {who} player's Capital stood", sub)
+        top = page_title(fig, f"Where the {who} player's Capital stood", sub)
         text = HOW_TO_READ.format(whose=f"the {who} player's", warm="blue", cool="orange",
                                   overall=f"{100 * rate:.1f} %", few=few)  # fmt: skip
         import textwrap
 
-        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(text, 120)), fontsize=7.5,
+        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(text, 120)), fontsize=7.5,
               va="top", color="0.2")  # fmt: skip
-        ax = _rect(fig, MARGIN_L, 1.3, w - MARGIN_L - 1.4, h - top - 2.1)
+        ax = page_rect(fig, MARGIN_L, 1.3, w - MARGIN_L - 1.4, h - top - 2.1)
         sm = capital_map(table, ax, who, grid, hexes, rate, few)
-        cax = _rect(fig, w - 1.1, 2.5, 0.18, h - top - 4.5)
+        cax = page_rect(fig, w - 1.1, 2.5, 0.18, h - top - 4.5)
         cb = fig.colorbar(sm, cax=cax)
         cb.set_label("first player's win rate", fontsize=8)
         cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
@@ -151,6 +158,6 @@ def setup_provenance(manifest: dict) -> dict[str, str]:
 def write_setup_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_setup.pdf`` atomically: the two maps and the summary."""
     pages = [(d, None) for d, _ in setup_pages(res.hexes, res.manifest, res.spec.load_scenario())]
-    pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
-    return _write(path, pages, setup_provenance(res.manifest), paper,
+    pages.extend((p, None) for p in text_pages("Summary", res.summary(), paper))
+    return write_study_pdf(path, pages, setup_provenance(res.manifest), paper,
                   f"{GAME_TITLE}: where the Capital stands")  # fmt: skip

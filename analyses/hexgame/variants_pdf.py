@@ -17,8 +17,15 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
-from manoeuvre_sim.analyses.common.chart_style import _axes_inches, _interval, _pct  # noqa: E402
-from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _text_pages, _title, _write  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import axes_inches, interval_text, pct_text  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+    MARGIN_L,
+    page_rect,
+    page_text,
+    page_title,
+    text_pages,
+    write_study_pdf,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
 ALL = "all"
@@ -95,7 +102,7 @@ def _panel_title(ax, title: str) -> None:
     panel's width."""
     import textwrap
 
-    chars = max(12, int(_axes_inches(ax)[0] * 72 / (8 * 0.5)))
+    chars = max(12, int(axes_inches(ax)[0] * 72 / (8 * 0.5)))
     ax.set_title("\n".join(textwrap.wrap(title, chars)), fontsize=8, weight="bold", loc="left",
                  pad=4, linespacing=1.1)  # fmt: skip
 
@@ -124,8 +131,8 @@ def _values_beside(ax, x, lo, hi, y, pooled) -> None:
     for xi, a, b, yi, p in zip(x, lo, hi, y, pooled, strict=True):
         if not np.isnan(xi):
             a, b = (xi, xi) if np.isnan(a) or np.isnan(b) else (a, b)
-            rows.append((f"{_pct(xi)} ({_interval(a, b)})", a, b, yi, p))
-    width = _axes_inches(ax)[0]
+            rows.append((f"{pct_text(xi)} ({interval_text(a, b)})", a, b, yi, p))
+    width = axes_inches(ax)[0]
     left, right = ax.get_xlim()
     shares = [min(_value_inches(t, p) / width, 0.9) for t, _, _, _, p in rows]
     span = right - left
@@ -248,10 +255,10 @@ def _page(title: str, how: str, charts, left: float, label_width: float):
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, title, GAME_TITLE)
+        top = page_title(fig, title, GAME_TITLE)
         import textwrap
 
-        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(how, 118)), fontsize=7.5,
+        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(how, 118)), fontsize=7.5,
               va="top", linespacing=1.35)  # fmt: skip
         y0, y1 = 1.25, h - top - 1.05
         x = left + label_width
@@ -260,7 +267,7 @@ def _page(title: str, how: str, charts, left: float, label_width: float):
         total = sum(s for _, s in charts)
         for i, (f, share) in enumerate(charts):
             width = avail * share / total
-            f(_rect(fig, x, y0, width, y1 - y0), i == 0)
+            f(page_rect(fig, x, y0, width, y1 - y0), i == 0)
             x += width + gap
 
     return draw
@@ -269,14 +276,16 @@ def _page(title: str, how: str, charts, left: float, label_width: float):
 def _fell_page(capital_fell: pd.DataFrame):
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, "When did the Capital fall?", GAME_TITLE)
+        top = page_title(fig, "When did the Capital fall?", GAME_TITLE)
         import textwrap
 
-        _text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(HOW_TO_READ["fell"], 118)),
+        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(HOW_TO_READ["fell"], 118)),
               fontsize=7.5, va="top", linespacing=1.35)  # fmt: skip
         height = (h - top - 1.0 - 1.3 - 0.9) / 2
         for i, side in enumerate(("blue", "red")):
-            ax = _rect(fig, 1.1, h - top - 1.0 - (i + 1) * height - i * 0.9, w - 1.1 - 2.6, height)
+            ax = page_rect(
+                fig, 1.1, h - top - 1.0 - (i + 1) * height - i * 0.9, w - 1.1 - 2.6, height
+            )
             capital_fell_lines(capital_fell, ax, side)
             ax.set_title(f"{side}'s Capital", fontsize=9, loc="left", weight="bold")
             if i == 0:
@@ -330,5 +339,7 @@ def variant_pages(frames: dict[str, pd.DataFrame]) -> list[tuple[object, str]]:
 def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
     pages = [(d, None) for d, _ in variant_pages(res.frames())]
-    pages.extend((p, None) for p in _text_pages("Summary", res.summary(), paper))
-    return _write(path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: variant study")
+    pages.extend((p, None) for p in text_pages("Summary", res.summary(), paper))
+    return write_study_pdf(
+        path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: variant study"
+    )

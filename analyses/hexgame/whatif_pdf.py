@@ -18,7 +18,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from manoeuvre_sim.analyses.common.pages import MARGIN_L, _rect, _text, _title, _write  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+    MARGIN_L,
+    page_rect,
+    page_text,
+    page_title,
+    write_study_pdf,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
 ALL = "all"
@@ -111,12 +117,12 @@ def whatif_page(whatif: pd.DataFrame, manifest: dict):
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, "What changes with the variant?", GAME_TITLE)
+        top = page_title(fig, "What changes with the variant?", GAME_TITLE)
         m = manifest
         edits = "; ".join(m.get("edits") or []) or f"the file {m['variant_scenario_file']}"
         head = f"Variant: {edits}." + (" Identical to the base." if m["identical"] else "")
         text = "\n".join(textwrap.wrap(head, 118) + textwrap.wrap(HOW_TO_READ, 118))
-        _text(fig, MARGIN_L, h - top - 0.05, text, fontsize=7.5, va="top", linespacing=1.35)
+        page_text(fig, MARGIN_L, h - top - 0.05, text, fontsize=7.5, va="top", linespacing=1.35)
         rows = len(whatif)
         height = min(h - top - 3.0, max(2.6, 0.5 * rows + 0.6))
         y0 = h - top - 1.6 - height
@@ -125,11 +131,11 @@ def whatif_page(whatif: pd.DataFrame, manifest: dict):
         x = MARGIN_L + label_w
         width = (w - x - 0.45 - count_w - gap * len(CHANGES)) / len(CHANGES)
         for i, (stem, label) in enumerate(CHANGES):
-            ax = _rect(fig, x, y0, width, height)
+            ax = page_rect(fig, x, y0, width, height)
             change_whiskers(whatif, ax, stem, label, i == 0, span)
             x += width + gap
-        changed_counts(whatif, _rect(fig, x, y0, count_w, height))
-        _text(fig, MARGIN_L, y0 - 0.75, "\n".join(rate_lines(whatif)), fontsize=7.5,
+        changed_counts(whatif, page_rect(fig, x, y0, count_w, height))
+        page_text(fig, MARGIN_L, y0 - 0.75, "\n".join(rate_lines(whatif)), fontsize=7.5,
               va="top", family="monospace", linespacing=1.4)  # fmt: skip
 
     return draw
@@ -155,5 +161,5 @@ def provenance(manifest: dict) -> dict[str, str]:
 
 def write_whatif_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_whatif.pdf`` atomically: one page."""
-    return _write(path, [(whatif_page(res.whatif, res.manifest), None)], provenance(res.manifest), paper,
+    return write_study_pdf(path, [(whatif_page(res.whatif, res.manifest), None)], provenance(res.manifest), paper,
                   f"{GAME_TITLE}: what-if")  # fmt: skip

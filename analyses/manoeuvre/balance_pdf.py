@@ -23,12 +23,12 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_L,
     MARGIN_T,
     Page,
-    _rect,
-    _size,
-    _text,
-    _text_pages,
-    _title,
-    _write,
+    page_rect,
+    page_size,
+    page_text,
+    page_title,
+    text_pages,
+    write_study_pdf,
 )
 from manoeuvre_sim.analyses.manoeuvre import charts  # noqa: E402
 
@@ -53,12 +53,12 @@ def _head(fig, title: str, subtitle: str, status: str) -> float:
     """A chart page's title; with ``status`` (an interrupted study), the status on a second
     title line in red beneath it, and the subtitle below that. Returns the inches used."""
     if not status:
-        return _title(fig, title, subtitle)
+        return page_title(fig, title, subtitle)
     _, h = fig.get_size_inches()
-    _text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
-    _text(fig, MARGIN_L, h - MARGIN_T - 0.3, status, fontsize=12.5, weight="bold", va="top",
+    page_text(fig, MARGIN_L, h - MARGIN_T, title, fontsize=14, weight="bold", va="top")
+    page_text(fig, MARGIN_L, h - MARGIN_T - 0.3, status, fontsize=12.5, weight="bold", va="top",
           color="#a50f15")  # fmt: skip
-    _text(fig, MARGIN_L, h - MARGIN_T - 0.57, subtitle, fontsize=8.5, va="top", color="0.25")
+    page_text(fig, MARGIN_L, h - MARGIN_T - 0.57, subtitle, fontsize=8.5, va="top", color="0.25")
     return MARGIN_T + 0.82
 
 
@@ -86,12 +86,12 @@ def _heatmap_page(matrix: pd.DataFrame, policy: str, span: float, status: str = 
         sub = f"policy: {policy}" + (f"; {INCOMPLETE}" if status else "")
         top = _head(fig, "Manoeuvre — win rate of each pairing", sub, status)
         body = "\n".join(HOW_TO_READ)
-        _text(fig, MARGIN_L, h - top - 0.05, body, fontsize=8, va="top", linespacing=1.4)
+        page_text(fig, MARGIN_L, h - top - 0.05, body, fontsize=8, va="top", linespacing=1.4)
         left, right = 1.45, 0.95
         width = w - left - right
         top_of_axes = h - top - 1.5
         height = min(top_of_axes - 1.3, width * 1.2)
-        ax = _rect(fig, left, top_of_axes - height, width, height)
+        ax = page_rect(fig, left, top_of_axes - height, width, height)
         charts.heatmap(matrix, ax, policy=policy, span=span)
 
     return draw
@@ -111,12 +111,12 @@ def _two_charts(
         h1 = avail * (n1 + 1.5) / (n1 + n2 + 3)
         h2 = avail - h1
         y1 = h - top - h1
-        ax1 = _rect(fig, l1, y1, w - l1 - r1, h1)
+        ax1 = page_rect(fig, l1, y1, w - l1 - r1, h1)
         f1(ax1)
-        _text(fig, MARGIN_L, h - top + 0.35, t1, fontsize=10.5, weight="bold", va="bottom")
-        ax2 = _rect(fig, l2, y1 - gap - h2, w - l2 - r2, h2)
+        page_text(fig, MARGIN_L, h - top + 0.35, t1, fontsize=10.5, weight="bold", va="bottom")
+        ax2 = page_rect(fig, l2, y1 - gap - h2, w - l2 - r2, h2)
         f2(ax2)
-        _text(fig, MARGIN_L, y1 - gap + 0.35, t2, fontsize=10.5, weight="bold", va="bottom")
+        page_text(fig, MARGIN_L, y1 - gap + 0.35, t2, fontsize=10.5, weight="bold", va="bottom")
 
     return draw
 
@@ -140,17 +140,17 @@ def write_balance_pdf(
     ``"INTERRUPTED: 41,000 of 64,000 games"``, in every page's title; ``incomplete``: per
     policy, the armies in a pairing with fewer games, marked ``*`` on every chart.
     """
-    _size(paper)
+    page_size(paper)
     shown = _marked(frames, incomplete) if status else frames
     pages: list[tuple[Page, str | None]] = [
         (d, p) for d, p, _ in balance_pages(shown, status=status)
     ]
     if summary_lines:
         pages.extend(
-            (p, None) for p in _text_pages(_titled("Summary", status), summary_lines, paper)
+            (p, None) for p in text_pages(_titled("Summary", status), summary_lines, paper)
         )
     title = _titled("Manoeuvre balance report", status)
-    return _write(path, pages, provenance, paper, title)
+    return write_study_pdf(path, pages, provenance, paper, title)
 
 
 def balance_pages(
@@ -165,98 +165,107 @@ def balance_pages(
     if not policies:
         raise ValueError("the matrix frame is empty")
     lead = policies[0]
-    # one colour scale for every heatmap, so that the policies' pages compare at a glance
-    off = matrix.loc[matrix["army"] != matrix["opponent"], "win_rate"].dropna()
-    far = float((off - 0.5).abs().max()) if len(off) else 0.1
-    span = min(0.5, max(0.1, math.ceil(round(far / 0.05, 9)) * 0.05))
-
+    span = _common_span(matrix)
     armies = charts.one_policy(frames["armies"], lead)
     order = list(armies.sort_values(["rating", "army"], ascending=[False, True])["army"])
-    n_armies = len(order)
     fp = charts.one_policy(frames["first_player"], lead)
     sub = f"policy: {lead}" + (f"; {INCOMPLETE}" if status else "")
 
     pages: list[tuple[Page, str | None, str]] = [
         (_heatmap_page(matrix, lead, span, status), lead, f"Win rate of each pairing ({lead})")
     ]
-    pages.append(
-        (
-            _two_charts(
-                "Army strength",
-                sub,
-                (
-                    lambda ax: charts.ratings(armies, ax),
-                    n_armies,
-                    2.0,
-                    0.5,
-                    "Bradley–Terry rating, best at top  (label: rank and its 95 % interval)",
-                ),
-                (
-                    lambda ax: charts.field_win_rates(armies, ax),
-                    n_armies,
-                    2.0,
-                    0.5,
-                    "Win rate against the field (all opponents pooled)",
-                ),
-                status=status,
-            ),
-            lead,
-            f"Army strength: ratings and field win rates ({lead})",
-        )
-    )
+    strength = _strength_page(armies, sub, status)
+    pages.append((strength, lead, f"Army strength: ratings and field win rates ({lead})"))
     vba = charts.one_policy(frames["victory_by_army"], lead)
-    pages.append(
-        (
-            _two_charts(
-                "Seat and game ends",
-                sub,
-                (
-                    lambda ax: charts.first_player(fp, ax),
-                    len(fp),
-                    1.45,
-                    1.5,
-                    "Moving first against moving second, sorted by the first-move advantage",
-                ),
-                (
-                    lambda ax: charts.victory_mix(vba, ax, order=order),
-                    len(vba),
-                    1.45,
-                    1.3,
-                    "How the games end (armies in rating order)",
-                ),
-                gap=1.45,
-                status=status,
-            ),
-            lead,
-            f"Seat and game ends: first player, victory types ({lead})",
-        )
-    )
+    seats = _seat_page(fp, vba, order, sub, status)
+    pages.append((seats, lead, f"Seat and game ends: first player, victory types ({lead})"))
     styles = frames.get("styles")
     if styles is not None and len(styles):
         pages.extend(
             (_heatmap_page(matrix, p, span, status), p, f"Win rate of each pairing ({p})")
             for p in policies[1:]
         )
-        tau = frames.get("style_tau")
-
-        def sensitivity(fig) -> None:
-            w, h = fig.get_size_inches()
-            top = _head(
-                fig,
-                "Play-style sensitivity",
-                "the same armies played by each policy; a robust balance keeps the order",
-                status,
-            )
-            n_tau = 0 if tau is None else len(tau)
-            top += 0.3 + 0.16 * n_tau
-            rows = styles["army"].nunique()
-            height = min(h - top - 1.4, 0.34 * rows * styles["policy"].nunique() + 0.9)
-            ax = _rect(fig, 1.5, h - top - height, w - 1.5 - 1.2, height)
-            charts.style_sensitivity(styles, tau, ax)
-
+        sensitivity = _sensitivity_page(styles, frames.get("style_tau"), status)
         shown = ", ".join(map(str, pd.unique(styles["policy"])))
         pages.append((sensitivity, shown, "Play-style sensitivity"))
     return pages
+
+
+def _common_span(matrix: pd.DataFrame) -> float:
+    """One colour scale for every heatmap, so that the policies' pages compare at a glance:
+    the farthest win rate from 50 % of any policy, rounded up to 5 points."""
+    off = matrix.loc[matrix["army"] != matrix["opponent"], "win_rate"].dropna()
+    far = float((off - 0.5).abs().max()) if len(off) else 0.1
+    return min(0.5, max(0.1, math.ceil(round(far / 0.05, 9)) * 0.05))
+
+
+def _strength_page(armies: pd.DataFrame, sub: str, status: str) -> Page:
+    """The ratings over the field win rates."""
+    n_armies = len(armies)
+    return _two_charts(
+        "Army strength",
+        sub,
+        (
+            lambda ax: charts.ratings(armies, ax),
+            n_armies,
+            2.0,
+            0.5,
+            "Bradley–Terry rating, best at top  (label: rank and its 95 % interval)",
+        ),
+        (
+            lambda ax: charts.field_win_rates(armies, ax),
+            n_armies,
+            2.0,
+            0.5,
+            "Win rate against the field (all opponents pooled)",
+        ),
+        status=status,
+    )
+
+
+def _seat_page(fp: pd.DataFrame, vba: pd.DataFrame, order: list, sub: str, status: str) -> Page:
+    """The first-player advantage over the victory mix (armies in ``order``)."""
+    return _two_charts(
+        "Seat and game ends",
+        sub,
+        (
+            lambda ax: charts.first_player(fp, ax),
+            len(fp),
+            1.45,
+            1.5,
+            "Moving first against moving second, sorted by the first-move advantage",
+        ),
+        (
+            lambda ax: charts.victory_mix(vba, ax, order=order),
+            len(vba),
+            1.45,
+            1.3,
+            "How the games end (armies in rating order)",
+        ),
+        gap=1.45,
+        status=status,
+    )
+
+
+def _sensitivity_page(styles: pd.DataFrame, tau: pd.DataFrame | None, status: str) -> Page:
+    """Each army's field win rate under every policy, Kendall's tau in the title."""
+
+    def sensitivity(fig) -> None:
+        w, h = fig.get_size_inches()
+        top = _head(
+            fig,
+            "Play-style sensitivity",
+            "the same armies played by each policy; a robust balance keeps the order",
+            status,
+        )
+        n_tau = 0 if tau is None else len(tau)
+        top += 0.3 + 0.16 * n_tau
+        rows = styles["army"].nunique()
+        height = min(h - top - 1.4, 0.34 * rows * styles["policy"].nunique() + 0.9)
+        ax = page_rect(fig, 1.5, h - top - height, w - 1.5 - 1.2, height)
+        charts.style_sensitivity(styles, tau, ax)
+
+    return sensitivity
 
 
 def write_whatif_pdf(
@@ -271,11 +280,11 @@ def write_whatif_pdf(
     """Write the what-if report PDF atomically and return its path: the edits applied
     (``changes``) and the change of each affected pairing's win rate (:func:`whatif_page`);
     with ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``."""
-    _size(paper)
+    page_size(paper)
     pages: list[tuple[Page, str | None]] = [(whatif_page(whatif, changes), None)]
     if summary_lines:
-        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
-    return _write(path, pages, provenance, paper, "Manoeuvre what-if report")
+        pages.extend((p, None) for p in text_pages("Summary", summary_lines, paper))
+    return write_study_pdf(path, pages, provenance, paper, "Manoeuvre what-if report")
 
 
 def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = "") -> Page:
@@ -284,7 +293,7 @@ def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = 
 
     def page(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(
+        top = page_title(
             fig,
             title or "Manoeuvre — what if",
             "the variant's win rates against the base run",
@@ -293,7 +302,7 @@ def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = 
         for change in changes or ["(none listed)"]:
             wrapped = textwrap.wrap(str(change), 110) or [""]
             lines += ["  • " + wrapped[0]] + ["    " + x for x in wrapped[1:]]
-        _text(
+        page_text(
             fig,
             MARGIN_L,
             h - top - 0.05,
@@ -306,9 +315,9 @@ def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = 
         rows = len(whatif)
         height = min(h - top - 1.3, 0.4 * rows + 0.5)
         left = 2.2 if whatif["army"].nunique() > 1 else 1.7
-        ax = _rect(fig, left, h - top - height, w - left - 1.55, height)
+        ax = page_rect(fig, left, h - top - height, w - left - 1.55, height)
         charts.whatif_deltas(whatif, ax)
-        _text(
+        page_text(
             fig,
             MARGIN_L,
             h - top + 0.2,

@@ -3,7 +3,8 @@
 The card frame holds one row per card identity of one army (``card``, ``kind``, ``unit``,
 ``copies`` and the observed / ablation columns, rates as fractions). The charts group its
 rows by kind — leaders, then HQ cards, then unit cards — each group under a grey heading
-band; values are drawn in percentage points.
+band; values are drawn in percentage points. The card names on the observed-against-ablation
+scatter are placed by ``point_names.py``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
-from matplotlib.transforms import Bbox  # noqa: E402
 
 from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
-    _axes_inches,
-    _column_head,
-    _pct,
-    _percent_axis,
-    _row_note,
+    axes_inches,
+    column_head,
+    pct_text,
+    percent_axis,
+    row_note,
     text_colour,
 )
+from manoeuvre_sim.analyses.manoeuvre.point_names import name_points  # noqa: E402
 
 CARD_KINDS = ("leader", "hq", "unit")
 _KIND_HEADING = {"leader": "Leaders", "hq": "HQ cards", "unit": "Unit cards"}
@@ -101,7 +102,7 @@ def _card_groups(cards: pd.DataFrame, column: str, kind: str | None, sort: bool)
 
 def _card_row_size(ax, n_rows: int) -> float:
     """Label font size from the height of one row on the page."""
-    row_pt = 72 * _axes_inches(ax)[1] / max(n_rows, 1)
+    row_pt = 72 * axes_inches(ax)[1] / max(n_rows, 1)
     return float(np.clip(0.6 * row_pt, 5.5, 8.5))
 
 
@@ -183,7 +184,15 @@ def card_values(
     col, xlabel, heading = CARD_METRICS[metric]
     rows, headings, n = _card_groups(cards, col, kind, sort)
     size = _card_row_size(ax, n)
-    small = min(size, 7.0)
+    _value_bars(ax, rows, col, min(size, 7.0))
+    column_head(ax, heading, fontsize=7, color="0.3")
+    _card_axis(ax, rows, headings, n, size)
+    _value_axis(ax, rows, metric, xlabel)
+    return ax
+
+
+def _value_bars(ax, rows: pd.DataFrame, col: str, small: float) -> None:
+    """The bars of :func:`card_values`, their whiskers and the figures at the right."""
     v = 100 * rows[col].to_numpy(float)
     lo = 100 * rows[f"{col}_low"].to_numpy(float)
     hi = 100 * rows[f"{col}_high"].to_numpy(float)
@@ -220,11 +229,13 @@ def card_values(
         text = _points(getattr(row, col))
         if not (pd.isna(lo_k) or pd.isna(hi_k)):
             text += f"  ({_points(lo_k)} to {_points(hi_k)})"
-        _row_note(
+        row_note(
             ax, text, y[k], fontsize=small, weight="bold" if clear[k] else "normal", gid="figure"
         )
-    _column_head(ax, heading, fontsize=7, color="0.3")
-    _card_axis(ax, rows, headings, n, size)
+
+
+def _value_axis(ax, rows: pd.DataFrame, metric: str, xlabel: str) -> None:
+    """The points axis of :func:`card_values` with its 0 line, and the legend of the fills."""
     ax.axvline(0, color="0.1", lw=0.9, zorder=1)
     ax.set_xlim(*card_value_limits(rows, metric))
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=9, steps=[1, 2, 5, 10]))
@@ -247,7 +258,6 @@ def card_values(
         handlelength=1.6,
         handletextpad=0.4,
     )
-    return ax
 
 
 def card_play_rates(cards: pd.DataFrame, ax, *, kind: str | None = None, sort: bool = True):
@@ -269,7 +279,7 @@ def card_play_rates(cards: pd.DataFrame, ax, *, kind: str | None = None, sort: b
             continue
         if rate[k] >= 0.12:
             ax.annotate(
-                f"{_pct(rate[k])} %",
+                f"{pct_text(rate[k])} %",
                 (rate[k], y[k]),
                 xytext=(-3, 0),
                 textcoords="offset points",
@@ -292,7 +302,7 @@ def card_play_rates(cards: pd.DataFrame, ax, *, kind: str | None = None, sort: b
             gid="turn",
         )
     _card_axis(ax, rows, headings, n, size)
-    _percent_axis(ax, "share of the games with the card drawn in which it was played", 0.0, 1.13)
+    percent_axis(ax, "share of the games with the card drawn in which it was played", 0.0, 1.13)
     ax.set_xticks(np.linspace(0, 1, 6))
     ax.spines["bottom"].set_bounds(0, 1)
     ax.annotate(
@@ -323,20 +333,6 @@ def _short_card(card: str, unit: str = "", width: int = 28) -> str:
     return card[: width - 1].rstrip() + "…"
 
 
-def _crosses(box, a, b, steps: int = 16) -> bool:
-    """Whether the segment from ``a`` to ``b`` (display coordinates) runs through ``box``;
-    its last sixteenth at each end (inside its own label or marker) not counted."""
-    for f in np.linspace(1 / steps, 1 - 1 / steps, steps - 1):
-        px, py = a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])
-        if box.x0 <= px <= box.x1 and box.y0 <= py <= box.y1:
-            return True
-    return False
-
-
-def _overlaps(box, boxes) -> bool:
-    return any(box.overlaps(b) for b in boxes)
-
-
 OBSERVED_METRICS = {
     "iwd": ("IWD", "observed: win rate when drawn − when never drawn (IWD), percentage points"),
     "piw": ("PIW", "observed: win rate when played − when not played (PIW), percentage points"),
@@ -359,6 +355,27 @@ def card_observed_vs_ablation(cards: pd.DataFrame, ax, *, labels: int = 14, metr
     c = cards[np.isfinite(cards[metric].astype(float)) & np.isfinite(cards["value"].astype(float))]
     x = 100 * c[metric].to_numpy(float)
     y = 100 * c["value"].to_numpy(float)
+    handles = _kind_points(ax, c, x, y)
+    _agreement_axes(ax, x, y, short, axis_label, handles)
+    renderer = ax.figure.canvas.get_renderer()
+    obstacles = _notes_and_legend(ax, renderer, handles)
+    # who gets a name: the best and worst by value, the largest disagreements, then the
+    # others by |value| — until ``labels`` are placed
+    order = list(np.argsort(-y, kind="stable")[:5]) + list(np.argsort(y, kind="stable")[:3])
+    order += list(np.argsort(-np.abs(x - y), kind="stable")[:5])
+    order += list(np.argsort(-np.abs(y), kind="stable"))
+    picked = list(dict.fromkeys(int(i) for i in order))
+    units = c["unit"].to_numpy() if "unit" in c else None
+    names = [
+        _short_card(card, "" if units is None else units[i])
+        for i, card in enumerate(c["card"].to_numpy())
+    ]
+    name_points(ax, renderer, x, y, names, picked, labels, obstacles)
+    return ax
+
+
+def _kind_points(ax, c: pd.DataFrame, x: np.ndarray, y: np.ndarray) -> list:
+    """The points of each kind of card, leaders first; their legend handles."""
     handles = []
     kinds = [k for k in CARD_KINDS if (c["kind"] == k).any()]
     kinds += [k for k in pd.unique(c["kind"]) if k not in CARD_KINDS]
@@ -388,6 +405,13 @@ def card_observed_vs_ablation(cards: pd.DataFrame, ax, *, labels: int = 14, metr
                 label=_KIND_HEADING.get(k, str(k)),
             )
         )
+    return handles
+
+
+def _agreement_axes(ax, x, y, short: str, axis_label: str, handles: list) -> None:
+    """The limits around the points and 0, the shaded quadrants of disagreement, the axes
+    through 0 and the dashed 1:1 line (its handle added to ``handles``), the ticks in
+    points."""
     both = np.r_[x, y, 0.0]
     xa, xb = min(0.0, float(x.min(initial=0))), max(0.0, float(x.max(initial=0)))
     ya, yb = min(0.0, float(y.min(initial=0))), max(0.0, float(y.max(initial=0)))
@@ -417,8 +441,10 @@ def card_observed_vs_ablation(cards: pd.DataFrame, ax, *, labels: int = 14, metr
     ax.grid(color="0.9", lw=0.5)
     ax.set_axisbelow(True)
 
-    fig = ax.figure
-    renderer = fig.canvas.get_renderer()
+
+def _notes_and_legend(ax, renderer, handles: list) -> list:
+    """The notes in the two quadrants of disagreement and the legend above the axes; their
+    boxes (display coordinates), which no card name may cover."""
     notes = []
     for text, pos, ha, va in (
         ("looks good observed,\nyet the card does not help", (0.99, 0.02), "right", "bottom"),
@@ -450,62 +476,4 @@ def card_observed_vs_ablation(cards: pd.DataFrame, ax, *, labels: int = 14, metr
     )
     obstacles = [t.get_window_extent(renderer).expanded(1.04, 1.1) for t in notes]
     obstacles.append(legend.get_window_extent(renderer))
-    centres = ax.transData.transform(np.c_[x, y]) if len(x) else np.empty((0, 2))
-    dot = 2.8 * fig.dpi / 72  # half a marker, in pixels
-    dots = [Bbox.from_extents(px - dot, py - dot, px + dot, py + dot) for px, py in centres]
-    frame = ax.get_window_extent(renderer)
-
-    # who gets a name: the best and worst by value, the largest disagreements, then the
-    # others by |value| — until ``labels`` are placed
-    order = list(np.argsort(-y, kind="stable")[:5]) + list(np.argsort(y, kind="stable")[:3])
-    order += list(np.argsort(-np.abs(x - y), kind="stable")[:5])
-    order += list(np.argsort(-np.abs(y), kind="stable"))
-    picked = list(dict.fromkeys(int(i) for i in order))
-    # beside the point first, then farther out on rings with a thin leader line
-    spots = []
-    for radius in (5, 13, 22, 32, 44):
-        for deg in (20, -20, 160, 200, 90, 270, 50, -50, 130, 230):
-            dx, dy = radius * np.cos(np.radians(deg)), 0.7 * radius * np.sin(np.radians(deg))
-            ha = "left" if dx > 1 else ("right" if dx < -1 else "center")
-            va = "bottom" if dy > 1 else ("top" if dy < -1 else "center")
-            spots.append((dx, dy, ha, va, radius > 5))
-    names, units = c["card"].to_numpy(), c["unit"].to_numpy() if "unit" in c else None
-    placed, lines = [], []  # label boxes; leader lines as (point, label end) pairs
-    for i in picked:
-        if len(placed) >= labels:
-            break
-        name = _short_card(names[i], "" if units is None else units[i])
-        others = [d for j, d in enumerate(dots) if j != i]
-        for dx, dy, ha, va, line in spots:
-            style = dict(
-                xytext=(dx, dy),
-                textcoords="offset points",
-                ha=ha,
-                va=va,
-                fontsize=6.5,
-                color="0.1",
-                zorder=5,
-                gid="card",
-            )
-            t = ax.annotate(name, (x[i], y[i]), **style)
-            box = t.get_window_extent(renderer).expanded(1.02, 1.1)
-            t.remove()  # measured without its leader line, which would widen the box
-            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1
-            inside = inside and frame.y0 <= box.y0 and box.y1 <= frame.y1
-            if not inside or _overlaps(box, placed + obstacles + others):
-                continue
-            if any(_crosses(box, a, b) for a, b in lines):
-                continue
-            p = centres[i]
-            end = (np.clip(p[0], box.x0, box.x1), np.clip(p[1], box.y0, box.y1))
-            if line and any(_crosses(b, p, end) for b in placed + others + obstacles):
-                continue
-            if line:
-                style["arrowprops"] = dict(
-                    arrowstyle="-", color="0.45", lw=0.5, shrinkA=1, shrinkB=3
-                )
-                lines.append((p, end))
-            ax.annotate(name, (x[i], y[i]), **style)
-            placed.append(box)
-            break
-    return ax
+    return obstacles

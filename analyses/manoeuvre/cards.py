@@ -1,8 +1,9 @@
 """Card value: what each card is worth to its army, observed in play and by ablation.
 
-Cards are identified as a designer names them (:func:`identities`): a leader by its name,
-an HQ card by its type, a unit card by its unit **and** printed values (the 2d8/6 and the
-1d10/3 card of one unit are different cards); the copies of one identity are pooled.
+Cards are identified as a designer names them (:func:`identities`, ``card_identities.py``):
+a leader by its name, an HQ card by its type, a unit card by its unit **and** printed values
+(the 2d8/6 and the 1d10/3 card of one unit are different cards); the copies of one identity
+are pooled.
 
 **Observed** (17lands style): from the army's games against the field, per identity, the
 win rate in games where it was drawn, in the opening hand, played, never drawn; the
@@ -22,7 +23,8 @@ per-game differences. An ablation that changes nothing (a card replaced by itsel
 by a blank) gives exactly 0.
 
 Seeds are those of the balance study: the base games of (army, opponent) are the balance
-study's games of that pairing with the same master seed.
+study's games of that pairing with the same master seed. The summary in words is written by
+``cards_text.py``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim.analyses.manoeuvre import balance as B
-from manoeuvre_sim.analyses.manoeuvre.observed import MIN_GROUP, ObservedSums, observed_frame
+from manoeuvre_sim.analyses.manoeuvre.card_identities import CardIdentity as CardIdentity
+from manoeuvre_sim.analyses.manoeuvre.card_identities import find_identity, identities
+from manoeuvre_sim.analyses.manoeuvre.cards_text import against_text, summary_lines
+from manoeuvre_sim.analyses.manoeuvre.observed import MIN_GROUP as MIN_GROUP
+from manoeuvre_sim.analyses.manoeuvre.observed import ObservedSums, observed_frame
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.study import Pairing, Task, blocks, pairing_seed, play
@@ -48,87 +54,6 @@ from manoeuvre_sim.manoeuvre.model import Army
 MODES = ("observed", "ablation", "both")
 BLANK = "blank"
 KINDS = ("leader", "hq", "unit")
-
-
-# --- identities --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardIdentity:
-    """One card as a designer names it, and its copies (``card_no - 1`` of the export)."""
-
-    label: str
-    kind: str  # leader | hq | unit
-    unit: str
-    copies: tuple[int, ...]
-
-
-def _unit_label(unit_name: str, c) -> str:
-    parts = []
-    if c.artillery:
-        parts.append(f"bomb {c.bombard}/{c.defense}")
-    else:
-        if c.attack is not None:
-            parts.append(f"{c.attack}/{c.defense}")
-        else:
-            parts.append(f"-/{c.defense}")
-        if c.bombard is not None:
-            parts.append(f"bomb {c.bombard}")
-        if c.volley is not None:
-            parts.append(f"volley {c.volley}")
-    if c.pursuit_max:
-        parts.append(f"p{c.pursuit_max}")
-    if c.withdraw_max:
-        parts.append(f"w{c.withdraw_max}")
-    if c.not_required_to_advance:
-        parts.append("NRA")
-    return f"{unit_name} {' '.join(parts)}"
-
-
-def identities(army: Army) -> list[CardIdentity]:
-    """The army's card identities in deck order (unit cards, leaders, HQ cards)."""
-    found: dict[str, list] = {}
-    order: list[tuple[str, str, str]] = []
-    k = 0
-    for u in army.units:
-        for c in u.cards:
-            label = _unit_label(u.name, c)
-            if label not in found:
-                found[label] = []
-                order.append((label, "unit", u.name))
-            found[label].append(k)
-            k += 1
-    for ld in army.leaders:
-        found[ld.name] = [k]
-        order.append((ld.name, "leader", ""))
-        k += 1
-    for h in army.hq:
-        label = h.type
-        if label not in found:
-            found[label] = []
-            order.append((label, "hq", ""))
-        found[label].extend(range(k, k + h.count))
-        k += h.count
-    return [CardIdentity(lb, kind, unit, tuple(found[lb])) for lb, kind, unit in order]
-
-
-def find_identity(ids: Sequence[CardIdentity], name: str, what: str) -> CardIdentity:
-    """An identity by label (case-insensitive), or a unique part of one."""
-    key = name.strip().casefold()
-    exact = [i for i in ids if i.label.casefold() == key]
-    if exact:
-        return exact[0]
-    part = [i for i in ids if key and key in i.label.casefold()]
-    if len(part) == 1:
-        return part[0]
-    if part:
-        raise UsageError(
-            f"{what} {name!r}: matches several cards: " + "; ".join(i.label for i in part)
-        )
-    raise UsageError(
-        f"{what} {name!r}: no such card in this army; expected one of: "
-        + "; ".join(i.label for i in ids)
-    )
 
 
 # --- the study ----------------------------------------------------------------------------
@@ -271,13 +196,6 @@ class CardResult:
         return out
 
 
-def against_text(spec: CardStudySpec) -> str:
-    names = [o.name for o in spec.opponents]
-    if len(names) == 1:
-        return names[0]
-    return f"the field ({len(names)} armies)"
-
-
 def run(
     army: str | Army,
     *,
@@ -354,6 +272,45 @@ def run_spec(
     ids = identities(spec.army)
     plan = spec.plan()
     n = spec.per_pairing
+    pairings, sides = _pairings(spec, ids, plan)
+    nbase = len(sides)
+    store = Path(out_dir) / B.STORE if out_dir is not None else None
+    if store is not None:
+        store.mkdir(parents=True, exist_ok=True)
+    manifest = _manifest(spec, plan)
+    observed = ObservedSums(ids, spec.army.deck_size) if spec.mode != "ablation" else None
+    pairs = _Pairs(sides, len(plan), observed)
+    tasks = _tasks(spec, nbase, len(plan))
+    total = sum(t.count for t in tasks)
+    done = {"games": 0}
+
+    def tick(k: int) -> None:
+        done["games"] += k
+        if progress is not None:
+            progress(done["games"], total)
+
+    outcome = play(
+        pairings, tasks, options=spec.options, threads=spec.threads, store=store,
+        manifest=manifest, on_frame=pairs.on_frame, progress=tick, backend=backend,
+        resume=resume, stats=set(range(nbase)) if observed is not None else False,
+    )  # fmt: skip
+    cards, copies = _card_frames(ids, observed, plan, pairs.abl_sums)
+    manifest |= {
+        "games": int(done["games"]),
+        "games_per_pairing_reached": {"min": n, "max": n},
+        "interrupted": outcome.interrupted,
+        "seconds": round(outcome.seconds, 3),
+        "threads": outcome.threads,
+        "backend": outcome.backend,
+        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
+    }
+    return CardResult(spec, cards, copies, manifest, outcome.interrupted)
+
+
+def _pairings(spec: CardStudySpec, ids, plan) -> tuple[list[Pairing], list[int]]:
+    """The base pairings (the army against each opponent in either seat, on the balance
+    study's seeds), then each ablation's copy of them; and the army's seat in each base
+    pairing."""
     pairings: list[Pairing] = []
     sides: list[int] = []
     for opp in spec.opponents:
@@ -383,56 +340,61 @@ def run_spec(
                     patches=_patches(ids, abl, spec.base_blank, sides[k]),
                 )  # fmt: skip
             )
-    store = Path(out_dir) / B.STORE if out_dir is not None else None
-    if store is not None:
-        store.mkdir(parents=True, exist_ok=True)
-    manifest = _manifest(spec, plan)
-    observed = ObservedSums(ids, spec.army.deck_size) if spec.mode != "ablation" else None
-    base_scores: dict[tuple[int, int], np.ndarray] = {}
-    abl_sums = np.zeros((len(plan), 4))  # n, sum d, sum d^2, changed
-    done = {"games": 0}
+    return pairings, sides
 
-    def score_of(df: pd.DataFrame, side: int) -> np.ndarray:
-        w = df["winner"].to_numpy()
-        return (w == "ab"[side]) + 0.5 * (w == "draw")
 
-    def on_frame(task: Task, df: pd.DataFrame, cs=None) -> None:
-        k = task.pairing
-        if k < nbase:
-            sc = score_of(df, sides[k]).astype(np.float64)
-            if plan:
-                base_scores[(k, task.first_game)] = sc
-            if observed is not None and cs is not None:
-                observed.add(sc, cs[:, sides[k]])
-        else:
-            v, kb = divmod(k - nbase, nbase)
-            sv = score_of(df, sides[kb]).astype(np.float64)
-            sb = base_scores[(kb, task.first_game)]
-            d = sb - sv
-            abl_sums[v] += (len(d), d.sum(), (d * d).sum(), (d != 0).sum())
-            if v == len(plan) - 1:
-                del base_scores[(kb, task.first_game)]  # every ablation has used it
-
-    # task order: per block, the base then every ablation of it (pairs stay in step)
+def _tasks(spec: CardStudySpec, nbase: int, n_plan: int) -> list[Task]:
+    """The tasks in play order: per block, the base then every ablation of it (pairs stay
+    in step)."""
+    n = spec.per_pairing
     tasks = []
     for blk in range(-(-n // spec.block)):
         for k in range(nbase):
             t0 = blocks(k, blk * spec.block, min(n, (blk + 1) * spec.block), spec.block)[0]
             tasks.append(t0)
-            for v in range(len(plan)):
+            for v in range(n_plan):
                 tasks.append(Task(nbase + v * nbase + k, t0.first_game, t0.count))
-    total = sum(t.count for t in tasks)
+    return tasks
 
-    def tick(k: int) -> None:
-        done["games"] += k
-        if progress is not None:
-            progress(done["games"], total)
 
-    outcome = play(
-        pairings, tasks, options=spec.options, threads=spec.threads, store=store,
-        manifest=manifest, on_frame=on_frame, progress=tick, backend=backend, resume=resume,
-        stats=set(range(nbase)) if observed is not None else False,
-    )  # fmt: skip
+def _score(df: pd.DataFrame, side: int) -> np.ndarray:
+    """The army's score in each game of ``df`` from seat ``side``: 1 a win, 0.5 a draw."""
+    w = df["winner"].to_numpy()
+    return (w == "ab"[side]) + 0.5 * (w == "draw")
+
+
+class _Pairs:
+    """What ``run_spec`` keeps of each frame of games as it comes: a base block's scores
+    until every ablation of that block has been paired with them, the sums of the paired
+    differences per ablation, and the observed sums of the base games."""
+
+    def __init__(self, sides: list[int], n_plan: int, observed: ObservedSums | None) -> None:
+        self.sides, self.n_plan, self.observed = sides, n_plan, observed
+        self.nbase = len(sides)
+        self.base_scores: dict[tuple[int, int], np.ndarray] = {}
+        self.abl_sums = np.zeros((n_plan, 4))  # n, sum d, sum d^2, changed
+
+    def on_frame(self, task: Task, df: pd.DataFrame, cs=None) -> None:
+        k, nbase, sides = task.pairing, self.nbase, self.sides
+        if k < nbase:
+            sc = _score(df, sides[k]).astype(np.float64)
+            if self.n_plan:
+                self.base_scores[(k, task.first_game)] = sc
+            if self.observed is not None and cs is not None:
+                self.observed.add(sc, cs[:, sides[k]])
+        else:
+            v, kb = divmod(k - nbase, nbase)
+            sv = _score(df, sides[kb]).astype(np.float64)
+            sb = self.base_scores[(kb, task.first_game)]
+            d = sb - sv
+            self.abl_sums[v] += (len(d), d.sum(), (d * d).sum(), (d != 0).sum())
+            if v == self.n_plan - 1:
+                del self.base_scores[(kb, task.first_game)]  # every ablation has used it
+
+
+def _card_frames(ids, observed: ObservedSums | None, plan, abl_sums) -> tuple:
+    """The card frame (one row per identity, with the observed and ablation columns run)
+    and the per-copy frame (empty without observed games)."""
     cards = pd.DataFrame(
         {
             "card": [i.label for i in ids],
@@ -447,16 +409,7 @@ def run_spec(
         cards = cards.merge(obs, on="card", how="left")
     if plan:
         cards = cards.merge(_ablation_frame(plan, abl_sums, ids), on="card", how="left")
-    manifest |= {
-        "games": int(done["games"]),
-        "games_per_pairing_reached": {"min": n, "max": n},
-        "interrupted": outcome.interrupted,
-        "seconds": round(outcome.seconds, 3),
-        "threads": outcome.threads,
-        "backend": outcome.backend,
-        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
-    }
-    return CardResult(spec, cards, copies, manifest, outcome.interrupted)
+    return cards, copies
 
 
 def _ablation_frame(plan, sums, ids) -> pd.DataFrame:
@@ -502,68 +455,3 @@ def _manifest(spec: CardStudySpec, plan) -> dict:
     ]
     m["base_blank"] = list(spec.base_blank)
     return m
-
-
-def summary_lines(res: CardResult) -> list[str]:
-    m = res.manifest
-    c = res.cards
-    out = [
-        f"card study: {res.spec.army.name} against {against_text(res.spec)}, "
-        f"{m['games']:,} games ({res.spec.per_pairing:,} per ordered pairing and variant), "
-        f"seed {m['seed']}, policy {res.spec.policy.label}, rules {m['rules_version']}, "
-        f"data {m['data_hash']}"
-    ]
-    if B.setup_text(m):
-        out.append(f"{B.setup_text(m)} — not the default random set-up (docs/game-options.md)")
-    if res.interrupted:
-        out.append("INTERRUPTED: the tables cover the games finished before the stop")
-    if "value" in c and c["value"].notna().any():
-        a = c[c["value"].notna()].sort_values("value", ascending=False)
-        out.append("")
-        out.append("value by ablation: win rate lost when the card is replaced by a blank")
-        out.append("(points; paired 95 % interval; positive = the card helps):")
-        for r in a.itertuples(index=False):
-            out.append(
-                f"  {r.value_rank:>3}  {r.ablation:<42} {100 * r.value:+6.2f} "
-                f"[{100 * r.value_low:+.2f}, {100 * r.value_high:+.2f}]  x{r.copies}"
-            )
-        need = int(a["games_for_1pt"].max())
-        out.append(
-            f"--games-per-variant guide: about {need:,} games per card for ±1 point on every card "
-            f"(this run: {int(a['ablation_games'].iloc[0]):,})"
-        )
-    if "play_rate" in c and c["play_rate"].notna().any():
-        o = c[c["play_rate"].notna()].sort_values("piw", ascending=False)
-        undefined = float(o["iwd"].isna().mean())
-        out.append("")
-        out.append(
-            "observed (biased: see docs/card-value.md). PIW: win rate in games it was played"
-        )
-        out.append("minus games it was not; OIWD: in the opening hand minus not (IWD, drawn")
-        out.append("minus never drawn, is in cards.csv); played: share of the games it was")
-        out.append("drawn in which it was played:")
-        if undefined > 0.5:
-            out.append(
-                f"(IWD is n/a for {100 * undefined:.0f} % of the cards: fewer than "
-                f"{MIN_GROUP} games without them - a day lasts until a first deck runs out, "
-                "rule 2.3, so nearly every card is drawn in nearly every game)"
-            )
-
-        def pts(x, lo, hi):
-            if not np.isfinite(x):
-                return "n/a"
-            return f"{100 * x:+5.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-        for r in o.itertuples(index=False):
-            uses = ", ".join(r.used_as.split(", ")[:3])
-            out.append(
-                f"  {r.card:<36} PIW {pts(r.piw, r.piw_low, r.piw_high):<21} OIWD "
-                f"{pts(r.oiwd, r.oiwd_low, r.oiwd_high):<21} {100 * r.play_rate:3.0f} %  {uses}"
-            )
-        rare = o[o["play_rate"] < 0.2]
-        if len(rare):
-            out.append(
-                "held but seldom played (< 20 % of the games it was drawn): "
-                + ", ".join(rare["card"])
-            )
-    return out

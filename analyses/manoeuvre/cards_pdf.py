@@ -24,12 +24,12 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_L,
     MARGIN_R,
     Page,
-    _rect,
-    _size,
-    _text,
-    _text_pages,
-    _title,
-    _write,
+    page_rect,
+    page_size,
+    page_text,
+    page_title,
+    text_pages,
+    write_study_pdf,
 )
 from manoeuvre_sim.analyses.manoeuvre import card_charts  # noqa: E402
 
@@ -83,7 +83,9 @@ def _intro(fig, top: float, lines: Sequence[str]) -> float:
         for line in lines
         for part in textwrap.wrap(line, width, initial_indent="•  ", subsequent_indent="    ")
     ]
-    _text(fig, MARGIN_L, h - top - 0.05, "\n".join(wrapped), fontsize=8, va="top", linespacing=1.4)
+    page_text(
+        fig, MARGIN_L, h - top - 0.05, "\n".join(wrapped), fontsize=8, va="top", linespacing=1.4
+    )
     return top + 0.12 + len(wrapped) * 8 * 1.4 / 72
 
 
@@ -102,13 +104,13 @@ def _bars_page(
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, title, subtitle)
+        top = page_title(fig, title, subtitle)
         if intro:
             top = _intro(fig, top, intro) + 0.05
-        _text(fig, MARGIN_L, h - top - 0.3, heading, fontsize=10.5, weight="bold", va="bottom")
+        page_text(fig, MARGIN_L, h - top - 0.3, heading, fontsize=10.5, weight="bold", va="bottom")
         top += 0.3 + 0.42  # the heading, then the legend and column heading above the axes
         height = min(h - top - BOTTOM, rows * MAX_ROW_INCHES)
-        ax = _rect(fig, 2.5, h - top - height, w - 2.5 - 2.0, height)
+        ax = page_rect(fig, 2.5, h - top - height, w - 2.5 - 2.0, height)
         chart(ax)
         if xlim is not None:
             ax.set_xlim(*xlim)
@@ -119,7 +121,7 @@ def _bars_page(
 
 def _rows_fit(cards: pd.DataFrame, paper: str, top: float) -> bool:
     """Whether all of ``cards`` fit on one bar page whose axes start ``top`` from the top."""
-    _, h = _size(paper)
+    _, h = page_size(paper)
     rows = len(cards) + cards["kind"].nunique()
     return (h - top - BOTTOM) / max(rows, 1) >= MIN_ROW_INCHES
 
@@ -149,8 +151,8 @@ def write_cards_pdf(
         (d, None) for d, _ in card_pages(cards, army=army, against=against, paper=paper)
     ]
     if summary_lines:
-        pages.extend((p, None) for p in _text_pages("Summary", summary_lines, paper))
-    return _write(path, pages, provenance, paper, f"Manoeuvre card value — {army}")
+        pages.extend((p, None) for p in text_pages("Summary", summary_lines, paper))
+    return write_study_pdf(path, pages, provenance, paper, f"Manoeuvre card value — {army}")
 
 
 def card_pages(
@@ -164,7 +166,7 @@ def card_pages(
     cards when the labels would grow too small on one). With observed results: the
     improvement when drawn and the play rates; with both, observed against ablation.
     """
-    _size(paper)
+    page_size(paper)
     ablation = _ran(cards, "value")
     # the observed figure: the improvement when played (PIW). In Manoeuvre nearly every card
     # is drawn in nearly every game (a day lasts until a first deck runs out), so the
@@ -176,36 +178,17 @@ def card_pages(
     if not (ablation or observed or played):
         raise ValueError("the card frame holds neither ablation nor observed results")
     copies = int(cards["copies"].fillna(1).sum())
-    main_title = f"Card value — {army} against {against}"
-    main_sub = f"{len(cards)} card identities, {copies} cards in the deck"
     later_sub = f"{army} against {against}"
-    # inches from the top to the axes: title, intro (about 5 lines) and heading on the
-    # first page; title and heading on the others
-    first_top, later_top = 0.5 + 0.55 + 1.1 + 0.72, 0.5 + 0.55 + 0.72
-
+    # the first page's title and subtitle, the later pages' subtitle
+    heads = (
+        f"Card value — {army} against {against}",
+        f"{len(cards)} card identities, {copies} cards in the deck",
+        later_sub,
+    )
     pages: list[tuple[Page, str]] = []
 
     def add_bars(section: str, heading: str, chart_of: Callable, xlim=None) -> None:
-        """The pages of one bar chart: one, or leaders + HQ cards and unit cards apart."""
-        first = not pages
-        parts = _chunks(cards, paper, first_top if first else later_top)
-        for k, part in enumerate(parts):
-            lead = first and k == 0
-            title = main_title if lead else section + (" (continued)" if k else "")
-            sub = main_sub if lead else later_sub
-            if len(parts) > 1:
-                shown = " and ".join(PART_NAMES.get(x, str(x)) for x in pd.unique(part["kind"]))
-                sub += f" · {shown}" + ("; unit cards on the next page" if k == 0 else "")
-            page = _bars_page(
-                title,
-                sub,
-                heading,
-                chart_of(part),
-                rows=len(part) + part["kind"].nunique(),
-                intro=HOW_TO_READ if lead else (),
-                xlim=xlim,
-            )
-            pages.append((page, section if k == 0 else ""))
+        _add_bar_pages(pages, cards, paper, heads, section, heading, chart_of, xlim)
 
     if ablation:
         add_bars(
@@ -237,6 +220,46 @@ def card_pages(
     return pages
 
 
+# inches from the top to the axes: title, intro (about 5 lines) and heading on the first
+# page; title and heading on the others
+_FIRST_TOP, _LATER_TOP = 0.5 + 0.55 + 1.1 + 0.72, 0.5 + 0.55 + 0.72
+
+
+def _add_bar_pages(
+    pages: list[tuple[Page, str]],
+    cards: pd.DataFrame,
+    paper: str,
+    heads: tuple[str, str, str],
+    section: str,
+    heading: str,
+    chart_of: Callable,
+    xlim=None,
+) -> None:
+    """Add to ``pages`` the pages of one bar chart: one, or leaders + HQ cards and unit
+    cards apart. ``heads``: the first page's title and subtitle, the later pages' subtitle;
+    the report's first page (``pages`` still empty) has the introduction."""
+    main_title, main_sub, later_sub = heads
+    first = not pages
+    parts = _chunks(cards, paper, _FIRST_TOP if first else _LATER_TOP)
+    for k, part in enumerate(parts):
+        lead = first and k == 0
+        title = main_title if lead else section + (" (continued)" if k else "")
+        sub = main_sub if lead else later_sub
+        if len(parts) > 1:
+            shown = " and ".join(PART_NAMES.get(x, str(x)) for x in pd.unique(part["kind"]))
+            sub += f" · {shown}" + ("; unit cards on the next page" if k == 0 else "")
+        page = _bars_page(
+            title,
+            sub,
+            heading,
+            chart_of(part),
+            rows=len(part) + part["kind"].nunique(),
+            intro=HOW_TO_READ if lead else (),
+            xlim=xlim,
+        )
+        pages.append((page, section if k == 0 else ""))
+
+
 SCATTER_NOTES = (
     "Each point is a card holding both figures: across, its observed improvement (when "
     "played, or drawn); up, its value (ablation).",
@@ -248,9 +271,9 @@ SCATTER_NOTES = (
 def _scatter_page(cards: pd.DataFrame, title: str, subtitle: str, metric: str = "iwd") -> Page:
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = _title(fig, title, subtitle)
+        top = page_title(fig, title, subtitle)
         top = _intro(fig, top, SCATTER_NOTES) + 0.15
-        _text(
+        page_text(
             fig,
             MARGIN_L,
             h - top - 0.3,
@@ -262,7 +285,7 @@ def _scatter_page(cards: pd.DataFrame, title: str, subtitle: str, metric: str = 
         top += 0.3 + 0.35
         left, right = 1.0, MARGIN_R + 0.1
         height = h - top - BOTTOM - 0.1
-        ax = _rect(fig, left, h - top - height, w - left - right, height)
+        ax = page_rect(fig, left, h - top - height, w - left - right, height)
         card_charts.card_observed_vs_ablation(cards, ax, metric=metric)
 
     return draw

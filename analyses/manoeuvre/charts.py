@@ -6,7 +6,8 @@ Every function draws a tidy frame produced by the analysis pipeline (win rates a
 a statistic — the functions only pick a policy, pivot, sort and format. Frames holding a
 ``policy`` column are filtered by ``policy=``; with ``policy=None`` the frame must hold a
 single policy, else :class:`ValueError`. The style (colours, helpers) is in
-``chart_style.py``; the card-value figures are in ``card_charts.py``.
+``chart_style.py``; the pairing heatmap is drawn in ``pairing_heatmap.py`` (imported here
+with the others); the card-value figures are in ``card_charts.py``.
 """
 
 from __future__ import annotations
@@ -19,180 +20,34 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Patch, Rectangle  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
     _LABEL_BOX,
-    _PCT,
     ALL_GAMES,
     FIELD,
     POLICY_MARKERS,
     VICTORY_STYLE,
-    WIN_RATE_CMAP,
-    _axes_inches,
-    _column_head,
-    _fifty,
-    _hatch_ink,
-    _interval,
-    _pct,
-    _percent_axis,
-    _pp,
-    _row_axis,
-    _row_note,
-    _span_limits,
+    column_head,
+    fifty_line,
+    hatch_style,
+    interval_text,
     one_policy,
+    pct_text,
+    percent_axis,
+    pp_text,
+    row_axis,
+    row_note,
+    span_limits,
     text_colour,
 )
 
+# the heatmap has a module of its own; it and the colour map are read from here too
+from manoeuvre_sim.analyses.common.chart_style import WIN_RATE_CMAP as WIN_RATE_CMAP  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.pairing_heatmap import heatmap as heatmap  # noqa: E402
+
 # ----------------------------------------------------------------------------- figures
-
-
-def heatmap(
-    matrix: pd.DataFrame,
-    ax,
-    policy: str | None = None,
-    *,
-    span: float | None = None,
-    colorbar: bool = True,
-):
-    """Pairing heatmap: rows army, columns opponent, each cell the row army's win rate.
-
-    A cell shows the win rate in per cent (large) and its 95 % interval (small) beneath,
-    coloured on :data:`WIN_RATE_CMAP` centred at 50 % (``span``: the distance from 50 % to
-    either end of the colour scale; default the data's, rounded up to 5 points). The
-    diagonal (mirror match) is hatched grey and shows ``1st NN``, the first mover's win
-    rate. Texts carry gids ``cell`` / ``interval`` / ``mirror`` / ``mirror_interval``.
-    """
-    m = one_policy(matrix, policy)
-    armies = list(pd.unique(m["army"]))
-    opponents = armies + [o for o in pd.unique(m["opponent"]) if o not in armies]
-    table = m.set_index(["army", "opponent"])
-
-    def grid(col: str) -> np.ndarray:
-        return table[col].unstack().reindex(index=armies, columns=opponents).to_numpy(float)
-
-    wr, lo, hi = grid("win_rate"), grid("ci_low"), grid("ci_high")
-    first, first_lo, first_hi = grid("win_rate_first"), grid("ci_low_first"), grid("ci_high_first")
-    nr, nc = len(armies), len(opponents)
-    mirror = np.array([[a == o for o in opponents] for a in armies], dtype=bool).reshape(nr, nc)
-
-    off = wr[~mirror & ~np.isnan(wr)]
-    if span is None:
-        far = float(np.max(np.abs(off - 0.5))) if off.size else 0.1
-        span = min(0.5, max(0.1, np.ceil(round(far / 0.05, 9)) * 0.05))
-    norm = Normalize(0.5 - span, 0.5 + span, clip=True)
-    shown = np.ma.masked_array(wr, mask=mirror | np.isnan(wr))
-    mesh = ax.pcolormesh(
-        np.arange(nc + 1),
-        np.arange(nr + 1),
-        shown,
-        cmap=WIN_RATE_CMAP,
-        norm=norm,
-        edgecolors="white",
-        linewidth=1.2,
-    )
-
-    w_in, h_in = _axes_inches(ax)
-    cell_pt = 72 * min(w_in / nc, h_in / nr)
-    big = float(np.clip(0.3 * cell_pt, 6.0, 15.0))
-    small = float(np.clip(0.155 * cell_pt, 4.5, 8.0))
-    for i in range(nr):
-        for j in range(nc):
-            if mirror[i, j]:
-                ax.add_patch(
-                    Rectangle(
-                        (j, i),
-                        1,
-                        1,
-                        facecolor="0.94",
-                        hatch="////",
-                        edgecolor="white",
-                        lw=1.2,
-                        **_hatch_ink("0.8"),
-                    )
-                )
-                label = f"1st {_pct(first[i, j])}"
-                for text, y, size, gid in (
-                    (label, 0.42, 0.72 * big, "mirror"),
-                    (_interval(first_lo[i, j], first_hi[i, j]), 0.74, small, "mirror_interval"),
-                ):
-                    ax.text(
-                        j + 0.5,
-                        i + y,
-                        text,
-                        ha="center",
-                        va="center",
-                        fontsize=size,
-                        color="0.15",
-                        gid=gid,
-                        bbox=dict(fc="0.94", ec="none", pad=0.6),
-                    )
-                continue
-            if np.isnan(wr[i, j]):
-                ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.97", edgecolor="white"))
-                ax.text(
-                    j + 0.5,
-                    i + 0.5,
-                    "–",
-                    ha="center",
-                    va="center",
-                    fontsize=big,
-                    color="0.5",
-                    gid="cell",
-                )
-                continue
-            ink = text_colour(WIN_RATE_CMAP(norm(wr[i, j])))
-            ax.text(
-                j + 0.5,
-                i + 0.42,
-                _pct(wr[i, j]),
-                ha="center",
-                va="center",
-                fontsize=big,
-                weight="bold",
-                color=ink,
-                gid="cell",
-            )
-            ax.text(
-                j + 0.5,
-                i + 0.76,
-                _interval(lo[i, j], hi[i, j]),
-                ha="center",
-                va="center",
-                fontsize=small,
-                color=ink,
-                gid="interval",
-            )
-
-    ax.set_xlim(0, nc)
-    ax.set_ylim(nr, 0)
-    label_size = float(np.clip(0.19 * cell_pt, 7.0, 9.5))
-    ax.set_xticks(
-        np.arange(nc) + 0.5,
-        opponents,
-        fontsize=label_size,
-        rotation=35,
-        ha="left",
-        rotation_mode="anchor",
-    )
-    ax.set_yticks(np.arange(nr) + 0.5, armies, fontsize=label_size)
-    ax.xaxis.tick_top()
-    ax.tick_params(length=0, pad=3)
-    ax.set_xlabel("army (row) — its win rate against the opponent (column)", fontsize=9)
-    ax.xaxis.set_label_position("bottom")
-    ax.set_ylabel("army (row)", fontsize=9)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    if colorbar:
-        cax = ax.inset_axes([1.025, 0.0, 0.028, 1.0])
-        cb = ax.figure.colorbar(mesh, cax=cax)
-        cb.set_label("win rate", fontsize=9)
-        cb.ax.yaxis.set_major_formatter(_PCT)
-        cb.ax.tick_params(labelsize=7.5)
-        cb.outline.set_linewidth(0.5)
-    return ax
 
 
 def ratings(armies: pd.DataFrame, ax, policy: str | None = None):
@@ -224,7 +79,7 @@ def ratings(armies: pd.DataFrame, ax, policy: str | None = None):
             color="0.2",
             bbox=_LABEL_BOX,
         )
-    _row_axis(ax, labels)
+    row_axis(ax, labels)
     ax.axvline(0, color="0.25", lw=0.9, ls="--", zorder=1)
     lo, hi = float(a["rating_low"].min()), float(a["rating_high"].max())
     pad = 0.08 * (hi - lo or 100)
@@ -256,7 +111,7 @@ def field_win_rates(armies: pd.DataFrame, ax, policy: str | None = None):
         # beside the whisker's end, or before its start when it reaches the axis's end
         right = row.ci_high + 0.16 <= hi
         ax.annotate(
-            f"{_pct(row.field_win_rate)} %  ({_interval(row.ci_low, row.ci_high)})",
+            f"{pct_text(row.field_win_rate)} %  ({interval_text(row.ci_low, row.ci_high)})",
             (row.ci_high if right else row.ci_low, k),
             xytext=(5 if right else -5, 0),
             textcoords="offset points",
@@ -266,9 +121,9 @@ def field_win_rates(armies: pd.DataFrame, ax, policy: str | None = None):
             color="0.2",
             bbox=_LABEL_BOX,
         )
-    _row_axis(ax, list(a["army"]))
-    _percent_axis(ax, "win rate against the field — whisker: 95 % interval", 0.0, hi)
-    _fifty(ax)
+    row_axis(ax, list(a["army"]))
+    percent_axis(ax, "win rate against the field — whisker: 95 % interval", 0.0, hi)
+    fifty_line(ax)
     return ax
 
 
@@ -281,69 +136,17 @@ def first_player(first_player: pd.DataFrame, ax, policy: str | None = None):
     rest = f[f["army"] != ALL_GAMES].sort_values(["advantage", "army"], ascending=[False, True])
     rows = pd.concat([pooled, rest])
     n = len(rows)
-    dy = 0.16
     for i, row in enumerate(rows.itertuples(index=False)):
-        top = row.army == ALL_GAMES
-        if top:
-            ax.axhspan(i - 0.5, i + 0.5, color="0.9", lw=0, zorder=0)
-            ax.axhline(i + 0.5, color="0.3", lw=0.8)
-        ms = 7 if top else 5.5
-        ax.plot(
-            [row.win_rate_first, row.win_rate_second],
-            [i - dy, i + dy],
-            color="0.6",
-            lw=1.0,
-            zorder=2,
-        )
-        ax.errorbar(
-            row.win_rate_first,
-            i - dy,
-            xerr=[
-                [row.win_rate_first - row.ci_low_first],
-                [row.ci_high_first - row.win_rate_first],
-            ],
-            fmt="o",
-            ms=ms,
-            mfc="0.1",
-            mec="0.1",
-            ecolor="0.1",
-            elinewidth=1.2,
-            capsize=2.5,
-            zorder=3,
-        )
-        ax.errorbar(
-            row.win_rate_second,
-            i + dy,
-            xerr=[
-                [row.win_rate_second - row.ci_low_second],
-                [row.ci_high_second - row.win_rate_second],
-            ],
-            fmt="s",
-            ms=ms - 0.5,
-            mfc="white",
-            mec="0.1",
-            mew=1.1,
-            ecolor="0.35",
-            elinewidth=1.2,
-            capsize=2.5,
-            zorder=3,
-        )
-        _row_note(
-            ax,
-            f"{_pp(row.advantage)}  ({_pp(row.advantage_low)} to {_pp(row.advantage_high)})",
-            i,
-            fontsize=7,
-            weight="bold" if top else "normal",
-        )
-    _column_head(ax, "first − second,\npoints (95 %)", fontsize=7, color="0.3")
-    _row_axis(ax, list(rows["army"]))
+        _first_and_second(ax, i, row)
+    column_head(ax, "first − second,\npoints (95 %)", fontsize=7, color="0.3")
+    row_axis(ax, list(rows["army"]))
     for label in ax.get_yticklabels():
         if label.get_text() == ALL_GAMES:
             label.set_weight("bold")
     lows = np.r_[rows["ci_low_first"], rows["ci_low_second"]]
     highs = np.r_[rows["ci_high_first"], rows["ci_high_second"]]
-    _percent_axis(ax, "win rate — whisker: 95 % interval", *_span_limits(lows, highs))
-    _fifty(ax)
+    percent_axis(ax, "win rate — whisker: 95 % interval", *span_limits(lows, highs))
+    fifty_line(ax)
     ax.legend(
         handles=[
             Line2D([], [], marker="o", ls="none", mfc="0.1", mec="0.1", label="moving first"),
@@ -359,6 +162,63 @@ def first_player(first_player: pd.DataFrame, ax, policy: str | None = None):
     )
     ax.set_ylim(n - 0.5, -0.5)
     return ax
+
+
+def _first_and_second(ax, i: int, row, dy: float = 0.16) -> None:
+    """Row ``i`` of :func:`first_player`: the two win rates joined by a line, moving first
+    ``dy`` above the row's middle and second below, and the advantage at the right."""
+    top = row.army == ALL_GAMES
+    if top:
+        ax.axhspan(i - 0.5, i + 0.5, color="0.9", lw=0, zorder=0)
+        ax.axhline(i + 0.5, color="0.3", lw=0.8)
+    ms = 7 if top else 5.5
+    ax.plot(
+        [row.win_rate_first, row.win_rate_second],
+        [i - dy, i + dy],
+        color="0.6",
+        lw=1.0,
+        zorder=2,
+    )
+    ax.errorbar(
+        row.win_rate_first,
+        i - dy,
+        xerr=[
+            [row.win_rate_first - row.ci_low_first],
+            [row.ci_high_first - row.win_rate_first],
+        ],
+        fmt="o",
+        ms=ms,
+        mfc="0.1",
+        mec="0.1",
+        ecolor="0.1",
+        elinewidth=1.2,
+        capsize=2.5,
+        zorder=3,
+    )
+    ax.errorbar(
+        row.win_rate_second,
+        i + dy,
+        xerr=[
+            [row.win_rate_second - row.ci_low_second],
+            [row.ci_high_second - row.win_rate_second],
+        ],
+        fmt="s",
+        ms=ms - 0.5,
+        mfc="white",
+        mec="0.1",
+        mew=1.1,
+        ecolor="0.35",
+        elinewidth=1.2,
+        capsize=2.5,
+        zorder=3,
+    )
+    row_note(
+        ax,
+        f"{pp_text(row.advantage)}  ({pp_text(row.advantage_low)} to {pp_text(row.advantage_high)})",
+        i,
+        fontsize=7,
+        weight="bold" if top else "normal",
+    )
 
 
 def victory_mix(
@@ -378,56 +238,15 @@ def victory_mix(
         ranked = [a for a in order if a in known]
         rest = [a for a in v["army"] if a not in set(ranked)]
         v = v.set_index("army").loc[ranked + rest].reset_index()
-    y = np.arange(len(v))
-    left = np.zeros(len(v))
-    handles = []
-    for col, label, fill, hatch, hatch_ink in VICTORY_STYLE:
-        share = v[col].to_numpy(float)
-        ax.barh(
-            y,
-            share,
-            left=left,
-            height=0.66,
-            color=fill,
-            hatch=hatch,
-            edgecolor="0.2",
-            lw=0.5,
-            label=label,
-            **_hatch_ink(hatch_ink),
-        )
-        handles.append(
-            Patch(
-                facecolor=fill,
-                hatch=hatch + hatch[:1],
-                edgecolor="0.2",
-                lw=0.5,
-                label=label,
-                **_hatch_ink(hatch_ink),
-            )
-        )
-        ink = text_colour(fill)
-        for k in range(len(v)):
-            if share[k] >= 0.07:
-                # over a hatch the figure sits on a small white label to stay legible
-                ax.text(
-                    left[k] + share[k] / 2,
-                    k,
-                    _pct(share[k]),
-                    ha="center",
-                    va="center",
-                    fontsize=6.5,
-                    color="black" if hatch else ink,
-                    bbox=dict(boxstyle="round,pad=0.18", fc="white", ec="none") if hatch else None,
-                )
-        left += share
+    handles = _victory_bars(ax, v)
     for k, row in enumerate(v.itertuples(index=False)):
         note = f"{row.mean_turns:.1f}"
         if getattr(row, "turn_limit", 0) >= 0.005:
-            note += f"  (limit {_pct(row.turn_limit)} %)"
-        _row_note(ax, note, k, fontsize=7)
-    _column_head(ax, "mean\nturns", fontsize=7, color="0.3")
-    _row_axis(ax, list(v["army"]))
-    _percent_axis(ax, "share of the army's games (cell: per cent)")
+            note += f"  (limit {pct_text(row.turn_limit)} %)"
+        row_note(ax, note, k, fontsize=7)
+    column_head(ax, "mean\nturns", fontsize=7, color="0.3")
+    row_axis(ax, list(v["army"]))
+    percent_axis(ax, "share of the army's games (cell: per cent)")
     ax.grid(False)
     ax.legend(
         handles=handles,
@@ -443,6 +262,54 @@ def victory_mix(
         columnspacing=0.9,
     )
     return ax
+
+
+def _victory_bars(ax, v: pd.DataFrame) -> list:
+    """The stacked shares of :func:`victory_mix`, a figure on each share of 7 % or more;
+    their legend handles."""
+    y = np.arange(len(v))
+    left = np.zeros(len(v))
+    handles = []
+    for col, label, fill, hatch, hatch_ink in VICTORY_STYLE:
+        share = v[col].to_numpy(float)
+        ax.barh(
+            y,
+            share,
+            left=left,
+            height=0.66,
+            color=fill,
+            hatch=hatch,
+            edgecolor="0.2",
+            lw=0.5,
+            label=label,
+            **hatch_style(hatch_ink),
+        )
+        handles.append(
+            Patch(
+                facecolor=fill,
+                hatch=hatch + hatch[:1],
+                edgecolor="0.2",
+                lw=0.5,
+                label=label,
+                **hatch_style(hatch_ink),
+            )
+        )
+        ink = text_colour(fill)
+        for k in range(len(v)):
+            if share[k] >= 0.07:
+                # over a hatch the figure sits on a small white label to stay legible
+                ax.text(
+                    left[k] + share[k] / 2,
+                    k,
+                    pct_text(share[k]),
+                    ha="center",
+                    va="center",
+                    fontsize=6.5,
+                    color="black" if hatch else ink,
+                    bbox=dict(boxstyle="round,pad=0.18", fc="white", ec="none") if hatch else None,
+                )
+        left += share
+    return handles
 
 
 def style_sensitivity(styles: pd.DataFrame, style_tau: pd.DataFrame | None, ax):
@@ -485,17 +352,17 @@ def style_sensitivity(styles: pd.DataFrame, style_tau: pd.DataFrame | None, ax):
         ranks = styles.pivot(index="army", columns="policy", values="rank")
         for i, army in enumerate(armies):
             text = " · ".join("–" if pd.isna(r) else f"{int(r)}" for r in ranks.loc[army, policies])
-            _row_note(ax, text, i, fontsize=7.5)
-        _column_head(ax, "rank, per\npolicy in\nlegend order", fontsize=7, color="0.3")
-    _row_axis(ax, armies)
+            row_note(ax, text, i, fontsize=7.5)
+        column_head(ax, "rank, per\npolicy in\nlegend order", fontsize=7, color="0.3")
+    row_axis(ax, armies)
     for i in range(1, len(armies)):
         ax.axhline(i - 0.5, color="0.9", lw=0.6, zorder=0)
-    _percent_axis(
+    percent_axis(
         ax,
         "win rate against the field — whisker: 95 % interval",
-        *_span_limits(styles["ci_low"], styles["ci_high"]),
+        *span_limits(styles["ci_low"], styles["ci_high"]),
     )
-    _fifty(ax)
+    fifty_line(ax)
     ax.legend(
         handles=handles,
         title="policy",
@@ -569,13 +436,13 @@ def whatif_deltas(whatif: pd.DataFrame, ax, policy: str | None = None):
     for i, row in enumerate(rows.itertuples(index=False)):
         weight = "bold" if field[i] else "normal"
         for dx, text in (
-            (6, f"{_pct(row.base_win_rate)} → {_pct(row.variant_win_rate)} %"),
-            (66, f"{_pct(row.changed_games)} %"),
+            (6, f"{pct_text(row.base_win_rate)} → {pct_text(row.variant_win_rate)} %"),
+            (66, f"{pct_text(row.changed_games)} %"),
         ):
-            _row_note(ax, text, i, dx=dx, fontsize=7, weight=weight)
+            row_note(ax, text, i, dx=dx, fontsize=7, weight=weight)
     for dx, text in ((6, "win rate\nbase → variant"), (66, "games\nchanged")):
-        _column_head(ax, text, dx=dx, fontsize=7, color="0.3")
-    _row_axis(ax, labels)
+        column_head(ax, text, dx=dx, fontsize=7, color="0.3")
+    row_axis(ax, labels)
     for label, is_field in zip(ax.get_yticklabels(), field, strict=True):
         if is_field:
             label.set_weight("bold")

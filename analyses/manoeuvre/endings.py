@@ -157,6 +157,227 @@ def _armed(hand: set[int], cards: np.ndarray, pos: dict[int, int], reach: set[in
     return False
 
 
+_FATES = ("eliminated", "hit", "retreated", "withdrew", "unharmed")
+
+
+class _Tally:
+    """The running counts of ``trace_counts``, brought up to date one event at a time."""
+
+    def __init__(self, deck_size: int, cards: np.ndarray | None) -> None:
+        self.deck_size = deck_size
+        self.cards = cards
+        self.pos: dict[int, int] = {}
+        self.step: dict[int, int] = {}
+        self.draws = [0, 0]
+        self.deck_out: list[int | None] = [None, None]
+        self.turn = 0
+        self.combats_by_turn: list[int] = []
+        self.elims_by_turn: list[int] = []
+        self.kills_by_turn: list[list[int]] = [[], []]
+        self.kills = [0, 0]
+        self.contact_turns: list[bool] = []
+        self.target_n = dict.fromkeys(_FATES, 0)
+        self.esc_how = dict(self.target_n)
+        self.out = {
+            "combats": 0, "assaults": 0, "eliminations": 0, "hits": 0, "reduced_targets": 0,
+            "reduced_escaped": 0, "attacker_hits": 0, "attacker_elims": 0, "restored": [0, 0],
+            "discards": [0, 0], "reach_turns": 0, "reach_attacked": 0,
+            "reach_armed": 0, "reach_armed_attacked": 0,
+            "winner": None, "victory": None, "vp": None,
+        }  # fmt: skip
+        self.cur: dict | None = None  # the combat under way: {"p", "t", "reduced", "fate"}
+        self.active = -1  # the player whose player turn it is
+        self.hands: list[set[int]] = [set(), set()]  # each hand, followed from the trace
+        self.moved = True  # the active player has begun its Movement Phase
+        self.reach_armed = False  # ... and held a card to attack a unit of ``reach`` then
+        self.reach: set[int] = set()  # reduced enemy units next to the active player's
+        self.combat_log: list[dict] = []
+
+    def close(self) -> None:
+        """The combat under way is over: count its target's fate."""
+        cur = self.cur
+        if cur is None:
+            return
+        fate = cur["fate"] = cur["fate"] or "unharmed"
+        self.target_n[fate] += 1
+        if cur["reduced"] and fate != "eliminated":
+            self.out["reduced_escaped"] += 1
+            self.esc_how[fate] += 1
+        self.cur = None
+
+    def end_turn(self) -> None:
+        for p in (0, 1):
+            self.kills_by_turn[p].append(self.kills[p])
+
+    def read(self, ev: int, p: int, a: int, b: int, c: int, d: int) -> None:
+        """One event of the trace: the combat it ends, the player turn it begins, the card it
+        moves in or out of a hand, and what it counts."""
+        if self.cur is not None and (
+            ev in _AFTER_COMBAT
+            or (ev == R.EV_PLAY and b in _PHASE_PLAYS)
+            or (ev == R.EV_MOVE and d != SKIRMISH_MOVE)
+        ):
+            self.close()
+        self._follow_player_turn(ev, p, b)
+        self._follow_hand(ev, p, a, b)
+        self._count(ev, p, a, b, c, d)
+
+    def _follow_player_turn(self, ev: int, p: int, b: int) -> None:
+        begins = ev == R.EV_TURN or (
+            self.turn > 0
+            and p != self.active
+            and (ev in _ACTIVE_EVENTS or (ev == R.EV_PLAY and b == R.PURPOSE_INITIATE))
+        )
+        if begins:  # a player turn begins: what could it assault without moving?
+            self.active = p
+            self.reach = _reduced_in_reach(self.pos, self.step, p)
+            self.out["reach_turns"] += int(bool(self.reach))
+            self.moved = False
+            self.reach_armed = False
+        if (
+            ev in (R.EV_MOVE, R.EV_NO_MOVE)
+            and p == self.active
+            and not self.moved
+            and self.reach
+            and self.cards is not None
+        ):
+            # the Movement Phase begins: the hand drawn is the hand to fight with
+            self.moved = True
+            if _armed(self.hands[p], self.cards, self.pos, self.reach, p):
+                self.out["reach_armed"] += 1
+                self.reach_armed = True
+            else:
+                self.reach_armed = False
+        elif ev in (R.EV_MOVE, R.EV_NO_MOVE) and p == self.active:
+            self.moved = True
+
+    def _follow_hand(self, ev: int, p: int, a: int, b: int) -> None:
+        # the cards a player holds (a Skirmish returns the initiating card)
+        if ev == R.EV_DRAW:
+            self.hands[p].add(a)
+        elif ev in (R.EV_DISCARD, R.EV_SPY) or (ev == R.EV_PLAY and b != R.PURPOSE_MAHARAJA):
+            self.hands[p].discard(a)
+            if ev == R.EV_PLAY and b == R.PURPOSE_SKIRMISH and self.cur is not None:
+                self.hands[p].add(self.cur["card"])
+
+    def _count(self, ev: int, p: int, a: int, b: int, c: int, d: int) -> None:
+        out, cur = self.out, self.cur
+        if ev == R.EV_SETUP:
+            self.pos[a] = b
+            self.step[a] = 2
+        elif ev == R.EV_TURN:
+            self._game_turn(a)
+        elif ev == R.EV_DISCARD:
+            out["discards"][p] += 1
+        elif ev == R.EV_DRAW:
+            self.draws[p] += 1
+            if self.draws[p] == self.deck_size and self.deck_out[p] is None:
+                self.deck_out[p] = max(self.turn, 1)
+        elif ev in (R.EV_MOVE, R.EV_ADVANCE) or (ev == R.EV_RETREAT and c >= 0):
+            self.pos[a] = c
+            if ev == R.EV_RETREAT and cur is not None and a == cur["t"] and not cur["fate"]:
+                cur["fate"] = "retreated"
+        elif ev == R.EV_WITHDRAW and b == 1:
+            if cur is not None and a == cur["t"]:
+                cur["fate"] = "withdrew"
+        elif ev == R.EV_PLAY and b == R.PURPOSE_INITIATE:
+            self._combat(p, a, c, d)
+        elif ev == R.EV_HIT:
+            self._hit(a, b)
+        elif ev == R.EV_RESTORE and b == 1:
+            self.step[a] = 2
+            out["restored"][p] += 1
+        elif ev == R.EV_END:
+            out["winner"], out["victory"], out["vp"] = a, b, (c, d)
+
+    def _game_turn(self, turn: int) -> None:
+        if self.turn > 0:
+            self.end_turn()
+        self.turn = turn
+        self.combats_by_turn.append(0)
+        self.elims_by_turn.append(0)
+        self.contact_turns.append(_adjacent_enemies(self.pos))
+
+    def _combat(self, p: int, card: int, target: int, kind: int) -> None:
+        """Player ``p`` initiates a combat on unit ``target`` with ``card``."""
+        out = self.out
+        cur = self.cur = {
+            "turn": self.turn,
+            "p": p,
+            "t": target,
+            "kind": kind,
+            "card": card,
+            "reduced": self.step.get(target) == 1,
+            "fate": "",
+        }
+        self.combat_log.append(cur)
+        out["combats"] += 1
+        out["assaults"] += int(kind in (CK_ASSAULT, CK_AMBUSH))
+        out["reduced_targets"] += int(cur["reduced"])
+        if target in self.reach:
+            out["reach_attacked"] += 1
+            out["reach_armed_attacked"] += int(self.cards is not None and self.reach_armed)
+            self.reach = set()  # one combat a turn (rule 4): counted once
+        if self.combats_by_turn:
+            self.combats_by_turn[-1] += 1
+
+    def _hit(self, unit: int, left: int) -> None:
+        """A hit on ``unit``, which has ``left`` steps left (0: eliminated)."""
+        out, cur = self.out, self.cur
+        side = unit // MAXU_SIDE
+        if left == 0:  # eliminated (a hit on a reduced unit, a blocked retreat, band 5)
+            self.pos.pop(unit, None)
+            self.step[unit] = 0
+            out["eliminations"] += 1
+            self.kills[1 - side] += 1
+            if self.elims_by_turn:
+                self.elims_by_turn[-1] += 1
+        else:
+            self.step[unit] = 1
+            out["hits"] += 1
+        if cur is not None:
+            if side == cur["p"]:
+                out["attacker_hits"] += 1
+                out["attacker_elims"] += int(left == 0)
+            elif unit == cur["t"]:
+                cur["fate"] = "eliminated" if left == 0 else (cur["fate"] or "hit")
+
+    def result(self) -> dict:
+        """The counts once the last event has been read."""
+        self.close()
+        if self.turn > 0:
+            self.end_turn()
+        contact, combats = self.contact_turns, self.combats_by_turn
+        return self.out | {
+            "turns": self.turn,
+            "combats_by_turn": combats,
+            "elims_by_turn": self.elims_by_turn,
+            "first_contact": next((i + 1 for i, x in enumerate(contact) if x), None),
+            "turns_without_contact": sum(1 for x in contact if not x),
+            "first_combat": next((i + 1 for i, x in enumerate(combats) if x), None),
+            "target": self.target_n,
+            "reduced_escape_how": self.esc_how,
+            "kills": self.kills,
+            "kills_by_turn": self.kills_by_turn,
+            "deck_out": self.deck_out,
+            "hits_short": _hits_short(self.kills, self.pos, self.step),
+            "draws": self.draws,
+            "hands": [sorted(h) for h in self.hands],
+            "combat_log": self.combat_log,
+        }
+
+
+def _hits_short(kills: list[int], pos: dict[int, int], step: dict[int, int]) -> list[int | None]:
+    """The fewest further hits that would have made each side's fifth elimination: the
+    enemy's units on the board, reduced ones first (1 hit each), then full ones (2)."""
+    short: list[int | None] = []
+    for p in (0, 1):
+        need = ATTRITION - kills[p]
+        left = sorted(step[u] for u in pos if u // MAXU_SIDE != p and step.get(u, 0) > 0)
+        short.append(None if need <= 0 else (sum(left[:need]) if len(left) >= need else None))
+    return short
+
+
 def trace_counts(trace: np.ndarray, deck_size: int = 60, cards: np.ndarray | None = None) -> dict:
     """Count what happened in one traced game.
 
@@ -199,184 +420,8 @@ def trace_counts(trace: np.ndarray, deck_size: int = 60, cards: np.ndarray | Non
     (per player, the running count at the end of each game turn); ``deck_out`` (per
     player, the game turn of its ``deck_size``-th draw, None if never); ``winner``,
     ``victory``, ``vp`` from the end event."""
-    tr = np.asarray(trace)
-    pos: dict[int, int] = {}
-    step: dict[int, int] = {}
-    draws = [0, 0]
-    deck_out: list[int | None] = [None, None]
-    turn = 0
-    combats_by_turn: list[int] = []
-    elims_by_turn: list[int] = []
-    kills_by_turn: list[list[int]] = [[], []]
-    kills = [0, 0]
-    contact_turns: list[bool] = []
-    target_n = dict.fromkeys(("eliminated", "hit", "retreated", "withdrew", "unharmed"), 0)
-    esc_how = dict(target_n)
-    out = {
-        "combats": 0, "assaults": 0, "eliminations": 0, "hits": 0, "reduced_targets": 0,
-        "reduced_escaped": 0, "attacker_hits": 0, "attacker_elims": 0, "restored": [0, 0],
-        "discards": [0, 0], "reach_turns": 0, "reach_attacked": 0,
-        "reach_armed": 0, "reach_armed_attacked": 0,
-        "winner": None, "victory": None, "vp": None,
-    }  # fmt: skip
-    cur = None  # the combat under way: {"p", "t", "reduced", "fate"}
-    active = -1  # the player whose player turn it is
-    hands: list[set[int]] = [set(), set()]  # the cards in each hand, followed from the trace
-    moved = True  # the active player has begun its Movement Phase
-    reach_armed = False  # ... and held a card to attack a unit of ``reach`` then
-    reach: set[int] = set()  # reduced enemy units next to the active player's at its start
-    combat_log: list[dict] = []
-
-    def close() -> None:
-        nonlocal cur
-        if cur is None:
-            return
-        fate = cur["fate"] = cur["fate"] or "unharmed"
-        target_n[fate] += 1
-        if cur["reduced"] and fate != "eliminated":
-            out["reduced_escaped"] += 1
-            esc_how[fate] += 1
-        cur = None
-
-    def end_turn() -> None:
-        for p in (0, 1):
-            kills_by_turn[p].append(kills[p])
-
-    for row in tr.tolist():
+    tally = _Tally(deck_size, cards)
+    for row in np.asarray(trace).tolist():
         ev, p, a, b, c, d = row[:6]
-        if cur is not None and (
-            ev in _AFTER_COMBAT
-            or (ev == R.EV_PLAY and b in _PHASE_PLAYS)
-            or (ev == R.EV_MOVE and d != SKIRMISH_MOVE)
-        ):
-            close()
-        begins = ev == R.EV_TURN or (
-            turn > 0
-            and p != active
-            and (ev in _ACTIVE_EVENTS or (ev == R.EV_PLAY and b == R.PURPOSE_INITIATE))
-        )
-        if begins:  # a player turn begins: what could it assault without moving?
-            active = p
-            reach = _reduced_in_reach(pos, step, p)
-            out["reach_turns"] += int(bool(reach))
-            moved = False
-            reach_armed = False
-        if (
-            ev in (R.EV_MOVE, R.EV_NO_MOVE)
-            and p == active
-            and not moved
-            and reach
-            and cards is not None
-        ):
-            # the Movement Phase begins: the hand drawn is the hand to fight with
-            moved = True
-            if _armed(hands[p], cards, pos, reach, p):
-                out["reach_armed"] += 1
-                reach_armed = True
-            else:
-                reach_armed = False
-        elif ev in (R.EV_MOVE, R.EV_NO_MOVE) and p == active:
-            moved = True
-        # the hands (for the cards a player held; a Skirmish returns the initiating card)
-        if ev == R.EV_DRAW:
-            hands[p].add(a)
-        elif ev in (R.EV_DISCARD, R.EV_SPY) or (ev == R.EV_PLAY and b != R.PURPOSE_MAHARAJA):
-            hands[p].discard(a)
-            if ev == R.EV_PLAY and b == R.PURPOSE_SKIRMISH and cur is not None:
-                hands[p].add(cur["card"])
-        if ev == R.EV_SETUP:
-            pos[a] = b
-            step[a] = 2
-        elif ev == R.EV_TURN:
-            if turn > 0:
-                end_turn()
-            turn = a
-            combats_by_turn.append(0)
-            elims_by_turn.append(0)
-            contact_turns.append(_adjacent_enemies(pos))
-        elif ev == R.EV_DISCARD:
-            out["discards"][p] += 1
-        elif ev == R.EV_DRAW:
-            draws[p] += 1
-            if draws[p] == deck_size and deck_out[p] is None:
-                deck_out[p] = max(turn, 1)
-        elif ev in (R.EV_MOVE, R.EV_ADVANCE) or (ev == R.EV_RETREAT and c >= 0):
-            pos[a] = c
-            if ev == R.EV_RETREAT and cur is not None and a == cur["t"] and not cur["fate"]:
-                cur["fate"] = "retreated"
-        elif ev == R.EV_WITHDRAW and b == 1:
-            if cur is not None and a == cur["t"]:
-                cur["fate"] = "withdrew"
-        elif ev == R.EV_PLAY and b == R.PURPOSE_INITIATE:
-            cur = {
-                "turn": turn,
-                "p": p,
-                "t": c,
-                "kind": d,
-                "card": a,
-                "reduced": step.get(c) == 1,
-                "fate": "",
-            }
-            combat_log.append(cur)
-            out["combats"] += 1
-            out["assaults"] += int(d in (CK_ASSAULT, CK_AMBUSH))
-            out["reduced_targets"] += int(cur["reduced"])
-            if c in reach:
-                out["reach_attacked"] += 1
-                out["reach_armed_attacked"] += int(cards is not None and reach_armed)
-                reach = set()  # one combat a turn (rule 4): counted once
-            if combats_by_turn:
-                combats_by_turn[-1] += 1
-        elif ev == R.EV_HIT:
-            side = a // MAXU_SIDE
-            if b == 0:  # eliminated (a hit on a reduced unit, a blocked retreat, band 5)
-                pos.pop(a, None)
-                step[a] = 0
-                out["eliminations"] += 1
-                kills[1 - side] += 1
-                if elims_by_turn:
-                    elims_by_turn[-1] += 1
-            else:
-                step[a] = 1
-                out["hits"] += 1
-            if cur is not None:
-                if side == cur["p"]:
-                    out["attacker_hits"] += 1
-                    out["attacker_elims"] += int(b == 0)
-                elif a == cur["t"]:
-                    cur["fate"] = "eliminated" if b == 0 else (cur["fate"] or "hit")
-        elif ev == R.EV_RESTORE and b == 1:
-            step[a] = 2
-            out["restored"][p] += 1
-        elif ev == R.EV_END:
-            out["winner"], out["victory"], out["vp"] = a, b, (c, d)
-    close()
-    if turn > 0:
-        end_turn()
-    # the fewest further hits that would have made each side's fifth elimination: the
-    # enemy's units on the board, reduced ones first (1 hit each), then full ones (2)
-    short: list[int | None] = []
-    for p in (0, 1):
-        need = ATTRITION - kills[p]
-        left = sorted(step[u] for u in pos if u // MAXU_SIDE != p and step.get(u, 0) > 0)
-        short.append(None if need <= 0 else (sum(left[:need]) if len(left) >= need else None))
-    first_contact = next((i + 1 for i, x in enumerate(contact_turns) if x), None)
-    first_combat = next((i + 1 for i, x in enumerate(combats_by_turn) if x), None)
-    out |= {
-        "turns": turn,
-        "combats_by_turn": combats_by_turn,
-        "elims_by_turn": elims_by_turn,
-        "first_contact": first_contact,
-        "turns_without_contact": sum(1 for x in contact_turns if not x),
-        "first_combat": first_combat,
-        "target": target_n,
-        "reduced_escape_how": esc_how,
-        "kills": kills,
-        "kills_by_turn": kills_by_turn,
-        "deck_out": deck_out,
-        "hits_short": short,
-        "draws": draws,
-        "hands": [sorted(h) for h in hands],
-        "combat_log": combat_log,
-    }
-    return out
+        tally.read(ev, p, a, b, c, d)
+    return tally.result()

@@ -63,7 +63,6 @@ def assault_page(label, strengths, defenses, probs, stamp: str | None = None):
 
 
 def _assault(fig, label, strengths, defenses, probs, stamp: str | None) -> None:
-    w, h = fig.get_size_inches()
     # grid axes: leave room for title (top) and legend + footer (bottom)
     ax = fig.add_axes([0.09, 0.22, 0.87, 0.66])
     ns, nd = len(strengths), len(defenses)
@@ -81,36 +80,45 @@ def _assault(fig, label, strengths, defenses, probs, stamp: str | None) -> None:
     fs = 7.5 if ns <= 13 else 6.5
     for i in range(ns):
         for j in range(nd):
-            p = probs[i, j]
-            x0, y0 = i, j
-            ax.add_patch(Rectangle((x0, y0), 1, 1, fill=False, lw=0.3, ec="0.6"))
-            win = p[2:].sum()
-            txt = "100" if win > 0.9995 else ("0" if win < 0.0005 else f"{100 * win:.0f}")
-            if 0.0005 <= win < 0.005:
-                txt = "<1"
-            if 0.995 < win <= 0.9995:
-                txt = ">99"
-            ax.text(
-                x0 + 0.5,
-                y0 + 0.33,
-                txt,
-                ha="center",
-                va="center",
-                fontsize=fs,
-                weight="bold" if win >= 0.5 else "normal",
-            )
-            left = x0 + 0.08
-            for b, (_, grey, hatch) in enumerate(BAND_STYLE):
-                wdt = 0.84 * p[b]
-                if wdt <= 0:
-                    continue
-                ax.add_patch(
-                    Rectangle(
-                        (left, y0 + 0.58), wdt, 0.3, facecolor=grey, hatch=hatch, lw=0, ec="0.5"
-                    )
-                )
-                left += wdt
-            ax.add_patch(Rectangle((x0 + 0.08, y0 + 0.58), 0.84, 0.3, fill=False, lw=0.4, ec="0"))
+            _assault_cell(ax, i, j, probs[i, j], fs)
+    _assault_heading(fig, label)
+    _band_legend(fig)
+    fig.text(0.09, 0.075, "\n".join(textwrap.wrap(RULE_REFS, 150)), fontsize=6.5, va="top")
+    _stamp(fig, stamp)
+
+
+def _assault_cell(ax, x0: int, y0: int, p, fs: float) -> None:
+    """One cell of the assault grid: the chance that the attack beats the defense, over a
+    bar of the result bands ``p``."""
+    ax.add_patch(Rectangle((x0, y0), 1, 1, fill=False, lw=0.3, ec="0.6"))
+    win = p[2:].sum()
+    txt = "100" if win > 0.9995 else ("0" if win < 0.0005 else f"{100 * win:.0f}")
+    if 0.0005 <= win < 0.005:
+        txt = "<1"
+    if 0.995 < win <= 0.9995:
+        txt = ">99"
+    ax.text(
+        x0 + 0.5,
+        y0 + 0.33,
+        txt,
+        ha="center",
+        va="center",
+        fontsize=fs,
+        weight="bold" if win >= 0.5 else "normal",
+    )
+    left = x0 + 0.08
+    for b, (_, grey, hatch) in enumerate(BAND_STYLE):
+        wdt = 0.84 * p[b]
+        if wdt <= 0:
+            continue
+        ax.add_patch(
+            Rectangle((left, y0 + 0.58), wdt, 0.3, facecolor=grey, hatch=hatch, lw=0, ec="0.5")
+        )
+        left += wdt
+    ax.add_patch(Rectangle((x0 + 0.08, y0 + 0.58), 0.84, 0.3, fill=False, lw=0.4, ec="0"))
+
+
+def _assault_heading(fig, label) -> None:
     fig.text(
         0.5,
         0.955,
@@ -135,7 +143,10 @@ def _assault(fig, label, strengths, defenses, probs, stamp: str | None) -> None:
         ha="center",
         fontsize=7.5,
     )
-    # legend
+
+
+def _band_legend(fig) -> None:
+    """The six result bands in two columns under the grid."""
     lx, ly = 0.09, 0.165
     for b, (name, grey, hatch) in enumerate(BAND_STYLE):
         col, row = b % 2, b // 2
@@ -154,8 +165,6 @@ def _assault(fig, label, strengths, defenses, probs, stamp: str | None) -> None:
             )
         )
         fig.text(x + 0.045, y + 0.008, name, va="center", fontsize=8)
-    fig.text(0.09, 0.075, "\n".join(textwrap.wrap(RULE_REFS, 150)), fontsize=6.5, va="top")
-    _stamp(fig, stamp)
 
 
 def _stamp(fig, stamp: str | None) -> None:

@@ -24,7 +24,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from manoeuvre_sim.analyses.common.pages import Page, _text_pages, study_head  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import Page, study_head, text_pages  # noqa: E402
 from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages  # noqa: E402
 from manoeuvre_sim.analyses.manoeuvre import balance as B  # noqa: E402
 from manoeuvre_sim.analyses.manoeuvre.balance_pdf import balance_pages, whatif_page  # noqa: E402
@@ -399,7 +399,7 @@ def study_section(study: Study, paper: str) -> Section:
         page = whatif_page(study.frames["whatif"], changes, title=study.title)
         pages = [(page, prov, None, "Change of win rate per pairing")]
     if study.summary:
-        for k, page in enumerate(_text_pages(f"Summary — {study.title}", study.summary, paper)):
+        for k, page in enumerate(text_pages(f"Summary — {study.title}", study.summary, paper)):
             pages.append(
                 (page, prov, None, "Summary (as the command printed it)" if k == 0 else "")
             )

@@ -35,17 +35,13 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     """Play every pair of --policies, each player once blue and once red (--games each),
     and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval."""
-    import json
     import shutil
     import sys
     from dataclasses import asdict
 
-    import pandas as pd
-
-    from manoeuvre_sim.cli._common import format_table, play_into_store, pop_backend
+    from manoeuvre_sim.cli._common import play_into_store, pop_backend
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.core.results import check_output_path, write
-    from manoeuvre_sim.core.stats import wilson_interval
     from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
     from manoeuvre_sim.hexgame import adapter as HX
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
@@ -83,38 +79,10 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
         play=lambda **a: study.run(HX.KEY, names, games, seed, options=study_options,
                                    threads=threads, resume=be["resume"], **a),
     )  # fmt: skip
-    man = {k: v for k, v in res.manifest.items() if k not in ("seconds", "threads",
-           "backend", "interrupted", "tasks_resumed")}  # fmt: skip
-    allg = res.frame if len(res.frame) else pd.DataFrame(columns=["winner"])
-    rows, doc = [], []
-    for pr in res.pairs:
-        n = pr.games
-        lo, hi = wilson_interval(pr.wins_a, n)
-        wa = int(round(pr.wins_a - pr.draws / 2))
-        rows.append([pr.a, pr.b, n, wa, n - wa - pr.draws, pr.draws, f"{pr.wins_a / n:.3f}",
-                     f"{float(lo):.3f}-{float(hi):.3f}"])  # fmt: skip
-        doc.append({"a": pr.a, "b": pr.b, "games": n, "a_wins": wa, "b_wins": n - wa - pr.draws,
-                    "draws": pr.draws, "a_score": pr.wins_a / n,
-                    "ci95": [float(lo), float(hi)]})  # fmt: skip
+    _print_pairs(res, sc, options, seed, as_json)
     seconds, used = res.manifest["seconds"], res.manifest["threads"]
-    if as_json:
-        click.echo(json.dumps({"pairs": doc, "scenario_sha256": sc.sha256}, indent=2))
-    else:
-        click.echo(
-            f"Maneuver tournament, seed {seed}, {options.describe()}, scenario {sc.name} "
-            f"(sha256 {sc.sha256[:16]}...)"
-        )
-        click.echo(
-            format_table(["a", "b", "games", "a won", "b won", "draws", "a score", "95% CI"], rows)
-        )
-        if len(allg):
-            blue_rate = (allg["winner"] == "a").mean()
-            red_rate = (allg["winner"] == "b").mean()
-            click.echo(f"seats over all games: blue won {blue_rate:.3f}, red won {red_rate:.3f}")
     if out and len(res.frame):
-        man.update(seconds=seconds, threads=used, backend=res.manifest["backend"],
-                   interrupted=res.interrupted)  # fmt: skip
-        write(res.frame, out, man)
+        write(res.frame, out, {k: v for k, v in res.manifest.items() if k != "tasks_resumed"})
         if not res.interrupted:
             shutil.rmtree(store, ignore_errors=True)
     resumed = res.manifest.get("tasks_resumed", 0)
@@ -128,3 +96,39 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
         click.echo("interrupted: the finished pairs are reported"
                    + (f"; --resume goes on from {store}" if out else ""), err=True)  # fmt: skip
         sys.exit(130)
+
+
+def _print_pairs(res, sc, options, seed: int, as_json: bool) -> None:
+    """Each pair's games, wins, draws and score with its 95 % Wilson interval, and the seats'
+    win rates over all games (or the pairs as JSON)."""
+    import json
+
+    import pandas as pd
+
+    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.core.stats import wilson_interval
+
+    rows, doc = [], []
+    for pr in res.pairs:
+        n = pr.games
+        lo, hi = wilson_interval(pr.wins_a, n)
+        wa = int(round(pr.wins_a - pr.draws / 2))
+        rows.append([pr.a, pr.b, n, wa, n - wa - pr.draws, pr.draws, f"{pr.wins_a / n:.3f}",
+                     f"{float(lo):.3f}-{float(hi):.3f}"])  # fmt: skip
+        doc.append({"a": pr.a, "b": pr.b, "games": n, "a_wins": wa, "b_wins": n - wa - pr.draws,
+                    "draws": pr.draws, "a_score": pr.wins_a / n,
+                    "ci95": [float(lo), float(hi)]})  # fmt: skip
+    if as_json:
+        click.echo(json.dumps({"pairs": doc, "scenario_sha256": sc.sha256}, indent=2))
+        return
+    click.echo(
+        f"Maneuver tournament, seed {seed}, {options.describe()}, scenario {sc.name} "
+        f"(sha256 {sc.sha256[:16]}...)"
+    )
+    click.echo(format_table(["a", "b", "games", "a won", "b won", "draws", "a score", "95% CI"],
+                            rows))  # fmt: skip
+    allg = res.frame if len(res.frame) else pd.DataFrame(columns=["winner"])
+    if len(allg):
+        blue_rate = (allg["winner"] == "a").mean()
+        red_rate = (allg["winner"] == "b").mean()
+        click.echo(f"seats over all games: blue won {blue_rate:.3f}, red won {red_rate:.3f}")

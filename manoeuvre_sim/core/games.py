@@ -11,7 +11,7 @@ contract is a block of games, not a step, so no Python runs per move)::
 
 The registry maps a key to a module path; a module is imported only when asked for, so
 ``--help`` and the generic modules import no game. :class:`Game` lists what a game module
-defines (``manoeuvre/adapter.py`` is the reference; ``tests/coin_game.py`` a toy one in pure
+defines (``manoeuvre/adapter.py`` is the reference; ``tests/studies/coin_game.py`` a toy one in pure
 Python).
 """
 
@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from manoeuvre_sim.core.errors import UsageError
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 # a study's pairing (``core.study.Pairing``: the two sides, the two players, the seed); named
 # here by an alias, not imported, since the study layer imports this registry
@@ -103,7 +100,7 @@ class Game(Protocol):
 
     def play_block(
         self, prepared: dict, pairing: Pairing, first: int, count: int, threads: int, **kw: Any
-    ) -> tuple[pd.DataFrame, Any]: ...
+    ) -> tuple[Any, Any]: ...  # (a pandas DataFrame of the records, the statistics)
 
     def read_stats(self, array: Any) -> Any: ...
 

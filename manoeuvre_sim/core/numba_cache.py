@@ -3,7 +3,8 @@
 numba checks a cached kernel against its own source file only: after an edit to a kernel in
 another module that it calls, it would load the stale machine code. So the package points
 numba's cache at directories named by a hash of the sources the kernels are compiled from,
-one per game (``GAME_CACHES``): Manoeuvre's engine (``engine/`` and the shared modules) in
+one per game (``GAME_CACHES``, from each registered game's adapter: ``NUMBA_CACHE``,
+``ENGINE_SOURCES``): Manoeuvre's engine (``engine/`` and the shared modules) in
 ``<base>/engine-<hash>`` (``NUMBA_CACHE_DIR``, where every kernel outside another game's
 folder goes), Maneuver's (``hexgame/`` and the shared modules) in ``<base>/hex-<hash>``
 (numba finds it through ``install_locator``). An edit to one game's engine starts a fresh
@@ -21,6 +22,7 @@ is.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import shutil
@@ -29,15 +31,44 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent  # manoeuvre_sim/
 PREFIX = "engine-"  # Manoeuvre's directories: the one NUMBA_CACHE_DIR names
-# each game's kernels: the prefix of its cache directories, the folder of its own kernels
-# (None: every kernel not in another game's folder) and what they are compiled from,
-# relative to the package (a directory stands for every ``*.py`` under it; the game
-# modules' ENGINE_SOURCES say the same, tests/test_numba_cache.py checks it, and that every
-# module with a kernel is some game's source)
-GAME_CACHES = (
-    (PREFIX, None, ("manoeuvre/engine", "manoeuvre/combat.py", "core/jit.py", "core/rng.py")),
-    ("hex-", "hexgame", ("hexgame", "core/jit.py", "core/rng.py")),  # Maneuver
-)
+
+
+def _declared(path: Path) -> dict:
+    """The constants a game's adapter declares for its cache (``NUMBA_CACHE``,
+    ``ENGINE_SOURCES``), read from its source, not imported: the cache is configured when
+    the package is imported, before any module of a game is."""
+    out = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            name = getattr(node.targets[0], "id", None)
+            if name in ("NUMBA_CACHE", "ENGINE_SOURCES"):
+                out[name] = ast.literal_eval(node.value)
+    return out
+
+
+def game_caches() -> tuple[tuple[str, str | None, tuple[str, ...]], ...]:
+    """Each registered game's kernels (``core.games.GAMES``, the one list of games; a game
+    whose adapter lies outside the package, or declares no ``NUMBA_CACHE``, has none): the
+    prefix of its cache directories, the folder of its own kernels (None: every kernel not
+    in another game's folder) and what they are compiled from, relative to the package (a
+    directory stands for every ``*.py`` under it; tests/core/test_numba_cache.py checks that
+    every module with a kernel is some game's source)."""
+    from manoeuvre_sim.core.games import GAMES
+
+    out = []
+    for module, _ in GAMES.values():
+        parts = module.split(".")
+        path = PACKAGE.joinpath(*parts[1:]).with_suffix(".py")
+        if parts[0] != PACKAGE.name or not path.is_file():
+            continue
+        d = _declared(path)
+        if "NUMBA_CACHE" in d:
+            prefix, folder = d["NUMBA_CACHE"]
+            out.append((prefix, folder, tuple(d["ENGINE_SOURCES"])))
+    return tuple(out)
+
+
+GAME_CACHES = game_caches()
 ENGINE_SOURCES = tuple(sorted({name for _, _, names in GAME_CACHES for name in names}))
 KEEP = 3  # engine versions kept per game and base directory (36 MB each, 2026-11)
 # a game's kernel folder (absolute, with a trailing separator) -> its cache directory

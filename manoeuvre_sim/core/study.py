@@ -358,7 +358,6 @@ def play(
     reported as ``interrupted``; finished tasks are on disk and were handed to ``on_frame``.
     """
     from manoeuvre_sim.core.backend import LocalBackend
-    from manoeuvre_sim.core.store import write_part
 
     if threads < 0:
         raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
@@ -370,7 +369,6 @@ def play(
     manifest = dict(manifest or {})
     if manifest.setdefault("game", game.KEY) != game.KEY:
         raise UsageError(f"a study of {manifest['game']!r} cannot play the game {game.KEY!r}")
-    want_id = identity(manifest)
 
     def wants_stats(k: int) -> bool:
         return stats if isinstance(stats, bool) else k in stats
@@ -379,28 +377,9 @@ def play(
     t0 = time.perf_counter()
     results = iter(())
     try:
-        # the plan: each task read back from the store (resume) or played
-        done_before: set[int] = set()
-        if resume and store is not None and store.exists():
-            check_store(store, manifest)
-            done_before = {
-                i for i, t in enumerate(tasks)
-                if _on_disk(store, pairings[t.pairing], t, want_id, wants_stats(t.pairing), game)
-            }  # fmt: skip
-        if resume and store is not None:
-            say_resumed(store, sum(tasks[i].count for i in done_before),
-                        sum(t.count for t in tasks))  # fmt: skip
+        done_before = _resumed_tasks(pairings, tasks, store, manifest, resume, wants_stats, game)
         to_play = [t for i, t in enumerate(tasks) if i not in done_before]
-        shared = None
-        if to_play:
-            needed = [pairings[k] for k in sorted({t.pairing for t in to_play})]
-            shared = {"game": game.__name__, "pairings": list(pairings),
-                      "prepared": game.prepare(needed, options), "flags": dict(flags or {})}  # fmt: skip
-        items = (
-            (t.pairing, t.first_game, t.count, wants_stats(t.pairing), backend.task_threads)
-            for t in to_play
-        )
-        results = backend.map(run_task, shared, items) if to_play else iter(())
+        results = _start(pairings, to_play, game, options, flags, backend, wants_stats)
         for i, task in enumerate(tasks):
             p = pairings[task.pairing]
             if i in done_before:
@@ -408,11 +387,7 @@ def play(
                 out.tasks_resumed += 1
             else:
                 df, cs = next(results)
-                if store is not None:
-                    if cs is not None:
-                        _write_stats(stats_path(store, p.label, task, game), cs)
-                    meta = manifest | {"task": task_meta(p, task)}
-                    write_part(df, store / part_name(p.label, task), meta)
+                _keep(store, p, task, df, cs, manifest, game)
             if on_frame is not None:
                 on_frame(task, df, cs)
             out.games[task.pairing] = out.games.get(task.pairing, 0) + task.count
@@ -427,6 +402,50 @@ def play(
             close()  # a cluster cancels the tasks still in flight
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def _resumed_tasks(pairings, tasks, store, manifest, resume, wants_stats, game) -> set[int]:
+    """The plan's first half: the indices of ``tasks`` read back from ``store`` (with
+    ``resume``: the same study by the manifest, the same games), said on stderr."""
+    done_before: set[int] = set()
+    if resume and store is not None and store.exists():
+        check_store(store, manifest)
+        want_id = identity(manifest)
+        done_before = {
+            i for i, t in enumerate(tasks)
+            if _on_disk(store, pairings[t.pairing], t, want_id, wants_stats(t.pairing), game)
+        }  # fmt: skip
+    if resume and store is not None:
+        say_resumed(store, sum(tasks[i].count for i in done_before),
+                    sum(t.count for t in tasks))  # fmt: skip
+    return done_before
+
+
+def _start(pairings, to_play, game, options, flags, backend, wants_stats):
+    """The plan's second half: the backend's iterator of the results of ``to_play``, in
+    task order (the game's data prepared once, for the pairings they name)."""
+    if not to_play:
+        return iter(())
+    needed = [pairings[k] for k in sorted({t.pairing for t in to_play})]
+    shared = {"game": game.__name__, "pairings": list(pairings),
+              "prepared": game.prepare(needed, options), "flags": dict(flags or {})}  # fmt: skip
+    items = (
+        (t.pairing, t.first_game, t.count, wants_stats(t.pairing), backend.task_threads)
+        for t in to_play
+    )
+    return backend.map(run_task, shared, items)
+
+
+def _keep(store, p: Pairing, task: Task, df, cs, manifest: dict, game) -> None:
+    """A played task into ``store`` (nothing without one): its games as a Parquet part with
+    the manifest and the task, its per-game statistics beside the store."""
+    from manoeuvre_sim.core.store import write_part
+
+    if store is None:
+        return
+    if cs is not None:
+        _write_stats(stats_path(store, p.label, task, game), cs)
+    write_part(df, store / part_name(p.label, task), manifest | {"task": task_meta(p, task)})
 
 
 def resumed_text(store: Path, read: int, total: int) -> str:

@@ -31,7 +31,10 @@ KEY = GAME_KEY
 TITLE = GAME_TITLE
 RULES_VERSION = _RULES_VERSION
 DEFAULT_POLICY = "capital"
-# the files under manoeuvre_sim/ its kernels are compiled from
+# numba's cache (core/numba_cache.py reads these two from this file, without importing it):
+# the prefix of its directories and its kernels' folder; the files under manoeuvre_sim/ its
+# kernels are compiled from
+NUMBA_CACHE = ("hex-", "hexgame")
 ENGINE_SOURCES = ("hexgame", "core/jit.py", "core/rng.py")
 VICTORY_KINDS = ("capital", "draw")
 EXTRA_COLUMNS = tuple(

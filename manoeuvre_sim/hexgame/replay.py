@@ -1,6 +1,6 @@
 """One game of Maneuver as text: its event log and the board at the start of every turn.
 
-The board is drawn as the tests draw positions (``tests/hex_boards.py``): the odd-q map
+The board is drawn as the tests draw positions (``tests/hexgame/hex_boards.py``): the odd-q map
 with two text lines per row, the second holding the odd columns, half a hex lower; a cell
 is empty (``.`` on blue's side of the border, ``:`` on red's) or its units: upper case
 blue, lower case red, ``K`` Capital (``X``/``x`` when captured), ``I`` infantry, ``C``

@@ -12,5 +12,5 @@ RULES_VERSION = "2026.11-5"
 # The policy every command and analysis plays unless told otherwise (docs/players.md), in one
 # place free of numba so --help stays instant. tuned: it beats balanced held out (issue #16's
 # rule), and a card study under it sees an absurdly strong unit card
-# (tests/test_cards.py test_an_absurdly_strong_card_ranks_first plays the default).
+# (tests/manoeuvre/test_cards.py test_an_absurdly_strong_card_ranks_first plays the default).
 DEFAULT_POLICY = "tuned"

@@ -29,8 +29,11 @@ from manoeuvre_sim.manoeuvre.results import VICTORY
 KEY = "manoeuvre"
 TITLE = "Manoeuvre (GMT Games)"
 POLICIES = tuple(POLICY_NAMES)
-# the files under manoeuvre_sim/ its kernels are compiled from: its numba cache key
-# (numba_cache.GAME_CACHES, which tests/test_numba_cache.py holds to this)
+# numba's cache (core/numba_cache.py reads these two from this file, without importing it):
+# the prefix of its directories and its kernels' folder (None: every kernel not in another
+# game's folder, Manoeuvre's and the core's); the files under manoeuvre_sim/ its kernels are
+# compiled from, its cache key
+NUMBA_CACHE = ("engine-", None)
 ENGINE_SOURCES = ("manoeuvre/engine", "manoeuvre/combat.py", "core/jit.py", "core/rng.py")
 VICTORY_KINDS = tuple(str(v) for v in VICTORY)
 EXTRA_COLUMNS = (

@@ -171,6 +171,24 @@ def build_attack(
     committed = _check_int("committed attacks", committed, 0, MAX_COMMITTED)
     dice_t = as_dice(dice)
     supports = tuple(supports)
+    _check_leader(leader_combat, leader_command, supports, japanese_leader, maharaja)
+    units = 1 + len(supports)
+    if committed > units:
+        raise UsageError(
+            f"{committed} Committed Attacks but only {units} attacking/supporting unit(s): "
+            "at most one per unit (rule 6.1 step 5)"
+        )
+    dice_t = _attack_dice(dice_t, strength, hill, ambush, japanese_leader)
+    base = strength + (hill_bonus() if hill else 0) + leader_combat
+    for s in supports:
+        base += _check_int("supporting unit strength", s.strength, 0, 200)
+        dice_t = dice_t + as_dice(s.dice, "supporting unit dice")
+    return Attack(base=base, dice=dice_t, committed=committed)
+
+
+def _check_leader(leader_combat, leader_command, supports, japanese_leader, maharaja) -> None:
+    """What the attack's leader gives: its Combat value or supporting units within its
+    Command (a Maharaja's 4), never both (rules 6.4, 9.1, Distant Lands 9.1)."""
     if leader_combat and supports:
         raise UsageError(
             "a leader adds his Combat value or brings supporting units with his Command "
@@ -195,12 +213,12 @@ def build_attack(
                 f"{len(supports)} supporting units but the leader's Command allows {limit} "
                 "(rule 6.4: Command - 1 supporting units)"
             )
-    units = 1 + len(supports)
-    if committed > units:
-        raise UsageError(
-            f"{committed} Committed Attacks but only {units} attacking/supporting unit(s): "
-            "at most one per unit (rule 6.1 step 5)"
-        )
+
+
+def _attack_dice(dice_t: tuple[Dice, ...], strength: int, hill: bool, ambush: bool,
+                 japanese_leader: bool) -> tuple[Dice, ...]:  # fmt: skip
+    """The attacking unit's dice: an Ambush's 1d10 first (it has no attacking unit), a
+    Japanese leader's 1d6 last; an Assault needs at least one die."""
     if ambush:
         if strength:
             raise UsageError("an Ambush has no attacking unit, so no strength (rule 6.1 step 6)")
@@ -219,11 +237,7 @@ def build_attack(
             "an Assault needs the attack dice of the unit card that starts it "
             "(rule 6.1 step 1): give at least one --dice (or --japanese-leader)"
         )
-    base = strength + (hill_bonus() if hill else 0) + leader_combat
-    for s in supports:
-        base += _check_int("supporting unit strength", s.strength, 0, 200)
-        dice_t = dice_t + as_dice(s.dice, "supporting unit dice")
-    return Attack(base=base, dice=dice_t, committed=committed)
+    return dice_t
 
 
 def build_defense(

@@ -189,25 +189,9 @@ def matchup(
         raise UsageError(f"{a_unit.name} has no unit card with an attack value (rule 6.1 step 1)")
     k_att = _check_int("attack cards", attack_cards, 1, len(a_cards))
     k_def = _check_int("defender cards", defender_cards, 1, len(d_unit.cards))
-    attack_choices: dict[tuple[Dice, ...], int] = {}
-    for combo in itertools.combinations(a_cards, k_att):
-        key = tuple(sorted(c.attack for c in combo))
-        attack_choices[key] = attack_choices.get(key, 0) + 1
-    # rule 4 (draw phase): a hand of 5 cards from the deck; P(holding exactly the subset S of
-    # the unit's cards) = C(deck - unit cards, 5 - |S|) / C(deck, 5)
-    n_unit, deck = len(d_unit.cards), d_army.deck_size
-    hand_subsets: dict[int, float] = {}
-    hand_k = np.zeros(n_unit + 1)
-    for k in range(min(n_unit, HAND_SIZE) + 1):
-        p_sub = math.comb(deck - n_unit, HAND_SIZE - k) / math.comb(deck, HAND_SIZE)
-        for combo in itertools.combinations(d_unit.cards, k):
-            v = sum(c.defense for c in combo)
-            hand_subsets[v] = hand_subsets.get(v, 0.0) + p_sub
-            hand_k[k] += p_sub
-    defense_choices: dict[int, int] = {}
-    for combo in itertools.combinations(d_unit.cards, k_def):
-        v = sum(c.defense for c in combo)
-        defense_choices[v] = defense_choices.get(v, 0) + 1
+    attack_choices = _attack_choices(a_cards, k_att)
+    hand_subsets, hand_k = _hand_subsets(d_unit.cards, d_army.deck_size)
+    defense_choices = _defense_choices(d_unit.cards, k_def)
     d_strength = d_unit.reduced if defender_reduced else d_unit.full
     d_base = build_defense(
         d_strength,
@@ -217,36 +201,109 @@ def matchup(
         leader_combat=d_lead.combat_defense if d_lead else 0,
         redoubt_value=table.redoubt_defense,
     )
+    leader_combat = a_lead.combat_attack if a_lead else 0
+    a_base, rows, held, overall, hand, hand_overall = _odds_table(
+        attack_choices, strength, bonus > 0, leader_combat, committed, d_base,
+        defense_choices, hand_subsets,
+    )  # fmt: skip
+    notes = _notes(bonus, a_ter, d_ter, redoubt, sappers, a_lead, d_lead)
+    title = (
+        f"{a_army.name} {a_unit.name} ({'reduced' if attacker_reduced else 'full'}, "
+        f"{strength}) assaults {d_army.name} {d_unit.name} "
+        f"({'reduced' if defender_reduced else 'full'}, {d_strength})"
+    )
+    return Matchup(
+        title, a_base, d_base, tuple(rows), held, overall, hand, hand_overall, hand_k, tuple(notes)
+    )
+
+
+def _odds_table(attack_choices, strength: int, hill: bool, leader_combat: int, committed: int,
+                d_base: int, defense_choices, hand_subsets):  # fmt: skip
+    """The odds of every attack choice: ``(attack base, rows, held mixtures, overall, hand
+    mixtures, hand overall)``, the overall ones weighted by the attack choices' card
+    combinations."""
     rows, held, overall, total_w = [], {}, np.zeros(N_BANDS), 0
     hand, hand_overall = {}, np.zeros(N_BANDS)
     a_base = None
     for dice, a_w in sorted(attack_choices.items()):
         att = build_attack(
-            strength,
-            dice,
-            hill=bonus > 0,
-            leader_combat=a_lead.combat_attack if a_lead else 0,
-            committed=committed,
+            strength, dice, hill=hill, leader_combat=leader_combat, committed=committed
         )
         a_base = att.base
         label = dice_label(dice, committed)
-        rows.append(MatchupRow(label, a_w, "none", 1, d_base, assault_odds(att, d_base)))
-        mix = np.zeros(N_BANDS)
-        d_w_total = 0
-        for v, d_w in sorted(defense_choices.items()):
-            o = assault_odds(att, d_base + v)
-            rows.append(MatchupRow(label, a_w, f"+{v}", d_w, d_base + v, o))
-            mix += d_w * o.probs
-            d_w_total += d_w
-        mix /= d_w_total
+        choice_rows, mix = _against_defenses(att, label, a_w, d_base, defense_choices)
+        rows += choice_rows
         held[label] = mix
         overall += a_w * mix
         total_w += a_w
-        hmix = np.zeros(N_BANDS)
-        for v, p_v in hand_subsets.items():
-            hmix += p_v * assault_odds(att, d_base + v).probs
+        hmix = _hand_mixture(att, d_base, hand_subsets)
         hand[label] = hmix
         hand_overall += a_w * hmix
+    return a_base, rows, held, overall / total_w, hand, hand_overall / total_w
+
+
+def _attack_choices(a_cards, k: int) -> dict[tuple[Dice, ...], int]:
+    """The attacker's choices of ``k`` unit cards, by their dice: how many physical card
+    combinations give each."""
+    choices: dict[tuple[Dice, ...], int] = {}
+    for combo in itertools.combinations(a_cards, k):
+        key = tuple(sorted(c.attack for c in combo))
+        choices[key] = choices.get(key, 0) + 1
+    return choices
+
+
+def _defense_choices(cards, k: int) -> dict[int, int]:
+    """The defender's choices of ``k`` of its unit's ``cards``, by their total defense:
+    how many physical card combinations give each."""
+    choices: dict[int, int] = {}
+    for combo in itertools.combinations(cards, k):
+        v = sum(c.defense for c in combo)
+        choices[v] = choices.get(v, 0) + 1
+    return choices
+
+
+def _hand_subsets(cards, deck: int) -> tuple[dict[int, float], np.ndarray]:
+    """The chance of each total defense the defender's hand holds of its unit's ``cards``,
+    and of holding exactly k of them. Rule 4 (draw phase): a hand of 5 cards from the deck;
+    P(holding exactly the subset S of the unit's cards) = C(deck - unit cards, 5 - |S|) /
+    C(deck, 5)."""
+    n_unit = len(cards)
+    hand_subsets: dict[int, float] = {}
+    hand_k = np.zeros(n_unit + 1)
+    for k in range(min(n_unit, HAND_SIZE) + 1):
+        p_sub = math.comb(deck - n_unit, HAND_SIZE - k) / math.comb(deck, HAND_SIZE)
+        for combo in itertools.combinations(cards, k):
+            v = sum(c.defense for c in combo)
+            hand_subsets[v] = hand_subsets.get(v, 0.0) + p_sub
+            hand_k[k] += p_sub
+    return hand_subsets, hand_k
+
+
+def _against_defenses(att, label: str, a_w: int, d_base: int, defense_choices):
+    """One attack choice's rows (against no defense card, then each defense choice) and its
+    bands when the defender plays the cards it holds, drawn uniformly from its unit's."""
+    rows = [MatchupRow(label, a_w, "none", 1, d_base, assault_odds(att, d_base))]
+    mix = np.zeros(N_BANDS)
+    d_w_total = 0
+    for v, d_w in sorted(defense_choices.items()):
+        o = assault_odds(att, d_base + v)
+        rows.append(MatchupRow(label, a_w, f"+{v}", d_w, d_base + v, o))
+        mix += d_w * o.probs
+        d_w_total += d_w
+    mix /= d_w_total
+    return rows, mix
+
+
+def _hand_mixture(att, d_base: int, hand_subsets) -> np.ndarray:
+    """The bands when the defender plays every card of its unit a random hand holds."""
+    hmix = np.zeros(N_BANDS)
+    for v, p_v in hand_subsets.items():
+        hmix += p_v * assault_odds(att, d_base + v).probs
+    return hmix
+
+
+def _notes(bonus: int, a_ter, d_ter, redoubt: bool, sappers: bool, a_lead, d_lead) -> list[str]:
+    """What changed the totals: terrain, redoubt, leaders."""
     notes = []
     if bonus:
         notes.append(f"attacker's square {a_ter.name}, defender's not: +{bonus} attack")
@@ -258,20 +315,4 @@ def matchup(
         notes.append(f"attacking leader {a_lead.name}: combat +{a_lead.combat_attack}")
     if d_lead:
         notes.append(f"defending leader {d_lead.name}: combat +{d_lead.combat_defense}")
-    title = (
-        f"{a_army.name} {a_unit.name} ({'reduced' if attacker_reduced else 'full'}, "
-        f"{strength}) assaults {d_army.name} {d_unit.name} "
-        f"({'reduced' if defender_reduced else 'full'}, {d_strength})"
-    )
-    return Matchup(
-        title,
-        a_base,
-        d_base,
-        tuple(rows),
-        held,
-        overall / total_w,
-        hand,
-        hand_overall / total_w,
-        hand_k,
-        tuple(notes),
-    )
+    return notes

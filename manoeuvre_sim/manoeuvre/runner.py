@@ -255,13 +255,7 @@ def simulate(
     """
     import numba
 
-    from manoeuvre_sim.manoeuvre.engine.batch import (
-        NREC,
-        TRACE_ROWS,
-        play_games,
-        play_games_cards,
-        play_games_search,
-    )
+    from manoeuvre_sim.manoeuvre.engine.batch import NREC
     from manoeuvre_sim.manoeuvre.engine.cardstats import NCS
     from manoeuvre_sim.manoeuvre.engine.players.dispatch import search_config
 
@@ -279,39 +273,21 @@ def simulate(
     cs = None
     if card_stats:
         cs = np.zeros((config.games, 2, int(P.deck_size.max()), NCS), dtype=np.int32)
-    searching = is_search(config.policy_a) or is_search(config.policy_b)
-    chunk = config.chunk
-    if searching:
+    chunk, scfg = config.chunk, None
+    if is_search(config.policy_a) or is_search(config.policy_b):
         # about a second a game: chunks of a few games per thread keep progress moving and
         # an interruption cheap (records do not depend on the chunking)
         scfg = search_config(config.policy_a, config.policy_b)
         chunk = min(chunk, 4 * threads)
-        no_cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
     done = 0
     interrupted = False
     t0 = time.perf_counter()
     try:
         while done < config.games:
             n = min(chunk, config.games - done)
-            args = (
-                config.seed, config.first_game + done, n, P.tables, pol, params, opt,
-                out[done : done + n],
-            )  # fmt: skip
-            if searching:
-                over = play_games_search(
-                    config.seed, config.first_game + done, n, P.tables, pol, params, scfg, opt,
-                    out[done : done + n], no_cs if cs is None else cs[done : done + n],
-                )  # fmt: skip
-            elif cs is None:
-                over = 0
-                play_games(*args)
-            else:
-                over = play_games_cards(*args, cs[done : done + n])
-            if over:
-                raise UsageError(
-                    f"card statistics: a game logged more than {TRACE_ROWS} events (raise "
-                    "engine.batch.TRACE_ROWS or lower --max-turns)"
-                )
+            sl = slice(done, done + n)
+            _play_chunk(config.seed, config.first_game + done, n, P.tables, pol, params, opt,
+                        out[sl], None if cs is None else cs[sl], scfg)  # fmt: skip
             done += n
             if progress:
                 progress(done, config.games)
@@ -325,6 +301,34 @@ def simulate(
         interrupted=interrupted,
         card_stats=cs[:done].copy() if cs is not None else None,
     )
+
+
+def _play_chunk(seed, first, n, tables, pol, params, opt, out, cs, scfg) -> None:
+    """Games ``first .. first + n - 1`` into ``out`` (and their card statistics into ``cs``,
+    unless None) by the batch kernel that fits: the search player's (``scfg`` given), the
+    card statistics', or the plain one."""
+    from manoeuvre_sim.manoeuvre.engine.batch import (
+        TRACE_ROWS,
+        play_games,
+        play_games_cards,
+        play_games_search,
+    )
+    from manoeuvre_sim.manoeuvre.engine.cardstats import NCS
+
+    if scfg is not None:
+        no_cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
+        over = play_games_search(seed, first, n, tables, pol, params, scfg, opt, out,
+                                 no_cs if cs is None else cs)  # fmt: skip
+    elif cs is None:
+        over = 0
+        play_games(seed, first, n, tables, pol, params, opt, out)
+    else:
+        over = play_games_cards(seed, first, n, tables, pol, params, opt, out, cs)
+    if over:
+        raise UsageError(
+            f"card statistics: a game logged more than {TRACE_ROWS} events (raise "
+            "engine.batch.TRACE_ROWS or lower --max-turns)"
+        )
 
 
 def run_manifest(config: SimConfig, a, b, P, params, done: int, interrupted: bool,

@@ -328,24 +328,13 @@ def run(
     files atomically, so an interrupted run leaves a complete best-so-far result. A
     KeyboardInterrupt ends the run after the last finished generation (or held-out
     opponent) with ``interrupted`` set."""
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
-    from manoeuvre_sim.manoeuvre.adapter import study_data_hash
-    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
-
     cma = require_cma()
     space = spec.space()
     pool_names = [p.name for p in spec.pool]
     pairs = spec.pairs()
     per = spec.per_block()
-    policies = {p.name: p for p in (*spec.pool, *spec.against)}
-    arena = Arena(
-        {a.name: a for a in spec.armies}, policies, threads=spec.threads,
-        base_policy=spec.base.base, options=spec.options,
-    )  # fmt: skip
-    rng = np.random.default_rng(np.random.SeedSequence([spec.seed, 0x7475_6E65]))  # "tune"
-    es = cma.CMAEvolutionStrategy(list(space.to_x(space.base)), spec.sigma,
-                                  cma_options(spec, space, rng))  # fmt: skip
+    arena = _arena(spec)
+    es = _strategy(cma, spec, space)
     lam = int(es.popsize)
     gen_games = (lam + 1) * 2 * len(pool_names) * len(pairs) * per
     ev_per = spec.eval_per_block()
@@ -359,39 +348,8 @@ def run(
             progress(done, total)
 
     say = report or (lambda line: None)
-    manifest = {
-        "tool": "manoeuvre-sim",
-        "version": __version__,
-        "rules_version": RULES_VERSION,
-        "command": spec.command,
-        "seed": spec.seed,
-        "data_hash": study_data_hash(spec.armies, arena.options),
-        "options": config_dict(arena.options),
-        **sections_record(arena.options.sections_file),
-        "armies": [a.name for a in spec.armies],
-        "army_sources": list(spec.sources),
-        "pairings": spec.pairings,
-        "base": {"name": spec.base.name, "policy": spec.base.base,
-                 "params": list(spec.base.params)},
-        "pool": {p.name: {"policy": p.base, "params": list(p.params)} for p in spec.pool},
-        "games_per_candidate": 2 * len(pool_names) * len(pairs) * per,
-        "games_per_block": per,
-        "generations_requested": spec.generations,
-        "popsize": lam,
-        "sigma0": spec.sigma,
-        "optimiser": f"cma {cma.__version__} CMAEvolutionStrategy",
-        "space": {
-            "scale": SCALE,
-            "searched": {space.names[i]: [lo, hi]
-                         for i, lo, hi in zip(space.free, space.lo, space.hi, strict=True)},
-            "held": space.held,
-        },
-        "param_names": list(space.names),
-        "name": spec.name,
-        "threads": spec.threads,
-        "seeds": "tuning blocks: (seed, 'tune', generation, opponent, army_a, army_b); "
-        "held-out: (seed, 'heldout', opponent, army_a, army_b) - disjoint streams",
-    }  # fmt: skip
+    games_per_candidate = 2 * len(pool_names) * len(pairs) * per
+    manifest = _manifest(spec, space, arena, cma.__version__, lam, per, games_per_candidate)
     log: list[dict] = []
     heldout: list[dict] = []
     result = round_params(space.to_params(es.result.xfavorite))
@@ -416,37 +374,11 @@ def run(
         for g in range(spec.generations):
             tg = time.perf_counter()
             plan = tuning_plan(spec.seed, g, pool_names, pairs, per)
-            xs = es.ask()
-            centre = round_params(space.to_params(es.result.xfavorite))
-            scores = [arena.score(space.to_params(x), plan, tick) for x in xs]
-            centre_score = arena.score(centre, plan, tick)
-            rates = np.array([s.rate for s in scores])
-            es.tell(xs, list(1.0 - rates))
-            b = int(np.argmax(rates))
-            best = space.to_params(xs[b])
-            row = {
-                "generation": g,
-                "games_per_candidate": scores[0].games,
-                "candidates": lam,
-                "fitness_mean": float(rates.mean()),
-                "fitness_best": float(rates[b]),
-                "fitness_worst": float(rates.min()),
-                "fitness_centre": centre_score.rate,
-                "sigma": float(es.sigma),
-                "seconds": round(time.perf_counter() - tg, 2),
-            }
-            for i in space.free:
-                row[f"centre_{space.names[i]}"] = float(centre[i])
-            for i in space.free:
-                row[f"best_{space.names[i]}"] = float(best[i])
+            row = _generation(es, space, arena, plan, tick, generation=g, lam=lam, start=tg)
             log.append(row)
             result = round_params(space.to_params(es.result.xfavorite))
             save("running")
-            say(
-                f"generation {g + 1}/{spec.generations}: centre {centre_score.rate:.3f}, "
-                f"candidates mean {rates.mean():.3f} best {rates[b]:.3f}, sigma "
-                f"{es.sigma:.2f}, {row['seconds']:.0f} s"
-            )
+            say(_generation_line(row, spec.generations))
             s = es.stop()
             if s:
                 stop = {k: str(v) for k, v in s.items()}
@@ -462,3 +394,103 @@ def run(
         interrupted = True
     save("interrupted" if interrupted else "finished")
     return TuneResult(spec, space, result, log, heldout, manifest, interrupted, stop)
+
+
+def _arena(spec: TuneSpec) -> Arena:
+    """Where the candidates play: the spec's armies, its pool and held-out styles."""
+    policies = {p.name: p for p in (*spec.pool, *spec.against)}
+    return Arena(
+        {a.name: a for a in spec.armies}, policies, threads=spec.threads,
+        base_policy=spec.base.base, options=spec.options,
+    )  # fmt: skip
+
+
+def _strategy(cma, spec: TuneSpec, space: Space):
+    """The CMA-ES search, started at the base vector, drawing from its own generator seeded
+    from the master seed."""
+    rng = np.random.default_rng(np.random.SeedSequence([spec.seed, 0x7475_6E65]))  # "tune"
+    return cma.CMAEvolutionStrategy(list(space.to_x(space.base)), spec.sigma,
+                                    cma_options(spec, space, rng))  # fmt: skip
+
+
+def _generation_line(row: dict, generations: int) -> str:
+    """A generation's line of progress, from its row of the log."""
+    return (
+        f"generation {row['generation'] + 1}/{generations}: centre {row['fitness_centre']:.3f}, "
+        f"candidates mean {row['fitness_mean']:.3f} best {row['fitness_best']:.3f}, "
+        f"sigma {row['sigma']:.2f}, {row['seconds']:.0f} s"
+    )
+
+
+def _generation(es, space: Space, arena: Arena, plan, tick, *, generation: int, lam: int,
+                start: float) -> dict:  # fmt: skip
+    """One generation of the search on the games of ``plan``: every candidate and the
+    centre play them, the optimiser is told the candidates' scores. Its row of the log
+    (``start``: the generation's ``perf_counter`` at its start)."""
+    xs = es.ask()
+    centre = round_params(space.to_params(es.result.xfavorite))
+    scores = [arena.score(space.to_params(x), plan, tick) for x in xs]
+    centre_score = arena.score(centre, plan, tick)
+    rates = np.array([s.rate for s in scores])
+    es.tell(xs, list(1.0 - rates))
+    b = int(np.argmax(rates))
+    best = space.to_params(xs[b])
+    row = {
+        "generation": generation,
+        "games_per_candidate": scores[0].games,
+        "candidates": lam,
+        "fitness_mean": float(rates.mean()),
+        "fitness_best": float(rates[b]),
+        "fitness_worst": float(rates.min()),
+        "fitness_centre": centre_score.rate,
+        "sigma": float(es.sigma),
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+    for i in space.free:
+        row[f"centre_{space.names[i]}"] = float(centre[i])
+    for i in space.free:
+        row[f"best_{space.names[i]}"] = float(best[i])
+    return row
+
+
+def _manifest(spec: TuneSpec, space: Space, arena: Arena, cma_version: str, lam: int, per: int,
+              games_per_candidate: int) -> dict:  # fmt: skip
+    """The run's manifest before its first game: what is tuned, against what, how."""
+    from manoeuvre_sim import __version__
+    from manoeuvre_sim.manoeuvre import RULES_VERSION
+    from manoeuvre_sim.manoeuvre.adapter import study_data_hash
+    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
+
+    return {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "command": spec.command,
+        "seed": spec.seed,
+        "data_hash": study_data_hash(spec.armies, arena.options),
+        "options": config_dict(arena.options),
+        **sections_record(arena.options.sections_file),
+        "armies": [a.name for a in spec.armies],
+        "army_sources": list(spec.sources),
+        "pairings": spec.pairings,
+        "base": {"name": spec.base.name, "policy": spec.base.base,
+                 "params": list(spec.base.params)},
+        "pool": {p.name: {"policy": p.base, "params": list(p.params)} for p in spec.pool},
+        "games_per_candidate": games_per_candidate,
+        "games_per_block": per,
+        "generations_requested": spec.generations,
+        "popsize": lam,
+        "sigma0": spec.sigma,
+        "optimiser": f"cma {cma_version} CMAEvolutionStrategy",
+        "space": {
+            "scale": SCALE,
+            "searched": {space.names[i]: [lo, hi]
+                         for i, lo, hi in zip(space.free, space.lo, space.hi, strict=True)},
+            "held": space.held,
+        },
+        "param_names": list(space.names),
+        "name": spec.name,
+        "threads": spec.threads,
+        "seeds": "tuning blocks: (seed, 'tune', generation, opponent, army_a, army_b); "
+        "held-out: (seed, 'heldout', opponent, army_a, army_b) - disjoint streams",
+    }  # fmt: skip

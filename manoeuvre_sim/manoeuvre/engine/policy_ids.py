@@ -2,7 +2,7 @@
 
 A leaf of the engine's import graph (it imports nothing of the package): the players
 (``players/dispatch.py``), the search driver (``search.py``), the rules and the runner all
-read these, so none of them has to import another for a number (tests/test_imports.py).
+read these, so none of them has to import another for a number (an import-linter contract, pyproject.toml).
 """
 
 from __future__ import annotations

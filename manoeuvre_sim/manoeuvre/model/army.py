@@ -392,26 +392,7 @@ def _distant_lands_rules(army: Army, relax: bool) -> None:
     """The Distant Lands fields: refused in a base army, checked against the expansion's
     rules in an expansion army. Each error starts with the field's path in the file."""
     nation = army.distant_lands
-    # every expansion field that is set, as (path, field, the nation allowed, rule)
-    used: list[tuple[str, str, str | None, str]] = []
-    for i, u in enumerate(army.units, 1):
-        if u.nationality is not None:
-            used.append((f"{_unit_where(i, u)} > nationality", "a unit nationality", "India",
-                         "rule 9.1"))  # fmt: skip
-        for j, c in enumerate(u.cards, 1):
-            if c.secondary is not None:
-                used.append((f"{_unit_where(i, u)} > cards #{j} > secondary",
-                             "a unit card's secondary effect", "India", "rule 8"))  # fmt: skip
-    for i, ld in enumerate(army.leaders, 1):
-        where = f'leaders #{i} "{ld.name}"'
-        if ld.nationality is not None:
-            used.append((f"{where} > nationality", "a leader nationality", "India", "rule 9.1"))
-        if ld.unit is not None:
-            used.append((f"{where} > unit", "a leader bound to one unit", "Japan", "rule 9.1"))
-    for i, h in enumerate(army.hq, 1):
-        if h.type in DL_HQ_TYPES:
-            used.append((f"hq #{i} > type", f"{h.type} cards", DL_HQ_NATION.get(h.type),
-                         "rule 9.1" if h.type == "Maharaja" else "rule 9.2"))  # fmt: skip
+    used = _expansion_fields(army)
     if nation is not None and army.tiebreak_rank != DL_NATION_RANK[nation]:
         listed = ", ".join(f"{i} {n}" for i, n in enumerate(DL_TIEBREAK_LIST, 1))
         raise ValueError(
@@ -435,28 +416,8 @@ def _distant_lands_rules(army: Army, relax: bool) -> None:
                 f"{where}: only a Distant Lands army of {only} can have {what} "
                 f"(Distant Lands {rule}); this army is distant_lands = {nation!r}"
             )
-    nationalities = {u.nationality for u in army.units if u.nationality is not None}
     if nation == "India":
-        for i, u in enumerate(army.units, 1):
-            if u.nationality is None:
-                raise ValueError(
-                    f"{_unit_where(i, u)} > nationality: required field is missing: every "
-                    'Indian unit has a nationality (e.g. "Mysore"), which its leaders, '
-                    "redoubt cards and Maharaja refer to (Distant Lands rules 8, 9.1)"
-                )
-        for i, ld in enumerate(army.leaders, 1):
-            if ld.nationality is None:
-                raise ValueError(
-                    f'leaders #{i} "{ld.name}" > nationality: required field is missing: an '
-                    "Indian leader acts only for units of its nationality (Distant Lands "
-                    f"rule 9.1); expected one of: {', '.join(sorted(nationalities))}"
-                )
-            if ld.nationality not in nationalities:
-                raise ValueError(
-                    f'leaders #{i} "{ld.name}" > nationality: no unit of the army has '
-                    f"nationality {ld.nationality!r}; expected one of: "
-                    f"{', '.join(sorted(nationalities))} (Distant Lands rule 9.1)"
-                )
+        _indian_nationalities(army)
     for i, ld in enumerate(army.leaders, 1):
         if ld.unit is not None:
             try:
@@ -487,3 +448,53 @@ def _distant_lands_rules(army: Army, relax: bool) -> None:
             f"rule 1.4), found {len(others)} ({', '.join(others) or 'none'}) "
             "(set relax_deck_rules = true to experiment with other counts)"
         )
+
+
+def _expansion_fields(army: Army) -> list[tuple[str, str, str | None, str]]:
+    """Every expansion field the army sets, as (path, field, the nation allowed, rule)."""
+    used: list[tuple[str, str, str | None, str]] = []
+    for i, u in enumerate(army.units, 1):
+        if u.nationality is not None:
+            used.append((f"{_unit_where(i, u)} > nationality", "a unit nationality", "India",
+                         "rule 9.1"))  # fmt: skip
+        for j, c in enumerate(u.cards, 1):
+            if c.secondary is not None:
+                used.append((f"{_unit_where(i, u)} > cards #{j} > secondary",
+                             "a unit card's secondary effect", "India", "rule 8"))  # fmt: skip
+    for i, ld in enumerate(army.leaders, 1):
+        where = f'leaders #{i} "{ld.name}"'
+        if ld.nationality is not None:
+            used.append((f"{where} > nationality", "a leader nationality", "India", "rule 9.1"))
+        if ld.unit is not None:
+            used.append((f"{where} > unit", "a leader bound to one unit", "Japan", "rule 9.1"))
+    for i, h in enumerate(army.hq, 1):
+        if h.type in DL_HQ_TYPES:
+            used.append((f"hq #{i} > type", f"{h.type} cards", DL_HQ_NATION.get(h.type),
+                         "rule 9.1" if h.type == "Maharaja" else "rule 9.2"))  # fmt: skip
+    return used
+
+
+def _indian_nationalities(army: Army) -> None:
+    """An Indian army: every unit and leader has a nationality, each leader's one of its
+    units' (Distant Lands rules 8, 9.1)."""
+    nationalities = {u.nationality for u in army.units if u.nationality is not None}
+    for i, u in enumerate(army.units, 1):
+        if u.nationality is None:
+            raise ValueError(
+                f"{_unit_where(i, u)} > nationality: required field is missing: every "
+                'Indian unit has a nationality (e.g. "Mysore"), which its leaders, '
+                "redoubt cards and Maharaja refer to (Distant Lands rules 8, 9.1)"
+            )
+    for i, ld in enumerate(army.leaders, 1):
+        if ld.nationality is None:
+            raise ValueError(
+                f'leaders #{i} "{ld.name}" > nationality: required field is missing: an '
+                "Indian leader acts only for units of its nationality (Distant Lands "
+                f"rule 9.1); expected one of: {', '.join(sorted(nationalities))}"
+            )
+        if ld.nationality not in nationalities:
+            raise ValueError(
+                f'leaders #{i} "{ld.name}" > nationality: no unit of the army has '
+                f"nationality {ld.nationality!r}; expected one of: "
+                f"{', '.join(sorted(nationalities))} (Distant Lands rule 9.1)"
+            )

@@ -1,5 +1,6 @@
 """Inline "what-if" edits of armies (``--set PATH=VALUE``); their field-level differences
-(``describe_changes``, also importable from here) are in ``diff.py``.
+(``describe_changes``, also importable from here) are in ``diff.py``, the fields an edit may
+set and how each value converts in ``edit_values.py``.
 
 Grammar of one edit, ``PATH=VALUE`` (split on the last ``=``, whitespace around every part
 stripped, names matched case-insensitively)::
@@ -34,15 +35,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from manoeuvre_sim.core.data import validate
 from manoeuvre_sim.core.errors import DataError, UsageError
-from manoeuvre_sim.manoeuvre.dice import DICE_EXPECTED, parse_dice
 from manoeuvre_sim.manoeuvre.model.army import HQ_TYPES, Army
 from manoeuvre_sim.manoeuvre.model.diff import describe_changes, show_value
+from manoeuvre_sim.manoeuvre.model.edit_values import (
+    CARD_FIELDS,
+    LEADER_FIELDS,
+    UNIT_FIELDS,
+    Converter,
+    _BadValue,
+    _int,
+)
 
 __all__ = ["apply_edits", "describe_changes"]
 
@@ -52,103 +60,6 @@ _GRAMMAR = (
 )
 _EXAMPLE = '"France/Garde Imperial/full=8"'
 _CARD_RE = re.compile(r"^card\s*#?\s*(\d+)$", re.IGNORECASE)
-_INT_RE = re.compile(r"^[+-]?\d+$")
-
-
-# --------------------------------------------------------------------------- values
-
-
-class _BadValue(Exception):
-    """A value that does not convert to the field's type; the message says what was expected."""
-
-
-def _int(text: str) -> int:
-    if not _INT_RE.match(text):
-        raise _BadValue("an integer")
-    return int(text)
-
-
-def _opt_int(text: str) -> int | None:
-    if text.casefold() == "none":
-        return None
-    if not _INT_RE.match(text):
-        raise _BadValue("an integer or none")
-    return int(text)
-
-
-def _range(text: str) -> int | None:
-    if text.casefold() == "none":
-        return None
-    if not _INT_RE.match(text):
-        raise _BadValue("1, 2 or none")
-    return int(text)
-
-
-def _opt_dice(text: str) -> str | None:
-    if text.casefold() == "none":
-        return None
-    try:
-        return str(parse_dice(text))
-    except ValueError:
-        raise _BadValue(f"{DICE_EXPECTED}, or none") from None
-
-
-def _flag(text: str) -> bool:
-    word = text.casefold()
-    if word not in ("true", "false"):
-        raise _BadValue("true or false")
-    return word == "true"
-
-
-def _unit_type(text: str) -> str:
-    word = text.casefold()
-    if word not in ("infantry", "cavalry"):
-        raise _BadValue("infantry or cavalry")
-    return word
-
-
-def _name(text: str) -> str:
-    if not text:
-        raise _BadValue("a non-empty name")
-    return text
-
-
-def _rally(text: str) -> int | str:
-    if text.casefold() == "auto":
-        return "auto"
-    if not _INT_RE.match(text):
-        raise _BadValue("an integer or auto")
-    return int(text)
-
-
-Converter = Callable[[str], Any]
-
-UNIT_FIELDS: dict[str, Converter] = {
-    "full": _int,
-    "reduced": _int,
-    "type": _unit_type,
-    "name": _name,
-}
-CARD_FIELDS: dict[str, Converter] = {
-    "attack": _opt_dice,
-    "bombard": _opt_dice,
-    "volley": _opt_dice,
-    "defense": _int,
-    "range": _range,
-    "pursuit_max": _opt_int,
-    "withdraw_max": _opt_int,
-    "not_required_to_advance": _flag,
-    "artillery": _flag,
-}
-LEADER_FIELDS: dict[str, Converter] = {
-    "command": _int,
-    "combat": _int,
-    "combat_attack": _int,
-    "combat_defense": _int,
-    "rally": _rally,
-    "pursuit_mod": _opt_int,
-    "grand_battery": _opt_dice,
-}
 
 
 # --------------------------------------------------------------------------- names

@@ -7,7 +7,7 @@ It reads only what ``s`` may see (docs/players.md, Fair play): the board (units,
 squares), the elimination counts, hand, draw and discard pile *sizes*, which first decks
 are spent, the game turn, the seat to move, and ``s``'s own hand — never the opponent's
 hand, nor the order or contents of any pile. The fog check (``checks.fog_copy``) scrambles
-all of those; tests/test_value.py computes the features on both and compares.
+all of those; tests/manoeuvre/test_value.py computes the features on both and compares.
 
 The features, in ``FEATURE_NAMES`` order (``s`` minus ``o`` where it says *diff*):
 

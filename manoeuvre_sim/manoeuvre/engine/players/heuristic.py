@@ -22,7 +22,7 @@ all built on the exact odds of ``odds.py``). Every decision the rules expose is 
 
 Fair play: the policy reads the board, its own hand, both hands' sizes, deck counts, the
 cards on the table in the current combat, the elimination counters, and the opponent's hand
-only while ``REVEALED[p]`` is set (Scout/Spy). ``tests/test_players.py`` checks it by
+only while ``REVEALED[p]`` is set (Scout/Spy). ``tests/manoeuvre/test_players.py`` checks it by
 re-deciding every decision on a state whose hidden cards are scrambled.
 """
 
