@@ -17,7 +17,7 @@ dispatchers swapped for its ``py_func`` with ``monkeypatch``), so that
   total (a roll nobody scripted fails the test, so no scenario depends on chance).
 
 The primitives of ``rules.py``/``board.py`` stay compiled. Whole games in compiled code are
-covered by test_engine_games.py and benchmarks/bench_invariants.py.
+covered by test_engine_games.py and `python -m benchmarks invariants`.
 
 Armies: France (player 0) against Russia (player 1) unless a test says otherwise. France's
 units: 0 1st Cuirassiers (cav 7/4), 1 2nd Legere (6/3), 2 4th Suisse (5/3), 3 8th Legere
