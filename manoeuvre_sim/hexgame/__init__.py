@@ -17,7 +17,7 @@ POLICIES = ("random", "capital", "attrition")
 # movement phase, the scripted style of its plans and rollouts, and what it searches:
 # ``moves`` (its movement plans; its combat decisions are its style's) or ``all`` (its
 # movement plans and its combat decisions). ``moves`` stays the default: at equal time it
-# plays better than ``all`` (benchmarks/RESULTS-hex-players.md)
+# plays better than ``all`` (``python -m benchmarks hex``; docs/hex.md)
 SEARCH_BUDGET = 32
 SEARCH_STYLE = "capital"
 SEARCH_SCOPE = "moves"

@@ -220,7 +220,7 @@ __all__ = [
 
 
 # the warm-up kind (core/warmup.py): Maneuver's engine and players compile in about 26 s
-# measured (benchmarks/bench_hex.py's cold compile, a fresh numba cache, 1-minute load
+# measured (``python -m benchmarks hex``'s cold compile, a fresh numba cache, 1-minute load
 # average 2-4.5 on the shared machine); the ``hex`` commands play with it
 WARMUP = {"hex": 30}
 WARMUP_KINDS = tuple(WARMUP)

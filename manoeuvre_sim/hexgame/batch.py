@@ -109,7 +109,7 @@ def play_one(seed, game, packed, opt, pol, params, trace_rows=20000):
     return st, g.tr[: g.trn[0]].copy()
 
 
-# The invariant runs (tests/hexgame/test_hex_games.py, benchmarks/bench_hex.py): random players on
+# The invariant runs (tests/hexgame/test_hex_games.py, ``python -m benchmarks hex``): random players on
 # both seats, the games spread over the border lines and the advanced-rule options.
 INVARIANT_SPREAD = (
     ("basic", {}),

@@ -2,7 +2,7 @@
 
 Everything here delegates to the engine and the runner as the study layer called them before
 the interface existed: the records, seeds and tables are the same (issue 25; shown by
-``benchmarks/check_study_identity.py``). Besides the interface, the Manoeuvre parts of a study
+``python -m benchmarks.check_study_identity``). Besides the interface, the Manoeuvre parts of a study
 live here: :class:`RuleOptions` (the rule switches of every game of a study), the army and
 study data hashes, the card patches of an ablation, and ``simulate`` as a study of one pairing
 (:func:`simulate_plan`).
@@ -352,11 +352,10 @@ def simulate_manifest(config, prepared: tuple, frame, outcome, *, block: int) ->
 
 
 # the warm-up kinds (core/warmup.py): about how long each batch kernel compiles cold on 2
-# cores. The engine and the default player 55 s measured (bench_speed.py's cold compile, a
-# fresh numba cache, 1-minute load average 0.9-1.4 on the shared machine; 58 s before the
-# kernels went without numba's runtime, 112 s before the players went behind a function
-# pointer and the kernels got their twins, benchmarks/RESULTS-engine.md, "Before and
-# after"); the card and search kernels reuse the rules and players compiled for the first
+# cores. The engine and the default player 55 s measured (``python -m benchmarks speed``'s
+# cold compile, a fresh numba cache, 1-minute load average 0.9-1.4 on the shared machine; 58
+# s before the kernels went without numba's runtime, 112 s before the players went behind a
+# function pointer and the kernels got their twins: docs/benchmarks.md, RESULTS-speed.md); the card and search kernels reuse the rules and players compiled for the first
 # and pay mainly for their own linking (estimates)
 WARMUP = {"games": 60, "cards": 20, "search": 60}
 

@@ -49,8 +49,7 @@ def _style(base: np.ndarray, **values: float) -> np.ndarray:
     return out
 
 
-# tuned by self-play (docs/tuning.md; benchmarks/RESULTS-players.md, "The tuned
-# style"): CMA-ES from balanced against attritional, territorial and balanced, the 8 armies
+# tuned by self-play (docs/tuning.md, "The tuned style"): CMA-ES from balanced against attritional, territorial and balanced, the 8 armies
 # mirrored, both seatings; 40 generations of 12 candidates, 960 games each (521,200 games,
 # 1,587 s on a loaded machine), rules 2026.11-4 with the players' card-play fixes, data
 # 8886f7b0b3b32164:
