@@ -9,7 +9,10 @@ a game by its key from the registry and never imports a game (an import-linter c
 - :mod:`.simulate`: games of one pairing into a store.
 
 Each plays through the study layer (``core/study.py``: tasks, the store, ``--resume``, the
-local and Dask backends). What differs between games is asked of the game's adapter: what a
-pairing is, how a cell's rate is read (``balance_cells``), the seats of a tournament
-(``tournament_plan``), what ``simulate`` plays (``simulate_plan``), the edits of a what-if.
+local and Dask backends). What differs between games is asked of the game's adapter, each
+hook optional with a default: how a cell's rate is read (``balance_cells``), the seats of a
+tournament (``tournament_plan``), what ``simulate`` plays (``simulate_plan``). A what-if
+changes what the game's ``load_side`` reads and its ``Options``; the edits a game offers on
+top (Manoeuvre's ``--set``, Maneuver's scenario edits) are its front end's
+(``analyses/<game>/whatif.py``), which plays through ``whatif.play_paired``.
 """
