@@ -19,7 +19,7 @@ from pathlib import Path
 from benchmarks.common import PREFIX, bench_name
 
 HERE = Path(__file__).resolve().parent
-NOT_TOOLS = ("__init__", "__main__", "common")
+NOT_TOOLS = ("__init__", "__main__", "common", "endings_traces")  # helpers, not run alone
 
 
 @dataclass(frozen=True)
