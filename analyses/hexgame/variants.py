@@ -333,15 +333,17 @@ def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, c
         store=store, manifest=manifest,
         on_frame=lambda t, df, cs: kept.append(df[list(KEEP)]), backend=backend, resume=resume,
     )  # fmt: skip
-    res = build_result(spec, _games(kept), manifest)
+    res = build_result(spec, kept_games(kept), manifest)
     res.interrupted = rounds.interrupted
     res.manifest |= rounds.closing() | {"command": command}
     return res
 
 
-def _games(kept: list[pd.DataFrame]) -> pd.DataFrame:
+def kept_games(kept: list[pd.DataFrame], keep=KEEP) -> pd.DataFrame:
+    """The blocks a study kept (its ``keep`` columns), as one frame in pairing and game
+    order (the variant study's and the what-if's)."""
     if not kept:
-        return pd.DataFrame(columns=list(KEEP))
+        return pd.DataFrame(columns=list(keep))
     df = pd.concat(kept, ignore_index=True)
     return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
 

@@ -36,7 +36,7 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files, write_text
-from manoeuvre_sim.analyses.hexgame.variants import Variant
+from manoeuvre_sim.analyses.hexgame.variants import Variant, kept_games
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import paired_interval
 from manoeuvre_sim.core.study import Pairing
@@ -299,7 +299,7 @@ def _run_spec(spec, vpath, out_dir, *, backend=None, resume=False, progress=None
         threads=spec.threads, store=store, manifest=manifest, backend=backend, resume=resume,
     )  # fmt: skip
     out = played.outcome
-    games = _games(kept)
+    games = kept_games(kept, KEEP)
     res = WhatIfResult(spec, build_table(spec, games), manifest, games, out.interrupted)
     res.manifest |= {
         "games": int(sum(out.games.values())), "interrupted": out.interrupted,
@@ -317,13 +317,6 @@ def load_scenario_from(raw: dict):
 
 
 KEEP = ("label", "pairing", "game", "seed", "policy_a", "policy_b", "first_player", "winner")
-
-
-def _games(kept: list[pd.DataFrame]) -> pd.DataFrame:
-    if not kept:
-        return pd.DataFrame(columns=list(KEEP))
-    df = pd.concat(kept, ignore_index=True)
-    return df.sort_values(["pairing", "game"], kind="stable").reset_index(drop=True)
 
 
 def paired_games(games: pd.DataFrame) -> pd.DataFrame:

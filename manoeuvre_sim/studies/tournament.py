@@ -136,7 +136,7 @@ def run(
         plan.pairs, plan.seats, game=g.KEY, options=plan.options, manifest=plan.ident,
         threads=threads, store=store, backend=backend, resume=resume, progress=progress,
     )  # fmt: skip
-    res.manifest = plan.manifest | {"interrupted": res.interrupted} | res.manifest
+    res.manifest = plan.manifest | res.manifest  # with how the run went
     return res
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -77,12 +77,11 @@ def _code(df, what: str) -> np.ndarray:
 
 @dataclass
 class PairedPlay:
-    """What :func:`play_paired` played: the :class:`Joint` counts, the games each base and
-    variant pairing finished, and how the run went."""
+    """What :func:`play_paired` played: the :class:`Joint` counts and how the run went
+    (``outcome.games``: the games each base and variant pairing finished)."""
 
     joint: Joint
     outcome: PlayOutcome
-    games: dict[int, int] = field(default_factory=dict)  # pairing index (base, then variant)
 
 
 def play_paired(
@@ -114,12 +113,10 @@ def play_paired(
     pairings = [*base, *(variant[i] for i in touched)]
     base_of = {nb + k: i for k, i in enumerate(touched)}
     joint = Joint()
-    games_done: dict[int, int] = {}
 
     def count(task: Task, df, stats=None) -> None:
         which = BASE if task.pairing < nb else VARIANT
         i = task.pairing if which == BASE else base_of[task.pairing]
-        games_done[task.pairing] = games_done.get(task.pairing, 0) + len(df)
         if i in variant:
             joint.add(which, i, task.first_game, df)
         if on_frame is not None:
@@ -154,7 +151,7 @@ def play_paired(
                               seconds=outcome.seconds + out.seconds)  # fmt: skip
         if out.interrupted:
             break
-    return PairedPlay(joint, outcome, games_done)
+    return PairedPlay(joint, outcome)
 
 
 # ------------------------------------------------------------------ the study of any game
@@ -280,7 +277,7 @@ def run(
                     | paired_row(played.joint.counts[i]))  # fmt: skip
     out = played.outcome
     manifest |= {
-        "games": int(sum(played.games.values())),
+        "games": int(sum(played.outcome.games.values())),
         "paired_games": played.joint.paired_games,
         "interrupted": out.interrupted,
         "seconds": round(out.seconds, 3),
