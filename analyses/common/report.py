@@ -175,10 +175,38 @@ class GenericStudy:
         for k, page in enumerate(text_pages(f"Summary — {self.title}", self.summary, paper)):
             pages.append((page, self.provenance, None, "Summary" if k == 0 else ""))
         for name, df in self.frames.items():
-            lines = df.to_string(index=False, float_format=lambda x: f"{x:.4g}").splitlines()
+            same = [
+                c
+                for c in df.columns
+                if not pd.api.types.is_numeric_dtype(df[c]) and df[c].nunique() == 1
+            ]
+            lines = (
+                [", ".join(f"{c}: {df[c].iloc[0]}" for c in same)] if same and len(df) > 1 else []
+            )
+            shown = _readable(df.drop(columns=same) if len(df) > 1 else df)
+            lines += shown.to_string(index=False, line_width=10_000).splitlines()
             for k, page in enumerate(text_pages(f"{name}.csv — {self.title}", lines, paper)):
                 pages.append((page, self.provenance, None, f"Table {name}" if k == 0 else ""))
         return Section(self.title, pages)
+
+
+def _readable(df: pd.DataFrame) -> pd.DataFrame:
+    """A table as a page shows it: each rate with its interval in one column, in %
+    (``x`` and ``x_ci_low``/``x_ci_high`` -> ``x %`` as "47.5 [45.1, 49.9]"), other floats to
+    4 figures; the CSV keeps every column as it is."""
+    out = pd.DataFrame(index=df.index)
+    for c in df.columns:
+        if c.endswith(("_ci_low", "_ci_high")):
+            continue
+        lo, hi = f"{c}_ci_low", f"{c}_ci_high"
+        if lo in df.columns and hi in df.columns:
+            out[f"{c} %"] = [f"{100 * x:.1f} [{100 * a:.1f}, {100 * b:.1f}]"
+                             for x, a, b in zip(df[c], df[lo], df[hi], strict=True)]  # fmt: skip
+        elif pd.api.types.is_float_dtype(df[c]):
+            out[c] = df[c].map(lambda x: f"{x:.4g}")
+        else:
+            out[c] = df[c]
+    return out
 
 
 def generic_part(studies: Sequence[GenericStudy], paper: str):
