@@ -1,6 +1,7 @@
 # Quick start (see README):  make run    — set up, then the main job
 #                            make report — set up, then the printable report (docs/report.md)
 #                            make test   — set up, then lint + the test suite (what CI runs)
+#                            make ui     — set up, then the browser workbench (docs/ui.md)
 # Each creates .venv on first use and reinstalls only when pyproject.toml changes (said
 # before pip starts; pip shows its own progress); setup, run and report also compile the
 # game engine when numba's cache does not hold it yet (the first time, and after an engine
@@ -13,7 +14,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run report test lint bench bench-full clean
+.PHONY: setup run report test lint bench bench-full clean ui
 
 setup: $(STAMP)
 	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards
@@ -37,6 +38,11 @@ run: setup
 report: $(STAMP)
 	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards
 	$(BIN)/manoeuvre-sim report $(if $(wildcard reports/balance/manifest.json),--from reports/balance) --out reports/manoeuvre-report.pdf
+
+# the browser workbench over reports/ on http://127.0.0.1:8765/ (Ctrl-C stops); it compiles
+# Maneuver's engine too the first time (replays of both games)
+ui: setup
+	$(BIN)/manoeuvre-sim ui --studies reports
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

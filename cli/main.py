@@ -51,6 +51,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "hex_group",
         "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
     ),
+    "ui": (
+        "manoeuvre_sim.cli.ui",
+        "ui",
+        "The browser workbench: odds, studies and replays in a local web page.",
+    ),
     "whatif": (
         "manoeuvre_sim.cli.whatif",
         "whatif",

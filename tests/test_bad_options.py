@@ -40,6 +40,8 @@ CASES = [
      ["--games: expected a positive number of games per pair, got 0"], ["%|", "compiling"]),
     ("tournament-armies", ["tournament", "--armies", "Rusia,France"],
      ["--armies 'Rusia': unknown army; did you mean 'Russia'?"], []),
+    ("ui-port", ["ui", "--port", "70000", "--no-warmup"],
+     ["--port: expected 1..65535, got 70000"], ["workbench:"]),
 ]  # fmt: skip
 
 

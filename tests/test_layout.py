@@ -41,7 +41,7 @@ def test_the_contracts_hold_and_see_the_whole_library():
     assert out.returncode == 0, out.stdout[-3000:]
     assert "broken" not in out.stdout.split("Contracts:")[-1].replace("0 broken", "")
     # cli/ and analyses/ are in the graph (a walk of manoeuvre_sim/ alone never sees them)
-    assert "cli above analyses" in out.stdout
+    assert "cli above the web workbench, above analyses" in out.stdout
     files = int(out.stdout.split("Analyzed ")[1].split(" files")[0])
     assert files >= sum(1 for d in ("manoeuvre_sim", "cli", "analyses")
                         for _ in (ROOT / d).rglob("*.py"))  # fmt: skip
@@ -51,6 +51,7 @@ def test_the_contracts_hold_and_see_the_whole_library():
     ("where", "source", "contract"),
     [
         ("manoeuvre_sim/core/_probe.py", "import manoeuvre_sim.hexgame.adapter\n", "The layers"),
+        ("manoeuvre_sim/web/_probe.py", "import manoeuvre_sim.cli.main\n", "The layers"),
         ("manoeuvre_sim/studies/_probe.py", "from manoeuvre_sim.manoeuvre import model\n",
          "The studies reach a game only through the registry"),
         ("manoeuvre_sim/hexgame/_probe.py", "def f():\n    from manoeuvre_sim.manoeuvre import dice\n",

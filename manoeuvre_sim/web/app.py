@@ -1,0 +1,113 @@
+"""The workbench's Starlette application: routes from the three groups of pages, the static
+files, and the error pages.
+
+Every error a user can act on (:class:`~manoeuvre_sim.core.errors.ManoeuvreError`: a
+malformed parameter, a path outside the studies folder, a bad army file) becomes a 400 page
+that says which input and why, in the command line's words; an unknown address is a 404
+page; anything else is a 500 page with one line, its traceback only on the server's
+standard error. No page ever shows a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from manoeuvre_sim import __version__
+from manoeuvre_sim.core.errors import ManoeuvreError
+from manoeuvre_sim.web.render import STATIC, page
+
+log = logging.getLogger("manoeuvre_sim.web")
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.endswith(".json") or "application/json" in request.headers.get(
+        "accept", ""
+    )
+
+
+def _error(request: Request, status: int, title: str, message: str) -> Response:
+    if _wants_json(request):
+        return JSONResponse({"error": message, "status": status}, status_code=status)
+    return page(
+        "error.html",
+        status_code=status,
+        title=title,
+        message=message,
+        path=request.url.path,
+        version=__version__,
+    )
+
+
+async def _bad_input(request: Request, exc: ManoeuvreError) -> Response:
+    return _error(request, 400, "Bad request", str(exc))
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    if exc.status_code == 404:
+        return _error(request, 404, "Not found", f"no page at {request.url.path}")
+    return _error(request, exc.status_code, "Error", str(exc.detail))
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    traceback.print_exception(exc, file=sys.stderr)
+    return _error(
+        request,
+        500,
+        "Internal error",
+        f"the server failed on this page ({type(exc).__name__}); the details are on the "
+        "server's terminal",
+    )
+
+
+def home(request: Request) -> Response:
+    from manoeuvre_sim.web.studies import list_studies
+
+    studies = list_studies(request.app.state.studies)
+    return page(
+        "home.html",
+        title="manoeuvre-sim workbench",
+        studies=studies,
+        folder=str(request.app.state.studies),
+        version=__version__,
+    )
+
+
+def create_app(studies: str | Path = "reports") -> Starlette:
+    """The workbench over the study directories under ``studies``.
+
+    Parameters
+    ----------
+    studies : path
+        The folder whose study directories the pages list and serve; nothing outside it is
+        read (``safety.confine``). It need not exist yet.
+    """
+    from manoeuvre_sim.web import odds, replay
+    from manoeuvre_sim.web import studies as study_pages
+
+    routes = [
+        Route("/", home, name="home"),
+        *odds.ROUTES,
+        *study_pages.ROUTES,
+        *replay.ROUTES,
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            ManoeuvreError: _bad_input,
+            HTTPException: _http_error,
+            Exception: _crash,
+        },
+    )
+    app.state.studies = Path(studies)
+    return app

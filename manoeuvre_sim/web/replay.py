@@ -1,0 +1,5 @@
+"""The workbench's replay pages (being written)."""
+
+from __future__ import annotations
+
+ROUTES: list = []

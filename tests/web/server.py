@@ -1,0 +1,42 @@
+"""A workbench server on loopback for the browser tests and the latency benchmark: uvicorn
+in a thread on a free port, stopped on exit."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(studies: Path, port: int | None = None):
+    """Yield the base URL (``http://127.0.0.1:PORT``) of a workbench over ``studies``."""
+    import uvicorn
+
+    from manoeuvre_sim.web.app import create_app
+
+    port = port or free_port()
+    config = uvicorn.Config(
+        create_app(studies), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the workbench did not start on port {port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

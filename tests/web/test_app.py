@@ -1,0 +1,85 @@
+"""The workbench's frame: home page, static files, error pages, path confinement, the
+``ui`` command's options. The pages of each group have their own test modules."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.web.params import Params
+from manoeuvre_sim.web.safety import confine
+
+
+def test_home_and_vendored_scripts(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert "manoeuvre-sim" in r.text
+    for name in ("htmx.min.js", "vega.min.js", "vega-lite.min.js", "vega-embed.min.js"):
+        s = client.get(f"/static/vendor/{name}")
+        assert s.status_code == 200 and len(s.content) > 10_000, name
+    # nothing from a CDN: every script and stylesheet is served by the workbench itself
+    assert "http://" not in r.text.replace("http://127.0.0.1", "")
+    assert "https://" not in r.text
+
+
+def test_unknown_page_is_a_404_page(client):
+    r = client.get("/no/such/page")
+    assert r.status_code == 404
+    assert "no page at /no/such/page" in r.text
+    assert "Traceback" not in r.text
+
+
+@pytest.mark.parametrize(
+    "rel, why",
+    [
+        ("../secret", "'..' is refused"),
+        ("a/../../secret", "'..' is refused"),
+        ("/etc/passwd", "absolute path"),
+        ("~/x", "absolute path"),
+        ("a\\..\\b", "not a path under"),
+    ],
+)
+def test_confine_refuses_paths_that_leave_the_folder(tmp_path, rel, why):
+    with pytest.raises(UsageError, match=why):
+        confine(tmp_path, rel)
+
+
+def test_confine_refuses_a_symlink_out_and_keeps_one_in(tmp_path):
+    root = tmp_path / "studies"
+    (root / "inside").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, root / "escape")
+    os.symlink(root / "inside", root / "alias")
+    with pytest.raises(UsageError, match="a link outside it"):
+        confine(root, "escape")
+    assert confine(root, "alias") == (root / "inside").resolve()
+    assert confine(root, "inside/x.json") == (root / "inside" / "x.json").resolve()
+
+
+def test_params_use_the_command_lines_words():
+    p = Params({"defense": "ten", "hill": "maybe", "kind": "asault", "n": "500"})
+    with pytest.raises(UsageError, match=r"--defense: 'ten' is not a valid integer"):
+        p.integer("defense")
+    with pytest.raises(UsageError, match="--hill: expected on or off"):
+        p.boolean("hill")
+    with pytest.raises(UsageError, match="did you mean 'assault'"):
+        p.choice("kind", ["assault", "volley"])
+    with pytest.raises(UsageError, match=r"--n: expected an integer from 0 to 100, got 500"):
+        p.integer("n", lo=0, hi=100)
+    with pytest.raises(UsageError, match="--bogus: no such parameter"):
+        Params({"bogus": "1"}).only(["defense"])
+    with pytest.raises(UsageError, match="at most 200 characters"):
+        Params({"defense": "9" * 201})
+
+
+def test_browser_loads_the_home_page_with_no_failed_request(page, tmp_path):
+    from tests.web.server import serve
+
+    with serve(tmp_path) as url:
+        page.goto(url + "/")
+        assert page.title().endswith("manoeuvre-sim")
+        assert page.locator("header.top nav a").count() == 4
+    assert page.problems == []
