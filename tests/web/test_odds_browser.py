@@ -77,13 +77,15 @@ def test_hex_flow(page, base, capsys):
     page.wait_for_selector("#odds-chart svg")
     page.fill('input[name="attack"]', "")
     page.click('button.odds-add[data-target="attack"][data-token="5"]')  # artillery
+    page.check("#odds-flag-u")  # the next unit unsupplied (rule [9])
     page.click('button.odds-add[data-target="attack"][data-token="4"]')  # infantry
     page.check('input[name="step_losses"]')
     page.wait_for_function(
-        "document.querySelector('#odds-title').textContent.includes('Attack 5+4 = 9')"
+        "document.querySelector('#odds-title').textContent.includes('Attack 5+4u = 7') && "
+        "document.querySelector('#odds-result').textContent.includes('step losses [13].3')"
     )
     page.wait_for_selector("#odds-chart svg .mark-rect path", state="attached")
-    _, out, _ = cli(capsys, ["hex", "odds", "combat", "--attack", "5,4", "--defend", "4",
+    _, out, _ = cli(capsys, ["hex", "odds", "combat", "--attack", "5,4u", "--defend", "4",
                              "--step-losses"])  # fmt: skip
     expected = dict(re.findall(r"^(AE|AR|NE|DR|DE)\s.*?\d+/36\s+([\d.]+%)", out, re.M))
     shown = {
@@ -91,6 +93,6 @@ def test_hex_flow(page, base, capsys):
         for r in page.locator("#odds-table tbody tr").all()
     }
     assert shown == expected
-    assert "step_losses=on" in page.url and "attack=5%2C4" in page.url
+    assert "step_losses=on" in page.url and "attack=5%2C4u" in page.url
     page.screenshot(path="/tmp/shots/odds-hex-flow.png")
     assert page.problems == []

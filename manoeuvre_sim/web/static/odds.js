@@ -43,7 +43,14 @@
     if (add) {
       var input = document.querySelector('#odds-form input[name="' + add.getAttribute("data-target") + '"]');
       var v = input.value.trim();
-      input.value = (v ? v + "," : "") + add.getAttribute("data-token");
+      var token = add.getAttribute("data-token");
+      // the flags the checkboxes ask for: u (unsupplied) for any unit not in its Capital's
+      // hex, h (in its Capital's hex) for an attacker only; the server checks the rest
+      var u = document.getElementById("odds-flag-u"), h = document.getElementById("odds-flag-h");
+      var capital = token.indexOf("c") >= 0;
+      if (u && u.checked && !capital && !(h && h.checked)) token += "u";
+      if (h && h.checked && !capital && add.getAttribute("data-target") === "attack") token += "h";
+      input.value = (v ? v + "," : "") + token;
       submit();
     }
   });
