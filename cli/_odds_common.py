@@ -1,6 +1,7 @@
 """What the ``odds`` commands (``odds.py``) share: their options (``--simulate``, ``--seed``,
-``--json``, the defense total's), the parsing of a range of values, the defense total from
-its parts, and the printing of exact odds beside a Monte Carlo estimate as a table or JSON.
+``--json``, the defense total's) and the printing of exact odds beside a Monte Carlo
+estimate as a table or JSON; what they compute is in
+:mod:`manoeuvre_sim.manoeuvre.odds_query`, which the workbench's odds pages call too.
 
 Heavy modules are imported inside the functions, as in the commands, so that
 ``manoeuvre-sim --help`` stays instant.
@@ -9,12 +10,10 @@ Heavy modules are imported inside the functions, as in the commands, so that
 from __future__ import annotations
 
 import json
-import re
 
 import click
 
 from manoeuvre_sim.cli._common import format_table
-from manoeuvre_sim.core.errors import UsageError
 
 _SIM = click.option(
     "--simulate",
@@ -37,37 +36,16 @@ def _pct(p: float) -> str:
     return f"{100.0 * p:6.2f}%"
 
 
-def _range(text: str, what: str) -> list[int]:
-    """``'0..12'`` or ``'3,5,8'`` -> list of ints."""
-    m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", text)
-    if m:
-        lo, hi = int(m.group(1)), int(m.group(2))
-        if lo > hi or hi - lo > 200:
-            raise UsageError(f"{what}: expected a range LO..HI with LO <= HI (<= 200 values)")
-        return list(range(lo, hi + 1))
-    try:
-        vals = [int(v) for v in text.split(",")]
-    except ValueError:
-        raise UsageError(
-            f"{what}: expected a range like '0..12' or a list like '3,5,8', got {text!r}"
-        ) from None
-    if any(v < 0 for v in vals):
-        raise UsageError(f"{what}: values must be >= 0, got {text!r}")
-    return vals
-
-
-def _emit(names, probs, extra: dict, est, as_json: bool, title: str) -> None:
-    """Print exact probabilities (and a Monte Carlo estimate) as a table or JSON."""
+def _emit(rep, as_json: bool) -> None:
+    """Print an :class:`~manoeuvre_sim.manoeuvre.odds_query.OddsReport` (exact probabilities
+    and a Monte Carlo estimate) as a table or JSON."""
     if as_json:
-        out = {n: float(p) for n, p in zip(names, probs, strict=True)}
-        out.update(extra)
-        if est is not None:
-            out["simulation"] = est.to_dict()
-        click.echo(json.dumps(out, indent=None))
+        click.echo(json.dumps(rep.to_dict(), indent=None))
         return
-    click.echo(title)
+    est = rep.estimate
+    click.echo(rep.title)
     headers = ["result", "exact"]
-    rows = [[n, _pct(p)] for n, p in zip(names, probs, strict=True)]
+    rows = [[n, _pct(p)] for n, p in zip(rep.names, rep.probs, strict=True)]
     if est is not None:
         lo, hi = est.interval
         headers += ["simulated", "95% interval"]
@@ -76,42 +54,6 @@ def _emit(names, probs, extra: dict, est, as_json: bool, title: str) -> None:
     click.echo(format_table(headers, rows, align="lr" + "rr" * (est is not None)))
     if est is not None:
         click.echo(f"simulated: {est.n:,} resolutions, seed {est.seed}")
-
-
-def _defense_total(defense, defender_strength, terrain, redoubt, sappers, cards, leader) -> int:
-    from manoeuvre_sim.manoeuvre import odds
-
-    parts = defender_strength is not None
-    if defense is not None and parts:
-        raise UsageError(
-            "give either --defense (the whole defense total) or --defender-strength with its "
-            "components, not both"
-        )
-    if defense is None and not parts:
-        raise UsageError("give --defense (the defense total) or --defender-strength")
-    if defense is not None:
-        if terrain or redoubt or sappers or cards or leader:
-            raise UsageError(
-                "--defense is the whole defense total; use --defender-strength to build it "
-                "from terrain, redoubt, cards and leader"
-            )
-        if defense < 0:
-            raise UsageError(f"--defense: expected an integer >= 0, got {defense}")
-        return defense
-    ter = 0
-    if terrain:
-        from manoeuvre_sim.manoeuvre.matchup import find_terrain
-        from manoeuvre_sim.manoeuvre.model import load_terrain
-
-        ter = find_terrain(load_terrain(), terrain, "defender").defense
-    return odds.build_defense(
-        defender_strength,
-        terrain=ter,
-        redoubt=redoubt,
-        sappers=sappers,
-        cards=cards,
-        leader_combat=leader,
-    )
 
 
 _DEFENSE_OPTS = [
@@ -131,11 +73,3 @@ def _apply(opts):
         return f
 
     return deco
-
-
-def _swap(est):
-    import numpy as np
-
-    from manoeuvre_sim.core.stats import Estimate
-
-    return Estimate(("success", "failure"), np.array(est.counts[::-1]), est.n, est.seed)

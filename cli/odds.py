@@ -18,11 +18,8 @@ from manoeuvre_sim.cli._odds_common import (
     _SEED,
     _SIM,
     _apply,
-    _defense_total,
     _emit,
     _pct,
-    _range,
-    _swap,
 )
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.fileio import atomic_write
@@ -108,66 +105,23 @@ def assault(
     as_json,
 ) -> None:
     """Odds of an Assault or Ambush (rule 6.1): the six result bands, exclusive."""
-    from manoeuvre_sim.manoeuvre import odds as o
-    from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    supports = []
-    for s in support:
-        st, _, dice_txt = s.partition(":")
-        try:
-            st_v = int(st)
-        except ValueError:
-            raise UsageError(
-                f"--support: expected STRENGTH[:DICE], e.g. 6:2d6, got {s!r}"
-            ) from None
-        supports.append(o.Support(st_v, o.parse_mix(dice_txt) if dice_txt else ()))
-    att = o.build_attack(
-        strength,
-        dice,
-        hill=hill,
-        leader_combat=leader_combat,
-        leader_command=leader_command,
-        supports=supports,
-        committed=committed,
-        ambush=ambush,
-        japanese_leader=japanese_leader,
-        maharaja=maharaja,
-    )
-    d = _defense_total(
-        defense, defender_strength, terrain, redoubt, sappers, defense_cards, defender_leader_combat
-    )
-    res = o.assault_odds(att, d)
-    est = o.simulate_assault(att, d, simulate, seed) if simulate else None
-    extra = {k: v for k, v in res.to_dict().items() if k not in BAND_NAMES}
-    title = (
-        f"{'Ambush' if ambush else 'Assault'}: attack {att.label} "
-        f"(mean {res.attack_total_mean:.2f}) vs defense {d}; bands are exclusive"
-    )
-    _emit(BAND_NAMES, res.probs, extra, est, as_json, title)
+    rep = q.assault(
+        strength, dice, support, leader_combat, leader_command, committed, hill, ambush,
+        japanese_leader, maharaja, defense, defender_strength, terrain, redoubt, sappers,
+        defense_cards, defender_leader_combat, simulate, seed,
+    )  # fmt: skip
+    _emit(rep, as_json)
 
 
-def _fire(
-    kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
-) -> None:
-    from manoeuvre_sim.manoeuvre import odds as o
+def _fire(kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed,
+          as_json, grand_battery=False) -> None:  # fmt: skip
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    d = _defense_total(defense, defender_strength, terrain, redoubt, False, (), 0)
-    res = o.fire_odds(dice, d, hill=hill)
-    est = o.simulate_fire(dice, d, simulate, seed, hill=hill) if simulate else None
-    extra = res.to_dict()
-    del extra["hit"], extra["no_effect"]
-    title = (
-        f"{kind}: {'+'.join(str(x) for x in res.dice)}"
-        f"{' +2 hill' if hill else ''} vs defense {d} (rule 6.2: hit iff attack > defense)"
-    )
-    probs = [res.hit, 1.0 - res.hit]
-    if est is not None:  # same order as the exact rows
-        import numpy as np
-
-        from manoeuvre_sim.core.stats import Estimate
-
-        est = Estimate(("hit", "no_effect"), np.array(est.counts[::-1]), est.n, est.seed)
-    _emit(("hit", "no_effect"), probs, extra, est, as_json, title)
+    rep = q.fire(kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed,
+                 grand_battery)  # fmt: skip
+    _emit(rep, as_json)
 
 
 @odds.command()
@@ -182,22 +136,8 @@ def bombard(
     dice, grand_battery, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
 ) -> None:
     """Odds of a Bombardment (rule 6.2): P(dice + hill > defense)."""
-    if grand_battery:
-        if dice:
-            raise UsageError("--grand-battery rolls 2d10: do not also give --dice")
-        dice = ("2d10",)
-    _fire(
-        "Bombardment",
-        dice,
-        defense,
-        defender_strength,
-        terrain,
-        redoubt,
-        hill,
-        simulate,
-        seed,
-        as_json,
-    )
+    _fire("Bombardment", dice, defense, defender_strength, terrain, redoubt, hill, simulate,
+          seed, as_json, grand_battery)  # fmt: skip
 
 
 @odds.command()
@@ -230,23 +170,9 @@ def volley(
 @_JSON
 def pursuit(cards, leader_mod, simulate, seed, as_json) -> None:
     """Distribution of pursuit hits (rule 6.6): one d6 per card, hit if d6 + mod <= value."""
-    from manoeuvre_sim.manoeuvre import odds as o
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    p = o.pursuit_odds(list(cards), leader_mod)
-    est = o.simulate_pursuit(list(cards), leader_mod, simulate, seed) if simulate else None
-    names = [f"{h}_hits" for h in range(p.size)]
-    extra = {
-        "mean_hits": float(sum(h * x for h, x in enumerate(p))),
-        "at_least_one": float(p[1:].sum()),
-        "at_least_two": float(p[2:].sum()),
-        "cards": list(cards),
-        "leader_mod": leader_mod,
-    }
-    title = (
-        f"Pursuit: cards {', '.join(f'1..{c}' for c in cards)}, leader modifier "
-        f"{leader_mod:+d}; two hits eliminate a full-strength unit"
-    )
-    _emit(names, p, extra, est, as_json, title)
+    _emit(q.pursuit(cards, leader_mod, simulate, seed), as_json)
 
 
 @odds.command()
@@ -256,25 +182,9 @@ def pursuit(cards, leader_mod, simulate, seed, as_json) -> None:
 @_JSON
 def rally(rally, simulate, seed, as_json) -> None:
     """Leader rally in the Restoration Phase (rule 7): RALLY is 1..6 or 'auto'."""
-    from manoeuvre_sim.manoeuvre import odds as o
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    if rally != "auto":
-        try:
-            rally = int(rally)
-        except ValueError:
-            raise UsageError(f"rally: expected 1..6 or 'auto', got {rally!r}") from None
-    p = o.rally_odds(rally)
-    est = None
-    if simulate and rally != "auto":
-        est = _swap(o.simulate_d6_range(rally, simulate, seed))
-    _emit(
-        ("success", "failure"),
-        [p, 1 - p],
-        {"rally": rally},
-        est,
-        as_json,
-        f"Rally {rally}: d6 within 1..{rally} (rule 7)",
-    )
+    _emit(q.rally(rally, simulate, seed), as_json)
 
 
 @odds.command()
@@ -284,18 +194,9 @@ def rally(rally, simulate, seed, as_json) -> None:
 @_JSON
 def withdraw(withdraw_max, simulate, seed, as_json) -> None:
     """A US unit card's withdraw attempt (rule 8): d6 within 1..WITHDRAW_MAX."""
-    from manoeuvre_sim.manoeuvre import odds as o
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    p = o.withdraw_odds(withdraw_max)
-    est = _swap(o.simulate_d6_range(withdraw_max, simulate, seed)) if simulate else None
-    _emit(
-        ("success", "failure"),
-        [p, 1 - p],
-        {"withdraw_max": withdraw_max},
-        est,
-        as_json,
-        f"Withdraw 1..{withdraw_max} (rule 8)",
-    )
+    _emit(q.withdraw(withdraw_max, simulate, seed), as_json)
 
 
 @odds.command()
@@ -304,12 +205,9 @@ def withdraw(withdraw_max, simulate, seed, as_json) -> None:
 @_JSON
 def rockets(simulate, seed, as_json) -> None:
     """A rocket attack (Distant Lands 6.3): d10 1-4 no effect, 5-8 retreat, 9-10 both."""
-    from manoeuvre_sim.manoeuvre import odds as o
-    from manoeuvre_sim.manoeuvre.combat import ROCKET_NAMES
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    p = o.rocket_odds()
-    est = o.simulate_rockets(simulate, seed) if simulate else None
-    _emit(ROCKET_NAMES, [p[n] for n in ROCKET_NAMES], {}, est, as_json, "Rockets (d10)")
+    _emit(q.rockets(simulate, seed), as_json)
 
 
 @odds.command()
@@ -424,31 +322,15 @@ def matchup(
 )
 def table(mixes, strengths, defenses, committed, out) -> None:
     """The assault odds grid as CSV: mix x attacker base x defense total -> six bands."""
-    import csv
-    import io
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    from manoeuvre_sim.manoeuvre import odds as o
-    from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
-
-    mixes = mixes or o.DEFAULT_MIXES
-    if committed:
-        mixes = [f"{m}" + "+2d6" * committed for m in mixes]
-    s = _range(strengths, "--strengths")
-    d = _range(defenses, "--defenses")
-    labels, probs = o.odds_grid(mixes, s, d)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["dice", "strength", "defense", *BAND_NAMES])
-    for i, lab in enumerate(labels):
-        for j, sv in enumerate(s):
-            for k, dv in enumerate(d):
-                w.writerow([lab, sv, dv, *(f"{x:.6f}" for x in probs[i, j, k])])
+    text, n = q.table_csv(mixes, strengths, defenses, committed)
     if out:
         with atomic_write(out, newline="") as f:
-            f.write(buf.getvalue())
-        click.echo(f"wrote {out} ({len(labels) * len(s) * len(d)} rows)", err=True)
+            f.write(text)
+        click.echo(f"wrote {out} ({n} rows)", err=True)
     else:
-        click.echo(buf.getvalue(), nl=False)
+        click.echo(text, nl=False)
 
 
 @odds.command()
@@ -474,12 +356,8 @@ def chart(out, paper, mixes, strengths, defenses, fire) -> None:
     if not str(out).lower().endswith(".pdf"):
         raise UsageError(f"--out: expected a .pdf file name, got {out!r}")
     from manoeuvre_sim.analyses.manoeuvre.odds_chart import write_odds_chart
+    from manoeuvre_sim.manoeuvre import odds_query as q
 
-    s = _range(strengths, "--strengths")
-    d = _range(defenses, "--defenses")
-    if len(s) > 16 or len(d) > 20:
-        raise UsageError("a printable page holds at most 16 strengths and 20 defense totals")
-    if min(d) < 1:
-        raise UsageError("--defenses: every unit has strength >= 1, so defense totals start at 1")
+    s, d = q.chart_ranges(strengths, defenses)
     n = write_odds_chart(out, mixes=mixes or None, strengths=s, defenses=d, paper=paper, fire=fire)
     click.echo(f"wrote {out} ({n} pages, {paper})", err=True)

@@ -10,7 +10,7 @@ import click
 
 from manoeuvre_sim.cli._common import format_table
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 UNIT_HELP = (
     "comma-separated, each a combat strength then any of r (reduced side), u (unsupplied: "
@@ -103,20 +103,12 @@ Examples:
 def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
     from manoeuvre_sim.hexgame import RULES_VERSION
     from manoeuvre_sim.hexgame import odds as o
+    from manoeuvre_sim.hexgame import odds_query as q
     from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES
 
-    res = o.combat_odds(
-        o.parse_units(attack, "--attack", attacking=True),
-        o.parse_units(defend, "--defend", attacking=False),
-        step_losses=step_losses,
-    )
-    est = o.simulate(res, simulate, seed) if simulate else None
+    res, est = q.combat(attack, defend, step_losses, simulate, seed)
     if as_json:
-        out = {"game": GAME_KEY, "title": GAME_TITLE, "rules_version": RULES_VERSION}
-        out.update(res.to_dict())
-        if est is not None:
-            out["simulation"] = est.to_dict()
-        click.echo(json.dumps(out))
+        click.echo(json.dumps(q.combat_dict(res, est)))
         return
     click.echo(_title(res))
     cum = [None, *res.cumulative.values()]
@@ -150,20 +142,6 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
                "AR -1/-2, AE -3 or less")  # fmt: skip
 
 
-def _differences(text: str) -> list[int]:
-    import re
-
-    m = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
-    if not m:
-        raise UsageError(f"--differences: expected a range LO..HI such as -8..8, got {text!r}")
-    lo, hi = int(m.group(1)), int(m.group(2))
-    if not (lo < hi and hi - lo <= 20 and lo >= -30 and hi <= 30):
-        raise UsageError(
-            f"--differences: expected LO < HI within -30..30, at most 21 columns, got {text!r}"
-        )
-    return list(range(lo, hi + 1))
-
-
 @odds.command(
     short_help="A printable one-page chart of the results table (PDF).",
     help=f"{GAME_TITLE}: a printable one-page chart (PDF, greyscale) of the results table by "
@@ -181,8 +159,10 @@ def _differences(text: str) -> list[int]:
 def chart(out, paper, differences) -> None:
     if not str(out).lower().endswith(".pdf"):
         raise UsageError(f"--out: expected a .pdf file name, got {out!r}")
-    diffs = _differences(differences)
     from manoeuvre_sim.analyses.hexgame.odds_chart import write_hex_odds_chart
+    from manoeuvre_sim.hexgame.odds_query import parse_differences
+
+    diffs = parse_differences(differences)
 
     write_hex_odds_chart(out, differences=diffs, paper=paper)
     click.echo(f"wrote {out} (1 page, {paper})", err=True)

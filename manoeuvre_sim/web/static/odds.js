@@ -1,0 +1,81 @@
+// The odds pages (manoeuvre_sim/web/odds.py): draw the result's Vega-Lite chart, switch its
+// view, keep the matchup's unit and leader lists to the chosen army, add scenario units to
+// a side, and let htmx swap a 400 fragment (the command line's error line) into the result.
+(function () {
+  "use strict";
+
+  function drawChart() {
+    var data = document.getElementById("odds-spec");
+    var target = document.getElementById("odds-chart");
+    if (!data || !target || typeof vegaEmbed === "undefined") return;
+    var spec = JSON.parse(data.textContent);
+    vegaEmbed(target, spec, { actions: { export: true, source: false, compiled: false, editor: false },
+                              renderer: "svg" })
+      .catch(function (err) { target.textContent = "chart failed: " + err; });
+  }
+
+  function form() { return document.getElementById("odds-form"); }
+
+  function submit() {
+    var f = form();
+    if (f && window.htmx) htmx.trigger(f, "submit");
+  }
+
+  // a 400 answer carries the error line for the result area: swap it in
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.xhr.status === 400) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.target && e.target.id === "odds-result") drawChart();
+  });
+
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest("button[data-view]");
+    if (b) {
+      document.getElementById("odds-view").value = b.getAttribute("data-view");
+      submit();
+      return;
+    }
+    var add = e.target.closest("button.odds-add");
+    if (add) {
+      var input = document.querySelector('#odds-form input[name="' + add.getAttribute("data-target") + '"]');
+      var v = input.value.trim();
+      var token = add.getAttribute("data-token");
+      // the flags the checkboxes ask for: u (unsupplied) for any unit not in its Capital's
+      // hex, h (in its Capital's hex) for an attacker only; the server checks the rest
+      var u = document.getElementById("odds-flag-u"), h = document.getElementById("odds-flag-h");
+      var capital = token.indexOf("c") >= 0;
+      if (u && u.checked && !capital && !(h && h.checked)) token += "u";
+      if (h && h.checked && !capital && add.getAttribute("data-target") === "attack") token += "h";
+      input.value = (v ? v + "," : "") + token;
+      submit();
+    }
+  });
+
+  // the unit and leader lists show the chosen army's only
+  document.addEventListener("change", function (e) {
+    var army = e.target.closest("select.odds-army");
+    if (!army) return;
+    var side = army.getAttribute("data-side");
+    document.querySelectorAll('select.odds-by-army[data-side="' + side + '"]').forEach(function (sel) {
+      var first = null;
+      sel.querySelectorAll("optgroup").forEach(function (g) {
+        var on = g.getAttribute("data-army") === army.value;
+        g.hidden = !on;
+        g.disabled = !on;
+        if (on && !first) first = g.querySelector("option");
+      });
+      var cur = sel.options[sel.selectedIndex];
+      if (!cur || (cur.parentNode.tagName === "OPTGROUP" && cur.parentNode.disabled)) {
+        if (sel.querySelector('option[value=""]')) sel.value = "";
+        else if (first) first.selected = true;
+      }
+    });
+  }, true);
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", drawChart);
+  else drawChart();
+})();
