@@ -82,6 +82,13 @@ def home(request: Request) -> Response:
     )
 
 
+def favicon(request: Request) -> Response:
+    """Browsers ask for /favicon.ico whatever the page says: the same icon, not a 404."""
+    from starlette.responses import FileResponse
+
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 def create_app(studies: str | Path = "reports") -> Starlette:
     """The workbench over the study directories under ``studies``.
 
@@ -96,6 +103,7 @@ def create_app(studies: str | Path = "reports") -> Starlette:
 
     routes = [
         Route("/", home, name="home"),
+        Route("/favicon.ico", favicon),
         *odds.ROUTES,
         *study_pages.ROUTES,
         *replay.ROUTES,
