@@ -161,8 +161,11 @@ def final_positions(position: Position) -> dict[int, tuple[int, int]]:
 
 def study_options(manifest: dict, row: dict) -> dict:
     """The :func:`load_game` keywords of a game of a Maneuver study (its manifest's rule
-    options and the row's players)."""
+    options, those of the row's variant when the study has several, and the row's
+    players)."""
     opts = dict(manifest.get("options") or {})
+    if "border" not in opts and str(row.get("label")) in opts:  # hex balance: by variant
+        opts = dict(opts[str(row["label"])])
     kw = dict(GAME_DEFAULTS)
     for k in GAME_DEFAULTS:
         if k in opts:

@@ -11,6 +11,7 @@ inserted into pages as markup. Each counter carries ``data-unit``, ``data-square
 from __future__ import annotations
 
 import math
+import textwrap
 from html import escape
 
 from markupsafe import Markup
@@ -20,7 +21,7 @@ from manoeuvre_sim.manoeuvre.replay.model import FILES, square_name, unit_label
 
 CELL = 64  # a Manoeuvre square, in SVG units
 MARGIN = 20  # room for the file letters and rank numbers
-CAPTION_LINES = 4
+CAPTION_LINES = 5
 LINE = 17
 TERRAIN_FILL = {
     "C": "#eef0d8", "F": "#f1dc93", "H": "#cfae84", "L": "#8fc1e3", "M": "#a9c7b0",
@@ -51,7 +52,11 @@ def _caption(lines: list[str], y: float, width: float) -> list[str]:
     if lines:
         out.append(f'<rect class="caption-box" x="0" y="0" width="{width:.0f}" '
                    f'height="{CAPTION_LINES * LINE + 8}" fill="#fff8df" stroke="#d6c48a"/>')  # fmt: skip
-    for i, ln in enumerate(lines[:CAPTION_LINES]):
+    width_chars = int(width / 7.4)
+    wrapped = [part for ln in lines for part in textwrap.wrap(ln, width_chars) or [""]]
+    if len(wrapped) > CAPTION_LINES:
+        wrapped = [*wrapped[: CAPTION_LINES - 1], "…"]
+    for i, ln in enumerate(wrapped):
         weight = ' font-weight="bold"' if i == 0 else ""
         out.append(f'<text x="8" y="{LINE * (i + 1)}" font-size="13"{weight}>{_t(ln)}</text>')
     out.append("</g>")
@@ -142,7 +147,7 @@ def _counter(info, u: int, sq: int, step: int) -> str:
 # ------------------------------------------------------------------------------------------
 # Maneuver
 # ------------------------------------------------------------------------------------------
-HEX_R = 27  # a hex's circumradius
+HEX_R = 23  # a hex's circumradius
 HEX_PAD = 22
 _SQ3 = math.sqrt(3)
 

@@ -235,10 +235,11 @@ def _hex_setup(params: Params, root: Path):
         if m.get("game") != "hex":
             raise UsageError(f"--study: {rel} holds games of {m.get('game')!r}, not Maneuver")
         row = study_row(path, pairing, game, label)
-        if m.get("options", {}).get("scenario"):
+        kw = study_options(m, row)
+        if kw["scenario"]:
             raise UsageError(f"--study: {rel} was played on a scenario file; the workbench "
                              "replays the built-in scenario's games")  # fmt: skip
-        return study_options(m, row), int(row["seed"]), game, row, f"{rel}, pairing {pairing}"
+        return kw, int(row["seed"]), game, row, f"{rel}, pairing {pairing}"
     kw = dict(GAME_DEFAULTS)
     for k in ("border", "first", "quality_blue", "quality_red", "policy_a", "policy_b",
               "params_a", "params_b"):  # fmt: skip
@@ -291,7 +292,7 @@ def _hex(params: Params, root: Path) -> Replayed:
     final = {str(u): (grid.label(h), step) for u, (h, step) in final_positions(
         hs[-1].position).items()}  # fmt: skip
     text = jsonl(trace, packed, sc, options, seed, game, policies)
-    return Replayed("hex", f"Maneuver, seed {seed} game {game}", _page_steps(hs), _turns(hs),
+    return Replayed("hex", f"{policies[0]} (blue) v {policies[1]} (red), seed {seed} game {game}", _page_steps(hs), _turns(hs),
                     facts, final, text, f"hex-seed{seed}-game{game}.jsonl", draw)  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.replay.jsonl import events, trace_rows
 from manoeuvre_sim.manoeuvre.replay.model import Board, Replay, Section, square_name
 from manoeuvre_sim.manoeuvre.replay.reader import _Reader
-from manoeuvre_sim.manoeuvre.replay.text import BAND_TEXT, COMBAT_TEXT, ROLL_TEXT, section_lines
+from manoeuvre_sim.manoeuvre.replay.text import COMBAT_TEXT, section_lines
 
 # bookkeeping records a step does not stop on: nothing happens on the board or in the log
 SILENT = ("phase", "decline")
@@ -82,19 +82,20 @@ def steps(rep: Replay) -> list[Step]:
         if rec["kind"] == "end":
             reader.finish()
             lines = reader.end.lines
-        combat = _combat(combat, rec, lines)
+        words = section_lines(rep, Section("", 0, -1, lines=list(lines)))
+        combat = _combat(combat, rec, lines, words)
         if rec["kind"] in SILENT:
             continue
-        words = section_lines(rep, Section("", 0, -1, lines=list(lines)))
         if rec["kind"] == "turn":
             words = [reader.cur.title]
         out.append(Step(rec, words, reader.board.copy(), combat))
     return out
 
 
-def _combat(cur: Combat | None, rec: dict, lines) -> Combat | None:
-    """The combat after event ``rec`` (whose lines are ``lines``): a new one at a card
-    played to initiate it, the same one with its dice and result, None after it."""
+def _combat(cur: Combat | None, rec: dict, lines, words: list[str]) -> Combat | None:
+    """The combat after event ``rec`` (whose lines are ``lines``, in English ``words``): a
+    new one at a card played to initiate it, the same one with its dice and result (the
+    transcript's words), None after it."""
     kind = rec["kind"]
     if kind in _COMBAT_ENDS:
         return None
@@ -106,13 +107,9 @@ def _combat(cur: Combat | None, rec: dict, lines) -> Combat | None:
         return None
     new = Combat(cur.name, cur.attacker_sq, cur.defender_sq, list(cur.rolls), cur.result)
     if kind == "roll":
-        what = ROLL_TEXT.get(rec["what"], rec["what"])
-        new.rolls.append(f"{'AB'[rec['player']]} rolls {what}: "
-                         f"{' + '.join(map(str, rec['dice']))} = {rec['total']}")  # fmt: skip
-    elif kind == "combat" and "result" in rec:
-        new.result = (
-            f"attack {rec['attack']} vs defense {rec['defense']}: {BAND_TEXT[rec['result']]}"
-        )
+        new.rolls += words
+    elif kind == "combat":
+        new.result = " ".join(words)
     return new
 
 

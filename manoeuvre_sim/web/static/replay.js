@@ -31,7 +31,7 @@
     want = i;
     const li = items[i];
     li.classList.add("current");
-    li.scrollIntoView({ block: "nearest" });
+    scrollTo(li);
     slider.value = String(i);
     position.textContent = "event " + (i + 1) + " of " + n + ", turn " + data.steps[i].turn;
     board.setAttribute("aria-busy", "true");
@@ -43,6 +43,10 @@
       if (i + 1 < n) fetchSvg(i + 1).catch(() => {});
     }).catch((e) => { position.textContent += " (" + e.message + ")"; });
     history.replaceState(null, "", data.page + "&step=" + i);
+  }
+
+  function scrollTo(li) { // the current entry in the middle of the log, the page unmoved
+    log.scrollTop = li.offsetTop - log.offsetTop - log.clientHeight / 2 + li.clientHeight / 2;
   }
 
   function turnStart(i) { // the first step of the turn holding step i
@@ -88,5 +92,5 @@
     e.preventDefault();
   });
   board.dataset.step = String(cur);
-  if (items[cur]) items[cur].scrollIntoView({ block: "nearest" });
+  if (items[cur]) scrollTo(items[cur]);
 })();
