@@ -144,7 +144,7 @@ def _combat(cur: HexCombat | None, kind: int, a: int, b: int, line) -> HexCombat
     if kind == S.EV_ATTACKER:
         if cur is None or cur.result:
             cur = HexCombat()
-        return HexCombat([*cur.attackers, b], cur.defender)
+        return HexCombat([*cur.attackers, *([b] if b not in cur.attackers else [])], cur.defender)
     if kind == S.EV_DEFENDER and cur is not None:
         return HexCombat(list(cur.attackers), a)
     if kind == S.EV_RESULT and cur is not None:

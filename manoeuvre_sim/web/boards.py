@@ -19,10 +19,12 @@ from markupsafe import Markup
 from manoeuvre_sim.hexgame.scenario import MAXU, U_ATT0, U_ATT1, U_DEF0, U_DEF1, U_TYPE
 from manoeuvre_sim.manoeuvre.replay.model import FILES, square_name, unit_label
 
-CELL = 64  # a Manoeuvre square, in SVG units
+CELL = 56  # a Manoeuvre square, in SVG units
 MARGIN = 20  # room for the file letters and rank numbers
-CAPTION_LINES = 5
-LINE = 17
+CAPTION_LINES = 4  # under Manoeuvre's board
+HEX_CAPTION_LINES = 14  # beside Maneuver's map
+HEX_CAPTION_WIDTH = 210
+LINE = 16
 TERRAIN_FILL = {
     "C": "#eef0d8", "F": "#f1dc93", "H": "#cfae84", "L": "#8fc1e3", "M": "#a9c7b0",
     "T": "#c9c2c0", "W": "#77a873", "?": "#e4e4e4",
@@ -47,15 +49,16 @@ def abbreviation(name: str, width: int = 7) -> str:
     return name[: width - 1] + "."
 
 
-def _caption(lines: list[str], y: float, width: float) -> list[str]:
-    out = [f'<g class="caption" transform="translate(0,{y:.0f})">']
-    if lines:
-        out.append(f'<rect class="caption-box" x="0" y="0" width="{width:.0f}" '
-                   f'height="{CAPTION_LINES * LINE + 8}" fill="#fff8df" stroke="#d6c48a"/>')  # fmt: skip
+def _caption(lines: list[str], x: float, y: float, width: float, rows: int) -> list[str]:
+    """The combat's lines in a box of ``rows`` lines at (x, y), wrapped to ``width``."""
+    out = [f'<g class="caption" transform="translate({x:.0f},{y:.0f})">']
     width_chars = int(width / 7.4)
     wrapped = [part for ln in lines for part in textwrap.wrap(ln, width_chars) or [""]]
-    if len(wrapped) > CAPTION_LINES:
-        wrapped = [*wrapped[: CAPTION_LINES - 1], "…"]
+    if len(wrapped) > rows:
+        wrapped = [*wrapped[: rows - 1], "…"]
+    if wrapped:
+        out.append(f'<rect class="caption-box" x="0" y="0" width="{width:.0f}" '
+                   f'height="{len(wrapped) * LINE + 8}" fill="#fff8df" stroke="#d6c48a"/>')  # fmt: skip
     for i, ln in enumerate(wrapped):
         weight = ' font-weight="bold"' if i == 0 else ""
         out.append(f'<text x="8" y="{LINE * (i + 1)}" font-size="13"{weight}>{_t(ln)}</text>')
@@ -106,7 +109,7 @@ def manoeuvre_svg(info, board, combat=None, caption: list[str] | None = None) ->
     for u, sq in enumerate(board.square):
         if sq >= 0:
             out.append(_counter(info, u, sq, board.step[u]))
-    out += _caption(caption or [], MARGIN + side + 22, side + MARGIN)
+    out += _caption(caption or [], 0, MARGIN + side + 22, side + MARGIN, CAPTION_LINES)
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -128,7 +131,7 @@ def _counter(info, u: int, sq: int, step: int) -> str:
         f'<rect x="{x}" y="{y}" width="{w}" height="{w}" rx="4" fill="{fill}" '
         f'stroke="#1b1b1b" stroke-width="1"/>',
         f'<text x="{x + 4}" y="{y + 12}" font-size="10" fill="#fff">{label}</text>',
-        f'<text x="{x + w / 2}" y="{y + 29}" font-size="10.5" fill="#fff" '
+        f'<text x="{x + w / 2}" y="{y + 25}" font-size="10" fill="#fff" '
         f'text-anchor="middle">{_t(abbreviation(unit.name))}</text>',
     ]
     if reduced:  # the reduced side: a white band with the strength in the army's colour
@@ -176,9 +179,9 @@ def hex_svg(packed, grid, position, combat=None, caption: list[str] | None = Non
     from manoeuvre_sim.hexgame.scenario import H_SIDE
 
     sides = [int(x) for x in packed.hexes[:, H_SIDE]]
-    width = HEX_PAD * 2 + HEX_R * (1.5 * grid.columns + 0.5)
-    map_h = HEX_PAD * 2 + _SQ3 * HEX_R * (grid.rows + 0.5)
-    height = map_h + CAPTION_LINES * LINE + 12
+    map_w = HEX_PAD * 2 + HEX_R * (1.5 * grid.columns + 0.5)
+    width = map_w + HEX_CAPTION_WIDTH + 4
+    height = HEX_PAD * 2 + _SQ3 * HEX_R * (grid.rows + 0.5)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board hex" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
            f'font-family="DejaVu Sans, sans-serif" role="img" aria-label="The hex map">']  # fmt: skip
@@ -204,7 +207,7 @@ def hex_svg(packed, grid, position, combat=None, caption: list[str] | None = Non
     for h, units in stacks.items():
         for k, u in enumerate(units):
             out.append(_hex_counter(packed, grid, position, u, h, k))
-    out += _caption(caption or [], map_h, width - HEX_PAD)
+    out += _caption(caption or [], map_w, HEX_PAD, HEX_CAPTION_WIDTH, HEX_CAPTION_LINES)
     out.append("</svg>")
     return Markup("".join(out))
 
