@@ -136,7 +136,8 @@ def _plain(rec: dict, turn: int) -> str:
     if rec["kind"] == "turn":
         return f"Game turn {turn}"
     if rec["kind"] == "end":
-        return f"End of the game: {rec['victory']}"
+        who = {0: "blue wins", 1: "red wins", 2: "a draw"}.get(rec["winner"], "no winner")
+        return f"End of the game: {who} ({rec['victory']})"
     return rec["kind"].replace("_", " ")
 
 

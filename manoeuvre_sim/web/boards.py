@@ -205,8 +205,10 @@ def hex_svg(packed, grid, position, combat=None, caption: list[str] | None = Non
     for u in sorted(position.pos):
         stacks.setdefault(position.pos[u], []).append(u)
     for h, units in stacks.items():
+        # a Capital is drawn last, small in the hex's corner when units stand on it
+        units.sort(key=lambda u: packed.units[u][U_TYPE] == 3)
         for k, u in enumerate(units):
-            out.append(_hex_counter(packed, grid, position, u, h, k))
+            out.append(_hex_counter(packed, grid, position, u, h, k, len(units) > 1))
     out += _caption(caption or [], map_w, HEX_PAD, HEX_CAPTION_WIDTH, HEX_CAPTION_LINES)
     out.append("</svg>")
     return Markup("".join(out))
@@ -237,7 +239,7 @@ def _border(grid, sides) -> list[str]:
     return out
 
 
-def _hex_counter(packed, grid, position, u: int, h: int, k: int) -> str:
+def _hex_counter(packed, grid, position, u: int, h: int, k: int, stacked: bool) -> str:
     p = u // MAXU
     row = packed.units[u]
     t = int(row[U_TYPE])
@@ -248,7 +250,8 @@ def _hex_counter(packed, grid, position, u: int, h: int, k: int) -> str:
     step = position.step.get(u, 0)
     if t == 3:  # the Capital
         captured = position.captured[p]
-        star = _star(cx, cy + 2, 13, 5.5)
+        cx, cy = hex_centre(*grid.col_row(h))
+        star = _star(cx - 12, cy - 9, 8, 3.5) if stacked else _star(cx, cy + 2, 13, 5.5)
         fill = "#f7f7f7" if captured else SIDE_FILL[p]
         state = "captured" if captured else "held"
         return (f'<g class="counter capital {state}" data-unit="{u}" data-hex="{grid.label(h)}" '

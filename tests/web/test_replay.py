@@ -165,3 +165,12 @@ def test_names_from_data_files_are_text_on_the_board():
     pos.pos, pos.step = {1: 5}, {1: 0}
     svg = hex_svg(packed, grid, pos, None, [evil])
     assert "<scrip" not in svg and "&lt;script&gt;" in svg
+
+
+def test_the_forms_defaults_replay_a_game(client):
+    r = client.get("/replay/manoeuvre?army_a=France&army_b=Russia&policy_a=tuned&policy_b=tuned"
+                   "&seed=1&game=0&setup=random")  # fmt: skip
+    assert r.status_code == 200, error(r)
+    r = client.get("/replay/hex?policy_a=capital&policy_b=capital&border=basic&seed=1&game=0"
+                   "&turns=10")  # fmt: skip
+    assert r.status_code == 200, error(r)
