@@ -18,3 +18,17 @@ def balance_study(root: Path, name: str = "bal") -> Path:
                  threads=1)  # fmt: skip
     result.write(out)
     return out
+
+
+def hex_study(root: Path, name: str = "hexbal") -> Path:
+    """``root/name``: a Maneuver variant study (``hex balance``), borders basic and
+    large_red, players capital and random, 1 game per pairing (8 games)."""
+    import json
+
+    from analyses.hexgame.variants import run, variant_grid
+
+    out = root / name
+    result = run(variant_grid(borders="basic,large_red"), ("capital", "random"), 1, seed=4,
+                 out_dir=out, threads=1)  # fmt: skip
+    (out / "manifest.json").write_text(json.dumps(result.manifest, default=str))
+    return out

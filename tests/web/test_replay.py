@@ -174,3 +174,21 @@ def test_the_forms_defaults_replay_a_game(client):
     r = client.get("/replay/hex?policy_a=capital&policy_b=capital&border=basic&seed=1&game=0"
                    "&turns=10")  # fmt: skip
     assert r.status_code == 200, error(r)
+
+
+def test_hex_study_game_is_the_recorded_game(tmp_path):
+    import pandas as pd
+
+    from tests.web.replay_fixtures import hex_study
+
+    hex_study(tmp_path)
+    df = pd.read_parquet(tmp_path / "hexbal" / "games.parquet")
+    row = df[(df.label == "large_red") & (df.policy_a == "random")].iloc[0]
+    with TestClient(create_app(tmp_path), raise_server_exceptions=False) as c:
+        r = c.get(f"/replay/hex?study=hexbal&pairing={row.pairing}&game=0")
+        assert r.status_code == 200, error(r)
+        facts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", r.text))
+        assert facts["Victory"] == row.victory
+        assert facts["Game turns"] == str(row.game_turns)
+        assert facts["Blue"] == "random" and "border large_red" in facts["Options"]
+        assert facts["Seed, game"] == f"{row.seed}, game 0"
