@@ -23,7 +23,8 @@ from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.safety import confine
 
-CACHE_SIZE = 16
+CACHE_SIZE = 8  # games kept; each keeps at most SVG_KEPT boards drawn
+SVG_KEPT = 600
 MAX_GAME_INDEX = 10**9
 MAX_TURNS_CAP = 500  # --max-turns on a page: the engine's default is 200
 STUDY_PARAMS = ("study", "pairing", "game", "label", "step")
@@ -68,7 +69,7 @@ class Replayed:
         if hit is None:
             hit = self.draw(i)
             with self._lock:
-                if len(self._svg) > 4096:
+                if len(self._svg) >= SVG_KEPT:
                     self._svg.clear()
                 self._svg[i] = hit
         return hit

@@ -61,14 +61,25 @@ def test_manoeuvre_by_seed_ends_on_the_engines_final_board(studied):
     assert counters(first) == {}  # the first event lays a map section: no unit yet
 
 
-def test_the_trace_download_is_replay_format_jsonl(studied):
-    from manoeuvre_sim.manoeuvre.replay import replay_game
-    from manoeuvre_sim.manoeuvre.replay.jsonl import jsonl
+@pytest.mark.parametrize(
+    ("game", "query", "args"),
+    [
+        ("manoeuvre", GAME, ["replay", "--army-a", "France", "--army-b", "Russia", "--seed", "1",
+                             "--game", "0", "--format", "jsonl"]),
+        ("hex", HEX_GAME, ["hex", "replay", "--seed", "1", "--game", "0", "--format", "jsonl"]),
+    ],
+)  # fmt: skip
+def test_the_trace_download_is_the_clis_format_jsonl(studied, game, query, args):
+    from click.testing import CliRunner
 
-    r = studied.get(f"/replay/manoeuvre/trace.jsonl?{GAME}")
+    from manoeuvre_sim.cli.main import cli
+
+    r = studied.get(f"/replay/{game}/trace.jsonl?{query}")
     assert r.status_code == 200
     assert "attachment" in r.headers["content-disposition"]
-    assert r.text == jsonl(replay_game("France", "Russia", seed=1, game=0))
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    assert r.text == out.stdout
 
 
 def test_manoeuvre_study_game_is_the_recorded_game(studied):
