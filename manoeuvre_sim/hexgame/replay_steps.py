@@ -7,7 +7,7 @@ to), and the options of a game of a Maneuver study directory (:func:`study_optio
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import state as S
@@ -173,8 +173,3 @@ def study_options(manifest: dict, row: dict) -> dict:
             kw[k] = opts[k]
     kw["policy_a"], kw["policy_b"] = str(row["policy_a"]), str(row["policy_b"])
     return kw
-
-
-def options_dict(options) -> dict:
-    """The rule options of a game as plain data (for a page's record of how it was played)."""
-    return asdict(options)
