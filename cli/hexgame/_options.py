@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
+from manoeuvre_sim.hexgame import POLICY_SPECS
 
 POLICY_HELP = " | ".join(POLICY_SPECS)
 
@@ -87,47 +87,8 @@ def game_options(f):
 
 
 def load_game(kw: dict):
-    """``(scenario, source, packed, options, pol, params, policies)`` from the options."""
-    from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.hexgame.players import NPARAM, policy_arrays
-    from manoeuvre_sim.hexgame.records import HexOptions
-    from manoeuvre_sim.hexgame.scenario import default_path, load_scenario, pack
+    """``(scenario, source, packed, options, pol, params, policies)`` from the options
+    (``manoeuvre_sim.hexgame.replay_steps.load_game``, which the workbench uses too)."""
+    from manoeuvre_sim.hexgame.replay_steps import load_game as load
 
-    source = kw.pop("scenario") or default_path()
-    sc = load_scenario(source)
-    options = HexOptions(
-        border=kw.pop("border"),
-        turns=kw.pop("turns"),
-        first=kw.pop("first"),
-        quality_blue=kw.pop("quality_blue"),
-        quality_red=kw.pop("quality_red"),
-        step_losses=kw.pop("step_losses"),
-        step_replacements=kw.pop("step_replacements"),
-        captured_capital_zoc=kw.pop("captured_capital_zoc"),
-        retreat_apart=kw.pop("retreat_apart"),
-    )
-    if options.border not in sc.borders:
-        raise UsageError(
-            f"--border: expected one of {', '.join(sc.borders)} (scenario {source}), "
-            f"got {options.border!r}"
-        )
-    policies = (kw.pop("policy_a"), kw.pop("policy_b"))
-    for flag, p in zip(("--policy-a", "--policy-b"), policies, strict=True):
-        try:
-            parse_policy(p)
-        except ValueError as e:
-            raise UsageError(f"{flag}: {e}") from None
-    vectors = []
-    for flag, text in (("--params-a", kw.pop("params_a")), ("--params-b", kw.pop("params_b"))):
-        if text is None:
-            vectors.append(None)
-            continue
-        try:
-            v = tuple(float(x) for x in text.split(","))
-        except ValueError:
-            v = ()
-        if len(v) != NPARAM:
-            raise UsageError(f"{flag}: expected {NPARAM} numbers separated by commas, got {text!r}")
-        vectors.append(v)
-    pol, params = policy_arrays(*policies, *vectors)
-    return sc, source, pack(sc, options.border), options, pol, params, policies
+    return load(kw)

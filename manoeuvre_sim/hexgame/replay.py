@@ -188,6 +188,20 @@ def _line(kind, player, a, b, c, names, lab):
     return None
 
 
+def event_line(ev, names, lab, dice: tuple[int, int] | None = None) -> str | None:
+    """The English line of trace row ``ev`` (None for a row the log does not show):
+    ``names`` the units' names, ``lab`` a hex's label; ``dice``: the d6 of the combat
+    whose result ``ev`` is (rule [8]: each side's die, the EV_DICE row before it)."""
+    kind, _, player, a, b, c = (int(x) for x in ev)
+    line = _line(kind, player, a, b, c, names, lab)
+    if kind == S.EV_RESULT and dice is not None:  # rule [8]: each side's d6
+        line = line.replace(
+            f"{a} + d6 against {b} + d6",
+            f"{a} + {dice[0]} against {b} + {dice[1]} (difference {a + dice[0] - b - dice[1]:+d})",
+        )
+    return line
+
+
 @dataclass
 class GameReplay:
     header: list[str]
@@ -216,13 +230,8 @@ def build(trace, packed, sc, options_text, seed, game, policies, st) -> GameRepl
         pos.apply(ev)
         if kind == S.EV_DICE:
             dice = (a, b)
-        line = _line(kind, player, a, b, c, packed.names, g.label)
-        if kind == S.EV_RESULT and dice is not None:  # rule [8]: each side's d6
-            line = line.replace(
-                f"{a} + d6 against {b} + d6",
-                f"{a} + {dice[0]} against "
-                f"{b} + {dice[1]} (difference {a + dice[0] - b - dice[1]:+d})",
-            )
+        line = event_line(ev, packed.names, g.label, dice)
+        if kind == S.EV_RESULT:
             dice = None
         if line is not None:
             sections[-1].lines.append(line)

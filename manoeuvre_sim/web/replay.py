@@ -1,5 +1,120 @@
-"""The workbench's replay pages (being written)."""
+"""The workbench's replay pages: any game of either game on its board, event by event.
+
+Routes (the studies pages link to them; docs/ui.md):
+
+- ``/replay``: a small form choosing the game, the armies or players, the seed and game.
+- ``/replay/manoeuvre?study=DIR&pairing=P&game=G[&label=L]``, or
+  ``/replay/manoeuvre?army_a=France&army_b=Russia&seed=1&game=0[&...]`` with ``replay``'s
+  options; ``/replay/hex?...`` the same with ``hex replay``'s. The page: the board after
+  the chosen step, the controls, the event log, the record of the game.
+- ``/replay/<game>/board.svg?...&step=N``: the board after step N (what the page fetches
+  when it steps; the game is kept in memory, ``replay_data``, so a step only draws).
+- ``/replay/<game>/trace.jsonl?...``: the trace, as ``--format jsonl`` writes it.
+
+The page computes nothing: the steps, their words and boards come from the replay library
+(``manoeuvre/replay/steps.py``, ``hexgame/replay_steps.py``) through :mod:`.replay_data`.
+"""
 
 from __future__ import annotations
 
-ROUTES: list = []
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from manoeuvre_sim import __version__
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.web.params import Params
+from manoeuvre_sim.web.render import page
+from manoeuvre_sim.web.replay_data import replayed, step_of
+
+GAMES = {"manoeuvre": "Manoeuvre", "hex": "Maneuver"}
+
+
+def replay_url(game: str, **params) -> str:
+    """The address of a replay page: ``replay_url("manoeuvre", study="bal", pairing=3,
+    game=7)`` or ``replay_url("hex", seed=1, game=0)`` (None values left out)."""
+    if game not in GAMES:
+        raise ValueError(f"game: expected one of {', '.join(GAMES)}, got {game!r}")
+    query = urlencode({k: v for k, v in params.items() if v is not None})
+    return f"/replay/{game}" + (f"?{query}" if query else "")
+
+
+def _game(request: Request) -> str:
+    game = request.path_params["game"]
+    if game not in GAMES:
+        raise UsageError(f"no replay of {game!r}: expected /replay/manoeuvre or /replay/hex")
+    return game
+
+
+def _query(request: Request) -> str:
+    """The page's query without ``step`` (the game's identity, for the board's address)."""
+    return urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "step"])
+
+
+def index(request: Request) -> Response:
+    """The form: which game, armies or players, seed and game index."""
+    from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+
+    Params(request.query_params).only(())
+    armies = sorted(a.name for a in load_builtin_armies())
+    return page("replay_index.html", title="Replay a game", armies=armies,
+                policy=DEFAULT_POLICY,
+                version=__version__)  # fmt: skip
+
+
+def replay_page(request: Request) -> Response:
+    """A game on its board: the controls, the log, the record."""
+    game = _game(request)
+    params = Params(request.query_params)
+    rep = replayed(game, params, request.app.state.studies)
+    step = step_of(params, rep)
+    query = _query(request)
+    data = {
+        "n": len(rep.steps),
+        "step": step,
+        "turns": rep.turns,
+        "steps": [{"turn": s["turn"], "kind": s["kind"]} for s in rep.steps],
+        "board": f"/replay/{game}/board.svg?{query}",
+        "page": f"/replay/{game}?{query}",
+    }
+    return page(
+        "replay.html", title=f"Replay · {rep.title}", game=game, game_title=GAMES[game],
+        rep=rep, step=step, svg=rep.svg(step), data=data,
+        trace_url=f"/replay/{game}/trace.jsonl?{query}", version=__version__,
+    )  # fmt: skip
+
+
+def board_svg(request: Request) -> Response:
+    """The board after step ``step`` as an SVG document."""
+    game = _game(request)
+    params = Params(request.query_params)
+    rep = replayed(game, params, request.app.state.studies)
+    step = step_of(params, rep)
+    return Response(
+        str(rep.svg(step)),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "private, max-age=600"},
+    )
+
+
+def trace_jsonl(request: Request) -> Response:
+    """The game's trace as ``--format jsonl`` writes it (a download)."""
+    game = _game(request)
+    params = Params(request.query_params)
+    rep = replayed(game, params, request.app.state.studies)
+    return Response(
+        rep.jsonl,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{rep.filename}"'},
+    )
+
+
+ROUTES = [
+    Route("/replay", index, name="replay"),
+    Route("/replay/{game}/board.svg", board_svg, name="replay_board"),
+    Route("/replay/{game}/trace.jsonl", trace_jsonl, name="replay_trace"),
+    Route("/replay/{game}", replay_page, name="replay_game"),
+]

@@ -1,0 +1,190 @@
+"""Replays, step by step: one replayed game as a list of :class:`Step` s, one per event of
+its JSONL trace (``replay --format jsonl``), each with the event's record, its lines in
+English (the transcript's, :mod:`.text`), the board after it and the combat it belongs to.
+This is what the workbench's replay page steps through; and :func:`study_config`, the
+configuration of a game of a ``balance`` study directory (its manifest and row).
+
+The board after each event is rebuilt by the same trace reader as the transcript
+(:mod:`.reader`), row by row, so the board after the last step is the replay's final
+board, which :func:`~manoeuvre_sim.manoeuvre.replay.verify` checked against the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre.engine import rules as R
+from manoeuvre_sim.manoeuvre.replay.jsonl import events, trace_rows
+from manoeuvre_sim.manoeuvre.replay.model import Board, Replay, Section, square_name
+from manoeuvre_sim.manoeuvre.replay.reader import _Reader
+from manoeuvre_sim.manoeuvre.replay.text import COMBAT_TEXT, section_lines
+
+# bookkeeping records a step does not stop on: nothing happens on the board or in the log
+SILENT = ("phase", "decline")
+# events that close a combat (its highlight and caption end before them)
+_COMBAT_ENDS = {"turn", "move", "draw", "discard", "setup", "restore", "redoubt", "no_move",
+                "dig_in", "end", "spy", "reshuffle"}  # fmt: skip
+
+
+@dataclass
+class Combat:
+    """The combat an event belongs to: who attacks from where (squares 0..63), the dice
+    rolled so far and the result once known; ``caption`` in words."""
+
+    name: str
+    attacker_sq: int = -1
+    defender_sq: int = -1
+    rolls: list[str] = field(default_factory=list)
+    result: str = ""
+
+    def caption(self) -> list[str]:
+        head = COMBAT_TEXT.get(self.name, self.name)
+        if self.attacker_sq >= 0 and self.defender_sq >= 0:
+            head += f": {square_name(self.attacker_sq)} attacks {square_name(self.defender_sq)}"
+        return [head, *self.rolls, *([self.result] if self.result else [])]
+
+
+@dataclass
+class Step:
+    """One event: its JSONL ``record``, its ``words`` (the transcript's lines; a turn's
+    title for a new turn), the ``board`` after it and its ``combat`` (None outside one)."""
+
+    record: dict
+    words: list[str]
+    board: Board
+    combat: Combat | None = None
+
+
+def steps(rep: Replay) -> list[Step]:
+    """Every event of ``rep`` but the bookkeeping ones (:data:`SILENT`), in order."""
+    rows = trace_rows(rep)
+    records = events(rows)
+    reader = _Reader(rep.info)
+    out: list[Step] = []
+    i = 0
+    combat: Combat | None = None
+    pending: list[tuple] = []
+    for row in rows:
+        pending.append(row)
+        if row[0] in (R.EV_DIE, R.EV_VIA):  # detail rows: part of the next event's record
+            continue
+        before = (id(reader.cur), len(reader.cur.lines))
+        for r in pending:
+            reader.event(tuple(r))
+        pending = []
+        start = before[1] if id(reader.cur) == before[0] else 0
+        lines = reader.cur.lines[start:]
+        rec = records[i]
+        i += 1
+        if rec["kind"] == "end":
+            reader.finish()
+            lines = reader.end.lines
+        words = section_lines(rep, Section("", 0, -1, lines=list(lines)))
+        combat = _combat(combat, rec, lines, words)
+        if rec["kind"] in SILENT:
+            continue
+        if rec["kind"] == "turn":
+            words = [reader.cur.title]
+        out.append(Step(rec, words, reader.board.copy(), combat))
+    return out
+
+
+def _combat(cur: Combat | None, rec: dict, lines, words: list[str]) -> Combat | None:
+    """The combat after event ``rec`` (whose lines are ``lines``, in English ``words``): a
+    new one at a card played to initiate it, the same one with its dice and result (the
+    transcript's words), None after it."""
+    kind = rec["kind"]
+    if kind in _COMBAT_ENDS:
+        return None
+    if kind == "play" and rec.get("purpose") == "initiate":
+        values = lines[0].values if lines else {}
+        return Combat(rec.get("combat", ""), values.get("unit_sq", -1),
+                      values.get("target_sq", -1))  # fmt: skip
+    if cur is None:
+        return None
+    new = Combat(cur.name, cur.attacker_sq, cur.defender_sq, list(cur.rolls), cur.result)
+    if kind == "roll":
+        new.rolls += words
+    elif kind == "combat":
+        new.result = " ".join(words)
+    return new
+
+
+def final_positions(board: Board) -> dict[int, tuple[int, int]]:
+    """``{unit id: (square, step)}`` of the units on ``board`` (the pages' and tests' view
+    of where the game ended)."""
+    return {u: (sq, board.step[u]) for u, sq in enumerate(board.square) if sq >= 0}
+
+
+# ------------------------------------------------------------------------------------------
+# a game of a study directory
+# ------------------------------------------------------------------------------------------
+def read_study(study: Path) -> dict:
+    """The manifest of a study directory (``manifest.json``), or a UsageError naming
+    ``--study``."""
+    path = Path(study) / "manifest.json"
+    if not path.is_file():
+        raise UsageError(f"--study: {study.name} has no manifest.json (not a study directory)")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise UsageError(f"--study: {study.name}/manifest.json is not valid JSON ({e})") from None
+
+
+def study_row(study: Path, pairing: int, game: int, label: str | None = None) -> dict:
+    """The record of game ``game`` of pairing ``pairing`` (and policy label ``label`` when
+    the study has several) in ``study/games.parquet``; a UsageError naming the option."""
+    import pandas as pd
+
+    store = Path(study) / "games.parquet"
+    if not store.is_dir() and not store.is_file():
+        raise UsageError(f"--study: {study.name} has no games.parquet (no games kept)")
+    filters = [("pairing", "==", pairing), ("game", "==", game)]
+    if label is not None:
+        filters.append(("label", "==", label))
+    try:
+        df = pd.read_parquet(store, filters=filters)
+    except Exception as e:  # pyarrow's errors for a store that is not Parquet
+        raise UsageError(f"--study: {study.name}/games.parquet is not readable ({e})") from None
+    if len(df) == 0:
+        what = f"pairing {pairing}" + (f", label {label!r}" if label is not None else "")
+        raise UsageError(f"--game {game}: {study.name} has no such game ({what})")
+    if len(df) > 1:
+        labels = sorted(set(map(str, df["label"]))) if "label" in df.columns else []
+        raise UsageError(f"--label: game {game} of pairing {pairing} is played under several "
+                         f"labels ({', '.join(labels)}); give one")  # fmt: skip
+    return df.iloc[0].to_dict()
+
+
+def study_config(study: Path, pairing: int, game: int, label: str | None = None):
+    """``(SimConfig, record)``: how game ``game`` of pairing ``pairing`` of the Manoeuvre
+    ``balance`` study in directory ``study`` was played (the row's armies, players and
+    pairing seed; the manifest's rule options; ``docs/balance.md``, Seeds), and its row.
+    Refuses another game's or another kind of study."""
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+    from manoeuvre_sim.manoeuvre.runner import SimConfig
+
+    m = read_study(study)
+    if m.get("game", "manoeuvre") != "manoeuvre":
+        raise UsageError(f"--study: {study.name} holds games of {m.get('game')!r}, not Manoeuvre")
+    if m.get("study") != "balance":
+        raise UsageError(f"--study: {study.name} is a {m.get('study')!r} study; the replay "
+                         "page plays the games of a balance study")  # fmt: skip
+    row = study_row(study, pairing, game, label)
+    sides = m.get("armies") or m.get("sides") or []
+    sources = {s["name"]: s.get("source", s["name"]) for s in sides}
+    names = {f.name for f in fields(RuleOptions)}
+    opts = {k: v for k, v in (m.get("options") or {}).items() if k in names}
+    for k in ("fixed_map", "fixed_rot"):
+        if opts.get(k) is not None:
+            opts[k] = tuple(opts[k])
+    options = RuleOptions(**opts)
+    config = SimConfig(
+        sources.get(row["army_a"], row["army_a"]), sources.get(row["army_b"], row["army_b"]),
+        games=1, seed=int(row["seed"]), policy_a=str(row["policy_a"]),
+        policy_b=str(row["policy_b"]), **options.sim_fields(),
+    )  # fmt: skip
+    return config, row
