@@ -52,7 +52,7 @@ def abbreviation(name: str, width: int = 7) -> str:
 def _caption(lines: list[str], x: float, y: float, width: float, rows: int) -> list[str]:
     """The combat's lines in a box of ``rows`` lines at (x, y), wrapped to ``width``."""
     out = [f'<g class="caption" transform="translate({x:.0f},{y:.0f})">']
-    width_chars = int(width / 7.4)
+    width_chars = int(width / 8.2)  # DejaVu Sans at 13 px, bold first line: ~8 px a character
     wrapped = [part for ln in lines for part in textwrap.wrap(ln, width_chars) or [""]]
     if len(wrapped) > rows:
         wrapped = [*wrapped[: rows - 1], "…"]
