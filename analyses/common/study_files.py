@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,10 +33,16 @@ from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.core.store import STORE
 
 MAX_STUDIES = 500  # directories listed at most (a folder of studies, not a disk)
+SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")  # a table's name, as served
 MAX_DEPTH = 4  # levels under the folder searched for study directories
 # the manifest's game key -> the workbench's name for it in addresses (/replay/<name>)
 GAME_PATH = {"manoeuvre": "manoeuvre", "hex": "hex"}
-COMPLETE, INTERRUPTED, WRITING, UNREADABLE = "complete", "interrupted", "being written", "unreadable"
+COMPLETE, INTERRUPTED, WRITING, UNREADABLE = (
+    "complete",
+    "interrupted",
+    "being written",
+    "unreadable",
+)
 
 
 @dataclass
@@ -175,9 +182,11 @@ def scan_studies(root: str | Path) -> list[StudyInfo]:
 
 
 def tables(path: str | Path) -> list[str]:
-    """The names of the CSV tables a study directory holds (``matrix`` for matrix.csv)."""
+    """The names of the CSV tables a study directory holds (``matrix`` for matrix.csv): plain
+    files (not links) named with letters, digits, ``_``, ``-`` and ``.`` only."""
     path = Path(path)
-    return sorted(p.stem for p in path.glob("*.csv") if p.is_file() and not p.is_symlink())
+    return sorted(p.stem for p in path.glob("*.csv")
+                  if p.is_file() and not p.is_symlink() and SAFE_NAME.fullmatch(p.stem))  # fmt: skip
 
 
 def read_table(path: str | Path, name: str) -> pd.DataFrame:
@@ -241,9 +250,10 @@ def pairing_records(path: str | Path, pairing: int, label: str | None = None) ->
     return df
 
 
-def _share(k: float, n: int) -> dict:
+def _share(k: float, n: int, name: str = "win_rate") -> dict:
     lo, hi = stats.wilson_interval(k, n) if n else (np.nan, np.nan)
-    return {"rate": k / n if n else np.nan, "ci_low": float(lo), "ci_high": float(hi)}
+    return {name: k / n if n else np.nan, f"{name}_ci_low": float(lo),
+            f"{name}_ci_high": float(hi)}  # fmt: skip
 
 
 def pairing_outcomes(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -271,13 +281,18 @@ def pairing_outcomes(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
             other = (games["winner"] != "draw") & ~mover
             w = int(mover.sum() if same else other.sum())
             d = int((games["winner"] == "draw").sum())
-            first.append({"player": who, "games": n, "wins": w, "draws": d} | _share(w + 0.5 * d, n))
+            first.append(
+                {"player": who, "games": n, "wins": w, "draws": d} | _share(w + 0.5 * d, n)
+            )
         out["first"] = pd.DataFrame(first)
     how = next((c for c in ("victory", "ending", "end") if c in games), None)
     if how is not None:
         counts = games[how].astype(str).value_counts().sort_index()
         out["victory"] = pd.DataFrame(
-            [{"victory": k, "games": int(c)} | _share(int(c), n) for k, c in counts.items()]
+            [
+                {"victory": k, "games": int(c)} | _share(int(c), n, "share")
+                for k, c in counts.items()
+            ]
         )
     turns = next((c for c in ("game_turns", "turns", "turn") if c in games), None)
     if turns is not None:
