@@ -3,8 +3,8 @@ numba's cache and the imports are shared) once per test session.
 
 The folder holds, under ``root``: ``balance`` (3 armies, one of them named
 ``<script>alert(1)</script>`` from an army file, to check that names are escaped),
-``cards``, ``whatif``, ``hex/balance``, ``hex/ladder``, ``hex/setup``, ``hex/whatif``, and
-three broken ones: ``interrupted`` (the balance study with its manifest marked
+``cards``, ``whatif``, ``hex/balance`` (two variants: its records have two labels),
+``hex/ladder``, ``hex/setup``, ``hex/whatif``, and three broken ones: ``interrupted`` (the balance study with its manifest marked
 interrupted), ``writing`` (game records and no manifest yet: a run in progress) and
 ``garbled`` (a manifest that is not JSON).
 """
@@ -27,7 +27,7 @@ COMMANDS = {
               "--policy", "random", "--block", "50"],
     "whatif": ["whatif", "--armies", "France,Russia", "--set", "France/Garde Imperial/full=9",
                "--games-per-pairing", "6", "--policy", "random"],
-    "hex/balance": ["hex", "balance", "--borders", "basic", "--quality", "front:front",
+    "hex/balance": ["hex", "balance", "--borders", "basic,large_blue", "--quality", "front:front",
                     "--step-losses", "off", "--step-replacements", "off",
                     "--policies", "random,capital", "--games-per-pairing", "6"],
     "hex/ladder": ["hex", "ladder", "--games", "6", "--policies", "random", "--max-k", "2"],
