@@ -177,13 +177,28 @@ def test_the_pairing_page_sums_up_the_pairings_games(web):
     mine = games[games["pairing"] == 1]
     a, b = mine["army_a"].iloc[0], mine["army_b"].iloc[0]
     assert re.search(rf"{a}.*seat a.*{b}.*seat b", r.text.split('id="pairing-title">')[1][:400])
-    victory = pd.read_csv(web.studies / "balance/victory.csv")
-    row = victory[(victory["army_a"] == a) & (victory["army_b"] == b)].iloc[0]
-    assert f"{100 * row['a_win_rate']:.1f}%" in r.text  # seat a's rate, as the study has it
     assert "lengths-chart" in r.text and 'id="reverse"' in r.text
     links = re.findall(r'href="(/replay/[^"]+)"', r.text)
     assert len(links) == len(mine)
     assert links[0] == "/replay/manoeuvre?study=balance&amp;pairing=1&amp;game=0"
+
+
+def test_each_pairings_seat_rates_are_the_studys(web):
+    """Seat a's rate on every pairing page is victory.csv's (draws counting half)."""
+    victory = pd.read_csv(web.studies / "balance/victory.csv")
+    assert victory["draws"].gt(0).any()  # the check covers draws
+    index = pd.read_parquet(
+        web.studies / "balance/games.parquet", columns=["pairing", "army_a", "army_b"]
+    )
+    for _, row in victory.iterrows():
+        hit = index[(index["army_a"] == row["army_a"]) & (index["army_b"] == row["army_b"])]
+        r = web.get("/study/pairing", params={"dir": "balance", "pairing": hit["pairing"].iloc[0]})
+        seats = r.text.split('id="table-seats"')[1].split("</table>")[0]
+        rate_a = re.findall(r"<td data-sort=\"([0-9.e-]+)\">[0-9.]+% \[", seats)[0]
+        assert float(rate_a) == pytest.approx(row["a_win_rate"], abs=1e-6), (
+            row["army_a"],
+            row["army_b"],
+        )
 
 
 def test_a_hex_pairings_games_link_to_their_replay_with_the_label(web):
@@ -266,6 +281,12 @@ def test_paths_outside_the_folder_are_refused(web, path, rel):
     r = web.get(path, params={"dir": rel, **PAGES[path]})
     assert r.status_code == 400
     assert error_line(r).startswith("--dir: ")
+
+
+def test_a_way_back_into_the_folder_or_an_absolute_path_to_it_is_refused(web):
+    for rel in ("../studies/balance", str(web.studies / "balance"), "balance/../balance"):
+        r = web.get("/study", params={"dir": rel})
+        assert r.status_code == 400 and error_line(r).startswith("--dir: "), rel
 
 
 @pytest.mark.parametrize("raw", ["%2e%2e/x", "%2E%2E%2Fetc", "..%2f..%2fetc", "%2fetc"])
