@@ -19,7 +19,7 @@ import pandas as pd
 
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.analyses.hexgame.variants import ALL
-from manoeuvre_sim.core.errors import DataError
+from manoeuvre_sim.core.errors import DataError, UsageError, did_you_mean
 from manoeuvre_sim.web import study_charts as C
 from manoeuvre_sim.web.study_tables import TableView, interval_text, table_view
 
@@ -97,9 +97,14 @@ class Ctx:
 
 
 def _pick(labels: list[str], wanted: str | None) -> str | None:
-    if wanted is not None and wanted in labels:
-        return wanted
-    return labels[0] if labels else None
+    """The label (policy, variant) to show: ``wanted``, checked, or the study's first."""
+    if wanted is None:
+        return labels[0] if labels else None
+    if wanted not in labels:
+        listed = ", ".join(repr(x) for x in labels)
+        raise UsageError(f"--label: {wanted!r} is not one of {listed}"
+                         f"{did_you_mean(wanted, labels)}")  # fmt: skip
+    return wanted
 
 
 def _of(df: pd.DataFrame, col: str, label: str | None) -> pd.DataFrame:

@@ -129,6 +129,12 @@ def test_the_hex_heatmap_is_per_variant_and_leaves_out_the_pooled_row(web):
             assert f"label={label}" in c["href"]
 
 
+def test_an_unknown_label_is_refused(web):
+    r = web.get("/study", params={"dir": "hex/balance", "label": "large_bleu"})
+    assert r.status_code == 400
+    assert error_line(r).startswith("--label: &#39;large_bleu&#39; is not one of &#39;basic&#39;")
+
+
 def test_the_ladder_draws_the_libraries_fitted_curve(web):
     from manoeuvre_sim.analyses.hexgame.ladder import fitted_score
 

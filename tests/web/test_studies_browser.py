@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.web.server import serve
-from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
+from tests.web.study_fixtures import HOSTILE, studies_root  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="module")
@@ -95,4 +95,18 @@ def test_the_card_chart_finds_a_card_by_name(page, base):
     )
     named = page.locator("#cards-chart svg g.mark-text.role-mark text").all_text_contents()
     assert named and all("Garde" in n for n in named)
+    assert page.problems == []
+
+
+def test_a_hostile_name_in_a_tooltip_is_text(page, base):
+    page.goto(f"{base}/study?dir=balance")
+    page.wait_for_function("document.getElementById('heatmap').vegaView !== undefined")
+    point = _cell_point(page, "heatmap", HOSTILE, "France")
+    page.mouse.move(point["x"] + 20, point["y"] + 30)
+    page.mouse.move(point["x"], point["y"], steps=4)
+    page.wait_for_selector("#vg-tooltip-element.visible")
+    assert HOSTILE in page.inner_text("#vg-tooltip-element")
+    assert page.locator("#vg-tooltip-element script").count() == 0
+    assert page.evaluate("document.querySelectorAll('main script:not([src]):not(.vega-spec)')"
+                         ".length") == 0  # fmt: skip
     assert page.problems == []
