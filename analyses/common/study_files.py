@@ -185,8 +185,11 @@ def tables(path: str | Path) -> list[str]:
     """The names of the CSV tables a study directory holds (``matrix`` for matrix.csv): plain
     files (not links) named with letters, digits, ``_``, ``-`` and ``.`` only."""
     path = Path(path)
-    return sorted(p.stem for p in path.glob("*.csv")
-                  if p.is_file() and not p.is_symlink() and SAFE_NAME.fullmatch(p.stem))  # fmt: skip
+    return sorted(
+        p.stem
+        for p in path.glob("*.csv")
+        if p.is_file() and not p.is_symlink() and SAFE_NAME.fullmatch(p.stem)
+    )
 
 
 def read_table(path: str | Path, name: str) -> pd.DataFrame:

@@ -23,6 +23,7 @@ PERCENT = re.compile(
     r"(rate|share|delta|change|advantage|^value$|^iwd$|^piw$|^oiwd$|^score$|^draws$|"
     r"attrition|nightfall|turn_limit|^draw$|^win_|^loss_|^tb_|^use_|ci_low|ci_high)"
 )
+COUNTS = {"draws", "draw", "wins", "losses"}  # names of counts in one table, shares in another
 PLAIN = {"seed", "game", "pairing", "first_game", "k", "card_no"}
 NOT_PERCENT = re.compile(r"(rating|rank|turns|games|count|^k$|elo)")
 
@@ -107,7 +108,9 @@ def columns_of(df: pd.DataFrame) -> list[Column]:
         pair = _interval_of(c, cols)
         label = c.replace("_", " ") + (" [95% interval]" if pair else "")
         # a fraction's column never holds a value beyond 1 (matrix.csv's draws: a count)
-        percent = (pd.api.types.is_float_dtype(df[c]) and is_percent(c)
+        # (an integer column is a count, unless it is a rate that happened to be whole)
+        whole = pd.api.types.is_integer_dtype(df[c])
+        percent = (numeric and is_percent(c) and not (whole and c in COUNTS)
                    and bool(df[c].dropna().abs().le(1).all()))  # fmt: skip
         out.append(Column(c, label, numeric, percent, *(pair or (None, None))))
     return out

@@ -142,9 +142,9 @@ def balance_view(ctx: Ctx, wanted: str | None) -> View:
             "matrix",
             "Balance matrix",
             (
-                "Each army's (row) win rate against each opponent (column), both seats pooled, "
-                "draws counting half. Hover a cell for its 95% interval and games; click it for the "
-                "pairing (the row's army in seat a)."
+                "Each army's (row) win rate against each opponent (column), both seats "
+                "pooled, draws counting half. Hover a cell for its 95% interval and games; "
+                "click it for the pairing (the row's army in seat a)."
             ),
             [("heatmap", spec)],
             [ctx.table("matrix", "Matrix (every cell, by seat and by who moved first)", ml)],
@@ -204,7 +204,8 @@ def cards_view(ctx: Ctx, wanted: str | None) -> View:
         titles = {"iwd": "observed: when drawn − never drawn (IWD)",
                   "piw": "observed: when played − not (PIW)",
                   "oiwd": "observed: in the opening hand − not (OIWD)",
-                  "drawn_win_rate": "observed: win rate when drawn (too few games for IWD)"}  # fmt: skip
+                  "drawn_win_rate": "observed: win rate when drawn (too few games for IWD)",
+                  }  # fmt: skip
         spec = C.card_scatter(pts, observed=observed, observed_title=titles[observed])
         secs.append(Section("observed", "Observed against ablation", (
             "Each card's observed improvement (x) against its ablation value: the win rate "

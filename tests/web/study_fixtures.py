@@ -4,9 +4,9 @@ numba's cache and the imports are shared) once per test session.
 The folder holds, under ``root``: ``balance`` (3 armies, one of them named
 ``<script>alert(1)</script>`` from an army file, to check that names are escaped),
 ``cards``, ``whatif``, ``hex/balance`` (two variants: its records have two labels),
-``hex/ladder``, ``hex/setup``, ``hex/whatif``, and three broken ones: ``interrupted`` (the balance study with its manifest marked
-interrupted), ``writing`` (game records and no manifest yet: a run in progress) and
-``garbled`` (a manifest that is not JSON).
+``hex/ladder``, ``hex/setup``, ``hex/whatif``, and three broken ones: ``interrupted``
+(the balance study with its manifest marked interrupted), ``writing`` (game records and no
+manifest yet: a run in progress) and ``garbled`` (a manifest that is not JSON).
 """
 
 from __future__ import annotations
