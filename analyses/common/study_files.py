@@ -19,6 +19,7 @@ Python API::
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -231,8 +232,16 @@ INDEX_COLUMNS = ["label", "pairing", "army_a", "army_b", "policy_a", "policy_b"]
 
 def pairing_index(path: str | Path) -> pd.DataFrame:
     """The study's pairings as its records hold them: one row per (label, pairing) with the
-    sides and players of each seat (columns the records lack are left out) and ``games``."""
-    df = _read(_store_files(Path(path)), columns=INDEX_COLUMNS)
+    sides and players of each seat (columns the records lack are left out) and ``games``.
+    Read once per state of the store (its parts' names, sizes and times), then remembered."""
+    files = _store_files(Path(path))
+    key = tuple((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    return _index(str(Path(path).resolve()), key).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _index(path: str, key: tuple) -> pd.DataFrame:
+    df = _read([Path(path) / STORE / name for name, _, _ in key], columns=INDEX_COLUMNS)
     if df.empty or "pairing" not in df:
         return pd.DataFrame(columns=["label", "pairing", "games"])
     if "label" not in df:

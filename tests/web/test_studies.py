@@ -317,3 +317,19 @@ def test_a_link_out_of_the_folder_is_refused(tmp_path):
 def test_a_file_that_is_not_a_study_is_refused(web):
     r = web.get("/study", params={"dir": "balance/games.parquet"})
     assert r.status_code == 400 and "not a study directory" in error_line(r)
+
+
+def test_the_list_is_bounded(client, monkeypatch):
+    from manoeuvre_sim.analyses.common import study_files as SF
+
+    monkeypatch.setattr(SF, "MAX_STUDIES", 3)
+    for k in range(5):
+        (client.studies / f"s{k}").mkdir()
+        (client.studies / f"s{k}/manifest.json").write_text('{"study": "balance"}')
+    deep = client.studies / "a/b/c/d/e/f"
+    deep.mkdir(parents=True)
+    (deep / "manifest.json").write_text("{}")
+    r = client.get("/studies")
+    assert r.text.count("/study?dir=") == 3 and "Only the first 3 are listed." in r.text
+    monkeypatch.setattr(SF, "MAX_STUDIES", 100)
+    assert "a%2Fb%2Fc" not in client.get("/studies").text  # deeper than MAX_DEPTH
