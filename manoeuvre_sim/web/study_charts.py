@@ -1,0 +1,278 @@
+"""The study pages' Vega-Lite specs, built from the study's own tables (nothing computed
+here but the layout: every rate, interval and fitted value is the study's or the library's).
+
+Each spec is a plain dict for ``vega-embed``; ``static/studies.js`` embeds every
+``<script type="application/json" class="vega-spec">`` of a page, and a mark whose datum
+has an ``href`` navigates there when clicked (the heatmap's cells open their pairing).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+RATE_SCALE = {"domain": [0, 0.5, 1], "range": ["#b2182b", "#f7f7f7", "#2166ac"]}
+
+
+def clean(value):
+    """A table value as JSON takes it: NaN and infinities as null, numpy scalars as
+    Python's."""
+    if value is None:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def records(df: pd.DataFrame, columns=None) -> list[dict]:
+    """``df``'s rows (``columns`` of them) as JSON-ready dicts."""
+    cols = [c for c in (columns or df.columns) if c in df.columns]
+    return [{c: clean(v) for c, v in zip(cols, row, strict=True)} for row in df[cols].itertuples(
+        index=False, name=None)]  # fmt: skip
+
+
+def _pct(field: str, title: str) -> dict:
+    return {"field": field, "type": "quantitative", "title": title, "format": ".1%"}
+
+
+def heatmap(
+    cells: list[dict],
+    *,
+    row: str,
+    col: str,
+    row_title: str,
+    col_title: str,
+    order: list[str],
+    col_order: list[str] | None = None,
+    what: str = "win rate",
+) -> dict:
+    """A win-rate matrix: one cell per (``row``, ``col``), coloured by ``rate`` (0 red, 1/2
+    white, 1 blue), the rate written in it; hovering shows the rate, its 95 % interval and
+    the games; a cell with an ``href`` opens it when clicked.
+
+    ``cells``: dicts with ``row``/``col`` keys named as given, ``rate``, ``ci_low``,
+    ``ci_high``, ``games``, ``interval`` (the interval in words) and ``href``.
+    """  # fmt: skip
+    n_rows, n_cols = len(order), len(col_order or order)
+    size = max(34, min(70, 560 // max(n_rows, n_cols, 1)))
+    x = {
+        "field": col,
+        "type": "nominal",
+        "title": col_title,
+        "sort": col_order or order,
+        "axis": {"labelAngle": -35, "labelLimit": 160},
+    }
+    y = {"field": row, "type": "nominal", "title": row_title, "sort": order,
+         "axis": {"labelLimit": 180}}  # fmt: skip
+    tooltip = [
+        {"field": row, "type": "nominal", "title": row_title},
+        {"field": col, "type": "nominal", "title": col_title},
+        _pct("rate", what),
+        {"field": "interval", "type": "nominal", "title": "95% interval"},
+        {"field": "games", "type": "quantitative", "title": "games", "format": ","},
+    ]
+    return {
+        "$schema": SCHEMA,
+        "width": size * n_cols,
+        "height": size * n_rows,
+        "data": {"values": cells},
+        "encoding": {"x": x, "y": y},
+        "layer": [
+            {
+                "mark": {"type": "rect", "cursor": "pointer", "stroke": "#fff"},
+                "encoding": {
+                    "color": {"field": "rate", "type": "quantitative", "title": what,
+                              "scale": RATE_SCALE, "legend": {"format": ".0%"}},
+                    "tooltip": tooltip,
+                },
+            },
+            {
+                "mark": {"type": "text", "fontSize": 11, "cursor": "pointer"},
+                "encoding": {
+                    "text": {"field": "rate", "type": "quantitative", "format": ".0%"},
+                    "color": {"condition": {"test": "abs(datum.rate - 0.5) > 0.3",
+                                            "value": "#fff"}, "value": "#222"},
+                    "tooltip": tooltip,
+                },
+            },
+        ],
+        "config": {"view": {"stroke": None}},
+    }  # fmt: skip
+
+
+def card_scatter(cards: list[dict], *, observed: str, observed_title: str) -> dict:
+    """Each card's observed improvement (x) against its ablation value (y), both with their
+    intervals in the tooltip; a text box finds any card by name (the matching points stay
+    solid and are named, the rest fade)."""
+    find = "find && indexof(lower(datum.card), lower(find)) >= 0"
+    tooltip = [
+        {"field": "card", "type": "nominal", "title": "card"},
+        {"field": "kind", "type": "nominal", "title": "kind"},
+        _pct(observed, observed_title),
+        _pct("value", "ablation value"),
+        {"field": "value_interval", "type": "nominal", "title": "value, 95% interval"},
+        {"field": "games", "type": "quantitative", "title": "games"},
+    ]
+    base = {
+        "x": {"field": observed, "type": "quantitative", "title": observed_title,
+              "axis": {"format": ".0%"}, "scale": {"zero": False, "nice": True}},
+        "y": {"field": "value", "type": "quantitative",
+              "title": "ablation: win rate lost without the card", "axis": {"format": ".0%"}},
+    }  # fmt: skip
+    return {
+        "$schema": SCHEMA,
+        "width": 640,
+        "height": 400,
+        "params": [{"name": "find", "value": "",
+                    "bind": {"input": "search", "name": "find a card ",
+                             "placeholder": "name, e.g. Garde"}}],
+        "data": {"values": cards},
+        "encoding": base,
+        "layer": [
+            {
+                "mark": {"type": "point", "filled": True, "size": 60},
+                "encoding": {
+                    "shape": {"field": "kind", "type": "nominal"},
+                    "color": {"field": "kind", "type": "nominal"},
+                    "opacity": {"condition": {"test": f"!find || ({find})", "value": 0.9},
+                                "value": 0.12},
+                    "tooltip": tooltip,
+                },
+            },
+            {
+                "transform": [{"filter": find}],
+                "mark": {"type": "text", "align": "left", "dx": 7, "fontSize": 11},
+                "encoding": {"text": {"field": "card"}},
+            },
+            {"mark": {"type": "rule", "color": "#999", "strokeDash": [3, 3]},
+             "encoding": {"y": {"datum": 0}, "x": None}},
+        ],
+    }  # fmt: skip
+
+
+def interval_bars(
+    rows: list[dict], *, label: str, value: str, low: str, high: str, title: str, label_title: str
+) -> dict:
+    """One point and its 95 % interval per row (a what-if's deltas), a rule at 0."""
+    enc_y = {
+        "field": label,
+        "type": "nominal",
+        "title": label_title,
+        "sort": None,
+        "axis": {"labelLimit": 220},
+    }
+    tooltip = [
+        {"field": label, "type": "nominal", "title": label_title},
+        _pct(value, title),
+        _pct(low, "95% low"),
+        _pct(high, "95% high"),
+    ]
+    return {
+        "$schema": SCHEMA,
+        "width": 520,
+        "height": {"step": 24},
+        "data": {"values": rows},
+        "encoding": {"y": enc_y},
+        "layer": [
+            {"mark": {"type": "rule", "strokeWidth": 2},
+             "encoding": {"x": {"field": low, "type": "quantitative", "title": title,
+                                "axis": {"format": "+.0%"}},
+                          "x2": {"field": high}, "tooltip": tooltip}},
+            {"mark": {"type": "point", "filled": True, "size": 70},
+             "encoding": {"x": {"field": value, "type": "quantitative"}, "tooltip": tooltip}},
+            {"mark": {"type": "rule", "color": "#999", "strokeDash": [3, 3]},
+             "encoding": {"x": {"datum": 0}}},
+        ],
+    }  # fmt: skip
+
+
+def ladder(points: list[dict], curve: list[dict], k_star: dict | None) -> dict:
+    """The handicap ladder: the favoured side's score on each rung k with its interval, the
+    fitted curve, and the even point k* (with its interval) when the fit found one."""
+    x = {"field": "k", "type": "quantitative", "title": "k: units weakened (rung)"}
+    y_title = "favoured side's score (win 1, draw 1/2)"
+    layers = [
+        {"data": {"values": curve}, "mark": {"type": "line", "color": "#23518c"},
+         "encoding": {"x": x, "y": {"field": "score", "type": "quantitative", "title": y_title,
+                                    "scale": {"domain": [0, 1]}, "axis": {"format": ".0%"}}}},
+        {"data": {"values": points}, "mark": {"type": "rule"},
+         "encoding": {"x": x, "y": {"field": "score_ci_low", "type": "quantitative"},
+                      "y2": {"field": "score_ci_high"}}},
+        {"data": {"values": points}, "mark": {"type": "point", "filled": True, "size": 70},
+         "encoding": {"x": x, "y": {"field": "score", "type": "quantitative"},
+                      "tooltip": [{"field": "k", "title": "k"}, _pct("score", "score"),
+                                  {"field": "interval", "title": "95% interval"},
+                                  {"field": "games", "title": "games"}]}},
+        {"data": {"values": [{"y": 0.5}]}, "mark": {"type": "rule", "strokeDash": [3, 3],
+                                                    "color": "#999"},
+         "encoding": {"y": {"field": "y", "type": "quantitative"}}},
+    ]  # fmt: skip
+    if k_star:
+        layers.append({"data": {"values": [k_star]}, "mark": {"type": "rect", "opacity": 0.15,
+                                                              "color": "#a4262c"},
+                       "encoding": {"x": {"field": "low", "type": "quantitative"},
+                                    "x2": {"field": "high"}}})  # fmt: skip
+    return {"$schema": SCHEMA, "width": 560, "height": 320, "layer": layers}
+
+
+HEX_PATH = "M -1 0 L -0.5 -0.866 L 0.5 -0.866 L 1 0 L 0.5 0.866 L -0.5 0.866 Z"
+
+
+def capital_map(cells: list[dict], *, title: str) -> dict:
+    """Where the Capital stood: one hexagon per legal hex (``x``, ``y``: its centre on the
+    map, flat-topped columns), coloured by the share of games it stood there, faint when
+    few games; hover for the hex, its games and the first player's win rate there."""
+    tooltip = [
+        {"field": "hex", "title": "hex"},
+        {"field": "games", "title": "games"},
+        _pct("share", "share of games"),
+        _pct("first_win_rate", "first player's win rate"),
+        {"field": "interval", "title": "95% interval"},
+    ]
+    xs = [c["x"] for c in cells] or [0.0]
+    ys = [c["y"] for c in cells] or [0.0]
+    unit = 17  # pixels per hex radius; the scales keep the map's proportions
+    x_dom, y_dom = [min(xs) - 1.2, max(xs) + 1.2], [min(ys) - 1.2, max(ys) + 1.2]
+    return {
+        "$schema": SCHEMA,
+        "title": title,
+        "width": round((x_dom[1] - x_dom[0]) * unit),
+        "height": round((y_dom[1] - y_dom[0]) * unit),
+        "data": {"values": cells},
+        # a custom shape of radius 1 is drawn at radius sqrt(size) / 2 pixels
+        "mark": {"type": "point", "shape": HEX_PATH, "filled": True,
+                 "size": (2 * unit * 0.95) ** 2, "stroke": "#888", "strokeWidth": 0.6},
+        "encoding": {
+            "x": {"field": "x", "type": "quantitative", "axis": None,
+                  "scale": {"domain": x_dom, "nice": False, "zero": False}},
+            "y": {"field": "y", "type": "quantitative", "axis": None,
+                  "scale": {"domain": y_dom, "nice": False, "zero": False, "reverse": True}},
+            "color": {"field": "share", "type": "quantitative", "title": "share of games",
+                      "scale": {"scheme": "blues"}, "legend": {"format": ".0%"}},
+            "opacity": {"condition": {"test": "datum.few_games", "value": 0.45}, "value": 1},
+            "tooltip": tooltip,
+        },
+    }  # fmt: skip
+
+
+def lengths(rows: list[dict]) -> dict:
+    """Games by length in turns (a pairing's game-length distribution)."""
+    return {
+        "$schema": SCHEMA,
+        "width": 460,
+        "height": 180,
+        "data": {"values": rows},
+        "mark": {"type": "bar", "color": "#23518c"},
+        "encoding": {
+            "x": {"field": "turns", "type": "quantitative", "bin": {"maxbins": 30, "minstep": 1},
+                  "title": "game length (turns)"},
+            "y": {"aggregate": "sum", "field": "games", "type": "quantitative",
+                  "title": "games"},
+            "tooltip": [{"field": "turns", "bin": {"maxbins": 30, "minstep": 1}, "title": "turns"},
+                        {"aggregate": "sum", "field": "games", "title": "games"}],
+        },
+    }  # fmt: skip
