@@ -27,6 +27,7 @@ from starlette.routing import Route
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
+from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
 from manoeuvre_sim.web.safety import confine
@@ -41,6 +42,7 @@ GAME_COLUMNS = ("game", "seed", "label", "army_a", "army_b", "policy_a", "policy
                 "first_player", "winner", "victory", "tiebreak", "game_turns", "turn_limit",
                 "vp_a", "vp_b", "eliminated_a", "eliminated_b", "capital_hex_a",
                 "capital_hex_b", "capital_fell_turn_a", "capital_fell_turn_b")  # fmt: skip
+PAGES = PageCache()  # rendered study and pairing pages, by query and study state
 OUTCOME_TITLES = {
     "seats": "Each seat",
     "first": "First and second player",
@@ -76,10 +78,20 @@ def studies_page(request: Request) -> Response:
                 studies=list_studies(root), folder=str(root), cap=SF.MAX_STUDIES)  # fmt: skip
 
 
+def _cached(request: Request, info: SF.StudyInfo, render) -> Response:
+    key = (request.url.path, str(info.path), str(request.query_params),
+           study_state(info.path, SF.STORE))  # fmt: skip
+    return PAGES.page(key, render)
+
+
 def study_page(request: Request) -> Response:
     p = Params(request.query_params)
     p.only(("dir", "label"))
     info = open_study(request.app.state.studies, p.string("dir"))
+    return _cached(request, info, lambda: _study_page(p, info))
+
+
+def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
     return page("study.html", title=f"Study {info.rel}", version=__version__, info=info,
                 heading=study_title(info),
@@ -141,6 +153,10 @@ def pairing_page(request: Request) -> Response:
     p = Params(request.query_params)
     p.only(("dir", "pairing", "label", "page", "size"))
     info = open_study(request.app.state.studies, p.string("dir"))
+    return _cached(request, info, lambda: _pairing_page(p, info))
+
+
+def _pairing_page(p: Params, info: SF.StudyInfo) -> Response:
     pairing = p.integer("pairing", lo=0)
     if pairing is None:
         raise UsageError("--pairing: expected a pairing number (an integer >= 0)")
