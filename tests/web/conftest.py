@@ -2,9 +2,10 @@
 driving Debian's Chromium for flows.
 
 Playwright's own browser download does not work here (and is never run): the browser is
-``/usr/bin/chromium`` from Debian's ``chromium`` package. Without it every browser test is
-skipped from this one place, so the summary says it in one line, with how to install it
-(``.ci/run`` installs it, so CI always runs them).
+``/usr/bin/chromium`` from Debian's ``chromium`` package. Without it every browser test
+(each one that asks for the ``browser`` or ``page`` fixture) is deselected and the summary
+says so in one line, with how to install it (``.ci/run`` installs it, so CI always runs
+them).
 """
 
 from __future__ import annotations
@@ -29,6 +30,25 @@ SKIP_BROWSER = (
     f"browser tests skipped: no Chromium at {CHROMIUM} "
     "(apt-get install chromium fonts-dejavu-core, as .ci/run does)"
 )
+
+
+_SKIPPED: list[str] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without Chromium, leave out the browser tests (one summary line says so)."""
+    if Path(CHROMIUM).exists():
+        return
+    browser_tests = [i for i in items if {"browser", "page"} & set(getattr(i, "fixturenames", ()))]
+    if browser_tests:
+        config.hook.pytest_deselected(items=browser_tests)
+        items[:] = [i for i in items if i not in browser_tests]
+        _SKIPPED.extend(i.nodeid for i in browser_tests)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _SKIPPED:
+        terminalreporter.write_line(f"{len(_SKIPPED)} {SKIP_BROWSER}")
 
 
 @pytest.fixture
