@@ -390,6 +390,9 @@ def run_and_write(
     if res.manifest.get(done_key, 0) == 0:
         click.echo("interrupted before any game finished: no tables written", err=True)
         sys.exit(130)
+    command = invoked_command()
+    if command and "command" not in res.manifest:  # provenance, as Maneuver's studies keep it
+        res.manifest["command"] = command
     written = res.write(out_dir, paper=paper)
     click.echo("\n".join(res.summary()))
     m = res.manifest

@@ -68,6 +68,15 @@ class StudyInfo:
         return str(self.manifest.get("game", "manoeuvre")) if self.manifest else "?"
 
     @property
+    def game_title(self) -> str:
+        """The game's name as pages show it (the registry's title before its parenthesis:
+        ``Manoeuvre``, ``Maneuver``); the key when the registry lacks it."""
+        from manoeuvre_sim.core.games import GAMES
+
+        entry = GAMES.get(self.game)
+        return entry[1].split(" (")[0] if entry else self.game
+
+    @property
     def kind(self) -> str:
         return str(self.manifest.get("study", "?")) if self.manifest else "?"
 

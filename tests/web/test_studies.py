@@ -75,7 +75,7 @@ def test_the_list_shows_every_study_with_its_provenance_and_state(web):
     assert balance["rules_version"] in rows["balance"]
     assert balance["data_hash"] in rows["balance"]
     assert ">random</td>" in rows["balance"]  # the players
-    assert "hex ladder" in rows["hex%2Fladder"] and ">hex</td>" in rows["hex%2Fladder"]
+    assert "hex ladder" in rows["hex%2Fladder"] and ">Maneuver</td>" in rows["hex%2Fladder"]
     assert "<script>alert" not in r.text
 
 

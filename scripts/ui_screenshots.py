@@ -1,0 +1,93 @@
+"""The screenshots of docs/ui.md: each page of the workbench at a laptop's size (1366x820),
+taken in Debian's Chromium through Playwright from a server over a folder of studies.
+
+    .venv/bin/python scripts/ui_screenshots.py [--studies reports] [--out docs/ui]
+
+The folder must hold the studies the guide shows (as the guide's commands make them):
+balance/ (make run), whatif/, cards-france/, hex-balance/. Each shot is written whole
+(a temporary name, then renamed); look at every one before committing them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.web.server import serve  # noqa: E402
+
+# (file, address, what to do on the page before the shot)
+SHOTS = [
+    ("home.png", "/", None),
+    (
+        "odds-assault.png",
+        "/odds/manoeuvre/assault?strength=6&dice=2d8&support=5%3A1d8"
+        "&leader_combat=1&defense=9&simulate=100000&seed=1",
+        None,
+    ),
+    ("odds-matchup.png", "/odds/manoeuvre/matchup", None),
+    ("odds-hex.png", "/odds/hex?attack=5%2C4u&defend=4c%2C2&step_losses=on", None),
+    ("studies.png", "/studies", None),
+    ("balance.png", "/study?dir=balance", "hover-cell"),
+    ("pairing.png", "/study/pairing?dir=balance&pairing=1", None),
+    ("cards.png", "/study?dir=cards-france", None),
+    ("whatif.png", "/study?dir=whatif", None),
+    ("hex-balance.png", "/study?dir=hex-balance", None),
+    ("replay.png", "/replay/manoeuvre?study=balance&pairing=1&game=0", "combat"),
+    ("replay-hex.png", "/replay/hex?seed=1&game=0", "combat"),
+    ("error.png", "/odds/manoeuvre/assault?strength=6&dice=2d8&defense=-3", None),
+]
+
+
+def _act(page, action: str | None) -> None:
+    if action == "hover-cell":
+        page.wait_for_selector(".vega-embed svg, .vega-embed canvas", timeout=15_000)
+        box = page.locator(".vega-embed").first.bounding_box()
+        page.mouse.move(box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.3)
+        page.wait_for_timeout(400)
+    elif action == "combat":
+        # step forward until the board shows a combat's caption
+        for _ in range(400):
+            if page.locator("#board .caption text").count():
+                break
+            page.keyboard.press("ArrowRight")
+            page.wait_for_timeout(15)
+        page.wait_for_timeout(300)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--studies", type=Path, default=ROOT / "reports")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "ui")
+    ap.add_argument("--only", default="", help="comma-separated file names")
+    args = ap.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    only = {x for x in args.only.split(",") if x}
+    args.out.mkdir(parents=True, exist_ok=True)
+    with serve(args.studies) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1366, "height": 820})
+        for name, address, action in SHOTS:
+            if only and name not in only:
+                continue
+            page = context.new_page()
+            page.goto(url + address)
+            page.wait_for_load_state("networkidle")
+            _act(page, action)
+            tmp = args.out / f".{name}"
+            page.screenshot(path=str(tmp))
+            os.replace(tmp, args.out / name)
+            print(f"wrote {args.out / name}")
+            page.close()
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
