@@ -119,9 +119,9 @@ def card_scatter(cards: list[dict], *, observed: str, observed_title: str) -> di
     ]
     base = {
         "x": {"field": observed, "type": "quantitative", "title": observed_title,
-              "axis": {"format": ".0%"}, "scale": {"zero": False, "nice": True}},
+              "axis": {"format": ".2~%"}, "scale": {"zero": False, "nice": True}},
         "y": {"field": "value", "type": "quantitative",
-              "title": "ablation: win rate lost without the card", "axis": {"format": ".0%"}},
+              "title": "ablation: win rate lost without the card", "axis": {"format": ".2~%"}},
     }  # fmt: skip
     return {
         "$schema": SCHEMA,
