@@ -159,23 +159,35 @@ def study_row(study: Path, pairing: int, game: int, label: str | None = None) ->
     return df.iloc[0].to_dict()
 
 
+# the studies whose 'base' games are ordinary games of the built-in (or named) armies
+BASE_GAMES_OF = ("whatif", "cards")
+
+
 def study_config(study: Path, pairing: int, game: int, label: str | None = None):
     """``(SimConfig, record)``: how game ``game`` of pairing ``pairing`` of the Manoeuvre
     ``balance`` study in directory ``study`` was played (the row's armies, players and
     pairing seed; the manifest's rule options; ``docs/balance.md``, Seeds), and its row.
-    Refuses another game's or another kind of study."""
+    A what-if's or card study's ``base`` games too (the base armies, the same seeds).
+    Refuses another game's or another kind of study, and a variant's games."""
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.runner import SimConfig
 
     m = read_study(study)
     if m.get("game", "manoeuvre") != "manoeuvre":
         raise UsageError(f"--study: {study.name} holds games of {m.get('game')!r}, not Manoeuvre")
-    if m.get("study") != "balance":
-        raise UsageError(f"--study: {study.name} is a {m.get('study')!r} study; the replay "
-                         "page plays the games of a balance study")  # fmt: skip
+    kind = m.get("study")
+    if kind not in ("balance", *BASE_GAMES_OF):
+        raise UsageError(f"--study: {study.name} is a {kind!r} study; the replay page plays "
+                         "the games of a balance, what-if or card-value study")  # fmt: skip
     row = study_row(study, pairing, game, label)
+    if kind in BASE_GAMES_OF and str(row.get("label")) != "base":
+        # a what-if's variant or a card study's ablation plays changed army data, which the
+        # study does not keep as a file: only its base games are played as recorded
+        raise UsageError(f"--label: {study.name} is a {kind!r} study; its {row.get('label')!r} "
+                         "games play changed army data the study does not keep, so only its "
+                         "'base' games can be replayed")  # fmt: skip
     sides = m.get("armies") or m.get("sides") or []
-    sources = {s["name"]: s.get("source", s["name"]) for s in sides}
+    sources = {s["name"]: s.get("source") or s["name"] for s in sides}
     names = {f.name for f in fields(RuleOptions)}
     opts = {k: v for k, v in (m.get("options") or {}).items() if k in names}
     for k in ("fixed_map", "fixed_rot"):
