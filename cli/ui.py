@@ -19,6 +19,22 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _warm_replays(studies: str) -> None:
+    """Replay one game of each game, so that the traced kernels the replay pages play are
+    compiled (or loaded from numba's cache) before the first visitor asks: a minute the
+    first time after an install, a second or two after."""
+    import time
+
+    from manoeuvre_sim.web.params import Params
+    from manoeuvre_sim.web.replay_data import replayed
+
+    t = time.perf_counter()
+    click.echo("preparing the replays (compiled once: about a minute the first time)...", err=True)
+    replayed("manoeuvre", Params({"army_a": "France", "army_b": "Russia"}), studies)
+    replayed("hex", Params({}), studies)
+    click.echo(f"ready in {time.perf_counter() - t:.1f} s", err=True)
+
+
 @click.command()
 @click.option(
     "--studies",
@@ -67,6 +83,7 @@ def ui(studies: str, host: str, port: int, no_warmup: bool) -> None:
         if kinds:
             click.echo(f"compiling the game engines first ({', '.join(kinds)})...", err=True)
             compile_kernels(kinds)
+        _warm_replays(studies)
     app = create_app(studies)
     shown = f"[{host}]" if ":" in host else host
     click.echo(

@@ -83,3 +83,39 @@ def test_browser_loads_the_home_page_with_no_failed_request(page, tmp_path):
         assert page.title().endswith("manoeuvre-sim")
         assert page.locator("header.top nav a").count() == 4
     assert page.problems == []
+
+
+def test_ui_serves_loopback_and_warns_for_another_host(monkeypatch, tmp_path):
+    """``ui`` prints the address; a non-loopback --host gets a warning line first."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: served.append((host, port)))
+    r = CliRunner().invoke(cli, ["ui", "--no-warmup", "--studies", str(tmp_path), "--port", "9123"])
+    assert r.exit_code == 0, r.output
+    assert "http://127.0.0.1:9123/" in r.output and "warning" not in r.output
+    assert served == [("127.0.0.1", 9123)]
+    r = CliRunner().invoke(cli, ["ui", "--no-warmup", "--host", "0.0.0.0", "--port", "9124"])
+    assert r.exit_code == 0, r.output
+    assert "warning: --host 0.0.0.0: the workbench is reachable from other machines" in r.output
+    assert served[-1] == ("0.0.0.0", 9124)
+
+
+def test_a_browser_gets_the_safe_answer_to_a_path_out_of_the_folder(page, tmp_path):
+    """Typed into the address bar: '..', an encoded '..' and an absolute path each get the
+    400 page with its reason, never a file from outside the studies folder."""
+    from tests.web.server import serve
+
+    (tmp_path / "studies").mkdir()
+    (tmp_path / "secret.txt").write_text("top secret", encoding="utf-8")
+    with serve(tmp_path / "studies") as url:
+        for address in ("/study?dir=../", "/study?dir=%2e%2e%2f", "/study?dir=/etc",
+                        "/study/table.csv?dir=..&name=secret"):  # fmt: skip
+            response = page.goto(url + address)
+            assert response.status == 400, address
+            text = page.locator("#error-message").inner_text()
+            assert "--dir" in text and "studies folder" in text, (address, text)
+            assert "top secret" not in page.content()
