@@ -119,6 +119,15 @@ def diff_chart(cmp: C.Comparison) -> dict:
     }  # fmt: skip
 
 
+def cell_text(diff: float, moved: bool) -> str:
+    """A heatmap cell's words: B - A in whole points (``0``, never ``-0``), starred when it
+    moved beyond its interval."""
+    if diff != diff:
+        return ""
+    n = round(100 * diff)
+    return (f"{n:+d}" if n else "0") + ("*" if moved else "")
+
+
 def cells_chart(cmp: C.Comparison) -> dict | None:
     """The matrix of differences B - A cell by cell (blue: B higher), a cell whose interval
     excludes zero outlined and starred."""
@@ -128,8 +137,8 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
     rows = [str(x) for x in cmp.table.sort_values("rank_a")[cmp.unit]]
     cols = rows if cmp.unit == "army" else sorted({str(x) for x in c["col"]})
     data = records(c.assign(row=c["row"].astype(str), col=c["col"].astype(str),
-                            text=[f"{100 * d:+.0f}{'*' if m else ''}" if d == d else ""
-                                  for d, m in zip(c["diff"], c["moved"], strict=True)]),
+                            text=[cell_text(d, m) for d, m in zip(c["diff"], c["moved"],
+                                                                    strict=True)]),
                    ["row", "col", "rate_a", "rate_b", "diff", "diff_low", "diff_high", "moved",
                     "text", "games_a", "games_b"])  # fmt: skip
     lim = max(0.05, float(c["diff"].abs().max() or 0))

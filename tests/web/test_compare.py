@@ -48,7 +48,8 @@ def test_the_page_shows_each_army_the_charts_and_both_provenances(web, compare_r
     cells = s["compare-cells-chart"]["data"]["values"]
     assert len(cells) == 6
     for c in cells:  # the difference in points, starred when it moved beyond its interval
-        assert c["text"] == f"{100 * c['diff']:+.0f}" + ("*" if c["moved"] else "")
+        n = round(100 * c["diff"])
+        assert c["text"] == (f"{n:+d}" if n else "0") + ("*" if c["moved"] else "")
     for key in ("a", "b"):
         prov = re.search(rf'id="provenance-{key}">(.*?)</dl>', r.text, re.S).group(1)
         assert "seed" in prov and "rules" in prov and "data hash" in prov
