@@ -108,6 +108,10 @@ def _manifest(path: Path, what: str) -> dict:
     if m.get("interrupted"):
         raise UsageError(f"{what}: {path.name} is not a finished study (its run was "
                          "interrupted); resume it first")  # fmt: skip
+    store = path / STORE
+    if store.is_dir() and any(p.name.startswith(".") for p in store.iterdir()):
+        raise UsageError(f"{what}: {path.name} is not a finished study (a part of its games "
+                         "is being written: a run is adding to it)")  # fmt: skip
     kind = str(m.get("study"))
     if kind not in KINDS:
         raise UsageError(f"{what}: {path.name} is a {kind!r} study; compare reads balance "

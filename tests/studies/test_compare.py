@@ -146,6 +146,16 @@ def test_what_cannot_be_compared_is_refused_in_one_line(compare_root, a, b, word
     assert words in str(e.value) and "\n" not in str(e.value)
 
 
+def test_a_study_a_run_is_adding_to_is_refused(compare_root, tmp_path):  # noqa: F811
+    import shutil
+
+    busy = tmp_path / "busy"
+    shutil.copytree(compare_root / "random", busy)
+    (busy / "games.parquet" / ".part-9.parquet.tmp").write_bytes(b"")
+    with pytest.raises(UsageError, match="B: busy is not a finished study .a part of its games"):
+        C.compare(compare_root / "random", busy)
+
+
 def test_a_label_that_is_not_the_study_s_is_refused(compare_root):  # noqa: F811
     with pytest.raises(UsageError, match="--label-b: 'tuned' is not one of 'random'"):
         C.compare(compare_root / "simple", compare_root / "random", label_b="tuned")
