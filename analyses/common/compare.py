@@ -35,7 +35,7 @@ Python API (what ``manoeuvre-sim compare A B`` and the workbench's /compare page
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +62,7 @@ class Study:
     manifest: dict
     label: str
     games: pd.DataFrame
+    labels: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -76,6 +77,7 @@ class Study:
                 out["data_hash"] = m[key]
                 break
         out["players"] = players(m, self.label)
+        out["labels"] = list(self.labels)
         return out
 
 
@@ -195,7 +197,7 @@ def load(path: str | Path, what: str = "A", label: str | None = None,
     else:
         use = label
     games = perspective(df, str(m.get("study")), use)
-    return Study(path, path.name, m, use or "", games)
+    return Study(path, path.name, m, use or "", games, tuple(labels) if use else ())
 
 
 # ------------------------------------------------------------------------------ the figures
@@ -406,8 +408,8 @@ def compare_studies(a: Study, b: Study, confidence: float = 0.95) -> Comparison:
     if len(common) < 1:
         raise UsageError(f"compare: A and B have no {unit} in common")
     only = {"A": sorted(ra - rb), "B": sorted(rb - ra)}
-    a = Study(a.path, a.name, a.manifest, a.label, _keep(a.games, common, unit))
-    b = Study(b.path, b.name, b.manifest, b.label, _keep(b.games, common, unit))
+    a = replace(a, games=_keep(a.games, common, unit))
+    b = replace(b, games=_keep(b.games, common, unit))
     paired, why = pairing_check(a, b)
     cells = cell_table(a, b, paired, confidence)
     table = field_table(cells, unit, paired, confidence)

@@ -175,6 +175,12 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
     }  # fmt: skip
 
 
+def swapped(q: dict) -> dict:
+    """The query with A and B (and their labels) exchanged."""
+    swap = {"a": "b", "b": "a", "label_a": "label_b", "label_b": "label_a"}
+    return {swap[k]: v for k, v in q.items()}
+
+
 def _render(request: Request) -> Response:
     cmp, ia, ib, p = _comparison(request)
     t = cmp.table.sort_values("rank_a")
@@ -185,7 +191,7 @@ def _render(request: Request) -> Response:
         rows=rows, more=max(0, len(t) - MAX_ROWS), cells_more=max(0, len(cmp.cells) - MAX_CELLS),
         diff_spec=diff_chart(cmp), cells_spec=cells_chart(cmp),
         csv_href="/compare.csv?" + urlencode(q),
-        swap_href="/compare?" + urlencode({"a": q["b"], "b": q["a"]}),
+        swap_href="/compare?" + urlencode(swapped(q)),
         study_href=lambda rel: "/study?" + urlencode({"dir": rel}),
     )  # fmt: skip
 

@@ -156,6 +156,17 @@ def test_a_study_a_run_is_adding_to_is_refused(compare_root, tmp_path):  # noqa:
         C.compare(compare_root / "random", busy)
 
 
+def test_a_study_of_two_players_is_compared_under_the_label_chosen(compare_root):  # noqa: F811
+    first = C.compare(compare_root / "both", compare_root / "random")
+    assert first.a["label"] == "random" and first.a["labels"] == ["random", "simple"]
+    assert first.paired and (first.table["diff"] == 0).all() and first.tau == 1.0
+    other = C.compare(compare_root / "both", compare_root / "simple", label_a="simple")
+    assert other.paired and (other.cells["diff"] == 0).all()
+    mixed = C.compare(compare_root / "both", compare_root / "both", label_b="simple")
+    want = C.compare(compare_root / "random", compare_root / "simple")
+    pd.testing.assert_frame_equal(mixed.table, want.table)
+
+
 def test_a_label_that_is_not_the_study_s_is_refused(compare_root):  # noqa: F811
     with pytest.raises(UsageError, match="--label-b: 'tuned' is not one of 'random'"):
         C.compare(compare_root / "simple", compare_root / "random", label_b="tuned")

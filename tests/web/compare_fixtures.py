@@ -4,7 +4,8 @@ with the command line in process (tests/web/study_fixtures.py's helpers).
 Under ``root``: ``random`` (France, Russia and an army named ``<script>alert(1)</script>``,
 12 games per ordered pairing, ``--policy random``, seed 1); ``simple`` (the same armies and
 seed under ``--policy simple``: the same seeds, so paired with ``random``); ``seed2`` (as
-``random`` on seed 2: independent of it); ``hex`` (a Maneuver variant study, another game);
+``random`` on seed 2: independent of it); ``both`` (the same under ``--policies
+random,simple``: two labels); ``hex`` (a Maneuver variant study, another game);
 ``hex2`` (the same on seed 2); ``cards`` (another kind); ``interrupted`` (``random`` with
 its manifest marked interrupted) and ``writing`` (records, no manifest).
 """
@@ -25,6 +26,7 @@ MADE = {
     "random": [*BALANCE, "--policy", "random"],
     "simple": [*BALANCE, "--policy", "simple"],
     "seed2": [*BALANCE, "--policy", "random", "--seed", "2"],
+    "both": [*BALANCE, "--policies", "random,simple"],
     "hex": HEX,
     "hex2": [*HEX, "--seed", "2"],
     "cards": COMMANDS["cards"],

@@ -62,6 +62,24 @@ def test_another_seed_is_shown_independent(web):
     assert "the master seeds differ (1 and 2)" in r.text
 
 
+def test_a_study_of_two_players_offers_the_choice(web):
+    r = web.get("/compare?a=both&b=random")
+    assert r.status_code == 200 and 'id="labels-form"' in r.text
+    assert re.search(r'<select name="label_a">.*"simple".*</select>', r.text)
+    assert 'name="label_b"' not in r.text  # one label: nothing to choose
+    r = web.get("/compare?a=both&b=simple&label_a=simple")
+    assert 'Moved beyond its interval:</strong> <span id="moved">none' in r.text
+    swap = re.search(r'class="swap" href="([^"]+)"', r.text).group(1)
+    assert parse_qs(urlparse(html.unescape(swap)).query) == {
+        "a": ["simple"],
+        "b": ["both"],
+        "label_b": ["simple"],
+    }
+    assert web.get("/compare").status_code == 400
+    bad = web.get("/compare?a=both&b=simple&label_a=tuned")
+    assert bad.status_code == 400 and "--label-a: &#39;tuned&#39; is not one of" in bad.text
+
+
 def test_the_csv_is_the_library_s_table(web, compare_root):  # noqa: F811
     r = web.get("/compare.csv?a=random&b=seed2")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
@@ -84,7 +102,7 @@ def test_the_studies_list_form_leads_to_the_page(web):
                        r.text)  # fmt: skip
     enabled = {v for v, d in boxes if not d}
     assert {"random", "simple", "seed2", "hex", "hex2"} <= enabled
-    assert not {"cards", "interrupted", "writing"} & enabled
+    assert not {"cards", "interrupted", "writing"} & enabled and "both" in enabled
     go = web.get("/compare?study=random&study=simple", follow_redirects=False)
     assert go.status_code == 303
     assert parse_qs(urlparse(go.headers["location"]).query) == {"a": ["random"], "b": ["simple"]}
@@ -129,6 +147,13 @@ def test_in_chromium_two_ticked_studies_compare(page, compare_root):  # noqa: F8
         page.goto(f"{base}/compare?a=random&b=seed2")
         page.wait_for_selector("#compare-cells-chart svg")
         page.screenshot(path="/tmp/shots/33-compare-independent.png", full_page=True)
+        page.goto(f"{base}/compare?a=both&b=simple")
+        page.select_option('select[name="label_a"]', "simple")
+        with page.expect_navigation():
+            page.click("#labels-form button")
+        assert parse_qs(urlparse(page.url).query)["label_a"] == ["simple"]
+        assert page.inner_text("#moved") == "none"
+        page.screenshot(path="/tmp/shots/33-compare-labels.png")
         page.goto(f"{base}/compare?a=hex&b=hex2")
         page.wait_for_selector("#compare-cells-chart svg")
         page.screenshot(path="/tmp/shots/33-compare-hex.png", full_page=True)
