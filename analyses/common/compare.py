@@ -35,6 +35,7 @@ Python API (what ``manoeuvre-sim compare A B`` and the workbench's /compare page
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -324,6 +325,68 @@ def kendall(table: pd.DataFrame) -> tuple[float, float]:
     return float(res.statistic), float(res.pvalue)
 
 
+BOOT = 200  # bootstrap resamples of tau's interval
+
+
+class _Resampler:
+    """A study's games resampled within each pairing (``pair``): per resample, each row's
+    rate (the mean over its cells, as :func:`field_table`) for every score column."""
+
+    def __init__(self, df: pd.DataFrame, scores: Sequence[str], rows: Sequence[str]):
+        games = df[["pair", "game", "seed"]].drop_duplicates().sort_values("pair", kind="stable")
+        games = games.reset_index(drop=True).rename_axis("pos").reset_index()
+        self.counts = games.groupby("pair", sort=False).size().to_numpy()
+        d = df.merge(games, on=["pair", "game", "seed"])
+        self.pos = d["pos"].to_numpy()
+        cell = d.groupby(["row", "col"], sort=True).ngroup().to_numpy()
+        self.cell = cell
+        first = d.assign(cell=cell).drop_duplicates("cell").sort_values("cell")
+        index = {r: i for i, r in enumerate(rows)}
+        self.cell_row = first["row"].map(index).to_numpy()
+        self.per_row = np.bincount(self.cell_row, minlength=len(rows))
+        self.scores = [d[c].to_numpy(dtype=np.float64) for c in scores]
+        self.k = len(rows)
+
+    def rates(self, rng: np.random.Generator) -> list[np.ndarray]:
+        w = np.concatenate([rng.multinomial(n, np.full(n, 1.0 / n)) for n in self.counts])
+        w = w[self.pos].astype(np.float64)
+        n = np.bincount(self.cell, weights=w)
+        out = []
+        for s in self.scores:
+            cell = np.bincount(self.cell, weights=w * s) / n
+            out.append(np.bincount(self.cell_row, weights=cell, minlength=self.k) / self.per_row)
+        return out
+
+
+def tau_interval(a: Study, b: Study, rows: Sequence[str], paired: bool, boot: int = BOOT,
+                 confidence: float = 0.95) -> tuple[float, float]:  # fmt: skip
+    """A percentile bootstrap interval of Kendall's tau between the two studies' orderings
+    of ``rows``: ``boot`` resamples of the games within each pairing (as
+    ``benchmarks/bench_rank_agreement.py``), the same resample of both studies when the
+    comparison is paired. Seeded from the two studies' seeds: the same answer every time."""
+    from scipy.stats import kendalltau
+
+    if boot <= 0 or len(rows) < 2:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng([int(a.manifest.get("seed") or 0),
+                                 int(b.manifest.get("seed") or 0), 0x7A0])  # fmt: skip
+    keys = ["row", "col", "pair", "game", "seed"]
+    if paired:
+        both = [_Resampler(a.games.merge(b.games, on=keys, suffixes=("_a", "_b")),
+                           ["s_a", "s_b"], rows)]  # fmt: skip
+    else:
+        both = [_Resampler(a.games, ["s"], rows), _Resampler(b.games, ["s"], rows)]
+    taus = np.empty(boot)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for i in range(boot):
+            ra, rb = [r for x in both for r in x.rates(rng)]
+            taus[i] = kendalltau(ra, rb).statistic
+    if np.isnan(taus).all():
+        return float("nan"), float("nan")
+    lo, hi = np.nanquantile(taus, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(lo), float(hi)
+
+
 @dataclass
 class Comparison:
     """Two studies compared: ``table`` (per army or variant: :func:`field_table`),
@@ -343,6 +406,9 @@ class Comparison:
     a: dict
     b: dict
     only_in: dict = field(default_factory=dict)
+    tau_low: float = float("nan")
+    tau_high: float = float("nan")
+    boot: int = BOOT
 
     @property
     def moved(self) -> list[str]:
@@ -351,7 +417,8 @@ class Comparison:
     def manifest(self) -> dict:
         return {"tool": "manoeuvre-sim", "study": "compare", "game": self.game,
                 "kind": self.kind, "paired": self.paired, "pairing": self.pairing_reason,
-                "tau": self.tau, "tau_p_value": self.tau_p_value, "moved": self.moved,
+                "tau": self.tau, "tau_p_value": self.tau_p_value, "tau_low": self.tau_low,
+                "tau_high": self.tau_high, "tau_boot": self.boot, "moved": self.moved,
                 "only_in": self.only_in, "a": self.a, "b": self.b}  # fmt: skip
 
     def summary(self) -> list[str]:
@@ -368,7 +435,8 @@ class Comparison:
                        f"[{100 * r['diff_low']:+.1f}, {100 * r['diff_high']:+.1f}]"
                        f"{'  moved' if r['moved'] else ''}")  # fmt: skip
         out += ["", f"Kendall's tau between the two rankings: {self.tau:.3f} "
-                    f"(p = {self.tau_p_value:.3g})",
+                    f"[{self.tau_low:.2f}, {self.tau_high:.2f}] (95 % bootstrap interval, "
+                    f"{self.boot} resamples; p = {self.tau_p_value:.3g})",
                 f"moved beyond its interval: {', '.join(self.moved) or 'none'}"]  # fmt: skip
         for k, names in self.only_in.items():
             if names:
@@ -393,7 +461,8 @@ CELL_COLUMNS = ["row", "col", "games_a", "rate_a", "rate_a_low", "rate_a_high", 
                 "changed_games"]  # fmt: skip
 
 
-def compare_studies(a: Study, b: Study, confidence: float = 0.95) -> Comparison:
+def compare_studies(a: Study, b: Study, confidence: float = 0.95,
+                    boot: int = BOOT) -> Comparison:  # fmt: skip
     """:class:`Comparison` of two loaded studies (:func:`load`)."""
     ga, gb = a.manifest.get("game", "manoeuvre"), b.manifest.get("game", "manoeuvre")
     if ga != gb:
@@ -414,9 +483,10 @@ def compare_studies(a: Study, b: Study, confidence: float = 0.95) -> Comparison:
     cells = cell_table(a, b, paired, confidence)
     table = field_table(cells, unit, paired, confidence)
     tau, p = kendall(table)
+    lo, hi = tau_interval(a, b, [str(x) for x in table[unit]], paired, boot, confidence)
     cells = cells[CELL_COLUMNS]
     return Comparison(str(ga), a.kind, unit, table, cells, tau, p, paired, why,
-                      a.provenance(), b.provenance(), only)  # fmt: skip
+                      a.provenance(), b.provenance(), only, lo, hi, boot)  # fmt: skip
 
 
 def _keep(games: pd.DataFrame, rows: set, unit: str) -> pd.DataFrame:
@@ -429,12 +499,13 @@ def _keep(games: pd.DataFrame, rows: set, unit: str) -> pd.DataFrame:
 
 def compare(a: str | Path, b: str | Path, *, label_a: str | None = None,
             label_b: str | None = None, confidence: float = 0.95,
-            max_games: int = MAX_GAMES) -> Comparison:  # fmt: skip
+            max_games: int = MAX_GAMES, boot: int = BOOT) -> Comparison:  # fmt: skip
     """Compare the finished study directories ``a`` and ``b`` (both balance studies of one
-    game, or both variant studies); a UsageError in one line otherwise."""
+    game, or both variant studies); a UsageError in one line otherwise. ``boot``: the
+    resamples of tau's bootstrap interval (0: none)."""
     return compare_studies(load(a, "A", label_a, max_games), load(b, "B", label_b, max_games),
-                           confidence)  # fmt: skip
+                           confidence, boot)  # fmt: skip
 
 
-__all__ = ["KINDS", "Comparison", "Study", "cell_table", "compare", "compare_studies",
-           "field_table", "kendall", "load", "pairing_check"]  # fmt: skip
+__all__ = ["BOOT", "KINDS", "Comparison", "Study", "cell_table", "compare", "compare_studies",
+           "field_table", "kendall", "load", "pairing_check", "tau_interval"]  # fmt: skip

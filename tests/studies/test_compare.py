@@ -195,3 +195,26 @@ def test_the_command_refuses_in_one_line(compare_root, capsys):  # noqa: F811
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: compare: A (random)") and err.endswith("of the same game")
+
+
+class _Ones:
+    """An rng whose every resample is the games themselves (each weight 1)."""
+
+    def multinomial(self, n, p):
+        return np.ones(n, dtype=np.int64)
+
+
+def test_tau_s_bootstrap_interval(compare_root):  # noqa: F811
+    same = C.compare(compare_root / "random", compare_root / "random")
+    assert (same.tau_low, same.tau_high) == pytest.approx((1.0, 1.0))
+    cmp = C.compare(compare_root / "random", compare_root / "seed2")
+    again = C.compare(compare_root / "random", compare_root / "seed2")
+    assert (cmp.tau_low, cmp.tau_high) == (again.tau_low, again.tau_high)  # seeded
+    assert -1 <= cmp.tau_low <= cmp.tau_high <= 1
+    none = C.compare(compare_root / "random", compare_root / "seed2", boot=0)
+    assert np.isnan(none.tau_low) and none.tau == cmp.tau
+    # a resample that keeps every game once gives the table's rates
+    study = C.load(compare_root / "random")
+    rows = [str(x) for x in cmp.table["army"]]
+    (rates,) = C._Resampler(study.games, ["s"], rows).rates(_Ones())
+    np.testing.assert_allclose(rates, cmp.table["rate_a"])

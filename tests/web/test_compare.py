@@ -33,7 +33,8 @@ def test_the_page_shows_each_army_the_charts_and_both_provenances(web, compare_r
     assert r.status_code == 200
     cmp = C.compare(compare_root / "random", compare_root / "simple")
     assert "<strong>Paired:</strong>" in r.text
-    assert f"{cmp.tau:.3f}" in re.search(r'id="tau">(.*?)</p>', r.text, re.S).group(1)
+    tau = re.search(r'id="tau">(.*?)</p>', r.text, re.S).group(1)
+    assert f"{cmp.tau:.3f}" in tau and f"[{cmp.tau_low:.2f}, {cmp.tau_high:.2f}]" in tau
     body = re.search(r'<table[^>]*id="compare-table".*?</table>', r.text, re.S).group(0)
     rows = re.findall(r"<tr[^>]*>\s*<td class=\"name\" data-sort=\"([^\"]*)\"", body)
     assert len(rows) == 3
