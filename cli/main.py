@@ -51,6 +51,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "hex_group",
         "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
     ),
+    "compare": ("manoeuvre_sim.cli.compare", "compare", "Two studies of one game side by side."),
     "ui": (
         "manoeuvre_sim.cli.ui",
         "ui",

@@ -98,6 +98,7 @@ def create_app(studies: str | Path = "reports") -> Starlette:
         The folder whose study directories the pages list and serve; nothing outside it is
         read (``safety.confine``). It need not exist yet.
     """
+    from manoeuvre_sim.web import compare as compare_pages
     from manoeuvre_sim.web import odds, replay
     from manoeuvre_sim.web import studies as study_pages
 
@@ -106,6 +107,7 @@ def create_app(studies: str | Path = "reports") -> Starlette:
         Route("/favicon.ico", favicon),
         *odds.ROUTES,
         *study_pages.ROUTES,
+        *compare_pages.ROUTES,
         *replay.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
