@@ -61,7 +61,9 @@ def jobs_page(request: Request) -> Response:
 
 
 def jobs_list(request: Request) -> Response:
-    return _page("jobs_list.html", title="Jobs", jobs=manager(request).listed(), shown=None)
+    Params(request.query_params).only(["job"])
+    return _page("jobs_list.html", title="Jobs", jobs=manager(request).listed(),
+                 shown=request.query_params.get("job"))  # fmt: skip
 
 
 def job_json(request: Request) -> Response:

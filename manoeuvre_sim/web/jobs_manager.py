@@ -116,6 +116,8 @@ class JobManager:
                 job = Job(**doc)
             except (OSError, ValueError, TypeError):
                 continue
+            if job.id in self.jobs:  # submitted to this manager before it started
+                continue
             self.jobs[job.id] = job
             if job.state in UNFINISHED:
                 was = job.state
@@ -247,7 +249,8 @@ class JobManager:
         built = build(job.kind, job.options)
         out = self.root / job.dir
         with self.lock:
-            job.state, job.started, job.message = "running", _now(), ""
+            job.state, job.started = "running", _now()
+            job.message = job.message if job.resume else ""
             self.save(job)
         out_dir = prepare_out_dir(out, force=not job.resume, resume=job.resume)
         with make_backend(threads=built.threads, **self.backend) as engine:
@@ -265,4 +268,4 @@ class JobManager:
             self._end(job, state, "stopped: the tables cover the games finished; resume "
                       "finishes the study")  # fmt: skip
         else:
-            self._end(job, "done", "")
+            self._end(job, "done", job.message if job.resume else "")

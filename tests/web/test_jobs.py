@@ -91,15 +91,12 @@ def test_a_tiny_job_writes_an_ordinary_study(client):
     assert page.status_code == 200 and "Prussia" in page.text
     listing = client.get("/jobs")
     assert job["id"] in listing.text and "study page" in listing.text
-    # the command line reads it like any balance study
+    # the command line's study gives the same tables (``manoeuvre-sim report`` reads it
+    # as any balance study: not run here, 14 s of PDF drawing)
     from click.testing import CliRunner
 
     from manoeuvre_sim.cli.main import cli
 
-    res = CliRunner().invoke(cli, ["report", "--from", str(out), "--out",
-                                   str(client.studies / "r.pdf")])  # fmt: skip
-    assert res.exit_code == 0, res.output
-    # and the same command line gives the same tables
     res = CliRunner().invoke(cli, ["balance", "--armies", ARMIES, "--games-per-pairing", "20",
                                    "--seed", "3", "--block", "5", "--quiet", "--out",
                                    str(client.studies / "cli")])  # fmt: skip
@@ -115,7 +112,7 @@ def _manager(root: Path):
     return JobManager(root)
 
 
-BIG = {"armies": ARMIES.split(","), "games_per_pairing": 400, "seed": 5, "block": 5}
+BIG = {"armies": ARMIES.split(","), "games_per_pairing": 200, "seed": 5, "block": 20}
 
 
 def test_jobs_queue_and_run_one_at_a_time(tmp_path):
@@ -142,13 +139,13 @@ def test_cancel_keeps_the_store_and_resume_finishes_it(tmp_path):
         wait(lambda: job, lambda j: j.state == "cancelled")
         store = tmp_path / job.dir / "games.parquet"
         parts = sorted(store.glob("*.parquet"))
-        assert 10 <= len(parts) < 9 * 80 and job.done < job.total
-        saved = json.loads((tmp_path / job.dir / "job.json").read_text())
-        assert saved["state"] == "cancelled"
+        assert 3 <= len(parts) < 9 * 10 and job.done < job.total
+        state = tmp_path / job.dir / "job.json"
+        wait(lambda: json.loads(state.read_text()), lambda s: s["state"] == "cancelled")
         jm.resume(job.id)
         wait(lambda: job, lambda j: j.state == "done", timeout=120)
         m = json.loads((tmp_path / job.dir / "manifest.json").read_text())
-        assert m["games"] == 9 * 400 and not m["interrupted"]
+        assert m["games"] == 9 * 200 and not m["interrupted"]
         assert set(parts) <= set(store.glob("*.parquet"))
     finally:
         jm.stop()
@@ -170,6 +167,6 @@ def test_a_restart_resumes_the_job_a_stopped_server_left(tmp_path):
         assert back is not None and back.resume
         wait(lambda: back, lambda j: j.state == "done", timeout=120)
         m = json.loads((tmp_path / job.dir / "manifest.json").read_text())
-        assert m["games"] == 9 * 400 and not m["interrupted"]
+        assert m["games"] == 9 * 200 and not m["interrupted"]
     finally:
         again.stop()

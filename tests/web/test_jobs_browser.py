@@ -137,7 +137,7 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
     try:
         page.goto(f"http://127.0.0.1:{port}/jobs/new")
         page.fill("input[name=armies]", ARMIES)
-        page.fill("input[name=games_per_pairing]", "1500")
+        page.fill("input[name=games_per_pairing]", "600")
         page.evaluate("""() => { const f = document.getElementById('job-form');
             const b = document.createElement('input'); b.type = 'hidden'; b.name = 'block';
             b.value = '50'; f.appendChild(b); }""")
@@ -146,7 +146,7 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
         jid = page.url.split("job=")[1]
         state = next((tmp_path / "jobs").glob(f"{jid}-*/job.json"))
         t0 = time.monotonic()
-        while json.loads(state.read_text())["done"] < 500 and time.monotonic() - t0 < 60:
+        while json.loads(state.read_text())["done"] < 300 and time.monotonic() - t0 < 60:
             time.sleep(0.1)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -154,10 +154,10 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
         if proc.poll() is None:
             proc.kill()
     saved = json.loads(state.read_text())
-    assert saved["state"] == "running" and saved["done"] >= 500
+    assert saved["state"] == "running" and saved["done"] >= 300
     store = state.parent / "games.parquet"
     parts = {p.name: p.stat().st_size for p in store.glob("*.parquet")}
-    assert len(parts) >= 10 and not list(store.glob("*.tmp*"))
+    assert len(parts) >= 6 and not list(store.glob("*.tmp*"))
     assert not (state.parent / "matrix.csv").exists()
     proc = _ui(tmp_path, port)
     try:
@@ -171,4 +171,4 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
     after = {p.name: p.stat().st_size for p in store.glob("*.parquet")}
     assert {k: after[k] for k in parts} == parts  # the parts written before the kill kept
     m = json.loads((state.parent / "manifest.json").read_text())
-    assert m["games"] == 9 * 1500 and not m["interrupted"]
+    assert m["games"] == 9 * 600 and not m["interrupted"]
