@@ -170,3 +170,14 @@ def test_a_restart_resumes_the_job_a_stopped_server_left(tmp_path):
         assert m["games"] == 9 * 200 and not m["interrupted"]
     finally:
         again.stop()
+
+
+def test_ui_takes_the_study_commands_backend_options():
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    res = CliRunner().invoke(cli, ["ui", "--workers", "2", "--no-warmup", "--port", "1"])
+    assert "--workers: only with --backend dask" in str(res.exception)
+    res = CliRunner().invoke(cli, ["ui", "--scheduler", "tcp://x:1", "--no-warmup"])
+    assert "--scheduler: only with --backend dask" in str(res.exception)
