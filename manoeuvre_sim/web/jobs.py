@@ -10,6 +10,7 @@ Routes::
     /jobs/{id}/cancel           POST: cancel (queued: now; running: at its next task)
     /jobs/{id}/resume           POST: queue a cancelled or interrupted job again (--resume)
     /whatif/new?game=G[&from=REL][&army=A]    a what-if's form (POST /whatif queues it)
+    /whatif/changed?dir=REL     a what-if's moved cells and the games that changed outcome
 
 Every POST must come from the workbench's own pages: its ``Origin`` (or, without one, its
 ``Referer``) must be this server's address, so another site open in the same browser cannot
@@ -31,6 +32,7 @@ from starlette.routing import Route
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.web import whatif_forms as WF
+from manoeuvre_sim.web import whatif_result
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
 
@@ -156,6 +158,7 @@ ROUTES = [
     Route("/jobs/{jid:str}/resume", resume_job, methods=["POST"]),
     Route("/whatif/new", new_whatif),
     Route("/whatif", post_whatif, methods=["POST"]),
+    Route("/whatif/changed", whatif_result.changed_page),
 ]
 
 

@@ -61,6 +61,10 @@ def test_a_change_to_nothing_gives_zero_everywhere(page, site):
     assert (f.filter(like="delta") == 0).all().all()
     assert "What-if deltas" in page.content()
     shot(page, "noop-result")
+    rel = out.relative_to(root).as_posix()
+    page.goto(f"{url}/whatif/changed?dir={rel}")
+    assert page.locator("#no-changed").count() == 1
+    assert page.locator("#cells tr.moved").count() == 0
     assert page.problems == []
 
 
@@ -77,6 +81,23 @@ def test_a_much_stronger_army_rises_beyond_its_interval(page, site):
     low = [c for c in f.columns if c.endswith("low") and "delta" in c][0]
     assert f.loc["France", low] > 0, f
     shot(page, "stronger-result")
+    # the changed page: France against the field marked as moved, each changed game listed
+    # (as many as the table's shares say) with its replays
+    from manoeuvre_sim.analyses.common.whatif_changes import changed_outcomes
+
+    page.goto(f"{url}/whatif/changed?dir={out.relative_to(root).as_posix()}")
+    moved = page.locator("#cells tr.moved")
+    assert "field" in " ".join(moved.all_inner_texts())
+    w = pd.read_csv(out / "whatif.csv")
+    off = w[w["opponent"] != "field"]
+    _, total = changed_outcomes(out)
+    mirror = total - round(float((off["changed_games"] * off["games"]).sum()))
+    assert total > 0 and 0 <= mirror <= 20  # France v France's changed games, not in the table
+    assert page.locator("#changed tbody tr").count() == total
+    shot(page, "changed")
+    with page.expect_navigation():
+        page.locator("#changed a", has_text="variant").first.click()
+    assert "/replay/manoeuvre" in page.url and "label=variant" in page.url
     assert page.problems == []
 
 
