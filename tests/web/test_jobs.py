@@ -181,3 +181,19 @@ def test_ui_takes_the_study_commands_backend_options():
     assert "--workers: only with --backend dask" in str(res.exception)
     res = CliRunner().invoke(cli, ["ui", "--scheduler", "tcp://x:1", "--no-warmup"])
     assert "--scheduler: only with --backend dask" in str(res.exception)
+
+
+def test_a_maneuver_whatif_from_the_form_runs_to_its_study(client):
+    form = {"game": "hex", "blue2_strength": "5:2", "games_per_pairing": "10", "block": "10",
+            "policies": "capital", "border": "basic", "quality": "front:front"}  # fmt: skip
+    r = client.post("/whatif", data=form, headers=ORIGIN, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    job = wait(lambda: job_of(client, r.headers["location"]), done)
+    assert job["state"] == "done", job
+    assert "--set 'blue/#2/strength=5:2'" in job["command"]
+    m = json.loads((client.studies / job["dir"] / "manifest.json").read_text())
+    assert m["study"] == "hex whatif" and m["games"] == 20
+    assert client.get("/study", params={"dir": job["dir"]}).status_code == 200
+    assert client.get("/whatif/changed", params={"dir": job["dir"]}).status_code == 200
+    bad = client.post("/whatif", data=form | {"blue2_strength": "x"}, headers=ORIGIN)
+    assert bad.status_code == 400 and "expected an integer, got &#39;x&#39;" in bad.text
