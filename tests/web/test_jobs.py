@@ -5,6 +5,7 @@ steps and store parts each)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -197,3 +198,19 @@ def test_a_maneuver_whatif_from_the_form_runs_to_its_study(client):
     assert client.get("/whatif/changed", params={"dir": job["dir"]}).status_code == 200
     bad = client.post("/whatif", data=form | {"blue2_strength": "x"}, headers=ORIGIN)
     assert bad.status_code == 400 and "expected an integer, got &#39;x&#39;" in bad.text
+
+
+def test_a_whatif_started_from_a_study_takes_its_armies_players_and_seeds(client):
+    d = client.studies / "base"
+    d.mkdir()
+    (d / "manifest.json").write_text(json.dumps({
+        "game": "manoeuvre", "study": "balance", "seed": 7, "games_per_pairing": 33,
+        "armies": [{"name": "Spain"}, {"name": "Austria"}],
+        "policies": [{"label": "simple", "policy_a": "simple", "policy_b": "simple"}]}))  # fmt: skip
+    r = client.get("/whatif/new", params={"from": "base", "army": "Spain"})
+    assert r.status_code == 200
+    for name, value in (("armies", "Spain,Austria"), ("policy", "simple"), ("seed", "7"),
+                        ("games_per_pairing", "33")):  # fmt: skip
+        assert re.search(f'name="{name}"[^>]* value="{value}"', r.text), name
+    r = client.get("/whatif/new", params={"from": "../../etc"})
+    assert r.status_code == 400 and "--from" in r.text
