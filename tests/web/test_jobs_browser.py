@@ -123,15 +123,28 @@ def test_the_bar_moves_and_a_job_cancels_and_reloads(page, site):
     assert len(seen) >= 2, seen  # the bar moved
     assert "games/s" in page.inner_text("tr.job.shown")
     shot(page, "running")
-    page.click("tr.job.shown button.cancel")
-    page.wait_for_url("**/jobs?job=*")
+    cancel(page)
     page.reload()
     page.locator("tr.job.shown[data-state=cancelled]").wait_for(timeout=30_000)
     row = page.locator("tr.job.shown")
     done, total = int(row.get_attribute("data-done")), int(row.get_attribute("data-total"))
     assert 0 < done < total
     shot(page, "cancelled")
-    assert page.problems == []
+    # a poll of the list in flight when the cancel form navigates is aborted by the browser
+    assert [p for p in page.problems if "/jobs/list" not in p] == []
+
+
+def cancel(page) -> None:
+    """Click Cancel until its POST is answered: the list is redrawn twice a second, and a
+    click that lands on a row being replaced submits nothing."""
+    for _ in range(5):
+        try:
+            with page.expect_response(lambda r: r.url.endswith("/cancel"), timeout=3000):
+                page.click("tr.job.shown button.cancel")
+            return
+        except Exception:  # noqa: BLE001 - a redrawn row: click again
+            continue
+    raise AssertionError("the cancel button never posted")
 
 
 def _ui(root: Path, port: int) -> subprocess.Popen:
@@ -158,7 +171,7 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
     try:
         page.goto(f"http://127.0.0.1:{port}/jobs/new")
         page.fill("input[name=armies]", ARMIES)
-        page.fill("input[name=games_per_pairing]", "600")
+        page.fill("input[name=games_per_pairing]", "400")
         page.evaluate("""() => { const f = document.getElementById('job-form');
             const b = document.createElement('input'); b.type = 'hidden'; b.name = 'block';
             b.value = '50'; f.appendChild(b); }""")
@@ -167,7 +180,7 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
         jid = page.url.split("job=")[1]
         state = next((tmp_path / "jobs").glob(f"{jid}-*/job.json"))
         t0 = time.monotonic()
-        while json.loads(state.read_text())["done"] < 300 and time.monotonic() - t0 < 60:
+        while json.loads(state.read_text())["done"] < 200 and time.monotonic() - t0 < 60:
             time.sleep(0.1)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -175,10 +188,10 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
         if proc.poll() is None:
             proc.kill()
     saved = json.loads(state.read_text())
-    assert saved["state"] == "running" and saved["done"] >= 300
+    assert saved["state"] == "running" and saved["done"] >= 200
     store = state.parent / "games.parquet"
     parts = {p.name: p.stat().st_size for p in store.glob("*.parquet")}
-    assert len(parts) >= 6 and not list(store.glob("*.tmp*"))
+    assert len(parts) >= 4 and not list(store.glob("*.tmp*"))
     assert not (state.parent / "matrix.csv").exists()
     proc = _ui(tmp_path, port)
     try:
@@ -192,4 +205,4 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
     after = {p.name: p.stat().st_size for p in store.glob("*.parquet")}
     assert {k: after[k] for k in parts} == parts  # the parts written before the kill kept
     m = json.loads((state.parent / "manifest.json").read_text())
-    assert m["games"] == 9 * 600 and not m["interrupted"]
+    assert m["games"] == 9 * 400 and not m["interrupted"]
