@@ -56,9 +56,34 @@ def _warm_replays(studies: str) -> None:
     is_flag=True,
     help="Do not compile the game engines before serving (the first replay then compiles).",
 )
-def ui(studies: str, host: str, port: int, no_warmup: bool) -> None:
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where the jobs started from the pages play: local (this process) or dask (a Dask "
+    "cluster: --scheduler, else a LocalCluster of worker processes).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --backend dask: a running Dask scheduler, e.g. tcp://host:8786.",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=0,
+    show_default=True,
+    help="With --backend dask and no --scheduler: LocalCluster worker processes (0: one per core).",
+)
+def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
     """The browser workbench: both games' odds, every study to explore, any game replayed
-    on its board. Serves http://HOST:PORT/ until Ctrl-C."""
+    on its board, studies and what-ifs run as jobs. Serves http://HOST:PORT/ until Ctrl-C;
+    a job stopped with the server is resumed at the next start."""
+    from manoeuvre_sim.cli._common import pop_backend
+
+    backend = pop_backend(kw | {"resume": False})
+    backend.pop("resume")
     try:
         import uvicorn
 
@@ -84,7 +109,7 @@ def ui(studies: str, host: str, port: int, no_warmup: bool) -> None:
             click.echo(f"compiling the game engines first ({', '.join(kinds)})...", err=True)
             compile_kernels(kinds)
         _warm_replays(studies)
-    app = create_app(studies)
+    app = create_app(studies, backend)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"manoeuvre-sim workbench: http://{shown}:{port}/  (studies: {studies}; Ctrl-C stops)"

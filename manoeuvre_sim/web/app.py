@@ -89,7 +89,7 @@ def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
-def create_app(studies: str | Path = "reports") -> Starlette:
+def create_app(studies: str | Path = "reports", backend: dict | None = None) -> Starlette:
     """The workbench over the study directories under ``studies``.
 
     Parameters
@@ -99,7 +99,7 @@ def create_app(studies: str | Path = "reports") -> Starlette:
         read (``safety.confine``). It need not exist yet.
     """
     from manoeuvre_sim.web import compare as compare_pages
-    from manoeuvre_sim.web import odds, replay
+    from manoeuvre_sim.web import jobs, odds, replay
     from manoeuvre_sim.web import studies as study_pages
 
     routes = [
@@ -109,6 +109,7 @@ def create_app(studies: str | Path = "reports") -> Starlette:
         *study_pages.ROUTES,
         *compare_pages.ROUTES,
         *replay.ROUTES,
+        *jobs.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(
@@ -118,6 +119,8 @@ def create_app(studies: str | Path = "reports") -> Starlette:
             HTTPException: _http_error,
             Exception: _crash,
         },
+        lifespan=jobs.lifespan,
     )
     app.state.studies = Path(studies)
+    app.state.jobs = jobs.start_manager(Path(studies), backend)
     return app

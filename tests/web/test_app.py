@@ -81,7 +81,7 @@ def test_browser_loads_the_home_page_with_no_failed_request(page, tmp_path):
     with serve(tmp_path) as url:
         page.goto(url + "/")
         assert page.title().endswith("manoeuvre-sim")
-        assert page.locator("header.top nav a").count() == 4
+        assert page.locator("header.top nav a").count() >= 4  # issue 33 adds its pages
     assert page.problems == []
 
 

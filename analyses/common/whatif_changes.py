@@ -1,0 +1,40 @@
+"""The games a what-if changed (issue 33): in a what-if study's store, each game played in
+both the base and the variant (the same seed: common random numbers) whose winner differs,
+for both games' what-ifs (``manoeuvre-sim whatif`` and ``hex whatif``; the web's what-if
+result page and the command line read it alike).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from manoeuvre_sim.core.store import STORE, read_store
+from manoeuvre_sim.studies.whatif import BASE, VARIANT
+
+MAX_LISTED = 500
+
+
+def changed_outcomes(study_dir: str | Path, limit: int = MAX_LISTED) -> tuple[pd.DataFrame, int]:
+    """The games of ``study_dir``'s store whose winner differs between base and variant,
+    at most ``limit`` of them (in the order of the pairings, then the games), and how many
+    there are in all. Columns: the sides (``army_a``/``army_b`` or the players
+    ``policy_a``/``policy_b``), ``game``, ``seed``, ``pairing_base``, ``pairing_variant``,
+    ``winner_base``, ``winner_variant``. A game only one run finished (an interrupted
+    study) is left out."""
+    games = read_store(Path(study_dir) / STORE)
+    if games.empty or "label" not in games:
+        return pd.DataFrame(), 0
+    sides = [c for c in ("army_a", "army_b") if c in games] or ["policy_a", "policy_b"]
+    key = [*sides, "game"]
+    cols = [*key, "seed", "pairing", "winner"]
+    base = games.loc[games["label"] == BASE, cols]
+    variant = games.loc[games["label"] == VARIANT, [*key, "pairing", "winner"]]
+    both = base.merge(variant, on=key, suffixes=("_base", "_variant"), validate="one_to_one")
+    changed = both[both["winner_base"] != both["winner_variant"]]
+    changed = changed.sort_values(["pairing_base", "game"]).reset_index(drop=True)
+    return changed.head(limit), len(changed)
+
+
+__all__ = ["MAX_LISTED", "changed_outcomes"]

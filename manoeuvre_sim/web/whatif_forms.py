@@ -1,0 +1,200 @@
+"""The forms of the jobs pages (issue 33): a balance study's options and a what-if's edits,
+read into a job's options (``jobs_kinds``) in the command line's terms.
+
+A Manoeuvre what-if form shows the chosen army's units (full and reduced strength), its
+leaders (command) and its HQ cards (copies), each filled with the army's value; every field
+changed becomes one ``--set ARMY/PATH=VALUE`` edit, and the free lines below take any other
+edit the command takes (a unit card's dice, a leader's rally). Maneuver's form shows the
+scenario's units per side (strength, attack, defence, movement, count) as ``hex whatif
+--set SIDE/#N/FIELD=VALUE`` edits, and the rule options (border, quality, step losses and
+replacements). Each edit is then applied by the command's own code (``model/edit.py``,
+``analyses/hexgame/whatif.py``), so a bad value is refused with its words.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.web.params import Params
+
+HEX_FIELDS = ("strength", "attack", "defence", "ma", "count")
+MAX_EDIT_LINES = 50
+
+
+def army_names() -> list[str]:
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+
+    return [a.name for a in load_builtin_armies()]
+
+
+def balance_defaults(game: str) -> dict:
+    if game == "hex":
+        return {"policies": "capital,attrition", "games_per_pairing": "2000", "seed": "1"}
+    return {"armies": ",".join(army_names()), "policy": "", "games_per_pairing": "1000",
+            "seed": "1"}  # fmt: skip
+
+
+def _common(p: Params) -> dict:
+    prec = p.raw("precision")
+    try:
+        precision = float(prec) if prec is not None else None
+    except ValueError:
+        raise UsageError(f"--precision: {prec!r} is not a valid number") from None
+    return {"games_per_pairing": p.integer("games_per_pairing", 1000),
+            "seed": p.integer("seed", 1), "precision": precision,
+            "block": p.integer("block", None, lo=1)}  # fmt: skip
+
+
+def _armies(p: Params) -> list[str]:
+    text = p.string("armies")
+    if text is None:
+        return army_names()
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    if not names:
+        raise UsageError("--armies: expected comma-separated army names")
+    return names
+
+
+def balance_options(p: Params, game: str) -> tuple[str, dict]:
+    """A balance form's job: ``("balance" | "hex balance", options)``."""
+    opts = _common(p)
+    if game == "hex":
+        opts |= {"policies": p.string("policies", "capital,attrition"),
+                 "borders": p.string("borders"), "quality": p.string("quality"),
+                 "step_losses": p.string("step_losses"),
+                 "step_replacements": p.string("step_replacements")}  # fmt: skip
+        return "hex balance", opts
+    return "balance", opts | {"armies": _armies(p), "policy": p.string("policy")}
+
+
+def _from_study(root: Path, rel: str | None) -> dict:
+    """The options a what-if takes from the study it starts from (so its seeds match)."""
+    if rel is None:
+        return {}
+    from manoeuvre_sim.web.safety import confine
+
+    path = confine(root, rel, "--from")
+    try:
+        m = json.loads((path / "manifest.json").read_text())
+    except (OSError, ValueError):
+        raise UsageError(
+            f"--from: {rel!r} is not a finished study (no readable manifest)"
+        ) from None
+    out = {"seed": m.get("seed", 1), "games_per_pairing": m.get("games_per_pairing", 1000)}
+    if m.get("game", "manoeuvre") == "hex":
+        return out | {"game": "hex", "policies": ",".join(m.get("policies") or [])}
+    pols = m.get("policies") or [{}]
+    out["armies"] = ",".join(a["name"] for a in m.get("armies", []))
+    out["policy"] = pols[0].get("policy_a", "")
+    return out | {"game": "manoeuvre"}
+
+
+def _army_rows(name: str) -> dict:
+    from manoeuvre_sim.manoeuvre.model import find_army
+
+    army = find_army(name)
+    units = [{"name": u.name, "full": u.full, "reduced": u.reduced} for u in army.units]
+    leaders = [{"name": ld.name, "command": ld.command} for ld in army.leaders]
+    hq = [{"type": h.type, "count": h.count} for h in army.hq]
+    return {"units": units, "leaders": leaders, "hq": hq}
+
+
+def _hex_rows() -> dict:
+    from manoeuvre_sim.analyses.hexgame.whatif import load_raw
+
+    raw = load_raw(None)
+    sides = {}
+    for side in ("blue", "red"):
+        sides[side] = [
+            {"n": i + 1, "name": u.get("name", ""), "type": u.get("type", ""),
+             **{f: _show(u.get(f)) for f in HEX_FIELDS}}
+            for i, u in enumerate(raw["sides"][side]["units"])
+        ]  # fmt: skip
+    return {"sides": sides, "borders": sorted(raw.get("borders", {}))}
+
+
+def _show(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, list):
+        return ":".join(str(x) for x in v)
+    return str(v)
+
+
+def whatif_context(root: Path, p: Params, sent: bool = False) -> dict:
+    """The what-if form's context: the game, the study it starts from, the army's fields."""
+    start = _from_study(root, p.string("from"))
+    game = p.choice("game", ["manoeuvre", "hex"], start.get("game", "manoeuvre"))
+    form = {"games_per_pairing": "1000" if game == "manoeuvre" else "2000", "seed": "1",
+            "policies": "capital,attrition"} | {k: str(v) for k, v in start.items()}  # fmt: skip
+    if sent:
+        form |= {k: p.raw(k) or "" for k in p._keys()}
+    ctx = {"game": game, "source": p.string("from"), "form": form}
+    if game == "hex":
+        return ctx | _hex_rows()
+    names = army_names()
+    army = p.string("army") or names[0]
+    if army not in names:
+        raise UsageError(f"--army: {army!r} is not a built-in army ({', '.join(names)})")
+    return ctx | {"army": army, "armies": names} | _army_rows(army)
+
+
+def _more(p: Params) -> list[str]:
+    lines = [x.strip() for x in (p.string("more") or "").splitlines() if x.strip()]
+    if len(lines) > MAX_EDIT_LINES:
+        raise UsageError(f"--set: at most {MAX_EDIT_LINES} edits, got {len(lines)}")
+    return lines
+
+
+def manoeuvre_edits(p: Params, army: str) -> list[str]:
+    """The changed fields of the form as ``ARMY/PATH=VALUE`` edits, then the free lines."""
+    rows = _army_rows(army)
+    edits = []
+    for i, u in enumerate(rows["units"]):
+        for f in ("full", "reduced"):
+            v = p.raw(f"u{i}_{f}")
+            if v is not None and v != str(u[f]):
+                edits.append(f"{army}/{u['name']}/{f}={v}")
+    for i, ld in enumerate(rows["leaders"]):
+        v = p.raw(f"l{i}_command")
+        if v is not None and v != str(ld["command"]):
+            edits.append(f"{army}/leaders/{ld['name']}/command={v}")
+    for i, h in enumerate(rows["hq"]):
+        v = p.raw(f"h{i}_count")
+        if v is not None and v != str(h["count"]):
+            edits.append(f"{army}/cards/{h['type']}={v}")
+    return edits + _more(p)
+
+
+def hex_edits(p: Params) -> list[str]:
+    rows = _hex_rows()["sides"]
+    edits = []
+    for side, units in rows.items():
+        for u in units:
+            for f in HEX_FIELDS:
+                v = p.raw(f"{side}{u['n']}_{f}")
+                if v is not None and v != u[f] and u[f] != "":
+                    edits.append(f"{side}/#{u['n']}/{f}={v}")
+    return edits + _more(p)
+
+
+def whatif_options(p: Params) -> tuple[str, dict]:
+    """A what-if form's job: ``("whatif" | "hex whatif", options)``."""
+    game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
+    opts = _common(p)
+    if game == "hex":
+        opts |= {"policies": p.string("policies", "capital,attrition"),
+                 "border": p.string("border", "basic"),
+                 "quality": p.string("quality", "front:front"),
+                 "step_losses": p.boolean("step_losses"),
+                 "step_replacements": p.boolean("step_replacements"),
+                 "edits": hex_edits(p)}  # fmt: skip
+        return "hex whatif", opts
+    army = p.string("army")
+    if army not in army_names():
+        raise UsageError(f"--army: {army!r} is not a built-in army")
+    opts |= {"armies": _armies(p), "policy": p.string("policy"),
+             "edits": manoeuvre_edits(p, army)}  # fmt: skip
+    return "whatif", opts

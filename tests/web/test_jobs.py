@@ -1,0 +1,216 @@
+"""Studies as jobs (issue 33, part 2): the job manager and its pages through Starlette's
+TestClient. Tiny studies: 3 armies, 20 games per pairing, blocks of 5 (several progress
+steps and store parts each)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ARMIES = "France,Russia,Prussia"
+ORIGIN = {"origin": "http://testserver"}
+TINY = {"game": "manoeuvre", "armies": ARMIES, "games_per_pairing": "20", "seed": "3",
+        "block": "5"}  # fmt: skip
+
+
+def wait(get, until, timeout=60.0):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        job = get()
+        if until(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job not there in {timeout} s: {job}")
+
+
+def job_of(client, location: str) -> dict:
+    jid = location.split("job=")[1]
+    return client.get(f"/jobs/{jid}.json").json()
+
+
+def done(job):
+    return job["state"] not in ("queued", "running")
+
+
+def test_a_form_refuses_bad_input_in_the_command_lines_words(client):
+    r = client.post("/jobs", data=TINY | {"games_per_pairing": "0"}, headers=ORIGIN)
+    assert r.status_code == 400
+    assert "--games-per-pairing: expected a positive number, got 0" in r.text
+    r = client.post("/jobs", data=TINY | {"seed": "x"}, headers=ORIGIN)
+    assert r.status_code == 400 and "--seed: &#39;x&#39; is not a valid integer" in r.text
+    r = client.post("/jobs", data=TINY | {"armies": "France,Frnace"}, headers=ORIGIN)
+    assert r.status_code == 400 and "Frnace" in r.text
+    assert not (client.studies / "jobs").exists()  # nothing queued
+
+
+def test_a_whatif_edit_is_refused_with_the_librarys_own_text(client):
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.manoeuvre.model.edit import apply_edits
+
+    edit = "France/No Such Unit/full=5"
+    with pytest.raises(UsageError) as e:
+        apply_edits({"France": find_army("France")}, [edit])
+    form = {"game": "manoeuvre", "army": "France", "armies": ARMIES, "more": edit,
+            "games_per_pairing": "20"}  # fmt: skip
+    r = client.post("/whatif", data=form, headers=ORIGIN)
+    assert r.status_code == 400
+    from markupsafe import escape
+
+    assert str(escape(str(e.value))) in r.text
+    # a field of the form out of the data's range: the model's validation, as for a file
+    r = client.post("/whatif", data=form | {"more": "", "u0_full": "99"}, headers=ORIGIN)
+    assert r.status_code == 400 and "full" in r.text and "30" in r.text
+
+
+def test_a_post_from_another_site_is_refused(client):
+    assert client.post("/jobs", data=TINY).status_code == 403
+    r = client.post("/jobs", data=TINY, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403
+    r = client.post(
+        "/jobs", data=TINY | {"seed": "x"}, headers={"referer": "http://testserver/jobs/new"}
+    )
+    assert r.status_code == 400 and "--seed" in r.text  # past the origin check
+
+
+def test_a_tiny_job_writes_an_ordinary_study(client):
+    r = client.post("/jobs", data=TINY, headers=ORIGIN, follow_redirects=False)
+    assert r.status_code == 303
+    job = wait(lambda: job_of(client, r.headers["location"]), done)
+    assert job["state"] == "done", job
+    assert job["done"] == job["total"] == 9 * 20
+    out = client.studies / job["dir"]
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["seed"] == 3 and m["games"] == 180 and not m.get("interrupted")
+    assert (out / "matrix.csv").is_file() and (out / "job.json").is_file()
+    page = client.get("/study", params={"dir": job["dir"]})
+    assert page.status_code == 200 and "Prussia" in page.text
+    listing = client.get("/jobs")
+    assert job["id"] in listing.text and "study page" in listing.text
+    # the command line's study gives the same tables (``manoeuvre-sim report`` reads it
+    # as any balance study: not run here, 14 s of PDF drawing)
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    res = CliRunner().invoke(cli, ["balance", "--armies", ARMIES, "--games-per-pairing", "20",
+                                   "--seed", "3", "--block", "5", "--quiet", "--out",
+                                   str(client.studies / "cli")])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    for name in ("matrix.csv", "armies.csv"):
+        a, b = pd.read_csv(out / name), pd.read_csv(client.studies / "cli" / name)
+        pd.testing.assert_frame_equal(a, b)
+
+
+def _manager(root: Path):
+    from manoeuvre_sim.web.jobs_manager import JobManager
+
+    return JobManager(root)
+
+
+BIG = {"armies": ARMIES.split(","), "games_per_pairing": 200, "seed": 5, "block": 20}
+
+
+def test_jobs_queue_and_run_one_at_a_time(tmp_path):
+    jm = _manager(tmp_path)
+    a = jm.submit("balance", {"armies": ARMIES.split(","), "games_per_pairing": 10, "block": 5})
+    b = jm.submit("balance", {"armies": ARMIES.split(","), "games_per_pairing": 10, "seed": 2})
+    assert (a.state, b.state) == ("queued", "queued")
+    jm.start()
+    try:
+        wait(lambda: b, lambda j: j.state == "done")
+        assert a.state == "done"
+        assert a.finished <= b.started
+    finally:
+        jm.stop()
+
+
+def test_cancel_keeps_the_store_and_resume_finishes_it(tmp_path):
+    jm = _manager(tmp_path)
+    jm.start()
+    try:
+        job = jm.submit("balance", BIG)
+        wait(lambda: job, lambda j: j.done >= 50)
+        jm.cancel(job.id)
+        wait(lambda: job, lambda j: j.state == "cancelled")
+        store = tmp_path / job.dir / "games.parquet"
+        parts = sorted(store.glob("*.parquet"))
+        assert 3 <= len(parts) < 9 * 10 and job.done < job.total
+        state = tmp_path / job.dir / "job.json"
+        wait(lambda: json.loads(state.read_text()), lambda s: s["state"] == "cancelled")
+        jm.resume(job.id)
+        wait(lambda: job, lambda j: j.state == "done", timeout=120)
+        m = json.loads((tmp_path / job.dir / "manifest.json").read_text())
+        assert m["games"] == 9 * 200 and not m["interrupted"]
+        assert set(parts) <= set(store.glob("*.parquet"))
+    finally:
+        jm.stop()
+
+
+def test_a_restart_resumes_the_job_a_stopped_server_left(tmp_path):
+    jm = _manager(tmp_path)
+    jm.start()
+    job = jm.submit("balance", BIG)
+    wait(lambda: job, lambda j: j.done >= 50)
+    jm.stop()  # as the server stops: the job stays "running" on disk
+    saved = json.loads((tmp_path / job.dir / "job.json").read_text())
+    assert saved["state"] == "running"
+    assert not (tmp_path / job.dir / "matrix.csv").exists()  # no table before the end
+    again = _manager(tmp_path)
+    again.start()
+    try:
+        back = again.get(job.id)
+        assert back is not None and back.resume
+        wait(lambda: back, lambda j: j.state == "done", timeout=120)
+        m = json.loads((tmp_path / job.dir / "manifest.json").read_text())
+        assert m["games"] == 9 * 200 and not m["interrupted"]
+    finally:
+        again.stop()
+
+
+def test_ui_takes_the_study_commands_backend_options():
+    from click.testing import CliRunner
+
+    from manoeuvre_sim.cli.main import cli
+
+    res = CliRunner().invoke(cli, ["ui", "--workers", "2", "--no-warmup", "--port", "1"])
+    assert "--workers: only with --backend dask" in str(res.exception)
+    res = CliRunner().invoke(cli, ["ui", "--scheduler", "tcp://x:1", "--no-warmup"])
+    assert "--scheduler: only with --backend dask" in str(res.exception)
+
+
+def test_a_maneuver_whatif_from_the_form_runs_to_its_study(client):
+    form = {"game": "hex", "blue2_strength": "5:2", "games_per_pairing": "10", "block": "10",
+            "policies": "capital", "border": "basic", "quality": "front:front"}  # fmt: skip
+    r = client.post("/whatif", data=form, headers=ORIGIN, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    job = wait(lambda: job_of(client, r.headers["location"]), done)
+    assert job["state"] == "done", job
+    assert "--set 'blue/#2/strength=5:2'" in job["command"]
+    m = json.loads((client.studies / job["dir"] / "manifest.json").read_text())
+    assert m["study"] == "hex whatif" and m["games"] == 20
+    assert client.get("/study", params={"dir": job["dir"]}).status_code == 200
+    assert client.get("/whatif/changed", params={"dir": job["dir"]}).status_code == 200
+    bad = client.post("/whatif", data=form | {"blue2_strength": "x"}, headers=ORIGIN)
+    assert bad.status_code == 400 and "expected an integer, got &#39;x&#39;" in bad.text
+
+
+def test_a_whatif_started_from_a_study_takes_its_armies_players_and_seeds(client):
+    d = client.studies / "base"
+    d.mkdir()
+    (d / "manifest.json").write_text(json.dumps({
+        "game": "manoeuvre", "study": "balance", "seed": 7, "games_per_pairing": 33,
+        "armies": [{"name": "Spain"}, {"name": "Austria"}],
+        "policies": [{"label": "simple", "policy_a": "simple", "policy_b": "simple"}]}))  # fmt: skip
+    r = client.get("/whatif/new", params={"from": "base", "army": "Spain"})
+    assert r.status_code == 200
+    for name, value in (("armies", "Spain,Austria"), ("policy", "simple"), ("seed", "7"),
+                        ("games_per_pairing", "33")):  # fmt: skip
+        assert re.search(f'name="{name}"[^>]* value="{value}"', r.text), name
+    r = client.get("/whatif/new", params={"from": "../../etc"})
+    assert r.status_code == 400 and "--from" in r.text
