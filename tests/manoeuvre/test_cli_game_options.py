@@ -31,6 +31,9 @@ PLAYS_NONE = {
     "maps": "lists the map sections",
     "odds": "combat odds of one combat, no game",
     "hex": "the other game (Maneuver), its own options",
+    "ui": "serves the workbench: a replay's options come from its page or its study",
+    "compare": "reads two finished studies, plays nothing",
+    "site": "writes the pages of finished studies, plays nothing new",
 }
 # of those, the ones that load army files given by the user also take --relax
 TAKES_RELAX = {"simulate", "replay", "balance", "cards", "whatif"}
