@@ -51,6 +51,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "hex_group",
         "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
     ),
+    "site": ("manoeuvre_sim.cli.site", "site", "A static copy of the workbench's study pages."),
     "ui": (
         "manoeuvre_sim.cli.ui",
         "ui",

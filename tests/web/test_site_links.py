@@ -110,4 +110,16 @@ def test_names_for_the_studies():
     from manoeuvre_sim.web.site import names_for
 
     paths = [Path("/r/balance"), Path("/r/hex/balance"), Path("/r/hex/whatif")]
-    assert names_for(paths) == ["r/balance", "hex/balance", "whatif"]
+    assert names_for(paths) == ["balance", "hex/balance", "hex/whatif"]
+    assert names_for([Path("/r/hex/balance")]) == ["balance"]
+    assert names_for([Path("/r/b"), Path("/r/b/c/b")]) == ["r/b", "c/b"]
+
+
+def test_boards_pack_and_unpack_exactly():
+    from manoeuvre_sim.web.site_pages import pack_boards, unpack
+
+    boards = ['<svg><g id="a">x</g><circle r="1"/></svg>', '<svg><g id="a">x</g><circle r="2"/></svg>',
+              '<svg><g id="a">x</g><circle r="1"/></svg>', "", "no tag"]  # fmt: skip
+    parts, packed = pack_boards(boards)
+    assert [unpack(parts, r) for r in packed] == boards
+    assert len(parts) == 7 and packed[2] == [0, 5]
