@@ -126,8 +126,9 @@ def check_out(out: Path, sources: list[Path], force: bool) -> None:
 class _Crawler:
     """Requests pages through the TestClient, rewrites and keeps them."""
 
-    def __init__(self, client, progress):
+    def __init__(self, client, progress, scratch: Path):
         self.client = client
+        self.hide = sorted({str(scratch), str(scratch.resolve())}, key=len, reverse=True)
         self.progress = progress
         self.pages: dict[str, str | bytes] = {}  # file -> rewritten text (or bytes)
         self.raw: dict[str, tuple[str, str]] = {}  # file -> (url, raw text) of pages
@@ -148,7 +149,10 @@ class _Crawler:
             self.skipped.append(f"{url} ({r.status_code})")
             return None
         if f.endswith(".html"):
-            self.raw[f] = (url, r.text)
+            text = r.text
+            for folder in self.hide:  # the scratch folder is no place a reader can go
+                text = text.replace(folder, "the studies of this copy")
+            self.raw[f] = (url, text)
         else:
             self.pages[f] = r.content
         if self.progress:
@@ -327,7 +331,7 @@ def build_site(
             s.info = SF.read_info(scratch / s.name, s.name)
         app = create_app(scratch)
         with TestClient(app, raise_server_exceptions=True) as client:
-            crawler = _Crawler(client, progress)
+            crawler = _Crawler(client, progress, scratch)
             crawler.get("/studies")
             crawler.crawl(["/study?" + urlencode({"dir": s.name}) for s in srcs])
             sampled = {s.name: _replays(crawler, s, replays) for s in srcs}
