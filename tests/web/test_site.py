@@ -216,3 +216,20 @@ def test_the_sample_is_the_most_lopsided_pairings(studies_root):  # noqa: F811
         assert s.win_rate_a == pytest.approx(rate[s.pairing])
         assert s.game == games[games["pairing"] == s.pairing]["game"].min()
     assert lopsided_games(studies_root / "balance", 0) == []
+
+
+def test_cli_writes_a_site_and_replaces_it_with_force(tmp_path, studies_root, capsys):  # noqa: F811
+    from manoeuvre_sim.cli.main import main
+
+    out = tmp_path / "site"
+    args = ["site", "--from", str(studies_root / "balance"), "--out", str(out), "--replays", "0"]
+    main(args)
+    captured = capsys.readouterr()
+    assert "site: " in captured.err and f"files in {out}" in captured.out
+    (out / "stale.html").write_text("old")
+    code, err = _cli(args, capsys)
+    assert code == 2 and "--force" in err and (out / "stale.html").exists()
+    main([*args, "--force", "--quiet"])
+    assert capsys.readouterr().err == ""
+    assert not (out / "stale.html").exists() and (out / "study/balance.html").is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no scratch folder left
