@@ -36,17 +36,21 @@ def lopsided_games(path: str | Path, n: int) -> list[SampledGame]:
     (fewer when it has fewer pairings; none when it has no game records)."""
     if n <= 0:
         return []
-    index = SF.pairing_index(path)
-    if index.empty or "pairing" not in index:
+    # the records read once (the columns the rule needs), then each pairing summed up as
+    # its page sums it up (pairing_outcomes)
+    cols = ["label", "pairing", "game", "winner"]
+    df = SF._read(SF._store_files(Path(path)), columns=cols)
+    if df.empty or not {"pairing", "game", "winner"} <= set(df.columns):
         return []
+    if "label" not in df:
+        df["label"] = ""
+    df = df[[c for c in cols if c in df.columns]]
     found = []
-    for row in index.head(MAX_PAIRINGS).itertuples(index=False):
-        label, pairing = str(row.label), int(row.pairing)
-        games = SF.pairing_records(path, pairing, label if label else None)
-        if games.empty or "game" not in games or "winner" not in games:
-            continue
-        seats = SF.pairing_outcomes(games)["seats"]
-        rate = float(seats["win_rate"].iloc[0])
-        found.append(SampledGame(label, pairing, int(games["game"].iloc[0]), rate, len(games)))
+    groups = df.groupby(["label", "pairing"], sort=True, observed=True, dropna=False)
+    for (label, pairing), games in list(groups)[:MAX_PAIRINGS]:
+        games = games.sort_values("game", kind="stable")
+        rate = float(SF.pairing_outcomes(games)["seats"]["win_rate"].iloc[0])
+        found.append(SampledGame(str(label), int(pairing), int(games["game"].iloc[0]), rate,
+                                 len(games)))  # fmt: skip
     found.sort(key=lambda s: (-abs(s.win_rate_a - 0.5), s.label, s.pairing))
     return found[:n]
