@@ -40,6 +40,9 @@ FOLDERS = {
     "/replay/hex/trace.jsonl": ("replay/hex", "study", ".jsonl"),
 }
 ROOT_PAGES = {"/": INDEX, "/studies": INDEX}
+# query items that name a page's default (a pairing's first page of 50 games): left out of
+# the file name, so /study/pairing?dir=x&pairing=1 and ...&page=1&size=50 are one file
+DEFAULTS = {"/study/pairing": {("page", "1"), ("size", "50")}}
 _ATTR = re.compile(r'(\s(?:href|src|action)=)"([^"]*)"')
 _HX = re.compile(r'\shx-[a-z-]+="[^"]*"')
 _JSON_SCRIPT = re.compile(
@@ -98,6 +101,7 @@ def file_for(url: str) -> str | None:
     if path not in FOLDERS:
         return None
     folder, first, suffix = FOLDERS[path]
+    items = tuple(i for i in items if i not in DEFAULTS.get(path, ()))
     lead = [v for k, v in items if k == first]
     rest = [(k, v) for k, v in items if k != first]
     pieces = [escape_part(v) for v in lead]

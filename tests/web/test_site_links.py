@@ -31,7 +31,9 @@ def test_names_are_readable_and_deterministic():
     assert L.file_for("/") == "index.html"
     a = L.file_for("/study/pairing?dir=hex/balance&pairing=3&size=50&page=2")
     b = L.file_for("/study/pairing?page=2&size=50&pairing=3&dir=hex/balance")
-    assert a == b == "pairing/hex~2Fbalance__page-2__pairing-3__size-50.html"
+    assert a == b == "pairing/hex~2Fbalance__page-2__pairing-3.html"
+    one = L.file_for("/study/pairing?dir=x&pairing=1&page=1&size=50")
+    assert one == L.file_for("/study/pairing?pairing=1&dir=x") == "pairing/x__pairing-1.html"
     assert L.file_for("/study/table.csv?dir=b&name=matrix") == "table/b__name-matrix.csv"
     assert L.file_for("/static/vendor/vega.min.js") == "static/vendor/vega.min.js"
 
@@ -123,3 +125,9 @@ def test_boards_pack_and_unpack_exactly():
     parts, packed = pack_boards(boards)
     assert [unpack(parts, r) for r in packed] == boards
     assert len(parts) == 7 and packed[2] == [0, 5]
+
+
+def test_the_default_page_size_is_the_pairing_pages():
+    from manoeuvre_sim.web.studies import DEFAULT_PAGE_SIZE
+
+    assert ("size", str(DEFAULT_PAGE_SIZE)) in L.DEFAULTS["/study/pairing"]
