@@ -249,8 +249,10 @@ def _finish(f: str, text: str, record: dict, notes: dict, held: set[str]) -> str
         js = L.relative(f, "site.js")
         text = text.replace("</body>", f'<script src="{js}"></script></body>', 1)
     where = L.relative(f, "site.json")
-    text = text.replace(
-        "</footer>", f' · a static copy: <a href="{where}">site.json</a></footer>', 1
+    text = text.replace(" · local workbench (docs/ui.md)", "", 1).replace(
+        "</footer>",
+        f' · a static copy (manoeuvre-sim site): <a href="{where}">site.json</a></footer>',
+        1,
     )
     return L.rewrite_page(text, f, held)
 
