@@ -100,6 +100,7 @@ def test_every_page_loads_from_files_with_the_network_off(site, browser):
     pg.on("pageerror", lambda e: problems.append(f"javascript error: {e}"))
     pg.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
     pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
     todo, seen = [str(site.out.resolve() / "index.html")], set()
     while todo:
         path = todo.pop()
