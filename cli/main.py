@@ -52,6 +52,7 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
     ),
     "compare": ("manoeuvre_sim.cli.compare", "compare", "Two studies of one game side by side."),
+    "site": ("manoeuvre_sim.cli.site", "site", "A static copy of the workbench's study pages."),
     "ui": (
         "manoeuvre_sim.cli.ui",
         "ui",

@@ -1,6 +1,7 @@
 // The replay page (templates/replay.html): steps, seeks and follows the keys. The board
 // after each step is drawn by the server (/replay/<game>/board.svg?...&step=N, kept in
-// memory there) and cached here; this script only asks for it and marks the log.
+// memory there) and cached here; this script only asks for it and marks the log. A static
+// copy (manoeuvre-sim site) has every board in the page's data instead (data.boards).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -18,6 +19,17 @@
 
   function fetchSvg(i) {
     if (svgs.has(i)) return Promise.resolve(svgs.get(i));
+    if (data.boards) { // packed: runs [first part, count, ...] of data.parts
+      if (i < data.boards.length) {
+        const runs = data.boards[i];
+        let svg = "";
+        for (let j = 0; j < runs.length; j += 2) {
+          svg += data.parts.slice(runs[j], runs[j] + runs[j + 1]).join("");
+        }
+        return Promise.resolve(svg);
+      }
+      return Promise.reject(new Error("board " + i + " is not in this static copy"));
+    }
     return fetch(data.board + "&step=" + i).then((r) => {
       if (!r.ok) throw new Error("board " + i + ": HTTP " + r.status);
       return r.text();
@@ -42,7 +54,7 @@
       board.removeAttribute("aria-busy");
       if (i + 1 < n) fetchSvg(i + 1).catch(() => {});
     }).catch((e) => { position.textContent += " (" + e.message + ")"; });
-    history.replaceState(null, "", data.page + "&step=" + i);
+    if (data.page) history.replaceState(null, "", data.page + "&step=" + i);
   }
 
   function scrollTo(li) { // the current entry in the middle of the log, the page unmoved

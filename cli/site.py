@@ -1,0 +1,60 @@
+"""``manoeuvre-sim site``: a static copy of the workbench's pages for some studies, plain
+files that open from disk or any static host (docs/ui.md)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from manoeuvre_sim.core.errors import UsageError
+
+
+@click.command()
+@click.option(
+    "--from",
+    "sources",
+    multiple=True,
+    required=True,
+    metavar="DIR",
+    help="A study directory (written by a study command's --out); repeat for more.",
+)
+@click.option(
+    "--out",
+    required=True,
+    metavar="DIR",
+    help="The site's folder; refused when it holds files, unless --force.",
+)
+@click.option(
+    "--replays",
+    type=int,
+    default=3,
+    show_default=True,
+    help="Games replayed per study: the first game of the most lopsided pairings.",
+)
+@click.option("--force", is_flag=True, help="Replace what --out holds.")
+@click.option("--quiet", is_flag=True, help="No progress on standard error.")
+def site(sources: tuple[str, ...], out: str, replays: int, force: bool, quiet: bool) -> None:
+    """Write the workbench's pages of the studies --from as a static site in --out: the list
+    of studies, each study's page, tables (CSV) and pairings, replays of a sample of games,
+    and the comparison of every two studies of the same game. Open --out/index.html in a
+    browser: no server, no network."""
+    try:
+        from manoeuvre_sim.web.site import build_site
+    except ImportError as e:
+        raise UsageError(
+            f"site: the static site needs the 'web' extra ({e.name} is missing): "
+            "pip install 'manoeuvre-sim[web]'"
+        ) from None
+
+    def progress(done: int, url: str) -> None:
+        sys.stderr.write(f"\rsite: {done} pages  {url[:60]:<60}")
+        sys.stderr.flush()
+
+    result = build_site(list(sources), out, replays=replays, force=force,
+                        progress=None if quiet else progress)  # fmt: skip
+    if not quiet:
+        sys.stderr.write("\n")
+    for s in result.skipped:
+        click.echo(f"site: left out {s}", err=True)
+    click.echo(f"site: {len(result.files)} files in {result.out} (open {result.out}/index.html)")

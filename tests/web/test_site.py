@@ -1,0 +1,236 @@
+"""``manoeuvre-sim site``: a static copy of the study pages, built from the tiny studies and
+opened from ``file://`` in Chromium with the network cut: every page loads with no failed
+request and no request that is not a file; the figures equal the study's CSV tables; a
+replay steps with the arrow keys from its file alone; the CLI's errors are one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pandas as pd
+import pytest
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
+
+from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
+
+FROM = ["balance", "whatif", "hex/balance", "hex/whatif"]
+
+
+def _fake_compare(request):
+    """A stand-in for the comparison page (another part's): links to both studies, an htmx
+    attribute that a static copy must drop."""
+    a, b = request.query_params["a"], request.query_params["b"]
+    return HTMLResponse(
+        f'<html><body><main><p id="cmp">{a} v {b}</p><a href="/study?dir={a}">a</a>'
+        f'<a href="/study?dir={b}">b</a><div hx-get="/compare/rows?a={a}"></div>'
+        '<a href="/jobs">jobs</a></main></body></html>'
+    )
+
+
+@pytest.fixture(scope="module")
+def site(studies_root, tmp_path_factory):  # noqa: F811
+    from manoeuvre_sim.web import app as A
+    from manoeuvre_sim.web.site import build_site
+
+    make = A.create_app
+
+    def with_compare(root):
+        app = make(root)
+        app.router.routes.insert(0, Route("/compare", _fake_compare))
+        return app
+
+    out = tmp_path_factory.mktemp("site") / "out"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(A, "create_app", with_compare)
+        result = build_site([studies_root / s for s in FROM], out, replays=1)
+    result.root = studies_root
+    return result
+
+
+def test_the_site_holds_the_pages_and_records_the_studies(site):
+    out = site.out
+    for f in ("index.html", "static.html", "site.json", "study/balance.html",
+              "table/balance__name-matrix.csv", "static/vendor/LICENSE-vega.txt",
+              "static/vendor/VENDORED.md"):  # fmt: skip
+        assert (out / f).is_file(), f
+    record = json.loads((out / "site.json").read_text())
+    assert record["version"]
+    for s in record["studies"]:
+        manifest = json.loads((site.root / s["name"] / "manifest.json").read_text())
+        assert (s["seed"], s["rules_version"]) == (manifest["seed"], manifest["rules_version"])
+        assert s["data_hash"] and s["data_hash"] in (out / "index.html").read_text()
+        # the workbench replays the games of balance studies and Maneuver's what-ifs only
+        assert len(s["replays"]) == (0 if s["name"] == "whatif" else 1), s["name"]
+    assert [x.split("?")[0] for x in record["skipped"]] == ["/replay/manoeuvre"]
+    # every two studies of the same game compared, through the page the app has
+    assert sorted(record["comparisons"]) == ["/compare?a=balance&b=whatif",
+                                             "/compare?a=hex%2Fbalance&b=hex%2Fwhatif"]  # fmt: skip
+    cmp = (out / "compare/balance__b-whatif.html").read_text()
+    assert 'href="../study/balance.html"' in cmp and "hx-get" not in cmp
+    assert 'href="../static.html"' in cmp  # the job page is not in the site
+    # the CSV tables are the study's, byte for byte
+    assert (out / "table/balance__name-matrix.csv").read_bytes() == (
+        site.root / "balance/matrix.csv"
+    ).read_bytes()
+    # nothing links to a server
+    for f in out.rglob("*.html"):
+        text = f.read_text()
+        assert 'href="/' not in text and 'src="/' not in text and 'action="/' not in text, f
+
+
+def _local_pages(out: Path, page) -> list[str]:
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+    found = []
+    for h in hrefs:
+        u = urlparse(h)
+        if u.scheme == "file" and u.path.endswith(".html"):
+            found.append(unquote(u.path))
+    return found
+
+
+def test_every_page_loads_from_files_with_the_network_off(site, browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 820}, offline=True)
+    outside, problems = [], []
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://")
+                  else (outside.append(r.request.url), r.abort()))  # fmt: skip
+    pg = context.new_page()
+    pg.on("pageerror", lambda e: problems.append(f"javascript error: {e}"))
+    pg.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+    todo, seen = [str(site.out.resolve() / "index.html")], set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        assert Path(path).is_file(), path
+        pg.goto(Path(path).as_uri())
+        pg.wait_for_load_state("load")
+        charts = pg.locator(".chart")
+        for i in range(charts.count()):
+            charts.nth(i).locator("svg").first.wait_for(timeout=10_000)
+        todo.extend(p for p in _local_pages(site.out, pg) if p not in seen)
+    context.close()
+    assert outside == [] and problems == []
+    assert len(seen) >= 20
+    assert str(site.out.resolve() / "static.html") in seen
+
+
+def test_the_heatmap_shows_the_studys_matrix(site, browser):
+    context = browser.new_context(offline=True)
+    pg = context.new_page()
+    pg.goto((site.out / "study/balance.html").resolve().as_uri())
+    pg.wait_for_function("document.getElementById('heatmap').vegaView !== undefined")
+    cells = pg.evaluate(
+        "JSON.parse(document.querySelector('script.vega-spec[data-target=heatmap]')"
+        ".textContent).data.values"
+    )
+    texts = pg.eval_on_selector_all("#heatmap svg text", "els => els.map(e => e.textContent)")
+    context.close()
+    matrix = pd.read_csv(site.out / "table/balance__name-matrix.csv")
+    assert len(cells) == len(matrix) == 9
+    for cell, (_, row) in zip(cells, matrix.iterrows(), strict=True):
+        assert (cell["army"], cell["opponent"]) == (row["army"], row["opponent"])
+        assert cell["rate"] == pytest.approx(row["win_rate"])
+        assert cell["games"] == row["games"]
+        assert (site.out / "study" / cell["href"]).resolve().is_file()
+    # the cells' labels as drawn, in the matrix's order (d3's rounding: half away from 0)
+    assert texts[:9] == [f"{int(100 * r + 0.5)}%" for r in matrix["win_rate"]]
+
+
+def test_a_replay_steps_with_the_arrow_keys_from_its_file(site, browser):
+    record = json.loads((site.out / "site.json").read_text())
+    game = record["studies"][0]["replays"][0]
+    context = browser.new_context(viewport={"width": 1366, "height": 820}, offline=True)
+    pg = context.new_page()
+    problems = []
+    pg.on("pageerror", lambda e: problems.append(str(e)))
+    pg.goto((site.out / game["file"]).resolve().as_uri())
+    data = json.loads(pg.inner_text("#replay-data"))
+    first = pg.inner_html("#board")
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function("document.getElementById('board').dataset.step === '1'")
+    assert pg.inner_text("#position").startswith("event 2 of")
+    assert pg.inner_html("#board") != first or data["boards"][0] == data["boards"][1]
+    pg.keyboard.press("End")
+    pg.wait_for_function(f"document.getElementById('board').dataset.step === '{data['n'] - 1}'")
+    assert pg.url.startswith("file://") and problems == []
+    context.close()
+
+
+def _cli(args: list[str], capsys) -> tuple[int, str]:
+    from manoeuvre_sim.cli.main import main
+
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    return e.value.code, capsys.readouterr().err
+
+
+def test_cli_errors_are_one_line(tmp_path, studies_root, capsys):  # noqa: F811
+    code, err = _cli(["site", "--from", str(tmp_path), "--out", str(tmp_path / "o")], capsys)
+    assert (
+        code == 2 and err == f"error: --from {tmp_path}: not a study directory (no manifest.json)\n"
+    )
+    code, err = _cli(["site", "--from", str(studies_root / "writing"), "--out",
+                      str(tmp_path / "o")], capsys)  # fmt: skip
+    assert code == 2 and err.count("\n") == 1 and f"--from {studies_root / 'writing'}" in err
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "x").write_text("keep")
+    code, err = _cli(["site", "--from", str(studies_root / "balance"), "--out", str(full)], capsys)
+    assert code == 2 and err == f"error: --out {full}: not empty; give --force to replace it\n"
+    assert (full / "x").read_text() == "keep"
+    code, err = _cli(["site", "--from", str(studies_root / "balance"), "--out",
+                      str(studies_root / "balance" / "site")], capsys)  # fmt: skip
+    assert code == 2 and "overlaps the study" in err and err.count("\n") == 1
+
+
+def test_a_heatmap_cell_opens_its_pairing_file(site, browser):
+    from tests.web.test_studies_browser import _cell_point
+
+    context = browser.new_context(viewport={"width": 1366, "height": 820}, offline=True)
+    pg = context.new_page()
+    pg.goto((site.out / "study/balance.html").resolve().as_uri())
+    pg.wait_for_function("document.getElementById('heatmap').vegaView !== undefined")
+    point = _cell_point(pg, "heatmap", "France", "Russia")
+    with pg.expect_navigation():
+        pg.mouse.click(point["x"], point["y"])
+    assert pg.url.startswith("file://") and "/pairing/balance__" in pg.url
+    assert "France" in pg.inner_text("#pairing-title")
+    context.close()
+
+
+def test_the_sample_is_the_most_lopsided_pairings(studies_root):  # noqa: F811
+    from manoeuvre_sim.analyses.common.study_sample import lopsided_games
+
+    games = pd.read_parquet(studies_root / "balance/games.parquet")
+    score = games["winner"].map({"a": 1.0, "draw": 0.5}).fillna(0.0)
+    rate = score.groupby(games["pairing"]).mean()
+    far = (rate - 0.5).abs()
+    picked = lopsided_games(studies_root / "balance", 3)
+    assert [s.pairing for s in picked] == sorted(far.index, key=lambda p: (-far[p], p))[:3]
+    for s in picked:
+        assert s.win_rate_a == pytest.approx(rate[s.pairing])
+        assert s.game == games[games["pairing"] == s.pairing]["game"].min()
+    assert lopsided_games(studies_root / "balance", 0) == []
+
+
+def test_cli_writes_a_site_and_replaces_it_with_force(tmp_path, studies_root, capsys):  # noqa: F811
+    from manoeuvre_sim.cli.main import main
+
+    out = tmp_path / "site"
+    args = ["site", "--from", str(studies_root / "balance"), "--out", str(out), "--replays", "0"]
+    main(args)
+    captured = capsys.readouterr()
+    assert "site: " in captured.err and f"files in {out}" in captured.out
+    (out / "stale.html").write_text("old")
+    code, err = _cli(args, capsys)
+    assert code == 2 and "--force" in err and (out / "stale.html").exists()
+    main([*args, "--force", "--quiet"])
+    assert capsys.readouterr().err == ""
+    assert not (out / "stale.html").exists() and (out / "study/balance.html").is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no scratch folder left
