@@ -19,6 +19,7 @@ Python API::
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -85,11 +86,29 @@ class WhatIfResult:
             changes=self.spec.changes, summary_lines=self.summary(),
         )  # fmt: skip
 
+    def write_variant_armies(self, out_dir: Path) -> list[Path]:
+        """Each changed army's data as the variant played it, ``variant/<army>.army.json``
+        (``model.write_army_data``), named in the manifest's ``variant.armies`` entries
+        (``file``): what a replay of a variant's game loads."""
+        from manoeuvre_sim.manoeuvre.model.load import ARMY_DATA_SUFFIX, write_army_data
+
+        entries = {e["name"]: e for e in self.manifest.get("variant", {}).get("armies", [])}
+        written = []
+        for k, army in enumerate(a for a in self.spec.variant_armies if a.name in entries):
+            slug = re.sub(r"[^a-z0-9]+", "_", army.name.casefold()).strip("_") or "army"
+            rel = f"variant/{k:02d}_{slug}{ARMY_DATA_SUFFIX}"
+            (out_dir / "variant").mkdir(parents=True, exist_ok=True)
+            written.append(write_army_data(army, out_dir / rel))
+            entries[army.name]["file"] = rel
+        return written
+
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         from manoeuvre_sim.core.results import write_json
 
         out_dir = Path(out_dir)
+        kept = self.write_variant_armies(out_dir)
         return [
+            *kept,
             B.write_csv(self.whatif, out_dir / "whatif.csv"),
             B.write_csv(self.field, out_dir / "whatif_field.csv"),
             write_json(out_dir / "manifest.json", self.manifest),

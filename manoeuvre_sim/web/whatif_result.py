@@ -1,6 +1,6 @@
 """A what-if's result beside its study page (issue 33): each pairing's change with its
 interval, the cells that moved beyond it marked, and the games whose outcome changed, each
-with its replay as the base played it.
+with its replay in the base and in the variant.
 
 Route::
 
@@ -53,8 +53,9 @@ def changed_page(request: Request) -> Response:
     for r in games.to_dict("records"):
         sides = r.get("army_a", r.get("policy_a")), r.get("army_b", r.get("policy_b"))
         rows.append(r | {"side_a": sides[0], "side_b": sides[1],
-                         "base_href": replay_href(info, r["pairing_base"], r["game"],
-                                                  "base")})  # fmt: skip
+                         "base_href": replay_href(info, r["pairing_base"], r["game"], "base"),
+                         "variant_href": replay_href(info, r["pairing_variant"], r["game"],
+                                                     "variant")})  # fmt: skip
     return page("whatif_changed.html", title=f"What-if {info.rel}", version=__version__,
                 info=info, cells=_cells(info), games=rows, total=total,
                 cap=MAX_LISTED)  # fmt: skip

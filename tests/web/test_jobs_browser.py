@@ -95,11 +95,14 @@ def test_a_much_stronger_army_rises_beyond_its_interval(page, site):
     assert total > 0 and 0 <= mirror <= 20  # France v France's changed games, not in the table
     assert page.locator("#changed tbody tr").count() == total
     shot(page, "changed")
-    with page.expect_navigation() as nav:
-        page.locator("#changed a", has_text="base").first.click()
-    assert nav.value.status == 200  # the base game, replayed and checked against its record
-    assert "/replay/manoeuvre" in page.url and "label=base" in page.url
-    assert page.locator("#board svg").count() == 1
+    changed_url = page.url
+    for side in ("base", "variant"):  # each replayed and checked against its record
+        page.goto(changed_url)
+        with page.expect_navigation() as nav:
+            page.locator("#changed a", has_text=side).first.click()
+        assert nav.value.status == 200, side
+        assert "/replay/manoeuvre" in page.url and f"label={side}" in page.url
+        assert page.locator("#board svg").count() == 1
     assert page.problems == []
 
 

@@ -97,7 +97,7 @@ class _State:
     touched: list[tuple[str, tuple]]  # (edit text, target) in order
 
 
-def _dump(army: Army) -> dict[str, Any]:
+def army_data(army: Army) -> dict[str, Any]:
     """The army as validation input: ``model_dump()`` with each leader's combat written once
     (``combat`` when the file gave it, else ``combat_attack`` and ``combat_defense``)."""
     data = army.model_dump()
@@ -379,7 +379,7 @@ def apply_edits(
     """
     if isinstance(edits, str):
         edits = [edits]
-    states = {k: _State(k, a, _dump(a), set(), []) for k, a in armies.items()}
+    states = {k: _State(k, a, army_data(a), set(), []) for k, a in armies.items()}
     # The types named by cards/ edits are never used to balance another count.
     for edit in edits:
         try:

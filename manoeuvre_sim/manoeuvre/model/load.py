@@ -13,6 +13,35 @@ from manoeuvre_sim.core.errors import DataError, did_you_mean
 from manoeuvre_sim.manoeuvre.model.army import Army
 from manoeuvre_sim.manoeuvre.model.maps import MapSection, SectionSet, TerrainTable
 
+# an army kept as validation input in JSON (``write_army_data``): what a what-if study keeps
+# of each changed army, so that its variant's games can be replayed
+ARMY_DATA_SUFFIX = ".army.json"
+
+
+def write_army_data(army: Army, path: Path | str) -> Path:
+    """``army`` as the data its validation reads (JSON), written atomically to ``path``
+    (ending in ``.army.json``); :func:`find_army` loads it back equal to ``army``."""
+    import json
+
+    from manoeuvre_sim.core.fileio import atomic_write
+    from manoeuvre_sim.manoeuvre.model.edit import army_data
+
+    path = Path(path)
+    with atomic_write(path, encoding="utf-8") as f:
+        json.dump(army_data(army), f, ensure_ascii=False, indent=1)
+    return path
+
+
+def load_army_data(path: Path | str, *, relax: bool = False) -> Army:
+    """An army written by :func:`write_army_data`, validated as an army file is."""
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise DataError(str(path), [("", f"not a readable army data file ({e})")]) from None
+    return validate(Army, data, str(path), {"relax": relax})
+
 
 def load_army(path: Path | str, *, relax: bool = False) -> Army:
     """Load and validate one army file.
@@ -41,6 +70,8 @@ def find_army(name_or_path: str, *, relax: bool = False) -> Army:
     """A built-in army by name (case-insensitive; ``france``, ``Great Britain``,
     ``great_britain``), or an army file by path."""
     p = Path(name_or_path)
+    if p.name.lower().endswith(ARMY_DATA_SUFFIX):
+        return load_army_data(p, relax=relax)
     if p.suffix.lower() == ".toml" or p.exists():
         return load_army(p, relax=relax)
     key = name_or_path.strip().casefold().replace("_", " ").replace("-", " ")

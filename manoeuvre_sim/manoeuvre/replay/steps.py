@@ -163,12 +163,32 @@ def study_row(study: Path, pairing: int, game: int, label: str | None = None) ->
 BASE_GAMES_OF = ("whatif", "cards")
 
 
+def _variant_sources(study: Path, m: dict, row: dict) -> dict[str, str]:
+    """The changed armies of a what-if's variant game, from the army data the study keeps
+    (``variant/*.army.json``, named in its manifest); a UsageError where it keeps none (a
+    card study's ablations, a what-if written before the study kept them)."""
+    kept = {e["name"]: e.get("file") for e in (m.get("variant") or {}).get("armies", [])}
+    if m.get("study") != "whatif" or not kept or not all(kept.values()):
+        raise UsageError(f"--label: {study.name} is a {m.get('study')!r} study; its "
+                         f"{row.get('label')!r} games play changed army data the study does "
+                         "not keep, so only its 'base' games can be replayed")  # fmt: skip
+    out = {}
+    for name, rel in kept.items():
+        path = (Path(study) / rel).resolve()
+        if Path(study).resolve() not in path.parents or not path.is_file():
+            raise UsageError(f"--study: {study.name}: the variant's army data {rel!r} is "
+                             "missing or outside the study")  # fmt: skip
+        out[name] = str(path)
+    return out
+
+
 def study_config(study: Path, pairing: int, game: int, label: str | None = None):
     """``(SimConfig, record)``: how game ``game`` of pairing ``pairing`` of the Manoeuvre
     ``balance`` study in directory ``study`` was played (the row's armies, players and
     pairing seed; the manifest's rule options; ``docs/balance.md``, Seeds), and its row.
-    A what-if's or card study's ``base`` games too (the base armies, the same seeds).
-    Refuses another game's or another kind of study, and a variant's games."""
+    A what-if's or card study's ``base`` games too (the base armies, the same seeds), and a
+    what-if's variant games (its changed armies from the data the study keeps). Refuses
+    another game's or another kind of study, and a card study's ablations."""
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.runner import SimConfig
 
@@ -180,14 +200,12 @@ def study_config(study: Path, pairing: int, game: int, label: str | None = None)
         raise UsageError(f"--study: {study.name} is a {kind!r} study; the replay page plays "
                          "the games of a balance, what-if or card-value study")  # fmt: skip
     row = study_row(study, pairing, game, label)
-    if kind in BASE_GAMES_OF and str(row.get("label")) != "base":
-        # a what-if's variant or a card study's ablation plays changed army data, which the
-        # study does not keep as a file: only its base games are played as recorded
-        raise UsageError(f"--label: {study.name} is a {kind!r} study; its {row.get('label')!r} "
-                         "games play changed army data the study does not keep, so only its "
-                         "'base' games can be replayed")  # fmt: skip
     sides = m.get("armies") or m.get("sides") or []
     sources = {s["name"]: s.get("source") or s["name"] for s in sides}
+    relax = False
+    if kind in BASE_GAMES_OF and str(row.get("label")) != "base":
+        sources |= _variant_sources(study, m, row)
+        relax = True  # the variant was checked when it was played (--relax or not)
     names = {f.name for f in fields(RuleOptions)}
     opts = {k: v for k, v in (m.get("options") or {}).items() if k in names}
     for k in ("fixed_map", "fixed_rot"):
@@ -197,6 +215,6 @@ def study_config(study: Path, pairing: int, game: int, label: str | None = None)
     config = SimConfig(
         sources.get(row["army_a"], row["army_a"]), sources.get(row["army_b"], row["army_b"]),
         games=1, seed=int(row["seed"]), policy_a=str(row["policy_a"]),
-        policy_b=str(row["policy_b"]), **options.sim_fields(),
+        policy_b=str(row["policy_b"]), relax=relax, **options.sim_fields(),
     )  # fmt: skip
     return config, row
