@@ -14,7 +14,8 @@ Python API::
     for info in SF.scan_studies("reports"):
         print(info.rel, info.kind, info.status)
     index = SF.pairing_index("reports/balance")
-    page = SF.pairing_games("reports/balance", pairing=3, label="tuned", offset=0, limit=50)
+    games = SF.pairing_records("reports/balance", pairing=3, label="tuned")
+    page = SF.page_of(games, offset=0, limit=50)
 """
 
 from __future__ import annotations
