@@ -26,7 +26,7 @@ from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
-from manoeuvre_sim.web.render import page
+from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.safety import confine
 from manoeuvre_sim.web.study_charts import SCHEMA, clean, records
 
@@ -200,8 +200,7 @@ def compare_csv(request: Request) -> Response:
     cmp, _, _, _ = _comparison(request)
     buf = io.StringIO()
     cmp.table.to_csv(buf, index=False)
-    return Response(buf.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": 'attachment; filename="comparison.csv"'})  # fmt: skip
+    return download(buf.getvalue().encode("utf-8"), "comparison.csv", "text/csv; charset=utf-8")
 
 
 ROUTES = [

@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError
-from manoeuvre_sim.web.render import page
+from manoeuvre_sim.web.render import download, page
 
 RESULT_ID = "odds-result"  # the element the htmx fragment replaces
 
@@ -36,8 +36,7 @@ def respond(request: Request, compute, form_ctx: dict, template: str):
 
 
 def csv_response(text: str, name: str) -> Response:
-    return Response(text, media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": f'attachment; filename="{name}"'})  # fmt: skip
+    return download(text, name, "text/csv; charset=utf-8")
 
 
 def pdf_response(write, name: str) -> Response:
@@ -47,5 +46,4 @@ def pdf_response(write, name: str) -> Response:
         path = Path(tmp) / name
         write(path)
         data = path.read_bytes()
-    return Response(data, media_type="application/pdf",
-                    headers={"content-disposition": f'inline; filename="{name}"'})  # fmt: skip
+    return download(data, name, "application/pdf", inline=True)

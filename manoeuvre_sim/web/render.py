@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -45,3 +45,11 @@ ENV.filters["pct"] = _pct
 def page(template: str, status_code: int = 200, **context) -> HTMLResponse:
     """A whole page (or an htmx fragment) from ``template`` with ``context``."""
     return HTMLResponse(ENV.get_template(template).render(**context), status_code=status_code)
+
+
+def download(body: str | bytes, name: str, media_type: str, *, inline: bool = False) -> Response:
+    """A file the pages hand out (a table, a trace, a chart): ``body`` named ``name`` for
+    the browser, saved (``attachment``) or shown (``inline``, a PDF)."""
+    disposition = "inline" if inline else "attachment"
+    return Response(body, media_type=media_type,
+                    headers={"content-disposition": f'{disposition}; filename="{name}"'})  # fmt: skip

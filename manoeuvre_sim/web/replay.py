@@ -26,7 +26,7 @@ from starlette.routing import Route
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.web.params import Params
-from manoeuvre_sim.web.render import page
+from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.replay_data import replayed, step_of
 
 GAMES = {"manoeuvre": "Manoeuvre", "hex": "Maneuver"}
@@ -105,11 +105,7 @@ def trace_jsonl(request: Request) -> Response:
     game = _game(request)
     params = Params(request.query_params)
     rep = replayed(game, params, request.app.state.studies)
-    return Response(
-        rep.jsonl,
-        media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="{rep.filename}"'},
-    )
+    return download(rep.jsonl, rep.filename, "application/x-ndjson")
 
 
 ROUTES = [

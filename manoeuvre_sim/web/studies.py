@@ -29,7 +29,7 @@ from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
-from manoeuvre_sim.web.render import page
+from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.safety import confine
 from manoeuvre_sim.web.study_charts import lengths
 from manoeuvre_sim.web.study_tables import table_view
@@ -213,11 +213,7 @@ def table_csv(request: Request) -> Response:
     if name is None:
         raise UsageError(f"--name: expected one of {', '.join(names)}")
     f = confine(request.app.state.studies, f"{info.rel}/{name}.csv", "--name")
-    return Response(
-        f.read_bytes(),
-        media_type="text/csv; charset=utf-8",
-        headers={"content-disposition": f'attachment; filename="{name}.csv"'},
-    )
+    return download(f.read_bytes(), f"{name}.csv", "text/csv; charset=utf-8")
 
 
 ROUTES = [
