@@ -203,10 +203,14 @@ def rule_options(f):
     return relax_option(game_options(f))
 
 
-def backend_options(f):
+def backend_options(f=None, *, resume: bool = True):
     """``--backend``, ``--scheduler``, ``--workers`` and ``--resume`` of every long command
     (``simulate``, ``balance``, ``whatif``, ``cards``, ``tournament`` and the ``hex`` ones;
-    docs/long-studies.md); :func:`pop_backend` takes them out of the keywords."""
+    docs/long-studies.md); :func:`pop_backend` takes them out of the keywords.
+    ``@backend_options(resume=False)``: without ``--resume`` (``ui``, whose jobs resume
+    themselves)."""
+    if f is None:
+        return lambda g: backend_options(g, resume=resume)
     for opt in reversed(
         (
             click.option(
@@ -214,7 +218,7 @@ def backend_options(f):
                 type=click.Choice(["local", "dask"]),
                 default="local",
                 show_default=True,
-                help="Where the tasks run: local (this process, --threads) or dask (a Dask "
+                help="Where the tasks run: local (this process's threads) or dask (a Dask "
                 "cluster: --scheduler, else a LocalCluster of worker processes).",
             ),
             click.option(
@@ -236,7 +240,7 @@ def backend_options(f):
                 help="Keep the tasks already in --out (checked to be of this same study) and "
                 "play only the rest.",
             ),
-        )
+        )[: 4 if resume else 3]
     ):
         f = opt(f)
     return f
@@ -256,7 +260,8 @@ def pop_backend(kw: dict) -> dict:
         raise UsageError(f"--workers: expected 0 (one per core) or more, got {workers}")
     if scheduler and workers:
         raise UsageError("--workers: not with --scheduler (the cluster has its own workers)")
-    return {"name": name, "scheduler": scheduler, "workers": workers, "resume": kw.pop("resume")}
+    return {"name": name, "scheduler": scheduler, "workers": workers,
+            "resume": kw.pop("resume", False)}  # fmt: skip
 
 
 def engine_kernels(policies: Sequence[str] = (), cards: bool = False) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from manoeuvre_sim.cli._common import backend_options, pop_backend
 from manoeuvre_sim.core.errors import UsageError
 
 
@@ -56,33 +57,12 @@ def _warm_replays(studies: str) -> None:
     is_flag=True,
     help="Do not compile the game engines before serving (the first replay then compiles).",
 )
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "dask"]),
-    default="local",
-    show_default=True,
-    help="Where the jobs started from the pages play: local (this process) or dask (a Dask "
-    "cluster: --scheduler, else a LocalCluster of worker processes).",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="With --backend dask: a running Dask scheduler, e.g. tcp://host:8786.",
-)
-@click.option(
-    "--workers",
-    type=int,
-    default=0,
-    show_default=True,
-    help="With --backend dask and no --scheduler: LocalCluster worker processes (0: one per core).",
-)
+@backend_options(resume=False)  # where the jobs started from the pages play
 def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
     """The browser workbench: both games' odds, every study to explore, any game replayed
     on its board, studies and what-ifs run as jobs. Serves http://HOST:PORT/ until Ctrl-C;
     a job stopped with the server is resumed at the next start."""
-    from manoeuvre_sim.cli._common import pop_backend
-
-    backend = pop_backend(kw | {"resume": False})
+    backend = pop_backend(kw)
     backend.pop("resume")
     try:
         import uvicorn
