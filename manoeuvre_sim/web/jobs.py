@@ -114,20 +114,22 @@ async def post_job(request: Request) -> Response:
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
-async def cancel_job(request: Request) -> Response:
-    same_origin(request)
-    job = manager(request).cancel(request.path_params["jid"])
-    if job is None:
-        raise UsageError("--job: no such job")
-    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
+def _job_action(verb: str):
+    """The POST route that asks the manager to ``verb`` (cancel, resume) a job, then shows
+    the jobs page at it."""
+
+    async def route(request: Request) -> Response:
+        same_origin(request)
+        job = getattr(manager(request), verb)(request.path_params["jid"])
+        if job is None:
+            raise UsageError("--job: no such job")
+        return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
+
+    return route
 
 
-async def resume_job(request: Request) -> Response:
-    same_origin(request)
-    job = manager(request).resume(request.path_params["jid"])
-    if job is None:
-        raise UsageError("--job: no such job")
-    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
+cancel_job = _job_action("cancel")
+resume_job = _job_action("resume")
 
 
 def new_whatif(request: Request) -> Response:
