@@ -12,13 +12,11 @@ its manifest marked interrupted) and ``writing`` (records, no manifest).
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.web.study_fixtures import COMMANDS, hostile_army, run_cli
+from tests.web.study_fixtures import COMMANDS, make_studies
 
 BALANCE = [a for a in COMMANDS["balance"] if a not in ("--policy", "random")]
 HEX = COMMANDS["hex/balance"]
@@ -35,19 +33,7 @@ _BUILT: dict[str, Path] = {}
 
 
 def make(root: Path) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    army = hostile_army(root.parent)
-    for rel, args in MADE.items():
-        args = [a.replace("{hostile}", str(army)) for a in args]
-        run_cli([*args, "--threads", "1", "--quiet", "--out", str(root / rel)])
-    shutil.copytree(root / "random", root / "interrupted")
-    man = root / "interrupted/manifest.json"
-    doc = json.loads(man.read_text(encoding="utf-8"))
-    doc["interrupted"] = True
-    man.write_text(json.dumps(doc), encoding="utf-8")
-    (root / "writing").mkdir()
-    shutil.copytree(root / "random/games.parquet", root / "writing/games.parquet")
-    return root
+    return make_studies(root, MADE, broken_from="random", garbled=False)
 
 
 @pytest.fixture(scope="session")

@@ -57,22 +57,26 @@ def run_cli(args: list[str]) -> None:
     assert result.exit_code == 0, result.output
 
 
-def make_studies(root: Path) -> Path:
-    """Write every study of the module's docstring under ``root``; return ``root``."""
+def make_studies(root: Path, commands: dict = COMMANDS, broken_from: str = "balance",
+                 garbled: bool = True) -> Path:  # fmt: skip
+    """Write every study of ``commands`` (default: the module docstring's) under ``root``,
+    then the broken ones made from ``broken_from`` (interrupted, writing; and garbled);
+    return ``root``."""
     root.mkdir(parents=True, exist_ok=True)
     army = hostile_army(root.parent)
-    for rel, args in COMMANDS.items():
+    for rel, args in commands.items():
         args = [a.replace("{hostile}", str(army)) for a in args]
         run_cli([*args, "--threads", "1", "--quiet", "--out", str(root / rel)])
-    shutil.copytree(root / "balance", root / "interrupted")
+    shutil.copytree(root / broken_from, root / "interrupted")
     man = root / "interrupted/manifest.json"
     doc = json.loads(man.read_text(encoding="utf-8"))
     doc["interrupted"] = True
     man.write_text(json.dumps(doc), encoding="utf-8")
     (root / "writing").mkdir()
-    shutil.copytree(root / "balance/games.parquet", root / "writing/games.parquet")
-    (root / "garbled").mkdir()
-    (root / "garbled/manifest.json").write_text("{not json", encoding="utf-8")
+    shutil.copytree(root / broken_from / "games.parquet", root / "writing/games.parquet")
+    if garbled:
+        (root / "garbled").mkdir()
+        (root / "garbled/manifest.json").write_text("{not json", encoding="utf-8")
     return root
 
 
