@@ -39,42 +39,67 @@ def study_state(path: Path, store: str) -> tuple:
     return tuple(sorted(out))
 
 
-class PageCache:
-    """Rendered HTML by key, bounded, safe across the server's threads."""
+class Memo:
+    """Values by key, bounded (the least recently used goes first), safe across the
+    server's threads, and built one at a time: a crowd asking for the same missing value
+    builds it once and the rest read it. The workbench's rendered pages (:class:`PageCache`)
+    and its replayed games (``replay_data``) are kept in one."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple, object] = OrderedDict()
+        self._lock = threading.Lock()  # the map
+        self._build = threading.Lock()  # one build at a time
+        self.hits = 0
+        self.renders = 0  # values built
+
+    def lookup(self, key: tuple):
+        """The value kept for ``key`` (now the most recently used), else ``None``."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+            return hit
+
+    def get_or_build(self, key: tuple, build: Callable[[], object],
+                     keep: Callable[[object], bool] = lambda value: True):  # fmt: skip
+        """The value for ``key``: from memory, else ``build()`` (kept when ``keep`` says)."""
+        hit = self.lookup(key)
+        if hit is not None:
+            return hit
+        with self._build:
+            hit = self.lookup(key)  # built by another request while this one waited
+            if hit is not None:
+                return hit
+            value = build()
+            self.renders += 1
+        if keep(value):
+            with self._lock:
+                self._items[key] = value
+                self._items.move_to_end(key)
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
+        return value
+
+
+class PageCache(Memo):
+    """Rendered HTML by key: a 200 answer is kept, as its body and status."""
 
     def __init__(self, size: int = MAX_PAGES) -> None:
-        self.size = size
-        self._pages: OrderedDict[tuple, tuple[bytes, int]] = OrderedDict()
-        self._lock = threading.Lock()  # the map
-        self._render = threading.Lock()  # one render at a time
-        self.hits = 0
-        self.renders = 0
+        super().__init__(size)
 
     def get(self, key: tuple) -> Response | None:
-        with self._lock:
-            hit = self._pages.get(key)
-            if hit is None:
-                return None
-            self._pages.move_to_end(key)
-            self.hits += 1
-        body, status = hit
-        return HTMLResponse(body, status_code=status)
+        hit = self.lookup(key)
+        return None if hit is None else HTMLResponse(hit[0], status_code=hit[1])
 
     def page(self, key: tuple, render: Callable[[], Response]) -> Response:
         """The page for ``key``: from memory, else ``render()`` (a 200 answer is kept)."""
-        hit = self.get(key)
-        if hit is not None:
-            return hit
-        with self._render:
-            hit = self.get(key)  # rendered by another request while this one waited
-            if hit is not None:
-                return hit
-            response = render()
-            self.renders += 1
-        if response.status_code == 200:
-            with self._lock:
-                self._pages[key] = (bytes(response.body), response.status_code)
-                self._pages.move_to_end(key)
-                while len(self._pages) > self.size:
-                    self._pages.popitem(last=False)
-        return response
+        rendered: list[Response] = []
+
+        def build() -> tuple[bytes, int]:
+            rendered.append(render())
+            return bytes(rendered[0].body), rendered[0].status_code
+
+        body, status = self.get_or_build(key, build, keep=lambda v: v[1] == 200)
+        return rendered[0] if rendered else HTMLResponse(body, status_code=status)

@@ -12,7 +12,6 @@ the cache holds :data:`CACHE_SIZE` games, and games are played one at a time.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from manoeuvre_sim.core.errors import DataError, UsageError
+from manoeuvre_sim.web.page_cache import Memo
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.safety import confine
 
@@ -75,9 +75,9 @@ class Replayed:
         return hit
 
 
-_CACHE: OrderedDict = OrderedDict()
-_CACHE_LOCK = threading.Lock()
-_PLAY_LOCK = threading.Lock()  # one game played at a time, whatever the number of clients
+# the games replayed, kept whole (their boards drawn on demand); one game is played at a
+# time, whatever the number of clients
+_REPLAYS = Memo(CACHE_SIZE)
 
 
 def replayed(game: str, params: Params, root: Path) -> Replayed:
@@ -87,23 +87,8 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
     params.only(allowed)
     key = (game, str(Path(root).resolve()),
            tuple(sorted((k, params.raw(k) or "") for k in allowed if k != "step")))  # fmt: skip
-    with _CACHE_LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
-            return hit
-    with _PLAY_LOCK:
-        with _CACHE_LOCK:
-            hit = _CACHE.get(key)
-        if hit is None:
-            build = _manoeuvre if game == "manoeuvre" else _hex
-            hit = build(params, root)
-    with _CACHE_LOCK:
-        _CACHE[key] = hit
-        _CACHE.move_to_end(key)
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return hit
+    build = _manoeuvre if game == "manoeuvre" else _hex
+    return _REPLAYS.get_or_build(key, lambda: build(params, root))
 
 
 def step_of(params: Params, rep: Replayed) -> int:
