@@ -27,7 +27,7 @@ SHOTS = [
     (
         "odds-assault.png",
         "/odds/manoeuvre/assault?strength=6&dice=2d8&support=5%3A1d8"
-        "&leader_combat=1&defense=9&simulate=100000&seed=1",
+        "&leader_command=2&defense=9&simulate=100000&seed=1",
         None,
     ),
     ("odds-matchup.png", "/odds/manoeuvre/matchup", None),
