@@ -140,12 +140,14 @@ def test_the_bar_moves_and_a_job_cancels_and_reloads(page, site):
 
 
 def cancel(page) -> None:
-    """Click Cancel until its POST is answered: the list is redrawn twice a second, and a
-    click that lands on a row being replaced submits nothing."""
+    """Click Cancel until its POST is answered and the page it redirects to has loaded: the
+    list is redrawn twice a second, and a click that lands on a row being replaced submits
+    nothing; a caller's reload before that page loads would abort it."""
     for _ in range(5):
         try:
-            with page.expect_response(lambda r: r.url.endswith("/cancel"), timeout=3000):
-                page.click("tr.job.shown button.cancel")
+            with page.expect_navigation(timeout=10_000):
+                with page.expect_response(lambda r: r.url.endswith("/cancel"), timeout=3000):
+                    page.click("tr.job.shown button.cancel")
             return
         except Exception:  # noqa: BLE001 - a redrawn row: click again
             continue
