@@ -145,9 +145,11 @@ def cancel(page) -> None:
     nothing; a caller's reload before that page loads would abort it."""
     for _ in range(5):
         try:
-            with page.expect_navigation(timeout=10_000):
-                with page.expect_response(lambda r: r.url.endswith("/cancel"), timeout=3000):
-                    page.click("tr.job.shown button.cancel")
+            with (
+                page.expect_navigation(timeout=10_000),
+                page.expect_response(lambda r: r.url.endswith("/cancel"), timeout=3000),
+            ):
+                page.click("tr.job.shown button.cancel")
             return
         except Exception:  # noqa: BLE001 - a redrawn row: click again
             continue
