@@ -388,7 +388,7 @@ def run_and_write(
     with make_backend(threads=threads, **be) as engine:
         bar, progress = progress_bar(quiet, kinds=kinds)
         try:
-            res = run(out_dir, progress, engine, resume)
+            res = run(out_dir=out_dir, progress=progress, backend=engine, resume=resume)
         finally:
             if bar is not None:
                 bar.close()

@@ -3,6 +3,8 @@ victory types), written to a directory as tables, a PDF and the game records."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -55,18 +57,6 @@ def study_options(f):
     return backend_options(rule_options(f))
 
 
-def parse_armies(armies: str | None) -> list[str]:
-    from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
-
-    if armies is None:
-        return [a.name for a in load_builtin_armies()]
-    names = [a.strip() for a in armies.split(",") if a.strip()]
-    if not names:
-        raise UsageError("--armies: expected comma-separated army names or .toml files")
-    return names
-
-
 @click.command()
 @study_options
 @click.option(
@@ -117,33 +107,13 @@ def balance(**kw) -> None:
     from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    policies = kw.pop("policies")
     be = pop_backend(kw)
-    options = pop_game_options(kw)
-    relax = kw.pop("relax")
+    kw["options"] = pop_game_options(kw)
     # every option is checked, and every army loaded, before the first game
-    pols = B.policy_specs(
-        kw.pop("policy"),
-        kw.pop("policy_a"),
-        kw.pop("policy_b"),
-        [p.strip() for p in policies.split(",") if p.strip()] if policies else None,
-    )
-    typed = kw.pop("armies")
-    with army_option({"--armies": typed}):
-        armies, sources = B.resolve_armies(parse_armies(typed), relax=relax)
-    spec = B.BalanceSpec(
-        armies=tuple(armies), policies=pols, games_per_pairing=kw.pop("games_per_pairing"),
-        seed=kw.pop("seed"), options=options, precision=kw.pop("precision"),
-        max_games=kw.pop("max_games"), block=kw.pop("block"), threads=kw.pop("threads"),
-        first_game=kw.pop("first_game"),
-        sources=tuple(sources),
-    )  # fmt: skip
-    spec_threads = spec.threads
-
-    def run(out_dir, progress, backend, resume):
-        return B.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)
-
+    with army_option({"--armies": kw["armies"]}):
+        spec = B.command_spec(**kw)
     run_and_write(
-        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec_threads,
-        kinds=engine_kernels([x for p in pols for x in (p.policy_a, p.policy_b)]),
+        partial(B.run_spec, spec), out, force=force, quiet=quiet, paper=paper, backend=be,
+        threads=spec.threads,
+        kinds=engine_kernels([x for p in spec.policies for x in (p.policy_a, p.policy_b)]),
     )  # fmt: skip

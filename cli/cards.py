@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -120,10 +122,8 @@ def cards(**kw) -> None:
     if not quiet:
         click.echo(spec.total_text(), err=True)
 
-    def run(out_dir, progress, backend, resume):
-        return C.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend, resume=resume)
-
     run_and_write(
-        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec_threads,
+        partial(C.run_spec, spec), out, force=force, quiet=quiet, paper=paper, backend=be,
+        threads=spec_threads,
         kinds=engine_kernels((spec.policy.policy_a, spec.policy.policy_b), cards=True),
     )  # fmt: skip

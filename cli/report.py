@@ -210,18 +210,12 @@ def _manifest_options(manifest: dict):
 def _balance_spec(armies, games_per_pairing, policy, seed, threads, options=None):
     """The balance study the report runs when --from gives none (checked, not played)."""
     from manoeuvre_sim.analyses.manoeuvre import balance as B
-    from manoeuvre_sim.cli.balance import parse_armies
 
-    loaded, sources = B.resolve_armies(parse_armies(armies))
-    return B.BalanceSpec(
-        armies=tuple(loaded),
-        policies=B.policy_specs(policy or DEFAULT_POLICY),
+    return B.command_spec(
+        armies, policy=policy, seed=1 if seed is None else seed, threads=threads,
         games_per_pairing=DEFAULT_GAMES if games_per_pairing is None else games_per_pairing,
-        seed=1 if seed is None else seed,
-        threads=threads,
-        sources=tuple(sources),
-        **({} if options is None else {"options": options}),
-    )
+        options=options,
+    )  # fmt: skip
 
 
 def _run_balance(spec, work: Path, paper: str, quiet: bool):

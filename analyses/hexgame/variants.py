@@ -118,6 +118,25 @@ def _quality(text: str) -> tuple[str, str]:
     return blue, red
 
 
+def policy_names(text: str | None) -> tuple[str, ...]:
+    """The players ``--policies`` names, comma-separated (None: the default pair)."""
+    if text is None:
+        return DEFAULT_POLICIES
+    pols = tuple(p.strip() for p in text.split(",") if p.strip())
+    if not pols:
+        raise UsageError("--policies: expected comma-separated players")
+    return pols
+
+
+def one_variant(border: str = "basic", quality: str = "front:front", step_losses: bool = False,
+                step_replacements: bool = False) -> Variant:  # fmt: skip
+    """The one variant of ``--border``, ``--quality`` (``BLUE:RED``) and the step rules'
+    flags (``hex whatif``'s rules)."""
+    qb, qr = _quality(quality)
+    return Variant(border=border, quality_blue=qb, quality_red=qr, step_losses=step_losses,
+                   step_replacements=step_replacements)  # fmt: skip
+
+
 def variant_grid(
     borders: str | None = None,
     quality: str | None = None,
@@ -314,6 +333,35 @@ def base_manifest(spec: VariantSpec) -> dict:
 KEEP = ("label", "pairing", "game", "seed", "policy_a", "policy_b", "first_player", "winner",
         "victory", "game_turns", "capital_fell_turn_a", "capital_fell_turn_b",
         "captured_without_margin_a", "captured_without_margin_b")  # fmt: skip
+
+
+def command_spec(
+    *,
+    borders: str | None = None,
+    quality: str | None = None,
+    step_losses: str | None = None,
+    step_replacements: str | None = None,
+    policies: str | None = None,
+    games_per_pairing: int = DEFAULT_GAMES,
+    seed: int = 1,
+    turns: int = 10,
+    scenario: str | None = None,
+    precision: float | None = None,
+    max_games: int = 20000,
+    block: int = DEFAULT_BLOCK,
+    threads: int = 0,
+    captured_capital_zoc: bool = False,
+    retreat_apart: bool = False,
+) -> VariantSpec:
+    """The study ``manoeuvre-sim hex balance`` builds from its options, named as the
+    command's Python names with its defaults (the command line and the workbench's jobs both
+    build it here): every option checked, in the command line's words, before any game."""
+    return VariantSpec(
+        variants=variant_grid(borders, quality, step_losses, step_replacements),
+        policies=policy_names(policies), games=games_per_pairing, seed=seed, turns=turns,
+        scenario=scenario, precision=precision, max_games=max_games, block=block,
+        threads=threads, captured_capital_zoc=captured_capital_zoc, retreat_apart=retreat_apart,
+    )  # fmt: skip
 
 
 def run_spec(spec, *, out_dir=None, backend=None, resume=False, progress=None, command=None):

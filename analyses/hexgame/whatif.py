@@ -36,7 +36,7 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files, write_text
-from manoeuvre_sim.analyses.hexgame.variants import Variant, kept_games
+from manoeuvre_sim.analyses.hexgame.variants import Variant, kept_games, one_variant, policy_names
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import paired_interval
 from manoeuvre_sim.core.study import Pairing
@@ -232,6 +232,38 @@ class WhatIfResult:
             summary=self.summary(),
             pdf=("hex_whatif.pdf", lambda path: write_whatif_pdf(path, self, paper=paper)),
         )  # fmt: skip
+
+
+def command_spec(
+    *,
+    variant: str | None = None,
+    edits: Sequence[str] = (),
+    scenario: str | None = None,
+    border: str = "basic",
+    quality: str = "front:front",
+    step_losses: bool = False,
+    step_replacements: bool = False,
+    policies: str | None = None,
+    games_per_pairing: int = 2000,
+    seed: int = 1,
+    turns: int = 10,
+    block: int = 1000,
+    threads: int = 0,
+) -> WhatIfSpec:
+    """The what-if ``manoeuvre-sim hex whatif`` builds from its options by their Python
+    names, with its defaults (the command line and the workbench's jobs both build it here):
+    the variant from the ``variant`` file or the ``edits`` of the base ``scenario`` (None:
+    the built-in one), every option checked before any game."""
+    edits = tuple(edits)
+    if (variant is None) == (not edits):
+        raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
+    content = load_raw(variant) if variant else apply_edits(load_raw(scenario), edits)
+    return WhatIfSpec(
+        variant=content, base=scenario, variant_file=variant, edits=edits,
+        rules=one_variant(border, quality, step_losses, step_replacements),
+        policies=policy_names(policies), games=games_per_pairing, seed=seed, turns=turns,
+        block=block, threads=threads,
+    )  # fmt: skip
 
 
 def run(variant: dict, *, out_dir=None, backend=None, resume=False, progress=None,

@@ -303,6 +303,54 @@ def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
     return loaded, sources
 
 
+def army_names(text: str | None) -> list[str]:
+    """The armies ``--armies`` names, comma-separated (None: the eight built-in armies)."""
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+
+    if text is None:
+        return [a.name for a in load_builtin_armies()]
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    if not names:
+        raise UsageError("--armies: expected comma-separated army names or .toml files")
+    return names
+
+
+def command_spec(
+    armies: str | Sequence[str] | None = None,
+    *,
+    policy: str | None = None,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    policies: str | None = None,
+    games_per_pairing: int = DEFAULT_GAMES,
+    seed: int = 1,
+    options: RuleOptions | None = None,
+    precision: float | None = None,
+    max_games: int = 20000,
+    block: int = DEFAULT_BLOCK,
+    threads: int = 0,
+    first_game: int = 0,
+    relax: bool = False,
+) -> BalanceSpec:
+    """The study ``manoeuvre-sim balance`` builds from its options, named as the command's
+    Python names with the command's defaults (the command line and the workbench's jobs both
+    build it here): every option checked, and every army loaded, before any game, each error
+    in the command line's words. ``armies``: as typed (comma-separated) or a list;
+    ``policies``: as typed, comma-separated."""
+    pols = policy_specs(
+        policy, policy_a, policy_b,
+        [p.strip() for p in policies.split(",") if p.strip()] if policies else None,
+    )  # fmt: skip
+    names = army_names(armies) if armies is None or isinstance(armies, str) else list(armies)
+    loaded, sources = resolve_armies(names, relax=relax)
+    return BalanceSpec(
+        armies=tuple(loaded), policies=pols, games_per_pairing=games_per_pairing, seed=seed,
+        options=RuleOptions() if options is None else options, precision=precision,
+        max_games=max_games, block=block, threads=threads, first_game=first_game,
+        sources=tuple(sources),
+    )  # fmt: skip
+
+
 def run_spec(
     spec: BalanceSpec,
     *,

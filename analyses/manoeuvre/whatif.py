@@ -158,6 +158,22 @@ def make_spec(
     return WhatIfSpec(base, variant, tuple(touched), tuple(changes))
 
 
+def command_spec(
+    armies: str | Sequence[str] | None = None,
+    *,
+    variant_files: Sequence[str] = (),
+    edits: Sequence[str] = (),
+    relax: bool = False,
+    **base_options,
+) -> WhatIfSpec:
+    """The what-if ``manoeuvre-sim whatif`` builds from its options by their Python names
+    (the command line and the workbench's jobs both build it here): the base study as
+    ``balance`` builds it (:func:`balance.command_spec`, ``base_options``), then the variant
+    from ``variant_files`` and ``edits``; every option checked before any game."""
+    base = B.command_spec(armies, relax=relax, **base_options)
+    return make_spec(base, variant_files=variant_files, edits=edits, relax=relax)
+
+
 def _edit_army(edit: str, armies: dict[str, Army]) -> str | None:
     head = edit.split("=", 1)[0].split("/", 1)[0].strip().casefold().replace("_", " ")
     for name in armies:

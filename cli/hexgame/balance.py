@@ -3,6 +3,8 @@ directory as the study store, CSV tables, a manifest, a summary and a PDF."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -114,30 +116,11 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 def balance(**kw) -> None:
 
     from manoeuvre_sim.analyses.hexgame import variants as HV
-    from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    # every option is checked before the first game
-    variants = HV.variant_grid(
-        kw.pop("borders"), kw.pop("quality"), kw.pop("step_losses"), kw.pop("step_replacements")
-    )
-    policies = tuple(p.strip() for p in kw.pop("policies").split(",") if p.strip())
-    if not policies:
-        raise UsageError("--policies: expected comma-separated players")
-    spec = HV.VariantSpec(
-        variants=variants, policies=policies, games=kw.pop("games_per_pairing"),
-        seed=kw.pop("seed"), turns=kw.pop("turns"), scenario=kw.pop("scenario"),
-        precision=kw.pop("precision"), max_games=kw.pop("max_games"), block=kw.pop("block"),
-        threads=kw.pop("threads"), captured_capital_zoc=kw.pop("captured_capital_zoc"),
-        retreat_apart=kw.pop("retreat_apart"),
-    )  # fmt: skip
-    command = invoked_command()
-
-    def run(out_dir, progress, backend, resume):
-        return HV.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend,
-                           resume=resume, command=command)  # fmt: skip
-
+    spec = HV.command_spec(**kw)  # every option checked before the first game
+    run = partial(HV.run_spec, spec, command=invoked_command())
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

@@ -3,6 +3,8 @@ directory as the study store, ladder.csv, fit.json, a manifest, a summary and a 
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -68,20 +70,13 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 def ladder(**kw) -> None:
 
     from manoeuvre_sim.analyses.hexgame import ladder as HL
-    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.analyses.hexgame.variants import policy_names
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    policies = tuple(p.strip() for p in kw.pop("policies").split(",") if p.strip())
-    if not policies:
-        raise UsageError("--policies: expected comma-separated players")
-    spec = HL.LadderSpec(policies=policies, **kw)  # every option is checked before any game
-    command = invoked_command()
-
-    def run(out_dir, progress, backend, resume):
-        return HL.run(spec, out_dir=out_dir, progress=progress, backend=backend,
-                      resume=resume, command=command)  # fmt: skip
-
+    # every option is checked before any game
+    spec = HL.LadderSpec(policies=policy_names(kw.pop("policies")), **kw)
+    run = partial(HL.run, spec, command=invoked_command())
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

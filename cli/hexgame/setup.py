@@ -3,6 +3,8 @@ directory as the study store, a CSV table, a manifest, a summary and a PDF map."
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -89,11 +91,6 @@ def setup(**kw) -> None:
         games=kw.pop("games"), capital=kw.pop("capital"), seed=kw.pop("seed"), turns=kw.pop("turns"),
         scenario=kw.pop("scenario"), block=kw.pop("block"), threads=kw.pop("threads"),
     )  # fmt: skip
-    command = invoked_command()
-
-    def run(out_dir, progress, backend, resume):
-        return HS.run(spec, out_dir=out_dir, progress=progress, backend=backend,
-                      resume=resume, command=command)  # fmt: skip
-
+    run = partial(HS.run, spec, command=invoked_command())
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

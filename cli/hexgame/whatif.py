@@ -3,6 +3,8 @@ a variant of it on the same seeds, the paired change in the win and draw rates."
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -76,33 +78,12 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 @backend_options
 def whatif(**kw) -> None:
 
-    from manoeuvre_sim.analyses.hexgame import variants as HV
     from manoeuvre_sim.analyses.hexgame import whatif as HW
-    from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    # every option is checked before the first game
-    vfile, edits, base = kw.pop("variant"), tuple(kw.pop("edits")), kw.pop("scenario")
-    if (vfile is None) == (not edits):
-        raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
-    variant = HW.load_raw(vfile) if vfile else HW.apply_edits(HW.load_raw(base), edits)
-    qb, qr = HV._quality(kw.pop("quality"))
-    rules = HV.Variant(border=kw.pop("border"), quality_blue=qb, quality_red=qr,
-                       step_losses=kw.pop("step_losses"),
-                       step_replacements=kw.pop("step_replacements"))  # fmt: skip
-    policies = tuple(p.strip() for p in kw.pop("policies").split(",") if p.strip())
-    spec = HW.WhatIfSpec(
-        variant=variant, base=base, variant_file=vfile, edits=edits, rules=rules,
-        policies=policies, games=kw.pop("games_per_pairing"), seed=kw.pop("seed"),
-        turns=kw.pop("turns"), block=kw.pop("block"), threads=kw.pop("threads"),
-    )  # fmt: skip
-    command = invoked_command()
-
-    def run(out_dir, progress, backend, resume):
-        return HW.run_spec(spec, out_dir=out_dir, progress=progress, backend=backend,
-                           resume=resume, command=command)  # fmt: skip
-
+    spec = HW.command_spec(**kw)  # every option checked before the first game
+    run = partial(HW.run_spec, spec, command=invoked_command())
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

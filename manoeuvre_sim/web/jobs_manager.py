@@ -254,7 +254,8 @@ class JobManager:
             self.save(job)
         out_dir = prepare_out_dir(out, force=not job.resume, resume=job.resume)
         with make_backend(threads=built.threads, **self.backend) as engine:
-            res = built.run(out_dir, self._progress(job), engine, job.resume)
+            res = built.run(out_dir=out_dir, progress=self._progress(job), backend=engine,
+                            resume=job.resume)  # fmt: skip
         if self.stopping.is_set() and res.interrupted:
             return  # left "running" on disk: the next start resumes it
         if res.manifest.get(DONE_KEY[job.kind], 0) == 0:
