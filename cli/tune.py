@@ -3,12 +3,11 @@ against each style on held-out seeds."""
 
 from __future__ import annotations
 
-import shlex
 import sys
 
 import click
 
-from manoeuvre_sim.cli._common import game_options
+from manoeuvre_sim.cli._common import game_options, invoked_command
 
 
 @click.command()
@@ -125,7 +124,7 @@ def tune(**kw) -> None:
         popsize=kw["popsize"], sigma=kw["sigma"], seed=kw["seed"], fix=kw["fix"],
         bounds=kw["bounds"], against=kw["against"], eval_games=kw["eval_games"],
         styles_file=kw["styles_file"], name=kw["name"], threads=kw["threads"],
-        command=shlex.join(["manoeuvre-sim", *sys.argv[1:]]), options=options,
+        command=invoked_command() or "", options=options,
     )  # fmt: skip
     out = Path(kw["out"])
     if (out / IO.MANIFEST_FILE).exists() and not kw["force"]:

@@ -3,6 +3,7 @@ README.md); nothing here reads a path outside the checkout."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,13 +36,15 @@ class CliRun(NamedTuple):
 
 
 @pytest.fixture
-def cli(capsys):
+def cli(capsys, monkeypatch):
     """Run the real entry point (user errors exit 2) and capture stdout + stderr:
-    ``code, text = cli("tune", "--generations", "0")`` or ``cli(...).exit_code``."""
+    ``code, text = cli("tune", "--generations", "0")`` or ``cli(...).exit_code``. The
+    process's arguments are the command's, as when typed (a manifest records them)."""
     from manoeuvre_sim.cli.main import main
 
     def run(*args) -> CliRun:
         capsys.readouterr()
+        monkeypatch.setattr(sys, "argv", ["manoeuvre-sim", *map(str, args)])
         code = 0
         try:
             main(list(args))
