@@ -6,7 +6,9 @@ the first run after an install or an engine change pays for it. ``make setup`` a
 
     python -m manoeuvre_sim.core.warmup [games] [cards] [search] [hex]
 
-compiles the named batch kernels unless numba's cache already holds them. Each game names
+compiles the named batch kernels unless numba's cache already holds them; kernels of both
+games compile side by side, each game's in a process of its own (on more than one core:
+:func:`side_by_side`). Each game names
 its kinds in its adapter (``WARMUP``: kind -> about how many seconds it compiles cold, and
 ``warmup_kernel(kind)``: the kernel and the arguments of two games): Manoeuvre's ``games``
 (``batch.play_range``, behind ``play_games``: every policy but the search player, which is
@@ -22,6 +24,7 @@ compile happens at run time. Nothing here compiles on import.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -162,8 +165,6 @@ def compile_kernels(kinds=("games",), ticker: Ticker | None = None) -> float:
 def load_note() -> str:
     """``"; load now 4.3 on 2 cores: expect longer"`` when the machine is busy (the
     1-minute load average at least half the cores), else ``""``."""
-    import os
-
     try:
         load, cores = os.getloadavg()[0], os.cpu_count() or 1
     except (AttributeError, OSError):  # no load average on this system
@@ -171,6 +172,57 @@ def load_note() -> str:
     if load < cores / 2:
         return ""
     return f"; load now {load:.1f} on {cores} cores: expect longer"
+
+
+def _by_game(kinds) -> list[tuple[str, ...]]:
+    """``kinds`` grouped by their game, in the order given (each game's engine is its own
+    chain of numba functions, compiled apart from the other's)."""
+    groups: dict[str, list[str]] = {}
+    for k in kinds:
+        groups.setdefault(_game_of_kind()[k], []).append(k)
+    return [tuple(g) for g in groups.values()]
+
+
+def side_by_side(groups: list[tuple[str, ...]]) -> int:
+    """Compile each group of kinds (one per game) in a child process of its own, all at
+    once: one core compiles Manoeuvre's engine while another compiles Maneuver's. The
+    children's lines are passed on as they come; returns the worst exit status."""
+    import subprocess
+
+    print(
+        f"compiling the game engines side by side, once, about "
+        f"{max(sum(COMPILE_SECONDS[k] for k in g) for g in groups)} s on 2 idle cores "
+        f"({'; '.join(', '.join(g) for g in groups)}){load_note()} ...",
+        file=sys.stderr,
+        flush=True,
+    )
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-m", "manoeuvre_sim.core.warmup", *g],
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for g in groups
+    ]
+
+    def relay(stream) -> None:
+        for line in stream:
+            if not line.startswith("compiling the game engine, once"):  # said above
+                sys.stderr.write(line)
+                sys.stderr.flush()
+
+    threads = [threading.Thread(target=relay, args=(c.stderr,), daemon=True) for c in children]
+    for t in threads:
+        t.start()
+    try:
+        codes = [c.wait() for c in children]
+    finally:
+        for c in children:
+            if c.poll() is None:
+                c.terminate()
+        for t in threads:
+            t.join(timeout=5)
+    return max(codes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     todo = tuple(k for k in kinds if not is_compiled(k))
     if not todo:
         return 0
+    groups = _by_game(todo)
+    if len(groups) > 1 and (os.cpu_count() or 1) > 1:
+        return side_by_side(groups)
     print(
         compiling_message(todo) + f" on 2 idle cores ({', '.join(todo)}){load_note()} ...",
         file=sys.stderr,
@@ -193,8 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     with Ticker(todo) as ticker:
         secs = compile_kernels(todo, ticker)
     print(
-        f"compiled the game engine in {secs:.0f} s, {ticker.functions} functions (kept in "
-        "numba's cache)",
+        f"compiled the game engine ({', '.join(todo)}) in {secs:.0f} s, {ticker.functions} "
+        "functions (kept in numba's cache)",
         file=sys.stderr,
     )
     return 0

@@ -219,10 +219,11 @@ __all__ = [
 ]  # fmt: skip
 
 
-# the warm-up kind (core/warmup.py): Maneuver's engine and players compile in about 26 s
-# measured (``python -m benchmarks hex``'s cold compile, a fresh numba cache, 1-minute load
-# average 2-4.5 on the shared machine); the ``hex`` commands play with it
-WARMUP = {"hex": 30}
+# the warm-up kind (core/warmup.py): Maneuver's engine and every one of its players, the
+# search player's combat plans among them, compiled in 80 s on 2026-11-28 (a fresh numba
+# cache, 1-minute load average about 1 on the shared machine; 26 s before the search
+# player); the ``hex`` commands play with it
+WARMUP = {"hex": 80}
 WARMUP_KINDS = tuple(WARMUP)
 
 

@@ -352,12 +352,13 @@ def simulate_manifest(config, prepared: tuple, frame, outcome, *, block: int) ->
 
 
 # the warm-up kinds (core/warmup.py): about how long each batch kernel compiles cold on 2
-# cores. The engine and the default player 55 s measured (``python -m benchmarks speed``'s
-# cold compile, a fresh numba cache, 1-minute load average 0.9-1.4 on the shared machine; 58
-# s before the kernels went without numba's runtime, 112 s before the players went behind a
-# function pointer and the kernels got their twins: docs/benchmarks.md, RESULTS-speed.md); the card and search kernels reuse the rules and players compiled for the first
-# and pay mainly for their own linking (estimates)
-WARMUP = {"games": 60, "cards": 20, "search": 60}
+# cores. Measured on 2026-11-28 one after another in a fresh numba cache (1-minute load
+# average 1.0-2.6 on the shared machine): the engine and the heuristic players 99 s, then the
+# card kernels 12 s and the search player's 131 s (they reuse the rules compiled for the
+# first and add their own functions: 12 and 127). Earlier figures: 55 s for the first
+# (``python -m benchmarks speed``'s cold compile, docs/benchmarks.md, RESULTS-speed.md), 112 s
+# before the players went behind a function pointer.
+WARMUP = {"games": 100, "cards": 15, "search": 130}
 
 
 def warmup_kernel(kind: str):

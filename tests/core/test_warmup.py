@@ -171,3 +171,22 @@ def test_the_set_up_compiles_what_run_and_report_play(monkeypatch):
     assert warmup.load_note() == "; load now 3.9 on 2 cores: expect longer"
     monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.3, 0.2))
     assert warmup.load_note() == ""
+
+
+def test_the_two_games_kernels_are_grouped_by_game_in_the_order_given():
+    assert warmup._by_game(("search", "hex", "games")) == [("search", "games"), ("hex",)]
+    assert warmup._by_game(("hex",)) == [("hex",)]
+
+
+def test_side_by_side_passes_each_childs_lines_on_and_its_worst_status(capsys, monkeypatch):
+    """Each group compiles in a child of its own: what a child says reaches the terminal,
+    and a child that fails fails the whole (kinds the children refuse at once here: nothing
+    compiles)."""
+    for kind in ("nope", "nada"):
+        monkeypatch.setitem(warmup.COMPILE_SECONDS, kind, 1)
+    code = warmup.side_by_side([("nope",), ("games", "nada")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "compiling the game engines side by side" in err
+    assert "warmup: unknown kernel 'nope'" in err
+    assert "warmup: unknown kernel 'nada'" in err
