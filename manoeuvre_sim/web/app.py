@@ -89,7 +89,9 @@ def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
-def create_app(studies: str | Path = "reports", backend: dict | None = None) -> Starlette:
+def create_app(
+    studies: str | Path = "reports", backend: dict | None = None, *, run_jobs: bool = True
+) -> Starlette:
     """The workbench over the study directories under ``studies``.
 
     Parameters
@@ -97,6 +99,11 @@ def create_app(studies: str | Path = "reports", backend: dict | None = None) -> 
     studies : path
         The folder whose study directories the pages list and serve; nothing outside it is
         read (``safety.confine``). It need not exist yet.
+    backend : dict, optional
+        Where jobs play (``cli._common.pop_backend``'s options; None: local threads).
+    run_jobs : bool
+        Start the job worker (which also resumes the jobs a stopped server left). False
+        for a workbench that only renders pages (``site``): its job pages answer 404.
     """
     from manoeuvre_sim.web import compare as compare_pages
     from manoeuvre_sim.web import jobs, odds, replay
@@ -122,5 +129,5 @@ def create_app(studies: str | Path = "reports", backend: dict | None = None) -> 
         lifespan=jobs.lifespan,
     )
     app.state.studies = Path(studies)
-    app.state.jobs = jobs.start_manager(Path(studies), backend)
+    app.state.jobs = jobs.start_manager(Path(studies), backend) if run_jobs else None
     return app

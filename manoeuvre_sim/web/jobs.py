@@ -38,7 +38,13 @@ from manoeuvre_sim.web.render import page
 
 
 def manager(request: Request):
-    return request.app.state.jobs
+    """The server's job manager (a 404 where the workbench runs no jobs: ``site``)."""
+    jm = request.app.state.jobs
+    if jm is None:
+        from starlette.exceptions import HTTPException
+
+        raise HTTPException(404, "this workbench runs no jobs")
+    return jm
 
 
 def same_origin(request: Request) -> None:

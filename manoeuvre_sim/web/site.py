@@ -331,7 +331,7 @@ def build_site(
         for s in srcs:
             _link_tree(s.path, scratch / s.name)
             s.info = SF.read_info(scratch / s.name, s.name)
-        app = create_app(scratch)
+        app = create_app(scratch, run_jobs=False)  # pages only: no job worker
         with TestClient(app, raise_server_exceptions=True) as client:
             crawler = _Crawler(client, progress, scratch)
             crawler.get("/studies")

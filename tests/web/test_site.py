@@ -37,8 +37,8 @@ def site(studies_root, tmp_path_factory):  # noqa: F811
 
     make = A.create_app
 
-    def with_compare(root):
-        app = make(root)
+    def with_compare(root, **kw):
+        app = make(root, **kw)
         app.router.routes.insert(0, Route("/compare", _fake_compare))
         return app
 
@@ -234,3 +234,19 @@ def test_cli_writes_a_site_and_replaces_it_with_force(tmp_path, studies_root, ca
     assert capsys.readouterr().err == ""
     assert not (out / "stale.html").exists() and (out / "study/balance.html").is_file()
     assert [p.name for p in tmp_path.iterdir()] == ["site"]  # no scratch folder left
+
+
+def test_the_site_starts_no_job_worker(tmp_path, monkeypatch):
+    """A site only renders pages: no job worker starts (one would resume the jobs it found)
+    and the job pages of its workbench answer 404."""
+    from starlette.testclient import TestClient
+
+    from manoeuvre_sim.web import app as A
+    from manoeuvre_sim.web import jobs
+
+    started = []
+    monkeypatch.setattr(jobs, "start_manager", lambda *a: started.append(a))
+    with TestClient(A.create_app(tmp_path, run_jobs=False)) as client:
+        assert client.get("/jobs").status_code == 404
+        assert client.get("/studies").status_code == 200
+    assert started == []
