@@ -140,7 +140,7 @@ from manoeuvre_sim.hexgame import batch as BT, scenario as SC, state as S
 from manoeuvre_sim.hexgame.players import policy_arrays
 packed = SC.pack(SC.load_scenario())
 pol, params = policy_arrays("search:2::all", "search:2:attrition:all")
-r = BT.play_games(5, 0, 2, packed, S.default_options(step_losses=1), pol, params, 1)
+r = BT.play_games(5, 0, 1, packed, S.default_options(step_losses=1), pol, params, 1)
 print(json.dumps(r.tolist()))
 """
 
@@ -149,5 +149,5 @@ def test_the_combat_search_kernels_equal_plain_python():
     plain = plain_python_json(NOJIT)
     pol, params = policy_arrays("search:2::all", "search:2:attrition:all")
     packed = SC.pack(SC.load_scenario())
-    r = BT.play_games(5, 0, 2, packed, S.default_options(step_losses=1), pol, params, 1)
+    r = BT.play_games(5, 0, 1, packed, S.default_options(step_losses=1), pol, params, 1)
     assert r.tolist() == plain
