@@ -49,8 +49,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/python scripts/lint_imports.py
 
+# the suite on every core (pytest-xdist), after compiling every kernel it plays, the two
+# games' engines side by side (nothing when numba's cache holds them): a test that needs
+# one then loads it instead of compiling it in each worker at once
 test: lint
-	$(BIN)/python -m pytest -q
+	@$(BIN)/python -m manoeuvre_sim.core.warmup games cards search hex
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # every benchmark of both games in its quick form (python -m benchmarks all --quick): a few
 # minutes on 2 cores once the kernels are compiled (the warm-up first: nothing when they
