@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 import pytest
 
+from tests.web.chromium import BROWSER_FIXTURES, CHROMIUM, SKIP_BROWSER
+
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "fixtures" / "reference"
 
@@ -54,3 +56,39 @@ def cli(capsys, monkeypatch):
         return CliRun(code, out.out + out.err)
 
     return run
+
+
+# --- the browser tests without Chromium ---------------------------------------------------
+# Here, not in tests/web/conftest.py: pytest-xdist's controller collects nothing, so it
+# loads only this conftest; the workers deselect and report their count to it.
+_BROWSER_SKIPPED: list[int] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without Chromium, leave out the browser tests (one summary line says so)."""
+    if Path(CHROMIUM).exists():
+        return
+    browser_tests = [i for i in items if BROWSER_FIXTURES & set(getattr(i, "fixturenames", ()))]
+    if browser_tests:
+        config.hook.pytest_deselected(items=browser_tests)
+        items[:] = [i for i in items if i not in browser_tests]
+        _BROWSER_SKIPPED.append(len(browser_tests))
+
+
+def pytest_sessionfinish(session):
+    output = getattr(session.config, "workeroutput", None)  # an xdist worker's
+    if output is not None:
+        output["browser_tests_skipped"] = sum(_BROWSER_SKIPPED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """xdist's controller: each worker collected every test, so each counts them all."""
+    n = getattr(node, "workeroutput", {}).get("browser_tests_skipped", 0)
+    if n and not _BROWSER_SKIPPED:
+        _BROWSER_SKIPPED.append(n)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if sum(_BROWSER_SKIPPED):
+        terminalreporter.write_line(f"{sum(_BROWSER_SKIPPED)} {SKIP_BROWSER}")

@@ -2,53 +2,18 @@
 driving Debian's Chromium for flows.
 
 Playwright's own browser download does not work here (and is never run): the browser is
-``/usr/bin/chromium`` from Debian's ``chromium`` package. Without it every browser test
-(each one that asks for the ``browser`` or ``page`` fixture) is deselected and the summary
-says so in one line, with how to install it (``.ci/run`` installs it, so CI always runs
-them).
+``/usr/bin/chromium`` from Debian's ``chromium`` package (``tests/web/chromium.py``).
+Without it every browser test is deselected and the summary says so in one line
+(``tests/conftest.py``: the hooks must be seen by pytest-xdist's controller too).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("MANOEUVRE_SIM_CHROMIUM", "/usr/bin/chromium")
-# the flags a headless Chromium needs on a closed machine run as root (docs/ui.md)
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SKIP_BROWSER = (
-    f"browser tests skipped: no Chromium at {CHROMIUM} "
-    "(apt-get install chromium fonts-dejavu-core, as .ci/run does)"
-)
-
-
-_SKIPPED: list[str] = []
-
-
-def pytest_collection_modifyitems(config, items):
-    """Without Chromium, leave out the browser tests (one summary line says so)."""
-    if Path(CHROMIUM).exists():
-        return
-    browser_tests = [i for i in items if {"browser", "page"} & set(getattr(i, "fixturenames", ()))]
-    if browser_tests:
-        config.hook.pytest_deselected(items=browser_tests)
-        items[:] = [i for i in items if i not in browser_tests]
-        _SKIPPED.extend(i.nodeid for i in browser_tests)
-
-
-def pytest_terminal_summary(terminalreporter):
-    if _SKIPPED:
-        terminalreporter.write_line(f"{len(_SKIPPED)} {SKIP_BROWSER}")
+from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS, SKIP_BROWSER
 
 
 @pytest.fixture
