@@ -4,16 +4,11 @@ in a thread on a free port, stopped on exit."""
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 from pathlib import Path
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from benchmarks.bench_ui import free_port  # the benchmark's: a port loopback has free
 
 
 @contextlib.contextmanager
