@@ -27,3 +27,17 @@ SKIP_BROWSER = (
     "(apt-get install chromium fonts-dejavu-core, as .ci/run does)"
 )
 BROWSER_FIXTURES = {"browser", "page"}
+
+
+def watch_requests(page, problems: list[str]) -> None:
+    """Add each failed request of ``page`` to ``problems``, but one the browser aborted
+    (``net::ERR_ABORTED``): that is a request still in flight when the test navigated away
+    (the favicon Chromium asks for after a page's load, an htmx poll), which says nothing
+    about the page. A missing file (``net::ERR_FILE_NOT_FOUND``) or a refused connection
+    is still a problem."""
+
+    def failed(request) -> None:
+        if request.failure != "net::ERR_ABORTED":
+            problems.append(f"request failed: {request.url} ({request.failure})")
+
+    page.on("requestfailed", failed)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS, SKIP_BROWSER
+from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS, SKIP_BROWSER, watch_requests
 
 
 @pytest.fixture
@@ -45,13 +45,13 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh browser page at a laptop's size; a failed request or a JavaScript error in it
-    fails the test (``page.problems`` lists them)."""
+    """A fresh browser page at a laptop's size; a failed request (``watch_requests``) or a
+    JavaScript error in it fails the test (``page.problems`` lists them)."""
     context = browser.new_context(viewport={"width": 1366, "height": 820})
     pg = context.new_page()
     problems: list[str] = []
     pg.on("pageerror", lambda e: problems.append(f"javascript error: {e}"))
-    pg.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    watch_requests(pg, problems)
     pg.problems = problems
     yield pg
     context.close()

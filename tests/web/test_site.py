@@ -14,6 +14,7 @@ import pytest
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
+from tests.web.chromium import watch_requests
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 
 FROM = ["balance", "whatif", "hex/balance", "hex/whatif"]
@@ -98,7 +99,7 @@ def test_every_page_loads_from_files_with_the_network_off(site, browser):
                   else (outside.append(r.request.url), r.abort()))  # fmt: skip
     pg = context.new_page()
     pg.on("pageerror", lambda e: problems.append(f"javascript error: {e}"))
-    pg.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    watch_requests(pg, problems)
     pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     pg.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
     todo, seen = [str(site.out.resolve() / "index.html")], set()
