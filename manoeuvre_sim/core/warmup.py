@@ -8,8 +8,7 @@ the first run after an install or an engine change pays for it. ``make setup`` a
 
 compiles the named batch kernels unless numba's cache already holds them; kernels of both
 games compile side by side, each game's in a process of its own (on more than one core:
-:func:`side_by_side`). Each game names
-its kinds in its adapter (``WARMUP``: kind -> about how many seconds it compiles cold, and
+:func:`side_by_side`). Each game names its kinds in its adapter (``WARMUP``: kind -> about how many seconds it compiles cold, and
 ``warmup_kernel(kind)``: the kernel and the arguments of two games): Manoeuvre's ``games``
 (``batch.play_range``, behind ``play_games``: every policy but the search player, which is
 what ``make run`` plays), ``cards`` (``play_range_cards``, card studies) and ``search``
@@ -201,7 +200,7 @@ def side_by_side(groups: list[tuple[str, ...]]) -> int:
             [sys.executable, "-m", "manoeuvre_sim.core.warmup", *g],
             stderr=subprocess.PIPE,
             text=True,
-        )  # fmt: skip
+        )
         for g in groups
     ]
 
