@@ -95,11 +95,10 @@ class PageCache(Memo):
 
     def page(self, key: tuple, render: Callable[[], Response]) -> Response:
         """The page for ``key``: from memory, else ``render()`` (a 200 answer is kept)."""
-        rendered: list[Response] = []
 
         def build() -> tuple[bytes, int]:
-            rendered.append(render())
-            return bytes(rendered[0].body), rendered[0].status_code
+            response = render()
+            return bytes(response.body), response.status_code
 
         body, status = self.get_or_build(key, build, keep=lambda v: v[1] == 200)
-        return rendered[0] if rendered else HTMLResponse(body, status_code=status)
+        return HTMLResponse(body, status_code=status)
