@@ -89,10 +89,12 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
             click.echo(f"compiling the game engines first ({', '.join(kinds)})...", err=True)
             compile_kernels(kinds)
         _warm_replays(studies)
-    app = create_app(studies, backend)
+    app = create_app(studies, backend, host=host)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"manoeuvre-sim workbench: http://{shown}:{port}/  (studies: {studies}; Ctrl-C stops)"
     )
     sys.stdout.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # Ctrl-C or SIGTERM: open requests get 2 s, then the job worker its STOP_WAIT (the
+    # running job stays resumable): the server is gone within about 5 s
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -128,7 +128,11 @@ def pct_text(x: float) -> str:
 
 
 def pp_text(x: float) -> str:
-    """A signed whole number of percentage points, with a true minus and no "-0"."""
+    """A signed whole number of percentage points, with a true minus and no "-0"; a dash
+    where there is no figure (a cancelled study whose first games gave an army no game
+    in one seat)."""
+    if pd.isna(x):
+        return "–"
     v = round(100 * x)
     return "0" if v == 0 else f"{v:+d}".replace("-", "−")
 

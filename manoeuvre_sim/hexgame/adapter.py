@@ -215,8 +215,31 @@ __all__ = [
     "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
     "play_block", "prepare", "read_stats", "side_hash", "simulate_plan", "STUDY_KINDS",
     "tournament_plan", "balance_cells",
-    "REPORT_MODULE",
+    "REPORT_MODULE", "policy_cost",
 ]  # fmt: skip
+
+# What one seat's decisions cost, in games of the scripted players (``policy_cost``), per
+# rollout of a search player: measured on 2026-12-01 in one process on one thread (the
+# built-in scenario, basic border, the other seat capital; load 9.5, each figure twice):
+# search:8 cost 12-14 capital games, search:32 30-37, search:8:capital:all 71 (1.1-1.8 a
+# rollout searching the moves, about 9 searching the combats too); the upper figures
+# rounded up (a job's bound errs towards less work).
+ROLLOUT_COST = {"moves": 2.0, "all": 10.0}
+
+
+def policy_cost(spec: str) -> float:
+    """One seat's share of a game's cost with the player ``spec``, in games of the scripted
+    players (a game of two scripted seats costs 1): ``0.5``, plus ``budget x`` the cost of
+    a rollout of its scope for a search player (the workbench bounds a job by it)."""
+    from manoeuvre_sim.hexgame import parse_policy, search_scope
+
+    try:
+        name, budget, _ = parse_policy(spec)
+    except ValueError as e:
+        raise UsageError(f"--policies: {e}") from None
+    if name != "search":
+        return 0.5
+    return 0.5 + budget * ROLLOUT_COST[search_scope(spec)]
 
 
 # the warm-up kind (core/warmup.py): Maneuver's engine and every one of its players, the

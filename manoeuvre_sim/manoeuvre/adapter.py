@@ -54,8 +54,19 @@ __all__ = [
     "VICTORY_KINDS", "EXTRA_COLUMNS", "STATS_DIR", "load_side", "side_hash", "data_hash",
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
     "apply_patches", "simulate_plan", "simulate_manifest", "tournament_plan", "STUDY_KINDS",
-    "REPORT_MODULE",
+    "REPORT_MODULE", "policy_cost",
 ]  # fmt: skip
+
+# What one seat's decisions cost, in games of the scripted players (``policy_cost``): a
+# scripted seat is half a game; a search seat adds its rollouts, each of H player turns
+# (``vH``) or played to the end (about FULL_ROLLOUT_TURNS). Measured on 2026-12-01 in one
+# process on one thread (France against Russia, the other seat tuned; load 7-8, so each
+# figure twice): search:16:tuned:v2 cost 59-162 tuned games, search:16:tuned:v1 29-76,
+# search:4:tuned 268-458, search:16:tuned:v2:m10 73-93: 1.8-5 games per rollout turn, the
+# upper figure taken (a job's bound errs towards less work), and 23-25 turns a rollout to
+# the end.
+ROLLOUT_TURN_COST = 5.0
+FULL_ROLLOUT_TURNS = 24
 
 
 @dataclass(frozen=True)
@@ -390,3 +401,17 @@ def warmup_kernel(kind: str):
         cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
         return batch.play_range_search, (1, 0, 0, n, P.tables, pol, params, scfg, opt, out, cs)
     raise ValueError(f"unknown kernel {kind!r}; expected one of {', '.join(WARMUP)}")
+
+
+def policy_cost(spec: str) -> float:
+    """One seat's share of a game's cost with the player ``spec``, in games of the scripted
+    players (a game of two scripted seats costs 1): ``0.5`` for a scripted player, plus
+    ``budget x turns x ROLLOUT_TURN_COST`` for a search player (the workbench bounds a job
+    by it, ``web/jobs_kinds``). A bad spec raises the UsageError of ``parse_policy``."""
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import parse_policy, search_options
+
+    name, budget, _ = parse_policy(spec, "--policy")
+    if name != "search":
+        return 0.5
+    horizon, _, _ = search_options(spec, "--policy")
+    return 0.5 + budget * (horizon or FULL_ROLLOUT_TURNS) * ROLLOUT_TURN_COST

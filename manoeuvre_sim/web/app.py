@@ -17,6 +17,8 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -25,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError
 from manoeuvre_sim.web.render import STATIC, page
+from manoeuvre_sim.web.safety import allowed_hosts
 
 log = logging.getLogger("manoeuvre_sim.web")
 
@@ -90,7 +93,11 @@ def favicon(request: Request) -> Response:
 
 
 def create_app(
-    studies: str | Path = "reports", backend: dict | None = None, *, run_jobs: bool = True
+    studies: str | Path = "reports",
+    backend: dict | None = None,
+    *,
+    run_jobs: bool = True,
+    host: str | None = None,
 ) -> Starlette:
     """The workbench over the study directories under ``studies``.
 
@@ -104,6 +111,10 @@ def create_app(
     run_jobs : bool
         Start the job worker (which also resumes the jobs a stopped server left). False
         for a workbench that only renders pages (``site``): its job pages answer 404.
+    host : str, optional
+        The address ``ui --host`` listens on. Requests whose ``Host`` header names anything
+        but loopback (``127.0.0.1``, ``localhost``, ``[::1]``) or this address are refused
+        with a 400 (``safety.allowed_hosts``: DNS rebinding).
     """
     from manoeuvre_sim.web import compare as compare_pages
     from manoeuvre_sim.web import jobs, odds, replay
@@ -127,6 +138,7 @@ def create_app(
             Exception: _crash,
         },
         lifespan=jobs.lifespan,
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))],
     )
     app.state.studies = Path(studies)
     app.state.jobs = jobs.start_manager(Path(studies), backend) if run_jobs else None

@@ -22,7 +22,7 @@ form with one line in the command line's words.
 from __future__ import annotations
 
 import contextlib
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode
 
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
@@ -31,8 +31,8 @@ from starlette.routing import Route
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
+from manoeuvre_sim.web import safety, whatif_result
 from manoeuvre_sim.web import whatif_forms as WF
-from manoeuvre_sim.web import whatif_result
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
 
@@ -48,12 +48,14 @@ def manager(request: Request):
 
 
 def same_origin(request: Request) -> None:
-    """Refuse (403) a POST whose Origin, or else Referer, is not this server."""
+    """Refuse (403) a POST whose Origin, or else Referer, is not this server, scheme
+    included (``safety.same_origin``); the Host itself was checked by the application's
+    TrustedHostMiddleware."""
     from starlette.exceptions import HTTPException
 
     host = request.headers.get("host", "")
     sent = request.headers.get("origin") or request.headers.get("referer") or ""
-    if not sent or sent == "null" or urlsplit(sent).netloc != host:
+    if not safety.same_origin(sent, host):
         raise HTTPException(403, "a form of another site: jobs start only from this workbench")
 
 
@@ -112,7 +114,7 @@ async def post_job(request: Request) -> Response:
     p = await _form(request)
     game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
     try:
-        kind, opts = WF.balance_options(p, game)
+        kind, opts = WF.balance_options(p, game, request.app.state.studies)
         job = manager(request).submit(kind, opts)
     except ManoeuvreError as e:
         return _page("jobs_new.html", 400, title="New study", game=game,
@@ -148,7 +150,7 @@ def new_whatif(request: Request) -> Response:
 async def post_whatif(request: Request) -> Response:
     p = await _form(request)
     try:
-        kind, opts = WF.whatif_options(p)
+        kind, opts = WF.whatif_options(p, request.app.state.studies)
         job = manager(request).submit(kind, opts)
     except ManoeuvreError as e:
         ctx = WF.whatif_context(request.app.state.studies, p, sent=True)

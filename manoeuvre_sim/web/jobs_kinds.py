@@ -28,17 +28,31 @@ DONE_KEY = {"balance": "games", "whatif": "paired_games", "hex balance": "games"
             "hex whatif": "games"}  # fmt: skip
 # the most games one job may ask for (no unbounded work per request): 8 armies x 8 x 20,000
 MAX_GAMES_PER_PAIRING = 20000
+# The most one job may cost, in games of each game's scripted players (the adapters'
+# ``policy_cost``: a search player's game costs its rollouts): a what-if of the eight armies
+# at the most games a pairing may ask, base and variant, 2 x 64 x 20,000; some 8 minutes of
+# play on 2 idle cores with the default player. A search player's job is bounded by the
+# same figure, so it asks fewer games.
+MAX_JOB_COST = 2 * 64 * MAX_GAMES_PER_PAIRING
+# A job plays in blocks that cost at most this (in the same units; Manoeuvre's default
+# block): a cancel, a stop or Ctrl-C waits for the blocks in play to end, so a block must
+# end within about a second whatever the players (``block`` is made smaller for a search
+# player when the form leaves it empty; a block given that costs more is refused).
+MAX_BLOCK_COST = 1000
 
 
 @dataclass
 class Built:
     """A job's study, checked: ``run(out_dir=, progress=, backend=, resume=)`` plays it and
     returns the result whose ``write(out_dir, paper=)`` writes its tables; ``threads`` as the
-    backend takes them."""
+    backend takes them; ``games``, the most games it plays (a precision goal's cap), and
+    ``cost``, what they cost in scripted players' games (:func:`cost_of`)."""
 
     run: Callable[..., Any]
     threads: int
     game: str
+    games: int = 0
+    cost: float = 0.0
 
 
 def _library(kind: str):
@@ -92,8 +106,62 @@ def build(kind: str, opts: dict) -> Built:
         if name not in takes:
             raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
     spec = command_spec(**given)
+    plan = plan_of(kind, spec)
+    per_game = max((c for _, c in plan), default=1.0)
+    if "block" in given:
+        if given["block"] * per_game > MAX_BLOCK_COST:
+            raise UsageError(
+                f"--block: expected at most {max(1, int(MAX_BLOCK_COST // per_game)):,} games "
+                f"with these players on the workbench (a block must end within a second, for "
+                f"cancel), got {given['block']:,}"
+            )
+    elif _block(spec) * per_game > MAX_BLOCK_COST:
+        opts["block"] = given["block"] = max(1, int(MAX_BLOCK_COST // per_game))
+        spec = command_spec(**given)
+    games = sum(n for n, _ in plan)
+    cost = sum(n * c for n, c in plan)
+    if cost > MAX_JOB_COST:
+        raise UsageError(_too_costly(given, games, cost))
     threads = spec.base.threads if kind == "whatif" else spec.threads
-    return Built(partial(run_spec, spec), threads, game)
+    return Built(partial(run_spec, spec), threads, game, games, cost)
+
+
+def _block(spec) -> int:
+    return spec.base.block if hasattr(spec, "base") and hasattr(spec.base, "block") else spec.block
+
+
+def plan_of(kind: str, spec) -> list[tuple[int, float]]:
+    """Per pairing the job may play, ``(games, cost of one game)``: the cost the sum of the
+    two seats' ``policy_cost`` (the game's adapter; without one, a seat costs half a game),
+    the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
+    then the variant's pairings."""
+    from manoeuvre_sim.core.games import get_game
+
+    g = get_game("hex" if kind.startswith("hex") else "manoeuvre")
+    cost = getattr(g, "policy_cost", lambda spec: 0.5)
+    if kind == "whatif":
+        base = spec.base
+        pairings = [*base.pairings(), *(p for p in base.pairings()
+                                        if p.army_a.name in spec.touched
+                                        or p.army_b.name in spec.touched)]  # fmt: skip
+        n = base.games_per_pairing
+    elif kind == "balance":
+        pairings = spec.pairings()
+        n = spec.max_games if spec.precision is not None else spec.games_per_pairing
+    else:  # Maneuver's variant study and what-if: their pairings hold base and variant
+        pairings = spec.pairings()
+        n = spec.max_games if getattr(spec, "precision", None) is not None else spec.games
+    return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
+
+
+def _too_costly(given: dict, games: int, cost: float) -> str:
+    players = given.get("policy") or given.get("policies") or "the default player"
+    return (
+        f"--games-per-pairing: {games:,} games with {players} cost as much as {cost:,.0f} "
+        f"games of the scripted players; a job from the workbench may cost at most "
+        f"{MAX_JOB_COST:,} (about 8 minutes on 2 cores): ask fewer games or a smaller search "
+        f"budget, or run it with the command line"
+    )
 
 
 _FLAGS = ("armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",

@@ -38,6 +38,7 @@ STATE_FILE = "job.json"
 UNFINISHED = ("queued", "running")
 MAX_JOBS_LISTED = 200
 SAVE_EVERY = 0.4  # seconds between two writes of a playing job's state
+STOP_WAIT = 3.0  # seconds a stopping server waits for the job's blocks in play
 
 
 def _now() -> str:
@@ -63,6 +64,7 @@ class Job:
     resume: bool = False
     message: str = ""
     command: str = ""
+    stopped: str | None = None  # when a cancelled job's games stopped (its tables follow)
 
     @property
     def fraction(self) -> float:
@@ -133,10 +135,11 @@ class JobManager:
     def submit(self, kind: str, options: dict) -> Job:
         """Check the study (``jobs_kinds.build``: a UsageError in the command line's words),
         then write its state and queue it."""
-        build(kind, options)  # every option checked before the job exists
+        built = build(kind, options)  # every option and the cost checked first
         jid = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         rel = f"{JOBS_DIR}/{jid}-{kind.replace(' ', '-')}"
-        job = Job(jid, kind, dict(options), rel, command=command_line(kind, options, rel))
+        job = Job(jid, kind, dict(options), rel, total=built.games,
+                  command=command_line(kind, options, rel))  # fmt: skip
         with self.lock:
             self.jobs[jid] = job
             self.save(job)
@@ -151,7 +154,8 @@ class JobManager:
             return sorted(self.jobs.values(), key=lambda j: j.created, reverse=True)
 
     def cancel(self, jid: str) -> Job | None:
-        """Cancel a queued job now, a running one at its next finished task."""
+        """Cancel a queued job now, a running one at the end of the blocks in play (a block
+        costs at most ``jobs_kinds.MAX_BLOCK_COST``: well under a second or two)."""
         job = self.jobs.get(jid)
         if job is None or job.state not in UNFINISHED:
             return job
@@ -160,7 +164,9 @@ class JobManager:
             if job.state == "queued":
                 job.state, job.finished = "cancelled", _now()
                 job.message = "cancelled before it started"
-                self.save(job)
+            else:
+                job.message = "cancelling: it stops when the games in play end"
+            self.save(job)
         return job
 
     def resume(self, jid: str) -> Job | None:
@@ -171,6 +177,7 @@ class JobManager:
         with self.lock:
             self.cancelled.discard(jid)
             job.state, job.resume, job.message, job.finished = "queued", True, "resumed", None
+            job.stopped = None
             self.save(job)
         self.queue.put(jid)
         return job
@@ -182,9 +189,11 @@ class JobManager:
             self.thread = threading.Thread(target=self._work, name="jobs", daemon=True)
             self.thread.start()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def stop(self, timeout: float = STOP_WAIT) -> None:
         """Interrupt the running job (it stays ``running`` on disk, so the next start resumes
-        it) and end the worker."""
+        it) and end the worker, waiting at most ``timeout`` seconds for the blocks in play
+        (the worker is a daemon thread: a block still playing then ends with the process,
+        and its games are played again at the resume; the store holds whole blocks only)."""
         self.stopping.set()
         self.queue.put(None)
         if self.thread is not None:
@@ -238,6 +247,8 @@ class JobManager:
                     last[0] = now
                     self.save(job)
             if job.id in self.cancelled or self.stopping.is_set():
+                with self.lock:
+                    job.stopped = _now()  # no game plays after this one
                 raise KeyboardInterrupt  # the study layer's interrupt, as Ctrl-C
 
         return progress
@@ -258,6 +269,10 @@ class JobManager:
                             resume=job.resume)  # fmt: skip
         if self.stopping.is_set() and res.interrupted:
             return  # left "running" on disk: the next start resumes it
+        if res.interrupted:  # the games stopped; writing the tables takes a few seconds
+            with self.lock:
+                job.message = f"stopped after {job.done:,} games: writing their tables"
+                self.save(job)
         if res.manifest.get(DONE_KEY[job.kind], 0) == 0:
             state = "cancelled" if job.id in self.cancelled else "interrupted"
             self._end(job, state, "stopped before any game finished: no tables written")

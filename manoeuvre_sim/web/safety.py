@@ -46,3 +46,39 @@ def confine(root: Path, relative: str, what: str = "--study") -> Path:
 def relative_name(root: Path, path: Path) -> str:
     """``path`` as the ``/``-separated name pages use for it under ``root``."""
     return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+
+
+# ---- who may talk to the server: the Host it answers, the Origin it takes forms from ----
+# The names loopback answers to. A page of another site whose name an attacker rebinds to
+# 127.0.0.1 (DNS rebinding) sends its own name as the Host: only these, or the --host the
+# server was started on, are served (Starlette's TrustedHostMiddleware), so such a page can
+# neither read a study nor post a form.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # as a Host header names them
+SCHEME = "http"  # the workbench serves plain HTTP on loopback, nothing else
+
+
+def allowed_hosts(host: str | None = None) -> list[str]:
+    """The Host names the server answers (an IPv6 address in brackets, as a Host header
+    holds it): loopback's, and ``host`` (``ui --host``) when it is another name or address.
+    ``0.0.0.0`` or ``::`` (every interface) adds none: a visitor from another machine is
+    served only when the server is started on the address it types."""
+    names = list(LOOPBACK_HOSTS)
+    if host and host.strip("[]") not in ("0.0.0.0", "::"):
+        bare = host.strip("[]").lower()
+        name = f"[{bare}]" if ":" in bare else bare
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether ``origin`` (a request's ``Origin``, or its ``Referer``) is this server:
+    the scheme ``http`` and the very ``host[:port]`` the request was sent to (a Host the
+    middleware already checked). ``https://127.0.0.1:PORT`` or another port is another
+    origin (RFC 6454), and refused."""
+    from urllib.parse import urlsplit
+
+    if not origin or origin == "null" or not host:
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme == SCHEME and parts.netloc.lower() == host.lower()

@@ -332,7 +332,7 @@ def build_site(
             _link_tree(s.path, scratch / s.name)
             s.info = SF.read_info(scratch / s.name, s.name)
         app = create_app(scratch, run_jobs=False)  # pages only: no job worker
-        with TestClient(app, raise_server_exceptions=True) as client:
+        with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=True) as client:
             crawler = _Crawler(client, progress, scratch)
             crawler.get("/studies")
             crawler.crawl(["/study?" + urlencode({"dir": s.name}) for s in srcs])

@@ -47,18 +47,41 @@ def _common(p: Params) -> dict:
             "block": p.integer("block", None, lo=1)}  # fmt: skip
 
 
-def _armies(p: Params) -> list[str]:
+def _armies(p: Params, root: Path) -> list[str]:
+    """The form's armies: each a built-in army's name, or an army file under the studies
+    folder ``root`` (given relative to it: ``mine/spain.toml``), as its full path. Nothing
+    else is looked at: a path outside the folder is refused before any file is opened, in
+    words that do not say whether it exists (the command line keeps its own paths)."""
     text = p.string("armies")
     if text is None:
         return army_names()
     names = [a.strip() for a in text.split(",") if a.strip()]
     if not names:
         raise UsageError("--armies: expected comma-separated army names")
-    return names
+    return [_side(root, n) for n in names]
 
 
-def balance_options(p: Params, game: str) -> tuple[str, dict]:
-    """A balance form's job: ``("balance" | "hex balance", options)``."""
+def _side(root: Path, name: str) -> str:
+    from manoeuvre_sim.core.errors import did_you_mean
+    from manoeuvre_sim.manoeuvre.model.load import ARMY_DATA_SUFFIX
+    from manoeuvre_sim.web.safety import confine
+
+    known = army_names()
+    key = name.casefold().replace("_", " ").replace("-", " ")
+    for k in known:
+        if k.casefold() == key:
+            return k
+    if name.lower().endswith((".toml", ARMY_DATA_SUFFIX)):
+        return str(confine(root, name, "--armies"))
+    raise UsageError(
+        f"--armies: {name!r} is not a built-in army{did_you_mean(key, known)}; expected one "
+        f"of {', '.join(known)}, or an army .toml file under the studies folder"
+    )
+
+
+def balance_options(p: Params, game: str, root: Path) -> tuple[str, dict]:
+    """A balance form's job: ``("balance" | "hex balance", options)``; ``root``: the
+    studies folder, the only place an army file may come from."""
     opts = _common(p)
     if game == "hex":
         opts |= {"policies": p.string("policies", "capital,attrition"),
@@ -66,7 +89,7 @@ def balance_options(p: Params, game: str) -> tuple[str, dict]:
                  "step_losses": p.string("step_losses"),
                  "step_replacements": p.string("step_replacements")}  # fmt: skip
         return "hex balance", opts
-    return "balance", opts | {"armies": _armies(p), "policy": p.string("policy")}
+    return "balance", opts | {"armies": _armies(p, root), "policy": p.string("policy")}
 
 
 def _from_study(root: Path, rel: str | None) -> dict:
@@ -180,8 +203,9 @@ def hex_edits(p: Params) -> list[str]:
     return edits + _more(p)
 
 
-def whatif_options(p: Params) -> tuple[str, dict]:
-    """A what-if form's job: ``("whatif" | "hex whatif", options)``."""
+def whatif_options(p: Params, root: Path) -> tuple[str, dict]:
+    """A what-if form's job: ``("whatif" | "hex whatif", options)``; ``root`` as for
+    :func:`balance_options`."""
     game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
     opts = _common(p)
     if game == "hex":
@@ -195,6 +219,6 @@ def whatif_options(p: Params) -> tuple[str, dict]:
     army = p.string("army")
     if army not in army_names():
         raise UsageError(f"--army: {army!r} is not a built-in army")
-    opts |= {"armies": _armies(p), "policy": p.string("policy"),
+    opts |= {"armies": _armies(p, root), "policy": p.string("policy"),
              "edits": manoeuvre_edits(p, army)}  # fmt: skip
     return "whatif", opts

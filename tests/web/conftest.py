@@ -19,13 +19,12 @@ from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS, SKIP_BROWSER, watch_requ
 @pytest.fixture
 def client(tmp_path):
     """A TestClient of a workbench over an empty studies folder (``tmp_path / 'studies'``)."""
-    from starlette.testclient import TestClient
-
     from manoeuvre_sim.web.app import create_app
+    from tests.web.server import local_client
 
     root = tmp_path / "studies"
     root.mkdir()
-    with TestClient(create_app(root), raise_server_exceptions=False) as c:
+    with local_client(create_app(root), raise_server_exceptions=False) as c:
         c.studies = root
         yield c
 

@@ -35,3 +35,14 @@ def serve(studies: Path, port: int | None = None):
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+LOCAL = "http://127.0.0.1:8765"  # the workbench answers loopback's names only (safety.py)
+
+
+def local_client(app, **kw):
+    """Starlette's TestClient of ``app``, sending ``Host: 127.0.0.1:8765`` as a browser on
+    loopback does (its own ``testserver`` is a foreign Host, refused)."""
+    from starlette.testclient import TestClient
+
+    return TestClient(app, base_url=LOCAL, **kw)

@@ -12,19 +12,18 @@ from urllib.parse import parse_qs, urlparse
 
 import pandas as pd
 import pytest
-from starlette.testclient import TestClient
 
 from manoeuvre_sim.analyses.common import compare as C
 from manoeuvre_sim.web.app import create_app
 from tests.web.compare_fixtures import compare_root  # noqa: F401 (a fixture)
-from tests.web.server import serve
+from tests.web.server import local_client, serve
 from tests.web.study_fixtures import HOSTILE
 from tests.web.test_studies import error_line, specs
 
 
 @pytest.fixture(scope="module")
 def web(compare_root):  # noqa: F811
-    with TestClient(create_app(compare_root), raise_server_exceptions=False) as c:
+    with local_client(create_app(compare_root), raise_server_exceptions=False) as c:
         yield c
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 ARMIES = "France,Russia,Prussia"
-ORIGIN = {"origin": "http://testserver"}
+ORIGIN = {"origin": "http://127.0.0.1:8765"}
 TINY = {"game": "manoeuvre", "armies": ARMIES, "games_per_pairing": "20", "seed": "3",
         "block": "5"}  # fmt: skip
 
@@ -96,7 +96,7 @@ def test_a_post_from_another_site_is_refused(client):
     r = client.post("/jobs", data=TINY, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
     r = client.post(
-        "/jobs", data=TINY | {"seed": "x"}, headers={"referer": "http://testserver/jobs/new"}
+        "/jobs", data=TINY | {"seed": "x"}, headers={"referer": "http://127.0.0.1:8765/jobs/new"}
     )
     assert r.status_code == 400 and "--seed" in r.text  # past the origin check
 

@@ -7,18 +7,17 @@ from __future__ import annotations
 import os
 import shutil
 
-from starlette.testclient import TestClient
-
 from manoeuvre_sim.web import studies as S
 from manoeuvre_sim.web.app import create_app
 from manoeuvre_sim.web.page_cache import PageCache, study_state
+from tests.web.server import local_client
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 
 
 def test_a_page_is_rendered_once_then_again_when_the_study_changes(studies_root, tmp_path):  # noqa: F811
     root = tmp_path / "studies"
     shutil.copytree(studies_root / "balance", root / "balance")
-    client = TestClient(create_app(root))
+    client = local_client(create_app(root))
     renders = S.PAGES.renders
     first = client.get("/study?dir=balance")
     assert first.status_code == 200

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from starlette.testclient import TestClient
 
 from manoeuvre_sim.web.app import create_app
 from tests.web.replay_fixtures import GAME, HEX_GAME, balance_study
+from tests.web.server import local_client
 
 COUNTER = re.compile(r'<g class="counter[^"]*" data-unit="([^"]+)" data-(?:square|hex)="([^"]+)" '
                      r'data-step="(\d+)"')  # fmt: skip
@@ -31,7 +31,7 @@ def studied(tmp_path_factory):
     """A TestClient over a studies folder holding a tiny Manoeuvre balance study ``bal``."""
     root = tmp_path_factory.mktemp("studies")
     balance_study(root)
-    with TestClient(create_app(root), raise_server_exceptions=False) as c:
+    with local_client(create_app(root), raise_server_exceptions=False) as c:
         c.studies = root
         yield c
 
@@ -195,7 +195,7 @@ def test_hex_study_game_is_the_recorded_game(tmp_path):
     hex_study(tmp_path)
     df = pd.read_parquet(tmp_path / "hexbal" / "games.parquet")
     row = df[(df.label == "large_red") & (df.policy_a == "random")].iloc[0]
-    with TestClient(create_app(tmp_path), raise_server_exceptions=False) as c:
+    with local_client(create_app(tmp_path), raise_server_exceptions=False) as c:
         r = c.get(f"/replay/hex?study=hexbal&pairing={row.pairing}&game=0")
         assert r.status_code == 200, error(r)
         facts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", r.text))

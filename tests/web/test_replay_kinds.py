@@ -10,15 +10,15 @@ import re
 
 import pandas as pd
 import pytest
-from starlette.testclient import TestClient
 
 from manoeuvre_sim.web.app import create_app
+from tests.web.server import local_client
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="module")
 def client(studies_root):  # noqa: F811
-    return TestClient(create_app(studies_root), raise_server_exceptions=False)
+    return local_client(create_app(studies_root), raise_server_exceptions=False)
 
 
 def _first(root, study: str, label: str) -> pd.Series:
@@ -64,7 +64,7 @@ def test_the_variant_plays_the_changed_army(studies_root, tmp_path):  # noqa: F8
     shutil.copytree(studies_root / "whatif", root / "whatif")
     (root / "whatif" / entry["file"]).unlink()
     g = _first(root, "whatif", "variant")
-    r = TestClient(create_app(root)).get(
+    r = local_client(create_app(root)).get(
         f"/replay/manoeuvre?study=whatif&pairing={g.pairing}&game={g.game}&label=variant"
     )
     assert r.status_code == 400 and "missing or outside the study" in r.text

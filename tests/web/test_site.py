@@ -240,14 +240,13 @@ def test_cli_writes_a_site_and_replaces_it_with_force(tmp_path, studies_root, ca
 def test_the_site_starts_no_job_worker(tmp_path, monkeypatch):
     """A site only renders pages: no job worker starts (one would resume the jobs it found)
     and the job pages of its workbench answer 404."""
-    from starlette.testclient import TestClient
-
     from manoeuvre_sim.web import app as A
     from manoeuvre_sim.web import jobs
+    from tests.web.server import local_client
 
     started = []
     monkeypatch.setattr(jobs, "start_manager", lambda *a: started.append(a))
-    with TestClient(A.create_app(tmp_path, run_jobs=False)) as client:
+    with local_client(A.create_app(tmp_path, run_jobs=False)) as client:
         assert client.get("/jobs").status_code == 404
         assert client.get("/studies").status_code == 200
     assert started == []

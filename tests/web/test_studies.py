@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pandas as pd
 import pytest
-from starlette.testclient import TestClient
 
 from manoeuvre_sim.web.app import create_app
+from tests.web.server import local_client
 from tests.web.study_fixtures import HOSTILE, studies_root  # noqa: F401 (a fixture)
 
 KIND_PAGES = {
@@ -29,7 +29,7 @@ KIND_PAGES = {
 
 @pytest.fixture(scope="module")
 def web(studies_root):  # noqa: F811
-    with TestClient(create_app(studies_root), raise_server_exceptions=False) as c:
+    with local_client(create_app(studies_root), raise_server_exceptions=False) as c:
         c.studies = studies_root
         yield c
 
@@ -308,7 +308,7 @@ def test_a_link_out_of_the_folder_is_refused(tmp_path):
     root = tmp_path / "folder"
     root.mkdir()
     (root / "out").symlink_to(outside)
-    with TestClient(create_app(root), raise_server_exceptions=False) as c:
+    with local_client(create_app(root), raise_server_exceptions=False) as c:
         r = c.get("/study", params={"dir": "out"})
         assert r.status_code == 400 and "a link outside it" in error_line(r)
         assert c.get("/studies").text.count("dir=out") == 0  # links are not followed
