@@ -46,7 +46,7 @@ class Built:
     """A job's study, checked: ``run(out_dir=, progress=, backend=, resume=)`` plays it and
     returns the result whose ``write(out_dir, paper=)`` writes its tables; ``threads`` as the
     backend takes them; ``games``, the most games it plays (a precision goal's cap), and
-    ``cost``, what they cost in scripted players' games (:func:`cost_of`)."""
+    ``cost``, what they cost in scripted players' games (:func:`plan_of`)."""
 
     run: Callable[..., Any]
     threads: int
