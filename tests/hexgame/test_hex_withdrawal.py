@@ -71,8 +71,8 @@ def _attack_two_hexes(k, dice, friend_behind):
 def test_a_cavalry_withdraws_once_even_into_another_defending_hex():
     # rule [8] "retreat one hex" (H10): the cavalry may withdraw into 0202, another hex of
     # the same attack, pushing the infantry there out (a chain retreat); it is not offered a
-    # second withdrawal from there (the checker's case: `hex replay --seed 11 --game 4`,
-    # cavalry 7 0907 -> 0807 -> 0708). Dice 1 and 3: 4+1 - (2+3) = 0 against the cavalry
+    # second withdrawal from there (the checker's case, random players: `hex replay --seed
+    # 11 --game 4`, cavalry 7 0907 -> 0807 -> 0708). Dice 1 and 3: 4+1 - (2+3) = 0 against the cavalry
     # alone, NE, so it defends 0202 and stays there.
     into_the_other = 0
     for k in range(RUNS):
@@ -92,8 +92,8 @@ def test_a_cavalry_withdraws_once_even_into_another_defending_hex():
 
 def test_a_unit_a_withdrawal_moved_does_not_retreat_again_in_that_combat():
     # H11: a unit sent back in a combat is retreating "until the combat ends", withdrawal
-    # included, and retreats one hex, once (the checker's case: `hex replay --seed 3011
-    # --game 14 --step-losses`, cavalry 8 pushed by cavalry 7's withdrawal, then pushed
+    # included, and retreats one hex, once (the checker's case, random players: `hex replay
+    # --seed 3011 --game 14 --step-losses`, cavalry 8 pushed by cavalry 7's withdrawal, then pushed
     # again by the DR's retreat). Dice 5 and 3: 4+5 - (4+3) = +2 against the infantry in
     # 0202, DR; 4+3 - (2+3) = +2 against the cavalry alone there after it withdrew into
     # 0202, DR. In every run no unit moves twice: a unit retreating into the hex of one a
