@@ -62,4 +62,4 @@ def parse_policy(spec: str) -> tuple[str, int, str]:
 # Maneuver's rules version: changes whenever an interpretation (docs/RULE_INTERPRETATIONS.md,
 # entries H1..) or the engine's reading of a rule changes, so records of two versions are
 # never mixed silently.
-RULES_VERSION = "hex-2026.11-2"
+RULES_VERSION = "hex-2026.12-1"

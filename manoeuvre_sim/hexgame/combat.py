@@ -275,7 +275,22 @@ def combat_phase(st, g, side, fresh):
 @kernel
 def resolve(st, g, side, na, nd):
     """One attack: attackers ``wk[W_ATT, :na]`` against the enemy units in hexes
-    ``wk[W_DEF, :nd]`` (rule [8]: withdrawal, supply, totals, result, retreats, advance)."""
+    ``wk[W_DEF, :nd]`` (rule [8]: withdrawal, supply, totals, result, retreats, advance).
+
+    A unit sent back in the combat, by a withdrawal, its chain retreats or the result's
+    retreats, is retreating (``F_RETREATING``) until the combat ends, withdrawal included
+    (H11): it is pushed by no later retreat of the combat, saves no friend in an enemy ZOC,
+    and a DR does not send it back a second time."""
+    for u in range(S.NU):
+        st[S.FLAGS + u] &= ~S.F_RETREATING
+    _resolve(st, g, side, na, nd)
+    for u in range(S.NU):  # rule [8]: "currently retreating" ends with the combat (H11)
+        st[S.FLAGS + u] &= ~S.F_RETREATING
+
+
+@kernel
+def _resolve(st, g, side, na, nd):
+    """``resolve``'s combat, its retreating flags set as it goes."""
     e = 1 - side
     st[S.COMBATS + side] += 1
     for i in range(na):
@@ -296,13 +311,25 @@ def resolve(st, g, side, na, nd):
         if g.units[g.wk[S.W_ATT, i], U_TYPE] == CAVALRY:
             cav = True
     if not cav:
+        # rule [8] "may retreat one hex" (H10): the cavalry standing in the defending hexes
+        # are listed before any withdraws, and each is offered one withdrawal, so one that
+        # withdraws into another defending hex of this attack is not offered a second; one
+        # an earlier withdrawal pushed out (a chain retreat) has made its one-hex retreat
+        cavs = stack_empty(MAXU, np.int64)
+        nc = 0
         for i in range(nd):
             k = g.wk[S.W_DEF, i]
             for v in range(e * MAXU, e * MAXU + MAXU):
                 if st[S.POS + v] == k and g.units[v, U_TYPE] == CAVALRY:
-                    B.refresh(st, g)
-                    g.wk[S.W_RQ, 0] = v
-                    retreat_queue(st, g, e, 1, True)
+                    cavs[nc] = v
+                    nc += 1
+        for j in range(nc):
+            v = cavs[j]
+            if st[S.POS + v] < 0 or (st[S.FLAGS + v] & S.F_RETREATING):
+                continue
+            B.refresh(st, g)
+            g.wk[S.W_RQ, 0] = v
+            retreat_queue(st, g, e, 1, True)
         # a Capital whose captors all withdrew is recaptured at once (rule [11], H16), so
         # it supplies its side's units in this combat's supply check
         _recapture(st, g, before0, before1)
@@ -382,9 +409,12 @@ def resolve(st, g, side, na, nd):
         for i in range(nd):
             k = g.wk[S.W_DEF, i]
             for v in range(e * MAXU, e * MAXU + MAXU):
-                if st[S.POS + v] == k and B.present(st, v) and not B.in_capital_hex(st, v):
-                    g.wk[S.W_RQ, n] = v  # rule [11]: DR is NE in the Capital's hex
-                    n += 1
+                if st[S.POS + v] != k or not B.present(st, v) or B.in_capital_hex(st, v):
+                    continue  # rule [11]: DR is NE in the Capital's hex
+                if st[S.FLAGS + v] & S.F_RETREATING:
+                    continue  # H11: it withdrew (or was pushed) into this hex, one hex, once
+                g.wk[S.W_RQ, n] = v
+                n += 1
         B.refresh(st, g)
         retreat_queue(st, g, e, n, False)
     elif r == AR:
@@ -470,10 +500,12 @@ def retreat_queue(st, g, side, n, withdrawal):
     (H11), so is one entering an enemy ZOC with no friendly non-retreating unit there.
 
     Every unit is retreating from the moment it is queued (``F_RETREATING``), moved or
-    not: rule [8]'s chain retreat is "a one-hex retreat", so a unit entering a hex of
-    retreating friends pushes none of them a second time, and they do not save it from an
-    enemy ZOC ("a friendly unit that is not currently retreating"). It may join them there
-    (rule [8]: units "need not remain together", H11), unless ``O_RETREAT_APART`` (the
+    not, until the combat ends (``resolve`` clears the flags; a cavalry that declines to
+    withdraw is not retreating): rule [8]'s chain retreat is "a one-hex retreat", so a unit
+    entering a hex of retreating friends pushes none of them a second time, also those an
+    earlier queue of the same combat moved (a withdrawal's), and they do not save it from
+    an enemy ZOC ("a friendly unit that is not currently retreating"). It may join them
+    there (rule [8]: units "need not remain together", H11), unless ``O_RETREAT_APART`` (the
     earlier reading: no hex holding a retreating friend)."""
     e = 1 - side
     opts = g.wk[S.W_OPTS]
@@ -526,8 +558,6 @@ def retreat_queue(st, g, side, n, withdrawal):
                 st[S.FLAGS + v] |= S.F_RETREATING
                 g.wk[S.W_RQ, n] = v  # rule [8]: they must retreat one hex at once
                 n += 1
-    for v in range(side * MAXU, side * MAXU + MAXU):
-        st[S.FLAGS + v] &= ~S.F_RETREATING
 
 
 @kernel

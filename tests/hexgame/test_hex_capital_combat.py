@@ -12,7 +12,7 @@ import pytest
 
 from manoeuvre_sim.hexgame import combat as C
 from manoeuvre_sim.hexgame import state as S
-from manoeuvre_sim.hexgame.crt import AE, AR
+from manoeuvre_sim.hexgame.crt import AE, AR, DE
 from tests.hexgame.hex_boards import Board
 
 # Blue's Capital and an infantry in 0302, a blue infantry in 0203; both hexes are beside the
@@ -84,3 +84,25 @@ def test_ar_retreats_the_outside_attacker_and_the_capitals_hex_stays(dice):
     assert b.pos(outside) in (None, b.grid.label(retreats[0][2]))  # or died in a ZOC
     assert b.units_at("0302") == [capital, inside]  # rule [11]: NE for the Capital's hex
     assert len(b.units_at("0303")) == 2
+
+
+def test_de_on_the_capitals_hex_eliminates_a_full_strength_unit_under_step_losses():
+    # H14 (rules [11], [13] 3): red's pair in 0303 attacks blue's Capital hex 0302 with
+    # 4 + 4 + 6 against 4 + 4 + 1 (the Capital defends with 4): +5, DE. The Capital is captured and the full-strength
+    # infantry with it is eliminated, not flipped as step losses would flip it elsewhere
+    # (issue: no scenario had a DE on a Capital's hex with step losses on).
+    b = Board(CAPITAL_ATTACKS, options=S.default_options(step_losses=1))
+    capital, inside = b.at["0302"]
+    atts = b.at["0303"]
+    for i, u in enumerate(atts):
+        b.g.wk[S.W_ATT, i] = u
+        b.st[S.FLAGS + u] |= S.F_USED
+    b.g.wk[S.W_DEF, 0] = b.hex("0302")
+    b.st[S.PLAYER] = 1
+    b.rig_dice(6, 1)
+    C.resolve(b.st, b.g, 1, len(atts), 1)
+    assert b.events(S.EV_RESULT) == [(8, 8, DE)]
+    assert b.st[S.CAP_CAPTURED] == 1 and b.events(S.EV_CAPTURE) == [(0, b.hex("0302"), 0)]
+    assert b.st[S.POS + inside] == S.DEAD and b.st[S.STEP + inside] == 0
+    assert not b.events(S.EV_FLIP)
+    assert b.events(S.EV_ELIM) == [(inside, b.hex("0302"), 1)]

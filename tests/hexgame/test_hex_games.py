@@ -85,12 +85,30 @@ def test_invariants_hold_over_100000_random_games_and_every_option():
     assert not broken, broken
 
 
+def moved_twice(trace):
+    """The moves of a trace that move a unit a second time in one combat: rule [8]'s
+    withdrawal ("retreat one hex") and retreats, chained or not ("a one-hex retreat"),
+    H10/H11: a unit withdraws or retreats at most once between one attack's first event
+    and the next's. Returns ``(moves, offending rows)``."""
+    seen: set[int] = set()
+    moves, bad = 0, []
+    for row in trace:
+        if row[0] == S.EV_ATTACKER or row[0] == S.EV_TURN:
+            seen.clear()  # a new attack (or turn): retreats start afresh
+        elif row[0] == S.EV_RETREAT or row[0] == S.EV_WITHDRAW:
+            moves += 1
+            if int(row[3]) in seen:
+                bad.append(row.tolist())
+            seen.add(int(row[3]))
+    return moves, bad
+
+
 @pytest.mark.parametrize("apart", [0, 1])
 def test_no_unit_retreats_twice_in_one_combat(apart):
     """Rule [8]: a retreat, chained or not, is "a one-hex retreat": in the traces of games
     of every player, with step losses (more units survive to retreat), no unit has two
-    retreats between one attack's first event and the next's (issue 30's audit: 14 units
-    in 8,878 combats did), under either reading of H11."""
+    retreats (or a withdrawal and a retreat) in one combat (issue 30's audit: 14 units in
+    8,878 combats did), under either reading of H11."""
     sc = SC.load_scenario()
     opt = S.default_options(step_losses=1, retreat_apart=apart)
     retreats = 0
@@ -100,15 +118,28 @@ def test_no_unit_retreats_twice_in_one_combat(apart):
         pol, params = policy_arrays(*pols)
         for game in range(60):
             _, tr = BT.play_one(3107 + k, game, SC.pack(sc), opt, pol, params)
-            seen: set[int] = set()
-            for row in tr:
-                if row[0] == S.EV_ATTACKER or row[0] == S.EV_TURN:
-                    seen.clear()  # a new attack (or turn): retreats start afresh
-                elif row[0] == S.EV_RETREAT:
-                    assert int(row[3]) not in seen, (pols, game, row.tolist())
-                    seen.add(int(row[3]))
-                    retreats += 1
+            moves, bad = moved_twice(tr)
+            assert not bad, (pols, game, bad)
+            retreats += moves
     assert retreats > 200  # the games retreat often enough to say something
+
+
+def test_random_games_withdraw_once_and_never_retreat_again():
+    """The independent rule checker's two defects over 300 random games (seed 11, the
+    basic game; on the rules before hex-2026.12-1, 12 of them held 7 double withdrawals,
+    game 4's cavalry 7 0907 -> 0807 -> 0708 among them, and 5 other second moves of a unit
+    in one combat, a withdrawal's chain retreat then the result's):
+    no cavalry withdraws twice in one combat (H10), no unit a withdrawal moved retreats
+    again in that combat (H11)."""
+    packed = SC.pack(SC.load_scenario())
+    pol, params = policy_arrays("random", "random")
+    withdrawals = 0
+    for game in range(300):
+        _, tr = BT.play_one(11, game, packed, S.default_options(), pol, params)
+        _, bad = moved_twice(tr)
+        assert not bad, (game, bad)
+        withdrawals += int((tr[:, 0] == S.EV_WITHDRAW).sum())
+    assert withdrawals > 300  # random players withdraw often enough to say something
 
 
 def test_scripted_players_finish_games_and_random_is_the_reference():
