@@ -18,6 +18,7 @@ from typing import NamedTuple
 import pytest
 
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre.combat_totals import MAX_COMMITTED
 from manoeuvre_sim.web import jobs, jobs_kinds, odds, replay_data, studies, whatif_forms
 from manoeuvre_sim.web import odds_forms as forms
 from manoeuvre_sim.web.params import MAX_VALUE_CHARS, Params
@@ -100,6 +101,13 @@ def _table(rows: int):
     return text
 
 
+def _table_committed(v: int):
+    """The table page's Committed Attacks (each adds 2d6 to every mix: unbounded, one
+    request could ask for a convolution of millions of dice)."""
+    query = {"mix": "1d6", "strengths": "0", "defenses": "1", "committed": str(v)}
+    return odds._table(forms.read(Params(query), forms.FORMS["table"]))
+
+
 def _past_rows() -> int:
     m, s, d = PAST_TABLE
     return m * s * d
@@ -131,6 +139,8 @@ BOUNDS = [
     Bound("odds table rows", _table, odds.MAX_TABLE_ROWS, _past_rows(),
           f"the table would have {_past_rows():,} rows; this page makes at most "
           f"{odds.MAX_TABLE_ROWS:,} (use manoeuvre-sim odds table for more)"),
+    Bound("odds table --committed", _table_committed, MAX_COMMITTED, MAX_COMMITTED + 1,
+          f"--committed: expected an integer <= {MAX_COMMITTED}, got {MAX_COMMITTED + 1}"),
     Bound("job balance --games-per-pairing", _job("balance", {"armies": ["France", "Russia"]}),
           MAXG, MAXG + 1,
           f"--games-per-pairing: expected at most {MAXG} on the workbench, got {MAXG + 1}"),
