@@ -30,6 +30,7 @@ KINDS = ("assault", "bombard", "volley", "pursuit", "rally", "withdraw", "rocket
 # the printable chart's page limits (``odds chart``)
 CHART_MAX_STRENGTHS = 16
 CHART_MAX_DEFENSES = 20
+MAX_RANGE_VALUES = 201  # values of one LO..HI range (``--strengths 0..200``)
 
 
 @dataclass(frozen=True)
@@ -77,12 +78,13 @@ class OddsReport:
 
 
 def parse_range(text: str, what: str) -> list[int]:
-    """``'0..12'`` or ``'3,5,8'`` -> list of ints (at most 201 values in a range)."""
+    """``'0..12'`` or ``'3,5,8'`` -> list of ints (at most MAX_RANGE_VALUES in a range)."""
     m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", text)
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
-        if lo > hi or hi - lo > 200:
-            raise UsageError(f"{what}: expected a range LO..HI with LO <= HI (<= 200 values)")
+        if lo > hi or hi - lo + 1 > MAX_RANGE_VALUES:
+            raise UsageError(f"{what}: expected a range LO..HI with LO <= HI (at most "
+                             f"{MAX_RANGE_VALUES} values), got {text.strip()!r}")  # fmt: skip
         return list(range(lo, hi + 1))
     try:
         vals = [int(v) for v in text.split(",")]
@@ -319,8 +321,11 @@ def table_csv(
     """``odds table``: the assault odds grid as CSV text, and its number of data rows."""
     from manoeuvre_sim.manoeuvre import odds as o
     from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
+    from manoeuvre_sim.manoeuvre.combat_totals import MAX_COMMITTED, _check_int
 
     mixes = list(mixes) or list(o.DEFAULT_MIXES)
+    # rule 9.2: +2d6 per Committed Attack card, at most the assault's own cap (one per unit)
+    committed = _check_int("--committed", committed, 0, MAX_COMMITTED)
     if committed:
         mixes = [f"{m}" + "+2d6" * committed for m in mixes]
     s = parse_range(strengths, "--strengths")
@@ -340,8 +345,11 @@ def chart_ranges(strengths: str = "0..12", defenses: str = "3..16") -> tuple[lis
     """``odds chart``'s strengths and defense totals, checked to fit a printable page."""
     s = parse_range(strengths, "--strengths")
     d = parse_range(defenses, "--defenses")
-    if len(s) > CHART_MAX_STRENGTHS or len(d) > CHART_MAX_DEFENSES:
-        raise UsageError("a printable page holds at most 16 strengths and 20 defense totals")
+    for what, values, cap in (("--strengths", s, CHART_MAX_STRENGTHS),
+                              ("--defenses", d, CHART_MAX_DEFENSES)):  # fmt: skip
+        if len(values) > cap:
+            raise UsageError(f"{what}: a printable page holds at most {cap} values, got "
+                             f"{len(values)}")  # fmt: skip
     if min(d) < 1:
         raise UsageError("--defenses: every unit has strength >= 1, so defense totals start at 1")
     return s, d

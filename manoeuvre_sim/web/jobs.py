@@ -99,7 +99,8 @@ async def _form(request: Request) -> Params:
         if len(body) > MAX_FORM_BYTES:
             raise UsageError(f"form: expected at most {MAX_FORM_BYTES} bytes")
     fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-    return Params(QueryParams([(k, v) for k, vs in fields.items() for v in vs]))
+    query = QueryParams([(k, v) for k, vs in fields.items() for v in vs])
+    return Params(query, longer={"more": WF.MAX_EDIT_CHARS})
 
 
 def new_job(request: Request) -> Response:

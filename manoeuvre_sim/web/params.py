@@ -30,16 +30,19 @@ class Params:
     query : mapping of str to str, or a Starlette ``QueryParams``
         The parameters as sent. Repeated ones (``dice=2d6&dice=1d8``) are read with
         :meth:`strings`.
+    longer : mapping of str to int, optional
+        The parameters that may be longer than :data:`MAX_VALUE_CHARS` (a form's text box
+        of several lines), and their own cap.
     """
 
-    def __init__(self, query):
+    def __init__(self, query, longer: Mapping[str, int] | None = None):
         self._q = query
         for key in self._keys():
+            cap = (longer or {}).get(key, MAX_VALUE_CHARS)
             for value in self._all(key):
-                if len(value) > MAX_VALUE_CHARS:
+                if len(value) > cap:
                     raise UsageError(
-                        f"{flag(key)}: expected at most {MAX_VALUE_CHARS} characters, "
-                        f"got {len(value)}"
+                        f"{flag(key)}: expected at most {cap} characters, got {len(value)}"
                     )
 
     def _keys(self) -> list[str]:

@@ -111,16 +111,21 @@ def _link_tree(src: Path, dst: Path) -> None:
 
 
 def check_out(out: Path, sources: list[Path], force: bool) -> None:
-    """Refuse an ``--out`` that is a file, holds files (without ``--force``), or holds or is
-    inside one of the studies."""
+    """Refuse an ``--out`` that is a file, is, holds or is inside one of the studies (even
+    with ``--force``: the site replaces its folder), or holds files (without ``--force``)."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise UsageError(f"--out {out}: not empty; give --force to replace it")
     o = out.resolve()
     for s in sources:
-        if o == s or s in o.parents or o in s.parents:
-            raise UsageError(f"--out {out}: overlaps the study {s}; choose another folder")
+        if o == s or o in s.parents:
+            why = "is" if o == s else "holds"
+            raise UsageError(f"--out {out}: {why} the study {s}, which the site would replace; "
+                             "choose another folder")  # fmt: skip
+        if s in o.parents:
+            raise UsageError(f"--out {out}: is inside the study {s}, which the site would "
+                             "write into; choose another folder")  # fmt: skip
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise UsageError(f"--out {out}: not empty; give --force to replace it")
 
 
 class _Crawler:

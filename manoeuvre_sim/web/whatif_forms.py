@@ -17,10 +17,13 @@ import json
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web.params import Params
+from manoeuvre_sim.web.params import MAX_VALUE_CHARS, Params
 
 HEX_FIELDS = ("strength", "attack", "defence", "ma", "count")
 MAX_EDIT_LINES = 50
+# the edits box ("more", ``--set`` lines): MAX_EDIT_LINES lines of a parameter's length each,
+# a browser ending each line with CR LF
+MAX_EDIT_CHARS = MAX_EDIT_LINES * (MAX_VALUE_CHARS + 2)
 
 
 def army_names() -> list[str]:

@@ -331,3 +331,62 @@ def test_assault_outcome_follows_its_band(seed):
             assert set(involved) <= nrta_units
         else:
             assert st[S.OCC + tsq] in involved
+
+
+@pytest.mark.parametrize(
+    ("attack", "defense", "step", "moved"),
+    [(40, 10, 0, None), (41, 10, 0, None), (39, 10, 1, True)],
+    ids=["4x-eliminated", "above-4x-eliminated", "just-below-4x-hit-and-retreat"],
+)
+def test_four_times_the_defense_eliminates_a_full_strength_unit(attack, defense, step, moved):
+    """Rule 6.1 step 7 (rulebook 003) and the reference card's Assault/Ambush Results
+    Table (004): "greater than or equal to four times (x4) the Defense Total: Defending unit
+    is Eliminated" - removed at once, full strength or not, not a Hit (which would only
+    reduce it). One below four times is the row above, "takes a Hit and Retreats". The
+    Garde Imperial (7) has assaulted Russia's full-strength unit a; the results step runs
+    on the totals, as ``assault`` leaves them in the combat record:
+
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . a . . .      a: Russia's first unit, full strength (2 steps)
+        . . . . 7 . . .      7: Garde Imperial, the attacker
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+    """
+    from manoeuvre_sim.manoeuvre.engine.combat_phase import results
+
+    board = parse_board("""
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . a . . .
+        . . . . 7 . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+    """)
+    P = packed()
+    st = state_from_board(board)
+    g = context(P, seed=3, trace=64)
+    t, atk = engine_unit(8), engine_unit(7)
+    tsq = st[S.U_SQ + t]
+    assert st[S.U_STEP + t] == 2 and st[S.ELIM + 1] == 0
+    cb = g.cb
+    cb[G.CB_KIND] = D.CK_ASSAULT
+    cb[G.CB_LEADER] = cb[G.CB_DLEADER] = -1
+    cb[G.CB_NATT] = 1
+    cb[G.CB_ATT] = atk
+    cb[D.CB_A], cb[D.CB_D] = attack, defense
+    results(st, g, 0, D.CK_ASSAULT, t, False)
+    ev = g.tr[: g.trn[0]]
+    ((_, _, _, a, d, band),) = [e for e in ev if e[0] == R.EV_COMBAT]
+    assert (a, d, band) == (attack, defense, _printed_band(attack, defense))
+    assert st[S.U_STEP + t] == step  # eliminated: no step left (a hit would leave 1)
+    assert st[S.ELIM + 1] == (1 if step == 0 else 0)
+    assert st[S.U_STEP + atk] == 2  # the attacker untouched
+    if moved:
+        assert st[S.U_SQ + t] != tsq  # the row below: a hit, then a retreat
+    else:
+        assert st[S.OCC + tsq] in (-1, atk)  # the square emptied (the attacker may advance)

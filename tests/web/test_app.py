@@ -59,6 +59,27 @@ def test_confine_refuses_a_symlink_out_and_keeps_one_in(tmp_path):
     assert confine(root, "inside/x.json") == (root / "inside" / "x.json").resolve()
 
 
+@pytest.mark.parametrize("link", ["absolute", "relative"])
+def test_confine_refuses_a_link_into_a_sibling_whose_name_starts_like_the_folder(
+    tmp_path, link, monkeypatch
+):
+    """Studies folder .../reports, a link inside it to .../reports-secret/...: the target's
+    path begins with the folder's path as a string, yet it is outside the folder. Refused
+    however the link is written and however the folder is named (relative to the working
+    directory too)."""
+    root = tmp_path / "reports"
+    root.mkdir()
+    secret = tmp_path / "reports-secret" / "study"
+    secret.mkdir(parents=True)
+    (secret / "manifest.json").write_text("{}")
+    os.symlink(secret if link == "absolute" else "../reports-secret/study", root / "leak")
+    for folder in (root, "reports"):
+        monkeypatch.chdir(tmp_path)
+        for rel in ("leak", "leak/manifest.json"):
+            with pytest.raises(UsageError, match="a link outside it"):
+                confine(folder, rel)
+
+
 def test_params_use_the_command_lines_words():
     p = Params({"defense": "ten", "hill": "maybe", "kind": "asault", "n": "500"})
     with pytest.raises(UsageError, match=r"--defense: 'ten' is not a valid integer"):

@@ -230,7 +230,7 @@ CAPS = [
     ("/odds/manoeuvre/table?mix=1d6&mix=1d8&strengths=0..200&defenses=0..200",
      "the table would have 80,802 rows; this page makes at most 50,000"),
     ("/odds/manoeuvre/chart.pdf?strengths=0..20",
-     "a printable page holds at most 16 strengths and 20 defense totals"),
+     "--strengths: a printable page holds at most 16 values, got 21"),
     ("/odds/manoeuvre/assault?dice=2d8&defense=5&defence=4",
      "--defence: no such parameter on this page"),
     ("/odds/manoeuvre/matchup?attacker_army=../../etc/passwd.toml&defender_army=Austria",

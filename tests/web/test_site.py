@@ -6,6 +6,7 @@ replay steps with the arrow keys from its file alone; the CLI's errors are one l
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -185,9 +186,41 @@ def test_cli_errors_are_one_line(tmp_path, studies_root, capsys):  # noqa: F811
     code, err = _cli(["site", "--from", str(studies_root / "balance"), "--out", str(full)], capsys)
     assert code == 2 and err == f"error: --out {full}: not empty; give --force to replace it\n"
     assert (full / "x").read_text() == "keep"
-    code, err = _cli(["site", "--from", str(studies_root / "balance"), "--out",
-                      str(studies_root / "balance" / "site")], capsys)  # fmt: skip
-    assert code == 2 and "overlaps the study" in err and err.count("\n") == 1
+
+
+def _listing(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
+@pytest.mark.parametrize(
+    "where, why",
+    [("studies", "holds"), ("above", "holds"), ("study", "is"), ("inside", "is inside"),
+     ("inside-new", "is inside")],
+)  # fmt: skip
+def test_out_over_a_study_is_refused(where, why, force, tmp_path, studies_root, capsys):  # noqa: F811
+    """``--out`` the studies folder, a folder above it, the study itself or a folder inside
+    it (existing or not): one line naming ``--out`` and the study it would replace or write
+    into, with or without ``--force`` (which must not make it replace the study); the study
+    is left as it was, and no scratch folder is left beside it."""
+    studies = tmp_path / "top" / "studies"
+    study = studies / "balance"
+    shutil.copytree(studies_root / "balance", study)
+    (study / "site").mkdir()
+    (study / "site" / "old.html").write_text("old")
+    before = _listing(tmp_path)
+    out = {"studies": studies, "above": tmp_path / "top", "study": study,
+           "inside": study / "site", "inside-new": study / "new"}[where]  # fmt: skip
+    args = ["site", "--from", str(study), "--out", str(out), "--replays", "0"]
+    code, err = _cli([*args, "--force"] if force else args, capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(
+        f"error: --out {out}: {why} the study {study.resolve()}, which the site"
+    ), err
+    assert "choose another folder" in err
+    assert _listing(tmp_path) == before
+    assert sorted(p.name for p in studies.iterdir()) == ["balance"]
 
 
 def test_a_heatmap_cell_opens_its_pairing_file(site, browser):
