@@ -194,11 +194,10 @@ def test_the_tables_rows_are_read_from_the_code():
 
 @pytest.fixture
 def pairings(studies_root):  # noqa: F811
-    from starlette.testclient import TestClient
-
     from manoeuvre_sim.web.app import create_app
+    from tests.web.server import local_client
 
-    with TestClient(create_app(studies_root), raise_server_exceptions=False) as c:
+    with local_client(create_app(studies_root), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -235,7 +234,10 @@ def test_a_pairing_pages_bounds(pairings, studies_root, name, at, beyond, messag
 def test_a_form_of_exactly_the_byte_cap_is_read(client):
     """A POSTed form of MAX_FORM_BYTES is read (it then fails on its content, in its own
     words); one byte more is refused before it is parsed."""
-    origin = {"origin": "http://testserver", "content-type": "application/x-www-form-urlencoded"}
+    origin = {
+        "origin": "http://127.0.0.1:8765",
+        "content-type": "application/x-www-form-urlencoded",
+    }
     head = b"game=manoeuvre&seed=x"
     body = head + b"&" + b"p=1&" * ((jobs.MAX_FORM_BYTES - len(head) - 1) // 4)
     body += b"q" * (jobs.MAX_FORM_BYTES - len(body))
@@ -259,7 +261,7 @@ def test_the_edits_box_takes_its_most_lines_of_ordinary_edits(client):
 
     def post(more):
         return client.post("/whatif", data=form | {"more": more},
-                           headers={"origin": "http://testserver"})  # fmt: skip
+                           headers={"origin": "http://127.0.0.1:8765"})  # fmt: skip
 
     n = whatif_forms.MAX_EDIT_LINES
     for more in ("\r\n".join([bad] * n),
