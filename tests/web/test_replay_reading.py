@@ -219,3 +219,16 @@ def test_hex_stacks_hide_no_counter_and_no_hex_number(c):
                 for b in boxes[i + 1 :]:
                     assert not _overlap(a, b), f"event {event}: counters overlap in {h}"
     assert stacks > 0  # the game stacks units (e.g. artillery with infantry)
+
+
+def test_stepping_never_plays_the_game_again(c, monkeypatch):
+    from manoeuvre_sim.web import replay_data
+
+    c.get(f"/replay/hex?{HEX_GAME}")
+    played = []
+    real = replay_data._hex
+    monkeypatch.setattr(replay_data, "_hex", lambda *a: played.append(1) or real(*a))
+    for event in (5, 6, 7):
+        assert c.get(f"/replay/hex/board.svg?{HEX_GAME}&event={event}").status_code == 200
+        assert c.get(f"/replay/hex?{HEX_GAME}&event={event}").status_code == 200
+    assert played == []  # the game is kept whatever the event shown
