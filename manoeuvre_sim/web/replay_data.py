@@ -96,7 +96,7 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
         MANOEUVRE_PARAMS if game == "manoeuvre" else HEX_PARAMS)  # fmt: skip
     params.only(allowed)
     key = (game, str(Path(root).resolve()),
-           tuple(sorted((k, params.raw(k) or "") for k in allowed if k != "step")))  # fmt: skip
+           tuple(sorted((k, params.raw(k) or "") for k in allowed if k not in ("event", "step"))))  # fmt: skip
     build = _manoeuvre if game == "manoeuvre" else _hex
     return _REPLAYS.get_or_build(key, lambda: build(params, root))
 
