@@ -44,6 +44,10 @@ SHOTS = [
 ]
 
 
+# pages whose key and standing run below the laptop's fold: taken whole, 1366 px wide
+FULL_PAGE = {"replay.png", "replay-hex.png"}
+
+
 def _act(page, action: str | None) -> None:
     if action == "hover-cell":
         page.wait_for_selector(".vega-embed svg, .vega-embed canvas", timeout=15_000)
@@ -56,7 +60,7 @@ def _act(page, action: str | None) -> None:
             if page.locator("#board .caption text").count():
                 break
             page.keyboard.press("ArrowRight")
-            page.wait_for_timeout(15)
+            page.wait_for_selector("#board:not([aria-busy])", timeout=5000)
         page.wait_for_timeout(300)
 
 
@@ -81,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_load_state("networkidle")
             _act(page, action)
             tmp = args.out / f".{name}"
-            page.screenshot(path=str(tmp))
+            page.screenshot(path=str(tmp), full_page=name in FULL_PAGE, type="png")
             os.replace(tmp, args.out / name)
             print(f"wrote {args.out / name}")
             page.close()

@@ -14,7 +14,7 @@ from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.grid import Grid
 from manoeuvre_sim.hexgame.jsonl import events
 from manoeuvre_sim.hexgame.replay import Position, event_line
-from manoeuvre_sim.hexgame.scenario import H_SIDE
+from manoeuvre_sim.hexgame.scenario import H_SIDE, MAXU, U_TYPE
 
 # bookkeeping records a step does not stop on (nothing happens on the map or in the log)
 SILENT = ("phase", "decline", "supply")
@@ -93,14 +93,51 @@ class HexCombat:
 
 
 @dataclass
+class HexStanding:
+    """Where the game stands after an event, as the trace tells it: the game turn, the
+    phase under way (rule [4]; "" between phases and in the set-up), the phasing side
+    (-1: none), and per side (blue, red) the rows of :data:`STANDING_ROWS`."""
+
+    game_turn: int
+    phase: str
+    active: int
+    rows: list[tuple]
+
+
+# rule [12]: a side wins with the enemy Capital captured and at least two more combat units
+# on the map than the enemy, at the end of an enemy player turn
+STANDING_ROWS = (
+    "combat units on the map (rule [12]: two more than the enemy, with its Capital taken, win)",
+    "units eliminated",
+    "units on their reduced side",
+    "its Capital (rule [11])",
+)
+_PHASES = {S.PHASE_MOVEMENT: "movement", S.PHASE_COMBAT: "combat"}
+
+
+def standing(pos: Position, turn: int, phase: str, active: int, dead: set) -> HexStanding:
+    """The :class:`HexStanding` of position ``pos`` (``dead``: the units eliminated)."""
+    units = pos.units
+    on_map = [sum(1 for u in pos.pos if u // MAXU == p and units[u][U_TYPE] != 3)
+              for p in range(2)]  # fmt: skip
+    lost = [sum(1 for u in dead if u // MAXU == p) for p in range(2)]
+    reduced = [sum(1 for u in pos.pos if u // MAXU == p and units[u][U_TYPE] != 3
+                   and pos.step.get(u, 0) == 1) for p in range(2)]  # fmt: skip
+    capital = ["captured" if pos.captured[p] else "held" for p in range(2)]
+    rows = [tuple(on_map), tuple(lost), tuple(reduced), tuple(capital)]
+    return HexStanding(turn, phase, active, rows)
+
+
+@dataclass
 class HexStep:
-    """One event: its JSONL ``record``, its ``words``, the ``position`` after it and the
-    ``combat`` it belongs to (None outside one)."""
+    """One event: its JSONL ``record``, its ``words``, the ``position`` after it, the
+    ``combat`` it belongs to (None outside one) and the ``standing`` after it."""
 
     record: dict
     words: list[str]
     position: Position
     combat: HexCombat | None = None
+    standing: HexStanding | None = None
 
 
 def steps(trace, packed, sc) -> list[HexStep]:
@@ -111,9 +148,18 @@ def steps(trace, packed, sc) -> list[HexStep]:
     pos = Position(grid, packed.units, [int(x) for x in packed.hexes[:, H_SIDE]])
     out: list[HexStep] = []
     i, dice, combat = 0, None, None
+    game_turn, phase, active, dead = 0, "", -1, set()
     for ev in trace:
-        kind, turn, _, a, b, _ = (int(x) for x in ev)
+        kind, turn, player, a, b, _ = (int(x) for x in ev)
         pos.apply(ev)
+        if kind == S.EV_TURN:
+            game_turn = turn
+        elif kind == S.EV_PHASE:
+            phase, active = ("", player) if b else (_PHASES.get(a, str(a)), player)
+        elif kind == S.EV_ELIM:
+            dead.add(a)
+        elif kind == S.EV_REPLACE:
+            dead.discard(a)
         if kind == S.EV_DICE:
             dice = (a, b)
             continue
@@ -128,7 +174,11 @@ def steps(trace, packed, sc) -> list[HexStep]:
         if rec["kind"] in SILENT:
             continue
         words = [line.strip()] if line else [_plain(rec, turn)]
-        out.append(HexStep(rec, words, pos.snapshot(), combat))
+        out.append(
+            HexStep(
+                rec, words, pos.snapshot(), combat, standing(pos, game_turn, phase, active, dead)
+            )
+        )
     return out
 
 

@@ -88,8 +88,8 @@ def manoeuvre_svg(info, board, combat=None, caption: list[str] | None = None) ->
                    f'stroke="#9a9a86" stroke-width="0.6"><title>{square_name(sq)}: '
                    f'{_t(name)}</title></rect>')  # fmt: skip
         if t not in ("C", "?"):
-            out.append(f'<text x="{x + CELL - 5}" y="{y + CELL - 5}" font-size="10" '
-                       f'text-anchor="end" fill="#4a4a3a">{_t(t)}</text>')  # fmt: skip
+            out.append(f'<text class="terrain-letter" x="{x + CELL - 5}" y="{y + CELL - 5}" '
+                       f'font-size="10" text-anchor="end" fill="#4a4a3a">{_t(t)}</text>')  # fmt: skip
         if sq in board.redoubt:
             out.append(f'<rect class="redoubt" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
                        f'height="{CELL - 4}" fill="none" stroke="#6b4a1f" stroke-width="4" '
@@ -130,8 +130,8 @@ def _counter(info, u: int, sq: int, step: int) -> str:
         f"{state} strength {strength}</title>",
         f'<rect x="{x}" y="{y}" width="{w}" height="{w}" rx="4" fill="{fill}" '
         f'stroke="#1b1b1b" stroke-width="1"/>',
-        f'<text x="{x + 4}" y="{y + 12}" font-size="10" fill="#fff">{label}</text>',
-        f'<text x="{x + w / 2}" y="{y + 25}" font-size="10" fill="#fff" '
+        f'<text class="code" x="{x + 4}" y="{y + 12}" font-size="10" fill="#fff">{label}</text>',
+        f'<text class="code" x="{x + w / 2}" y="{y + 25}" font-size="10" fill="#fff" '
         f'text-anchor="middle">{_t(abbreviation(unit.name))}</text>',
     ]
     if reduced:  # the reduced side: a white band with the strength in the army's colour
@@ -145,6 +145,29 @@ def _counter(info, u: int, sq: int, step: int) -> str:
                      f'font-weight="bold" fill="#fff" text-anchor="middle">{strength}</text>')  # fmt: skip
     parts.append("</g>")
     return "".join(parts)
+
+
+def manoeuvre_legend(info, board) -> dict:
+    """The key to Manoeuvre's board, from the game's own data: each counter's codes (its
+    label and its name's abbreviation, :func:`abbreviation`) with the unit's name, army,
+    type and strengths (the army files); each terrain letter drawn on ``board`` (the laid
+    battlefield) with its name (``data/terrain.toml``); the marks."""
+    counters = []
+    for p, army in enumerate(info.armies):
+        for u, unit in zip(info.unit_ids(p), army.units, strict=True):
+            counters.append(((unit_label(u), abbreviation(unit.name)),
+                             f"{unit.name} ({army.name}, army {'AB'[p]}), {unit.type}, "
+                             f"strength {unit.full} full, {unit.reduced} reduced"))  # fmt: skip
+    letters = sorted({t for t in board.terrain if t not in ("C", "?")})
+    terrain = [(t, info.terrain(t)) for t in letters]
+    marks = [
+        ("number", "the unit's strength, full side"),
+        ("4 r", "a white band: the unit is reduced, at its reduced strength"),
+        ("no letter", f"{info.terrain('C')} terrain"),
+        ("dashed frame", "a redoubt (rule 9.2)"),
+        ("yellow / pink outline", "the attacker's and the defender's squares in a combat"),
+    ]
+    return {"counters": counters, "terrain": terrain, "marks": marks}
 
 
 # ------------------------------------------------------------------------------------------
@@ -205,10 +228,10 @@ def hex_svg(packed, grid, position, combat=None, caption: list[str] | None = Non
     for u in sorted(position.pos):
         stacks.setdefault(position.pos[u], []).append(u)
     for h, units in stacks.items():
-        # a Capital is drawn last, small in the hex's corner when units stand on it
+        # a Capital is drawn last, in the stack's bottom row when units stand on it
         units.sort(key=lambda u: packed.units[u][U_TYPE] == 3)
         for k, u in enumerate(units):
-            out.append(_hex_counter(packed, grid, position, u, h, k, len(units) > 1))
+            out.append(_hex_counter(packed, grid, position, u, h, k, len(units)))
     out += _caption(caption or [], map_w, HEX_PAD, HEX_CAPTION_WIDTH, HEX_CAPTION_LINES)
     out.append("</svg>")
     return Markup("".join(out))
@@ -239,41 +262,89 @@ def _border(grid, sides) -> list[str]:
     return out
 
 
-def _hex_counter(packed, grid, position, u: int, h: int, k: int, stacked: bool) -> str:
+STACK_W, STACK_TOP, STACK_BAND = 26, 12, 30  # a stack's counters: rows in the hex's band
+
+
+def _hex_counter(packed, grid, position, u: int, h: int, k: int, n: int) -> str:
+    """Counter ``u``, the ``k``-th of the ``n`` in hex ``h``: alone, a large counter (type
+    letter over attack-defence) or star; in a stack, one row each of the band under the
+    hex's number (``I 4-3`` on one line, the Capital a small star), so that no counter
+    hides another or the number."""
     p = u // MAXU
     row = packed.units[u]
     t = int(row[U_TYPE])
     cx, cy = hex_centre(*grid.col_row(h))
-    cx, cy = cx + 4 * k, cy + 4 * k
     name = _t(packed.names[u])
     side = ("blue", "red")[p]
     step = position.step.get(u, 0)
+    rh = (STACK_BAND - (n - 1)) / n  # a row's height in a stack
+    ry = cy - STACK_TOP + k * (rh + 1)  # its top
     if t == 3:  # the Capital
         captured = position.captured[p]
-        cx, cy = hex_centre(*grid.col_row(h))
-        star = _star(cx - 12, cy - 9, 8, 3.5) if stacked else _star(cx, cy + 2, 13, 5.5)
+        star = _star(cx, ry + rh / 2, rh / 2, rh / 4.4) if n > 1 else _star(cx, cy + 2, 13, 5.5)
         fill = "#f7f7f7" if captured else SIDE_FILL[p]
         state = "captured" if captured else "held"
         return (f'<g class="counter capital {state}" data-unit="{u}" data-hex="{grid.label(h)}" '
                 f'data-step="{step}" data-side="{p}"><title>{side} {name}, {state}</title>'
                 f'<polygon points="{star}" fill="{fill}" stroke="{SIDE_FILL[p]}" '
-                f'stroke-width="2"/></g>')  # fmt: skip
+                f'stroke-width="{2 if n == 1 else 1.5}"/></g>')  # fmt: skip
     att, dfn = (row[U_ATT1], row[U_DEF1]) if step == 1 else (row[U_ATT0], row[U_DEF0])
-    s = 30
-    x, y = cx - s / 2, cy - s / 2 + 3
     state = "reduced" if step == 1 else "full"
     fill = SIDE_FILL[p]
     text_fill = fill if step == 1 else "#fff"
     body = "#fff" if step == 1 else fill
-    return (f'<g class="counter {state}" data-unit="{u}" data-hex="{grid.label(h)}" '
+    head = (f'<g class="counter {state}" data-unit="{u}" data-hex="{grid.label(h)}" '
             f'data-step="{step}" data-side="{p}"><title>{side} {name}, {state} side, '
-            f"attack {att} defence {dfn}</title>"
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" rx="3" fill="{body}" '
+            f"attack {att} defence {dfn}</title>")  # fmt: skip
+    if n > 1:
+        x, fs = cx - STACK_W / 2, min(9.0, rh - 2)
+        return (head + f'<rect x="{x:.1f}" y="{ry:.1f}" width="{STACK_W}" height="{rh:.1f}" '
+                f'rx="2" fill="{body}" stroke="{fill}" stroke-width="1.5"/>'
+                f'<text class="code" x="{cx:.1f}" y="{ry + rh / 2 + fs * 0.36:.1f}" '
+                f'font-size="{fs:.1f}" font-weight="bold" text-anchor="middle" '
+                f'fill="{text_fill}">{"ICAK"[t]} {att}-{dfn}</text></g>')  # fmt: skip
+    s = 30
+    x, y = cx - s / 2, cy - s / 2 + 3
+    return (head + f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" rx="3" fill="{body}" '
             f'stroke="{fill}" stroke-width="2"/>'
-            f'<text x="{cx:.1f}" y="{y + 12:.1f}" font-size="10" font-weight="bold" '
+            f'<text class="code" x="{cx:.1f}" y="{y + 12:.1f}" font-size="10" font-weight="bold" '
             f'text-anchor="middle" fill="{text_fill}">{"ICAK"[t]}</text>'
             f'<text x="{cx:.1f}" y="{y + 25:.1f}" font-size="10" text-anchor="middle" '
             f'fill="{text_fill}">{att}-{dfn}</text></g>')  # fmt: skip
+
+
+def hex_legend(packed) -> dict:
+    """The key to Maneuver's map, from the scenario's own data: each type letter drawn on
+    a counter (``hexgame.replay.LETTER``, the scenario's type names) with every kind of
+    unit of that type per side (its names, attack-defence front and reduced, movement
+    allowance); the marks (no terrain: the map has only the two sides of the border)."""
+    from manoeuvre_sim.hexgame.replay import LETTER
+    from manoeuvre_sim.hexgame.scenario import TYPE_NAMES, U_MA
+
+    kinds: dict[int, dict[str, dict[str, int]]] = {}
+    for u, row in enumerate(packed.units):
+        t = int(row[U_TYPE])
+        if t < 0 or t == 3 or not packed.names[u]:
+            continue
+        a0, d0, a1, d1, ma = (int(row[i]) for i in (U_ATT0, U_DEF0, U_ATT1, U_DEF1, U_MA))
+        what = f"{a0}-{d0} (reduced {a1}-{d1}), MA {ma}"
+        side = kinds.setdefault(t, {}).setdefault(("blue", "red")[u // MAXU], {})
+        side[what] = side.get(what, 0) + 1
+    counters = []
+    for t in sorted(kinds):
+        per_side = "; ".join(f"{side} " + ", ".join(f"{n} × {w}" for w, n in v.items())
+                             for side, v in kinds[t].items())  # fmt: skip
+        counters.append(((LETTER[t],), f"{TYPE_NAMES[t]}: {per_side}"))
+    marks = [
+        ("4-3", "attack-defence of the side showing (rule [5])"),
+        ("white counter", "the unit is on its reduced side (rule [13])"),
+        ("star", "the Capital (rule [11]); white when captured"),
+        ("0305", "a hex's number, CCRR: column 03, row 05"),
+        ("thick line", "the border between blue's side and red's (rule [2])"),
+        ("stack", "several counters in one hex: one row each (rule [6] stacking)"),
+        ("yellow / pink outline", "the attackers' hexes and the defending hex in a combat"),
+    ]
+    return {"counters": counters, "terrain": [], "marks": marks}
 
 
 def _star(cx: float, cy: float, r1: float, r2: float) -> str:

@@ -55,7 +55,11 @@ NOTES = {
     "assault": "The six bands are exclusive and ordered by the attack total A they need "
     "against the defense D: A < D, A = D, A > D, A ≥ 2D, A ≥ 3D, A ≥ 4D (rule 6.1 step 7). "
     "So 'at least' reads the Results Table's printed thresholds (at least defender choice "
-    "= P(A > D)), and 'at most' is the chance of that band or a weaker one.",
+    "= P(A > D)), and 'at most' is the chance of that band or a weaker one. In the title, "
+    "the attack's number is the attacker base (the attacking unit's strength, rule 6.1 "
+    "step 6) with its fixed bonuses (the leader's Combat, the hill, the supports' "
+    "strength), then its dice; each +CA is a Committed Attack card (+2d6, and a hit on an "
+    "attacking or supporting unit afterwards).",
     "bombard": "Hit or no effect: a hit iff dice + hill bonus > defense (rule 6.2).",
     "volley": "Hit or no effect: a hit iff dice + hill bonus > defense (rule 6.2).",
     "pursuit": "Hits are ordered: one d6 per card, a hit when d6 + leader modifier ≤ the "

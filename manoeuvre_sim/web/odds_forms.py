@@ -38,6 +38,7 @@ class Field:
     hi: int | None = None
     help: str = ""
     group: str = ""
+    tip: str = ""  # what the field means, in the rules' words (under it and its tooltip)
 
     @property
     def option(self) -> str:
@@ -61,15 +62,21 @@ DEFENSE = (
 FORMS: dict[str, tuple[Field, ...]] = {
     "assault": (
         Field("strength", "int", "Attacker base", 0, group="attacker",
-              help="unit strength plus leader/hill bonuses"),
+              help="the attacking unit's strength",
+              tip="Attacker base: the fixed part of the Attack Total, the attacking unit's "
+              "strength (rule 6.1 step 6; none in an Ambush). The dice, the leader's "
+              "Combat, the hill and the supports below are added to it."),
         Field("dice", "strs", "Attack dice", group="attacker", help="per card played, e.g. 2d8"),
         Field("support", "strs", "Support S[:DICE]", group="attacker",
               help="rule 6.4, e.g. 6:2d6"),
         Field("leader_combat", "int", "Leader Combat", 0, group="attacker"),
         Field("leader_command", "int", "Leader Command", group="attacker",
               help="limits supports to Command - 1"),
-        Field("committed", "int", "Committed Attack cards", 0, group="attacker",
-              help="+2d6 each"),
+        Field("committed", "int", "Committed Attack cards (CA)", 0, group="attacker",
+              help="+2d6 each",
+              tip="CA: a Committed Attack HQ card, played in step 5 to add 2d6 to the Attack "
+              "value; one attacking or supporting unit takes a hit after the attack for "
+              "each one played (rule 6.1 step 5, HQ card Committed Attack)."),
         Field("hill", "flag", "On a hill, defender not (+2)", group="attacker"),
         Field("ambush", "flag", "Ambush (no strength, +1d10)", group="attacker"),
         Field("japanese_leader", "flag", "Japanese leader (+1d6)", group="attacker"),

@@ -6,9 +6,13 @@ Routes (the studies pages link to them; docs/ui.md):
 - ``/replay/manoeuvre?study=DIR&pairing=P&game=G[&label=L]``, or
   ``/replay/manoeuvre?army_a=France&army_b=Russia&seed=1&game=0[&...]`` with ``replay``'s
   options; ``/replay/hex?...`` the same with ``hex replay``'s. The page: the board after
-  the chosen step, the controls, the event log, the record of the game.
-- ``/replay/<game>/board.svg?...&step=N``: the board after step N (what the page fetches
-  when it steps; the game is kept in memory, ``replay_data``, so a step only draws).
+  event ``event=N`` (numbered from 1, as the page says "event N of M"; without it the
+  set-up's last event, every unit deployed), the controls, the standing of the game after
+  that event, the key to the board, the event log, the record of the game. An old address
+  with ``step=K`` (steps counted from 0) is sent on to ``event=K+1``, the same board.
+- ``/replay/<game>/board.svg?...&event=N``: the board after event N (what the page
+  fetches when it steps; the game is kept in memory, ``replay_data``, so a step only
+  draws). ``step=K`` (from 0) is read too: the static site's export asks for it.
 - ``/replay/<game>/trace.jsonl?...``: the trace, as ``--format jsonl`` writes it.
 
 The page computes nothing: the steps, their words and boards come from the replay library
@@ -20,14 +24,15 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.web.boards import TERRAIN_FILL
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
-from manoeuvre_sim.web.replay_data import replayed, step_of
+from manoeuvre_sim.web.replay_data import event_of, old_step, replayed
 
 GAMES = {"manoeuvre": "Manoeuvre", "hex": "Maneuver"}
 
@@ -49,8 +54,10 @@ def _game(request: Request) -> str:
 
 
 def _query(request: Request) -> str:
-    """The page's query without ``step`` (the game's identity, for the board's address)."""
-    return urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "step"])
+    """The page's query without ``event`` or ``step`` (the game's identity, for the
+    board's address)."""
+    return urlencode([(k, v) for k, v in request.query_params.multi_items()
+                      if k not in ("event", "step")])  # fmt: skip
 
 
 def index(request: Request) -> Response:
@@ -70,29 +77,36 @@ def replay_page(request: Request) -> Response:
     game = _game(request)
     params = Params(request.query_params)
     rep = replayed(game, params, request.app.state.studies)
-    step = step_of(params, rep)
     query = _query(request)
+    old = None if params.has("event") else old_step(params, rep)
+    if old is not None:  # an address of before events were numbered from 1
+        sep = "&" if query else ""
+        return RedirectResponse(f"/replay/{game}?{query}{sep}event={old + 1}", status_code=301)
+    step = event_of(params, rep)
     data = {
         "n": len(rep.steps),
         "step": step,
         "turns": rep.turns,
-        "steps": [{"turn": s["turn"], "kind": s["kind"]} for s in rep.steps],
+        "steps": [{"turn": s["turn"], "kind": s["kind"], "standing": s["standing"]}
+                  for s in rep.steps],
         "board": f"/replay/{game}/board.svg?{query}",
         "page": f"/replay/{game}?{query}",
-    }
+    }  # fmt: skip
     return page(
         "replay.html", title=f"Replay · {rep.title}", game=game, game_title=GAMES[game],
-        rep=rep, step=step, svg=rep.svg(step), data=data,
+        rep=rep, step=step, svg=rep.svg(step), data=data, standing=rep.steps[step]["standing"],
+        terrain_fill=TERRAIN_FILL,
         trace_url=f"/replay/{game}/trace.jsonl?{query}", version=__version__,
     )  # fmt: skip
 
 
 def board_svg(request: Request) -> Response:
-    """The board after step ``step`` as an SVG document."""
+    """The board after event ``event`` (from 1; or ``step``, from 0) as an SVG document."""
     game = _game(request)
     params = Params(request.query_params)
     rep = replayed(game, params, request.app.state.studies)
-    step = step_of(params, rep)
+    old = None if params.has("event") else old_step(params, rep)
+    step = event_of(params, rep) if old is None else old
     return Response(
         str(rep.svg(step)),
         media_type="image/svg+xml",

@@ -27,16 +27,16 @@ CACHE_SIZE = 8  # games kept; each keeps at most SVG_KEPT boards drawn
 SVG_KEPT = 600
 MAX_GAME_INDEX = 10**9
 MAX_TURNS_CAP = 500  # --max-turns on a page: the engine's default is 200
-STUDY_PARAMS = ("study", "pairing", "game", "label", "step")
+STUDY_PARAMS = ("study", "pairing", "game", "label", "event", "step")
 MANOEUVRE_PARAMS = (
     "army_a", "army_b", "seed", "game", "policy_a", "policy_b", "setup", "map", "rot",
     "tournament_hand", "advance_to_contact", "digging_in", "dl_forced_march", "max_turns",
-    "relax", "step",
+    "relax", "event", "step",
 )  # fmt: skip
 HEX_PARAMS = (
     "seed", "game", "border", "turns", "first", "quality_blue", "quality_red", "step_losses",
     "step_replacements", "captured_capital_zoc", "retreat_apart", "policy_a", "policy_b",
-    "params_a", "params_b", "step",
+    "params_a", "params_b", "event", "step",
 )  # fmt: skip
 
 
@@ -44,10 +44,16 @@ HEX_PARAMS = (
 class Replayed:
     """One replayed game, ready for the page.
 
-    ``steps``: per event ``{"turn", "kind", "player", "seq", "words"}``; ``turns``: ``(game
-    turn, its first step)``; ``facts``: the record of the game as (name, value) rows;
-    ``final``: ``{counter id: (where, step)}`` after the last event; ``jsonl``: the trace
-    as ``--format jsonl`` writes it; ``draw(i)``: the board SVG after step ``i``.
+    ``steps``: per event ``{"turn", "kind", "player", "seq", "words", "standing"}`` (the
+    standing: ``{"turn", "phase", "active", "values"}``, ``values`` one ``[side 0's, side
+    1's]`` per row of ``standing_rows``); ``turns``: ``(game turn, its first step)``;
+    ``facts``: the record of the game as (name, value) rows; ``final``: ``{counter id:
+    (where, step)}`` after the last event; ``jsonl``: the trace as ``--format jsonl``
+    writes it; ``draw(i)``: the board SVG after step ``i`` (0-based; the pages number
+    events from 1); ``sides``: the two sides' names; ``legend``: the key to the board
+    (``{"counters": [(codes, meaning)], "terrain": [(letter, name)], "marks": [(mark,
+    meaning)]}``); ``start``: the step a page opens on, the last of the set-up (every unit
+    deployed).
     """
 
     game: str
@@ -59,6 +65,10 @@ class Replayed:
     jsonl: str
     filename: str
     draw: Callable[[int], Markup]
+    sides: tuple[str, str] = ("", "")
+    standing_rows: tuple[str, ...] = ()
+    legend: dict = field(default_factory=dict)
+    start: int = 0
     _svg: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -86,14 +96,25 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
         MANOEUVRE_PARAMS if game == "manoeuvre" else HEX_PARAMS)  # fmt: skip
     params.only(allowed)
     key = (game, str(Path(root).resolve()),
-           tuple(sorted((k, params.raw(k) or "") for k in allowed if k != "step")))  # fmt: skip
+           tuple(sorted((k, params.raw(k) or "") for k in allowed if k not in ("event", "step"))))  # fmt: skip
     build = _manoeuvre if game == "manoeuvre" else _hex
     return _REPLAYS.get_or_build(key, lambda: build(params, root))
 
 
-def step_of(params: Params, rep: Replayed) -> int:
-    """The ``step`` parameter (default 0), within the game's steps."""
-    return params.integer("step", 0, lo=0, hi=len(rep.steps) - 1)
+def event_of(params: Params, rep: Replayed) -> int:
+    """The step (0-based) the ``event`` parameter names: events are numbered from 1, as
+    the page shows them; without it the last step of the set-up (:attr:`Replayed.start`)."""
+    if not params.has("event"):
+        return rep.start
+    return params.integer("event", lo=1, hi=len(rep.steps)) - 1
+
+
+def old_step(params: Params, rep: Replayed) -> int | None:
+    """The step (0-based) of an old ``step=`` address (steps were counted from 0 before
+    events were numbered from 1), or None when the address has none."""
+    if not params.has("step"):
+        return None
+    return params.integer("step", lo=0, hi=len(rep.steps) - 1)
 
 
 def _study(params: Params, root: Path) -> tuple[Path, str, int, int, str | None]:
@@ -171,9 +192,9 @@ def _manoeuvre(params: Params, root: Path) -> Replayed:
     from manoeuvre_sim.manoeuvre.replay.jsonl import jsonl
     from manoeuvre_sim.manoeuvre.replay.model import square_name, unit_label
     from manoeuvre_sim.manoeuvre.replay.source import check_record
-    from manoeuvre_sim.manoeuvre.replay.steps import final_positions, steps
+    from manoeuvre_sim.manoeuvre.replay.steps import STANDING_ROWS, final_positions, steps
     from manoeuvre_sim.manoeuvre.replay.text import header
-    from manoeuvre_sim.web.boards import manoeuvre_svg
+    from manoeuvre_sim.web.boards import manoeuvre_legend, manoeuvre_svg
 
     info, row, where = _manoeuvre_info(params, root)
     rep = replay_game(info.config.army_a, info.config.army_b, seed=info.seed, game=info.game,
@@ -203,10 +224,12 @@ def _manoeuvre(params: Params, root: Path) -> Replayed:
     facts += [("Played", ln) for ln in header(rep)[1:] if not ln.startswith("Result")]
     final = {unit_label(u): (square_name(sq), step)
              for u, (sq, step) in final_positions(rep.board).items()}  # fmt: skip
+    sides = (info.side(0), info.side(1))
     return Replayed(
         "manoeuvre", f"{info.armies[0].name} v {info.armies[1].name}, seed {info.seed} "
-        f"game {info.game}", _page_steps(st), _turns(st), facts, final, jsonl(rep),
-        f"manoeuvre-seed{info.seed}-game{info.game}.jsonl", draw,
+        f"game {info.game}", _page_steps(st, sides), _turns(st), facts, final, jsonl(rep),
+        f"manoeuvre-seed{info.seed}-game{info.game}.jsonl", draw, sides, STANDING_ROWS,
+        manoeuvre_legend(info, rep.board), _start(st),
     )  # fmt: skip
 
 
@@ -244,9 +267,14 @@ def _hex(params: Params, root: Path) -> Replayed:
     from manoeuvre_sim.hexgame.grid import Grid
     from manoeuvre_sim.hexgame.jsonl import jsonl
     from manoeuvre_sim.hexgame.replay import build
-    from manoeuvre_sim.hexgame.replay_steps import final_positions, load_game, steps
+    from manoeuvre_sim.hexgame.replay_steps import (
+        STANDING_ROWS,
+        final_positions,
+        load_game,
+        steps,
+    )
     from manoeuvre_sim.manoeuvre.replay import ReplayError
-    from manoeuvre_sim.web.boards import hex_svg
+    from manoeuvre_sim.web.boards import hex_legend, hex_svg
 
     kw, seed, game, row, where = _hex_setup(params, root)
     sc, _, packed, options, pol, prm, policies = load_game(kw)
@@ -278,13 +306,35 @@ def _hex(params: Params, root: Path) -> Replayed:
     final = {str(u): (grid.label(h), step) for u, (h, step) in final_positions(
         hs[-1].position).items()}  # fmt: skip
     text = jsonl(trace, packed, sc, options, seed, game, policies)
-    return Replayed("hex", f"{policies[0]} (blue) v {policies[1]} (red), seed {seed} game {game}", _page_steps(hs), _turns(hs),
-                    facts, final, text, f"hex-seed{seed}-game{game}.jsonl", draw)  # fmt: skip
+    sides = (f"blue ({policies[0]})", f"red ({policies[1]})")
+    return Replayed("hex", f"{policies[0]} (blue) v {policies[1]} (red), seed {seed} game {game}",
+                    _page_steps(hs, sides), _turns(hs), facts, final, text,
+                    f"hex-seed{seed}-game{game}.jsonl", draw, sides, STANDING_ROWS,
+                    hex_legend(packed), _start(hs))  # fmt: skip
 
 
-def _page_steps(steps) -> list[dict]:
+def _page_steps(steps, sides: tuple[str, str]) -> list[dict]:
     return [{"turn": s.record["game_turn"], "kind": s.record["kind"], "seq": s.record["seq"],
-             "player": s.record["player"], "words": s.words} for s in steps]  # fmt: skip
+             "player": s.record["player"], "words": s.words,
+             "standing": _standing(s.standing, sides)} for s in steps]  # fmt: skip
+
+
+def _standing(st, sides: tuple[str, str]) -> dict:
+    """A step's standing (the replay library's) for the page: the values as the trace
+    gives them, the phase and the side to play in words."""
+    return {"turn": st.game_turn, "phase": st.phase or "-",
+            "active": sides[st.active] if st.active in (0, 1) else "-",
+            "values": [list(r) for r in st.rows]}  # fmt: skip
+
+
+def _start(steps) -> int:
+    """The last step of the set-up (game turn 0): every unit deployed, no move yet."""
+    last = 0
+    for i, s in enumerate(steps):
+        if s.record["game_turn"] > 0:
+            break
+        last = i
+    return last
 
 
 def _turns(steps) -> list[tuple[int, int]]:

@@ -99,3 +99,25 @@ def test_hex_flow(page, base, capsys):
     assert "step_losses=on" in page.url and "attack=5%2C4u" in page.url
     page.screenshot(path="/tmp/shots/odds-hex-flow.png")
     assert page.problems == []
+
+
+def test_the_address_drops_empty_fields_and_a_bad_field_is_marked(page, base):
+    page.goto(f"{base}/odds/manoeuvre/assault")
+    page.wait_for_selector("#odds-chart svg")
+    page.fill("#f-defense", "-3")
+    page.wait_for_selector("#f-defense[aria-invalid=true]")
+    assert page.text_content("#err-defense") == "--defense: expected an integer >= 0, got -3"
+    assert page.get_attribute("#f-defense", "aria-describedby") == "err-defense"
+    page.fill("#f-defense", "7")
+    page.wait_for_function(
+        "document.querySelector('#odds-title') && "
+        "document.querySelector('#odds-title').textContent.includes('vs defense 7')"
+    )
+    assert page.locator("[aria-invalid]").count() == 0 and page.locator(".field-error").count() == 0
+    query = page.url.split("?", 1)[1]
+    assert all(v for _, _, v in (p.partition("=") for p in query.split("&"))), page.url
+    title = page.text_content("#odds-title")
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    assert fresh.text_content("#odds-title") == title
+    fresh.close()

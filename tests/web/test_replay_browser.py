@@ -102,3 +102,24 @@ def test_hex_replay_ends_on_the_engines_final_state(page, base):
     want = {str(u): grid.label(int(st[S.POS + u])) for u in range(S.NU) if st[S.POS + u] >= 0}
     assert {u: where for u, (where, _) in drawn(page).items()} == want
     assert page.problems == []
+
+
+def test_stepping_updates_the_standing_and_the_address(page, base):
+    page.goto(f"{base}/replay/manoeuvre?{GAME}", timeout=120_000)
+    data = json.loads(page.text_content("#replay-data"))
+    start = data["step"]
+    at(page, start)
+    assert len(drawn(page)) == 16  # the set-up's last event: every unit deployed
+    assert page.url.endswith(GAME)  # opened with no event: the address names none yet
+    page.eval_on_selector(
+        "#slider", "s => { s.value = '250'; s.dispatchEvent(new Event('input')); }"
+    )
+    at(page, 250)
+    assert page.url.endswith("&event=251")
+    assert page.text_content("#position").startswith("event 251 of ")
+    want = data["steps"][250]["standing"]
+    got = [[page.text_content(f"#st-{r}-{s}") for s in (0, 1)] for r in range(len(want["values"]))]
+    assert got == [[str(v) for v in pair] for pair in want["values"]]
+    assert page.text_content("#st-turn") == str(want["turn"])
+    page.reload()  # the address shown opens the same event
+    at(page, 250)

@@ -321,6 +321,7 @@ class Replay:
     end: Section
     result: Result
     board: Board
+    hand: tuple[int, int] | None = None  # cards in each hand at the end, from the trace
 
     @property
     def game_turns(self) -> int:

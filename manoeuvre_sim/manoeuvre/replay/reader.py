@@ -53,6 +53,7 @@ _EVENT_NAMES = _names(R, "EV_")
 PURPOSE_NAMES = _names(R, "PURPOSE_")  # 'defense', 'attack', 'leader_command', ...
 ROLL_NAMES = _names(R, "ROLL_")  # 'first', 'attack', 'fire', 'pursuit', 'rally', 'withdraw'
 COMBAT_NAMES = _names(D, "CK_")  # 'assault', 'ambush', 'bombard', 'volley', 'grand_battery'
+PHASE_NAMES = _names(R, "PHASE_")  # rule 4: 'discard', 'draw', 'movement', 'combat', ...
 
 
 class _Reader:
@@ -73,6 +74,11 @@ class _Reader:
         self.pursuit_mod = 0  # the attacker's leader's pursuit modifier in this combat
         self.winner_event: tuple[int, ...] | None = None
         self.dice: list[int] = []  # the EV_DIE rows of the roll to come
+        # cards in each hand, counted from the trace: +1 a draw, -1 a discard, a card played
+        # (EV_PLAY: each card of a pair is a row of its own) or played as Scout/Spy; checked
+        # against the engine's hands at the end (:func:`verify`)
+        self.hand = [0, 0]
+        self.phase = ""  # rule 4: the phase under way ("" between phases, in the set-up)
 
     # --- sections -----------------------------------------------------------------------
     def _close(self) -> None:
@@ -120,6 +126,7 @@ class _Reader:
 
     def _on_draw(self, p, a, b, c, d):  # EV_DRAW
         self.note(p, "draw", card=a)
+        self.hand[p] += 1
         self.deck_left[p] -= 1
         if self.deck_left[p] < 0:
             raise ReplayError(f"player {p} draws from an empty deck")
@@ -129,6 +136,7 @@ class _Reader:
 
     def _on_discard(self, p, a, b, c, d):  # EV_DISCARD
         self.note(p, "discard", card=a)
+        self._leaves_hand(p)
 
     def _on_move(self, p, a, b, c, d):  # EV_MOVE
         self.board.move(a, b, c)
@@ -155,6 +163,14 @@ class _Reader:
                     u = p * S.MAXU_SIDE + _card_unit(army, a)
                 values.update(unit=u, unit_sq=self.board.square[u])
         self.note(p, "play", **values)
+        self._leaves_hand(p)
+        if b == R.PURPOSE_SKIRMISH:
+            self.hand[p] += 1  # rule 9.2 Skirmish: the initiating Unit Card returns to the hand
+
+    def _leaves_hand(self, p: int) -> None:
+        self.hand[p] -= 1
+        if self.hand[p] < 0:
+            raise ReplayError(f"player {p} plays or discards a card from an empty hand")
 
     def _on_roll(self, p, a, b, c, d):  # EV_ROLL
         if a == R.ROLL_FIRST:
@@ -174,7 +190,7 @@ class _Reader:
         pass
 
     def _on_phase(self, p, a, b, c, d):  # EV_PHASE: a phase begins or ends (JSONL only)
-        pass
+        self.phase = "" if b else PHASE_NAMES.get(a, str(a))
 
     def _on_decline(self, p, a, b, c, d):  # EV_DECLINE: an option not taken (JSONL only)
         pass
@@ -238,6 +254,7 @@ class _Reader:
 
     def _on_spy(self, p, a, b, c, d):  # EV_SPY
         self.note(p, "spy", card=a)
+        self._leaves_hand(p)
 
     def _on_dig_in(self, p, a, b, c, d):  # EV_DIG_IN
         self.note(p, "dig_in")
@@ -302,7 +319,7 @@ class _Reader:
                           reduced=red[p])  # fmt: skip
             self.note(-1, "result")
         end.board = board.copy()
-        return Replay(info, self.setup, self.turns, end, res, board)
+        return Replay(info, self.setup, self.turns, end, res, board, tuple(self.hand))
 
 
 def _leader(army: Army, c: int):
@@ -361,6 +378,11 @@ def verify(replay: Replay, st: np.ndarray) -> None:
         if (bd.control(0), bd.control(1)) != res.vp:
             problems.append(f"control points: rebuilt board gives {bd.control(0)}-"
                             f"{bd.control(1)}, the trace says {res.vp[0]}-{res.vp[1]}")  # fmt: skip
+    hands = [int(st[S.HAND_N]), int(st[S.HAND_N + 1])]
+    if replay.hand is not None and list(replay.hand) != hands:
+        problems.append(
+            f"cards in hand: counted from the trace {list(replay.hand)}, engine {hands}"
+        )
     if problems:
         raise ReplayError(
             f"replay of seed {replay.info.seed} game {replay.info.game} disagrees with the "

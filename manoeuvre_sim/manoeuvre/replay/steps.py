@@ -47,15 +47,53 @@ class Combat:
         return [head, *self.rolls, *([self.result] if self.result else [])]
 
 
+# rule 2.1 Attrition Victory: eliminating 5 (or more) enemy units wins at once
+# (engine/turns.py checks the same count)
+ATTRITION_UNITS = 5
+
+
+@dataclass
+class Standing:
+    """Where the game stands after an event, as the trace tells it: the game turn, the
+    phase under way (rule 4; "" between phases and in the set-up), whose turn it is, and
+    per army (A, B) the rows of :data:`STANDING_ROWS`."""
+
+    game_turn: int
+    phase: str
+    active: int  # the player whose turn it is (-1: the set-up, the end)
+    rows: list[tuple[int, int]]  # per STANDING_ROWS entry: (army A's value, army B's)
+
+
+STANDING_ROWS = (
+    f"units lost ({ATTRITION_UNITS} lose the game, rule 2.1)",
+    "units reduced on the board",
+    "enemy squares controlled (rule 2.2, the score at nightfall)",
+    "cards in hand",
+    "cards left in the deck",
+)
+
+
+def standing(reader: _Reader) -> Standing:
+    """The :class:`Standing` after the events ``reader`` has read."""
+    bd = reader.board
+    reduced = [sum(bd.step[u] == 1 for u in bd.units(p)) for p in range(2)]
+    control = [bd.control(p) for p in range(2)]  # rule 2.2, with the engine's kernel
+    rows = [tuple(bd.eliminated), tuple(reduced), tuple(control), tuple(reader.hand),
+            tuple(reader.deck_left)]  # fmt: skip
+    return Standing(reader.game_turn, reader.phase, reader.cur.player, rows)
+
+
 @dataclass
 class Step:
     """One event: its JSONL ``record``, its ``words`` (the transcript's lines; a turn's
-    title for a new turn), the ``board`` after it and its ``combat`` (None outside one)."""
+    title for a new turn), the ``board`` after it, its ``combat`` (None outside one) and
+    the ``standing`` of the game after it."""
 
     record: dict
     words: list[str]
     board: Board
     combat: Combat | None = None
+    standing: Standing | None = None
 
 
 def steps(rep: Replay) -> list[Step]:
@@ -88,7 +126,7 @@ def steps(rep: Replay) -> list[Step]:
             continue
         if rec["kind"] == "turn":
             words = [reader.cur.title]
-        out.append(Step(rec, words, reader.board.copy(), combat))
+        out.append(Step(rec, words, reader.board.copy(), combat, standing(reader)))
     return out
 
 

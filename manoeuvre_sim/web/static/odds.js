@@ -29,8 +29,56 @@
     }
   });
   document.addEventListener("htmx:afterSettle", function (e) {
-    if (e.target && e.target.id === "odds-result") drawChart();
+    if (e.target && e.target.id === "odds-result") {
+      drawChart();
+      markField();
+    }
   });
+
+  // the form's empty fields are left out of the request, so the address htmx pushes is
+  // the input typed and nothing else (an empty field means the option's default)
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!e.detail.elt || e.detail.elt.id !== "odds-form") return;
+    var fd = e.detail.formData;
+    if (fd && typeof fd.keys === "function") {
+      var names = [];
+      for (var k of fd.keys()) { if (names.indexOf(k) < 0) names.push(k); }
+      names.forEach(function (name) {
+        var kept = fd.getAll(name).filter(function (v) { return String(v).trim() !== ""; });
+        fd.delete(name);
+        kept.forEach(function (v) { fd.append(name, v); });
+      });
+    }
+  });
+
+  // the field a 400's message is about (data-field, found by the server): marked
+  // aria-invalid with the message beside it; a good answer clears the mark
+  function markField() {
+    var f = form();
+    if (!f) return;
+    f.querySelectorAll("[aria-invalid]").forEach(function (el) {
+      el.removeAttribute("aria-invalid");
+      el.removeAttribute("aria-describedby");
+    });
+    f.querySelectorAll(".field-error").forEach(function (el) { el.remove(); });
+    var msg = document.getElementById("error-message");
+    var name = msg && msg.getAttribute("data-field");
+    if (!name) return;
+    var inputs = f.querySelectorAll('[name="' + name + '"]');
+    if (!inputs.length) return;
+    inputs.forEach(function (el) {
+      el.setAttribute("aria-invalid", "true");
+      el.setAttribute("aria-describedby", "err-" + name);
+    });
+    var note = document.createElement("small");
+    note.className = "field-error";
+    note.id = "err-" + name;
+    note.setAttribute("data-for", name);
+    note.textContent = msg.textContent;
+    var last = inputs[inputs.length - 1];
+    var after = last.closest("label, .odds-repeat") || last;
+    after.insertAdjacentElement("afterend", note);
+  }
 
   document.addEventListener("click", function (e) {
     var b = e.target.closest("button[data-view]");

@@ -1,7 +1,9 @@
 // The replay page (templates/replay.html): steps, seeks and follows the keys. The board
-// after each step is drawn by the server (/replay/<game>/board.svg?...&step=N, kept in
-// memory there) and cached here; this script only asks for it and marks the log. A static
-// copy (manoeuvre-sim site) has every board in the page's data instead (data.boards).
+// after each event is drawn by the server (/replay/<game>/board.svg?...&event=N, kept in
+// memory there) and cached here; this script only asks for it, marks the log and writes
+// the standing the server sent for each step (data.steps[i].standing). Steps are indexed
+// from 0 here; events are numbered from 1 on the page and in its address (event=N). A
+// static copy (manoeuvre-sim site) has every board in the page's data instead (data.boards).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -30,7 +32,7 @@
       }
       return Promise.reject(new Error("board " + i + " is not in this static copy"));
     }
-    return fetch(data.board + "&step=" + i).then((r) => {
+    return fetch(data.board + "&event=" + (i + 1)).then((r) => {
       if (!r.ok) throw new Error("board " + i + ": HTTP " + r.status);
       return r.text();
     }).then((t) => { svgs.set(i, t); return t; });
@@ -46,6 +48,7 @@
     scrollTo(li);
     slider.value = String(i);
     position.textContent = "event " + (i + 1) + " of " + n + ", turn " + data.steps[i].turn;
+    showStanding(data.steps[i].standing);
     board.setAttribute("aria-busy", "true");
     fetchSvg(i).then((t) => {
       if (want !== i) return; // a later step was asked for meanwhile
@@ -54,7 +57,20 @@
       board.removeAttribute("aria-busy");
       if (i + 1 < n) fetchSvg(i + 1).catch(() => {});
     }).catch((e) => { position.textContent += " (" + e.message + ")"; });
-    if (data.page) history.replaceState(null, "", data.page + "&step=" + i);
+    if (data.page) history.replaceState(null, "", data.page + "&event=" + (i + 1));
+  }
+
+  function showStanding(st) { // the values as the server gave them (the replay library's)
+    if (!st) return;
+    document.getElementById("st-turn").textContent = String(st.turn);
+    document.getElementById("st-phase").textContent = st.phase;
+    document.getElementById("st-active").textContent = st.active;
+    st.values.forEach((pair, r) => {
+      pair.forEach((v, side) => {
+        const cell = document.getElementById("st-" + r + "-" + side);
+        if (cell) cell.textContent = String(v);
+      });
+    });
   }
 
   function scrollTo(li) { // the current entry in the middle of the log, the page unmoved
