@@ -8,14 +8,14 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from starlette.testclient import TestClient
 
 from manoeuvre_sim.web.app import create_app
+from tests.web.server import local_client
 
 
 @pytest.fixture(scope="module")
 def c(tmp_path_factory):
-    with TestClient(create_app(tmp_path_factory.mktemp("studies"))) as client:
+    with local_client(create_app(tmp_path_factory.mktemp("studies"))) as client:
         yield client
 
 

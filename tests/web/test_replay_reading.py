@@ -10,16 +10,16 @@ import json
 import re
 
 import pytest
-from starlette.testclient import TestClient
 
 from manoeuvre_sim.web.app import create_app
 from tests.web.replay_fixtures import GAME, HEX_GAME
+from tests.web.server import local_client
 from tests.web.test_replay import counters
 
 
 @pytest.fixture(scope="module")
 def c(tmp_path_factory):
-    with TestClient(create_app(tmp_path_factory.mktemp("studies"))) as client:
+    with local_client(create_app(tmp_path_factory.mktemp("studies"))) as client:
         yield client
 
 
