@@ -4,7 +4,8 @@ taken in Debian's Chromium through Playwright from a server over a folder of stu
     .venv/bin/python scripts/ui_screenshots.py [--studies reports] [--out docs/ui]
 
 The folder must hold the studies the guide shows (as the guide's commands make them):
-balance/ (make run), whatif/, cards-france/, hex-balance/. Each shot is written whole
+balance/ (make run), whatif/, cards-france/, hex-balance/, random/ and simple/ (docs/compare.md's
+two balance studies). Each shot is written whole
 (a temporary name, then renamed); look at every one before committing them.
 """
 
@@ -33,11 +34,12 @@ SHOTS = [
     ("odds-matchup.png", "/odds/manoeuvre/matchup", None),
     ("odds-hex.png", "/odds/hex?attack=5%2C4u&defend=4c%2C2&step_losses=on", None),
     ("studies.png", "/studies", None),
-    ("balance.png", "/study?dir=balance", "hover-cell"),
+    ("balance.png", "/study?dir=balance", "scroll:#matrix hover-cell"),
     ("pairing.png", "/study/pairing?dir=balance&pairing=1", None),
     ("cards.png", "/study?dir=cards-france", None),
     ("whatif.png", "/study?dir=whatif", None),
-    ("hex-balance.png", "/study?dir=hex-balance", None),
+    ("hex-balance.png", "/study?dir=hex-balance", "scroll:#fell"),
+    ("compare.png", "/compare?a=random&b=simple", "scroll:#compare-table"),
     ("replay.png", "/replay/manoeuvre?study=balance&pairing=1&game=0", "combat"),
     ("replay-hex.png", "/replay/hex?seed=1&game=0", "combat"),
     ("error.png", "/odds/manoeuvre/assault?strength=6&dice=2d8&defense=-3", None),
@@ -48,8 +50,18 @@ SHOTS = [
 FULL_PAGE = {"replay.png", "replay-hex.png"}
 
 
-def _act(page, action: str | None) -> None:
-    if action == "hover-cell":
+def _act(page, actions: str | None) -> None:
+    for action in (actions or "").split():
+        _act_one(page, action)
+
+
+def _act_one(page, action: str) -> None:
+    if action.startswith("scroll:"):  # the element at the window's top
+        page.wait_for_selector(".vega-embed svg", timeout=15_000)
+        page.evaluate(f"window.scrollTo(0, document.querySelector({action[7:]!r})"
+                      ".getBoundingClientRect().top + window.scrollY - 8)")  # fmt: skip
+        page.wait_for_timeout(300)
+    elif action == "hover-cell":
         page.wait_for_selector(".vega-embed svg, .vega-embed canvas", timeout=15_000)
         box = page.locator(".vega-embed").first.bounding_box()
         page.mouse.move(box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.3)

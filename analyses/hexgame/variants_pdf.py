@@ -26,6 +26,7 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     text_pages,
     write_study_pdf,
 )
+from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
 ALL = "all"
@@ -212,15 +213,10 @@ def capital_fell_lines(capital_fell: pd.DataFrame, ax, capital: str) -> None:
     """The share of games in which ``capital``'s (blue or red) Capital had fallen by the end
     of each turn, a line per variant (all pairings pooled)."""
     cf = capital_fell[capital_fell["capital"] == capital]
-    if (cf["policy_blue"] == ALL).any():
-        cf = cf[cf["policy_blue"] == ALL]
-    for i, (variant, g) in enumerate(cf.groupby("variant", sort=False)):
-        g = g.groupby("turn")["count"].sum()
-        n = g.sum()
-        turns = g.index[g.index > 0]
-        cum = np.cumsum(g.loc[turns].to_numpy()) / n
+    fallen = fallen_by_turn(capital_fell, capital)
+    for i, (variant, g) in enumerate(fallen.groupby("variant", sort=False)):
         m, ls = LINES[i % len(LINES)]
-        ax.plot(turns, cum, marker=m, ls=ls, ms=3.5, lw=1.0, color="0.1",
+        ax.plot(g["turn"], g["fallen"], marker=m, ls=ls, ms=3.5, lw=1.0, color="0.1",
                 mfc="white" if i % 2 else "0.1", label=str(variant))  # fmt: skip
     ax.set_xlabel("game turn", fontsize=7.5)
     ax.set_ylabel(f"{capital}'s Capital fallen by then", fontsize=7.5)

@@ -236,9 +236,7 @@ def rank_ordered(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     armies, matrix = frames["armies"], frames["matrix"]
     # the policies stay in the study's order (the first is its main one), not alphabetical
     policies = {p: i for i, p in enumerate(pd.unique(armies["policy"]))}
-    first = armies["policy"].iloc[0]
-    order = armies[armies["policy"] == first].sort_values("rank", kind="stable")
-    pos = {a: i for i, a in enumerate(order["army"])}
+    pos = {a: i for i, a in enumerate(by_rank(armies)["army"])}
     out = dict(frames)
     out["matrix"] = (
         matrix.assign(
@@ -250,6 +248,15 @@ def rank_ordered(frames: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         .drop(columns=["_p", "_r", "_c"])
     )
     return out
+
+
+def by_rank(armies: pd.DataFrame, policy: str | None = None) -> pd.DataFrame:
+    """The rows of ``armies`` (the study's armies table) of ``policy`` (default: the study's
+    first) in rank order, strongest first, ties in the study's order: the order of the
+    heatmap's rows and columns (:func:`rank_ordered`) and of the ranking in the summary."""
+    if policy is None:
+        policy = armies["policy"].iloc[0]
+    return armies[armies["policy"] == policy].sort_values("rank", kind="stable")
 
 
 def run(

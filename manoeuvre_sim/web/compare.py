@@ -84,23 +84,34 @@ def compare_page(request: Request) -> Response:
     return PAGES.page(_key(request), lambda: _render(request))
 
 
+DIFFS = ("diff", "diff_low", "diff_high")
+# a difference of two rates in points (the table's unit: +2.3 pts), signed
+POINTS = {"type": "quantitative", "format": "+.1f"}
+
+
+def in_points(df, cols=DIFFS):
+    """``df`` with its differences of rates (fractions) in percentage points, the unit the
+    page's table writes them in."""
+    return df.assign(**{c: 100 * df[c] for c in cols})
+
+
 def diff_chart(cmp: C.Comparison) -> dict:
-    """Each row's difference B - A as a dot with its 95 % interval, the moved ones
-    marked; rows in A's order of rank."""
+    """Each row's difference B - A in points as a dot with its 95 % interval, the moved
+    ones marked; rows in A's order of rank."""
     t = cmp.table.sort_values("rank_a").head(MAX_ROWS)
     order = [str(x) for x in t[cmp.unit]]
-    data = records(t.assign(name=t[cmp.unit].astype(str),
-                            status=t["moved"].map({True: "moved", False: "within"})),
+    data = records(in_points(t).assign(name=t[cmp.unit].astype(str),
+                                       status=t["moved"].map({True: "moved", False: "within"})),
                    ["name", "rate_a", "rate_b", "diff", "diff_low", "diff_high", "status"])  # fmt: skip
     y = {"field": "name", "type": "nominal", "sort": order, "title": cmp.unit,
          "axis": {"labelLimit": 180}}  # fmt: skip
-    pct = {"type": "quantitative", "format": "+.1%"}
+    pct = POINTS
     tip = [{"field": "name", "type": "nominal", "title": cmp.unit},
            {"field": "rate_a", "type": "quantitative", "format": ".1%", "title": "A"},
            {"field": "rate_b", "type": "quantitative", "format": ".1%", "title": "B"},
-           {"field": "diff", **pct, "title": "B - A"},
-           {"field": "diff_low", **pct, "title": "low"},
-           {"field": "diff_high", **pct, "title": "high"}]  # fmt: skip
+           {"field": "diff", **pct, "title": "B - A (points)"},
+           {"field": "diff_low", **pct, "title": "low (points)"},
+           {"field": "diff_high", **pct, "title": "high (points)"}]  # fmt: skip
     colour = {"field": "status", "type": "nominal", "title": "beyond its interval?",
               "scale": {"domain": ["moved", "within"], "range": ["#b2182b", "#555"]}}  # fmt: skip
     return {
@@ -110,7 +121,7 @@ def diff_chart(cmp: C.Comparison) -> dict:
              "encoding": {"x": {"datum": 0}}},
             {"mark": {"type": "rule", "strokeWidth": 2},
              "encoding": {"y": y, "x": {"field": "diff_low", **pct,
-                                        "title": "B - A, 95% interval"},
+                                        "title": "B - A in points, 95% interval"},
                           "x2": {"field": "diff_high"}, "color": colour, "tooltip": tip}},
             {"mark": {"type": "point", "filled": True, "size": 70},
              "encoding": {"y": y, "x": {"field": "diff", **pct}, "color": colour,
@@ -136,14 +147,14 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
         return None
     rows = [str(x) for x in cmp.table.sort_values("rank_a")[cmp.unit]]
     cols = rows if cmp.unit == "army" else sorted({str(x) for x in c["col"]})
-    data = records(c.assign(row=c["row"].astype(str), col=c["col"].astype(str),
+    data = records(in_points(c).assign(row=c["row"].astype(str), col=c["col"].astype(str),
                             text=[cell_text(d, m) for d, m in zip(c["diff"], c["moved"],
                                                                     strict=True)]),
                    ["row", "col", "rate_a", "rate_b", "diff", "diff_low", "diff_high", "moved",
                     "text", "games_a", "games_b"])  # fmt: skip
-    lim = max(0.05, float(c["diff"].abs().max() or 0))
+    lim = max(5.0, 100 * float(c["diff"].abs().max() or 0))  # points
     size = max(30, min(60, 480 // max(len(rows), len(cols), 1)))
-    pct = {"type": "quantitative", "format": "+.1%"}
+    pct = POINTS
     enc = {"x": {"field": "col", "type": "nominal", "sort": cols,
                  "title": "opponent" if cmp.unit == "army" else "players (blue v red)",
                  "axis": {"labelAngle": -35, "labelLimit": 160}},
@@ -153,9 +164,9 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
            {"field": "col", "type": "nominal", "title": enc["x"]["title"]},
            {"field": "rate_a", "type": "quantitative", "format": ".1%", "title": "A"},
            {"field": "rate_b", "type": "quantitative", "format": ".1%", "title": "B"},
-           {"field": "diff", **pct, "title": "B - A"},
-           {"field": "diff_low", **pct, "title": "low"},
-           {"field": "diff_high", **pct, "title": "high"},
+           {"field": "diff", **pct, "title": "B - A (points)"},
+           {"field": "diff_low", **pct, "title": "low (points)"},
+           {"field": "diff_high", **pct, "title": "high (points)"},
            {"field": "moved", "type": "nominal", "title": "beyond its interval"}]  # fmt: skip
     return {
         "$schema": SCHEMA, "width": size * len(cols), "height": size * len(rows),
@@ -163,7 +174,7 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
         "layer": [
             {"mark": {"type": "rect"},
              "encoding": enc | {"tooltip": tip, "color": {
-                 "field": "diff", **pct, "title": "B - A",
+                 "field": "diff", **pct, "title": "B - A (points)",
                  "scale": {"domain": [-lim, 0, lim], "range": ["#b2182b", "#f7f7f7", "#2166ac"]}},
                  "stroke": {"condition": {"test": "datum.moved", "value": "#000"},
                             "value": None}}},

@@ -32,14 +32,14 @@ from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.safety import confine
 from manoeuvre_sim.web.study_charts import lengths
-from manoeuvre_sim.web.study_tables import table_view
+from manoeuvre_sim.web.study_tables import definitions, table_view
 from manoeuvre_sim.web.study_views import study_view
 
 MAX_PAGE_SIZE = 200  # games on one page of a pairing's table
 DEFAULT_PAGE_SIZE = 50
 # the columns of a pairing's games table, when the records hold them (the rest: the CSV)
 GAME_COLUMNS = ("game", "seed", "label", "army_a", "army_b", "policy_a", "policy_b",
-                "first_player", "winner", "victory", "tiebreak", "game_turns", "turn_limit",
+                "first_player", "winner", "ended_by", "game_turns",
                 "vp_a", "vp_b", "eliminated_a", "eliminated_b", "capital_hex_a",
                 "capital_hex_b", "capital_fell_turn_a", "capital_fell_turn_b")  # fmt: skip
 PAGES = PageCache()  # rendered study and pairing pages, by query and study state
@@ -93,10 +93,12 @@ def study_page(request: Request) -> Response:
 
 def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
+    terms = definitions(view.tables() if view else [], view.terms if view else (),
+                        interrupted=info.status == SF.INTERRUPTED)  # fmt: skip
     return page("study.html", title=f"Study {info.rel}", version=__version__, info=info,
                 heading=study_title(info),
                 view=view, tables=SF.tables(info.path), q=urlencode,
-                summary=_summary(info.path))  # fmt: skip
+                summary=_summary(info.path), definitions=terms)  # fmt: skip
 
 
 def study_title(info: SF.StudyInfo) -> str:
@@ -171,23 +173,46 @@ def _pairing_page(p: Params, info: SF.StudyInfo) -> Response:
         raise UsageError(f"--page: expected an integer from 1 to {pages}, got {number}")
     shown = SF.page_of(games, (number - 1) * size, size)
     many = len(labels) > 1
+    shown = ended_by(shown)
     cols = [c for c in GAME_COLUMNS if c in shown.columns]
     hrefs = [replay_href(info, pairing, g, label if many else None) for g in shown["game"]]
     table = table_view(shown[cols], "games", "Games", hrefs=hrefs)
     other = _reverse(index, games, label)
     seats = outcomes["seats"].to_dict("records") if "seats" in outcomes else []
     nav = {"dir": info.rel, "pairing": pairing, "size": size} | ({"label": label} if many else {})
+    summed = {k: table_view(v, k, OUTCOME_TITLES[k]) for k, v in outcomes.items()
+              if k in OUTCOME_TITLES}  # fmt: skip
     return page(
         "study_pairing.html", title=f"Pairing {pairing} · {info.rel}", version=__version__,
         info=info, pairing=pairing, label=label if many else None, games=len(games), seats=seats,
-        outcomes={k: table_view(v, k, OUTCOME_TITLES[k]) for k, v in outcomes.items()
-                  if k in OUTCOME_TITLES},
+        outcomes=summed,
+        definitions=definitions([*summed.values(), table],
+                                interrupted=info.status == SF.INTERRUPTED),
         lengths=lengths(outcomes["lengths"].to_dict("records")) if "lengths" in outcomes else None,
         table=table, number=number, pages=pages, size=size, max_size=MAX_PAGE_SIZE,
         nav=lambda n: "/study/pairing?" + urlencode(nav | {"page": n}),
         reverse=None if other is None else "/study/pairing?" + urlencode(nav | {"pairing": other}),
         study_href="/study?" + urlencode({"dir": info.rel} | ({"label": label} if many else {})),
     )  # fmt: skip
+
+
+def ended_by(games):
+    """``games`` with how each ended in words (``ended_by``) in place of the records' codes
+    (``victory``, ``tiebreak``, ``turn_limit``): ``attrition``, ``nightfall, on squares``
+    (rule 2.2's tie-break that decided it), ``the turn limit, ...``; Maneuver's ``capital``
+    or ``draw`` as they are."""
+    if "victory" not in games:
+        return games
+    words = []
+    for rec in games.to_dict("records"):
+        how = str(rec["victory"])
+        if bool(rec.get("turn_limit", False)):
+            how = "the turn limit"
+        tb = str(rec.get("tiebreak") or "")
+        if tb and tb != "nan":
+            how += f", on {tb}" if tb != "none" else ", tied"
+        words.append(how)
+    return games.assign(ended_by=words)
 
 
 def _reverse(index, games, label) -> int | None:

@@ -8,6 +8,7 @@ has an ``href`` navigates there when clicked (the heatmap's cells open their pai
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -50,15 +51,17 @@ def heatmap(
     col_order: list[str] | None = None,
     what: str = "win rate",
 ) -> dict:
-    """A win-rate matrix: one cell per (``row``, ``col``), coloured by ``rate`` (0 red, 1/2
-    white, 1 blue), the rate written in it; hovering shows the rate, its 95 % interval and
+    """A win-rate matrix as the PDF draws it: one cell per (``row``, ``col``), coloured by
+    ``rate`` (0 red, 1/2 white, 1 blue; a mirror grey), its ``text`` written large and its
+    ``sub`` (the interval) small beneath; hovering shows the rate, its 95 % interval and
     the games; a cell with an ``href`` opens it when clicked.
 
     ``cells``: dicts with ``row``/``col`` keys named as given, ``rate``, ``ci_low``,
-    ``ci_high``, ``games``, ``interval`` (the interval in words) and ``href``.
+    ``ci_high``, ``games``, ``interval`` (the interval in words), ``text`` and ``sub`` (the
+    cell's words), ``mirror`` (optional) and ``href``.
     """  # fmt: skip
     n_rows, n_cols = len(order), len(col_order or order)
-    size = max(34, min(70, 560 // max(n_rows, n_cols, 1)))
+    size = max(40, min(70, 560 // max(n_rows, n_cols, 1)))
     x = {
         "field": col,
         "type": "nominal",
@@ -75,6 +78,8 @@ def heatmap(
         {"field": "interval", "type": "nominal", "title": "95% interval"},
         {"field": "games", "type": "quantitative", "title": "games", "format": ","},
     ]
+    ink = {"condition": {"test": "!datum.mirror && abs(datum.rate - 0.5) > 0.3",
+                         "value": "#fff"}, "value": "#222"}  # fmt: skip
     return {
         "$schema": SCHEMA,
         "width": size * n_cols,
@@ -85,19 +90,20 @@ def heatmap(
             {
                 "mark": {"type": "rect", "cursor": "pointer", "stroke": "#fff"},
                 "encoding": {
-                    "color": {"field": "rate", "type": "quantitative", "title": what,
+                    "color": {"condition": {"test": "datum.mirror", "value": "#e8e8e8"},
+                              "field": "rate", "type": "quantitative", "title": what,
                               "scale": RATE_SCALE, "legend": {"format": ".0%"}},
                     "tooltip": tooltip,
                 },
             },
             {
-                "mark": {"type": "text", "fontSize": 11, "cursor": "pointer"},
-                "encoding": {
-                    "text": {"field": "rate", "type": "quantitative", "format": ".0%"},
-                    "color": {"condition": {"test": "abs(datum.rate - 0.5) > 0.3",
-                                            "value": "#fff"}, "value": "#222"},
-                    "tooltip": tooltip,
-                },
+                "mark": {"type": "text", "fontSize": 13, "fontWeight": "bold", "dy": -7,
+                         "cursor": "pointer"},
+                "encoding": {"text": {"field": "text"}, "color": ink, "tooltip": tooltip},
+            },
+            {
+                "mark": {"type": "text", "fontSize": 9, "dy": 9, "cursor": "pointer"},
+                "encoding": {"text": {"field": "sub"}, "color": ink, "tooltip": tooltip},
             },
         ],
         "config": {"view": {"stroke": None}},
@@ -259,20 +265,67 @@ def capital_map(cells: list[dict], *, title: str) -> dict:
     }  # fmt: skip
 
 
+def fallen_lines(rows: list[dict], *, capital: str, current: str | None = None) -> dict:
+    """When ``capital``'s Capital fell: the share of games in which it had fallen by the end
+    of each turn, a line per variant (``rows``: ``variant``, ``turn``, ``fallen``, as
+    :func:`~manoeuvre_sim.analyses.hexgame.capital_fell.fallen_by_turn` gives them; the
+    ``current`` variant's line drawn thicker)."""
+    turns = [int(r["turn"]) for r in rows] or [1]
+    width = {"condition": {"test": f"datum.variant === {json.dumps(current)}", "value": 3.2},
+             "value": 1.2}  # fmt: skip
+    return {
+        "$schema": SCHEMA,
+        "title": {"text": f"{capital}'s Capital", "anchor": "start", "fontSize": 13},
+        "width": 400,
+        "height": 200,
+        "data": {"values": rows},
+        "mark": {"type": "line", "point": {"filled": True, "size": 30}},
+        "encoding": {
+            "x": {"field": "turn", "type": "quantitative", "title": "game turn",
+                  "scale": {"domain": [min(turns), max(turns)], "nice": False},
+                  "axis": {"format": "d", "tickMinStep": 1,
+                           "values": list(range(min(turns), max(turns) + 1))}},
+            "y": {"field": "fallen", "type": "quantitative", "title": "fallen by then",
+                  "scale": {"domain": [0, 1]}, "axis": {"format": ".0%"}},
+            "color": {"field": "variant", "type": "nominal", "title": "variant"},
+            "strokeWidth": width,
+            "tooltip": [{"field": "variant", "type": "nominal", "title": "variant"},
+                        {"field": "turn", "type": "quantitative", "title": "by the end of turn"},
+                        _pct("fallen", "games in which it had fallen")],
+        },
+    }  # fmt: skip
+
+
 def lengths(rows: list[dict]) -> dict:
-    """Games by length in turns (a pairing's game-length distribution)."""
+    """Games by length in turns (a pairing's game-length distribution): a bar per whole
+    turn, centred on its turn (from ``turns`` - 1/2 to ``turns`` + 1/2), ticks on whole
+    turns only."""
+    turns = [int(r["turns"]) for r in rows] or [0]
+    lo, hi = min(turns), max(turns)
+    axis = {"format": "d", "tickMinStep": 1, "grid": False}
+    if hi - lo <= 30:  # every turn named: a tick under each bar
+        axis["values"] = list(range(lo, hi + 1))
+    x = {
+        "field": "from",
+        "type": "quantitative",
+        "title": "game length (turns)",
+        "scale": {"domain": [lo - 0.5, hi + 0.5], "nice": False, "zero": False},
+        "axis": axis,
+    }
     return {
         "$schema": SCHEMA,
         "width": 460,
         "height": 180,
         "data": {"values": rows},
-        "mark": {"type": "bar", "color": "#23518c"},
+        "transform": [{"calculate": "datum.turns - 0.5", "as": "from"},
+                      {"calculate": "datum.turns + 0.5", "as": "to"}],
+        "mark": {"type": "bar", "color": "#23518c", "stroke": "#fff", "strokeWidth": 1},
         "encoding": {
-            "x": {"field": "turns", "type": "quantitative", "bin": {"maxbins": 30, "minstep": 1},
-                  "title": "game length (turns)"},
-            "y": {"aggregate": "sum", "field": "games", "type": "quantitative",
-                  "title": "games"},
-            "tooltip": [{"field": "turns", "bin": {"maxbins": 30, "minstep": 1}, "title": "turns"},
-                        {"aggregate": "sum", "field": "games", "title": "games"}],
+            "x": x,
+            "x2": {"field": "to"},
+            "y": {"field": "games", "type": "quantitative", "title": "games"},
+            "y2": {"datum": 0},
+            "tooltip": [{"field": "turns", "type": "quantitative", "title": "turns"},
+                        {"field": "games", "type": "quantitative", "title": "games"}],
         },
     }  # fmt: skip

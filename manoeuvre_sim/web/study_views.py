@@ -18,7 +18,11 @@ from urllib.parse import urlencode
 import pandas as pd
 
 from manoeuvre_sim.analyses.common import study_files as SF
+from manoeuvre_sim.analyses.common.chart_style import interval_text as cell_interval
+from manoeuvre_sim.analyses.common.chart_style import pct_text
+from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
 from manoeuvre_sim.analyses.hexgame.variants import ALL
+from manoeuvre_sim.analyses.manoeuvre.balance import by_rank, rank_ordered
 from manoeuvre_sim.core.errors import DataError, UsageError, did_you_mean
 from manoeuvre_sim.web import study_charts as C
 from manoeuvre_sim.web.study_tables import TableView, interval_text, table_view
@@ -42,6 +46,10 @@ class View:
     labels: list[str] = field(default_factory=list)
     label: str | None = None
     shown: set[str] = field(default_factory=set)  # the tables drawn (the rest: "other")
+    terms: set[str] = field(default_factory=set)  # the definitions its charts use
+
+    def tables(self) -> list[TableView]:
+        return [t for s in self.sections for t in s.tables]
 
 
 def pairing_href(rel: str, pairing: int, label: str | None, many: bool) -> str:
@@ -111,57 +119,92 @@ def _of(df: pd.DataFrame, col: str, label: str | None) -> pd.DataFrame:
     return df[df[col].astype(str) == str(label)] if col in df and label is not None else df
 
 
+def _in_order(df: pd.DataFrame, col: str, order: list[str]) -> pd.DataFrame:
+    """``df``'s rows with ``col`` in ``order`` (the heatmap's), the others (a pooled row:
+    ``all games``) first, as they were."""
+    if col not in df:
+        return df
+    pos = {a: i for i, a in enumerate(order)}
+    key = df[col].astype(str).map(pos).fillna(-1)
+    return df.assign(_k=key).sort_values("_k", kind="stable").drop(columns="_k")
+
+
 # ------------------------------------------------------------------------------ Manoeuvre
 
 
 def balance_view(ctx: Ctx, wanted: str | None) -> View:
-    """A Manoeuvre balance study: the matrix as a heatmap (a cell opens its pairing: the
-    row's army in seat a), ratings, the first player's tables, how games end."""
+    """A Manoeuvre balance study: the matrix as a heatmap in the PDF's order (the armies by
+    rank, :func:`~manoeuvre_sim.analyses.manoeuvre.balance.rank_ordered`; a cell shows its
+    rate and interval as the PDF's does and opens its pairing: the row's army in seat a),
+    the ratings by rank, the first player's tables, how games end."""
     m = ctx.frame("matrix")
     labels = [str(x) for x in pd.unique(m["policy"])] if "policy" in m else []
     label = _pick(labels, wanted)
-    ml = _of(m, "policy", label)
     armies = ctx.frame("armies") if ctx.has("armies") else pd.DataFrame()
-    order = [str(a) for a in _of(armies, "policy", label).get("army", pd.Series(dtype=str))]
-    order += [str(a) for a in pd.unique(ml["army"]) if str(a) not in order]
+    ranked = not armies.empty and {"policy", "rank"} <= set(armies) and "policy" in m
+    if ranked:  # the PDF's order: the study's first policy's ranking
+        m = rank_ordered({"armies": armies, "matrix": m})["matrix"]
+    ml = _of(m, "policy", label)
+    order = [str(a) for a in pd.unique(ml["army"])]
+    order += [str(a) for a in pd.unique(ml["opponent"]) if str(a) not in order]
     cells = []
     for r in ml.to_dict("records"):
         lo, hi = r.get("ci_low"), r.get("ci_high")
         mirror = r["army"] == r["opponent"]
-        cells.append({
-            "army": str(r["army"]), "opponent": str(r["opponent"]),
+        cell = {
+            "army": str(r["army"]), "opponent": str(r["opponent"]), "mirror": bool(mirror),
             "rate": C.clean(r["win_rate"]), "ci_low": C.clean(lo), "ci_high": C.clean(hi),
             "games": C.clean(r["games"]),
             "interval": "mirror: 1/2 by construction" if mirror else interval_text(lo, hi),
+            # the cell's words as the PDF's heatmap writes them (pairing_heatmap.py)
+            "text": pct_text(r["win_rate"]), "sub": cell_interval(lo, hi),
             "href": ctx.href(label, army_a=r["army"], army_b=r["opponent"]),
-        })  # fmt: skip
+        }  # fmt: skip
+        if mirror and "win_rate_first" in r:  # the first mover's rate, as the PDF shows it
+            f_lo, f_hi = r.get("ci_low_first"), r.get("ci_high_first")
+            first = C.clean(r["win_rate_first"])
+            said = "" if first is None else f"; the first mover won {100 * first:.1f}%"
+            cell |= {"text": f"1st {pct_text(r['win_rate_first'])}",
+                     "sub": cell_interval(f_lo, f_hi),
+                     "interval": f"{cell['interval']}{said} {interval_text(f_lo, f_hi)}"}  # fmt: skip
+        cells.append(cell)
     spec = C.heatmap(cells, row="army", col="opponent", row_title="army",
                      col_title="opponent", order=order)  # fmt: skip
+    terms = {"win rate", "95% interval", "mirror"}
     secs = [
         Section(
             "matrix",
             "Balance matrix",
             (
-                "Each army's (row) win rate against each opponent (column), both seats "
-                "pooled, draws counting half. Hover a cell for its 95% interval and games; "
-                "click it for the pairing (the row's army in seat a)."
+                "Each army's (row) win rate against each opponent (column) in per cent, both "
+                "seats pooled, draws counting half, its 95% interval beneath; on the diagonal "
+                "(an army against itself, 1/2 by construction) the first mover's rate. Armies "
+                "in rank order, strongest first"
+                + (f" (as {labels[0]} ranks them)" if ranked and len(labels) > 1 else "")
+                + ". Hover a cell for its games; click it for the pairing (the row's army in "
+                "seat a)."
             ),
             [("heatmap", spec)],
             [ctx.table("matrix", "Matrix (every cell, by seat and by who moved first)", ml)],
         )
     ]
     if ctx.has("armies"):
+        ranks = by_rank(armies, label) if ranked else _of(armies, "policy", label)
         secs.append(
             Section(
                 "ratings",
                 "Ratings",
-                "Win rate against the field, "
+                "The armies by rank: win rate against the field, "
                 "Bradley-Terry rating (Elo scale) and rank, each with its interval.",
-                tables=[ctx.table("armies", "Armies", _of(armies, "policy", label))],
+                tables=[
+                    ctx.table(
+                        "armies", "Armies", ranks, sorted_by=("rank", "asc") if ranked else None
+                    )
+                ],  # fmt: skip
             )
         )
     if ctx.has("first_player"):
-        fp = _of(ctx.frame("first_player"), "policy", label)
+        fp = _in_order(_of(ctx.frame("first_player"), "policy", label), "army", order)
         secs.append(
             Section(
                 "first",
@@ -179,13 +222,13 @@ def balance_view(ctx: Ctx, wanted: str | None) -> View:
         vic_tables.append(ctx.table("victory", "By ordered pairing (click for its games)", v,
                                     hrefs=hrefs, link="army_b"))  # fmt: skip
     if ctx.has("victory_by_army"):
-        vba = _of(ctx.frame("victory_by_army"), "policy", label)
+        vba = _in_order(_of(ctx.frame("victory_by_army"), "policy", label), "army", order)
         vic_tables.append(ctx.table("victory_by_army", "By army", vba))
     if vic_tables:
         secs.append(Section("endings", "How games end", "Attrition, nightfall (and which "
                             "rule 2.2 tie-break decided it), draws, the turn limit, game length.",
                             tables=vic_tables))  # fmt: skip
-    return View(secs, labels, label)
+    return View(secs, labels, label, terms=terms)
 
 
 def cards_view(ctx: Ctx, wanted: str | None) -> View:
@@ -195,7 +238,7 @@ def cards_view(ctx: Ctx, wanted: str | None) -> View:
     # needs MIN_GROUP games on both sides of its comparison), else the win rate when drawn
     observed = next((c for c in ("iwd", "piw", "oiwd", "drawn_win_rate")
                      if c in cards and cards[c].notna().any()), None)  # fmt: skip
-    secs = []
+    secs, terms = [], set()
     if observed and "value" in cards:
         pts = C.records(cards, ["card", "kind", observed, "value", "games"])
         for p, lo, hi in zip(pts, cards.get("value_low", []), cards.get("value_high", []),
@@ -211,6 +254,7 @@ def cards_view(ctx: Ctx, wanted: str | None) -> View:
             "Each card's observed improvement (x) against its ablation value: the win rate "
             "the army loses when the card is blanked (y). Type a name to find a card."),
             [("cards-chart", spec)]))  # fmt: skip
+        terms.add("ablation value")
     secs.append(
         Section(
             "cards",
@@ -221,7 +265,7 @@ def cards_view(ctx: Ctx, wanted: str | None) -> View:
     )
     if ctx.has("card_copies"):
         secs[-1].tables.append(ctx.table("card_copies", "Each copy"))
-    return View(secs)
+    return View(secs, terms=terms)
 
 
 def whatif_view(ctx: Ctx, wanted: str | None) -> View:
@@ -267,20 +311,33 @@ def hex_balance_view(ctx: Ctx, wanted: str | None) -> View:
             "blue": str(r["policy_blue"]), "red": str(r["policy_red"]),
             "rate": C.clean(r["blue_win_rate"]), "ci_low": C.clean(lo), "ci_high": C.clean(hi),
             "games": C.clean(r["games"]), "interval": interval_text(lo, hi),
+            "text": pct_text(r["blue_win_rate"]), "sub": cell_interval(lo, hi),
             "href": ctx.href(label, policy_a=r["policy_blue"], policy_b=r["policy_red"]),
         })  # fmt: skip
     spec = C.heatmap(cells, row="blue", col="red", row_title="blue's player",
                      col_title="red's player", order=order, what="blue's win rate")  # fmt: skip
     secs = [Section("matrix", f"Variant {label}", "Blue's win rate (its wins' share of the "
                     "games; draws apart, as the variant table counts them) for each pair of "
-                    "players. Hover for the interval and games; click for the pairing.",
+                    "players in per cent, its 95% interval beneath. Hover for the games; click for the "
+                    "pairing.",
                     [("heatmap", spec)]),
             Section("variants", "Variants", "Every variant and pair of players: first, "
                     "second, blue and red win rates and draws, with intervals.",
                     tables=[ctx.table("variants", "Variants")])]  # fmt: skip
-    for name, title in (("endings", "How games end"), ("capital_fell", "When the Capital fell")):
-        if ctx.has(name):
-            secs[1].tables.append(ctx.table(name, title))
+    if ctx.has("endings"):
+        secs[1].tables.append(ctx.table("endings", "How games end"))
+    if ctx.has("capital_fell"):  # as the PDF's page: a line per variant, the table collapsed
+        cf = ctx.frame("capital_fell")
+        charts = [(f"fell-{side}", C.fallen_lines(C.records(fallen_by_turn(cf, side)),
+                                                  capital=side, current=label))
+                  for side in ("blue", "red") if (cf["capital"] == side).any()]  # fmt: skip
+        secs.append(Section("fell", "When the Capital fell", "The share of games in which "
+                            "each side's Capital had fallen (first captured, rule [11]) by the "
+                            "end of each turn, a line per variant (this one thicker), all "
+                            "pairings pooled. The table has the counts per turn, variant and "
+                            "pairing.", charts,
+                            [ctx.table("capital_fell", "When the Capital fell, turn by turn",
+                                       collapsed=True)]))  # fmt: skip
     return View(secs, labels, label)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -42,18 +43,35 @@ def test_the_page_shows_each_army_the_charts_and_both_provenances(web, compare_r
     s = specs(r.text)
     assert set(s) == {"compare-diff-chart", "compare-cells-chart"}
     diffs = s["compare-diff-chart"]["data"]["values"]
-    assert sorted(round(d["diff"], 12) for d in diffs) == sorted(
-        round(x, 12) for x in cmp.table["diff"]
+    assert sorted(round(d["diff"], 9) for d in diffs) == sorted(  # in points, as the table
+        round(100 * x, 9) for x in cmp.table["diff"]
     )
     cells = s["compare-cells-chart"]["data"]["values"]
     assert len(cells) == 6
     for c in cells:  # the difference in points, starred when it moved beyond its interval
-        n = round(100 * c["diff"])
+        n = round(c["diff"])
         assert c["text"] == (f"{n:+d}" if n else "0") + ("*" if c["moved"] else "")
+    assert sorted(round(c["diff"], 9) for c in cells) == sorted(
+        round(100 * x, 9) for x in cmp.cells["diff"]
+    )
     for key in ("a", "b"):
         prov = re.search(rf'id="provenance-{key}">(.*?)</dl>', r.text, re.S).group(1)
         assert "seed" in prov and "rules" in prov and "data hash" in prov
     assert "random" in r.text and "simple" in r.text
+
+
+def test_both_charts_speak_in_the_tables_points(web):
+    """The table writes B - A as ``+2.3 pts``: each chart's axis, legend and tooltip read
+    points (``+.1f``), none a fraction in per cent."""
+    s = specs(web.get("/compare?a=random&b=simple").text)
+    text = json.dumps(s)
+    assert '"+.1%"' not in text
+    diff = s["compare-diff-chart"]["layer"][1]["encoding"]["x"]
+    assert diff["format"] == "+.1f" and "points" in diff["title"]
+    cells = s["compare-cells-chart"]["layer"][0]["encoding"]["color"]
+    assert cells["format"] == "+.1f" and "points" in cells["title"]
+    assert all("points" in t["title"] for t in s["compare-diff-chart"]["layer"][1]["encoding"]
+               ["tooltip"] if t["field"].startswith("diff"))  # fmt: skip
 
 
 def test_another_seed_is_shown_independent(web):

@@ -5,6 +5,7 @@ and unbounded parameters) in the command line's words."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from urllib.parse import parse_qs, urlparse
@@ -109,8 +110,10 @@ def test_the_heatmap_shows_the_studys_rates_and_opens_each_pairing(web):
     matrix = pd.read_csv(web.studies / "balance/matrix.csv")
     assert len(cells) == len(matrix) == 9
     index = pd.read_parquet(web.studies / "balance/games.parquet")
-    for cell, (_, row) in zip(cells, matrix.iterrows(), strict=True):
-        assert (cell["army"], cell["opponent"]) == (row["army"], row["opponent"])
+    by_key = {(c["army"], c["opponent"]): c for c in cells}  # in rank order: matched by key
+    assert len(by_key) == 9
+    for _, row in matrix.iterrows():
+        cell = by_key[(row["army"], row["opponent"])]
         assert cell["rate"] == pytest.approx(row["win_rate"])
         assert cell["games"] == row["games"]
         q = parse_qs(urlparse(cell["href"]).query)
@@ -200,7 +203,9 @@ def test_each_pairings_seat_rates_are_the_studys(web):
         hit = index[(index["army_a"] == row["army_a"]) & (index["army_b"] == row["army_b"])]
         r = web.get("/study/pairing", params={"dir": "balance", "pairing": hit["pairing"].iloc[0]})
         seats = r.text.split('id="table-seats"')[1].split("</table>")[0]
-        rate_a = re.findall(r"<td data-sort=\"([0-9.e-]+)\">[0-9.]+% \[", seats)[0]
+        rate_a = re.findall(r"<td data-sort=\"([0-9.e-]+)\">[0-9.]+% <span class=\"ci\">\[", seats)[
+            0
+        ]
         assert float(rate_a) == pytest.approx(row["a_win_rate"], abs=1e-6), (
             row["army_a"],
             row["army_b"],
@@ -333,3 +338,137 @@ def test_the_list_is_bounded(client, monkeypatch):
     assert r.text.count("/study?dir=") == 3 and "Only the first 3 are listed." in r.text
     monkeypatch.setattr(SF, "MAX_STUDIES", 100)
     assert "a%2Fb%2Fc" not in client.get("/studies").text  # deeper than MAX_DEPTH
+
+
+# ------------------------------------------------------ the balance page reads as the PDF
+
+
+def _balance_frames(root, rel="balance"):
+    return {n: pd.read_csv(root / rel / f"{n}.csv") for n in ("matrix", "armies")}
+
+
+def test_the_heatmap_is_in_the_pdfs_rank_order(web):
+    """The rows and columns come in the order the PDF draws them (``rank_ordered``: the
+    first policy's armies by rank), not in the study's order of armies."""
+    from manoeuvre_sim.analyses.manoeuvre.balance import by_rank, rank_ordered
+
+    frames = _balance_frames(web.studies)
+    pdf = list(pd.unique(rank_ordered(frames)["matrix"]["army"]))
+    assert pdf == list(by_rank(frames["armies"])["army"])
+    spec = specs(web.get("/study", params={"dir": "balance"}).text)["heatmap"]
+    assert spec["encoding"]["y"]["sort"] == pdf and spec["encoding"]["x"]["sort"] == pdf
+
+
+def test_the_heatmap_and_ratings_follow_the_ranks_not_the_study_order(tmp_path, studies_root):  # noqa: F811
+    """A copy of the study whose ranks are reversed: the heatmap's order and the ratings'
+    rows reverse too (the fixture's own ranks could happen to be the study's order)."""
+    import shutil
+
+    root = tmp_path / "studies"
+    shutil.copytree(studies_root / "balance", root / "balance")
+    armies = pd.read_csv(root / "balance/armies.csv")
+    n = len(armies)
+    armies["rank"] = n + 1 - (armies.index + 1)  # the study's last army ranked first
+    armies.to_csv(root / "balance/armies.csv", index=False)
+    with TestClient(create_app(root)) as c:
+        spec = specs(c.get("/study", params={"dir": "balance"}).text)["heatmap"]
+        page = c.get("/study", params={"dir": "balance"}).text
+    assert spec["encoding"]["y"]["sort"] == list(reversed(armies["army"]))
+    rows = re.findall(r'<tr><td class="name" data-sort="[^"]*">[^<]*</td><td class="name" '
+                      r'data-sort="([^"]*)">', page.split('id="table-armies"')[1])  # fmt: skip
+    assert [html.unescape(x) for x in rows[:n]] == list(reversed(armies["army"]))
+
+
+def test_each_cell_writes_its_rate_and_interval_as_the_pdf_and_the_diagonal_the_first_mover(web):
+    from manoeuvre_sim.analyses.common.chart_style import interval_text, pct_text
+
+    spec = specs(web.get("/study", params={"dir": "balance"}).text)["heatmap"]
+    texts = [layer["encoding"]["text"]["field"] for layer in spec["layer"][1:]]
+    assert texts == ["text", "sub"]  # the rate, then its interval beneath
+    matrix = pd.read_csv(web.studies / "balance/matrix.csv")
+    cells = {(c["army"], c["opponent"]): c for c in spec["data"]["values"]}
+    mirrors = 0
+    for row in matrix.itertuples():
+        c = cells[(row.army, row.opponent)]
+        if row.army == row.opponent:
+            mirrors += 1
+            assert c["mirror"] and c["text"] == f"1st {pct_text(row.win_rate_first)}"
+            assert c["sub"] == interval_text(row.ci_low_first, row.ci_high_first)
+            assert "first mover" in c["interval"]
+        else:
+            assert c["text"] == pct_text(row.win_rate)
+            assert c["sub"] == interval_text(row.ci_low, row.ci_high) and "–" in c["sub"]
+    assert mirrors == 3
+
+
+def test_the_ratings_are_ranked_with_one_precision_per_column(web):
+    page = web.get("/study", params={"dir": "balance"}).text
+    table = page.split('id="table-armies"')[1].split("</table>")[0]
+    heads = re.findall(r"<th [^>]*>([^<]+)</th>", table)
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", tr) for tr in re.findall(r"<tr>(.*?)</tr>",
+                                                                         table, re.S)]  # fmt: skip
+    rows = [r for r in rows if r]
+    rank = [int(r[heads.index("rank [95% interval]")].split()[0]) for r in rows]
+    assert rank == sorted(rank) and len(rows) == 3
+    rating = heads.index("rating [95% interval]")
+    places = set()
+    for r in rows:
+        numbers = re.findall(r"-?\d[\d,]*(?:\.(\d+))?", r[rating])
+        assert len(numbers) == 3, r[rating]  # the rating and its interval
+        places |= {len(d) for d in numbers}
+    assert len(places) == 1, [r[rating] for r in rows]
+    assert re.search(r'<th class="sortable sorted-asc" data-type="num" data-order="asc" '
+                     r'aria-sort="ascending"[^>]*>rank \[95% interval\]</th>', table)  # fmt: skip
+
+
+def test_the_definitions_are_those_of_the_columns_shown(web):
+    def terms(rel):
+        html_ = web.get("/study", params={"dir": rel}).text
+        section = html_.split('id="definitions"')[1].split("</section>")[0]
+        return re.findall(r"<dt>([^<]+)</dt>", section)
+
+    balance = terms("balance")
+    assert "ablation value" not in balance and "interrupted" not in balance
+    assert {"win rate", "95% interval", "rating", "mirror", "first-player advantage"} <= set(
+        balance
+    )
+    assert "ablation value" in terms("cards") and "rating" not in terms("cards")
+    assert "interrupted" in terms("interrupted")
+    hexes = terms("hex/balance")
+    assert "mirror" not in hexes and "rating" not in hexes and "ablation value" not in hexes
+
+
+def test_a_pairing_says_how_its_games_ended_in_words(web):
+    r = web.get("/study/pairing", params={"dir": "balance", "pairing": 1})
+    games = r.text.split('id="table-games"')[1].split("</table>")[0]
+    assert ">False<" not in games and ">True<" not in games
+    assert "turn limit" not in re.findall(r"<thead>.*?</thead>", games, re.S)[0]
+    assert "ended by" in games
+
+
+def test_the_length_chart_has_a_bar_centred_on_each_whole_turn(web):
+    spec = specs(web.get("/study/pairing", params={"dir": "balance", "pairing": 1}).text)
+    spec = spec["lengths-chart"]
+    x = spec["encoding"]["x"]
+    assert x["axis"]["format"] == "d" and x["axis"]["tickMinStep"] == 1
+    assert all(isinstance(v, int) for v in x["axis"]["values"])
+    assert "bin" not in x
+    calc = {t["as"]: t["calculate"] for t in spec["transform"]}
+    assert calc == {"from": "datum.turns - 0.5", "to": "datum.turns + 0.5"}
+
+
+def test_when_the_capital_fell_is_summed_up_and_its_table_folded(web):
+    from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
+
+    r = web.get("/study", params={"dir": "hex/balance"})
+    s = specs(r.text)
+    cf = pd.read_csv(web.studies / "hex/balance/capital_fell.csv")
+    for side in ("blue", "red"):
+        got = s[f"fell-{side}"]["data"]["values"]
+        want = fallen_by_turn(cf, side).to_dict("records")
+        assert len(got) == len(want) > 0
+        for g, w in zip(got, want, strict=True):
+            assert (g["variant"], g["turn"]) == (w["variant"], w["turn"])
+            assert g["fallen"] == pytest.approx(w["fallen"])
+    fell = r.text.split('id="table-capital_fell"')[1].split("</table>")[0]
+    assert "<details" in fell and "name=capital_fell" in r.text

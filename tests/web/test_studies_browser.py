@@ -110,3 +110,112 @@ def test_a_hostile_name_in_a_tooltip_is_text(page, base):
     assert page.evaluate("document.querySelectorAll('main script:not([src]):not(.vega-spec)')"
                          ".length") == 0  # fmt: skip
     assert page.problems == []
+
+
+# ------------------------------------------- laid out as a person reads it, at 1366 px wide
+
+WIDTH = 1366  # the page fixture's window (a laptop's)
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory):
+    """A server over the default study's eight armies (64 pairings, 2 games each): its
+    matrix table is the one the designer saw wider than a laptop's window."""
+    from tests.web.study_fixtures import run_cli
+
+    root = tmp_path_factory.mktemp("eight") / "studies"
+    run_cli(["balance", "--games-per-pairing", "2", "--policy", "random", "--threads", "1",
+             "--quiet", "--out", str(root / "balance")])  # fmt: skip
+    with serve(root) as url:
+        yield url
+
+
+def test_every_table_fits_the_window_or_scrolls_in_a_box_in_view(page, eight):
+    """At 1366 px: no table's box is wider than the window, the 64-row matrix's columns fit
+    its box, and a long table scrolls inside a box no taller than the window (so its own
+    scroll bars are in view, not 64 rows down)."""
+    page.goto(f"{eight}/study?dir=balance")
+    page.wait_for_selector("#heatmap svg")
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.study-table')].map(t => {
+            const r = t.getBoundingClientRect(), s = t.querySelector('.scroll');
+            return {id: t.id, right: r.right, inner: s.scrollWidth, outer: s.clientWidth,
+                    height: s.getBoundingClientRect().height,
+                    rows: t.querySelectorAll('tbody tr').length};
+        })"""
+    )
+    assert len(boxes) >= 5
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    matrix = next(b for b in boxes if b["id"] == "table-matrix")
+    assert matrix["rows"] == 64 and matrix["inner"] <= matrix["outer"], matrix
+    for b in boxes:
+        assert b["right"] <= WIDTH, b
+        assert b["height"] <= 820, b  # the window's height
+    assert page.problems == []
+
+
+def _after(page, selector: str) -> str:
+    return page.evaluate(f"getComputedStyle(document.querySelector({selector!r}), '::after')"
+                         ".content")  # fmt: skip
+
+
+def test_a_sorted_column_shows_its_direction(page, base):
+    page.goto(f"{base}/study?dir=balance")
+    rank = "#table-armies th[aria-sort='ascending']"
+    assert page.inner_text(rank).strip().startswith("rank")
+    assert "▲" in _after(page, rank)  # the ratings arrive ranked: the rank's arrow says so
+    rating = page.locator("#table-armies th", has_text="rating")
+    assert "↕" in _after(page, "#table-armies th:not([aria-sort='ascending'])")
+    rating.click()
+    assert "▲" in _after(page, "#table-armies th.sorted-asc")
+    assert page.inner_text("#table-armies th.sorted-asc").startswith("rating")
+    rating.click()
+    assert "▼" in _after(page, "#table-armies th.sorted-desc")
+    assert page.locator("#table-armies th.sorted-asc").count() == 0
+    assert page.problems == []
+
+
+def test_a_heatmap_cell_reads_its_rate_and_interval_and_the_diagonal_the_first_mover(page, base):
+    page.goto(f"{base}/study?dir=balance")
+    page.wait_for_selector("#heatmap svg g.mark-text text")
+    drawn = page.locator("#heatmap svg g.mark-text text").all_text_contents()
+    spec = page.evaluate("JSON.parse(document.querySelector('script.vega-spec').textContent)")
+    for c in spec["data"]["values"]:
+        assert c["text"] in drawn and c["sub"] in drawn, c
+    assert sum(t.startswith("1st ") for t in drawn) == 3
+    assert sum("–" in t for t in drawn) == 9
+    assert page.problems == []
+
+
+def test_the_length_chart_ticks_whole_turns_under_their_bars(page, base):
+    page.goto(f"{base}/study/pairing?dir=balance&pairing=1")
+    page.wait_for_selector("#lengths-chart svg g.mark-rect path")
+    found = page.evaluate(
+        """() => {
+            const svg = document.querySelector('#lengths-chart svg');
+            const ticks = [...svg.querySelectorAll('g.role-axis-label text')]
+                .filter(t => t.closest('g.role-axis').querySelector('.role-axis-title text')
+                                .textContent.startsWith('game length'))
+                .map(t => ({text: t.textContent, x: t.getBoundingClientRect().x
+                                                    + t.getBoundingClientRect().width / 2}));
+            const bars = [...svg.querySelectorAll('g.mark-rect path')].map(p => {
+                const r = p.getBoundingClientRect(); return {x: r.x + r.width / 2, w: r.width};
+            });
+            return {ticks, bars};
+        }"""
+    )
+    ticks, bars = found["ticks"], found["bars"]
+    assert ticks and all(re.fullmatch(r"\d+", t["text"]) for t in ticks), ticks
+    at = [t["x"] for t in ticks]
+    for b in bars:  # each bar's centre is on a tick (its turn), within a pixel
+        assert min(abs(b["x"] - x) for x in at) < 1.0, (b, at)
+    assert page.problems == []
+
+
+def test_the_hex_variant_page_is_not_a_scroll_of_rows(page, base):
+    page.goto(f"{base}/study?dir=hex%2Fbalance")
+    page.wait_for_selector("#fell-blue svg")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 6000, height
+    assert page.locator("#table-capital_fell details:not([open])").count() == 1
+    assert page.problems == []

@@ -1,6 +1,7 @@
 /* The study pages: Vega-Lite charts from the page's JSON specs (a mark whose datum has an
    href opens it when clicked: the heatmap's cells open their pairing), and sortable
-   tables (click a column's head; again to reverse). No data is computed here. */
+   tables (click a column's head; again to reverse; the head's arrow shows the order, the
+   server marks the column a table arrives sorted by). No data is computed here. */
 (function () {
   "use strict";
 
@@ -41,9 +42,11 @@
     var asc = th.dataset.order !== "asc";
     th.parentNode.querySelectorAll("th").forEach(function (h) {
       delete h.dataset.order; h.classList.remove("sorted-asc", "sorted-desc");
+      if (h.classList.contains("sortable")) { h.setAttribute("aria-sort", "none"); }
     });
     th.dataset.order = asc ? "asc" : "desc";
     th.classList.add(asc ? "sorted-asc" : "sorted-desc");
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
