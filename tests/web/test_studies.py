@@ -370,7 +370,7 @@ def test_the_heatmap_and_ratings_follow_the_ranks_not_the_study_order(tmp_path, 
     n = len(armies)
     armies["rank"] = n + 1 - (armies.index + 1)  # the study's last army ranked first
     armies.to_csv(root / "balance/armies.csv", index=False)
-    with TestClient(create_app(root)) as c:
+    with local_client(create_app(root)) as c:
         spec = specs(c.get("/study", params={"dir": "balance"}).text)["heatmap"]
         page = c.get("/study", params={"dir": "balance"}).text
     assert spec["encoding"]["y"]["sort"] == list(reversed(armies["army"]))
