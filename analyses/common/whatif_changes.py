@@ -16,10 +16,12 @@ from manoeuvre_sim.studies.whatif import BASE, VARIANT
 MAX_LISTED = 500
 
 
-def changed_outcomes(study_dir: str | Path, limit: int = MAX_LISTED) -> tuple[pd.DataFrame, int]:
+def changed_outcomes(
+    study_dir: str | Path, limit: int = MAX_LISTED, offset: int = 0
+) -> tuple[pd.DataFrame, int]:
     """The games of ``study_dir``'s store whose winner differs between base and variant,
-    at most ``limit`` of them (in the order of the pairings, then the games), and how many
-    there are in all. Columns: the sides (``army_a``/``army_b`` or the players
+    at most ``limit`` of them from the ``offset``-th on (in the order of the pairings, then
+    the games: a page of them), and how many there are in all. Columns: the sides (``army_a``/``army_b`` or the players
     ``policy_a``/``policy_b``), ``game``, ``seed``, ``pairing_base``, ``pairing_variant``,
     ``winner_base``, ``winner_variant``. A game only one run finished (an interrupted
     study) is left out."""
@@ -34,7 +36,7 @@ def changed_outcomes(study_dir: str | Path, limit: int = MAX_LISTED) -> tuple[pd
     both = base.merge(variant, on=key, suffixes=("_base", "_variant"), validate="one_to_one")
     changed = both[both["winner_base"] != both["winner_variant"]]
     changed = changed.sort_values(["pairing_base", "game"]).reset_index(drop=True)
-    return changed.head(limit), len(changed)
+    return changed.iloc[offset : offset + limit].reset_index(drop=True), len(changed)
 
 
 __all__ = ["MAX_LISTED", "changed_outcomes"]
