@@ -154,6 +154,17 @@ def card_scatter(cards: list[dict], *, observed: str, observed_title: str) -> di
     }  # fmt: skip
 
 
+def delta_axis(rows: list[dict], low: str, high: str) -> dict:
+    """A signed-percent axis whose tick labels never read alike: as many decimals as a
+    sixth of the shown range needs (0.5 % ticks: one), and the ticks no closer than one
+    unit of the last decimal (``tickMinStep``), so Vega's steps (1, 2 or 5 x 10^k) are
+    whole multiples of it and each tick prints its own value."""
+    values = [v for r in rows for v in (r.get(low), r.get(high)) if v is not None] + [0.0]
+    step = 100 * (max(values) - min(values)) / 6  # in percent points
+    decimals = min(2, max(0, -math.floor(math.log10(step)))) if step > 0 else 0
+    return {"format": f"+.{decimals}%", "tickMinStep": 10.0**-decimals / 100}
+
+
 def interval_bars(
     rows: list[dict], *, label: str, value: str, low: str, high: str, title: str, label_title: str
 ) -> dict:
@@ -180,7 +191,7 @@ def interval_bars(
         "layer": [
             {"mark": {"type": "rule", "strokeWidth": 2},
              "encoding": {"x": {"field": low, "type": "quantitative", "title": title,
-                                "axis": {"format": "+.0%"}},
+                                "axis": delta_axis(rows, low, high)},
                           "x2": {"field": high}, "tooltip": tooltip}},
             {"mark": {"type": "point", "filled": True, "size": 70},
              "encoding": {"x": {"field": value, "type": "quantitative"}, "tooltip": tooltip}},
