@@ -106,7 +106,7 @@ def create_app(
         for a workbench that only renders pages (``site``): its job pages answer 404.
     """
     from manoeuvre_sim.web import compare as compare_pages
-    from manoeuvre_sim.web import jobs, odds, replay
+    from manoeuvre_sim.web import jobs, jobs_edit, odds, replay
     from manoeuvre_sim.web import studies as study_pages
 
     routes = [
@@ -117,6 +117,7 @@ def create_app(
         *compare_pages.ROUTES,
         *replay.ROUTES,
         *jobs.ROUTES,
+        *jobs_edit.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(
