@@ -5,7 +5,9 @@ taken in Debian's Chromium through Playwright from a server over a folder of stu
 
 The folder must hold the studies the guide shows (as the guide's commands make them):
 balance/ (make run), whatif/, cards-france/, hex-balance/. Each shot is written whole
-(a temporary name, then renamed); look at every one before committing them.
+(a temporary name, then renamed); look at every one before committing them. The jobs shot
+runs two jobs in the folder's ``jobs/`` (a small named what-if to its end, then a balance
+study it shows running and then cancels and deletes): give it a folder you can spare.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ SHOTS = [
     ("pairing.png", "/study/pairing?dir=balance&pairing=1", None),
     ("cards.png", "/study?dir=cards-france", None),
     ("whatif.png", "/study?dir=whatif", None),
+    ("whatif-changed.png", "/whatif/changed?dir=whatif", "tall"),
+    ("whatif-form.png", "/whatif/new?army=France", "full"),
+    ("jobs.png", "/jobs", "jobs"),
     ("hex-balance.png", "/study?dir=hex-balance", None),
     ("replay.png", "/replay/manoeuvre?study=balance&pairing=1&game=0", "combat"),
     ("replay-hex.png", "/replay/hex?seed=1&game=0", "combat"),
@@ -44,8 +49,41 @@ SHOTS = [
 ]
 
 
+def _jobs(page) -> None:
+    """The jobs page with a named what-if done and a balance study running."""
+    page.goto(page.url.replace("/jobs", "/whatif/new?army=France"))
+    page.fill("input[name=armies]", "France,Russia,Prussia")
+    page.fill("input[name=games_per_pairing]", "100")
+    page.fill("textarea[name=more]", "France/Garde Imperial/full=7")
+    page.fill("input[name=job_name]", "Garde Imperial 8 -> 7")
+    page.click("#run")
+    page.wait_for_url("**/jobs?job=*")
+    page.locator("tr.job.shown a.result").wait_for(timeout=300_000)
+    page.goto(page.url.split("/jobs")[0] + "/jobs/new")
+    page.fill("input[name=armies]", "France,Russia,Prussia")
+    page.fill("input[name=games_per_pairing]", "20000")
+    page.fill("input[name=job_name]", "Three armies, 20,000 games a pairing")
+    page.click("#run")
+    page.wait_for_url("**/jobs?job=*")
+    page.locator("tr.job.shown[data-state=running] .left").wait_for(timeout=120_000)
+    page.wait_for_timeout(1500)
+
+
+def _cancel_running(page) -> None:
+    """Cancel the job the jobs shot started, then delete it with its folder."""
+    jid = page.url.split("job=")[1]
+    page.click("tr.job.shown button.cancel")
+    page.locator(f"#job-{jid}[data-state=cancelled]").wait_for(timeout=120_000)
+    page.goto(page.url.split("/jobs")[0] + f"/jobs/{jid}/delete")
+    page.click("#delete")
+
+
 def _act(page, action: str | None) -> None:
-    if action == "hover-cell":
+    if action == "jobs":
+        _jobs(page)
+    elif action == "tall":
+        page.set_viewport_size({"width": 1366, "height": 1250})
+    elif action == "hover-cell":
         page.wait_for_selector(".vega-embed svg, .vega-embed canvas", timeout=15_000)
         box = page.locator(".vega-embed").first.bounding_box()
         page.mouse.move(box["x"] + box["width"] * 0.35, box["y"] + box["height"] * 0.3)
@@ -81,9 +119,11 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_load_state("networkidle")
             _act(page, action)
             tmp = args.out / f".{name}"
-            page.screenshot(path=str(tmp))
+            page.screenshot(path=str(tmp), full_page=action == "full")
             os.replace(tmp, args.out / name)
             print(f"wrote {args.out / name}")
+            if action == "jobs":
+                _cancel_running(page)
             page.close()
         browser.close()
     return 0
