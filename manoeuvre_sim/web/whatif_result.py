@@ -97,13 +97,18 @@ def changed_page(request: Request) -> Response:
     hex_game = info.kind == "hex whatif"
     rows = []
     for r in games.to_dict("records"):
-        a, b = r.get("army_a", r.get("policy_a")), r.get("army_b", r.get("policy_b"))
+        if hex_game:  # Maneuver's sides are blue and red; its players are the policies
+            a, b = r.get("policy_a", r.get("army_a")), r.get("policy_b", r.get("army_b"))
+        else:
+            a, b = r.get("army_a", r.get("policy_a")), r.get("army_b", r.get("policy_b"))
         rows.append(r | {"side_a": a, "side_b": b,
                          "winner_base": winner_name(r["winner_base"], a, b, hex_game),
                          "winner_variant": winner_name(r["winner_variant"], a, b, hex_game),
                          "base_href": replay_href(info, r["pairing_base"], r["game"], "base"),
-                         "variant_href": replay_href(info, r["pairing_variant"], r["game"],
-                                                     "variant")})  # fmt: skip
+                         # Maneuver's variant is a scenario file, which the replay page
+                         # does not load (it replays the built-in scenario's games)
+                         "variant_href": None if hex_game else replay_href(
+                             info, r["pairing_variant"], r["game"], "variant")})  # fmt: skip
     first = (number - 1) * PAGE_SIZE + 1
     return page("whatif_changed.html", title=f"What-if {info.rel}", version=__version__,
                 info=info, cells=_cells(info), ranking=_ranking(info), games=rows,

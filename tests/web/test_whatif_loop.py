@@ -139,6 +139,26 @@ def test_winners_are_the_armies_names(app_many, many):
     assert not {"a", "b"} & set(base + variant)
 
 
+def test_maneuvers_changed_games_name_the_players_and_sides(tmp_path):
+    from starlette.testclient import TestClient
+
+    from manoeuvre_sim.analyses.common.whatif_changes import changed_outcomes
+    from manoeuvre_sim.web.app import create_app
+
+    run_cli(["hex", "whatif", "--set", "blue/infantry/strength=5", "--games-per-pairing", "30",
+             "--policies", "random", "--threads", "1", "--quiet", "--out",
+             str(tmp_path / "hw")])  # fmt: skip
+    games, total = changed_outcomes(tmp_path / "hw")
+    assert total > 0 and set(games["army_a"]) == {"blue"}
+    with TestClient(create_app(tmp_path, run_jobs=False)) as c:
+        r = c.get("/whatif/changed?dir=hw")
+    got = cells(r.text, "winner-base") + cells(r.text, "winner-variant")
+    assert set(got) <= {"random (blue)", "random (red)", "draw"} and len(got) == 2 * total
+    # the variant is a scenario file the replay page does not play: no link that fails
+    assert r.text.count("variant: not replayable") == total
+    assert "label=variant" not in r.text
+
+
 def test_a_maneuver_winner_is_its_player_and_side():
     from manoeuvre_sim.web.whatif_result import winner_name
 
