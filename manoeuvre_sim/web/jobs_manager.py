@@ -306,10 +306,13 @@ class JobManager:
             if job.state in UNFINISHED or self.current == jid:
                 raise UsageError(f"--job: {job.id} is {job.state}: cancel it, then delete it")
             path = self.folder(job)
-            if path.exists():
-                shutil.rmtree(path)
             del self.jobs[jid]
             self.cancelled.discard(jid)
+        try:  # outside the lock: the worker saves its job's progress meanwhile
+            if path.exists():
+                shutil.rmtree(path)
+        except OSError as e:
+            raise UsageError(f"--job: {job.dir} was not deleted entirely ({e})") from None
         return job
 
 
