@@ -6,7 +6,9 @@ taken in Debian's Chromium through Playwright from a server over a folder of stu
 The folder must hold the studies the guide shows (as the guide's commands make them):
 balance/ (make run), whatif/, cards-france/, hex-balance/, random/ and simple/ (docs/compare.md's
 two balance studies). Each shot is written whole
-(a temporary name, then renamed); look at every one before committing them.
+(a temporary name, then renamed); look at every one before committing them. The jobs shot
+runs two jobs in the folder's ``jobs/`` (a small named what-if to its end, then a balance
+study it shows running and then cancels and deletes): give it a folder you can spare.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ SHOTS = [
     ("pairing.png", "/study/pairing?dir=balance&pairing=1", None),
     ("cards.png", "/study?dir=cards-france", None),
     ("whatif.png", "/study?dir=whatif", None),
+    ("whatif-changed.png", "/whatif/changed?dir=whatif", "tall"),
+    ("whatif-form.png", "/whatif/new?army=France", "full"),
+    ("jobs.png", "/jobs", "jobs"),
     ("hex-balance.png", "/study?dir=hex-balance", "scroll:#fell"),
     ("compare.png", "/compare?a=random&b=simple", "scroll:#compare-table"),
     ("replay.png", "/replay/manoeuvre?study=balance&pairing=1&game=0", "combat"),
@@ -50,13 +55,46 @@ SHOTS = [
 FULL_PAGE = {"replay.png", "replay-hex.png"}
 
 
+def _jobs(page) -> None:
+    """The jobs page with a named what-if done and a balance study running."""
+    page.goto(page.url.replace("/jobs", "/whatif/new?army=France"))
+    page.fill("input[name=armies]", "France,Russia,Prussia")
+    page.fill("input[name=games_per_pairing]", "100")
+    page.fill("textarea[name=more]", "France/Garde Imperial/full=7")
+    page.fill("input[name=job_name]", "Garde Imperial 8 -> 7")
+    page.click("#run")
+    page.wait_for_url("**/jobs?job=*")
+    page.locator("tr.job.shown a.result").wait_for(timeout=300_000)
+    page.goto(page.url.split("/jobs")[0] + "/jobs/new")
+    page.fill("input[name=armies]", "France,Russia,Prussia")
+    page.fill("input[name=games_per_pairing]", "20000")
+    page.fill("input[name=job_name]", "Three armies, 20,000 games a pairing")
+    page.click("#run")
+    page.wait_for_url("**/jobs?job=*")
+    page.locator("tr.job.shown[data-state=running] .left").wait_for(timeout=120_000)
+    page.wait_for_timeout(1500)
+
+
+def _cancel_running(page) -> None:
+    """Cancel the job the jobs shot started, then delete it with its folder."""
+    jid = page.url.split("job=")[1]
+    page.click("tr.job.shown button.cancel")
+    page.locator(f"#job-{jid}[data-state=cancelled]").wait_for(timeout=120_000)
+    page.goto(page.url.split("/jobs")[0] + f"/jobs/{jid}/delete")
+    page.click("#delete")
+
+
 def _act(page, actions: str | None) -> None:
     for action in (actions or "").split():
         _act_one(page, action)
 
 
 def _act_one(page, action: str) -> None:
-    if action.startswith("scroll:"):  # the element at the window's top
+    if action == "jobs":
+        _jobs(page)
+    elif action == "tall":
+        page.set_viewport_size({"width": 1366, "height": 1250})
+    elif action.startswith("scroll:"):  # the element at the window's top
         page.wait_for_selector(".vega-embed svg", timeout=15_000)
         page.evaluate(f"window.scrollTo(0, document.querySelector({action[7:]!r})"
                       ".getBoundingClientRect().top + window.scrollY - 8)")  # fmt: skip
@@ -97,9 +135,13 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_load_state("networkidle")
             _act(page, action)
             tmp = args.out / f".{name}"
-            page.screenshot(path=str(tmp), full_page=name in FULL_PAGE, type="png")
+            page.screenshot(
+                path=str(tmp), full_page=name in FULL_PAGE or action == "full", type="png"
+            )
             os.replace(tmp, args.out / name)
             print(f"wrote {args.out / name}")
+            if action == "jobs":
+                _cancel_running(page)
             page.close()
         browser.close()
     return 0

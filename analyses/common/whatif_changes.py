@@ -16,25 +16,29 @@ from manoeuvre_sim.studies.whatif import BASE, VARIANT
 MAX_LISTED = 500
 
 
-def changed_outcomes(study_dir: str | Path, limit: int = MAX_LISTED) -> tuple[pd.DataFrame, int]:
+def changed_outcomes(
+    study_dir: str | Path, limit: int = MAX_LISTED, offset: int = 0
+) -> tuple[pd.DataFrame, int]:
     """The games of ``study_dir``'s store whose winner differs between base and variant,
-    at most ``limit`` of them (in the order of the pairings, then the games), and how many
-    there are in all. Columns: the sides (``army_a``/``army_b`` or the players
-    ``policy_a``/``policy_b``), ``game``, ``seed``, ``pairing_base``, ``pairing_variant``,
-    ``winner_base``, ``winner_variant``. A game only one run finished (an interrupted
-    study) is left out."""
+    at most ``limit`` of them from the ``offset``-th on (in the order of the pairings, then
+    the games: a page of them), and how many there are in all. Columns: the sides
+    (``army_a``/``army_b``; Maneuver's are ``blue``/``red``), the players
+    (``policy_a``/``policy_b``) when the store holds them, ``game``, ``seed``,
+    ``pairing_base``, ``pairing_variant``, ``winner_base``, ``winner_variant``. A game only
+    one run finished (an interrupted study) is left out."""
     games = read_store(Path(study_dir) / STORE)
     if games.empty or "label" not in games:
         return pd.DataFrame(), 0
     sides = [c for c in ("army_a", "army_b") if c in games] or ["policy_a", "policy_b"]
     key = [*sides, "game"]
-    cols = [*key, "seed", "pairing", "winner"]
+    players = [c for c in ("policy_a", "policy_b") if c in games and c not in sides]
+    cols = [*key, *players, "seed", "pairing", "winner"]
     base = games.loc[games["label"] == BASE, cols]
     variant = games.loc[games["label"] == VARIANT, [*key, "pairing", "winner"]]
     both = base.merge(variant, on=key, suffixes=("_base", "_variant"), validate="one_to_one")
     changed = both[both["winner_base"] != both["winner_variant"]]
     changed = changed.sort_values(["pairing_base", "game"]).reset_index(drop=True)
-    return changed.head(limit), len(changed)
+    return changed.iloc[offset : offset + limit].reset_index(drop=True), len(changed)
 
 
 __all__ = ["MAX_LISTED", "changed_outcomes"]

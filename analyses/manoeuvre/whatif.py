@@ -482,3 +482,51 @@ def summary_lines(res: WhatIfResult) -> list[str]:
             f"rank {r.base_rank} -> {r.variant_rank}"
         )
     return out
+
+
+def rankings(study_dir: str | Path, *, boot: int = 200) -> pd.DataFrame:
+    """Every army's rank, Bradley-Terry rating and field win rate before the change and
+    after it, each with its interval (``tally.armies``, as a balance study ranks them),
+    read from a what-if study's store: before, the base's games; after, the same games
+    with each one the variant replayed taken from the variant (the pairings no changed army
+    plays are the same games in both). Only paired games count (an interrupted study may
+    hold a base game whose variant was not played). One row per army, in the order of its
+    rank after the change; columns ``army``, then ``rank``, ``rank_low``, ``rank_high``,
+    ``rating``, ``rating_low``, ``rating_high``, ``field_win_rate``, ``ci_low``,
+    ``ci_high`` and ``games``, each prefixed ``before_`` and ``after_``. Empty when the
+    store holds no paired games."""
+    import json
+
+    from manoeuvre_sim.core.store import STORE, read_store
+
+    study_dir = Path(study_dir)
+    games = read_store(study_dir / STORE)
+    if games.empty or "label" not in games:
+        return pd.DataFrame()
+    m = json.loads((study_dir / "manifest.json").read_text(encoding="utf-8"))
+    order = [a["name"] if isinstance(a, dict) else str(a) for a in m.get("armies", [])]
+    key = ["army_a", "army_b", "game"]
+    base = games[games["label"] == BASE]
+    variant = games[games["label"] == VARIANT]
+    mark = base[key].merge(variant[key], on=key, how="left", indicator=True)["_merge"]
+    replayed = mark.eq("both").to_numpy()
+    touched = set(m.get("variant", {}).get("touched", []))
+    plays = (base["army_a"].isin(touched) | base["army_b"].isin(touched)).to_numpy()
+    counted = replayed | ~plays  # a touched pairing's base game counts once replayed
+    kept, same = base[counted], base[~plays]
+    if kept.empty:
+        return pd.DataFrame()
+    paired = variant.merge(kept[key], on=key)
+    before, after = T.Tally(), T.Tally()
+    before.add(kept.assign(label="before"))
+    after.add(pd.concat([same, paired], ignore_index=True).assign(label="after"))
+    t = pd.concat([before.table, after.table], ignore_index=True)
+    table, _ = T.armies(t, T.matrix(t, order), order, boot=boot, seed=int(m.get("seed", 0)))
+    cols = ["army", "games", "rank", "rank_low", "rank_high", "rating", "rating_low",
+            "rating_high", "field_win_rate", "ci_low", "ci_high"]  # fmt: skip
+    out = None
+    for when in ("before", "after"):
+        part = table.loc[table["label"] == when, cols].set_index("army").add_prefix(f"{when}_")
+        out = part if out is None else out.join(part)
+    out = out.reset_index().sort_values(["after_rank", "army"], kind="stable")
+    return out.reset_index(drop=True)

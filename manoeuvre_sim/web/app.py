@@ -117,7 +117,7 @@ def create_app(
         with a 400 (``safety.allowed_hosts``: DNS rebinding).
     """
     from manoeuvre_sim.web import compare as compare_pages
-    from manoeuvre_sim.web import jobs, odds, replay
+    from manoeuvre_sim.web import jobs, jobs_edit, odds, replay
     from manoeuvre_sim.web import studies as study_pages
 
     routes = [
@@ -128,6 +128,7 @@ def create_app(
         *compare_pages.ROUTES,
         *replay.ROUTES,
         *jobs.ROUTES,
+        *jobs_edit.ROUTES,
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(

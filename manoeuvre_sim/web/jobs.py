@@ -33,6 +33,7 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.web import safety, whatif_result
 from manoeuvre_sim.web import whatif_forms as WF
+from manoeuvre_sim.web.jobs_manager import job_name
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
 
@@ -108,7 +109,8 @@ def new_job(request: Request) -> Response:
     p.only(["game"])
     game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
     return _page("jobs_new.html", title="New study", game=game, form=WF.balance_defaults(game),
-                 error=None, armies=WF.army_names())  # fmt: skip
+                 error=None, armies=WF.army_names(),
+                 defaults=WF.balance_defaults(game))  # fmt: skip
 
 
 async def post_job(request: Request) -> Response:
@@ -116,10 +118,13 @@ async def post_job(request: Request) -> Response:
     game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
     try:
         kind, opts = WF.balance_options(p, game, request.app.state.studies)
+        name = job_name(p.string("job_name"))
         job = manager(request).submit(kind, opts)
+        manager(request).rename(job.id, name)
     except ManoeuvreError as e:
         return _page("jobs_new.html", 400, title="New study", game=game,
-                     form=dict(p._q.items()), error=str(e), armies=WF.army_names())  # fmt: skip
+                     form=dict(p._q.items()), error=str(e), armies=WF.army_names(),
+                     defaults=WF.balance_defaults(game))  # fmt: skip
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
@@ -152,7 +157,9 @@ async def post_whatif(request: Request) -> Response:
     p = await _form(request)
     try:
         kind, opts = WF.whatif_options(p, request.app.state.studies)
+        name = job_name(p.string("job_name"))
         job = manager(request).submit(kind, opts)
+        manager(request).rename(job.id, name)
     except ManoeuvreError as e:
         ctx = WF.whatif_context(request.app.state.studies, p, sent=True)
         return _page("whatif_new.html", 400, title="What-if", error=str(e), **ctx)

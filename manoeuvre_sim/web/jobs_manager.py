@@ -23,13 +23,14 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import queue
+import shutil
 import threading
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from manoeuvre_sim.core.errors import ManoeuvreError
+from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.core.fileio import atomic_write
 from manoeuvre_sim.web.jobs_kinds import DONE_KEY, build, command_line
 
@@ -65,6 +66,7 @@ class Job:
     message: str = ""
     command: str = ""
     stopped: str | None = None  # when a cancelled job's games stopped (its tables follow)
+    name: str = ""  # the user's name for it (``rename``), shown beside its id
 
     @property
     def fraction(self) -> float:
@@ -285,3 +287,58 @@ class JobManager:
                       "finishes the study")  # fmt: skip
         else:
             self._end(job, "done", job.message if job.resume else "")
+
+    # ---- naming and deleting (the jobs pages' rename and delete) --------------------
+    def rename(self, jid: str, name: str) -> Job | None:
+        """Give the job ``name`` (:func:`job_name`: trimmed; empty: no name), saved."""
+        job = self.jobs.get(jid)
+        if job is None:
+            return None
+        with self.lock:
+            job.name = job_name(name)
+            self.save(job)
+        return job
+
+    def folder(self, job: Job) -> Path:
+        """The job's study folder, refused (a UsageError) unless it is a real folder
+        inside the studies folder's ``jobs/`` (a ``job.json`` edited by hand may name any
+        path)."""
+        jobs = (self.root / JOBS_DIR).resolve()
+        path = self.root / job.dir
+        if path.is_symlink() or jobs not in path.resolve().parents:
+            raise UsageError(f"--job: {job.id}'s folder {job.dir!r} is not a folder of the "
+                             f"studies folder's {JOBS_DIR}/: nothing deleted")  # fmt: skip
+        return path
+
+    def delete(self, jid: str) -> Job | None:
+        """Forget a finished, cancelled, interrupted or failed job and delete its study
+        folder (only inside the studies folder's ``jobs/``); a queued or running job is
+        refused: cancel it first."""
+        job = self.jobs.get(jid)
+        if job is None:
+            return None
+        with self.lock:
+            if job.state in UNFINISHED or self.current == jid:
+                raise UsageError(f"--job: {job.id} is {job.state}: cancel it, then delete it")
+            path = self.folder(job)
+            del self.jobs[jid]
+            self.cancelled.discard(jid)
+        try:  # outside the lock: the worker saves its job's progress meanwhile
+            if path.exists():
+                shutil.rmtree(path)
+        except OSError as e:
+            raise UsageError(f"--job: {job.dir} was not deleted entirely ({e})") from None
+        return job
+
+
+MAX_NAME = 80
+
+
+def job_name(text: str | None) -> str:
+    """A job's name as typed, trimmed: at most :data:`MAX_NAME` characters of one line."""
+    name = " ".join((text or "").split())
+    if len(name) > MAX_NAME:
+        raise UsageError(f"--job-name: expected at most {MAX_NAME} characters, got {len(name)}")
+    if any(not ch.isprintable() for ch in name):
+        raise UsageError("--job-name: expected printable characters only")
+    return name

@@ -98,7 +98,7 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
     key = (game, str(Path(root).resolve()),
            tuple(sorted((k, params.raw(k) or "") for k in allowed if k not in ("event", "step"))))  # fmt: skip
     build = _manoeuvre if game == "manoeuvre" else _hex
-    return _REPLAYS.get_or_build(key, lambda: build(params, root))
+    return _REPLAYS.get_or_build(key, lambda: _titled(build(params, root), params, root))
 
 
 def event_of(params: Params, rep: Replayed) -> int:
@@ -345,3 +345,15 @@ def _turns(steps) -> list[tuple[int, int]]:
         if not out or out[-1][0] != t:
             out.append((t, i))
     return out
+
+
+def _titled(rep: Replayed, params: Params, root: Path) -> Replayed:
+    """A what-if's game titled as the base's or the variant's, with the edit: both are the
+    same armies on the same seed (``whatif_result.version_title``)."""
+    if params.has("study"):
+        from manoeuvre_sim.manoeuvre.replay.steps import read_study
+        from manoeuvre_sim.web.whatif_result import version_title
+
+        path = confine(root, params.string("study"), "--study")
+        rep.title += version_title(read_study(path), params.string("label"))
+    return rep

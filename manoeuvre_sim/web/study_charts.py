@@ -160,6 +160,25 @@ def card_scatter(cards: list[dict], *, observed: str, observed_title: str) -> di
     }  # fmt: skip
 
 
+def delta_axis(rows: list[dict], low: str, high: str) -> tuple[dict, dict]:
+    """The x axis and scale of a what-if's changes, in signed percent, whose tick labels
+    never read alike: the ticks are given (``values``), a step of 1, 2 or 5 x 10^k about a
+    sixth of the range, and printed with as many decimals as the step needs (a 0.5 % step:
+    one), over a domain from the first tick to the last. (A format of ``+.0%`` on Vega's
+    own half-percent ticks read "-5% -5%".)"""
+    values = [v for r in rows for v in (r.get(low), r.get(high)) if v is not None] + [0.0]
+    lo, hi = min(values), max(values)
+    raw = (hi - lo) / 6 if hi > lo else 0.01
+    mag = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw * (1 - 1e-9))
+    first = math.floor(lo / step + 1e-9) if hi > lo else -1
+    last = math.ceil(hi / step - 1e-9) if hi > lo else 1
+    ticks = [round(k * step, 12) + 0.0 for k in range(first, last + 1)]
+    decimals = max(0, -math.floor(math.log10(100 * step) + 1e-9))
+    return ({"format": f"+.{decimals}%", "values": ticks},
+            {"domain": [ticks[0], ticks[-1]], "nice": False})  # fmt: skip
+
+
 def interval_bars(
     rows: list[dict], *, label: str, value: str, low: str, high: str, title: str, label_title: str
 ) -> dict:
@@ -171,6 +190,7 @@ def interval_bars(
         "sort": None,
         "axis": {"labelLimit": 220},
     }
+    axis, scale = delta_axis(rows, low, high)
     tooltip = [
         {"field": label, "type": "nominal", "title": label_title},
         _pct(value, title),
@@ -186,7 +206,7 @@ def interval_bars(
         "layer": [
             {"mark": {"type": "rule", "strokeWidth": 2},
              "encoding": {"x": {"field": low, "type": "quantitative", "title": title,
-                                "axis": {"format": "+.0%"}},
+                                "axis": axis, "scale": scale},
                           "x2": {"field": high}, "tooltip": tooltip}},
             {"mark": {"type": "point", "filled": True, "size": 70},
              "encoding": {"x": {"field": value, "type": "quantitative"}, "tooltip": tooltip}},

@@ -26,6 +26,7 @@ PERCENT = re.compile(
 COUNTS = {"draws", "draw", "wins", "losses"}  # names of counts in one table, shares in another
 PLAIN = {"seed", "game", "pairing", "first_game", "k", "card_no"}
 NOT_PERCENT = re.compile(r"(rating|rank|turns|games|count|^k$|elo)")
+SHARES = {"changed_games"}  # a what-if's share of games whose winner changed, not a count
 
 
 @dataclass
@@ -70,7 +71,7 @@ def _interval_of(col: str, cols: set[str]) -> tuple[str, str] | None:
 
 
 def is_percent(col: str) -> bool:
-    return bool(PERCENT.search(col)) and not NOT_PERCENT.search(col)
+    return col in SHARES or (bool(PERCENT.search(col)) and not NOT_PERCENT.search(col))
 
 
 def _num(x, percent: bool, plain: bool = False, places: int | None = None) -> str:

@@ -32,11 +32,32 @@ def army_names() -> list[str]:
     return [a.name for a in load_builtin_armies()]
 
 
+def _signature_default(command_spec, name: str):
+    import inspect
+
+    return inspect.signature(command_spec).parameters[name].default
+
+
+def library_defaults(kind: str) -> dict:
+    """The defaults the study command ``kind`` really takes, as its library resolves an
+    option left out (``balance.policy_specs``, ``variants.policy_names``, the builders'
+    signatures): what a form shows and what its job runs when a field is left empty."""
+    from manoeuvre_sim.analyses.manoeuvre import balance as B
+
+    if kind.startswith("hex"):
+        from manoeuvre_sim.analyses.hexgame import variants, whatif
+
+        spec = whatif.command_spec if kind == "hex whatif" else variants.command_spec
+        return {"policies": ",".join(variants.policy_names(None)),
+                "games_per_pairing": str(_signature_default(spec, "games_per_pairing")),
+                "seed": str(_signature_default(spec, "seed"))}  # fmt: skip
+    return {"armies": ",".join(army_names()), "policy": B.policy_specs()[0].policy_a,
+            "games_per_pairing": str(_signature_default(B.command_spec, "games_per_pairing")),
+            "seed": str(_signature_default(B.command_spec, "seed"))}  # fmt: skip
+
+
 def balance_defaults(game: str) -> dict:
-    if game == "hex":
-        return {"policies": "capital,attrition", "games_per_pairing": "2000", "seed": "1"}
-    return {"armies": ",".join(army_names()), "policy": "", "games_per_pairing": "1000",
-            "seed": "1"}  # fmt: skip
+    return library_defaults("hex balance" if game == "hex" else "balance")
 
 
 def _common(p: Params) -> dict:
@@ -153,11 +174,13 @@ def whatif_context(root: Path, p: Params, sent: bool = False) -> dict:
     """The what-if form's context: the game, the study it starts from, the army's fields."""
     start = _from_study(root, p.string("from"))
     game = p.choice("game", ["manoeuvre", "hex"], start.get("game", "manoeuvre"))
-    form = {"games_per_pairing": "1000" if game == "manoeuvre" else "2000", "seed": "1",
-            "policies": "capital,attrition"} | {k: str(v) for k, v in start.items()}  # fmt: skip
+    form = library_defaults("hex whatif" if game == "hex" else "whatif")
+    form |= {k: str(v) for k, v in start.items() if v not in (None, "")}
     if sent:
         form |= {k: p.raw(k) or "" for k in p._keys()}
-    ctx = {"game": game, "source": p.string("from"), "form": form}
+    kind = "hex whatif" if game == "hex" else "whatif"
+    ctx = {"game": game, "source": p.string("from"), "form": form,
+           "defaults": library_defaults(kind)}  # fmt: skip
     if game == "hex":
         return ctx | _hex_rows()
     names = army_names()
