@@ -212,7 +212,7 @@ def _links(text: str) -> list[str]:
 
 def _compare_urls(app, sources: list[Source]) -> list[str]:
     """``/compare?a=..&b=..`` for every two studies of the same game, when the workbench
-    has that page."""
+    has that page (the pairs it refuses are left out, and said so)."""
     if not any(getattr(r, "path", None) == "/compare" for r in app.routes):
         return []
     urls = []
@@ -234,6 +234,7 @@ def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
         url = replay_href(src.info, s.pairing, s.game, s.label if many else None)
         f = crawler.get(url, required=False)
         if f is None:
+            crawler.later = max(crawler.later - 1, 0)  # nor its trace
             continue
         page_url, text = crawler.raw[f]
         crawler.raw[f] = (page_url, static_replay(crawler.client, text, crawler.tell, f))

@@ -79,7 +79,7 @@ _NAV_NOTE = (
 
 # the static copy's own bits: the navigation's note, a form it cannot send
 SITE_CSS = """/* manoeuvre-sim site: the static copy's own bits */
-.static-note { color: var(--muted, #666); font-size: 0.9em; margin-left: 1em; }
+.static-note { color: #c9d2de; font-size: 0.9em; margin-left: 1em; cursor: help; }
 fieldset.static-off { border: 0; padding: 0; margin: 0; }
 #site-comparisons ul, #site-replays ul { padding-left: 1.2em; }
 """

@@ -128,6 +128,8 @@ def test_every_page_loads_from_files_with_the_network_off(site, browser):
             nav = pg.eval_on_selector_all("header nav a", "els => els.map(e => e.textContent)")
             assert nav == ["Studies"], (path, nav)
             assert pg.inner_text("header nav .static-note").startswith("static copy"), path
+            words = pg.inner_text("header nav")
+            assert not any(w in words for w in ("Odds", "Replay", "Jobs")), (path, words)
         for href in _local_links(pg):
             u = urlparse(href)
             assert u.scheme == "file", (path, href)
