@@ -45,7 +45,7 @@ def prepare(studies: str, warm=None, t0: float | None = None) -> str:
 
     t0 = time.perf_counter() if t0 is None else t0
     say = lambda text: click.echo(text, err=True)  # noqa: E731
-    say("starting the workbench: checking which game engines numba's cache holds...")
+    say("checking which game engines numba's cache holds...")
     kinds = [k for k in ("games", "hex") if not W.is_compiled(k)]
     steps = []
     if kinds:
@@ -91,6 +91,8 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
     on its board, studies and what-ifs run as jobs. Serves http://HOST:PORT/ until Ctrl-C;
     a job stopped with the server is resumed at the next start."""
     t0 = time.perf_counter()
+    click.echo("starting the workbench (its modules load first: seconds on a busy machine)...",
+               err=True)  # fmt: skip
     backend = pop_backend(kw)
     backend.pop("resume")
     try:

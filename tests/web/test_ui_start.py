@@ -41,13 +41,13 @@ def test_a_first_start_says_what_it_compiles_before_it_serves(monkeypatch, tmp_p
     lines = _start(monkeypatch, tmp_path, compiled={"games"})
     at = {}
     for i, line in enumerate(lines):
-        for key in ("checking", "compiling the game engine", "<compile", "compiled the game",
+        for key in ("starting the workbench", "checking", "compiling the game engine", "<compile", "compiled the game",
                     "preparing the replays", "<replays>", "ready in", "workbench: http",
                     "<serving>"):  # fmt: skip
             if key in line and key not in at:
                 at[key] = i
     order = sorted(at, key=at.get)
-    assert order == ["checking", "compiling the game engine", "<compile", "compiled the game",
+    assert order == ["starting the workbench", "checking", "compiling the game engine", "<compile", "compiled the game",
                      "preparing the replays", "<replays>", "ready in", "workbench: http",
                      "<serving>"], lines  # fmt: skip
     # the compile is named (only the kernel numba's cache lacks) with its estimate
