@@ -4,6 +4,7 @@ files that open from disk or any static host (docs/ui.md)."""
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -47,14 +48,38 @@ def site(sources: tuple[str, ...], out: str, replays: int, force: bool, quiet: b
             "pip install 'manoeuvre-sim[web]'"
         ) from None
 
-    def progress(done: int, url: str) -> None:
-        sys.stderr.write(f"\rsite: {done} pages  {url[:60]:<60}")
-        sys.stderr.flush()
-
+    t = time.perf_counter()
+    stream = sys.stderr
     result = build_site(list(sources), out, replays=replays, force=force,
-                        progress=None if quiet else progress)  # fmt: skip
-    if not quiet:
-        sys.stderr.write("\n")
+                        progress=None if quiet else progress_printer(stream))  # fmt: skip
+    if not quiet and stream.isatty():
+        stream.write("\n")
     for s in result.skipped:
         click.echo(f"site: left out {s}", err=True)
-    click.echo(f"site: {len(result.files)} files in {result.out} (open {result.out}/index.html)")
+    size = sum(p.stat().st_size for p in result.out.rglob("*") if p.is_file())
+    click.echo(
+        f"site: {len(result.files)} files, {size / 1e6:.1f} MB in {result.out}, "
+        f"{time.perf_counter() - t:.0f} s (open {result.out}/index.html)"
+    )
+
+
+def progress_printer(stream, every: float = 2.0, clock=time.monotonic):
+    """The site's progress on ``stream``: ``site: files 37/120  what``, rewritten in place on
+    a terminal; else a line of its own at most every ``every`` seconds and at the last file
+    (a log gets lines, never one line rewritten)."""
+    tty = bool(getattr(stream, "isatty", lambda: False)())
+    last = [float("-inf")]
+
+    def progress(done: int, total: int, what: str) -> None:
+        line = f"site: files {done}/{total}  {what}"
+        if tty:
+            stream.write("\r" + line[:100].ljust(100))
+        else:
+            now = clock()
+            if now - last[0] < every and done < total:
+                return
+            last[0] = now
+            stream.write(line + "\n")
+        stream.flush()
+
+    return progress

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import sys
+import time
 
 import click
 
@@ -20,20 +21,47 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+REPLAY_SECONDS = 60  # about how long the replays' traced engines compile cold, both games
+
+
 def _warm_replays(studies: str) -> None:
     """Replay one game of each game, so that the traced kernels the replay pages play are
     compiled (or loaded from numba's cache) before the first visitor asks: a minute the
     first time after an install, a second or two after."""
-    import time
-
     from manoeuvre_sim.web.params import Params
     from manoeuvre_sim.web.replay_data import replayed
 
-    t = time.perf_counter()
-    click.echo("preparing the replays (compiled once: about a minute the first time)...", err=True)
     replayed("manoeuvre", Params({"army_a": "France", "army_b": "Russia"}), studies)
     replayed("hex", Params({}), studies)
-    click.echo(f"ready in {time.perf_counter() - t:.1f} s", err=True)
+
+
+def prepare(studies: str, warm=None, t0: float | None = None) -> str:
+    """Everything the workbench compiles before it serves, each step said before it starts
+    and its progress shown as ``make setup``'s warm-up shows it (:class:`warmup.Ticker`):
+    the game engines' batch kernels numba's cache lacks, then the replays' traced kernels.
+    Returns the "ready" line: the seconds since ``t0`` (the command's start), and what
+    took them."""
+    from manoeuvre_sim.core import warmup as W
+
+    t0 = time.perf_counter() if t0 is None else t0
+    say = lambda text: click.echo(text, err=True)  # noqa: E731
+    say("checking which game engines numba's cache holds...")
+    kinds = [k for k in ("games", "hex") if not W.is_compiled(k)]
+    steps = []
+    if kinds:
+        say(f"{W.compiling_message(kinds)} ({', '.join(kinds)}){W.load_note()} ...")
+        with W.Ticker(kinds) as ticker:
+            secs = W.compile_kernels(kinds, ticker)
+        say(f"compiled the game engines ({', '.join(kinds)}) in {secs:.0f} s, "
+            f"{ticker.functions} functions (kept in numba's cache)")  # fmt: skip
+        steps.append(f"compiling {secs:.0f} s")
+    say(f"preparing the replays: one game of each game played with its events traced "
+        f"(compiled once: about {REPLAY_SECONDS} s the first time){W.load_note()} ...")  # fmt: skip
+    t = time.perf_counter()
+    with W.Ticker(["replays"], estimate=REPLAY_SECONDS) as ticker:
+        (warm or _warm_replays)(studies)
+    steps.append(f"replays {time.perf_counter() - t:.1f} s")
+    return f"ready in {time.perf_counter() - t0:.1f} s ({', '.join(steps)})"
 
 
 @click.command()
@@ -62,6 +90,9 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
     """The browser workbench: both games' odds, every study to explore, any game replayed
     on its board, studies and what-ifs run as jobs. Serves http://HOST:PORT/ until Ctrl-C;
     a job stopped with the server is resumed at the next start."""
+    t0 = time.perf_counter()
+    click.echo("starting the workbench (its modules load first: seconds on a busy machine)...",
+               err=True)  # fmt: skip
     backend = pop_backend(kw)
     backend.pop("resume")
     try:
@@ -81,15 +112,10 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
             "this network; it has no login",
             err=True,
         )
-    if not no_warmup:
-        from manoeuvre_sim.core.warmup import compile_kernels, is_compiled
-
-        kinds = [k for k in ("games", "hex") if not is_compiled(k)]
-        if kinds:
-            click.echo(f"compiling the game engines first ({', '.join(kinds)})...", err=True)
-            compile_kernels(kinds)
-        _warm_replays(studies)
+    ready = None if no_warmup else prepare(studies, t0=t0)
     app = create_app(studies, backend, host=host)
+    if ready:
+        click.echo(ready, err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"manoeuvre-sim workbench: http://{shown}:{port}/  (studies: {studies}; Ctrl-C stops)"

@@ -81,12 +81,14 @@ class Ticker:
     s (a log stays short). Use as a context manager; :meth:`kernel` names the kernel
     being compiled."""
 
-    def __init__(self, kinds, stream=None, interval: float = 1.0, every: float = 15.0):
-        self.kinds = tuple(kinds)
+    def __init__(self, kinds, stream=None, interval: float = 1.0, every: float = 15.0,
+                 estimate: float | None = None):  # fmt: skip
+        self.kinds = tuple(kinds)  # kernels of COMPILE_SECONDS, or any names with `estimate`
         self.stream = stream if stream is not None else sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.interval = interval if self.tty else every
-        self.estimate = sum(COMPILE_SECONDS[k] for k in self.kinds)
+        self.estimate = (sum(COMPILE_SECONDS[k] for k in self.kinds) if estimate is None
+                         else estimate)  # fmt: skip
         self.functions = 0
         self.current = 0
         self._stop = threading.Event()

@@ -11,26 +11,32 @@ whole site is written into a scratch folder renamed onto ``--out`` at the end, s
 interrupted run never leaves half a site.
 
 What the site holds: the list of its studies (``index.html``), each study's page (and one per
-label of its records), each pairing's page (its games table's first
-:data:`MAX_GAME_PAGES` pages; the rest are in the games' records, not in the site), the
-study's CSV tables, the replays of a sample of games per study
-(:func:`~manoeuvre_sim.analyses.common.study_sample.lopsided_games`, each board written
-into the page so stepping needs no server), and the comparison page of every two studies of
-the same game when the workbench has ``/compare``. ``site.json`` records the seeds, rules
+label of its records), each pairing's page (its games table's first page, 50 games: the
+others are in the study's records), the study's CSV tables, the replays of a sample of games
+per study (:func:`~manoeuvre_sim.analyses.common.study_sample.lopsided_games`, each board
+written into the page so stepping needs no server), and the comparison page of every two
+studies of the same game when the workbench has ``/compare`` (linked from the index, in
+place of its form, and from both studies' pages). ``site.json`` records the seeds, rules
 versions and data hashes of the studies and the tool's version.
+
+Nothing links to a page the site lacks (:func:`~.site_links.rewrite_page`): such a link is
+its text alone, the navigation keeps only the items the copy has, and a pairing's page says
+which of its games replay (a ▶ before their number). ``site.css`` styles these bits.
 """
 
 from __future__ import annotations
 
+import html as H
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
@@ -39,14 +45,16 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.web import site_links as L
 from manoeuvre_sim.web.render import STATIC
 from manoeuvre_sim.web.site_pages import (
+    SITE_CSS,
     SITE_JS,
-    notice_page,
+    comparisons_html,
+    games_note_html,
+    nav_note_html,
     provenance_html,
     replays_html,
     static_replay,
 )
 
-MAX_GAME_PAGES = 20  # pages of a pairing's games table written (50 games a page)
 MAX_FILES = 20_000  # pages and tables of one site at most
 CRAWLED = {"/study", "/study/pairing", "/study/table.csv"}  # followed from page to page
 
@@ -129,7 +137,8 @@ def check_out(out: Path, sources: list[Path], force: bool) -> None:
 
 
 class _Crawler:
-    """Requests pages through the TestClient, rewrites and keeps them."""
+    """Requests pages through the TestClient, rewrites and keeps them, and tells
+    ``progress`` (files written so far, files planned, what) after each."""
 
     def __init__(self, client, progress, scratch: Path):
         self.client = client
@@ -138,6 +147,18 @@ class _Crawler:
         self.pages: dict[str, str | bytes] = {}  # file -> rewritten text (or bytes)
         self.raw: dict[str, tuple[str, str]] = {}  # file -> (url, raw text) of pages
         self.skipped: list[str] = []
+        self.queued: set[str] = set()  # files the crawl will ask for and has not yet
+        self.later = 0  # files asked for after the crawl (replays, comparisons)
+
+    def done(self) -> int:
+        return len(self.pages) + len(self.raw)
+
+    def total(self) -> int:
+        return self.done() + len(self.queued) + self.later
+
+    def tell(self, what: str) -> None:
+        if self.progress:
+            self.progress(self.done(), max(self.total(), self.done()), what)
 
     def get(self, url: str, required: bool = True) -> str | None:
         f = L.file_for(url)
@@ -145,9 +166,13 @@ class _Crawler:
             raise UsageError(f"site: no file for {url!r}")
         if f in self.pages or f in self.raw:
             return f
-        if len(self.pages) + len(self.raw) >= MAX_FILES:
+        if self.done() >= MAX_FILES:
             raise UsageError(f"site: more than {MAX_FILES} files; give fewer studies")
         r = self.client.get(url)
+        if f in self.queued:
+            self.queued.discard(f)
+        elif self.later:
+            self.later -= 1
         if r.status_code != 200:
             if required:
                 raise UsageError(f"site: the workbench answered {r.status_code} at {url}")
@@ -160,14 +185,14 @@ class _Crawler:
             self.raw[f] = (url, text)
         else:
             self.pages[f] = r.content
-        if self.progress:
-            self.progress(len(self.pages) + len(self.raw), url)
+        self.tell(f)
         return f
 
     def crawl(self, seeds: list[str]) -> None:
         """Each seed, then every page of :data:`CRAWLED` its pages link to (a pairing's
-        games table up to :data:`MAX_GAME_PAGES`)."""
+        first page of games only)."""
         todo = deque(seeds)
+        self.queued |= {L.file_for(u) for u in seeds}
         while todo:
             url = todo.popleft()
             f = self.get(url)
@@ -175,27 +200,24 @@ class _Crawler:
                 continue
             for link in _links(self.raw[f][1]):
                 key = L.key_of(link)
-                if key is None or key[0] not in CRAWLED or L.file_for(link) in self.raw:
+                if key is None or key[0] not in CRAWLED:
                     continue
-                page = dict(key[1]).get("page", "1")
-                if key[0] == "/study/pairing" and not _page_ok(page):
+                g = L.file_for(link)
+                if g in self.raw or g in self.pages or g in self.queued:
                     continue
+                if key[0] == "/study/pairing" and dict(key[1]).get("page", "1") != "1":
+                    continue  # the rest of the games are in the records (and the workbench)
+                self.queued.add(g)
                 todo.append(link)
 
 
-def _page_ok(page: str) -> bool:
-    return page.isdigit() and 1 <= int(page) <= MAX_GAME_PAGES
-
-
 def _links(text: str) -> list[str]:
-    import html as H
-
     return [H.unescape(m.group(2)) for m in L._ATTR.finditer(text)]
 
 
 def _compare_urls(app, sources: list[Source]) -> list[str]:
     """``/compare?a=..&b=..`` for every two studies of the same game, when the workbench
-    has that page."""
+    has that page (the pairs it refuses are left out, and said so)."""
     if not any(getattr(r, "path", None) == "/compare" for r in app.routes):
         return []
     urls = []
@@ -217,9 +239,10 @@ def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
         url = replay_href(src.info, s.pairing, s.game, s.label if many else None)
         f = crawler.get(url, required=False)
         if f is None:
+            crawler.later = max(crawler.later - 1, 0)  # nor its trace
             continue
         page_url, text = crawler.raw[f]
-        crawler.raw[f] = (page_url, static_replay(crawler.client, text, crawler.progress))
+        crawler.raw[f] = (page_url, static_replay(crawler.client, text, crawler.tell, f))
         trace = url.replace("?", "/trace.jsonl?", 1)
         crawler.get(trace, required=False)
         done.append({"url": url, "file": f, "pairing": s.pairing, "label": s.label,
@@ -227,7 +250,7 @@ def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
     return done
 
 
-def _record(sources: list[Source], replays: dict, compare: list[str], skipped) -> dict:
+def _record(sources: list[Source], replays: dict, compare: list[str], skipped, n: int) -> dict:
     studies = []
     for s in sources:
         m = s.info.manifest or {}
@@ -239,42 +262,127 @@ def _record(sources: list[Source], replays: dict, compare: list[str], skipped) -
             "command": m.get("command"), "replays": replays.get(s.name, []),
         })  # fmt: skip
     return {"tool": "manoeuvre-sim", "version": __version__, "replay_rule": RULE,
+            "replays": n,
             "studies": studies, "comparisons": compare, "skipped": skipped}  # fmt: skip
 
 
-def _finish(f: str, text: str, record: dict, notes: dict, held: set[str]) -> str:
-    """A rendered page as the site writes it: the sample's note on a study's page, the
-    provenance on the index, site.js where there are charts, a footer naming site.json,
-    then every link made relative."""
-    if f in notes:
-        text = text.replace("</main>", replays_html(notes[f], RULE) + "</main>", 1)
+_GAMES = re.compile(r'(<section id="games">)(.*?)(</section>)', re.DOTALL)
+_PAGER = re.compile(r'<div class="controls pager">.*?</div>', re.DOTALL)
+_NOTE = re.compile(r"<p\b[^>]*>(?:(?!</p>).)*\breplay(?:(?!</p>).)*</p>", re.DOTALL | re.I)
+_HEAD = re.compile(r"(<h2>[^<]*</h2>)")
+_NAV = re.compile(r"(<nav>)(.*?)(</nav>)", re.DOTALL)
+_NAV_LINK = re.compile(r'<a\b[^>]*\shref="([^"]*)"[^>]*>.*?</a>\s*', re.DOTALL)
+_COMPARE_FORM = re.compile(r'<form id="compare-form".*?</form>', re.DOTALL)
+_SAME_SORT = re.compile(r'<td( class="name")? data-sort="([^"<>]*)">\2</td>')
+_TICK = re.compile(r'<input type="checkbox" name="study" value="([^"]*)" form="compare-form"[^>]*>')
+
+
+def _pairs(record: dict) -> list[tuple[str, str, str]]:
+    """The comparisons written: (url, study a, study b)."""
+    out = []
+    for url in record["comparisons"]:
+        q = dict(parse_qsl(urlsplit(url).query))
+        out.append((url, q["a"], q["b"]))
+    return out
+
+
+def _index_page(text: str, record: dict) -> str:
+    """The list of studies as the copy has it: the comparisons written in place of the
+    form that asks the server for one, and each study's row linking its comparisons in
+    place of its tick box."""
+    pairs = _pairs(record)
+    text = _COMPARE_FORM.sub(lambda m: comparisons_html(pairs, None), text, count=1)
+
+    def tick(m: re.Match) -> str:
+        me = H.unescape(m.group(1))
+        return " ".join(f'<a href="{H.escape(u)}">v {H.escape(b if a == me else a)}</a>'
+                        for u, a, b in pairs if me in (a, b))  # fmt: skip
+
+    return _TICK.sub(tick, text)
+
+
+def _pairing_games(text: str, games: int | None, replays: int) -> str:
+    """A pairing's page as the copy has it (after its links are rewritten): the pager and
+    the server's note on replays replaced by what is true here, which games are in the
+    table and which of them replay (the ▶ links)."""
+    m = _GAMES.search(text)
+    if m is None:
+        return text
+    body = _PAGER.sub("", _NOTE.sub("", m.group(2)), count=1)
+    rows = body.count("<tr>") - 1  # the header's row
+    linked = body.count(">▶ ")
+    note = games_note_html(max(rows, 0), games, linked, replays)
+    body, n = _HEAD.subn(lambda h: h.group(1) + note, body, count=1)
+    if not n:
+        body = note + body
+    return text[: m.start(2)] + body + text[m.end(2) :]
+
+
+def _finish(f: str, text: str, record: dict, held: set[str], games: dict) -> str:
+    """A rendered page as the site writes it: the sample's note on a study's page and its
+    comparisons, the provenance and comparisons on the index, site.js where there are
+    charts, site.css, a footer naming site.json, then every link made relative, the
+    navigation's live-only items left out and a pairing's games note made true."""
+    study = record["files"].get(f)
+    if study is not None:
+        s = record["by_name"][study]
+        extra = replays_html(s["replays"], RULE)
+        extra += comparisons_html([p for p in _pairs(record) if study in p[1:]], study)
+        text = text.replace("</main>", extra + "</main>", 1)
     if f == L.INDEX:
+        text = _index_page(text, record)
         text = text.replace("</main>", provenance_html(record) + "</main>", 1)
     if 'class="vega-spec"' in text:
         js = L.relative(f, "site.js")
         text = text.replace("</body>", f'<script src="{js}"></script></body>', 1)
+    css = L.relative(f, "site.css")
+    text = text.replace("</head>", f'<link rel="stylesheet" href="{css}">\n</head>', 1)
     where = L.relative(f, "site.json")
     text = text.replace(" · local workbench (docs/ui.md)", "", 1).replace(
         "</footer>",
         f' · a static copy (manoeuvre-sim site): <a href="{where}">site.json</a></footer>',
         1,
     )
-    return L.rewrite_page(text, f, held)
+    text = _NAV.sub(lambda m: m.group(1) + _NAV_LINK.sub(
+        lambda a: a.group(0) if L.target(H.unescape(a.group(1)), held) else "", m.group(2)
+    ) + nav_note_html() + m.group(3), text, count=1)  # fmt: skip
+    text = L.rewrite_page(text, f, held)
+    if f.startswith("pairing/"):
+        text = _pairing_games(text, games.get(f), record["replays"])
+    # a cell's sort key when it is its text (the tables' script sorts by the text then)
+    return _SAME_SORT.sub(r"<td\1>\2</td>", text)
 
 
-def _write(tmp: Path, crawler: _Crawler, record: dict) -> list[str]:
-    held = set(crawler.pages) | set(crawler.raw) | {L.NOTICE}
-    notes = {L.file_for("/study?" + urlencode({"dir": s["name"]})): s["replays"]
-             for s in record["studies"]}  # fmt: skip
-    pages = {f: text for f, (_url, text) in crawler.raw.items()} | {L.NOTICE: notice_page()}
+def _write(tmp: Path, crawler: _Crawler, record: dict, games: dict) -> list[str]:
+    held = set(crawler.pages) | set(crawler.raw)
+    index = dict(record)
+    index["files"] = {L.file_for("/study?" + urlencode({"dir": s["name"]})): s["name"]
+                      for s in record["studies"]}  # fmt: skip
+    index["by_name"] = {s["name"]: s for s in record["studies"]}
+    pages = {f: text for f, (_url, text) in crawler.raw.items()}
     for f, text in sorted(pages.items()):
-        _put(tmp, f, _finish(f, text, record, notes, held).encode("utf-8"))
+        _put(tmp, f, _finish(f, text, index, held, games).encode("utf-8"))
     for f, data in sorted(crawler.pages.items()):
         _put(tmp, f, data)
     _put(tmp, "site.js", SITE_JS.encode("utf-8"))
+    _put(tmp, "site.css", SITE_CSS.encode("utf-8"))
     _put(tmp, "site.json", (json.dumps(record, indent=2) + "\n").encode("utf-8"))
     shutil.copytree(STATIC, tmp / "static", ignore=shutil.ignore_patterns("__pycache__"))
-    return sorted([*pages, *crawler.pages, "site.js", "site.json"])
+    return sorted([*pages, *crawler.pages, "site.js", "site.css", "site.json"])
+
+
+def _games_of(srcs: list[Source]) -> dict[str, int]:
+    """The games of each pairing's page, by its file (from each study's pairing index)."""
+    out = {}
+    for s in srcs:
+        index = SF.pairing_index(s.info.path)
+        many = "label" in index and index["label"].nunique() > 1
+        for row in index.itertuples():
+            q = {"dir": s.name, "pairing": int(row.pairing)}
+            if many:
+                q["label"] = row.label
+            out[L.file_for("/study/pairing?" + urlencode(q))] = int(row.games)
+    return out
 
 
 def _put(tmp: Path, rel: str, data: bytes) -> None:
@@ -300,7 +408,7 @@ def build_site(
     out: str | Path,
     replays: int = 3,
     force: bool = False,
-    progress: Callable[[int, str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> SiteResult:
     """Write the static site of the studies ``sources`` into ``out``.
 
@@ -313,7 +421,9 @@ def build_site(
     replays : int
         Games replayed per study (the sample's rule: :data:`RULE`).
     progress : callable, optional
-        Called with (files so far, address) after each page is rendered.
+        Called with (files so far, files in all, what) after each file is rendered and
+        every 50 boards of a replay; the total grows while the crawl finds pages, and is
+        exact once the studies' pages are read.
     """
     from starlette.testclient import TestClient
 
@@ -340,11 +450,15 @@ def build_site(
         with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=True) as client:
             crawler = _Crawler(client, progress, scratch)
             crawler.get("/studies")
+            samples = {s.name: len(lopsided_games(s.info.path, replays)) for s in srcs}
+            wanted = _compare_urls(app, srcs)
+            crawler.later = 2 * sum(samples.values()) + len(wanted)  # replay + trace each
             crawler.crawl(["/study?" + urlencode({"dir": s.name}) for s in srcs])
             sampled = {s.name: _replays(crawler, s, replays) for s in srcs}
-            compare = [u for u in _compare_urls(app, srcs) if crawler.get(u, required=False)]
-        record = _record(srcs, sampled, compare, crawler.skipped)
-        files = _write(tmp, crawler, record)
+            compare = [u for u in wanted if crawler.get(u, required=False)]
+            games = _games_of(srcs)
+        record = _record(srcs, sampled, compare, crawler.skipped, replays)
+        files = _write(tmp, crawler, record, games)
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -8,8 +8,9 @@ file-name component in which each character other than ``A-Z a-z 0-9 -`` is writ
 hostile query cannot make a name leave its folder, and two different URLs never share a
 file. :func:`confined` checks the joined path once more before anything is written.
 
-A link to a page the site does not hold (the odds, the forms, a game not sampled, a job
-page) goes to :data:`NOTICE`, a page saying that this is a static copy.
+A link to a page the site does not hold (the odds, the forms, a game not replayed, a job
+page) is no link at all: its text stays (a form sending to one is disabled, titled
+:data:`OFF`), so no page of the site leads to a page it does not have.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from manoeuvre_sim.core.errors import UsageError
 
-NOTICE = "static.html"  # the page every link to a live-only page goes to
+OFF = "needs the live workbench (manoeuvre-sim ui)"  # the title of an unlinked link
 INDEX = "index.html"
 MAX_NAME = 120  # characters of a file name before it is shortened with a hash
 _PLAIN = re.compile(r"[A-Za-z0-9-]")
@@ -44,6 +45,8 @@ ROOT_PAGES = {"/": INDEX, "/studies": INDEX}
 # the file name, so /study/pairing?dir=x&pairing=1 and ...&page=1&size=50 are one file
 DEFAULTS = {"/study/pairing": {("page", "1"), ("size", "50")}}
 _ATTR = re.compile(r'(\s(?:href|src|action)=)"([^"]*)"')
+_ANCHOR = re.compile(r'<a\b([^>]*?)\shref="([^"]*)"([^>]*)>(.*?)</a>', re.DOTALL)
+_FORM = re.compile(r'(<form\b[^>]*?)\saction="([^"]*)"([^>]*>)(.*?)(</form>)', re.DOTALL)
 _HX = re.compile(r'\shx-[a-z-]+="[^"]*"')
 _JSON_SCRIPT = re.compile(
     r'(<script\b[^>]*type="application/json"[^>]*>)(.*?)(</script>)', re.DOTALL
@@ -136,17 +139,25 @@ def _static(rel: str) -> bool:
     return rel.startswith("static/") and (STATIC / rel[len("static/") :]).is_file()
 
 
-def link(url: str, from_file: str, held: set[str]) -> str:
+def target(url: str, held: set[str]) -> str | None:
+    """The file the site holds for the server address ``url`` (its ``#fragment`` aside),
+    or None when the site does not hold it."""
+    f = file_for(url.partition("#")[0])
+    return f if f is not None and (f in held or _static(f)) else None
+
+
+def link(url: str, from_file: str, held: set[str]) -> str | None:
     """``url`` as the page ``from_file`` of the site should link it: the relative path of
-    its file when the site holds it (a ``#fragment`` kept), the notice page when it is a
-    workbench address the site lacks, unchanged when it is not a workbench address."""
+    its file when the site holds it (a ``#fragment`` kept), None when it is a workbench
+    address the site lacks (the caller drops the link), unchanged when it is not a
+    workbench address."""
     if not url.startswith("/") or url.startswith("//"):
         return url
-    base, _, fragment = url.partition("#")
-    target = file_for(base)
-    if target is None or not (target in held or _static(target)):
-        target = NOTICE
-    rel = relative(from_file, target)
+    f = target(url, held)
+    if f is None:
+        return None
+    fragment = url.partition("#")[2]
+    rel = relative(from_file, f)
     return f"{rel}#{fragment}" if fragment else rel
 
 
@@ -171,11 +182,31 @@ def rewrite_page(text: str, from_file: str, held: set[str]) -> str:
     """A rendered page with every server address made a relative file link: its
     ``href``/``src``/``action`` attributes and the addresses inside its JSON ``<script>``
     blocks (the charts' cells, the replay's data); its htmx attributes removed (a static
-    copy has no server to ask)."""
+    copy has no server to ask). What the site lacks is not linked: a link to it becomes its
+    text alone, a form sending to it is disabled, an attribute or a JSON address
+    naming it is dropped (``null``). A link to a replayed game named by its number reads
+    ``▶ N``."""
+
+    def anchor(m: re.Match) -> str:
+        url = html.unescape(m.group(2))
+        rel = link(url, from_file, held)
+        if rel is None:
+            return m.group(4)
+        inner = m.group(4)
+        if inner.strip().isdigit() and (target(url, held) or "").startswith("replay/"):
+            inner = f"▶ {inner.strip()}"
+        href = html.escape(rel, quote=True)
+        return f'<a{m.group(1)} href="{href}"{m.group(3)}>{inner}</a>'
+
+    def form(m: re.Match) -> str:
+        if link(html.unescape(m.group(2)), from_file, held) is not None:
+            return m.group(0)
+        return (f'{m.group(1)}{m.group(3)}<fieldset class="static-off" disabled title="{OFF}">'
+                f"{m.group(4)}</fieldset>{m.group(5)}")  # fmt: skip
 
     def attr(m: re.Match) -> str:
-        url = html.unescape(m.group(2))
-        return f'{m.group(1)}"{html.escape(link(url, from_file, held), quote=True)}"'
+        rel = link(html.unescape(m.group(2)), from_file, held)
+        return "" if rel is None else f'{m.group(1)}"{html.escape(rel, quote=True)}"'
 
     def block(m: re.Match) -> str:
         try:
@@ -185,5 +216,7 @@ def rewrite_page(text: str, from_file: str, held: set[str]) -> str:
         return m.group(1) + script_json(_json_links(value, from_file, held)) + m.group(3)
 
     text = _HX.sub("", text)
+    text = _ANCHOR.sub(anchor, text)
+    text = _FORM.sub(form, text)
     text = _ATTR.sub(attr, text)
     return _JSON_SCRIPT.sub(block, text)

@@ -1,27 +1,16 @@
-"""The static site's own bits of page (``manoeuvre-sim site``): the notice that a page needs
-the live workbench, the provenance of the site's studies on its index, the note of which
-games are replayed on a study's page, and a replay page made to step from its own file."""
+"""The static site's own bits of page (``manoeuvre-sim site``): the navigation's word that
+this is a static copy, the provenance of the site's studies on its index, the note of which
+games are replayed on a study's page and on a pairing's, the comparisons written, the
+site's CSS, and a replay page made to step from its own file."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from manoeuvre_sim import __version__
 from manoeuvre_sim.web.render import ENV
 
 MAX_STEPS = 2_000  # boards written into one replay page at most
-
-_NOTICE = ENV.from_string(
-    """{% extends "base.html" %}{% block main %}
-<h1>Not in this static copy</h1>
-<p id="static-notice">This is a static copy of some studies, written by
-<code>manoeuvre-sim site</code>. The page you asked for (the odds, a form, a game that was not
-replayed, a page of the live workbench) needs the workbench's server: run
-<code>manoeuvre-sim ui</code> for the live pages.</p>
-<p><a href="/studies">The studies of this copy</a></p>
-{% endblock %}"""
-)
 
 _PROVENANCE = ENV.from_string(
     """<section id="site-provenance"><h2>This static copy</h2>
@@ -75,9 +64,58 @@ _ELEMENT = re.compile(r"(?=<)")
 _DATA = re.compile(r'(<script type="application/json" id="replay-data">)(.*?)(</script>)', re.S)
 
 
-def notice_page() -> str:
-    """The page every link to a live-only page goes to."""
-    return _NOTICE.render(title="Static copy", version=__version__)
+_COMPARISONS = ENV.from_string(
+    """<section id="site-comparisons"><h2>Compared in this copy</h2>
+{% if pairs %}<ul>{% for url, a, b in pairs %}<li><a href="{{ url }}">{{ a }} v {{ b }}</a></li>
+{% endfor %}</ul>{% else %}<p class="muted">No other study of {{ "this" if study else "one" }}
+game in this copy to compare{{ " it" if study else "" }} with.</p>{% endif %}</section>
+"""
+)
+
+_NAV_NOTE = (
+    '<span class="static-note" title="the odds, the replay of any game and the jobs need the '
+    'live workbench: manoeuvre-sim ui">static copy: the studies only</span>'
+)
+
+# the static copy's own bits: the navigation's note, a form it cannot send
+SITE_CSS = """/* manoeuvre-sim site: the static copy's own bits */
+.static-note { color: #c9d2de; font-size: 0.9em; margin-left: 1em; cursor: help; }
+fieldset.static-off { border: 0; padding: 0; margin: 0; }
+#site-comparisons ul, #site-replays ul { padding-left: 1.2em; }
+"""
+
+
+def nav_note_html() -> str:
+    """The navigation's word in place of its live-only items (odds, replay, jobs)."""
+    return _NAV_NOTE
+
+
+def comparisons_html(pairs: list[tuple[str, str, str]], study: str | None) -> str:
+    """The comparisons written (url, study a, study b): on the index (``study`` None) and on
+    a study's page (those it is in)."""
+    return _COMPARISONS.render(pairs=pairs, study=study)
+
+
+def games_note_html(rows: int, games: int | None, linked: int, replays: int) -> str:
+    """A pairing's games note in the copy: how many of its games its table shows, and that
+    the games with a ▶ link (``linked`` of them) replay here; ``replays``: the games the
+    copy replays per study (its ``--replays``)."""
+    games = rows if games is None else games
+    if rows < games:
+        shown = (f"The first {rows:,} of this pairing's {games:,} games; the study's records "
+                 "hold them all, and the live workbench (<code>manoeuvre-sim ui</code>) pages "
+                 "through them.")  # fmt: skip
+    else:
+        shown = f"All {games:,} game{'' if games == 1 else 's'} of this pairing."
+    which = (f"the first game of each of the {replays} most lopsided pairings of each study, "
+             "listed on the study's page")  # fmt: skip
+    if linked:
+        replay = (f"Games with a ▶ link replay on their board in this copy ({linked} here; "
+                  f"it replays {which}); the others replay in the live workbench.")  # fmt: skip
+    else:
+        replay = (f"No game of this pairing replays in this copy (it replays {which}); every "
+                  "game replays in the live workbench.")  # fmt: skip
+    return f'<p class="muted" id="site-games">{shown} {replay}</p>'
 
 
 def provenance_html(record: dict) -> str:
@@ -116,11 +154,11 @@ def unpack(parts: list[str], runs: list[int]) -> str:
     return "".join("".join(parts[a : a + n]) for a, n in zip(runs[::2], runs[1::2], strict=True))
 
 
-def static_replay(client, text: str, progress=None) -> str:
+def static_replay(client, text: str, progress=None, label: str = "replay") -> str:
     """A replay page that steps with no server: every board (asked of the workbench's own
     ``board.svg`` address) is written into the page's data, packed (``parts`` and
     ``boards``: :func:`pack_boards`), and the data no longer names a server address to
-    fetch or to show in the address bar."""
+    fetch or to show in the address bar. ``progress(what)`` is told every 50 boards."""
     from manoeuvre_sim.web.site_links import script_json
 
     m = _DATA.search(text)
@@ -134,7 +172,7 @@ def static_replay(client, text: str, progress=None) -> str:
         r.raise_for_status()
         boards.append(r.text)
         if progress and i % 50 == 0:
-            progress(i, f"{data['board']}&step={i}")
+            progress(f"{label} board {i + 1}/{n}")
     parts, packed = pack_boards(boards)
     data = data | {"parts": parts, "boards": packed, "board": None, "page": None}
     return text[: m.start(2)] + script_json(data) + text[m.end(2) :]

@@ -6,15 +6,17 @@ replay steps with the arrow keys from its file alone; the CLI's errors are one l
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, urlencode, urlparse
 
 import pandas as pd
 import pytest
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
+from manoeuvre_sim.web import site_links as L
 from tests.web.chromium import watch_requests
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 
@@ -54,10 +56,11 @@ def site(studies_root, tmp_path_factory):  # noqa: F811
 
 def test_the_site_holds_the_pages_and_records_the_studies(site):
     out = site.out
-    for f in ("index.html", "static.html", "site.json", "study/balance.html",
+    for f in ("index.html", "site.css", "site.json", "study/balance.html",
               "table/balance__name-matrix.csv", "static/vendor/LICENSE-vega.txt",
               "static/vendor/VENDORED.md"):  # fmt: skip
         assert (out / f).is_file(), f
+    assert not (out / "static.html").exists()  # no page says "not in this copy"
     record = json.loads((out / "site.json").read_text())
     assert record["version"]
     for s in record["studies"]:
@@ -72,7 +75,9 @@ def test_the_site_holds_the_pages_and_records_the_studies(site):
                                              "/compare?a=hex%2Fbalance&b=hex%2Fwhatif"]  # fmt: skip
     cmp = (out / "compare/balance__b-whatif.html").read_text()
     assert 'href="../study/balance.html"' in cmp and "hx-get" not in cmp
-    assert 'href="../static.html"' in cmp  # the job page is not in the site
+    # the job page is not in the site: its link is its text alone
+    assert "<div></div>jobs</main>" in cmp  # (the stand-in's last link)
+    assert "static.html" not in cmp
     # the CSV tables are the study's, byte for byte
     assert (out / "table/balance__name-matrix.csv").read_bytes() == (
         site.root / "balance/matrix.csv"
@@ -83,17 +88,20 @@ def test_the_site_holds_the_pages_and_records_the_studies(site):
         assert 'href="/' not in text and 'src="/' not in text and 'action="/' not in text, f
 
 
-def _local_pages(out: Path, page) -> list[str]:
-    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
-    found = []
-    for h in hrefs:
-        u = urlparse(h)
-        if u.scheme == "file" and u.path.endswith(".html"):
-            found.append(unquote(u.path))
-    return found
+def _local_links(page) -> list[str]:
+    """Every link of the page (``a[href]``, ``link[href]``, ``script[src]``, ``img[src]``) as
+    the browser resolves it; the pages' own ``#fragment`` links aside."""
+    return page.eval_on_selector_all(
+        "a[href], link[href], script[src], img[src]",
+        "els => els.map(e => e.href || e.src).filter(h => h && !h.startsWith('about:'))",
+    )
 
 
 def test_every_page_loads_from_files_with_the_network_off(site, browser):
+    """The crawl from index.html, as a reader clicks: every link of every page resolves to
+    a file the site wrote, no page is a "not in this copy" notice, the navigation holds
+    only what the copy has (the live-only items replaced by one word), and the comparison
+    pages are reached from the index."""
     context = browser.new_context(viewport={"width": 1366, "height": 820}, offline=True)
     outside, problems = [], []
     context.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://")
@@ -103,23 +111,96 @@ def test_every_page_loads_from_files_with_the_network_off(site, browser):
     watch_requests(pg, problems)
     pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     pg.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
-    todo, seen = [str(site.out.resolve() / "index.html")], set()
+    out = site.out.resolve()
+    todo, seen, broken, navs = [str(out / "index.html")], set(), [], 0
     while todo:
         path = todo.pop()
         if path in seen:
             continue
         seen.add(path)
-        assert Path(path).is_file(), path
         pg.goto(Path(path).as_uri())
         pg.wait_for_load_state("load")
         charts = pg.locator(".chart")
         for i in range(charts.count()):
             charts.nth(i).locator("svg").first.wait_for(timeout=10_000)
-        todo.extend(p for p in _local_pages(site.out, pg) if p not in seen)
+        assert "Not in this static copy" not in pg.content(), path
+        if pg.locator("header nav").count():  # (the stand-in comparison page has none)
+            navs += 1
+            nav = pg.eval_on_selector_all("header nav a", "els => els.map(e => e.textContent)")
+            assert nav == ["Studies"], (path, nav)
+            assert pg.inner_text("header nav .static-note").startswith("static copy"), path
+            words = pg.inner_text("header nav")
+            assert not any(w in words for w in ("Odds", "Replay", "Jobs")), (path, words)
+        for href in _local_links(pg):
+            u = urlparse(href)
+            assert u.scheme == "file", (path, href)
+            target = Path(unquote(u.path))
+            if not target.is_file():
+                broken.append((path, href))
+            elif target.suffix == ".html" and str(target) not in seen:
+                todo.append(str(target))
     context.close()
-    assert outside == [] and problems == []
-    assert len(seen) >= 20
-    assert str(site.out.resolve() / "static.html") in seen
+    assert broken == [] and outside == [] and problems == []
+    assert len(seen) >= 20 and navs == len(seen) - 2
+    assert {str(out / "compare/balance__b-whatif.html"),
+            str(out / "compare/hex~2Fbalance__b-hex~2Fwhatif.html")} <= seen  # fmt: skip
+    assert not any(p.startswith(str(out / "static.html")) for p in seen)
+
+
+def test_pairing_pages_say_which_games_replay(site):
+    """Each pairing page's games note is true: "Games with a ▶ link replay" where the table
+    has ▶ links (each to a replay the site wrote), "No game of this pairing replays" where
+    it has none; no page says a game's number replays it."""
+    out = site.out
+    record = json.loads((out / "site.json").read_text())
+    replayed = {r["file"] for s in record["studies"] for r in s["replays"]}
+    pages = sorted((out / "pairing").glob("*.html"))
+    assert pages and not any("page-" in p.name for p in pages)  # the first page of games only
+    with_links = 0
+    for p in pages:
+        text = p.read_text()
+        assert "Click a game" not in text and "controls pager" not in text, p.name
+        links = re.findall(r'<a href="([^"]*)">▶ [\d,]+</a>', text)
+        for href in links:
+            assert (p.parent / href).resolve().relative_to(out.resolve()).as_posix() in replayed
+        if links:
+            with_links += 1
+            assert "Games with a ▶ link replay on their board in this copy" in text, p.name
+        else:
+            assert "No game of this pairing replays in this copy" in text, p.name
+    # each replayed game is linked from its pairing's page, where the site has one (a
+    # what-if's pages and a hex study's link no pairing page: their replays are linked from
+    # the study's page, which the crawl test follows)
+    linked_from = 0
+    for s in record["studies"]:
+        for r in s["replays"]:
+            q = {"dir": s["name"], "pairing": r["pairing"]}
+            pages = {L.file_for("/study/pairing?" + urlencode(q | extra))
+                     for extra in ({}, {"label": r["label"]})}  # fmt: skip
+            held = [f for f in pages if (out / f).is_file()]
+            if held:
+                linked_from += 1
+                page = (out / held[0]).read_text()
+                assert f'href="../{r["file"]}">▶ {r["game"]}</a>' in page, r
+    assert with_links == linked_from >= 1
+
+
+def test_progress_shows_a_total_on_lines_of_their_own():
+    import io
+
+    from manoeuvre_sim.cli.site import progress_printer
+
+    log, now = io.StringIO(), [0.0]
+    show = progress_printer(log, every=2.0, clock=lambda: now[0])
+    for i in range(1, 11):
+        now[0] += 0.5
+        show(i, 10, f"pairing/b__pairing-{i}.html")
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue()
+    assert lines == ["site: files 1/10  pairing/b__pairing-1.html",
+                     "site: files 5/10  pairing/b__pairing-5.html",
+                     "site: files 9/10  pairing/b__pairing-9.html",
+                     "site: files 10/10  pairing/b__pairing-10.html"]  # fmt: skip
 
 
 def test_the_heatmap_shows_the_studys_matrix(site, browser):
@@ -263,7 +344,7 @@ def test_cli_writes_a_site_and_replaces_it_with_force(tmp_path, studies_root, ca
     args = ["site", "--from", str(studies_root / "balance"), "--out", str(out), "--replays", "0"]
     main(args)
     captured = capsys.readouterr()
-    assert "site: " in captured.err and f"files in {out}" in captured.out
+    assert "site: files " in captured.err and f" MB in {out}, " in captured.out
     (out / "stale.html").write_text("old")
     code, err = _cli(args, capsys)
     assert code == 2 and "--force" in err and (out / "stale.html").exists()

@@ -74,7 +74,7 @@ def test_confined_refuses_leaving(rel, tmp_path):
 
 def test_links_are_made_relative():
     held = {"study/balance.html", "pairing/balance__pairing-0.html", "index.html",
-            "static/style.css", L.NOTICE}  # fmt: skip
+            "static/style.css"}  # fmt: skip
     here = "study/balance.html"
     assert L.link("/studies", here, held) == "../index.html"
     assert L.link("/static/style.css", here, held) == "../static/style.css"
@@ -82,17 +82,22 @@ def test_links_are_made_relative():
         "../pairing/balance__pairing-0.html"
     )
     assert L.link("/study?dir=balance#matrix", here, held) == "balance.html#matrix"
-    assert L.link("/odds/hex", here, held) == "../" + L.NOTICE
-    assert L.link("/study?dir=other", here, held) == "../" + L.NOTICE  # not in the site
+    assert L.link("/odds/hex", here, held) is None  # not in the site: no link
+    assert L.link("/study?dir=other", here, held) is None
     assert L.link("#top", here, held) == "#top"
     assert L.link("https://example.org/", here, held) == "https://example.org/"
 
 
 def test_rewrite_page_attributes_json_and_htmx():
-    held = {"study/b.html", "pairing/b__pairing-1.html", "index.html", L.NOTICE}
+    held = {"study/b.html", "pairing/b__pairing-1.html", "index.html",
+            "replay/manoeuvre/b__game-3__pairing-1.html"}  # fmt: skip
     page = (
         '<a href="/study/pairing?dir=b&amp;pairing=1">p</a>'
-        '<form action="/odds/hex" hx-get="/odds/hex/result" hx-target="#x"></form>'
+        '<a class="x" href="/jobs">the <b>jobs</b></a>'
+        '<td><a href="/replay/manoeuvre?study=b&amp;pairing=1&amp;game=3">3</a></td>'
+        '<td><a href="/replay/manoeuvre?study=b&amp;pairing=1&amp;game=4">4</a></td>'
+        '<form action="/odds/hex" hx-get="/odds/hex/result" hx-target="#x"><button>go</button></form>'
+        '<img src="/odds/hex/chart.png">'
         '<script src="/static/vendor/htmx.min.js"></script>'
         '<script type="application/json" class="vega-spec" data-target="c">'
         '{"data":{"values":[{"href":"/study/pairing?dir=b\\u0026pairing=1","n":"\\u003c/script\\u003e"}]}}'
@@ -100,7 +105,11 @@ def test_rewrite_page_attributes_json_and_htmx():
     )
     out = L.rewrite_page(page, "study/b.html", held)
     assert 'href="../pairing/b__pairing-1.html"' in out
-    assert 'action="../static.html"' in out
+    assert "p</a>the <b>jobs</b><td>" in out
+    assert '<a href="../replay/manoeuvre/b__game-3__pairing-1.html">▶ 3</a>' in out
+    assert "<td>4</td>" in out
+    assert '<form><fieldset class="static-off" disabled' in out and "action=" not in out
+    assert "<img>" in out  # an image the site lacks: no address at all
     assert "hx-" not in out
     assert 'src="../static/vendor/htmx.min.js"' in out
     assert '"href":"../pairing/b__pairing-1.html"' in out
