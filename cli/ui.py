@@ -91,10 +91,12 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
     on its board, studies and what-ifs run as jobs. Serves http://HOST:PORT/ until Ctrl-C;
     a job stopped with the server is resumed at the next start."""
     t0 = time.perf_counter()
-    click.echo("starting the workbench (its modules load first: seconds on a busy machine)...",
-               err=True)  # fmt: skip
+    if not 1 <= port <= 65535:  # a bad option is one line, before anything else is said
+        raise UsageError(f"--port: expected 1..65535, got {port}")
     backend = pop_backend(kw)
     backend.pop("resume")
+    click.echo("starting the workbench (its modules load first: seconds on a busy machine)...",
+               err=True)  # fmt: skip
     try:
         import uvicorn
 
@@ -104,8 +106,6 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
             f"ui: the workbench needs the 'web' extra ({e.name} is missing): "
             "pip install 'manoeuvre-sim[web]'"
         ) from None
-    if not 1 <= port <= 65535:
-        raise UsageError(f"--port: expected 1..65535, got {port}")
     if not _is_loopback(host):
         click.echo(
             f"warning: --host {host}: the workbench is reachable from other machines on "
