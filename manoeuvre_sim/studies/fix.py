@@ -147,6 +147,7 @@ class TargetStats:
     change: float
     change_var: float
     changed_games: int
+    ref_n: int | None = None  # the reference's own games per pairing (None: n)
 
     @property
     def rate(self) -> float:
@@ -169,7 +170,7 @@ def judge(stats: Sequence[TargetStats], band, alpha: float, t_star: float, v0: f
     a = alpha / (2 * len(stats))
     low = high = 0.0
     for s in stats:
-        wr = float(cs_radius(s.n, s.ref_var, a, t_star, v0))
+        wr = float(cs_radius(s.ref_n or s.n, s.ref_var, a, t_star, v0))
         wm = float(cs_radius(s.n, s.change_var, a, t_star, v0))
         g0, g1 = gain_range((s.ref - wr, s.ref + wr), (s.change - wm, s.change + wm), band)
         low, high = low + g0, high + g1
@@ -550,13 +551,20 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
     band, look = spec.band, spec.games_per_look
     v0 = 0.25 / (2 * len(player.sides) - 2)  # rho's design variance: a fair score, m pairings
     trial = Trial(edits, against, step)
+    # the reference (shared by every candidate tested against it) is played to the cap once:
+    # its rates are then as narrow as they get, the candidate's looks pair with its games
+    cap = spec.max_games
+    player.ensure(against, cap)
+    ref = field_stats(player.base, player.joint(against, against, cap), spec.targets)
     n = 0
-    while n < spec.max_games:
-        n = min(n + look, spec.max_games)
-        player.ensure((), n)
-        player.ensure(against, n)
+    while n < cap:
+        n = min(n + look, cap)
         player.ensure(edits, n)
-        st = field_stats(player.base, player.joint(edits, against, n), spec.targets)
+        st = [
+            replace(s, ref=r.ref, ref_var=r.ref_var, ref_n=r.n)
+            for s, r in zip(field_stats(player.base, player.joint(edits, against, n),
+                                        spec.targets), ref, strict=True)
+        ]  # fmt: skip
         j = judge(st, band, spec.alpha, spec.max_games, v0, last=n >= spec.max_games)
         if j.verdict != "continue":
             break
@@ -578,15 +586,14 @@ def search(player: Player, say: Callable[[str], None]) -> tuple[list[Trial], Tri
     """The candidates tried in order, the answer (None when nothing helped) and the base's
     estimated distance (module docstring, "The search")."""
     spec = player.spec
-    band, look = spec.band, spec.games_per_look
+    band = spec.band
     trail: list[Trial] = []
 
     def test(edits, against, step):
         return try_candidate(player, edits, against, step, trail, say)
 
-    player.ensure((), look)
-    base_joint = player.joint((), (), look)
-    st0 = field_stats(player.base, base_joint, spec.targets)
+    player.ensure((), spec.max_games)
+    st0 = field_stats(player.base, player.joint((), (), spec.max_games), spec.targets)
     d0 = sum(distance(s.ref, band) for s in st0)
     say(f"fix: the base's estimated distance from the band {d0:.3f}; "
         f"{len(spec.edits)} single edits to try")  # fmt: skip
@@ -879,7 +886,7 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
             True,
         )
     frontier = pd.DataFrame([t.row() for t in _frontier(trail)])
-    errata = errata_table(g, spec, best.edits) if best is not None else None
+    errata = errata_table(g, spec, best.edits if best is not None else ())
     manifest |= {
         "errata": [] if best is None else [e.text for e in best.edits],
         "errata_cost": 0 if best is None else best.cost,

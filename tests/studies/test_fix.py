@@ -238,3 +238,31 @@ def test_bad_input_is_one_line(kw, start):
     msg = str(e.value)
     assert msg.startswith(start), msg
     assert "\n" not in msg
+
+
+# --------------------------------------------------------------------- Manoeuvre
+
+
+def test_a_manoeuvre_errata_replays_through_whatif_set(tmp_path):
+    # France against Russia (France about 76 %), France's unit strengths editable: the
+    # printed errata, pasted into `whatif --set` on the confirmation's seed, gives exactly
+    # the confirmation's paired change (the same games: common random numbers)
+    import pandas as pd
+
+    from manoeuvre_sim.cli.main import main
+
+    res = F.run("manoeuvre", ["France", "Russia"], editable=["France"],
+                edits={"strength": {}}, band=(0.45, 0.66), games_per_look=200,
+                max_games=1000, confirm_games=1000, threads=2, out_dir=tmp_path / "fix")  # fmt: skip
+    assert len(res.errata) >= 1, res.summary()
+    assert (res.errata["kind"] == "strength").all()
+    sets = [x for line in res.errata["whatif_set"] for x in ("--set", line[7:-1])]
+    m = res.confirmation.moved.set_index(["side_a", "side_b"])["change"]
+    main(["whatif", "--armies", "France,Russia", *sets, "--seed", str(res.spec.confirm_seed),
+          "--games-per-pairing", "1000", "--threads", "2", "--quiet",
+          "--out", str(tmp_path / "whatif")])  # fmt: skip
+    w = pd.read_csv(tmp_path / "whatif" / "whatif.csv").set_index(["army", "opponent"])
+    pooled = (m[("France", "Russia")] - m[("Russia", "France")]) / 2  # France, both seats
+    assert w.loc[("France", "Russia"), "delta"] == pytest.approx(pooled, abs=1e-12)
+    base = res.confirmation.targets.set_index("side").loc["France", "base_rate"]
+    assert w.loc[("France", "Russia"), "base_win_rate"] == pytest.approx(base, abs=1e-12)
