@@ -57,6 +57,23 @@ def test_the_confidence_sequence_holds_at_every_look_and_naive_peeking_does_not(
     assert one <= ALPHA + mc
 
 
+def test_the_radius_is_where_the_mixture_martingale_reaches_one_over_alpha():
+    # Robbins' normal mixture, integrated numerically (scipy), against the closed form: at
+    # S = n x radius and V = n x var the mixture of exp(l S - l^2 V / 2) over l ~ N(0, rho^2)
+    # equals 1 / alpha (confseq, the reference package, does not build here)
+    from scipy import integrate
+
+    alpha, t_star, v0 = 0.0125, 2000, 0.125
+    c = -2 * math.log(alpha) + math.log(1 - 2 * math.log(alpha))
+    rho = math.sqrt(c / (t_star * v0))
+    for n, var in ((100, 0.1), (1000, 0.02), (2000, 0.125)):
+        s_, v_ = n * float(F.cs_radius(n, var, alpha, t_star, v0)), n * var
+        m, _ = integrate.quad(lambda lam, s_=s_, v_=v_: math.exp(lam * s_ - lam * lam * v_ / 2)
+                              * st.norm.pdf(lam, scale=rho), -50 * rho, 50 * rho,
+                              points=[s_ / v_])  # fmt: skip
+        assert m == pytest.approx(1 / alpha, rel=1e-6)
+
+
 def _verdicts(change_p, ref_rate=0.6, seed=2):
     """The judge's verdict on each simulated candidate: its paired changes ``change_p``
     (probabilities of VALUES), the reference's field rate ``ref_rate`` above the band."""
@@ -184,7 +201,7 @@ def test_resume_replays_nothing_finished_and_reaches_the_same_errata(tmp_path, m
 
     def stopping(*a, **k):
         calls["n"] += 1
-        if calls["n"] == 25:
+        if calls["n"] == 45:  # the base (36 blocks) done, a candidate under way
             raise KeyboardInterrupt
         return real(*a, **k)
 
@@ -266,3 +283,34 @@ def test_a_manoeuvre_errata_replays_through_whatif_set(tmp_path):
     assert w.loc[("France", "Russia"), "delta"] == pytest.approx(pooled, abs=1e-12)
     base = res.confirmation.targets.set_index("side").loc["France", "base_rate"]
     assert w.loc[("France", "Russia"), "base_win_rate"] == pytest.approx(base, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("args", "toml", "start"),
+    [
+        (["--target", "1.2:1.5"], None, "error: --target '1.2:1.5': expected LO:HI"),
+        (["--army", "Prussia"], None, "error: --army 'Prussia': not a side of the study"),
+        (["--armies", "France,Frnace"], None, "error: --armies 'Frnace'"),
+        ([], "[banzai]\n", "error: --edits "),
+        ([], "[command]\nrange = 0\n", "error: --edits: no edit of France, Russia is allowed"),
+        (["--budget", "0"], None, "error: --budget 0: allows no edit"),
+    ],
+)  # fmt: skip
+def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, args, toml, start):
+    from manoeuvre_sim.cli.main import main
+
+    if toml is not None:
+        (tmp_path / "edits.toml").write_text(toml)
+        args = [*args, "--edits", str(tmp_path / "edits.toml")]
+    if "--armies" not in args:
+        args = ["--armies", "France,Russia", *args]
+    with pytest.raises(SystemExit) as e:
+        main(["fix", *args, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and err.startswith(start), err
+    assert "\n" not in err
+    if toml == "[banzai]\n":
+        assert "edit kind 'banzai' is not one the game 'manoeuvre' offers" in err
+    assert not (tmp_path / "out" / "games.parquet").exists() or not any(
+        (tmp_path / "out" / "games.parquet").iterdir()
+    )
