@@ -71,8 +71,10 @@ Python API::
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
+import io
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -407,6 +409,7 @@ class Player:
                    "threads": b.threads}  # fmt: skip
         self.progress = progress
         self.games = 0  # games played or read back
+        self.resumed = 0  # blocks read back from the store
 
     def edited_sides(self, edits: Sequence[Edit]) -> dict[str, object]:
         out = {}
@@ -449,8 +452,13 @@ class Player:
             if self.progress is not None:
                 self.progress(task.count)
 
-        out = play(pairings, tasks, game=self.g, options=self.spec.balance.options,
-                   on_frame=keep, **self.kw)  # fmt: skip
+        # study.play says what it read back on every call (a look of a candidate): the fix
+        # says it once, at the end of the search (``resumed``)
+        quiet = io.StringIO() if self.kw["resume"] else None
+        with contextlib.redirect_stderr(quiet) if quiet else contextlib.nullcontext():
+            out = play(pairings, tasks, game=self.g, options=self.spec.balance.options,
+                       on_frame=keep, **self.kw)  # fmt: skip
+        self.resumed += out.tasks_resumed
         if out.interrupted:
             raise _Interrupted
         self.played[key] = n
@@ -623,7 +631,10 @@ def search(player: Player, say: Callable[[str], None]) -> tuple[list[Trial], Tri
     if best is None:
         frontier = _frontier(trail)
         best = min(frontier, key=lambda t: (t.distance, t.cost)) if frontier else None
-    say(f"fix: search done: {len(trail)} candidates, {player.games:,} games")
+    say(
+        f"fix: search done: {len(trail)} candidates, {player.games:,} games"
+        + (f" ({player.resumed:,} blocks read back from the store)" if player.resumed else "")
+    )
     return trail, best, d0
 
 

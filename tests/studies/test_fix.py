@@ -210,8 +210,10 @@ def test_resume_replays_nothing_finished_and_reaches_the_same_errata(tmp_path, m
     assert cut.interrupted and not (tmp_path / "b" / "errata.csv").exists()
     played_before = calls["n"] - 1
     calls["n"] = 10**6  # no more interruptions; count the blocks the resumed run plays
+    lines = []
     again = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path / "b", resume=True,
-                  **QUICK)  # fmt: skip
+                  say=lines.append, **QUICK)  # fmt: skip
+    assert f"({played_before} blocks read back from the store)" in lines[-2], lines[-2]
     resumed_blocks = calls["n"] - 10**6
     assert list(again.errata["edit"]) == list(full.errata["edit"])
     assert again.trail.equals(full.trail)
