@@ -51,6 +51,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "hex_group",
         "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
     ),
+    "fix": (
+        "manoeuvre_sim.cli.fix",
+        "fix",
+        "The least-cost errata that evens the armies: paired, sequential, confirmed.",
+    ),
     "compare": ("manoeuvre_sim.cli.compare", "compare", "Two studies of one game side by side."),
     "site": ("manoeuvre_sim.cli.site", "site", "A static copy of the workbench's study pages."),
     "ui": (

@@ -23,6 +23,9 @@ import numpy as np
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.manoeuvre.engine.policy_ids import POLICY_NAMES
+
+# the balance fixer's hooks (studies/fix.py): the edit kinds, their candidates, their checks
+from manoeuvre_sim.manoeuvre.fix_edits import FIX_EDIT_KINDS, apply_side_edits, fix_edits
 from manoeuvre_sim.manoeuvre.model import Army
 from manoeuvre_sim.manoeuvre.results import VICTORY
 
@@ -54,7 +57,7 @@ __all__ = [
     "VICTORY_KINDS", "EXTRA_COLUMNS", "STATS_DIR", "load_side", "side_hash", "data_hash",
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
     "apply_patches", "simulate_plan", "simulate_manifest", "tournament_plan", "STUDY_KINDS",
-    "REPORT_MODULE", "policy_cost",
+    "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a

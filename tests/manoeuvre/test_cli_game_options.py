@@ -25,7 +25,9 @@ SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.
 
 # the subcommands that play games, and those that do not (with why): a new subcommand
 # must be put in one of them, so no game-playing command can miss a game option
-PLAYS_GAMES = {"simulate", "tournament", "replay", "balance", "cards", "whatif", "tune", "report"}
+PLAYS_GAMES = {
+    "simulate", "tournament", "replay", "balance", "cards", "whatif", "tune", "report", "fix",
+}  # fmt: skip
 PLAYS_NONE = {
     "armies": "lists and checks army files",
     "maps": "lists the map sections",
@@ -36,7 +38,7 @@ PLAYS_NONE = {
     "site": "writes the pages of finished studies, plays nothing new",
 }
 # of those, the ones that load army files given by the user also take --relax
-TAKES_RELAX = {"simulate", "replay", "balance", "cards", "whatif"}
+TAKES_RELAX = {"simulate", "replay", "balance", "cards", "whatif", "fix"}
 
 
 def _params(cmd: click.Command) -> dict[str, click.Parameter]:

@@ -115,3 +115,37 @@ def play_block(prepared, pairing, first, count, threads, *, stats=False, flips_c
 
 def read_stats(array):
     return np.asarray(array, dtype=np.int32)
+
+
+# ---- the fixer's hooks (studies/fix.py): a coin's heads, 5 percent a step
+
+FIX_EDIT_KINDS = {"heads": (1, 4, "a coin's chance of heads, 5 percent a step")}
+HEADS_STEP = 5
+
+
+def fix_edits(side: Coin, costs) -> list[tuple[str, str, int]]:
+    """``NAME/heads=V`` for V within ``range`` steps of the coin's heads (0..100), each step
+    costing ``cost``."""
+    if "heads" not in costs:
+        return []
+    cost, steps = costs["heads"]
+    out = []
+    for k in range(1, steps + 1):
+        for v in (side.heads - k * HEADS_STEP, side.heads + k * HEADS_STEP):
+            if 0 <= v <= 100:
+                out.append((f"{side.name}/heads={v}", "heads", cost * k))
+    return out
+
+
+def apply_side_edits(side: Coin, edits) -> tuple[Coin, list[str]]:
+    """The coin with ``NAME/heads=V`` edits applied in order, and the change lines."""
+    lines = []
+    for edit in edits:
+        path, _, value = edit.rpartition("=")
+        name, _, fld = path.partition("/")
+        if name.strip() != side.name or fld.strip() != "heads" or not value.strip().isdigit():
+            raise UsageError(f'--set "{edit}": expected {side.name}/heads=PERCENT')
+        new = load_side(f"{side.name}:{value.strip()}")
+        lines.append(f"{side.name} / heads: {side.heads} -> {new.heads}")
+        side = new
+    return side, lines

@@ -1,0 +1,318 @@
+"""The balance fixer (studies/fix.py, issue 40): its sequential test's error rates on
+simulated paired streams (against naive peeking), the search on the toy coin game (a planted
+imbalance found at least cost and confirmed, an edit that changes nothing never helpful,
+resume equal to an uninterrupted run, bad input one line each) and one small Manoeuvre run
+whose errata replays through ``whatif --set``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as st
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.studies import fix as F
+from tests.studies import coin_game
+
+ALPHA = 0.05
+TRIALS, LOOK, LOOKS = 2000, 100, 20
+# a paired difference of one game: most games unchanged, the rest a half or a whole game
+VALUES = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+NULL_P = np.array([0.05, 0.1, 0.7, 0.1, 0.05])
+
+
+def _streams(p, seed):
+    rng = np.random.default_rng(seed)
+    return rng.choice(VALUES, size=(TRIALS, LOOK * LOOKS), p=p)
+
+
+def _looks(d):
+    """Per trial and look: n, the mean and the sample variance of the differences so far."""
+    n = LOOK * np.arange(1, LOOKS + 1)
+    s = np.cumsum(d, axis=1)[:, n - 1]
+    s2 = np.cumsum(d * d, axis=1)[:, n - 1]
+    mean = s / n
+    var = (s2 - n * mean * mean) / (n - 1)
+    return n, mean, var
+
+
+def test_the_confidence_sequence_holds_at_every_look_and_naive_peeking_does_not():
+    # 2,000 null streams (mean 0), looked at after every 100 games up to 2,000: the
+    # confidence sequence excludes the true mean at some look in at most alpha of them (plus
+    # Monte Carlo error); a fixed 95 % t interval read at every look does so far more often
+    n, mean, var = _looks(_streams(NULL_P, 1))
+    r = F.cs_radius(n, var, ALPHA, t_star=n[-1], v0=0.25)
+    cs_wrong = (np.abs(mean) > r).any(axis=1).mean()
+    t = st.t.ppf(0.975, n - 1)
+    naive_wrong = (np.abs(mean) > t * np.sqrt(var / n)).any(axis=1).mean()
+    mc = 3 * math.sqrt(ALPHA * (1 - ALPHA) / TRIALS)
+    print(f"false exclusions: confidence sequence {cs_wrong:.4f}, naive peeking {naive_wrong:.4f}")
+    assert cs_wrong <= ALPHA + mc
+    assert naive_wrong >= 3 * ALPHA  # peeking: a false verdict several times 5 %
+    # and at one look only, the naive interval is right about 95 % of the time (the
+    # difference is the peeking, not the interval)
+    one = (np.abs(mean[:, -1]) > t[-1] * np.sqrt(var[:, -1] / n[-1])).mean()
+    assert one <= ALPHA + mc
+
+
+def test_the_radius_is_where_the_mixture_martingale_reaches_one_over_alpha():
+    # Robbins' normal mixture, integrated numerically (scipy), against the closed form: at
+    # S = n x radius and V = n x var the mixture of exp(l S - l^2 V / 2) over l ~ N(0, rho^2)
+    # equals 1 / alpha (confseq, the reference package, does not build here)
+    from scipy import integrate
+
+    alpha, t_star, v0 = 0.0125, 2000, 0.125
+    c = -2 * math.log(alpha) + math.log(1 - 2 * math.log(alpha))
+    rho = math.sqrt(c / (t_star * v0))
+    for n, var in ((100, 0.1), (1000, 0.02), (2000, 0.125)):
+        s_, v_ = n * float(F.cs_radius(n, var, alpha, t_star, v0)), n * var
+        m, _ = integrate.quad(lambda lam, s_=s_, v_=v_: math.exp(lam * s_ - lam * lam * v_ / 2)
+                              * st.norm.pdf(lam, scale=rho), -50 * rho, 50 * rho,
+                              points=[s_ / v_])  # fmt: skip
+        assert m == pytest.approx(1 / alpha, rel=1e-6)
+
+
+def _verdicts(change_p, ref_rate=0.6, seed=2):
+    """The judge's verdict on each simulated candidate: its paired changes ``change_p``
+    (probabilities of VALUES), the reference's field rate ``ref_rate`` above the band."""
+    rng = np.random.default_rng(seed)
+    d = _streams(change_p, seed)
+    x = (rng.random(d.shape) < ref_rate).astype(float)  # the reference's score per game
+    n, dm, dv = _looks(d)
+    _, xm, xv = _looks(x)
+    out = []
+    for i in range(TRIALS):
+        for k in range(LOOKS):
+            s = F.TargetStats(int(n[k]), xm[i, k], xv[i, k], dm[i, k], dv[i, k], 1)
+            j = F.judge([s], (0.45, 0.55), ALPHA, n[-1], 0.25, last=k == LOOKS - 1)
+            if j.verdict != "continue":
+                break
+        out.append(j.verdict)
+    return np.array(out)
+
+
+def test_an_edit_that_changes_nothing_on_average_is_rarely_called_helpful():
+    v = _verdicts(NULL_P)
+    helpful = (v == "helpful").mean()
+    print(f"null edits called helpful: {helpful:.4f}")
+    assert helpful <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / TRIALS)
+
+
+def test_the_sequential_test_finds_a_planted_effect():
+    # a change of -0.05 (a lowered side loses 5 points, a per-game sd of 0.43): helpful in
+    # most trials within the 2,000-game cap (measured 0.87), never the wrong way
+    p = np.array([0.1, 0.1, 0.7, 0.05, 0.05])  # mean -0.05
+    v = _verdicts(p)
+    print(f"planted -5 points called helpful: {(v == 'helpful').mean():.3f}")
+    assert (v == "helpful").mean() >= 0.8
+    assert (v == "not helpful").mean() <= ALPHA
+
+
+def test_the_box_extremes_are_exact():
+    # distance(r) - distance(r + m) over a rectangle, against a fine grid
+    band = (0.45, 0.55)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        r0, m0 = rng.uniform(0.3, 0.7), rng.uniform(-0.2, 0.2)
+        r1, m1 = r0 + rng.uniform(0, 0.1), m0 + rng.uniform(0, 0.1)
+        lo, hi = F.gain_range((r0, r1), (m0, m1), band)
+        rr, mm = np.meshgrid(np.linspace(r0, r1, 81), np.linspace(m0, m1, 81))
+        g = np.vectorize(lambda a, b: F.distance(a, band) - F.distance(a + b, band))(rr, mm)
+        assert lo <= g.min() + 1e-12 and hi >= g.max() - 1e-12
+        assert lo >= g.min() - 2e-3 and hi <= g.max() + 2e-3
+
+
+def test_holm_matches_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.array([0.01, 0.04, 0.03, 0.005, 0.5])
+    assert np.allclose(F.holm(p), multipletests(p, method="holm")[1])
+
+
+# --------------------------------------------------------------------- the coin game
+
+COINS = ["heavy:65", "mid", "low"]
+QUICK = {"games_per_look": 100, "max_games": 600, "confirm_games": 800, "seed": 3}
+
+
+def test_the_fixer_finds_a_planted_imbalance_at_least_cost_and_confirms_it():
+    # heavy's coin 15 points above the others: three steps of 5 (cost 3) bring it back
+    res = F.run(coin_game, COINS, editable=["heavy"], **QUICK)
+    assert list(res.errata["edit"]) == ["heavy/heads=50"]
+    assert res.meets and res.confirmation.confirmed
+    assert int(res.errata["cost"].sum()) == 3
+    t = res.confirmation.targets.set_index("side")
+    assert ((t["fixed_low"] >= 0.45) & (t["fixed_high"] <= 0.55)).all()
+    assert (t.loc["heavy", "base_rate"] > 0.6) and res.manifest["confirmed"]
+    # the errata sheet in the side's own words, and the line that replays it
+    row = res.errata.iloc[0]
+    assert (row["before"], row["after"], row["whatif_set"]) == (
+        "65",
+        "50",
+        '--set "heavy/heads=50"',
+    )
+    # every candidate cheaper than the answer was tried and none met the band
+    trail = res.trail
+    cheaper = trail[trail["cost"] < 3]
+    assert len(cheaper) == 4 and not any(
+        (cheaper["verdict"] == "helpful") & (cheaper["est_distance"] == 0)
+    )
+    # the fixed matrix: every pairing of heavy moved towards even, the others did not move
+    moved = res.confirmation.moved
+    assert moved["moved"].all() and set(moved["side_a"]) | set(moved["side_b"]) >= {"heavy"}
+    assert abs(res.confirmation.fixed_matrix.loc["heavy", "mid"] - 0.5) < 0.06
+
+
+def test_a_combination_when_no_single_edit_is_enough():
+    # A 10 points above B, C 10 below: no single edit within 2 steps evens the field (A
+    # lowered 10 leaves C at about 39 %), A and C moved together do; the combination is
+    # tested against the single it extends, on the same seeds
+    res = F.run(coin_game, ["A:60", "B:50", "C:40"], edits={"heads": {"range": 2}}, budget=4,
+                **QUICK)  # fmt: skip
+    assert res.meets, res.summary()
+    assert set(res.errata["side"]) == {"A", "C"} and int(res.errata["cost"].sum()) <= 4
+    combos = res.trail[res.trail["step"] == "combination"]
+    assert len(combos) and (combos["against"] != "base").all()
+    singles = res.trail[res.trail["step"] == "single"]
+    assert not ((singles["verdict"] == "helpful") & (singles["est_distance"] == 0)).any()
+
+
+def _player(sides=COINS, **kw):
+    spec = F.command_spec(coin_game, sides, **(QUICK | kw))
+    return spec, F.Player(coin_game, spec)
+
+
+def test_an_identical_edit_is_never_helpful():
+    spec, player = _player()
+    same = F.Edit("heavy", "heavy/heads=65", "heads", 1)  # the coin's own value
+    t = F.try_candidate(player, (same,))
+    assert t.verdict == "unchanged" and t.games == spec.games_per_look
+    # and as a judgement on exactly equal games, whatever the reference
+    s = F.TargetStats(500, 0.7, 0.2, 0.0, 0.0, 0)
+    assert F.judge([s], (0.45, 0.55), ALPHA, 1000, 0.25).verdict == "unchanged"
+
+
+def test_resume_replays_nothing_finished_and_reaches_the_same_errata(tmp_path, monkeypatch):
+    full = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path / "a", **QUICK)
+    calls = {"n": 0}
+    real = coin_game.play_block
+
+    def stopping(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 45:  # the base (36 blocks) done, a candidate under way
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(coin_game, "play_block", stopping)
+    cut = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path / "b", **QUICK)
+    assert cut.interrupted and not (tmp_path / "b" / "errata.csv").exists()
+    played_before = calls["n"] - 1
+    calls["n"] = 10**6  # no more interruptions; count the blocks the resumed run plays
+    lines = []
+    again = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path / "b", resume=True,
+                  say=lines.append, **QUICK)  # fmt: skip
+    assert f"({played_before} blocks read back from the store)" in lines[-2], lines[-2]
+    resumed_blocks = calls["n"] - 10**6
+    assert list(again.errata["edit"]) == list(full.errata["edit"])
+    assert again.trail.equals(full.trail)
+    assert again.confirmation.moved.equals(full.confirmation.moved)
+    total = len(list((tmp_path / "a" / "games.parquet").glob("*.parquet")))
+    total += len(list((tmp_path / "a" / "confirm" / "games.parquet").glob("*.parquet")))
+    assert played_before + resumed_blocks == total  # every block played exactly once
+
+
+def test_the_outputs_are_written(tmp_path):
+    res = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path, **QUICK)
+    names = {p.name for p in res.write(tmp_path)}
+    assert {"errata.csv", "trail.csv", "matrix_base.csv", "matrix_fixed.csv", "moved.csv",
+            "summary.txt", "manifest.json"} <= names  # fmt: skip
+    import json
+
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    assert m["confirm_seed"] != m["seed"] and m["errata"] == ["heavy/heads=50"]
+    assert m["rules_version"] == coin_game.RULES_VERSION and m["data_hash"]
+
+
+@pytest.mark.parametrize(
+    ("kw", "start"),
+    [
+        ({"targets": ["Prussia"]}, "--army 'Prussia': not a side of the study"),
+        ({"editable": ["hevy"]}, "--edit 'hevy': not a side of the study; did you mean 'heavy'?"),
+        ({"edits": {"strength": {"cost": 1}}},
+         "--edits: edit kind 'strength' is not one the game 'coin' offers; expected one of: heads"),
+        ({"band": "1.2:1.5"}, "--target '1.2:1.5': expected LO:HI with 0 <= LO < HI <= 1"),
+        ({"band": "0.6:0.4"}, "--target '0.6:0.4': expected LO:HI with 0 <= LO < HI <= 1"),
+        ({"edits": {"heads": {"range": 0}}}, "--edits: no edit of heavy, mid, low is allowed"),
+        ({"budget": 0}, "--budget 0: allows no edit"),
+        ({"edits": {"heads": {"cost": 5}}, "budget": 3},
+         "--budget 3: allows nothing (the cheapest allowed edit costs 5)"),
+        ({"confirm_seed": 3}, "--confirm-seed 3: must differ from --seed"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line(kw, start):
+    with pytest.raises(UsageError) as e:
+        F.command_spec(coin_game, COINS, **(QUICK | kw))
+    msg = str(e.value)
+    assert msg.startswith(start), msg
+    assert "\n" not in msg
+
+
+# --------------------------------------------------------------------- Manoeuvre
+
+
+def test_a_manoeuvre_errata_replays_through_whatif_set(tmp_path):
+    # France against Russia (France about 76 %), France's unit strengths editable: the
+    # printed errata, pasted into `whatif --set` on the confirmation's seed, gives exactly
+    # the confirmation's paired change (the same games: common random numbers)
+    import pandas as pd
+
+    from manoeuvre_sim.cli.main import main
+
+    res = F.run("manoeuvre", ["France", "Russia"], editable=["France"],
+                edits={"strength": {}}, band=(0.45, 0.66), games_per_look=200,
+                max_games=1000, confirm_games=1000, threads=2, out_dir=tmp_path / "fix")  # fmt: skip
+    assert len(res.errata) >= 1, res.summary()
+    assert (res.errata["kind"] == "strength").all()
+    sets = [x for line in res.errata["whatif_set"] for x in ("--set", line[7:-1])]
+    m = res.confirmation.moved.set_index(["side_a", "side_b"])["change"]
+    main(["whatif", "--armies", "France,Russia", *sets, "--seed", str(res.spec.confirm_seed),
+          "--games-per-pairing", "1000", "--threads", "2", "--quiet",
+          "--out", str(tmp_path / "whatif")])  # fmt: skip
+    w = pd.read_csv(tmp_path / "whatif" / "whatif.csv").set_index(["army", "opponent"])
+    pooled = (m[("France", "Russia")] - m[("Russia", "France")]) / 2  # France, both seats
+    assert w.loc[("France", "Russia"), "delta"] == pytest.approx(pooled, abs=1e-12)
+    base = res.confirmation.targets.set_index("side").loc["France", "base_rate"]
+    assert w.loc[("France", "Russia"), "base_win_rate"] == pytest.approx(base, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("args", "toml", "start"),
+    [
+        (["--target", "1.2:1.5"], None, "error: --target '1.2:1.5': expected LO:HI"),
+        (["--army", "Prussia"], None, "error: --army 'Prussia': not a side of the study"),
+        (["--armies", "France,Frnace"], None, "error: --armies 'Frnace'"),
+        ([], "[banzai]\n", "error: --edits "),
+        ([], "[command]\nrange = 0\n", "error: --edits: no edit of France, Russia is allowed"),
+        (["--budget", "0"], None, "error: --budget 0: allows no edit"),
+    ],
+)  # fmt: skip
+def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, args, toml, start):
+    from manoeuvre_sim.cli.main import main
+
+    if toml is not None:
+        (tmp_path / "edits.toml").write_text(toml)
+        args = [*args, "--edits", str(tmp_path / "edits.toml")]
+    if "--armies" not in args:
+        args = ["--armies", "France,Russia", *args]
+    with pytest.raises(SystemExit) as e:
+        main(["fix", *args, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and err.startswith(start), err
+    assert "\n" not in err
+    if toml == "[banzai]\n":
+        assert "edit kind 'banzai' is not one the game 'manoeuvre' offers" in err
+    assert not (tmp_path / "out" / "games.parquet").exists() or not any(
+        (tmp_path / "out" / "games.parquet").iterdir()
+    )
