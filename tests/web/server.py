@@ -46,3 +46,25 @@ def local_client(app, **kw):
     from starlette.testclient import TestClient
 
     return TestClient(app, base_url=LOCAL, **kw)
+
+
+def ui_process(root: Path, port: int):
+    """``manoeuvre-sim ui`` over ``root`` as a child process on ``port`` (no warm-up),
+    returned once it answers; its output dropped."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    exe = Path(sys.executable).with_name("manoeuvre-sim")
+    proc = subprocess.Popen([str(exe), "ui", "--studies", str(root), "--port", str(port),
+                             "--no-warmup"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/jobs", timeout=2)
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the workbench did not start")

@@ -8,15 +8,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tests.web.server import free_port, serve
+from tests.web.server import free_port, serve, ui_process
 
 ARMIES = "France,Russia,Prussia"
 SHOTS = Path("/tmp/shots")
@@ -157,27 +155,9 @@ def cancel(page) -> None:
     raise AssertionError("the cancel button never posted")
 
 
-def _ui(root: Path, port: int) -> subprocess.Popen:
-    exe = Path(sys.executable).with_name("manoeuvre-sim")
-    proc = subprocess.Popen([str(exe), "ui", "--studies", str(root), "--port", str(port),
-                             "--no-warmup"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 60
-    import urllib.request
-
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/jobs", timeout=2)
-            return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("the workbench did not start")
-
-
 def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
     port = free_port()
-    proc = _ui(tmp_path, port)
+    proc = ui_process(tmp_path, port)
     try:
         page.goto(f"http://127.0.0.1:{port}/jobs/new")
         page.fill("input[name=armies]", ARMIES)
@@ -205,7 +185,7 @@ def test_a_server_killed_mid_job_resumes_it_at_restart(page, tmp_path):
     parts = {p.name: p.stat().st_size for p in store.glob("*.parquet")}
     assert len(parts) >= 4 and not list(store.glob("*.tmp*"))
     assert not (state.parent / "matrix.csv").exists()
-    proc = _ui(tmp_path, port)
+    proc = ui_process(tmp_path, port)
     try:
         page.goto(f"http://127.0.0.1:{port}/jobs?job={jid}")
         page.locator("tr.job.shown[data-state=done]").wait_for(timeout=90_000)

@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -17,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.server import local_client
+from tests.web.server import local_client, ui_process
 from tests.web.test_jobs import ARMIES, ORIGIN, TINY, wait
 
 FOREIGN = "evil.example:8765"
@@ -278,28 +276,12 @@ def test_a_running_search_job_is_cancelled_within_two_seconds(tmp_path):
         jm.stop()
 
 
-def _ui(root: Path, port: int) -> subprocess.Popen:
-    exe = Path(sys.executable).with_name("manoeuvre-sim")
-    proc = subprocess.Popen([str(exe), "ui", "--studies", str(root), "--port", str(port),
-                             "--no-warmup"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the workbench did not start")
-
-
 def test_sigterm_stops_the_server_within_five_seconds_and_the_job_resumes(tmp_path):
     from benchmarks.bench_ui import free_port
     from manoeuvre_sim.web.jobs_manager import JobManager
 
     port = free_port()
-    proc = _ui(tmp_path, port)
+    proc = ui_process(tmp_path, port)
     try:
         base = f"http://127.0.0.1:{port}"
         form = TINY | {"games_per_pairing": "20000", "block": "50"}  # minutes of play
