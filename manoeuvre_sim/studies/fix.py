@@ -75,301 +75,37 @@ import contextlib
 import datetime as _dt
 import hashlib
 import io
-import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
-
-from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import resolve
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
-from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint, paired_row, play_paired
+from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
-DEFAULT_BAND = (0.45, 0.55)
-DEFAULT_BUDGET = 6
-DEFAULT_ALPHA = 0.05
 BASE_LABEL = "base"
-SCORE = {"a": np.array([1.0, 0.0, 0.5]), "b": np.array([0.0, 1.0, 0.5])}  # by winner a, b, draw
-
-
-# ----------------------------------------------------------------------- the statistics
-
-
-def cs_radius(n, var, alpha: float, t_star: float, v0: float):
-    """Half-width at ``n`` samples of the two-sided asymptotic confidence sequence for a
-    mean (Waudby-Smith, Arnold, Wu & Ramdas 2021, arXiv:2103.06476, Theorem 2.2, the
-    normal-mixture boundary of Robbins 1970)::
-
-        sqrt( 2 (n v rho^2 + 1) / (n^2 rho^2) * log( sqrt(n v rho^2 + 1) / alpha ) )
-
-    ``var``: the sample variance of one sample; ``rho`` is fixed before any game so that the
-    width is least at ``t_star`` samples for a variance ``v0`` (their Eq. for the optimal
-    rho: ``rho^2 v0 t_star = -2 log alpha + log(1 - 2 log alpha)``). Every look may be read:
-    with probability >= 1 - alpha (asymptotically) the mean is inside at every n at once."""
-    n = np.asarray(n, dtype=np.float64)
-    c = -2.0 * math.log(alpha) + math.log(1.0 - 2.0 * math.log(alpha))
-    rho2 = c / (t_star * v0)
-    tv = n * np.asarray(var, dtype=np.float64) * rho2 + 1.0
-    return np.sqrt(2.0 * tv / (n * n * rho2) * np.log(np.sqrt(tv) / alpha))
-
-
-def distance(x, band: tuple[float, float]) -> float:
-    """How far a rate is from the band (0 inside)."""
-    lo, hi = band
-    return float(max(lo - x, 0.0, x - hi))
-
-
-def gain_range(r: tuple[float, float], m: tuple[float, float], band) -> tuple[float, float]:
-    """The least and the greatest of ``distance(r) - distance(r + m)`` over the rectangle
-    ``r x m`` (the objective's improvement for one target). The function is piecewise linear
-    with kinks on the lines r = lo, r = hi, r + m = lo, r + m = hi, so its extremes are at
-    the rectangle's corners or where those lines cross its edges or each other."""
-    (r0, r1), (m0, m1) = r, m
-    cuts = band
-    rs = {r0, r1} | {c for c in cuts if r0 <= c <= r1}
-    rs |= {c - x for c in cuts for x in (m0, m1) if r0 <= c - x <= r1}
-    vals = []
-    for rv in rs:
-        ms = {m0, m1} | {c - rv for c in cuts if m0 <= c - rv <= m1}
-        vals += [distance(rv, band) - distance(rv + mv, band) for mv in ms]
-    return min(vals), max(vals)
-
-
-@dataclass(frozen=True)
-class TargetStats:
-    """One target's field rate over ``n`` games per pairing: the reference's mean and the
-    variance of its per-game-index field score, the paired change's mean and variance."""
-
-    n: int
-    ref: float
-    ref_var: float
-    change: float
-    change_var: float
-    changed_games: int
-    ref_n: int | None = None  # the reference's own games per pairing (None: n)
-
-    @property
-    def rate(self) -> float:
-        return self.ref + self.change
-
-
-@dataclass(frozen=True)
-class Judgement:
-    verdict: str  # helpful, not helpful, unchanged, continue
-    gain_low: float
-    gain_high: float
-
-
-def judge(stats: Sequence[TargetStats], band, alpha: float, t_star: float, v0: float,
-          last: bool = False) -> Judgement:  # fmt: skip
-    """The sequential verdict on one candidate after a look (module docstring): the box of
-    every target's reference rate and paired change, each from its confidence sequence at
-    ``alpha / (2 x targets)``; ``last``: the cap is reached (``continue`` becomes
-    ``inconclusive``)."""
-    a = alpha / (2 * len(stats))
-    low = high = 0.0
-    for s in stats:
-        wr = float(cs_radius(s.ref_n or s.n, s.ref_var, a, t_star, v0))
-        wm = float(cs_radius(s.n, s.change_var, a, t_star, v0))
-        g0, g1 = gain_range((s.ref - wr, s.ref + wr), (s.change - wm, s.change + wm), band)
-        low, high = low + g0, high + g1
-    if all(s.changed_games == 0 for s in stats):
-        return Judgement("unchanged", low, high)
-    if low > 0:
-        return Judgement("helpful", low, high)
-    if high <= 0:
-        return Judgement("not helpful", low, high)
-    return Judgement("inconclusive" if last else "continue", low, high)
-
-
-def holm(p: Sequence[float]) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error over the pairings)."""
-    p = np.asarray(p, dtype=np.float64)
-    order = np.argsort(p)
-    adj = np.empty_like(p)
-    run = 0.0
-    for k, i in enumerate(order):
-        run = max(run, min(1.0, (len(p) - k) * p[i]))
-        adj[i] = run
-    return adj
-
-
-# ----------------------------------------------------------------------- the question
-
-
-@dataclass(frozen=True)
-class Edit:
-    """One edit a game offers: its text in the game's what-if language, its kind, its cost,
-    the side it edits."""
-
-    side: str
-    text: str
-    kind: str
-    cost: int
-
-    @property
-    def slot(self) -> str:
-        """What it sets (the text before '='): two edits of one slot never combine."""
-        return f"{self.side}\x00{self.text.rsplit('=', 1)[0].strip().casefold()}"
-
-
-def parse_band(text: str | tuple, flag: str = "--target") -> tuple[float, float]:
-    """``LO:HI`` (fractions 0..1, or a tuple) -> (lo, hi), a one-line UsageError else."""
-    if isinstance(text, tuple):
-        lo, hi = text
-    else:
-        try:
-            lo, hi = (float(x) for x in str(text).split(":"))
-        except ValueError:
-            raise UsageError(f"{flag} {text!r}: expected LO:HI, e.g. 0.45:0.55") from None
-    if not (0.0 <= lo < hi <= 1.0):
-        raise UsageError(f"{flag} {text!r}: expected LO:HI with 0 <= LO < HI <= 1 (win rates "
-                         "as fractions, e.g. 0.45:0.55)")  # fmt: skip
-    return float(lo), float(hi)
-
-
-def edit_kinds(g) -> dict[str, tuple[int, int, str]]:
-    """The game's edit kinds (its ``FIX_EDIT_KINDS`` hook), a UsageError without them."""
-    kinds = getattr(g, "FIX_EDIT_KINDS", None)
-    if not kinds or not hasattr(g, "fix_edits") or not hasattr(g, "apply_side_edits"):
-        raise UsageError(f"fix: the game {g.KEY!r} offers no edits to the fixer (it has no "
-                         "FIX_EDIT_KINDS, fix_edits, apply_side_edits)")  # fmt: skip
-    return dict(kinds)
-
-
-def read_costs(g, source: str | Path | Mapping | None) -> dict[str, tuple[int, int]]:
-    """The edit kinds allowed and what a step of each costs: ``source`` a TOML file (or its
-    parsed mapping) of ``[kind]`` tables with ``cost`` and ``range`` (only the kinds listed
-    are allowed; a missing key takes the game's default), or None (every kind at its
-    default)."""
-    import tomllib
-
-    kinds = edit_kinds(g)
-    if source is None:
-        return {k: (c, r) for k, (c, r, _) in kinds.items()}
-    flag = "--edits"
-    if isinstance(source, Mapping):
-        data, where = dict(source), flag
-    else:
-        where = f"{flag} {source}"
-        try:
-            data = tomllib.loads(Path(source).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise UsageError(f"{where}: cannot read it ({e.strerror})") from None
-        except tomllib.TOMLDecodeError as e:
-            raise UsageError(f"{where}: not TOML ({e})") from None
-    out = {}
-    for kind, spec in data.items():
-        if kind not in kinds:
-            raise UsageError(f"{where}: edit kind {kind!r} is not one the game {g.KEY!r} "
-                             f"offers; expected one of: {', '.join(kinds)}")  # fmt: skip
-        if not isinstance(spec, Mapping):
-            raise UsageError(f"{where}: [{kind}]: expected a table with cost and range")
-        bad = sorted(set(spec) - {"cost", "range"})
-        if bad:
-            raise UsageError(f"{where}: [{kind}]: unknown key {bad[0]!r}; expected cost, range")
-        cost, rng = spec.get("cost", kinds[kind][0]), spec.get("range", kinds[kind][1])
-        for name, v, least in (("cost", cost, 1), ("range", rng, 0)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < least:
-                raise UsageError(f"{where}: [{kind}] {name}: expected an integer >= {least}, "
-                                 f"got {v!r}")  # fmt: skip
-        out[kind] = (cost, rng)
-    return out
-
-
-@dataclass(frozen=True)
-class FixSpec:
-    """Everything that decides a fix's games and its search (recorded in the manifest)."""
-
-    balance: object  # studies.balance.BalanceSpec of the search seed
-    targets: tuple[str, ...]
-    editable: tuple[str, ...]
-    band: tuple[float, float]
-    costs: dict
-    budget: int
-    games_per_look: int
-    max_games: int
-    confirm_games: int
-    confirm_seed: int
-    alpha: float
-    edits: tuple[Edit, ...]
-
-    def record(self) -> dict:
-        return {"targets": list(self.targets), "editable": list(self.editable),
-                "band": list(self.band), "costs": {k: list(v) for k, v in self.costs.items()},
-                "budget": self.budget, "games_per_look": self.games_per_look,
-                "max_games": self.max_games, "alpha": self.alpha,
-                "test": "asymptotic confidence sequences (Waudby-Smith et al. 2021), "
-                        "Bonferroni over the targets' rates and changes"}  # fmt: skip
-
-
-def _side_flag(names: Sequence[str], typed: str, flag: str) -> str:
-    from manoeuvre_sim.core.errors import did_you_mean
-
-    key = typed.strip().casefold()
-    for n in names:
-        if n.casefold() == key:
-            return n
-    raise UsageError(f"{flag} {typed!r}: not a side of the study{did_you_mean(typed, names)} "
-                     f"(expected one of: {', '.join(names)})")  # fmt: skip
-
-
-def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None,
-                 targets: Sequence[str] | None = None, band=DEFAULT_BAND, edits=None,
-                 budget: int = DEFAULT_BUDGET, policy: str | None = None,
-                 games_per_look: int = 200, max_games: int = 2000, confirm_games: int = 2000,
-                 seed: int = 1, confirm_seed: int | None = None, alpha: float = DEFAULT_ALPHA,
-                 options=None, threads: int = 0) -> FixSpec:  # fmt: skip
-    """Every option checked (one line each) and every candidate edit listed, before any game."""
-    from manoeuvre_sim.studies.balance import BalanceSpec
-
-    g = resolve(game)
-    band = parse_band(band)
-    if not 0.0 < alpha < 0.5:
-        raise UsageError(f"--alpha: expected an error rate between 0 and 0.5, got {alpha}")
-    for flag, v in (("--games-per-look", games_per_look), ("--max-games", max_games),
-                    ("--confirm-games", confirm_games)):  # fmt: skip
-        if v < 2:
-            raise UsageError(f"{flag}: expected at least 2 games, got {v}")
-    if max_games < games_per_look:
-        raise UsageError(f"--max-games {max_games}: expected at least --games-per-look "
-                         f"({games_per_look})")  # fmt: skip
-    if budget < 1:
-        raise UsageError(f"--budget {budget}: allows no edit (expected a total cost >= 1)")
-    costs = read_costs(g, edits)
-    spec = BalanceSpec.of(g, sides, policy=policy, games_per_pairing=games_per_look,
-                          seed=seed, options=options, block=games_per_look,
-                          threads=threads)  # fmt: skip
-    names = spec.names
-    tg = tuple(_side_flag(names, t, "--army") for t in targets) if targets else tuple(names)
-    ed = tuple(_side_flag(names, t, "--edit") for t in editable) if editable else tuple(names)
-    if confirm_seed is None:
-        confirm_seed = (seed + 1_000_003) % 2**63
-    if confirm_seed == seed:
-        raise UsageError(f"--confirm-seed {confirm_seed}: must differ from --seed (the "
-                         "errata is confirmed on seeds it was not chosen on)")  # fmt: skip
-    if not 0 <= confirm_seed < 2**63:
-        raise UsageError(f"--confirm-seed: expected an integer in 0..2**63-1, got {confirm_seed}")
-    offered = []
-    for name in ed:
-        side = spec.sides[names.index(name)]
-        for text, kind, cost in g.fix_edits(side, costs):
-            offered.append(Edit(name, text, kind, int(cost)))
-    if not offered:
-        raise UsageError(f"--edits: no edit of {', '.join(ed)} is allowed (kinds: "
-                         f"{', '.join(costs) or 'none'}): the edit space is empty")  # fmt: skip
-    cheapest = min(e.cost for e in offered)
-    within = tuple(sorted((e for e in offered if e.cost <= budget),
-                          key=lambda e: (e.cost, e.side, e.text)))  # fmt: skip
-    if not within:
-        raise UsageError(f"--budget {budget}: allows nothing (the cheapest allowed edit "
-                         f"costs {cheapest})")  # fmt: skip
-    return FixSpec(spec, tg, ed, band, costs, budget, games_per_look, max_games, confirm_games,
-                   confirm_seed, alpha, within)  # fmt: skip
-
+# the question, the statistics and the confirmation live beside this module, in fix_spec,
+# fix_stats and fix_confirm; their names are the fix's too
+from manoeuvre_sim.studies.fix_confirm import Confirmation, confirm  # noqa: E402
+from manoeuvre_sim.studies.fix_spec import (  # noqa: E402
+    Edit,
+    FixSpec,
+    command_spec,
+    parse_band,
+    read_costs,
+)
+from manoeuvre_sim.studies.fix_stats import (  # noqa: E402
+    Judgement,
+    TargetStats,
+    _Interrupted,
+    cs_radius,
+    distance,
+    field_stats,
+    gain_range,
+    holm,
+    judge,
+)
 
 # ----------------------------------------------------------------------- playing
 
@@ -383,10 +119,6 @@ def _label(edits: Sequence[Edit]) -> str:
         return BASE_LABEL
     h = hashlib.sha256("\x00".join(f"{e.side}\x01{e.text}" for e in _key(edits)).encode())
     return f"c{h.hexdigest()[:10]}"
-
-
-class _Interrupted(Exception):
-    pass
 
 
 class Player:
@@ -478,36 +210,6 @@ class Player:
                 j.add(BASE, k, first, r)
                 j.add(VARIANT, k, first, c)
         return j
-
-
-def _moments(counts: np.ndarray, seat: str) -> tuple[int, float, float, float, float, int]:
-    """Of one pairing's Joint counts, for side ``seat``: games, the reference's mean score
-    and variance, the paired change's mean and variance, the games whose winner changed."""
-    c = counts.reshape(2, 3, 2, 3).sum(axis=(0, 2))  # winner ref x winner cand
-    s = SCORE[seat]
-    n = int(c.sum())
-    x = np.broadcast_to(s[:, None], c.shape)
-    d = s[None, :] - s[:, None]
-    mx = float((c * x).sum()) / n
-    md = float((c * d).sum()) / n
-    vx = max(float((c * x * x).sum()) / n - mx * mx, 0.0) * n / max(n - 1, 1)
-    vd = max(float((c * d * d).sum()) / n - md * md, 0.0) * n / max(n - 1, 1)
-    return n, mx, vx, md, vd, int(n - np.trace(c))
-
-
-def field_stats(base: Sequence[Pairing], joint: Joint, targets: Sequence[str]) -> list[TargetStats]:
-    """Per target: its field rate (the mean over its pairings, both seats, of its score; the
-    pairings independent, so the per-game-index variance is the sum of theirs over m^2)."""
-    out = []
-    for t in targets:
-        parts = [_moments(joint.counts[k], "a" if p.army_a.name == t else "b")
-                 for k, p in enumerate(base) if t in (p.army_a.name, p.army_b.name)]  # fmt: skip
-        m = len(parts)
-        n = min(x[0] for x in parts)
-        out.append(TargetStats(n, sum(x[1] for x in parts) / m, sum(x[2] for x in parts) / m**2,
-                               sum(x[3] for x in parts) / m, sum(x[4] for x in parts) / m**2,
-                               sum(x[5] for x in parts)))  # fmt: skip
-    return out
 
 
 # ----------------------------------------------------------------------- the search
@@ -650,100 +352,6 @@ def _frontier(trail: Sequence[Trial]) -> list[Trial]:
                                        _rank_distance(best[t.cost])):  # fmt: skip
             best[t.cost] = t
     return [best[c] for c in sorted(best)]
-
-
-# ----------------------------------------------------------------------- the confirmation
-
-
-@dataclass
-class Confirmation:
-    base_matrix: object  # DataFrame: side a's score, rows a, columns b
-    fixed_matrix: object
-    moved: object  # per touched ordered pairing: the paired change, interval, Holm p
-    targets: object  # per target: base and fixed field rate, Bonferroni interval, in band
-    confirmed: bool
-    games: int
-
-
-def confirm(g, spec: FixSpec, edits: tuple[Edit, ...], *, store=None, manifest=None,
-            backend=None, resume=False, progress=None) -> Confirmation:  # fmt: skip
-    """The errata against the base on the fresh seed (module docstring)."""
-    import pandas as pd
-    from scipy.stats import norm
-
-    b = replace(spec.balance, seed=spec.confirm_seed, games_per_pairing=spec.confirm_games)
-    names = b.names
-    base = [replace(p, label="confirm-base") for p in b.pairings()
-            if p.army_a.name != p.army_b.name]  # fmt: skip
-    sides = dict(zip(names, b.sides, strict=True))
-    changed = {}
-    for name in sorted({e.side for e in edits}):
-        changed[name] = g.apply_side_edits(sides[name], [e.text for e in edits if e.side == name])[
-            0
-        ]
-    variant = {
-        i: replace(p, army_a=changed.get(p.army_a.name, p.army_a),
-                   army_b=changed.get(p.army_b.name, p.army_b), label="confirm-fixed")
-        for i, p in enumerate(base) if p.army_a.name in changed or p.army_b.name in changed
-    }  # fmt: skip
-    kept: dict[int, list] = {}
-
-    def on_frame(task, df, stats, which) -> None:
-        if which == BASE:
-            kept.setdefault(task.pairing, []).append((task.first_game, df))
-
-    played = play_paired(base, variant, game=g, games=b.games_per_pairing, block=b.block,
-                         options=b.options, on_frame=on_frame, threads=b.threads, store=store,
-                         manifest=manifest, backend=backend, resume=resume,
-                         progress=progress)  # fmt: skip
-    if played.outcome.interrupted:
-        raise _Interrupted
-    joint = played.joint
-    for k in range(len(base)):  # the untouched pairings: the base against itself
-        if k not in variant:
-            for first, df in kept[k]:
-                joint.add(BASE, k, first, df)
-                joint.add(VARIANT, k, first, df)
-    rows = []
-    for k in sorted(variant):
-        p = base[k]
-        r = paired_row(joint.counts[k])
-        n, _, _, md, vd, _ = _moments(joint.counts[k], "a")
-        se = math.sqrt(vd / n)
-        pval = 1.0 if se == 0 else float(2 * norm.sf(abs(md) / se))
-        rows.append({"side_a": p.army_a.name, "side_b": p.army_b.name} | r | {"p": pval})
-    moved = pd.DataFrame(rows)
-    if len(moved):
-        moved["p_holm"] = holm(moved["p"].to_numpy())
-        moved["moved"] = moved["p_holm"] < 0.05
-    mb = pd.DataFrame(np.nan, index=names, columns=names)
-    mf = mb.copy()
-    for k, p in enumerate(base):
-        c = joint.counts[k].reshape(2, 3, 2, 3).sum(axis=(0, 2))
-        s = SCORE["a"]
-        mb.loc[p.army_a.name, p.army_b.name] = float((c.sum(axis=1) * s).sum() / c.sum())
-        mf.loc[p.army_a.name, p.army_b.name] = float((c.sum(axis=0) * s).sum() / c.sum())
-    z = float(norm.ppf(1.0 - spec.alpha / (2 * len(spec.targets))))
-    trows = []
-    for t, st in zip(spec.targets, field_stats(base, joint, spec.targets), strict=True):
-        # the fixed rate's own variance: the candidate's games (ref + change, paired)
-        parts = []
-        for k, p in enumerate(base):
-            if t in (p.army_a.name, p.army_b.name):
-                c = joint.counts[k].reshape(2, 3, 2, 3).sum(axis=(0, 2))
-                s = SCORE["a" if p.army_a.name == t else "b"]
-                y = np.broadcast_to(s[None, :], c.shape)
-                nn = c.sum()
-                my = float((c * y).sum()) / nn
-                parts.append(max(float((c * y * y).sum()) / nn - my * my, 0.0) * nn / (nn - 1))
-        half = z * math.sqrt(sum(parts) / len(parts) ** 2 / st.n)
-        lo, hi = st.rate - half, st.rate + half
-        trows.append({"side": t, "base_rate": st.ref, "fixed_rate": st.rate,
-                      "fixed_low": lo, "fixed_high": hi, "games": st.n * len(parts),
-                      "in_band": spec.band[0] <= lo and hi <= spec.band[1]})  # fmt: skip
-    targets = pd.DataFrame(trows)
-    return Confirmation(mb, mf, moved, targets, bool(targets["in_band"].all()),
-                        int(sum(played.outcome.games.values())))  # fmt: skip
 
 
 # ----------------------------------------------------------------------- the study
