@@ -80,6 +80,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import resolve
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
@@ -322,7 +323,10 @@ def search(player: Player, say: Callable[[str], None]) -> tuple[list[Trial], Tri
             e = h.edits[0]
             if e.slot in {x.slot for x in current.edits} or current.cost + e.cost > cap:
                 continue
-            tried.append(test(_key((*current.edits, e)), current.edits, "combination"))
+            try:
+                tried.append(test(_key((*current.edits, e)), current.edits, "combination"))
+            except UsageError as err:  # two legal edits the game refuses together
+                say(f"fix: skipped {e.text} with {_label(current.edits)}: {err}")
         better = [t for t in tried if t.verdict == "helpful"]
         if not better:
             break

@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import get_game
 
 KINDS = ("balance", "whatif", "hex balance", "hex whatif")
 # the tables a finished job's study must have (a job is done only once they are written)
@@ -106,6 +107,13 @@ def build(kind: str, opts: dict) -> Built:
         if name not in takes:
             raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
     spec = command_spec(**given)
+    from manoeuvre_sim.web.safety import check_players
+
+    for flag in ("policy", "policies"):
+        if given.get(flag):
+            names = given[flag] if isinstance(given[flag], list | tuple) else [given[flag]]
+            names = [n for x in names for n in str(x).split(",")]
+            check_players(get_game(game), names, [f"--{flag}"] * len(names))
     plan = plan_of(kind, spec)
     per_game = max((c for _, c in plan), default=1.0)
     if "block" in given:
@@ -135,7 +143,6 @@ def plan_of(kind: str, spec) -> list[tuple[int, float]]:
     two seats' ``policy_cost`` (the game's adapter; without one, a seat costs half a game),
     the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
     then the variant's pairings."""
-    from manoeuvre_sim.core.games import get_game
 
     g = get_game("hex" if kind.startswith("hex") else "manoeuvre")
     cost = getattr(g, "policy_cost", lambda spec: 0.5)

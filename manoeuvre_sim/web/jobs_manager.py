@@ -158,10 +158,10 @@ class JobManager:
     def cancel(self, jid: str) -> Job | None:
         """Cancel a queued job now, a running one at the end of the blocks in play (a block
         costs at most ``jobs_kinds.MAX_BLOCK_COST``: well under a second or two)."""
-        job = self.jobs.get(jid)
-        if job is None or job.state not in UNFINISHED:
-            return job
-        with self.lock:
+        with self.lock:  # checked under the lock: a delete or the job's end may come between
+            job = self.jobs.get(jid)
+            if job is None or job.state not in UNFINISHED:
+                return job
             self.cancelled.add(jid)
             if job.state == "queued":
                 job.state, job.finished = "cancelled", _now()
@@ -173,10 +173,10 @@ class JobManager:
 
     def resume(self, jid: str) -> Job | None:
         """Queue a cancelled or interrupted job again, keeping its finished tasks."""
-        job = self.jobs.get(jid)
-        if job is None or job.state not in ("cancelled", "interrupted"):
-            return job
         with self.lock:
+            job = self.jobs.get(jid)
+            if job is None or job.state not in ("cancelled", "interrupted"):
+                return job
             self.cancelled.discard(jid)
             job.state, job.resume, job.message, job.finished = "queued", True, "resumed", None
             job.stopped = None
@@ -207,10 +207,11 @@ class JobManager:
             jid = self.queue.get()
             if jid is None:
                 break
-            job = self.jobs.get(jid)
-            if job is None or job.state != "queued" or jid in self.cancelled:
-                continue
-            self.current = jid
+            with self.lock:  # taken as current at once: no delete in between
+                job = self.jobs.get(jid)
+                if job is None or job.state != "queued" or jid in self.cancelled:
+                    continue
+                self.current = jid
             try:
                 self._run(job)
             except ManoeuvreError as e:
@@ -291,10 +292,10 @@ class JobManager:
     # ---- naming and deleting (the jobs pages' rename and delete) --------------------
     def rename(self, jid: str, name: str) -> Job | None:
         """Give the job ``name`` (:func:`job_name`: trimmed; empty: no name), saved."""
-        job = self.jobs.get(jid)
-        if job is None:
-            return None
         with self.lock:
+            job = self.jobs.get(jid)
+            if job is None:
+                return None
             job.name = job_name(name)
             self.save(job)
         return job
@@ -314,12 +315,15 @@ class JobManager:
         """Forget a finished, cancelled, interrupted or failed job and delete its study
         folder (only inside the studies folder's ``jobs/``); a queued or running job is
         refused: cancel it first."""
-        job = self.jobs.get(jid)
-        if job is None:
-            return None
         with self.lock:
-            if job.state in UNFINISHED or self.current == jid:
+            job = self.jobs.get(jid)
+            if job is None:
+                return None
+            if job.state in UNFINISHED:
                 raise UsageError(f"--job: {job.id} is {job.state}: cancel it, then delete it")
+            if self.current == jid:
+                raise UsageError(f"--job: {job.id} is still writing its tables: delete it in "
+                                 "a moment")  # fmt: skip
             path = self.folder(job)
             del self.jobs[jid]
             self.cancelled.discard(jid)
@@ -327,6 +331,8 @@ class JobManager:
             if path.exists():
                 shutil.rmtree(path)
         except OSError as e:
+            with self.lock:  # listed again, so the page can say what happened to it
+                self.jobs[jid] = job
             raise UsageError(f"--job: {job.dir} was not deleted entirely ({e})") from None
         return job
 

@@ -178,11 +178,13 @@ def _manoeuvre_info(params: Params, root: Path):
         dl_forced_march=params.boolean("dl_forced_march"),
         max_turns=params.integer("max_turns", 200, lo=1, hi=MAX_TURNS_CAP),
     )  # fmt: skip
+    policies = (params.string("policy_a", DEFAULT_POLICY),
+                params.string("policy_b", DEFAULT_POLICY))  # fmt: skip
+    _players("manoeuvre", policies)
     info = match_info(
         army_a, army_b, seed=params.integer("seed", 1, lo=0, hi=2**63 - 1),
         game=_index(params, "game"), relax=params.boolean("relax"),
-        policies=(params.string("policy_a", DEFAULT_POLICY),
-                  params.string("policy_b", DEFAULT_POLICY)), options=options,
+        policies=policies, options=options,
     )  # fmt: skip
     return info, None, None
 
@@ -258,6 +260,7 @@ def _hex_setup(params: Params, root: Path):
     for k in ("step_losses", "step_replacements", "captured_capital_zoc", "retreat_apart"):
         kw[k] = params.boolean(k)
     seed = params.integer("seed", 1, lo=0, hi=2**63 - 1)
+    _players("hex", (kw["policy_a"], kw["policy_b"]))
     return kw, seed, _index(params, "game"), None, None
 
 
@@ -357,3 +360,12 @@ def _titled(rep: Replayed, params: Params, root: Path) -> Replayed:
         path = confine(root, params.string("study"), "--study")
         rep.title += version_title(read_study(path), params.string("label"))
     return rep
+
+
+def _players(key: str, policies) -> None:
+    """A replay asked by its seed plays its players' game: bounded by its cost
+    (``safety.check_players``), as a job is; a study's games replay with the study's."""
+    from manoeuvre_sim.core.games import get_game
+    from manoeuvre_sim.web.safety import MAX_REPLAY_COST, check_players
+
+    check_players(get_game(key), policies, ("--policy-a", "--policy-b"), cap=MAX_REPLAY_COST)

@@ -82,3 +82,31 @@ def same_origin(origin: str, host: str) -> bool:
         return False
     parts = urlsplit(origin)
     return parts.scheme == SCHEME and parts.netloc.lower() == host.lower()
+
+
+# ---- players a page may ask for -------------------------------------------------------
+MAX_REPLAY_COST = 10_000  # one replayed game, in games of the scripted players (seconds)
+
+
+def check_players(game, specs, flags, *, cap: float | None = None) -> float:
+    """Refuse, in one line naming the option as typed, a player a page may not ask for:
+    a value model given as a file (``...:wFILE.npz``: a path the server would open outside
+    the studies folder; the built-in models' names are taken) or, with ``cap``, players
+    whose one game costs more than ``cap`` games of the scripted players (the game's
+    ``policy_cost``: a search player's rollouts). Returns the game's cost."""
+    cost = getattr(game, "policy_cost", lambda spec: 0.5)
+    total = 0.0
+    for spec, flag in zip(specs, flags, strict=True):
+        if ".npz" in str(spec).lower():
+            raise UsageError(
+                f"{flag}: {spec!r}: a value model file is the command line's; the workbench "
+                "takes a built-in model's name"
+            )
+        total += cost(spec)
+    if cap is not None and total > cap:
+        raise UsageError(
+            f"{'/'.join(dict.fromkeys(flags))}: {' and '.join(map(str, specs))}: one game costs as much as "
+            f"{total:,.0f} games of the scripted players; a replay on the workbench may cost "
+            f"at most {cap:,} (a smaller search budget, or `replay` on the command line)"
+        )
+    return total

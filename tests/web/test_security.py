@@ -310,3 +310,39 @@ def test_sigterm_stops_the_server_within_five_seconds_and_the_job_resumes(tmp_pa
     again = JobManager(tmp_path)
     back = [j for j in again.recover() if j.id == jid]
     assert back and back[0].resume and back[0].state == "queued"
+
+
+# ---- a replay asked by its seed is bounded as a job is -----------------------------------
+@pytest.mark.parametrize(
+    "path, flag",
+    [
+        ("/replay/manoeuvre?army_a=France&army_b=Russia&policy_a=search:100000:tuned",
+         "--policy-a/--policy-b"),
+        ("/replay/hex?policy_b=search:4096:capital:all", "--policy-a/--policy-b"),
+    ],
+)  # fmt: skip
+def test_a_replay_whose_game_costs_too_much_is_refused(client, path, flag):
+    r = client.get(path)
+    assert r.status_code == 400
+    assert f"{flag}: " in r.text and "a replay on the workbench may cost at most 10,000" in r.text
+
+
+def test_a_value_model_file_is_refused_by_the_pages(client):
+    r = client.get("/replay/manoeuvre?army_a=France&army_b=Russia"
+                   "&policy_a=search:16:tuned:v2:wfoo.npz")  # fmt: skip
+    assert r.status_code == 400 and "a value model file is the command line" in r.text
+    r = client.post("/jobs", data=TINY | {"policy": "search:4:tuned:v2:wfoo.npz"}, headers=ORIGIN)
+    assert r.status_code == 400 and "--policy: " in r.text and "value model file" in r.text
+    assert not (client.studies / "jobs").exists()
+
+
+def test_the_replay_bound_at_its_edge():
+    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.core.games import get_game
+    from manoeuvre_sim.web.safety import check_players
+
+    m = get_game("manoeuvre")
+    cost = m.policy_cost("search:64:tuned:v2") + m.policy_cost("tuned")
+    assert check_players(m, ["search:64:tuned:v2", "tuned"], ["a", "b"], cap=cost) == cost
+    with pytest.raises(UsageError, match="may cost at most"):
+        check_players(m, ["search:64:tuned:v2", "tuned"], ["a", "b"], cap=cost - 1e-6)
