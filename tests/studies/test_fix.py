@@ -316,3 +316,20 @@ def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, args, toml, st
     assert not (tmp_path / "out" / "games.parquet").exists() or not any(
         (tmp_path / "out" / "games.parquet").iterdir()
     )
+
+
+def test_a_combination_the_game_refuses_is_skipped_not_fatal(monkeypatch):
+    # two edits legal alone may be refused together (a unit's reduced strength raised to its
+    # lowered full one): the search goes on without that combination
+    real = F.try_candidate
+
+    def refuse(player, edits, against=(), step="single", *rest, **kw):
+        if step == "combination":
+            raise UsageError("--set: reduced must stay below full")
+        return real(player, edits, against, step, *rest, **kw)
+
+    monkeypatch.setattr(F, "try_candidate", refuse)
+    res = F.run(coin_game, ["A:60", "B:50", "C:40"], edits={"heads": {"range": 2}}, budget=4,
+                **QUICK)  # fmt: skip
+    assert not res.meets  # no single edit is enough (the test above)
+    assert len(res.trail) and (res.trail["step"] == "single").all()
