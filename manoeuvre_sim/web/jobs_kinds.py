@@ -22,6 +22,7 @@ from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.web.safety import check_players, seat_cost
 
 KINDS = ("balance", "whatif", "hex balance", "hex whatif")
 # the tables a finished job's study must have (a job is done only once they are written)
@@ -107,8 +108,6 @@ def build(kind: str, opts: dict) -> Built:
         if name not in takes:
             raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
     spec = command_spec(**given)
-    from manoeuvre_sim.web.safety import check_players
-
     for flag in ("policy", "policies"):
         if given.get(flag):
             names = given[flag] if isinstance(given[flag], list | tuple) else [given[flag]]
@@ -145,7 +144,7 @@ def plan_of(kind: str, spec) -> list[tuple[int, float]]:
     then the variant's pairings."""
 
     g = get_game("hex" if kind.startswith("hex") else "manoeuvre")
-    cost = getattr(g, "policy_cost", lambda spec: 0.5)
+    cost = seat_cost(g)
     if kind == "whatif":
         base = spec.base
         pairings = [*base.pairings(), *(p for p in base.pairings()

@@ -88,13 +88,19 @@ def same_origin(origin: str, host: str) -> bool:
 MAX_REPLAY_COST = 10_000  # one replayed game, in games of the scripted players (seconds)
 
 
+def seat_cost(game):
+    """The game's ``policy_cost`` (one seat's share of a game, in games of the scripted
+    players); a game without one: every seat half a game."""
+    return getattr(game, "policy_cost", lambda spec: 0.5)
+
+
 def check_players(game, specs, flags, *, cap: float | None = None) -> float:
     """Refuse, in one line naming the option as typed, a player a page may not ask for:
     a value model given as a file (``...:wFILE.npz``: a path the server would open outside
     the studies folder; the built-in models' names are taken) or, with ``cap``, players
     whose one game costs more than ``cap`` games of the scripted players (the game's
     ``policy_cost``: a search player's rollouts). Returns the game's cost."""
-    cost = getattr(game, "policy_cost", lambda spec: 0.5)
+    cost = seat_cost(game)
     total = 0.0
     for spec, flag in zip(specs, flags, strict=True):
         if ".npz" in str(spec).lower():

@@ -87,11 +87,11 @@ def _armies(p: Params, root: Path) -> list[str]:
 
 def _side(root: Path, name: str) -> str:
     from manoeuvre_sim.core.errors import did_you_mean
-    from manoeuvre_sim.manoeuvre.model.load import ARMY_DATA_SUFFIX
+    from manoeuvre_sim.manoeuvre.model.load import ARMY_DATA_SUFFIX, army_key
     from manoeuvre_sim.web.safety import confine
 
     known = army_names()
-    key = name.casefold().replace("_", " ").replace("-", " ")
+    key = army_key(name)
     for k in known:
         if k.casefold() == key:
             return k

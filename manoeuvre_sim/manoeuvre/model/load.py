@@ -66,6 +66,12 @@ def load_builtin_armies() -> list[Army]:
     return sorted(armies, key=lambda a: a.tiebreak_rank)
 
 
+def army_key(name: str) -> str:
+    """A built-in army's name as typed, for matching its ``name.casefold()``: case, ``_``
+    and ``-`` aside (``great_britain`` is Great Britain)."""
+    return name.strip().casefold().replace("_", " ").replace("-", " ")
+
+
 def find_army(name_or_path: str, *, relax: bool = False) -> Army:
     """A built-in army by name (case-insensitive; ``france``, ``Great Britain``,
     ``great_britain``), or an army file by path."""
@@ -74,7 +80,7 @@ def find_army(name_or_path: str, *, relax: bool = False) -> Army:
         return load_army_data(p, relax=relax)
     if p.suffix.lower() == ".toml" or p.exists():
         return load_army(p, relax=relax)
-    key = name_or_path.strip().casefold().replace("_", " ").replace("-", " ")
+    key = army_key(name_or_path)
     armies = load_builtin_armies()
     for a in armies:
         if a.name.casefold() == key:
