@@ -55,22 +55,25 @@ SHOTS = [
 FULL_PAGE = {"replay.png", "replay-hex.png"}
 
 
+def _submit(page, path: str, fields: dict[str, str]) -> None:
+    """Open the form at ``path``, fill ``fields`` (a field's name -> its text), run it, and
+    wait for the jobs page it leads to."""
+    page.goto(page.url.split("/jobs")[0] + path)
+    for name, text in fields.items():
+        page.fill(f"[name={name}]", text)
+    page.click("#run")
+    page.wait_for_url("**/jobs?job=*")
+
+
 def _jobs(page) -> None:
     """The jobs page with a named what-if done and a balance study running."""
-    page.goto(page.url.replace("/jobs", "/whatif/new?army=France"))
-    page.fill("input[name=armies]", "France,Russia,Prussia")
-    page.fill("input[name=games_per_pairing]", "100")
-    page.fill("textarea[name=more]", "France/Garde Imperial/full=7")
-    page.fill("input[name=job_name]", "Garde Imperial 8 -> 7")
-    page.click("#run")
-    page.wait_for_url("**/jobs?job=*")
+    armies = "France,Russia,Prussia"
+    _submit(page, "/whatif/new?army=France", {
+        "armies": armies, "games_per_pairing": "100", "more": "France/Garde Imperial/full=7",
+        "job_name": "Garde Imperial 8 -> 7"})  # fmt: skip
     page.locator("tr.job.shown a.result").wait_for(timeout=300_000)
-    page.goto(page.url.split("/jobs")[0] + "/jobs/new")
-    page.fill("input[name=armies]", "France,Russia,Prussia")
-    page.fill("input[name=games_per_pairing]", "20000")
-    page.fill("input[name=job_name]", "Three armies, 20,000 games a pairing")
-    page.click("#run")
-    page.wait_for_url("**/jobs?job=*")
+    _submit(page, "/jobs/new", {"armies": armies, "games_per_pairing": "20000",
+                                "job_name": "Three armies, 20,000 games a pairing"})  # fmt: skip
     page.locator("tr.job.shown[data-state=running] .left").wait_for(timeout=120_000)
     page.wait_for_timeout(1500)
 
