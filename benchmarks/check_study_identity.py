@@ -121,6 +121,31 @@ def hex_runs(work: Path, hashes: dict) -> None:
     cli("hex", "tournament", "--policies", "random,capital,attrition", "--games", "40",
         *common, "--out", str(out))  # fmt: skip
     hashes["hex-tournament.parquet"] = frame_hash(pd.read_parquet(out))
+    # Maneuver's own kinds (issue 39): the handicap ladder and the set-up map
+    cli("hex", "ladder", "--games", "40", "--max-k", "2", "--block", "20", *common, "--quiet",
+        "--out", str(work / "hex-ladder"))  # fmt: skip
+    tables(work / "hex-ladder", "hex-ladder", hashes)
+    cli("hex", "setup", "--games", "200", "--block", "70", *common, "--quiet",
+        "--out", str(work / "hex-setup"))  # fmt: skip
+    tables(work / "hex-setup", "hex-setup", hashes)
+
+
+def more_runs(work: Path, hashes: dict, default_run: bool) -> None:
+    """Issue 39: the fixer's tables and its two stores, the card study's neglect pages'
+    tables, and (``--default-run``) the records of the README's default study."""
+    common = ["--seed", "7", "--threads", "2", "--quiet"]
+    cli("fix", "--armies", "France,Russia,Austria", "--edit", "Austria", "--army", "Austria",
+        "--target", "0.45:0.55", "--budget", "1", "--games-per-look", "40", "--max-games",
+        "80", "--confirm-games", "60", *common, "--out", str(work / "fix"))  # fmt: skip
+    for f in sorted((work / "fix").rglob("*.csv")):
+        hashes[f"fix/{f.relative_to(work / 'fix')}"] = hashlib.sha256(
+            f.read_bytes()).hexdigest()[:16]  # fmt: skip
+    for store in sorted((work / "fix").rglob("games.parquet")):
+        h, n = store_hash(store)
+        hashes[f"fix/{store.relative_to(work / 'fix')} ({n} records)"] = h
+    if default_run:
+        cli("balance", "--out", str(work / "default"), "--force", "--quiet")
+        tables(work / "default", "default", hashes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", required=True, type=Path, help="a scratch directory (emptied)")
     ap.add_argument("--old-store", type=Path,
                     help="the --work of a run of the old code: resume its stopped store")  # fmt: skip
+    ap.add_argument("--default-run", action="store_true",
+                    help="also the README's default balance study (64,000 games)")  # fmt: skip
     a = ap.parse_args(argv)
     work = a.work
     if work.exists():
@@ -192,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     tables(work / "balance-precision", "balance-precision", hashes)
 
     hex_runs(work, hashes)
+    more_runs(work, hashes, a.default_run)
     json.dump(hashes, sys.stdout, indent=1, sort_keys=True)
     print()
     return 0
