@@ -133,33 +133,15 @@ def terrain_codes(rows8: list[str], letters: str) -> np.ndarray:
 
 @kernel
 def adjacent(a, b):
-    """True if squares ``a`` and ``b`` are orthogonally adjacent (rule 1.1: no diagonals).
-
-    Parameters
-    ----------
-    a, b : int
-        Squares 0..63.
-
-    Returns
-    -------
-    bool
-    """
+    """Whether squares ``a`` and ``b`` (ints 0..63) are orthogonally adjacent (rule 1.1: no
+    diagonals): a bool."""
     return distance(a, b) == 1
 
 
 @kernel
 def distance(a, b):
-    """Manhattan distance between squares ``a`` and ``b`` (no diagonal steps, rule 1.1).
-
-    Parameters
-    ----------
-    a, b : int
-        Squares 0..63.
-
-    Returns
-    -------
-    int
-    """
+    """The Manhattan distance (an int) between squares ``a`` and ``b`` (0..63): no diagonal
+    steps, rule 1.1."""
     return abs(a // 8 - b // 8) + abs(a % 8 - b % 8)
 
 
@@ -378,12 +360,8 @@ def in_fire_range(occ, terr, tprops, from_sq, to_sq, max_range):
 
     Parameters
     ----------
-    occ : ndarray(int32, shape=(64,))
-        Occupant unit id per square, -1 empty.
-    terr : ndarray(int32, shape=(64,))
-        Terrain code per square.
-    tprops : ndarray(int32, shape=(n_codes, 7))
-        Terrain properties by code.
+    occ, terr, tprops : ndarray(int32)
+        The board: occupants, terrain codes, terrain properties (the module docstring).
     from_sq, to_sq : int
         Firing and target squares.
     max_range : int
@@ -487,12 +465,8 @@ def retreat_options(occ, terr, tprops, sq, owner, out):
 
     Parameters
     ----------
-    occ : ndarray(int32, shape=(64,))
-        Occupant unit id per square, -1 empty.
-    terr : ndarray(int32, shape=(64,))
-        Terrain code per square.
-    tprops : ndarray(int32, shape=(n_codes, 7))
-        Terrain properties by code.
+    occ, terr, tprops : ndarray(int32)
+        The board: occupants, terrain codes, terrain properties (the module docstring).
     sq : int
         The retreating unit's square.
     owner : int

@@ -55,10 +55,8 @@ def controls(occ, unit_owner, sq, player):
 
     Parameters
     ----------
-    occ : ndarray(int32, shape=(64,))
-        Occupant unit id per square, -1 empty.
-    unit_owner : ndarray(int32, shape=(n_units,))
-        Player (0 or 1) of each unit id.
+    occ, unit_owner : ndarray(int32)
+        The board's occupants and each unit's player (the module docstring).
     sq : int
         Square 0..63.
     player : int
@@ -82,10 +80,8 @@ def control_score(occ, unit_owner, player):
 
     Parameters
     ----------
-    occ : ndarray(int32, shape=(64,))
-        Occupant unit id per square, -1 empty.
-    unit_owner : ndarray(int32, shape=(n_units,))
-        Player (0 or 1) of each unit id.
+    occ, unit_owner : ndarray(int32)
+        The board's occupants and each unit's player (the module docstring).
     player : int
         0 or 1.
 

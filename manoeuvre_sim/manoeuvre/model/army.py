@@ -63,23 +63,7 @@ DL_HQ_NATION = {"Death With Honour": "Japan", "Maharaja": "India"}  # rules 9.2,
 DL_NATIONS = ("India", "China", "Japan", "Sweden")
 # rule 1.4 (Distant Lands): "Leader HQ cards plus three to eight of the other types"
 DL_OTHER_TYPES = (3, 8)
-HQType = Literal[
-    "Ambush",
-    "Committed Attack",
-    "Forced March",
-    "Guerrilla",
-    "Redoubt",
-    "Regroup",
-    "Sappers/Engineers",
-    "Scout/Spy",
-    "Skirmish",
-    "Supply",
-    "Withdraw",
-    "Rockets",
-    "Banzai Charge",
-    "Death With Honour",
-    "Maharaja",
-]
+HQType = Literal[HQ_TYPES]  # a tuple subscript is the same as its items listed
 # The title printed on an HQ card when the file gives none.
 DEFAULT_HQ_TITLE = {t: t for t in HQ_TYPES} | {"Guerrilla": "Guerrillas"}
 
