@@ -10,6 +10,7 @@ import click
 
 from manoeuvre_sim.cli._common import format_table
 from manoeuvre_sim.core.fileio import atomic_write
+from manoeuvre_sim.manoeuvre.model.army import d6_range
 
 
 @click.group()
@@ -47,10 +48,6 @@ def list_armies() -> None:
     )  # fmt: skip
 
 
-def _range(hi: int) -> str:
-    return "1" if hi == 1 else f"1-{hi}"
-
-
 def _dice_cell(c) -> str:
     parts = []
     if c.attack:
@@ -86,13 +83,7 @@ def show(army: str, relax: bool) -> None:
     rows = []
     for u in a.units:
         for c in u.cards:
-            extra = []
-            if c.pursuit_max:
-                extra.append(f"pursuit {_range(c.pursuit_max)}")
-            if c.withdraw_max:
-                extra.append(f"withdraw {_range(c.withdraw_max)}")
-            if c.not_required_to_advance:
-                extra.append("not required to advance")
+            extra = c.ability_terms()
             if c.artillery:
                 extra.append("artillery")
             if c.secondary:
@@ -107,7 +98,7 @@ def show(army: str, relax: bool) -> None:
             if ld.combat_attack == ld.combat_defense
             else f"{ld.combat_attack}/{ld.combat_defense}"
         )
-        rally = "auto" if ld.rally_auto else _range(ld.rally)
+        rally = "auto" if ld.rally_auto else d6_range(ld.rally)
         notes = []
         if ld.pursuit_mod:
             notes.append(f"pursuit {ld.pursuit_mod:+d}")

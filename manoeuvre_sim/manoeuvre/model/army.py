@@ -142,6 +142,23 @@ class UnitCard(_Schema):
             )
         return self
 
+    def ability_terms(self) -> list[str]:
+        """The card's pursuit, withdrawal and advance abilities in words, as printed
+        (``["pursuit 1-4", "withdraw 1", "not required to advance"]``)."""
+        terms = []
+        if self.pursuit_max:
+            terms.append(f"pursuit {d6_range(self.pursuit_max)}")
+        if self.withdraw_max:
+            terms.append(f"withdraw {d6_range(self.withdraw_max)}")
+        if self.not_required_to_advance:
+            terms.append("not required to advance")
+        return terms
+
+
+def d6_range(n: int) -> str:
+    """The faces 1..n a d6 roll succeeds on, as printed: ``'1-4'``, ``'1'``."""
+    return f"1-{n}" if n > 1 else "1"
+
 
 class Unit(_Schema):
     """A unit counter (rule 1.3) and its unit cards (rule 1.4)."""

@@ -77,11 +77,6 @@ PLAY_TEXT = {
 # ------------------------------------------------------------------------------------------
 # card names
 # ------------------------------------------------------------------------------------------
-def _d6_range(n: int) -> str:
-    """A d6 succeeds on 1..n: ``'1-4'``, ``'1'``."""
-    return f"1-{n}" if n > 1 else "1"
-
-
 def _unit_card_text(name: str, card) -> str:
     parts = []
     if card.attack:
@@ -91,12 +86,7 @@ def _unit_card_text(name: str, card) -> str:
         parts.append(f"bombard {card.bombard} range {card.range}")
     if card.volley:
         parts.append(f"volley {card.volley}")
-    if card.pursuit_max:
-        parts.append(f"pursuit {_d6_range(card.pursuit_max)}")
-    if card.withdraw_max:
-        parts.append(f"withdraw {_d6_range(card.withdraw_max)}")
-    if card.not_required_to_advance:
-        parts.append("not required to advance")
+    parts += card.ability_terms()
     return f"{name} card ({', '.join(parts)})"
 
 
