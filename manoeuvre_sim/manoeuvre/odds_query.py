@@ -265,6 +265,14 @@ def _swap(est):
     return Estimate(("success", "failure"), np.array(est.counts[::-1]), est.n, est.seed)
 
 
+def _d6_face(name: str, value: int, alternative: str = "") -> None:
+    """A UsageError of one line unless ``value`` is a d6's face 1..6 (rule 7 rally, rule 8
+    withdraw: the roll succeeds on 1..value)."""
+    if not 1 <= value <= 6:
+        tail = f" {alternative}" if alternative else ""
+        raise UsageError(f"{name}: expected 1..6{tail}, got {value}")
+
+
 def rally(rally: str | int, simulate: int = 0, seed: int = 1) -> OddsReport:
     """``odds rally``: a leader's rally in the Restoration Phase (rule 7); ``rally`` is 1..6
     or ``'auto'``."""
@@ -275,11 +283,16 @@ def rally(rally: str | int, simulate: int = 0, seed: int = 1) -> OddsReport:
             rally = int(rally)
         except ValueError:
             raise UsageError(f"rally: expected 1..6 or 'auto', got {rally!r}") from None
+        _d6_face("rally", rally, "or 'auto'")
     p = o.rally_odds(rally)
     est = None
     if simulate and rally != "auto":
         est = _swap(o.simulate_d6_range(rally, simulate, seed))
-    title = f"Rally {rally}: d6 within 1..{rally} (rule 7)"
+    title = (
+        "Rally auto: no roll needed (rule 7)"
+        if rally == "auto"
+        else f"Rally {rally}: d6 within 1..{rally} (rule 7)"
+    )
     return OddsReport(
         ("success", "failure"), np.array([p, 1 - p]), {"rally": rally}, est, title, ordered=False
     )
@@ -289,6 +302,7 @@ def withdraw(withdraw_max: int, simulate: int = 0, seed: int = 1) -> OddsReport:
     """``odds withdraw``: a US unit card's withdraw attempt (rule 8)."""
     from manoeuvre_sim.manoeuvre import odds as o
 
+    _d6_face("withdraw", withdraw_max)
     p = o.withdraw_odds(withdraw_max)
     est = _swap(o.simulate_d6_range(withdraw_max, simulate, seed)) if simulate else None
     return OddsReport(

@@ -200,6 +200,8 @@ BAD = [
     (["odds", "volley", "--defense", "5"], ["--dice"]),
     (["odds", "pursuit", "--card", "9"], ["pursuit value", "<= 6"]),
     (["odds", "rally", "often"], ["'auto'"]),
+    (["odds", "rally", "0"], ["rally: expected 1..6 or 'auto', got 0"]),
+    (["odds", "withdraw", "7"], ["withdraw: expected 1..6, got 7"]),
     (["odds", "matchup", "--attacker-army", "France", "--attacker", "Old Guard",
       "--defender-army", "Russia", "--defender", "Russian Guard"], ["unknown unit 'Old Guard'",
                                                                     "Garde Imperial"]),
