@@ -267,3 +267,27 @@ def warmup_kernel(kind: str):
     st = np.zeros(S.STATE_SIZE, dtype=np.int32)
     out = np.zeros((2, BT.NREC), dtype=np.int32)
     return BT.play_range, (1, 0, 0, 2, st, g, out)
+
+
+# ------------------------------------------------------------ the what-if's hooks (issue 39)
+# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# options -> the spec (the variant is a scenario: every pairing of the players replayed on
+# it), the pairings, the variant's options, the manifest, the table; the summary and the PDF
+# are the analyses' (WHATIF_PAGES)
+from manoeuvre_sim.hexgame.whatif_variant import (  # noqa: E402
+    whatif_command as whatif_command,
+)
+from manoeuvre_sim.hexgame.whatif_variant import (  # noqa: E402
+    whatif_manifest as whatif_manifest,
+)
+from manoeuvre_sim.hexgame.whatif_variant import (  # noqa: E402
+    whatif_pairings as whatif_pairings,
+)
+from manoeuvre_sim.hexgame.whatif_variant import whatif_tables as whatif_tables  # noqa: E402
+from manoeuvre_sim.hexgame.whatif_variant import (  # noqa: E402
+    whatif_variant_options as whatif_variant_options,
+)
+
+WHATIF_PAGES = "manoeuvre_sim.analyses.hexgame.whatif"
+__all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_pairings",
+            "whatif_tables", "whatif_variant_options"]  # fmt: skip

@@ -418,3 +418,19 @@ def policy_cost(spec: str) -> float:
         return 0.5
     horizon, _, _ = search_options(spec, "--policy")
     return 0.5 + budget * (horizon or FULL_ROLLOUT_TURNS) * ROLLOUT_TURN_COST
+
+
+# ------------------------------------------------------------ the what-if's hooks (issue 39)
+# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# options -> the spec (the edits of a side: apply_side_edits, the fixer's hook), the manifest,
+# the changed armies' files; the summary and the PDF are the analyses' (WHATIF_PAGES)
+from manoeuvre_sim.manoeuvre.whatif_variant import (  # noqa: E402
+    whatif_command as whatif_command,
+)
+from manoeuvre_sim.manoeuvre.whatif_variant import (  # noqa: E402
+    whatif_manifest as whatif_manifest,
+)
+from manoeuvre_sim.manoeuvre.whatif_variant import whatif_write as whatif_write  # noqa: E402
+
+WHATIF_PAGES = "manoeuvre_sim.analyses.manoeuvre.whatif"
+__all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_write"]
