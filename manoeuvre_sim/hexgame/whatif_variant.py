@@ -146,7 +146,7 @@ def to_toml(raw: dict) -> str:
 # ----------------------------------------------------------------- the what-if's hooks
 
 
-def _quality(text: str) -> tuple[str, str]:
+def quality(text: str) -> tuple[str, str]:
     blue, sep, red = text.partition(":")
     ok = lambda q: q in ("front", "back") or q.isdigit()  # noqa: E731
     if not sep or not ok(blue) or not ok(red):
@@ -157,7 +157,7 @@ def _quality(text: str) -> tuple[str, str]:
     return blue, red
 
 
-def _rules(border: str, qb: str, qr: str, losses: bool, replacements: bool) -> dict:
+def rules_record(border: str, qb: str, qr: str, losses: bool, replacements: bool) -> dict:
     """The rule options in the manifest's words (``rules``: as ``hex balance`` names a
     variant of them)."""
     parts = [border] if border != "basic" else []
@@ -169,7 +169,7 @@ def _rules(border: str, qb: str, qr: str, losses: bool, replacements: bool) -> d
             "step_replacements": replacements, "name": " + ".join(parts) or "basic"}  # fmt: skip
 
 
-def _players(policies: str | Sequence[str] | None) -> tuple[str, ...]:
+def players(policies: str | Sequence[str] | None) -> tuple[str, ...]:
     from manoeuvre_sim.hexgame import parse_policy
 
     if policies is None:
@@ -187,65 +187,6 @@ def _players(policies: str | Sequence[str] | None) -> tuple[str, ...]:
         except ValueError as e:
             raise UsageError(f"--policies: {e}") from None
     return pols
-
-
-def whatif_command(
-    *,
-    variant: str | None = None,
-    edits: Sequence[str] = (),
-    scenario: str | None = None,
-    border: str = "basic",
-    quality: str = "front:front",
-    step_losses: bool = False,
-    step_replacements: bool = False,
-    policies: str | None = None,
-    games_per_pairing: int = 2000,
-    seed: int = 1,
-    turns: int = 10,
-    block: int = 1000,
-    threads: int = 0,
-) -> dict:
-    """``manoeuvre-sim hex whatif``'s options -> the what-if's fields
-    (``studies.whatif.WhatIfSpec``): the variant from the ``variant`` file or the ``edits``
-    of the base ``scenario`` (None: the built-in one), every option checked before any
-    game. Both sides are touched: every pairing of the players is replayed."""
-    from manoeuvre_sim.hexgame.adapter import Options, load_side
-    from manoeuvre_sim.hexgame.scenario import load_scenario
-
-    edits = tuple(edits)
-    if (variant is None) == (not edits):
-        raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
-    content = load_raw(variant) if variant else apply_edits(load_raw(scenario), edits)
-    qb, qr = _quality(quality)
-    players = _players(policies)
-    for sc in (load_scenario(scenario), load_scenario_from(content)):
-        if border not in sc.borders:
-            raise UsageError(f"--border: {border!r} is not a border of the scenario "
-                             f"({', '.join(sc.borders)})")  # fmt: skip
-    options = Options(border=border, turns=turns, quality_blue=qb, quality_red=qr,
-                      step_losses=step_losses, step_replacements=step_replacements,
-                      scenario=scenario)  # fmt: skip
-    sides = (load_side("blue"), load_side("red"))
-    return {
-        "sides": sides, "sources": ("blue", "red"),
-        "policies": tuple((a, b) for a in players for b in players),
-        "games_per_pairing": games_per_pairing, "seed": seed, "options": options,
-        "block": block, "threads": threads, "touched": ("blue", "red"),
-        "changes": edits or (f"--variant {variant}",), "edits": edits,
-        "details": {"scenario": content, "file": variant, "base_file": scenario,
-                    "rules": _rules(border, qb, qr, step_losses, step_replacements),
-                    "players": players},
-    }  # fmt: skip
-
-
-def whatif_pairings(spec) -> list:
-    """Every ordered pairing of the players, blue's player major, blue in seat a, on the
-    seed every Maneuver study gives it (``adapter.seat_seed``)."""
-    from manoeuvre_sim.core.study import Pairing
-    from manoeuvre_sim.hexgame.adapter import seat_seed
-
-    blue, red = spec.sides
-    return [Pairing(blue, red, a, b, seat_seed(spec.seed, a, b), "base") for a, b in spec.policies]
 
 
 def _variant_path(spec, where: Path) -> str:
@@ -272,8 +213,8 @@ def whatif_manifest(spec, variant_options, where: Path) -> dict:
     """What decides the games: the two scenarios (files and sha256), the edits, the rules,
     the players, the seed and the games per pairing."""
     from manoeuvre_sim import __version__
+    from manoeuvre_sim.hexgame import GAME_KEY as KEY
     from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
-    from manoeuvre_sim.hexgame.adapter import KEY
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
 
     d = spec.details
@@ -310,6 +251,6 @@ def whatif_tables(res) -> dict:
     return {"whatif": t}
 
 
-__all__ = ["apply_edit", "apply_edits", "load_raw", "load_scenario_from", "to_toml",
-           "whatif_command", "whatif_manifest", "whatif_pairings", "whatif_tables",
-           "whatif_variant_options"]  # fmt: skip
+__all__ = ["DEFAULT_POLICIES", "VARIANT_FILE", "apply_edit", "apply_edits", "load_raw",
+           "load_scenario_from", "players", "quality", "rules_record", "to_toml",
+           "whatif_manifest", "whatif_tables", "whatif_variant_options"]  # fmt: skip

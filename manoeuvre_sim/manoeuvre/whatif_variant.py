@@ -1,16 +1,14 @@
 """Manoeuvre's part of the paired what-if (``studies/whatif.py``; ``manoeuvre-sim whatif``):
-the hooks that build its spec from the command's options (the armies, the one player pair,
-the variant from ``--variant`` army files and ``--set`` edits, docs/whatif.md), record what
-decides its games (the balance study's manifest with the variant) and write each changed
-army's data beside the study. The edits of a side are the fixer's hook,
+what the adapter's what-if hooks (``whatif_command``, ``whatif_manifest``, ``whatif_write``)
+are made of: the armies and the one player pair of the command's options, the variant
+from ``--variant`` army files and ``--set`` edits (docs/whatif.md), each changed army's
+data written beside the study. The edits of a side are the fixer's hook,
 :func:`~manoeuvre_sim.manoeuvre.fix_edits.apply_side_edits`, so an errata the fixer prints
 and a what-if's ``--set`` are applied by the same code.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import platform
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,7 +21,7 @@ DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
 
 
-def _army_names(armies) -> list:
+def army_names(armies) -> list:
     """The armies ``--armies`` names, comma-separated (None: the eight built-in armies), or
     a list of names, files or armies."""
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
@@ -38,11 +36,11 @@ def _army_names(armies) -> list:
     return names
 
 
-def _load(armies: Sequence, relax: bool) -> tuple[list[Army], list[str]]:
+def load_armies(armies: Sequence, relax: bool) -> tuple[list[Army], list[str]]:
     """The armies (built-in names, files or objects), each refused before any game if it
     uses a rule the engine does not play yet, and where each came from."""
-    from manoeuvre_sim.manoeuvre.adapter import load_side
     from manoeuvre_sim.manoeuvre.engine.pack import check_playable
+    from manoeuvre_sim.manoeuvre.model import find_army
 
     loaded, sources = [], []
     for a in armies:
@@ -51,7 +49,8 @@ def _load(armies: Sequence, relax: bool) -> tuple[list[Army], list[str]]:
             loaded.append(a)
             sources.append(f"(object) {a.name}")
         else:
-            loaded.append(load_side(str(a), relax=relax))
+            loaded.append(find_army(str(a), relax=relax))
+            check_playable(loaded[-1])
             p = Path(str(a))
             sources.append(str(p.resolve()) if p.suffix.lower() == ".toml" else loaded[-1].name)
     names = [a.name for a in loaded]
@@ -63,7 +62,7 @@ def _load(armies: Sequence, relax: bool) -> tuple[list[Army], list[str]]:
     return loaded, sources
 
 
-def _players(policy, policy_a, policy_b, policies) -> tuple[str, str]:
+def players(policy, policy_a, policy_b, policies) -> tuple[str, str]:
     """The one pair of players (``--policy``, or ``--policy-a``/``-b``), each checked."""
     from manoeuvre_sim.manoeuvre.runner import check_policy
 
@@ -80,45 +79,29 @@ def _players(policy, policy_a, policy_b, policies) -> tuple[str, str]:
     return pa, pb
 
 
-def whatif_command(
-    armies: str | Sequence | None = None,
-    *,
-    policy: str | None = DEFAULT_POLICY,
-    policy_a: str | None = None,
-    policy_b: str | None = None,
-    policies: str | None = None,
-    games_per_pairing: int = DEFAULT_GAMES,
-    seed: int = 1,
-    options=None,
-    precision: float | None = None,
-    max_games: int = 20000,
-    block: int = DEFAULT_BLOCK,
-    threads: int = 0,
-    first_game: int = 0,
-    relax: bool = False,
+def make_variant(
+    loaded: Sequence[Army],
     variant_files: Sequence[str] = (),
     edits: Sequence[str] = (),
-) -> dict:
-    """``manoeuvre-sim whatif``'s options (the balance study's, then the variant) -> the
-    what-if's fields (``studies.whatif.WhatIfSpec``): the armies loaded, each ``--variant``
-    file replacing the base army of its name, then the ``--set`` edits applied to their
-    armies (:func:`apply_side_edits`); every option checked before any game."""
-    from manoeuvre_sim.manoeuvre.adapter import RuleOptions, load_side
+    *,
+    relax: bool = False,
+) -> tuple[tuple[Army, ...], tuple[str, ...], tuple[str, ...]]:
+    """The variant of the armies ``loaded``: each ``--variant`` file replacing the base army
+    of its name, then the ``--set`` edits applied to the armies they name
+    (:func:`~manoeuvre_sim.manoeuvre.fix_edits.apply_side_edits`, the fixer's hook, all of
+    an army's edits at once); returns the variant's armies (the base's order), the touched
+    armies' names and the changes in words."""
+    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
     from manoeuvre_sim.manoeuvre.fix_edits import apply_side_edits
+    from manoeuvre_sim.manoeuvre.model import find_army
     from manoeuvre_sim.manoeuvre.model.edit import apply_edits, describe_changes, edit_army
 
-    pair = _players(policy, policy_a, policy_b, policies)
-    loaded, sources = _load(_army_names(armies), relax)
-    if precision is not None:
-        raise UsageError("whatif: --precision is not available; give --games-per-pairing")
-    if first_game:
-        raise UsageError("--first-game: not with whatif (it plays games 0 .. N - 1 of a pairing)")
-    del max_games  # a fixed N: no cap to record
     by_name = {a.name: a for a in loaded}
     touched: set[str] = set()
     changes: list[str] = []
     for f in variant_files:
-        v = load_side(f, relax=relax)
+        v = find_army(f, relax=relax)
+        check_playable(v)
         if v.name not in by_name:
             raise UsageError(
                 f"--variant {f}: its army is named {v.name!r}, which is not in the field "
@@ -141,69 +124,8 @@ def whatif_command(
         touched.add(name)
     if not touched:
         raise UsageError("whatif: nothing to change: give --variant FILE or --set")
-    return {
-        "sides": tuple(loaded), "sources": tuple(sources), "policies": (pair,),
-        "games_per_pairing": games_per_pairing, "seed": seed,
-        "options": RuleOptions() if options is None else options, "block": block,
-        "threads": threads, "variant_sides": tuple(by_name[a.name] for a in loaded),
-        "touched": tuple(a.name for a in loaded if a.name in touched),
-        "changes": tuple(changes), "edits": tuple(edits),
-    }  # fmt: skip
-
-
-def whatif_manifest(spec, variant_options=None, where=None) -> dict:
-    """What decides a what-if's games: the balance study's manifest of the base armies
-    (``study`` ``whatif``) and the variant (the touched armies, the changes, each changed
-    army's data hash)."""
-    from manoeuvre_sim import __version__
-    from manoeuvre_sim.manoeuvre import RULES_VERSION
-    from manoeuvre_sim.manoeuvre.adapter import KEY, army_hash, study_data_hash
-    from manoeuvre_sim.manoeuvre.engine.players import params_for
-    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
-    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
-
-    (pa, pb), *_ = spec.policies
-    armies = spec.sides
-    return {
-        "tool": "manoeuvre-sim",
-        "version": __version__,
-        "rules_version": RULES_VERSION,
-        "game": KEY,  # games.GAMES: a store of one game is never resumed as another's
-        "study": "whatif",
-        "seed": spec.seed,
-        "armies": [
-            {"name": a.name, "source": (spec.sources or [None] * len(armies))[i],
-             "data_hash": army_hash(a), "seed_name": a.name}
-            for i, a in enumerate(armies)
-        ],  # fmt: skip
-        "data_hash": study_data_hash(armies, spec.options),
-        "policies": [
-            {
-                "label": pa if pa == pb else f"{pa}/{pb}",
-                "policy_a": pa,
-                "policy_b": pb,
-                "params_a": [float(x) for x in params_for(pa, pb)[0]],
-                "params_b": [float(x) for x in params_for(pa, pb)[1]],
-                **{f"{k}_a": v for k, v in value_record(pa).items()},
-                **{f"{k}_b": v for k, v in value_record(pb).items()},
-            }
-        ],
-        "games_per_pairing": spec.games_per_pairing,
-        "first_game": 0,
-        "precision": None,
-        "max_games": None,
-        "block": spec.block,
-        "options": config_dict(spec.options),
-        **sections_record(spec.options.sections_file),
-        "started": _dt.datetime.now().isoformat(timespec="seconds"),
-        "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
-        "variant": {
-            "touched": list(spec.touched),
-            "changes": list(spec.changes),
-            "armies": [{"name": a.name, "data_hash": army_hash(a)}
-                       for a in spec.variant_sides if a.name in spec.touched],  # fmt: skip
-        },
-    }
+    return (tuple(by_name[a.name] for a in loaded),
+            tuple(a.name for a in loaded if a.name in touched), tuple(changes))  # fmt: skip
 
 
 def whatif_write(res, out_dir: Path) -> list[Path]:
@@ -223,4 +145,4 @@ def whatif_write(res, out_dir: Path) -> list[Path]:
     return written
 
 
-__all__ = ["whatif_command", "whatif_manifest", "whatif_write"]
+__all__ = ["army_names", "load_armies", "make_variant", "players", "whatif_write"]
