@@ -10,8 +10,8 @@ studies. An identical variant gives exactly zero everywhere.
 This module is the study: its spec (:class:`WhatIfSpec`), :func:`command_spec` (a command's
 option values -> the spec; ``manoeuvre-sim whatif``, ``hex whatif`` and the workbench's
 jobs call it), :func:`run_spec`, the manifest (:func:`base_manifest`) and the result
-(:class:`WhatIfResult`: the tables every game has, :func:`side_tables`, and the paired
-outcome table per pairing, :meth:`WhatIfResult.pairing_table`). How the pairs of games are
+(:class:`WhatIfResult`: the tables every game has, ``whatif_tables.side_tables``, and the
+paired outcome table per pairing, :meth:`WhatIfResult.pairing_table`). How the pairs of games are
 played and counted is :func:`play_paired` and :class:`Joint` (the fixer plays through them
 too). What differs between games is asked of the game's adapter, each hook optional::
 
@@ -64,10 +64,8 @@ from typing import Any
 
 import numpy as np
 
-from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import get_game, resolve
-from manoeuvre_sim.core.stats import paired_interval
 from manoeuvre_sim.core.study import (
     Pairing,
     PlayOutcome,
@@ -78,19 +76,16 @@ from manoeuvre_sim.core.study import (
     play,
 )
 from manoeuvre_sim.studies.rounds import WINNERS, interleave
+from manoeuvre_sim.studies.whatif_tables import outcome_row, side_tables, summary_lines
 
 KIND = "whatif"
 BASE, VARIANT = "base", "variant"
-FIELD = "field"  # the opponent column of a side's row against the whole field
 ALL = "all"  # the pooled row of the pairing table
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
 # what the result keeps of every block (its tables and the games a page lists)
 KEEP = ("label", "pairing", "game", "seed", "army_a", "army_b", "policy_a", "policy_b",
         "first_player", "winner")  # fmt: skip
-# the paired outcomes of the pairing table: (column stem, what it counts)
-OUTCOMES = (("a_win", "side a wins"), ("b_win", "side b wins"),
-            ("first_win", "the first player wins"), ("draw", "drawn"))  # fmt: skip
 
 
 class Joint:
@@ -209,31 +204,6 @@ def play_paired(
 
 
 # ------------------------------------------------------------------ the study of any game
-
-
-def paired_row(counts: np.ndarray, seat: str = "a") -> dict:
-    """Side ``seat``'s score (a win 1, a draw 1/2) over a pairing's paired games: base,
-    variant, the paired change with its 95 % interval, the share of games whose winner
-    changed."""
-    c = counts.reshape(2, 3, 2, 3).sum(axis=(0, 2))  # winner base x winner variant
-    s = _score(seat)
-    d = s[None, :] - s[:, None]  # variant minus base
-    n = int(c.sum())
-    mean, lo, hi = paired_interval(float((c * d).sum()), float((c * d * d).sum()), n)
-    return {
-        "games": n,
-        "base_score": float((c.sum(axis=1) * s).sum()) / n,
-        "variant_score": float((c.sum(axis=0) * s).sum()) / n,
-        "change": float(mean),
-        "change_low": float(lo),
-        "change_high": float(hi),
-        "changed_games": int(n - np.trace(c)),
-    }
-
-
-def _score(seat: str) -> np.ndarray:
-    """Score of the side in ``seat`` for winner codes a, b, draw."""
-    return np.array([1.0, 0.0, 0.5]) if seat == "a" else np.array([0.0, 1.0, 0.5])
 
 
 @dataclass(frozen=True)
@@ -437,8 +407,8 @@ def _pages(g):
 @dataclass
 class WhatIfResult:
     """A what-if of any game: ``tables`` (name -> the table written as ``<name>.csv``:
-    the game's ``whatif_tables``, else :func:`side_tables`' ``whatif`` and
-    ``whatif_field``), the manifest, ``games`` (every block's :data:`KEEP` columns, base
+    the game's ``whatif_tables``, else ``whatif_tables.side_tables``' ``whatif``
+    and ``whatif_field``), the manifest, ``games`` (every block's :data:`KEEP` columns, base
     and variant, in pairing and game order), ``joint`` (base pairing index -> its
     :class:`Joint` counts) and ``pairings`` (the base pairings)."""
 
@@ -467,7 +437,7 @@ class WhatIfResult:
     def pairing_table(self, pooled: bool = True):
         """Per base pairing replayed (then, with ``pooled`` and more than one pairing,
         ``all`` of them pooled): the sides and players, the paired games, and for each of
-        :data:`OUTCOMES` its rate in base and variant, the paired change and its 95 %
+        ``whatif_tables.OUTCOMES`` its rate in base and variant, the paired change and its 95 %
         interval from the per-game differences; the games whose winner changed."""
         import pandas as pd
 
@@ -476,11 +446,11 @@ class WhatIfResult:
             p = self.pairings[i]
             rows.append({"side_a": p.army_a.name, "side_b": p.army_b.name,
                          "policy_a": p.policy_a, "policy_b": p.policy_b}
-                        | _outcome_row(self.joint[i]))  # fmt: skip
+                        | outcome_row(self.joint[i]))  # fmt: skip
         if pooled and len(self.pairings) > 1 and rows:
             total = sum(self.joint.values())
             rows.append({"side_a": ALL, "side_b": ALL, "policy_a": ALL, "policy_b": ALL}
-                        | _outcome_row(total))  # fmt: skip
+                        | outcome_row(total))  # fmt: skip
         out = pd.DataFrame(rows)
         if len(out):
             out[["games", "changed_games"]] = out[["games", "changed_games"]].astype(np.int64)
@@ -520,211 +490,6 @@ class WhatIfResult:
         if pages is not None:
             written += pages.write_pages(self, out, paper)
         return written
-
-
-def _outcome_row(counts: np.ndarray) -> dict:
-    """A pairing's paired outcomes from its 36 joint counts (see :meth:`pairing_table`)."""
-    c = counts.reshape(2, 3, 2, 3)  # first base, winner base, first variant, winner variant
-    n = int(c.sum())
-    # per (first player, winner) code: 1 where the outcome happened
-    hit = {"a_win": np.array([[1, 0, 0], [1, 0, 0]]), "b_win": np.array([[0, 1, 0], [0, 1, 0]]),
-           "first_win": np.array([[1, 0, 0], [0, 1, 0]]),
-           "draw": np.array([[0, 0, 1], [0, 0, 1]])}  # fmt: skip
-    row: dict = {"games": n}
-    for stem, _ in OUTCOMES:
-        h = hit[stem].astype(np.float64)
-        d = h[None, None, :, :] - h[:, :, None, None]  # variant minus base, per cell
-        k_base = float((c.sum(axis=(2, 3)) * h).sum())
-        k_var = float((c.sum(axis=(0, 1)) * h).sum())
-        mean, lo, hi = paired_interval(float((c * d).sum()), float((c * d * d).sum()), n)
-        row |= {f"{stem}_rate_base": np.float64(k_base / n),
-                f"{stem}_rate_variant": np.float64(k_var / n), f"{stem}_change": float(mean),
-                f"{stem}_change_ci_low": float(lo), f"{stem}_change_ci_high": float(hi)}  # fmt: skip
-    w = c.sum(axis=(0, 2))  # winner base x winner variant
-    row["changed_games"] = int(n - np.trace(w))
-    row["changed_share"] = row["changed_games"] / n
-    return row
-
-
-def side_tables(res: WhatIfResult, *, boot: int = 200):
-    """The tables every game of sides has: per (touched side, opponent), both seats
-    pooled, side's score in base and variant, the paired change and its 95 % interval,
-    the share of games whose outcome changed, then its ``field`` row (the mean over the
-    opponents, a normal interval from the cells' variances); and per touched side its
-    field score (the ``whatif_field`` table) with its Bradley-Terry rating and rank, base
-    and variant, and the rating's change with a paired bootstrap interval."""
-    import pandas as pd
-
-    spec, pairings, joint = res.spec, res.pairings, res.joint
-    names = spec.names
-    z = stats.z_value()
-    rows = []
-    field_rows = []
-    pos = {(p.army_a.name, p.army_b.name): i for i, p in enumerate(pairings)}
-    for x in spec.touched:
-        cells = []
-        for y in names:
-            if y == x:
-                continue
-            acc = {"n": 0, "sb": 0.0, "sv": 0.0, "d": 0.0, "d2": 0.0, "changed": 0}
-            for seat, key in (("a", (x, y)), ("b", (y, x))):
-                i = pos[key]
-                if i not in joint:
-                    continue
-                c = joint[i].reshape(2, 3, 2, 3).sum(axis=(0, 2))  # winner base x variant
-                s = _score(seat)
-                d = s[None, :] - s[:, None]  # variant minus base
-                acc["n"] += int(c.sum())
-                acc["sb"] += float((c.sum(axis=1) * s).sum())
-                acc["sv"] += float((c.sum(axis=0) * s).sum())
-                acc["d"] += float((c * d).sum())
-                acc["d2"] += float((c * d * d).sum())
-                acc["changed"] += int(c.sum() - np.trace(c))
-            if acc["n"] == 0:
-                continue
-            nn = acc["n"]
-            mean, lo, hi = stats.paired_interval(acc["d"], acc["d2"], nn)
-            var_d = max(acc["d2"] / nn - (acc["d"] / nn) ** 2, 0.0)
-            cells.append((acc, var_d))
-            rows.append(
-                {
-                    "army": x,
-                    "opponent": y,
-                    "games": nn,
-                    "base_win_rate": acc["sb"] / nn,
-                    "variant_win_rate": acc["sv"] / nn,
-                    "delta": float(mean),
-                    "delta_low": float(lo),
-                    "delta_high": float(hi),
-                    "changed_games": acc["changed"] / nn,
-                }
-            )
-        if not cells:
-            continue
-        k = len(cells)
-        base_f = sum(a["sb"] / a["n"] for a, _ in cells) / k
-        var_f = sum(a["sv"] / a["n"] for a, _ in cells) / k
-        delta = sum(a["d"] / a["n"] for a, _ in cells) / k
-        se = np.sqrt(sum(v / a["n"] for a, v in cells)) / k
-        half = 0.0 if all(a["d2"] == 0 for a, _ in cells) else z * se
-        tot = sum(a["n"] for a, _ in cells)
-        changed = sum(a["changed"] for a, _ in cells) / tot
-        rows.append(
-            {
-                "army": x, "opponent": FIELD, "games": tot, "base_win_rate": base_f,
-                "variant_win_rate": var_f, "delta": delta, "delta_low": delta - half,
-                "delta_high": delta + half, "changed_games": changed,
-            }
-        )  # fmt: skip
-        field_rows.append(
-            {
-                "army": x, "games": tot, "base_field_win_rate": base_f,
-                "variant_field_win_rate": var_f, "delta": delta, "delta_low": delta - half,
-                "delta_high": delta + half, "changed_games": changed,
-            }
-        )  # fmt: skip
-    wi = pd.DataFrame(rows)
-    fld = pd.DataFrame(field_rows)
-    if len(fld):
-        fld = fld.join(_rating_change(res, res.base_groups(), boot), on="army")
-    return {"whatif": wi, "whatif_field": fld}
-
-
-def _groups_from_joint(c: np.ndarray, which: str) -> np.ndarray:
-    """(2 first x 3 winner) counts of the base or variant side of a joint table."""
-    c = c.reshape(2, 3, 2, 3)
-    return (c.sum(axis=(2, 3)) if which == BASE else c.sum(axis=(0, 1))).reshape(6)
-
-
-def _fit_groups(pairings, groups: dict[int, np.ndarray], names) -> np.ndarray:
-    """Bradley-Terry ratings (with the first-player term, as the balance study fits them)
-    straight from per-pairing (first player x winner) counts."""
-    pos = {a: k for k, a in enumerate(names)}
-    rows = []
-    for i, g in groups.items():
-        p = pairings[i]
-        for f in range(2):
-            wins, losses, draws = (int(x) for x in g[f * 3 : f * 3 + 3])
-            if wins + losses + draws:
-                rows.append((pos[p.army_a.name], pos[p.army_b.name], wins + 0.5 * draws,
-                             wins + losses + draws, 1 if f == 0 else -1))  # fmt: skip
-    a = np.array(rows, dtype=np.float64)
-    fit = stats.bradley_terry(names, a[:, 0], a[:, 1], a[:, 2], a[:, 3], first=a[:, 4])
-    return fit.ratings
-
-
-def _rating_change(res: WhatIfResult, base_groups: dict[int, np.ndarray], boot: int):
-    """Bradley-Terry rating and rank, base and variant, and the change with a paired
-    bootstrap interval (the joint base/variant tables resampled together)."""
-    import pandas as pd
-
-    spec, pairings, joint = res.spec, res.pairings, res.joint
-    names = spec.names
-    if any(i not in base_groups for i in range(len(pairings))):
-        nan = float("nan")
-        cols = ["base_rating", "variant_rating", "rating_delta", "rating_delta_low",
-                "rating_delta_high", "base_rank", "variant_rank"]  # fmt: skip
-        return pd.DataFrame({c: [nan] * len(spec.touched) for c in cols}, index=spec.touched)
-
-    def fit(groups_base, groups_var):
-        return _fit_groups(pairings, groups_base, names), _fit_groups(pairings, groups_var, names)
-
-    def split(jt):
-        gb = dict(base_groups)
-        gv = dict(base_groups)
-        for i, c in jt.items():
-            gb[i] = _groups_from_joint(c, BASE)
-            gv[i] = _groups_from_joint(c, VARIANT)
-        return gb, gv
-
-    rb, rv = fit(*split(joint))
-    deltas = np.zeros((max(boot, 0), len(names)))
-    rng = np.random.default_rng([int(spec.seed), 0x3F])
-    for b in range(max(boot, 0)):
-        jt = {i: rng.multinomial(int(c.sum()), c / c.sum()) for i, c in joint.items()}
-        gb = {
-            i: (rng.multinomial(int(g.sum()), g / g.sum()) if i not in joint else None)
-            for i, g in base_groups.items()
-        }
-        gb = {i: g for i, g in gb.items() if g is not None}
-        for i, c in jt.items():
-            gb[i] = _groups_from_joint(c, BASE)
-        gv = dict(gb)
-        for i, c in jt.items():
-            gv[i] = _groups_from_joint(c, VARIANT)
-        x, y = fit(gb, gv)
-        deltas[b] = y - x
-    lo = np.quantile(deltas, 0.025, axis=0) if boot > 0 else np.full(len(names), np.nan)
-    hi = np.quantile(deltas, 0.975, axis=0) if boot > 0 else np.full(len(names), np.nan)
-    rkb = stats.ranks_from_ratings(rb)
-    rkv = stats.ranks_from_ratings(rv)
-    rows = {}
-    for k, a in enumerate(names):
-        if a in spec.touched:
-            rows[a] = {
-                "base_rating": rb[k], "variant_rating": rv[k], "rating_delta": rv[k] - rb[k],
-                "rating_delta_low": lo[k], "rating_delta_high": hi[k],
-                "base_rank": int(rkb[k]), "variant_rank": int(rkv[k]),
-            }  # fmt: skip
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def summary_lines(res: WhatIfResult) -> list[str]:
-    """The summary of a game with no ``WHATIF_PAGES`` of its own."""
-    m = res.manifest
-    out = [f"{m.get('game_title', res.spec.game)}: what-if "
-           f"({', '.join(res.spec.changes) or 'no change'})",
-           f"{m['games']:,} games ({m['paired_games']:,} paired); seed {m['seed']}; "
-           f"rules {m['rules_version']}",
-           "side's score (a win 1, a draw 1/2) in %, base -> variant, paired change "
-           "[95 % interval]", ""]  # fmt: skip
-    for r in res.whatif.itertuples(index=False):
-        out.append(f"{r.army:>12} v {r.opponent:<12} {100 * r.base_win_rate:5.1f} -> "
-                   f"{100 * r.variant_win_rate:5.1f}  {100 * r.delta:+5.1f} "
-                   f"[{100 * r.delta_low:+.1f}, {100 * r.delta_high:+.1f}]")  # fmt: skip
-    if res.interrupted:
-        out.append("INTERRUPTED: the tables cover the pairs of games finished")
-    return out
 
 
 def run_spec(
@@ -814,7 +579,7 @@ def run(
                     boot=boot)  # fmt: skip
 
 
-__all__ = ["ALL", "BASE", "FIELD", "KEEP", "KIND", "OUTCOMES", "VARIANT", "WINNERS", "Joint",
+__all__ = ["ALL", "BASE", "KEEP", "KIND", "VARIANT", "WINNERS", "Joint",
            "PairedPlay", "WhatIfResult", "WhatIfSpec", "base_manifest", "command_spec",
-           "command_spec_of", "paired_row", "play_paired", "run", "run_spec", "side_tables",
-           "spec_of", "summary_lines"]  # fmt: skip
+           "command_spec_of", "play_paired", "run", "run_spec", "spec_of",
+           "summary_lines"]  # fmt: skip

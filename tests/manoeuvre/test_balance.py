@@ -14,6 +14,7 @@ from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.core.study import pairing_seed
 from manoeuvre_sim.studies import whatif as W
+from manoeuvre_sim.studies import whatif_tables as WT
 
 FIELD3 = ["France", "Russia", "Spain"]
 GAME_COLS = ["label", "pairing", "game", "seed", "army_a", "army_b", "first_player", "winner",
@@ -369,10 +370,10 @@ def test_whatif_paired_interval_matches_per_game_differences(tmp_path):
     assert d.std() > 0 and d_r.std() > 0
     delta = (d.mean() + d_r.mean()) / 2
     half = norm.ppf(0.975) * np.sqrt(d.var() / len(d) + d_r.var() / len(d_r)) / 2
-    for f in (rows.loc[("Spain", W.FIELD)], res.field.set_index("army").loc["Spain"]):
+    for f in (rows.loc[("Spain", WT.FIELD)], res.field.set_index("army").loc["Spain"]):
         assert f["delta"] == pytest.approx(delta)
         assert (f["delta_low"], f["delta_high"]) == pytest.approx((delta - half, delta + half))
-    assert rows.loc[("Spain", W.FIELD), "changed_games"] == pytest.approx(
+    assert rows.loc[("Spain", WT.FIELD), "changed_games"] == pytest.approx(
         np.concatenate([d, d_r]).astype(bool).mean()
     )
 

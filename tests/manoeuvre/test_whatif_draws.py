@@ -15,6 +15,7 @@ from scipy.stats import norm, ttest_1samp
 from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.studies import whatif as W
 from manoeuvre_sim.studies.whatif import Joint
+from manoeuvre_sim.studies.whatif_tables import side_tables
 
 SCORE = {"a": {"a": 1.0, "b": 0.0, "draw": 0.5}, "b": {"a": 0.0, "b": 1.0, "draw": 0.5}}
 
@@ -43,7 +44,7 @@ def test_draws_score_a_half_in_both_seats_of_a_hand_made_whatif():
     ]
     spec = SimpleNamespace(touched=("X",), names=["X", "Y"], seed=1)
     res = SimpleNamespace(spec=spec, pairings=pair, joint=joint.counts, base_groups=dict)
-    tables = W.side_tables(res, boot=0)
+    tables = side_tables(res, boot=0)
     wi, fld = tables["whatif"], tables["whatif_field"]
     row = wi.set_index(["army", "opponent"]).loc[("X", "Y")]
     assert row["games"] == 12

@@ -20,6 +20,7 @@ import pytest
 from manoeuvre_sim.core import games as G
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.studies import balance, simulate, tournament, whatif
+from manoeuvre_sim.studies.whatif_tables import FIELD
 from tests.studies import coin_game
 
 SIDES = ["heavy:70", "fair", "light:30"]
@@ -67,7 +68,7 @@ def test_whatif_an_identical_variant_is_exactly_zero_and_a_stronger_coin_wins_mo
                       block=100, seed=5)  # fmt: skip
     assert len(same.pairing_table(pooled=False)) == 5  # every pairing with heavy, mirror once
     t = same.whatif
-    assert list(t["opponent"]) == ["fair", "light", whatif.FIELD]
+    assert list(t["opponent"]) == ["fair", "light", FIELD]
     assert (t["delta"] == 0).all() and (t["delta_low"] == 0).all()
     assert (t["delta_high"] == 0).all() and (t["changed_games"] == 0).all()
     assert (same.field["rating_delta"] == 0).all()
