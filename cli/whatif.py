@@ -40,15 +40,14 @@ def whatif(**kw) -> None:
     changed army with the variant data; report each pairing's change of win rate with a
     paired 95% interval, the changed army's field win rate and rating, and the share of
     games whose outcome changed."""
-    from manoeuvre_sim.analyses.manoeuvre import whatif as W
+    from manoeuvre_sim.studies import whatif as W
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
     kw["options"] = pop_game_options(kw)
-    spec = W.command_spec(**kw)  # every option checked, every army loaded, before any game
-    pols = spec.base.policies
+    spec = W.command_spec("manoeuvre", **kw)  # every option checked, every army loaded, first
     run_and_write(
         partial(W.run_spec, spec), out, force=force, quiet=quiet, paper=paper, backend=be,
-        threads=spec.base.threads, done_key="paired_games",
-        kinds=engine_kernels([x for p in pols for x in (p.policy_a, p.policy_b)]),
+        threads=spec.threads, done_key="paired_games",
+        kinds=engine_kernels([x for p in spec.policies for x in p]),
     )  # fmt: skip

@@ -78,12 +78,12 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 @backend_options
 def whatif(**kw) -> None:
 
-    from manoeuvre_sim.analyses.hexgame import whatif as HW
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
+    from manoeuvre_sim.studies import whatif as W
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    spec = HW.command_spec(**kw)  # every option checked before the first game
-    run = partial(HW.run_spec, spec, command=invoked_command())
+    spec = W.command_spec("hex", **kw)  # every option checked before the first game
+    run = partial(W.run_spec, spec, command=invoked_command())
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

@@ -267,3 +267,81 @@ def warmup_kernel(kind: str):
     st = np.zeros(S.STATE_SIZE, dtype=np.int32)
     out = np.zeros((2, BT.NREC), dtype=np.int32)
     return BT.play_range, (1, 0, 0, 2, st, g, out)
+
+
+# ------------------------------------------------------------ the what-if's hooks (issue 39)
+# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# options -> the spec (the variant is a scenario: every pairing of the players replayed on
+# it), the pairings, the variant's options, the manifest, the table (whatif_variant.py); the
+# summary and the PDF are the analyses' (WHATIF_PAGES)
+from collections.abc import Sequence  # noqa: E402
+
+from manoeuvre_sim.hexgame import whatif_variant as _whatif  # noqa: E402
+
+WHATIF_PAGES = "manoeuvre_sim.analyses.hexgame.whatif"
+whatif_manifest = _whatif.whatif_manifest
+whatif_tables = _whatif.whatif_tables
+whatif_variant_options = _whatif.whatif_variant_options
+
+
+def whatif_command(
+    *,
+    variant: str | None = None,
+    edits: Sequence[str] = (),
+    scenario: str | None = None,
+    border: str = "basic",
+    quality: str = "front:front",
+    step_losses: bool = False,
+    step_replacements: bool = False,
+    policies: str | None = None,
+    games_per_pairing: int = 2000,
+    seed: int = 1,
+    turns: int = 10,
+    block: int = 1000,
+    threads: int = 0,
+) -> dict:
+    """``manoeuvre-sim hex whatif``'s options -> the what-if's fields
+    (``studies.whatif.WhatIfSpec``): the variant from the ``variant`` file or the ``edits``
+    of the base ``scenario`` (None: the built-in one), every option checked before any
+    game. Both sides are touched: every pairing of the players is replayed."""
+    from manoeuvre_sim.hexgame.scenario import load_scenario
+
+    edits = tuple(edits)
+    if (variant is None) == (not edits):
+        raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
+    raw = _whatif.load_raw(variant if variant else scenario)
+    content = raw if variant else _whatif.apply_edits(raw, edits)
+    qb, qr = _whatif.quality(quality)
+    players = _whatif.players(policies)
+    for sc in (load_scenario(scenario), _whatif.load_scenario_from(content)):
+        if border not in sc.borders:
+            raise UsageError(f"--border: {border!r} is not a border of the scenario "
+                             f"({', '.join(sc.borders)})")  # fmt: skip
+    options = Options(border=border, turns=turns, quality_blue=qb, quality_red=qr,
+                      step_losses=step_losses, step_replacements=step_replacements,
+                      scenario=scenario)  # fmt: skip
+    sides = (load_side("blue"), load_side("red"))
+    return {
+        "sides": sides, "sources": ("blue", "red"),
+        "policies": tuple((a, b) for a in players for b in players),
+        "games_per_pairing": games_per_pairing, "seed": seed, "options": options,
+        "block": block, "threads": threads, "touched": ("blue", "red"),
+        "changes": edits or (f"--variant {variant}",), "edits": edits,
+        "details": {"scenario": content, "file": variant, "base_file": scenario,
+                    "rules": _whatif.rules_record(border, qb, qr, step_losses,
+                                                  step_replacements),
+                    "players": players},
+    }  # fmt: skip
+
+
+def whatif_pairings(spec) -> list:
+    """Every ordered pairing of the players, blue's player major, blue in seat a, on the
+    seed every Maneuver study gives it (:func:`seat_seed`)."""
+    from manoeuvre_sim.core.study import Pairing
+
+    blue, red = spec.sides
+    return [Pairing(blue, red, a, b, seat_seed(spec.seed, a, b), "base") for a, b in spec.policies]
+
+
+__all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_pairings",
+            "whatif_tables", "whatif_variant_options"]  # fmt: skip

@@ -418,3 +418,121 @@ def policy_cost(spec: str) -> float:
         return 0.5
     horizon, _, _ = search_options(spec, "--policy")
     return 0.5 + budget * (horizon or FULL_ROLLOUT_TURNS) * ROLLOUT_TURN_COST
+
+
+# ------------------------------------------------------------ the what-if's hooks (issue 39)
+# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# options -> the spec (the edits of a side: apply_side_edits, the fixer's hook), the manifest,
+# the changed armies' files (whatif_variant.py); the summary and the PDF are the analyses'
+# (WHATIF_PAGES)
+from manoeuvre_sim.manoeuvre import whatif_variant as _whatif  # noqa: E402
+
+WHATIF_PAGES = "manoeuvre_sim.analyses.manoeuvre.whatif"
+whatif_write = _whatif.whatif_write
+
+
+def whatif_command(
+    armies: str | Sequence | None = None,
+    *,
+    policy: str | None = DEFAULT_POLICY,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    policies: str | None = None,
+    games_per_pairing: int = _whatif.DEFAULT_GAMES,
+    seed: int = 1,
+    options=None,
+    precision: float | None = None,
+    max_games: int = 20000,
+    block: int = _whatif.DEFAULT_BLOCK,
+    threads: int = 0,
+    first_game: int = 0,
+    relax: bool = False,
+    variant_files: Sequence[str] = (),
+    edits: Sequence[str] = (),
+) -> dict:
+    """``manoeuvre-sim whatif``'s options (the balance study's, then the variant) -> the
+    what-if's fields (``studies.whatif.WhatIfSpec``): the armies loaded, each ``--variant``
+    file replacing the base army of its name, then the ``--set`` edits applied to their
+    armies (:func:`apply_side_edits`, the fixer's hook); every option checked before any
+    game."""
+    pair = _whatif.players(policy, policy_a, policy_b, policies)
+    loaded, sources = _whatif.load_armies(_whatif.army_names(armies), relax)
+    if precision is not None:
+        raise UsageError("whatif: --precision is not available; give --games-per-pairing")
+    if first_game:
+        raise UsageError("--first-game: not with whatif (it plays games 0 .. N - 1 of a pairing)")
+    del max_games  # a fixed N: no cap to record
+    variant, touched, changes = _whatif.make_variant(loaded, variant_files, edits, relax=relax)
+    return {
+        "sides": tuple(loaded), "sources": tuple(sources), "policies": (pair,),
+        "games_per_pairing": games_per_pairing, "seed": seed,
+        "options": RuleOptions() if options is None else options, "block": block,
+        "threads": threads, "variant_sides": variant, "touched": touched,
+        "changes": changes, "edits": tuple(edits),
+    }  # fmt: skip
+
+
+def whatif_manifest(spec, variant_options=None, where=None) -> dict:
+    """What decides a what-if's games: the balance study's manifest of the base armies
+    (``study`` ``whatif``) and the variant (the touched armies, the changes, each changed
+    army's data hash)."""
+    import datetime as _dt
+    import platform
+
+    from manoeuvre_sim import __version__
+    from manoeuvre_sim.manoeuvre.engine.players import params_for
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
+    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
+
+    (pa, pb), *_ = spec.policies
+    armies = spec.sides
+    return {
+        "tool": "manoeuvre-sim",
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "game": KEY,  # games.GAMES: a store of one game is never resumed as another's
+        "study": "whatif",
+        "seed": spec.seed,
+        "armies": [
+            {
+                "name": a.name,
+                "source": (spec.sources or [None] * len(armies))[i],
+                "data_hash": army_hash(a),
+                "seed_name": a.name,
+            }
+            for i, a in enumerate(armies)
+        ],  # fmt: skip
+        "data_hash": study_data_hash(armies, spec.options),
+        "policies": [
+            {
+                "label": pa if pa == pb else f"{pa}/{pb}",
+                "policy_a": pa,
+                "policy_b": pb,
+                "params_a": [float(x) for x in params_for(pa, pb)[0]],
+                "params_b": [float(x) for x in params_for(pa, pb)[1]],
+                **{f"{k}_a": v for k, v in value_record(pa).items()},
+                **{f"{k}_b": v for k, v in value_record(pb).items()},
+            }
+        ],
+        "games_per_pairing": spec.games_per_pairing,
+        "first_game": 0,
+        "precision": None,
+        "max_games": None,
+        "block": spec.block,
+        "options": config_dict(spec.options),
+        **sections_record(spec.options.sections_file),
+        "started": _dt.datetime.now().isoformat(timespec="seconds"),
+        "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
+        "variant": {
+            "touched": list(spec.touched),
+            "changes": list(spec.changes),
+            "armies": [
+                {"name": a.name, "data_hash": army_hash(a)}
+                for a in spec.variant_sides
+                if a.name in spec.touched
+            ],  # fmt: skip
+        },
+    }
+
+
+__all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_write"]

@@ -88,13 +88,14 @@ def fix_edits(army, costs: Mapping[str, tuple[int, int]]) -> list[tuple[str, str
     return out
 
 
-def apply_side_edits(army, edits: Sequence[str]):
+def apply_side_edits(army, edits: Sequence[str], *, relax: bool = False):
     """``army`` with the what-if ``edits`` applied in order (``model.edit.apply_edits``:
-    validated as an army file, the deck kept legal), and its change lines."""
+    validated as an army file, the deck kept legal unless ``relax``), and its change lines:
+    the fixer's candidates and the what-if's ``--set`` (``whatif_variant.py``) alike."""
     from manoeuvre_sim.manoeuvre.engine.pack import check_playable
     from manoeuvre_sim.manoeuvre.model.edit import apply_edits
 
-    edited, lines = apply_edits({army.name: army}, list(edits))
+    edited, lines = apply_edits({army.name: army}, list(edits), relax=relax)
     out = edited[army.name]
     check_playable(out)
     return out, lines

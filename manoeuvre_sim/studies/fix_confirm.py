@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from manoeuvre_sim.studies.fix_stats import SCORE, _Interrupted, _moments, field_stats, holm
-from manoeuvre_sim.studies.whatif import BASE, VARIANT, paired_row, play_paired
+from manoeuvre_sim.studies.whatif import BASE, VARIANT, play_paired
+from manoeuvre_sim.studies.whatif_tables import paired_row
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The paired what-if, written once over the game interface (issue 31): a base study and a
+"""The paired what-if, written once for every game (issues 31, 39): a base study and a
 variant of it played on the same seeds (common random numbers), game by game.
 
 Every game of the variant replays the seed of the same game of the base (a changed side
@@ -7,36 +7,85 @@ differ; the change of a rate is the mean of the per-game differences, with its i
 from those differences (Student t), far narrower than the difference of two independent
 studies. An identical variant gives exactly zero everywhere.
 
-What a game may edit (a unit's strengths, a card, a leader; Maneuver's scenario and rules)
-is the game's (its what-if front end: ``analyses/manoeuvre/whatif.py``,
-``analyses/hexgame/whatif.py``, or any game's :func:`run` with ``variant_sides`` /
-``variant_options``); how the pairs of games are played and counted is here once:
-:func:`play_paired` and :class:`Joint`.
+This module is the study: its spec (:class:`WhatIfSpec`), :func:`command_spec` (a command's
+option values -> the spec; ``manoeuvre-sim whatif``, ``hex whatif`` and the workbench's
+jobs call it), :func:`run_spec`, the manifest (:func:`base_manifest`) and the result
+(:class:`WhatIfResult`: the tables every game has, ``whatif_tables.side_tables``, and the
+paired outcome table per pairing, :meth:`WhatIfResult.pairing_table`). How the pairs of games are
+played and counted is :func:`play_paired` and :class:`Joint` (the fixer plays through them
+too). What differs between games is asked of the game's adapter, each hook optional::
 
-Python API (any game of the registry)::
+    whatif_command(*args, **options) -> dict
+        the game's command options (its ``whatif`` command's Python names and defaults)
+        -> the fields of :class:`WhatIfSpec` but ``game``: the sides loaded, the variant
+        made (its files read, its ``--set`` edits parsed, validated and applied: a side's
+        by ``apply_side_edits``, the fixer's hook), each bad option one UsageError line;
+        without it, :func:`spec_of`'s keywords
+    whatif_pairings(spec) -> list[Pairing]
+        the base pairings (label ``"base"``); default: every ordered pairing of the sides
+        under each pair of players, seeded from (seed, side a's name, side b's name)
+    whatif_variant_options(spec, where: Path) -> options
+        the variant's rule options, made just before play (``where``: the study's
+        directory, or a scratch one); default ``spec.variant_options`` or the base's
+    whatif_manifest(spec, variant_options, where: Path) -> dict
+        what decides the games (every part of the store carries it); default: the balance
+        study's manifest (``studies.balance.base_manifest``) with the changes
+    whatif_tables(result) -> dict[str, DataFrame]
+        the tables the study writes (``<name>.csv``); default :func:`side_tables`
+    whatif_write(result, out_dir: Path) -> list[Path]
+        the game's own files of the variant, written before the tables (Manoeuvre: each
+        changed army's data)
+    WHATIF_PAGES: str
+        the module of ``analyses/`` with ``summary_lines(result)`` and
+        ``write_pages(result, out_dir, paper) -> list[Path]`` (the summary and the PDF),
+        imported by name when a result is written, as ``REPORT_MODULE`` is by the report
+
+Python API (any game of the registry; the options are the game's command's)::
 
     from manoeuvre_sim.studies import whatif
-    res = whatif.run("coin", ["heavy:70", "fair"], variant_sides={"heavy": "heavy:60"},
-                     games_per_pairing=400, seed=1)
-    res.table         # per pairing: side a's score in base and variant, the paired change
+    res = whatif.run("manoeuvre", ["France", "Russia", "Spain"],
+                     edits=["France/Garde Imperial/full=9"], games_per_pairing=500, seed=1)
+    res = whatif.run("hex", edits=["blue/infantry/strength=5"], games_per_pairing=2000)
+    res = whatif.run("coin", ["heavy:70", "fair"], variant_sides={"heavy": "heavy:60"})
+    res.whatif        # per changed side and opponent (and its "field" row)
+    res.field         # per changed side: field score and rating, base vs variant
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import importlib
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import resolve
-from manoeuvre_sim.core.stats import paired_interval
-from manoeuvre_sim.core.study import Pairing, PlayOutcome, Progress, Task, blocks, play
+from manoeuvre_sim.core.games import get_game, resolve
+from manoeuvre_sim.core.study import (
+    Pairing,
+    PlayOutcome,
+    Progress,
+    Task,
+    blocks,
+    pairing_seed,
+    play,
+)
 from manoeuvre_sim.studies.rounds import WINNERS, interleave
+from manoeuvre_sim.studies.whatif_tables import outcome_row, side_tables, summary_lines
 
+KIND = "whatif"
 BASE, VARIANT = "base", "variant"
+ALL = "all"  # the pooled row of the pairing table
+DEFAULT_GAMES = 1000
+DEFAULT_BLOCK = 1000
+# what the result keeps of every block (its tables and the games a page lists)
+KEEP = ("label", "pairing", "game", "seed", "army_a", "army_b", "policy_a", "policy_b",
+        "first_player", "winner")  # fmt: skip
 
 
 class Joint:
@@ -157,136 +206,380 @@ def play_paired(
 # ------------------------------------------------------------------ the study of any game
 
 
-def paired_row(counts: np.ndarray, seat: str = "a") -> dict:
-    """Side ``seat``'s score (a win 1, a draw 1/2) over a pairing's paired games: base,
-    variant, the paired change with its 95 % interval, the share of games whose winner
-    changed."""
-    c = counts.reshape(2, 3, 2, 3).sum(axis=(0, 2))  # winner base x winner variant
-    s = np.array([1.0, 0.0, 0.5]) if seat == "a" else np.array([0.0, 1.0, 0.5])
-    d = s[None, :] - s[:, None]  # variant minus base
-    n = int(c.sum())
-    mean, lo, hi = paired_interval(float((c * d).sum()), float((c * d * d).sum()), n)
-    return {
-        "games": n,
-        "base_score": float((c.sum(axis=1) * s).sum()) / n,
-        "variant_score": float((c.sum(axis=0) * s).sum()) / n,
-        "change": float(mean),
-        "change_low": float(lo),
-        "change_high": float(hi),
-        "changed_games": int(n - np.trace(c)),
+@dataclass(frozen=True)
+class WhatIfSpec:
+    """Everything that decides a what-if's games (recorded in the manifest).
+
+    ``sides``: the base sides (``sources``: where each came from); ``policies``: the pairs
+    of players ``(policy_a, policy_b)`` the pairings are played under; ``variant_sides``:
+    the variant's sides, the base's names in the base's order (a side unchanged is the base
+    side itself; empty: none changed); ``touched``: the sides whose pairings are replayed
+    (every pairing with one of them is, even when its data did not change, so an identical
+    variant is a real test); ``variant_options``: the variant's rule options (None: the
+    base's; when they differ every pairing is replayed); ``changes``: what was changed, in
+    words; ``edits``: the ``--set`` edits as typed; ``details``: what the game's hooks keep
+    of the variant (Maneuver: the edited scenario)."""
+
+    game: str
+    sides: tuple[Any, ...]
+    policies: tuple[tuple[str, str], ...]
+    games_per_pairing: int = DEFAULT_GAMES
+    seed: int = 1
+    options: Any = None
+    block: int = DEFAULT_BLOCK
+    threads: int = 0
+    sources: tuple[str, ...] = ()
+    variant_sides: tuple[Any, ...] = ()
+    touched: tuple[str, ...] = ()
+    variant_options: Any = None
+    changes: tuple[str, ...] = ()
+    edits: tuple[str, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.games_per_pairing < 1:
+            raise UsageError(
+                f"--games-per-pairing: expected a positive number, got {self.games_per_pairing}"
+            )
+        if not 0 <= self.seed < 2**63:
+            raise UsageError(f"--seed: expected an integer in 0..2**63-1, got {self.seed}")
+        if self.block < 1:
+            raise UsageError(f"--block: expected a positive number of games, got {self.block}")
+        if self.threads < 0:
+            raise UsageError(f"--threads: expected 0 (all cores) or more, got {self.threads}")
+        if not self.policies:
+            raise UsageError("whatif: expected a pair of players")
+        if self.variant_sides and [s.name for s in self.variant_sides] != self.names:
+            raise UsageError("whatif: the variant must hold the same sides as the base")
+        if not self.touched and self.variant_options is None:
+            raise UsageError("whatif: nothing to change: give a variant side or rule options")
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.sides]
+
+    @property
+    def variant_of(self) -> dict[str, Any]:
+        """Side name -> the variant's side (the base side where unchanged)."""
+        return dict(zip(self.names, self.variant_sides or self.sides, strict=True))
+
+    @property
+    def identical(self) -> bool:
+        """Whether the variant's sides and options are the base's."""
+        same_options = self.variant_options is None or self.variant_options == self.options
+        return same_options and all(
+            v == s for v, s in zip(self.variant_sides or self.sides, self.sides, strict=True)
+        )
+
+    def base_pairings(self) -> list[Pairing]:
+        """The base pairings (label ``base``): the game's ``whatif_pairings``, else every
+        ordered pairing of the sides (i in seat a, j in seat b, i-major) under each pair of
+        players, seeded from (seed, side a's name, side b's name)."""
+        hook = getattr(get_game(self.game), "whatif_pairings", None)
+        if hook is not None:
+            return hook(self)
+        return [
+            Pairing(a, b, pa, pb, pairing_seed(self.seed, a.name, b.name), BASE)
+            for pa, pb in self.policies
+            for a in self.sides
+            for b in self.sides
+        ]  # fmt: skip
+
+    def variant_pairings(self, base: Sequence[Pairing], variant_options=None) -> dict[int, Pairing]:
+        """Base index -> its variant pairing (the variant's sides, the base pairing's seed)
+        for every pairing replayed: one with a touched side, or all of them when the
+        variant's rule options differ from the base's."""
+        v_options = self.variant_options if variant_options is None else variant_options
+        every = v_options is not None and v_options != self.options
+        by_name = self.variant_of
+        return {
+            i: replace(p, army_a=by_name[p.army_a.name], army_b=by_name[p.army_b.name],
+                       label=VARIANT)
+            for i, p in enumerate(base)
+            if every or p.army_a.name in self.touched or p.army_b.name in self.touched
+        }  # fmt: skip
+
+    def planned_pairings(self) -> list[Pairing]:
+        """Every pairing the study plays: the base's, then the variant's (what a job's cost
+        bound counts)."""
+        base = self.base_pairings()
+        return [*base, *self.variant_pairings(base).values()]
+
+
+def spec_of(
+    game,
+    sides: Sequence,
+    *,
+    variant_sides: Mapping[str, Any] | None = None,
+    variant_options=None,
+    options=None,
+    policy: str | None = None,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    games_per_pairing: int = DEFAULT_GAMES,
+    seed: int = 1,
+    block: int = DEFAULT_BLOCK,
+    threads: int = 0,
+    relax: bool = False,
+) -> WhatIfSpec:
+    """The what-if of a game with no ``whatif_command`` of its own: the balance study of
+    ``sides`` (specs ``load_side`` reads, or sides) against its variant. ``variant_sides``:
+    side name -> the spec (or side) of its variant (seeded as the base side);
+    ``variant_options``: the variant's rule options (None: the base's)."""
+    g = resolve(game)
+    loaded = [g.load_side(s, relax) if isinstance(s, str) else s for s in sides]
+    sources = tuple(s if isinstance(s, str) else f"(object) {s.name}" for s in sides)
+    names = [s.name for s in loaded]
+    by_name = dict(zip(names, loaded, strict=True))
+    changes = []
+    for name, text in (variant_sides or {}).items():
+        if name not in by_name:
+            raise UsageError(f"variant side {name!r}: not a side of the study "
+                             f"({', '.join(names)})")  # fmt: skip
+        side = g.load_side(text, relax) if isinstance(text, str) else text
+        changes.append(f"{name}: {g.side_hash(by_name[name])} -> {g.side_hash(side)}")
+        by_name[name] = side
+    base_options = options if options is not None else g.Options()
+    if variant_options is not None and variant_options != base_options:
+        changes.append(f"rules: {variant_options.describe() or 'the defaults'}")
+    pa = policy_a or policy or g.DEFAULT_POLICY
+    pb = policy_b or policy or g.DEFAULT_POLICY
+    return WhatIfSpec(
+        g.KEY, tuple(loaded), ((pa, pb),), games_per_pairing, seed, base_options, block,
+        threads, sources, tuple(by_name[n] for n in names),
+        tuple(n for n in names if n in (variant_sides or {})), variant_options, tuple(changes),
+    )  # fmt: skip
+
+
+def command_spec(game: str, *args, **options) -> WhatIfSpec:
+    """The what-if a game's ``whatif`` command builds from its options by their Python
+    names, with its defaults (the command line and the workbench's jobs both build it
+    here): the game's ``whatif_command`` (else :func:`spec_of`), every option checked, every
+    side loaded and every edit applied, before any game."""
+    g = get_game(game)
+    hook = getattr(g, "whatif_command", None)
+    if hook is None:
+        return spec_of(g, *args, **options)
+    return WhatIfSpec(game=g.KEY, **hook(*args, **options))
+
+
+def command_spec_of(game: str) -> Callable[..., WhatIfSpec]:
+    """:func:`command_spec` of ``game`` with the game's options as its signature (what the
+    workbench reads to know which options a job of this game takes)."""
+    g = get_game(game)
+    hook = getattr(g, "whatif_command", None) or functools.partial(spec_of, g)
+
+    @functools.wraps(hook)
+    def build(*args, **options) -> WhatIfSpec:
+        return command_spec(g.KEY, *args, **options)
+
+    return build
+
+
+def base_manifest(g, spec: WhatIfSpec, variant_options, where: Path | None = None) -> dict:
+    """What decides the games (every part of the store carries it; a resumed run must
+    match it): the game's ``whatif_manifest``, else the balance study's manifest with the
+    changes and the variant's data hash."""
+    hook = getattr(g, "whatif_manifest", None)
+    if hook is not None:
+        return hook(spec, variant_options, where)
+    from manoeuvre_sim.studies import balance as B
+
+    (pa, pb), *more = spec.policies
+    if more:
+        raise UsageError("whatif: expected one pair of players")
+    bs = B.BalanceSpec(g.KEY, spec.sides, pa, pb, spec.games_per_pairing, spec.seed,
+                       spec.options, block=spec.block, threads=spec.threads,
+                       sources=spec.sources)  # fmt: skip
+    changed = [spec.variant_of[n] for n in spec.touched]
+    return B.base_manifest(g, bs, "whatif") | {
+        "changes": list(spec.changes),
+        "variant_data_hash": g.data_hash([*changed, *spec.sides], variant_options),
     }
+
+
+def _pages(g):
+    """The game's ``WHATIF_PAGES`` module (its summary and PDF), or None."""
+    name = getattr(g, "WHATIF_PAGES", None)
+    return importlib.import_module(name) if name else None
 
 
 @dataclass
 class WhatIfResult:
-    """A what-if of any game: ``table`` (per base pairing with a variant: the sides, side
-    a's score in base and variant, the paired change and its interval), the manifest."""
+    """A what-if of any game: ``tables`` (name -> the table written as ``<name>.csv``:
+    the game's ``whatif_tables``, else ``whatif_tables.side_tables``' ``whatif``
+    and ``whatif_field``), the manifest, ``games`` (every block's :data:`KEEP` columns, base
+    and variant, in pairing and game order), ``joint`` (base pairing index -> its
+    :class:`Joint` counts) and ``pairings`` (the base pairings)."""
 
-    table: object  # pandas DataFrame
+    spec: WhatIfSpec
+    tables: dict
     manifest: dict
+    games: Any  # pandas DataFrame
+    joint: dict[int, np.ndarray]
+    pairings: list[Pairing]
     interrupted: bool = False
     store: Path | None = None
+    identical: bool = False
 
-    def summary(self) -> list[str]:
-        m = self.manifest
-        out = [f"{m['game_title']}: what-if ({', '.join(m['changes']) or 'no change'})",
-               f"{m['games']:,} games ({m['paired_games']:,} paired); seed {m['seed']}; "
-               f"rules {m['rules_version']}",
-               "side a's score (a win 1, a draw 1/2) in %, base -> variant, paired change "
-               "[95 % interval]", ""]  # fmt: skip
-        for r in self.table.itertuples(index=False):
-            out.append(f"{r.side_a:>12} v {r.side_b:<12} {100 * r.base_score:5.1f} -> "
-                       f"{100 * r.variant_score:5.1f}  {100 * r.change:+5.1f} "
-                       f"[{100 * r.change_low:+.1f}, {100 * r.change_high:+.1f}]")  # fmt: skip
-        if self.interrupted:
-            out.append("INTERRUPTED: the table covers the pairs of games finished")
+    @property
+    def whatif(self):
+        """The main table (``whatif.csv``)."""
+        return self.tables["whatif"]
+
+    @property
+    def field(self):
+        """Per changed side, its field score base vs variant (``whatif_field.csv``)."""
+        import pandas as pd
+
+        return self.tables.get("whatif_field", pd.DataFrame())
+
+    def pairing_table(self, pooled: bool = True):
+        """Per base pairing replayed (then, with ``pooled`` and more than one pairing,
+        ``all`` of them pooled): the sides and players, the paired games, and for each of
+        ``whatif_tables.OUTCOMES`` its rate in base and variant, the paired change and its 95 %
+        interval from the per-game differences; the games whose winner changed."""
+        import pandas as pd
+
+        rows = []
+        for i in sorted(self.joint):
+            p = self.pairings[i]
+            rows.append({"side_a": p.army_a.name, "side_b": p.army_b.name,
+                         "policy_a": p.policy_a, "policy_b": p.policy_b}
+                        | outcome_row(self.joint[i]))  # fmt: skip
+        if pooled and len(self.pairings) > 1 and rows:
+            total = sum(self.joint.values())
+            rows.append({"side_a": ALL, "side_b": ALL, "policy_a": ALL, "policy_b": ALL}
+                        | outcome_row(total))  # fmt: skip
+        out = pd.DataFrame(rows)
+        if len(out):
+            out[["games", "changed_games"]] = out[["games", "changed_games"]].astype(np.int64)
         return out
 
-    def write(self, out_dir: str | Path) -> list[Path]:
-        """whatif.csv, manifest.json and summary.txt into ``out_dir`` (each atomically)."""
-        from manoeuvre_sim.studies.balance import write_study
+    def base_groups(self) -> dict[int, np.ndarray]:
+        """Per base pairing, its base games by (first player x winner): 6 counts."""
+        g = self.games
+        key = {(p.army_a.name, p.army_b.name): i for i, p in enumerate(self.pairings)}
+        base = g[g["label"] == BASE].assign(games=1)
+        t = base.groupby(["army_a", "army_b", "first_player", "winner"], observed=True)
+        out: dict[int, np.ndarray] = {}
+        for (a, b, f, w), n in t["games"].sum().items():
+            arr = out.setdefault(key[(a, b)], np.zeros(6, np.int64))
+            arr["ab".index(f) * 3 + WINNERS.index(w)] += int(n)
+        return out
 
-        return write_study(out_dir, {"whatif": self.table}, self.manifest, self.summary())
+    def summary(self) -> list[str]:
+        pages = _pages(get_game(self.spec.game))
+        return pages.summary_lines(self) if pages is not None else summary_lines(self)
+
+    def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
+        """The game's own files of the variant (``whatif_write``), each table as
+        ``<name>.csv``, manifest.json, summary.txt and the game's pages (its PDF), each
+        written atomically."""
+        from manoeuvre_sim.core.results import write_csv, write_json, write_text
+
+        g = get_game(self.spec.game)
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        hook = getattr(g, "whatif_write", None)
+        written = list(hook(self, out)) if hook is not None else []
+        written += [write_csv(df, out / f"{name}.csv") for name, df in self.tables.items()]
+        written.append(write_json(out / "manifest.json", self.manifest))
+        written.append(write_text(out / "summary.txt", "\n".join(self.summary()) + "\n"))
+        pages = _pages(g)
+        if pages is not None:
+            written += pages.write_pages(self, out, paper)
+        return written
 
 
-def run(
-    game: str,
-    sides: Sequence[str],
-    *,
-    variant_sides: Mapping[str, str] | None = None,
-    variant_options=None,
-    options=None,
-    policy: str | None = None,
-    games_per_pairing: int = 1000,
-    seed: int = 1,
-    block: int = 1000,
-    threads: int = 0,
+def run_spec(
+    spec: WhatIfSpec,
     out_dir: str | Path | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
     backend=None,
     resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    boot: int = 200,
+    command: str | None = None,
 ) -> WhatIfResult:
-    """The what-if of ``game`` (a key of the registry): the balance study of ``sides`` (as
-    ``studies.balance.run``) against its variant, game by game on the same seeds.
-    ``variant_sides``: side name -> the spec (``load_side``) of its variant (seeded as the
-    base side); ``variant_options``: the variant's rule options (None: the base's). Every
-    pairing with a changed side (all of them when the options change) is replayed."""
+    """Play the base study and, with the same seeds, every pairing of a touched side (all
+    of them when the rule options change) with the variant; compare them pair by pair.
+    ``out_dir``: the store (``games.parquet/``) and what the variant needs on disk (without
+    it, a scratch directory for the run's length); ``boot``: the rating change's bootstrap
+    resamples; ``command``: the command line, recorded in the manifest."""
+    if out_dir is None:
+        with tempfile.TemporaryDirectory(prefix="whatif-") as tmp:
+            return _run(spec, None, Path(tmp), progress, backend, resume, boot, command)
+    return _run(spec, Path(out_dir), Path(out_dir), progress, backend, resume, boot, command)
+
+
+def _run(spec, out_dir, where, progress, backend, resume, boot, command) -> WhatIfResult:
     import pandas as pd
 
-    from manoeuvre_sim.studies import balance as B
+    from manoeuvre_sim.studies.balance import make_store
 
-    g = resolve(game)
-    spec = B.BalanceSpec.of(g, sides, policy=policy, games_per_pairing=games_per_pairing,
-                            seed=seed, options=options, block=block, threads=threads)  # fmt: skip
-    changed = {}
-    for name, text in (variant_sides or {}).items():
-        if name not in spec.names:
-            raise UsageError(f"variant side {name!r}: not a side of the study "
-                             f"({', '.join(spec.names)})")  # fmt: skip
-        changed[name] = g.load_side(text)
-    v_options = variant_options if variant_options is not None else spec.options
-    if not changed and variant_options is None:
-        raise UsageError("whatif: nothing to change: give a variant side or rule options")
-    base = [replace(p, label=BASE) for p in spec.pairings()]
-    every = v_options != spec.options
-    variant = {
-        i: replace(p, army_a=changed.get(p.army_a.name, p.army_a),
-                   army_b=changed.get(p.army_b.name, p.army_b), label=VARIANT)
-        for i, p in enumerate(base)
-        if every or p.army_a.name in changed or p.army_b.name in changed
-    }  # fmt: skip
-    changes = [f"{n}: {g.side_hash(spec.sides[spec.names.index(n)])} -> {g.side_hash(s)}"
-               for n, s in changed.items()]  # fmt: skip
-    if every:
-        changes.append(f"rules: {v_options.describe() or 'the defaults'}")
-    manifest = B.base_manifest(g, spec, "whatif") | {
-        "changes": changes,
-        "variant_data_hash": g.data_hash([*changed.values(), *spec.sides], v_options),
-    }
-    store = B.make_store(out_dir)
+    g = get_game(spec.game)
+    hook = getattr(g, "whatif_variant_options", None)
+    if hook is not None:
+        v_options = hook(spec, where)
+    else:
+        v_options = spec.variant_options if spec.variant_options is not None else spec.options
+    manifest = base_manifest(g, spec, v_options, where)
+    store = make_store(out_dir)
+    base = spec.base_pairings()
+    variant = spec.variant_pairings(base, v_options)
+    kept: list = []
     played = play_paired(
         base, variant, game=g, games=spec.games_per_pairing, block=spec.block,
-        options=spec.options, variant_options=v_options, threads=spec.threads, store=store,
-        manifest=manifest, backend=backend, resume=resume, progress=progress,
+        options=spec.options, variant_options=v_options,
+        on_frame=lambda task, df, cs, which: kept.append(df[list(KEEP)]), progress=progress,
+        threads=spec.threads, store=store, manifest=manifest, backend=backend, resume=resume,
     )  # fmt: skip
-    rows = []
-    for i in sorted(played.joint.counts):
-        p = base[i]
-        rows.append({"side_a": p.army_a.name, "side_b": p.army_b.name,
-                     "policy_a": p.policy_a, "policy_b": p.policy_b}
-                    | paired_row(played.joint.counts[i]))  # fmt: skip
-    out = played.outcome
+    out, joint = played.outcome, played.joint
+    games = (pd.concat(kept, ignore_index=True).sort_values(["pairing", "game"], kind="stable")
+             .reset_index(drop=True) if kept else pd.DataFrame(columns=list(KEEP)))  # fmt: skip
+    n = spec.games_per_pairing
+    reached = [out.games.get(i, 0) for i in range(len(base))]
+    identical = manifest.get("identical", spec.identical)
     manifest |= {
-        "games": int(sum(played.outcome.games.values())),
-        "paired_games": played.joint.paired_games,
+        "games": int(sum(out.games.values())),
+        "games_per_pairing_reached": {"min": min(reached) if out.interrupted else n,
+                                      "max": max(reached) if out.interrupted else n},
+        "paired_games": joint.paired_games,
+        "identical_variant": identical,
         "interrupted": out.interrupted,
         "seconds": round(out.seconds, 3),
         "threads": out.threads,
         "backend": out.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
-    }
-    return WhatIfResult(pd.DataFrame(rows), manifest, out.interrupted, store)
+    }  # fmt: skip
+    if command is not None:
+        manifest["command"] = command
+    res = WhatIfResult(spec, {}, manifest, games, joint.counts, base, out.interrupted, store,
+                       identical)  # fmt: skip
+    tables = getattr(g, "whatif_tables", None)
+    res.tables = tables(res) if tables is not None else side_tables(res, boot=boot)
+    return res
 
 
-__all__ = ["BASE", "VARIANT", "WINNERS", "Joint", "PairedPlay", "WhatIfResult", "paired_row",
-           "play_paired", "run"]  # fmt: skip
+def run(
+    game: str,
+    *args,
+    out_dir: str | Path | None = None,
+    backend=None,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    boot: int = 200,
+    **options,
+) -> WhatIfResult:
+    """The what-if of ``game`` (a key of the registry) from its command's options
+    (:func:`command_spec`), played (:func:`run_spec`)."""
+    spec = command_spec(game, *args, **options)
+    return run_spec(spec, out_dir, progress=progress, backend=backend, resume=resume,
+                    boot=boot)  # fmt: skip
+
+
+__all__ = ["ALL", "BASE", "KEEP", "KIND", "VARIANT", "WINNERS", "Joint",
+           "PairedPlay", "WhatIfResult", "WhatIfSpec", "base_manifest", "command_spec",
+           "command_spec_of", "play_paired", "run", "run_spec", "spec_of",
+           "summary_lines"]  # fmt: skip

@@ -62,12 +62,13 @@ def _library(kind: str):
     and the function that plays its spec."""
     if kind == "balance":
         from manoeuvre_sim.analyses.manoeuvre import balance as M
-    elif kind == "whatif":
-        from manoeuvre_sim.analyses.manoeuvre import whatif as M
+    elif kind.endswith("whatif"):
+        from manoeuvre_sim.studies import whatif as W
+
+        game = "hex" if kind.startswith("hex") else "manoeuvre"
+        return W.command_spec_of(game), W.run_spec, game
     elif kind == "hex balance":
         from manoeuvre_sim.analyses.hexgame import variants as M
-    else:
-        from manoeuvre_sim.analyses.hexgame import whatif as M
     return M.command_spec, M.run_spec, "hex" if kind.startswith("hex") else "manoeuvre"
 
 
@@ -129,7 +130,7 @@ def build(kind: str, opts: dict) -> Built:
     cost = sum(n * c for n, c in plan)
     if cost > MAX_JOB_COST:
         raise UsageError(_too_costly(given, games, cost))
-    threads = spec.base.threads if kind == "whatif" else spec.threads
+    threads = spec.threads
     return Built(partial(run_spec, spec), threads, game, games, cost)
 
 
@@ -145,12 +146,9 @@ def plan_of(kind: str, spec) -> list[tuple[int, float]]:
 
     g = get_game("hex" if kind.startswith("hex") else "manoeuvre")
     cost = seat_cost(g)
-    if kind == "whatif":
-        base = spec.base
-        pairings = [*base.pairings(), *(p for p in base.pairings()
-                                        if p.army_a.name in spec.touched
-                                        or p.army_b.name in spec.touched)]  # fmt: skip
-        n = base.games_per_pairing
+    if kind.endswith("whatif"):
+        pairings = spec.planned_pairings()
+        n = spec.games_per_pairing
     elif kind == "balance":
         pairings = spec.pairings()
         n = spec.max_games if spec.precision is not None else spec.games_per_pairing

@@ -45,9 +45,10 @@ def library_defaults(kind: str) -> dict:
     from manoeuvre_sim.analyses.manoeuvre import balance as B
 
     if kind.startswith("hex"):
-        from manoeuvre_sim.analyses.hexgame import variants, whatif
+        from manoeuvre_sim.analyses.hexgame import variants
+        from manoeuvre_sim.studies import whatif
 
-        spec = whatif.command_spec if kind == "hex whatif" else variants.command_spec
+        spec = whatif.command_spec_of("hex") if kind == "hex whatif" else variants.command_spec
         return {"policies": ",".join(variants.policy_names(None)),
                 "games_per_pairing": str(_signature_default(spec, "games_per_pairing")),
                 "seed": str(_signature_default(spec, "seed"))}  # fmt: skip
@@ -149,7 +150,7 @@ def _army_rows(name: str) -> dict:
 
 
 def _hex_rows() -> dict:
-    from manoeuvre_sim.analyses.hexgame.whatif import load_raw
+    from manoeuvre_sim.hexgame.whatif_variant import load_raw
 
     raw = load_raw(None)
     sides = {}

@@ -1,4 +1,5 @@
-"""Maneuver's what-if (``analyses/hexgame/whatif.py``, ``manoeuvre-sim hex whatif``): an
+"""Maneuver's what-if (``studies/whatif.py`` with Maneuver's hooks, ``hexgame/whatif_variant.py``;
+``manoeuvre-sim hex whatif``): an
 identical variant gives exactly zero, a clearly stronger red infantry raises red's win rate
 with an interval clear of zero, the paired intervals are scipy's on the per-game
 differences, base and variant play the same seeds, bad edits are refused in one line, and
@@ -17,7 +18,9 @@ from manoeuvre_sim.analyses.hexgame import whatif as HW
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
-from manoeuvre_sim.hexgame.scenario import load_scenario
+from manoeuvre_sim.hexgame import whatif_variant as HV
+from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
+from manoeuvre_sim.studies import whatif as W
 
 KW = {"block": 100, "threads": 2}
 STEMS = ("blue_win", "red_win", "first_win", "draw")
@@ -25,14 +28,13 @@ STEMS = ("blue_win", "red_win", "first_win", "draw")
 
 @pytest.fixture(scope="module")
 def stronger_red(tmp_path_factory):
-    variant = HW.apply_edits(HW.load_raw(None), ["red/infantry/strength=8:4"])
     out = tmp_path_factory.mktemp("whatif")
-    return HW.run(variant, edits=("red/infantry/strength=8:4",), policies=("capital",),
-                  games=200, seed=5, out_dir=out, **KW)  # fmt: skip
+    return W.run("hex", edits=("red/infantry/strength=8:4",), policies="capital",
+                 games_per_pairing=200, seed=5, out_dir=out, **KW)  # fmt: skip
 
 
 def test_an_identical_variant_changes_exactly_nothing():
-    res = HW.run(HW.load_raw(None), games=60, seed=2, **KW)
+    res = W.run("hex", variant=str(default_path()), games_per_pairing=60, seed=2, **KW)
     assert res.manifest["identical"]
     t = res.whatif
     assert len(t) == 5  # four ordered pairings and the pooled row
@@ -52,7 +54,7 @@ def test_a_stronger_red_infantry_wins_more_for_red(stronger_red):
 
 def test_base_and_variant_play_the_same_seeds(stronger_red):
     g = stronger_red.games
-    b, v = (g[g["label"] == lab].sort_values("game") for lab in HW.LABELS)
+    b, v = (g[g["label"] == lab].sort_values("game") for lab in (W.BASE, W.VARIANT))
     assert len(b) == len(v) == 200
     assert (b["seed"].to_numpy() == v["seed"].to_numpy()).all()
     assert (b["first_player"].to_numpy() == v["first_player"].to_numpy()).all()
@@ -77,11 +79,11 @@ def test_the_intervals_are_scipys_on_the_per_game_differences(stronger_red):
 
 
 def test_an_edit_reaches_the_written_scenario(stronger_red, tmp_path):
-    raw = HW.apply_edits(HW.load_raw(None), ["both/Cavalry/ma=6", "blue/#4/count=1"])
+    raw = HV.apply_edits(HV.load_raw(None), ["both/Cavalry/ma=6", "blue/#4/count=1"])
     path = tmp_path / "v.toml"
-    path.write_text(HW.to_toml(raw))
+    path.write_text(HV.to_toml(raw))
     sc = load_scenario(path)
-    assert sc.sha256 == HW.load_scenario_from(raw).sha256
+    assert sc.sha256 == HV.load_scenario_from(raw).sha256
     for side in ("blue", "red"):
         cav = [u for u in getattr(sc.sides, side).units if u.type == "cavalry"]
         assert [u.ma for u in cav] == [6]
@@ -107,13 +109,13 @@ def test_an_edit_reaches_the_written_scenario(stronger_red, tmp_path):
 )
 def test_a_bad_edit_is_refused_in_one_line(edit, message):
     with pytest.raises(UsageError) as e:
-        HW.apply_edits(HW.load_raw(None), [edit])
+        HV.apply_edits(HV.load_raw(None), [edit])
     assert message in str(e.value) and "\n" not in str(e.value)
 
 
 def test_an_edit_the_rules_forbid_names_the_field():
     with pytest.raises(DataError) as e:
-        HW.apply_edits(HW.load_raw(None), ["blue/infantry/strength=25"])
+        HV.apply_edits(HV.load_raw(None), ["blue/infantry/strength=25"])
     assert "strength" in str(e.value) and "--set" in str(e.value)
 
 

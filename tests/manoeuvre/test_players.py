@@ -179,8 +179,9 @@ def test_default_policy_is_tuned_everywhere():
     worth, sees an absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
     import inspect
 
-    from manoeuvre_sim.analyses.manoeuvre import balance, cards, whatif
+    from manoeuvre_sim.analyses.manoeuvre import balance, cards
     from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
+    from manoeuvre_sim.manoeuvre.adapter import whatif_command
 
     assert DEFAULT_POLICY == "tuned" == CLI_DEFAULT
     assert SimConfig("France", "Russia").policy_a == "tuned"
@@ -189,7 +190,7 @@ def test_default_policy_is_tuned_everywhere():
     assert balance.BalanceSpec.__dataclass_fields__["policies"].default == (
         balance.PolicySpec("tuned", "tuned"),
     )
-    for f in (balance.run, cards.run, cards.make_spec, whatif.run):
+    for f in (balance.run, cards.run, cards.make_spec, whatif_command):
         assert inspect.signature(f).parameters["policy"].default == "tuned", f
     assert set(STYLES) <= set(POLICY_NAMES)
 

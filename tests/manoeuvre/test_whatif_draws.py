@@ -1,4 +1,4 @@
-"""Draws in a what-if (analyses/manoeuvre/whatif.py): a drawn game scores a half for the changed army
+"""Draws in a what-if (studies/whatif.py): a drawn game scores a half for the changed army
 in either seat. A Manoeuvre game is drawn only when every nightfall tie-break is equal, the
 nation's rank included, so only an army against a copy of itself (another name, the same
 rank) draws, and the balance tests' fields never do (issue 30)."""
@@ -13,9 +13,9 @@ import pytest
 from scipy.stats import norm, ttest_1samp
 
 from manoeuvre_sim.analyses.manoeuvre import balance as B
-from manoeuvre_sim.analyses.manoeuvre import tally as T
-from manoeuvre_sim.analyses.manoeuvre import whatif as W
+from manoeuvre_sim.studies import whatif as W
 from manoeuvre_sim.studies.whatif import Joint
+from manoeuvre_sim.studies.whatif_tables import side_tables
 
 SCORE = {"a": {"a": 1.0, "b": 0.0, "draw": 0.5}, "b": {"a": 0.0, "b": 1.0, "draw": 0.5}}
 
@@ -42,8 +42,10 @@ def test_draws_score_a_half_in_both_seats_of_a_hand_made_whatif():
         SimpleNamespace(army_a=SimpleNamespace(name=a), army_b=SimpleNamespace(name=b))
         for a, b in (("X", "Y"), ("Y", "X"))
     ]
-    spec = SimpleNamespace(touched=("X",), base=SimpleNamespace(names=["X", "Y"], seed=1))
-    wi, fld = W.compare(spec, pair, [0, 1], joint.counts, T.Tally().table, boot=0)
+    spec = SimpleNamespace(touched=("X",), names=["X", "Y"], seed=1)
+    res = SimpleNamespace(spec=spec, pairings=pair, joint=joint.counts, base_groups=dict)
+    tables = side_tables(res, boot=0)
+    wi, fld = tables["whatif"], tables["whatif_field"]
     row = wi.set_index(["army", "opponent"]).loc[("X", "Y")]
     assert row["games"] == 12
     assert row["base_win_rate"] == pytest.approx(5.5 / 12, abs=1e-12)
@@ -75,10 +77,8 @@ def test_whatif_of_an_army_against_its_renamed_copy_scores_real_draws(tmp_path):
     records, a draw a half in whichever seat France sat."""
     france = B.resolve_armies(["France"])[0][0]
     copy = france.model_copy(update={"name": "France copy"})
-    base = B.BalanceSpec(armies=(france, copy), sources=("France", "France copy"),
-                         games_per_pairing=150, seed=4, threads=1)  # fmt: skip
-    spec = W.make_spec(base, edits=["France/cards/Supply=0"])
-    res = W.run_spec(spec, out_dir=tmp_path, boot=0)
+    res = W.run("manoeuvre", [france, copy], edits=["France/cards/Supply=0"],
+                 games_per_pairing=150, seed=4, threads=1, out_dir=tmp_path, boot=0)  # fmt: skip
     g = pd.read_parquet(tmp_path / B.STORE)
     drawn = g[g["winner"] == "draw"]
     for a, b in (("France", "France copy"), ("France copy", "France")):

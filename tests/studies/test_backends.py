@@ -360,11 +360,11 @@ def test_merge_two_disjoint_runs_equals_one_run(local_study, tmp_path):
 def test_whatif_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     """A what-if pairs each variant block with its base block: stopped between them and
     resumed, the paired figures are those of one run; another change is refused."""
-    from manoeuvre_sim.analyses.manoeuvre import whatif as W
+    from manoeuvre_sim.studies import whatif as W
 
     def spec(change="France/Garde Imperial/full=6"):
-        base = _spec(games_per_pairing=16, seed=2, block=8)
-        return W.make_spec(base, edits=[change])
+        return W.command_spec("manoeuvre", FIELD, edits=[change], games_per_pairing=16,
+                              seed=2, block=8)  # fmt: skip
 
     whole = W.run_spec(spec(), boot=20)
     stops = {"n": 0}

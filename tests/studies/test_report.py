@@ -258,10 +258,10 @@ def card_study(tmp_path_factory):
 @pytest.fixture(scope="module")
 def whatif_study(tmp_path_factory):
     """A tiny what-if as `whatif --out` writes it."""
-    from manoeuvre_sim.analyses.manoeuvre import whatif
+    from manoeuvre_sim.studies import whatif
 
     out = tmp_path_factory.mktemp("whatif")
-    res = whatif.run(["France", "Russia"], edits=["Russia/Russian Guard/full=9"],
+    res = whatif.run("manoeuvre", ["France", "Russia"], edits=["Russia/Russian Guard/full=9"],
                      games_per_pairing=6, seed=7, out_dir=out, threads=1)  # fmt: skip
     res.write(out)
     return out

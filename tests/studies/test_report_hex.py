@@ -42,7 +42,7 @@ def hex_studies(tmp_path_factory):
     from manoeuvre_sim.analyses.hexgame import ladder as HL
     from manoeuvre_sim.analyses.hexgame import setup as HS
     from manoeuvre_sim.analyses.hexgame import variants as HV
-    from manoeuvre_sim.analyses.hexgame import whatif as HW
+    from manoeuvre_sim.studies import whatif as W
 
     root = tmp_path_factory.mktemp("hex")
     out = {k: root / k for k in ("balance", "ladder", "setup", "whatif")}
@@ -52,8 +52,8 @@ def hex_studies(tmp_path_factory):
                          threads=1), out_dir=out["ladder"]).write(out["ladder"])  # fmt: skip
     HS.run(HS.SetupSpec(games=120, seed=3, threads=1), out_dir=out["setup"]).write(out["setup"])
     edits = ("blue/infantry/strength=5",)
-    HW.run(HW.apply_edits(HW.load_raw(None), edits), edits=edits, games=20, seed=3, threads=1,
-           out_dir=out["whatif"]).write(out["whatif"])  # fmt: skip
+    W.run("hex", edits=edits, games_per_pairing=20, seed=3, threads=1,
+          out_dir=out["whatif"]).write(out["whatif"])  # fmt: skip
     return out
 
 

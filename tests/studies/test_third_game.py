@@ -20,6 +20,7 @@ import pytest
 from manoeuvre_sim.core import games as G
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.studies import balance, simulate, tournament, whatif
+from manoeuvre_sim.studies.whatif_tables import FIELD
 from tests.studies import coin_game
 
 SIDES = ["heavy:70", "fair", "light:30"]
@@ -65,15 +66,19 @@ def test_balance_with_a_precision_goal(coin, tmp_path):
 def test_whatif_an_identical_variant_is_exactly_zero_and_a_stronger_coin_wins_more(coin):
     same = whatif.run(coin, SIDES, variant_sides={"heavy": "heavy:70"}, games_per_pairing=300,
                       block=100, seed=5)  # fmt: skip
-    t = same.table
-    assert len(t) == 5  # every pairing with heavy in it, the mirror once
-    assert (t["change"] == 0).all() and (t["change_low"] == 0).all()
-    assert (t["change_high"] == 0).all() and (t["changed_games"] == 0).all()
+    assert len(same.pairing_table(pooled=False)) == 5  # every pairing with heavy, mirror once
+    t = same.whatif
+    assert list(t["opponent"]) == ["fair", "light", FIELD]
+    assert (t["delta"] == 0).all() and (t["delta_low"] == 0).all()
+    assert (t["delta_high"] == 0).all() and (t["changed_games"] == 0).all()
+    assert (same.field["rating_delta"] == 0).all()
     better = whatif.run(coin, SIDES, variant_sides={"light": "light:90"}, games_per_pairing=300,
                         block=100, seed=5)  # fmt: skip
-    t = better.table
+    t = better.whatif
+    assert list(t["army"]) == ["light"] * 3 and (t["delta_low"] > 0.2).all()
+    t = better.pairing_table(pooled=False)
     light_a = t[(t["side_a"] == "light") & (t["side_b"] != "light")]
-    assert len(light_a) == 2 and (light_a["change_low"] > 0.2).all()
+    assert len(light_a) == 2 and (light_a["a_win_change_ci_low"] > 0.2).all()
     assert better.manifest["paired_games"] == 5 * 300
 
 

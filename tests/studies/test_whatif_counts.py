@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.studies.whatif import Joint, paired_row
+from manoeuvre_sim.studies.whatif import Joint
+from manoeuvre_sim.studies.whatif_tables import paired_row
 
 # five paired games of one pairing: who moved first and who won, in the base and the variant
 FIRST_BASE = ["a", "b", "a", "b", "b"]

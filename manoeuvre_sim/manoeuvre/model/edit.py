@@ -52,7 +52,7 @@ from manoeuvre_sim.manoeuvre.model.edit_values import (
     _int,
 )
 
-__all__ = ["apply_edits", "describe_changes"]
+__all__ = ["apply_edits", "describe_changes", "edit_army"]
 
 _GRAMMAR = (
     "expected ARMY/UNIT/FIELD, ARMY/UNIT/cardN/FIELD, ARMY/leaders/LEADER/FIELD "
@@ -408,6 +408,22 @@ def apply_edits(
     for state in edited:
         out[state.key] = _revalidate(state, relax)
     return out, changes
+
+
+def edit_army(edit: str, armies: Mapping[str, Army]) -> str | None:
+    """The key of the army of ``armies`` (keyed by name) an edit addresses, as
+    :func:`apply_edits` finds it (its first path part, case-, accent- and ``_``/``-``
+    insensitive), or None (a malformed edit or an unknown army: :func:`apply_edits` says
+    which in one line)."""
+    try:
+        parts, _ = _split(edit)
+    except _EditError:
+        return None
+    key = _army_key(parts[0])
+    for k, army in armies.items():
+        if key in (_army_key(k), _army_key(army.name)):
+            return k
+    return None
 
 
 def _revalidate(state: _State, relax: bool) -> Army:
