@@ -282,12 +282,12 @@ def test_simulate_through_tasks_equals_one_run(tmp_path):
     part, _, stopped = simulate_tasks(cfg, block=7, store=store, progress=stop)
     assert stopped and len(part) == 14
     assert len(list((tmp_path / "r.parquet.store").glob("*.parquet"))) == 2
-    df3, _, stopped = simulate_tasks(cfg, block=7, store=store, resume=True)
-    assert not stopped
-    pd.testing.assert_frame_equal(df3, want)
     other = SimConfig("France", "Spain", games=40, seed=5, threads=1, policy_b="simple")
     with pytest.raises(UsageError, match="another study.*policy_b"):
         simulate_tasks(other, block=7, store=store, resume=True)
+    df3, _, stopped = simulate_tasks(cfg, block=7, store=store, resume=True)
+    assert not stopped
+    pd.testing.assert_frame_equal(df3, want)
 
 
 def test_simulate_cli_on_dask_equals_local(cluster, tmp_path):
