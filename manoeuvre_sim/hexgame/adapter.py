@@ -221,8 +221,8 @@ def tournament_plan(players, games: int, seed: int, *, sides=None, options: Opti
 
 
 def simulate_plan(
-    side_a: str = "blue",
-    side_b: str = "red",
+    side_a: str,
+    side_b: str,
     *,
     policy_a: str | None = None,
     policy_b: str | None = None,
