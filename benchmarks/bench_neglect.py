@@ -11,7 +11,7 @@ markers; bench_players.py keeps it when it rewrites the rest):
 1. the neglected-cards table (``analyses/manoeuvre/neglect.py``) of each style as the players of
    ``--baseline`` play it and as the players of this checkout play it, on the same seeds;
 2. the strength of each changed style: this checkout's style against the baseline's, on
-   every army mirrored, both seatings (``manoeuvre_sim.manoeuvre.tournament``), with a 95 % interval.
+   every army mirrored, both seatings (``manoeuvre_sim.studies.tournament``), with a 95 % interval.
    ``--step REV`` (repeatable) adds the same comparison for one commit against its parent,
    so each fix's own effect is measured.
 
@@ -175,6 +175,8 @@ def worker(job: dict) -> None:
     _install_base()
     from manoeuvre_sim.analyses.manoeuvre import neglect as N
     from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre import styles
+    from manoeuvre_sim.studies import tournament
 
     ans: dict = {}
     if job.get("table"):
@@ -184,11 +186,12 @@ def worker(job: dict) -> None:
         ans["cards"] = res.cards.to_dict(orient="list")
         ans["policies"] = res.policies.to_dict(orient="list")
     if job.get("strength"):
-        known = T.builtin_policies()
+        known = styles.builtin_policies()
         ans["strength"] = []
         for style in job["strength"]:
             t = time.perf_counter()
-            r = T.run([known[style], known[f"{style}@base"]], job["strength_games"], job["seed"])
+            r = tournament.run("manoeuvre", [known[style], known[f"{style}@base"]],
+                               job["strength_games"], job["seed"])  # fmt: skip
             pr = T.pairs_json(r)["pairs"][0]
             st = T.policy_stats(r.frame).set_index("policy")
             pr["seconds"] = time.perf_counter() - t
@@ -198,15 +201,16 @@ def worker(job: dict) -> None:
         # hand keeping: the style against itself with another discard threshold (H_KEEP)
         from manoeuvre_sim.manoeuvre.engine.players import PARAM_NAMES
 
-        known = T.builtin_policies()
+        known = styles.builtin_policies()
         ans["keep"] = []
         style = "balanced"
         k = PARAM_NAMES.index("keep")
         for value in job["keep"]:
             params = list(known[style].params)
             params[k] = float(value)
-            variant = T.Policy(f"{style} keep={value:g}", style, tuple(params))
-            r = T.run([variant, known[style]], job["strength_games"], job["seed"])
+            variant = styles.Policy(f"{style} keep={value:g}", style, tuple(params))
+            r = tournament.run("manoeuvre", [variant, known[style]], job["strength_games"],
+                               job["seed"])  # fmt: skip
             pr = T.pairs_json(r)["pairs"][0]
             st = T.policy_stats(r.frame).set_index("policy")
             pr["stats"] = {key: st.loc[key].to_dict() for key in st.index}
@@ -274,7 +278,7 @@ def section(args, ans: dict, steps: list[tuple[str, str, dict]], seconds: float)
     L += N.markdown_cards(cards, KEY_CARDS)
     L.append("\n## Strength: this checkout's style against the baseline's\n")
     L.append(
-        f"`manoeuvre_sim.manoeuvre.tournament` with the two versions as the pair: each army against "
+        f"`manoeuvre_sim.studies.tournament` with the two versions as the pair: each army against "
         f"itself, both seatings with the same seed, {args.strength_games:,} games per style "
         f"(seed {args.seed}); the win rate is the new style's, draws count half.\n"
     )

@@ -354,16 +354,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.size("--loop-games", 200, 20, "traced Austria-Prussia games per policy")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
     from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
     from manoeuvre_sim.manoeuvre.engine.players import POLICY_NAMES
+    from manoeuvre_sim.studies import tournament
 
     run = Run(args, ap.name)
     # the search player plays about a game a second: bench_search.py measures it
     names = tuple(p for p in POLICY_NAMES if p != "search")
     print("tournament ...", file=sys.stderr)
     t = time.perf_counter()
-    res = T.run(T.resolve(list(names)), args.games_per_pair, args.seed)
+    res = tournament.run("manoeuvre", list(names), args.games_per_pair, args.seed)
     t_tour = time.perf_counter() - t
     print("loops ...", file=sys.stderr)
     lp = {p: loops(p, args.loop_games) for p in names}

@@ -205,11 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     hashes["simulate.parquet"] = frame_hash(pd.read_parquet(out))
 
     # a tournament (style parameter vectors in the pairings) through the same tasks
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre import styles as T
+    from manoeuvre_sim.studies import tournament
 
     styles = {"cautious": T.Policy("cautious", "balanced", tuple(
         x * 1.5 for x in T.builtin_policies()["balanced"].params))}  # fmt: skip
-    res = T.run(T.resolve(["balanced", "cautious"], styles), 16, 2, armies=["France"], threads=2)
+    res = tournament.run("manoeuvre", T.resolve(["balanced", "cautious"], styles), 16, 2,
+                         sides=["France"], threads=2)  # fmt: skip
     hashes["tournament frame"] = frame_hash(res.frame)
 
     # balance with --precision: rounds of tasks until the cells' intervals are narrow enough

@@ -313,31 +313,21 @@ def invoked_command() -> str | None:
     return shlex.join(["manoeuvre-sim", *sys.argv[1:]])
 
 
-def play_into_store(out: str | None, backend: dict, *, threads: int, quiet: bool, kinds, play):
-    """The shared middle of the one-file commands (simulate, hex simulate, hex tournament):
-    the finished tasks go to ``OUT.store/`` (cleared first unless ``backend["resume"]``, so a
-    --resume run reads them back; no store when ``out`` is None), the backend starts
-    (:func:`pop_backend`'s options), and ``play(store=, backend=, progress=)`` runs with a
-    progress bar (``kinds``: the batch kernels it compiles). Returns ``(store, play's
-    result)``."""
-    import shutil
-    from pathlib import Path
-
+def play_with_progress(backend: dict, *, threads: int, quiet: bool, kinds, play):
+    """The shared middle of the one-file commands (simulate, tournament and their ``hex``
+    twins): the backend starts (:func:`pop_backend`'s options, ``resume`` aside) and
+    ``play(backend=, progress=)`` runs with a progress bar (``kinds``: the batch kernels it
+    compiles). Returns play's result."""
     from manoeuvre_sim.core.backend import make_backend
 
-    be = dict(backend)
-    resume = be.pop("resume", False)
-    store = Path(f"{out}.store") if out is not None else None
-    if store is not None and store.exists() and not resume:
-        shutil.rmtree(store)
+    be = {k: v for k, v in backend.items() if k != "resume"}
     with make_backend(threads=threads, **be) as engine:
         bar, progress = progress_bar(quiet, kinds=kinds)
         try:
-            res = play(store=store, backend=engine, progress=progress)
+            return play(backend=engine, progress=progress)
         finally:
             if bar is not None:
                 bar.close()
-    return store, res
 
 
 def games_per_second(manifest: dict) -> str:

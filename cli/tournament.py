@@ -1,4 +1,5 @@
-"""``manoeuvre-sim tournament``: every pair of policies, mirrored armies, swapped seats."""
+"""``manoeuvre-sim tournament``: every pair of policies, mirrored armies, swapped seats (a
+front end over ``studies/tournament.py``, Manoeuvre's ``tournament_plan`` seating them)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import army_option, backend_options, game_options, pop_backend
+from manoeuvre_sim.cli._common import (
+    army_option,
+    backend_options,
+    engine_kernels,
+    game_options,
+    pop_backend,
+)
 
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
@@ -51,96 +58,38 @@ def tournament(
     """Play every pair of --policies on each army against itself, both seatings, and report
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
-    from manoeuvre_sim.cli._common import pop_game_options
-    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.cli._common import play_with_progress, pop_game_options
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.manoeuvre.styles import load_styles
+    from manoeuvre_sim.studies import tournament as study
 
-    if threads < 0:
-        raise UsageError(f"--threads: expected 0 (all cores) or more, got {threads}")
     options = pop_game_options(be)  # every game option, checked before any game
     be = pop_backend(be)
-    resume = be.pop("resume")
-    store = None
-    if out:
-        from pathlib import Path
-
-        from manoeuvre_sim.core.results import check_output_path
-
-        check_output_path(out, (".parquet", ".csv"))
-        store = Path(f"{out}.store")  # the tasks as they finish (--resume reads them back)
-        if store.exists() and not resume:
-            import shutil
-
-            shutil.rmtree(store)
-    elif resume:
-        raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
-    if games < 1:  # before any progress bar
-        raise UsageError(f"--games: expected a positive number of games per pair, got {games}")
-    styles = T.load_styles(styles_file) if styles_file else {}
-    pols = T.resolve([p.strip() for p in policies.split(",") if p.strip()], styles)
-    army_names = _armies(armies)
-    _say_rounding(games, len(army_names) if army_names else len(load_builtin_armies()))
-    bar = None
-    if not quiet and not as_json:
-        from tqdm import tqdm
-
-        from manoeuvre_sim.cli._common import engine_kernels, start_description
-
-        desc = start_description(engine_kernels([p.base for p in pols]))
-        bar = tqdm(total=1, unit="game", file=sys.stderr, leave=False, desc=desc)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            if bar.desc != "playing":
-                bar.set_description("playing")
-            bar.total = total
-            bar.n = done
-            bar.refresh()
-
-    from manoeuvre_sim.core.backend import make_backend
-
-    with make_backend(threads=threads, **be) as backend:
-        try:
-            res = T.run(pols, games, seed, armies=army_names, threads=threads, progress=progress,
-                        store=store, backend=backend, resume=resume, options=options)  # fmt: skip
-        finally:
-            if bar is not None:
-                bar.close()
-    if out and len(res.frame):
-        import shutil
-
-        from manoeuvre_sim.core.results import write
-
-        write(res.frame, out, res.manifest)
-        if not res.interrupted:
-            shutil.rmtree(store, ignore_errors=True)
+    styles = load_styles(styles_file) if styles_file else {}
+    # a style by its name, else a built-in policy's (or a search player's) spec
+    players = [styles.get(p.strip(), p.strip()) for p in policies.split(",") if p.strip()]
+    with army_option({"--armies": armies}):
+        spec = study.command_spec(
+            "manoeuvre", policies=players, games=games, seed=seed, sides=armies,
+            threads=threads, options=options, out=out, resume=be["resume"],
+        )  # fmt: skip
+    _say_rounding(games, len(spec.sides) if spec.sides else len(load_builtin_armies()))
+    kinds = engine_kernels([p if isinstance(p, str) else p.base for p in spec.players])
+    res = play_with_progress(
+        be, threads=threads, quiet=quiet or as_json, kinds=kinds,
+        play=lambda **run: study.run_spec(spec, out, resume=be["resume"], **run),
+    )  # fmt: skip
     _print_result(res, seed, as_json)
     if res.interrupted:
         click.echo("interrupted: the finished pairs are reported", err=True)
         sys.exit(130)
 
 
-def _armies(armies: str | None) -> list[str] | None:
-    """The names of --armies (None: every base army), each checked playable before any
-    game (before the name lookup of the seats, which knows built-ins only)."""
-    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
-    from manoeuvre_sim.manoeuvre.model import find_army
-
-    if not armies:
-        return None
-    with army_option({"--armies": armies}):
-        chosen = [find_army(a.strip()) for a in armies.split(",") if a.strip()]
-    for a in chosen:
-        check_playable(a)
-    return [a.name for a in chosen]
-
-
 def _say_rounding(games: int, n_armies: int) -> None:
     """One line when --games is rounded up to whole rounds of the armies and seats."""
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre.styles import games_per_pair
 
-    per = T.games_per_pair(games, n_armies)
+    per = games_per_pair(games, n_armies)
     if per != games:
         click.echo(
             f"--games {games} rounded up to {per:,} per pair: each pair plays each of the "

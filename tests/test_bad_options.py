@@ -37,7 +37,7 @@ CASES = [
     ("report-from", ["report", "--from", "reports/nosuchdir", "--out", "r.pdf"],
      ["--from reports/nosuchdir: does not exist"], []),
     ("tournament-games", ["tournament", "--games", "0"],
-     ["--games: expected a positive number of games per pair, got 0"], ["%|", "compiling"]),
+     ["--games: expected a positive number, got 0"], ["%|", "compiling"]),
     ("tournament-armies", ["tournament", "--armies", "Rusia,France"],
      ["--armies 'Rusia': unknown army; did you mean 'Russia'?"], []),
     ("ui-port", ["ui", "--port", "70000", "--no-warmup"],
@@ -69,12 +69,13 @@ class Stop(Exception):
 def test_tournament_says_plainly_that_it_rounds_the_games_up(capsys, monkeypatch):
     """--games 50 with 8 armies plays 64 per pair (each army in both seats equally often):
     said before play, not only in the table's header."""
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre import styles as T
+    from manoeuvre_sim.studies import tournament
 
     def stop(*a, **kw):
         raise Stop
 
-    monkeypatch.setattr(T, "run", stop)
+    monkeypatch.setattr(tournament, "run_spec", stop)
     with pytest.raises(Stop):
         main(["tournament", "--games", "50", "--quiet"])
     err = capsys.readouterr().err

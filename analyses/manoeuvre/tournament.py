@@ -1,60 +1,21 @@
-"""Manoeuvre's tournament of players (``manoeuvre-sim tournament``): the generic tournament
-study (``studies/tournament.py``) over the seats Manoeuvre plays (``manoeuvre/tournament.py``:
-each army against itself, both seatings on one seed), and its tables.
+"""The tables of Manoeuvre's tournament of players (``manoeuvre-sim tournament``, played by
+the one tournament study, ``studies/tournament.py``, with Manoeuvre's seats: each army
+against itself, both seatings on one seed): each policy's figures over its games and each
+pair's score with its interval.
 
 Python API::
 
     from manoeuvre_sim.analyses.manoeuvre import tournament as T
-    res = T.run(T.resolve(["balanced", "aggressive"]), games=64, seed=1)
+    from manoeuvre_sim.studies import tournament
+
+    res = tournament.run("manoeuvre", ["balanced", "attritional"], games=64, seed=1)
     res.pairs                  # each pair's score (a draw half a win)
     T.policy_stats(res.frame)  # per policy: win rate, victory mix, game length, ...
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
-
-from manoeuvre_sim.manoeuvre.tournament import (
-    Policy,
-    builtin_policies,
-    games_per_pair,
-    load_styles,
-    resolve,
-)
-from manoeuvre_sim.studies import tournament as study
 from manoeuvre_sim.studies.tournament import TournamentResult
-
-
-def run(
-    policies: Sequence[Policy],
-    games: int,
-    seed: int,
-    *,
-    armies: Sequence[str] | None = None,
-    threads: int = 0,
-    progress: Callable[[int, int], None] | None = None,
-    setup: str = "random",
-    fixed_map: Sequence[int] | None = None,
-    fixed_rot: Sequence[int] | None = None,
-    store: str | Path | None = None,
-    backend=None,
-    resume: bool = False,
-    sections_file: str | None = None,
-    options=None,
-) -> TournamentResult:
-    """Play ``games`` games for every pair of ``policies`` (rounded up to a multiple of
-    2 x the number of armies; ``manoeuvre.tournament.plan`` says how they are seated).
-    ``setup``, ``fixed_map``, ``fixed_rot``: the rule 3 set-up of every game;
-    ``sections_file``: map sections joining the pool; ``options``: instead of those, every
-    rule option (``manoeuvre.adapter.RuleOptions``). The games are a study: one task per
-    pair, army and seating, each a part of ``store`` when given (``resume``: the parts
-    already there are read back), run on ``backend`` (None: local threads)."""
-    return study.run(
-        "manoeuvre", policies, games, seed, options=options, threads=threads, store=store,
-        backend=backend, resume=resume, progress=progress, armies=armies, setup=setup,
-        fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file,
-    )  # fmt: skip
 
 
 def policy_stats(frame) -> object:
@@ -122,5 +83,4 @@ def pairs_json(result: TournamentResult, confidence: float = 0.95) -> dict:
     return {"pairs": out}
 
 
-__all__ = ["Policy", "TournamentResult", "builtin_policies", "games_per_pair", "load_styles",
-           "pairs_json", "policy_stats", "resolve", "run"]  # fmt: skip
+__all__ = ["pairs_json", "policy_stats"]

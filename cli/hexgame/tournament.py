@@ -1,4 +1,5 @@
-"""``manoeuvre-sim hex tournament``: every pair of Maneuver players, both seatings."""
+"""``manoeuvre-sim hex tournament``: every pair of Maneuver players, both seatings (a front
+end over ``studies/tournament.py``, Maneuver's ``tournament_plan`` seating them)."""
 
 from __future__ import annotations
 
@@ -35,66 +36,41 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     """Play every pair of --policies, each player once blue and once red (--games each),
     and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval."""
-    import shutil
     import sys
     from dataclasses import asdict
 
-    from manoeuvre_sim.cli._common import play_into_store, pop_backend
+    from manoeuvre_sim.cli._common import play_with_progress, pop_backend
     from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.core.results import check_output_path, write
-    from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
     from manoeuvre_sim.hexgame import adapter as HX
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.studies import tournament as study
 
-    names = [p.strip() for p in policies.split(",") if p.strip()]
-    bad = []
-    for p in names:
-        try:
-            parse_policy(p)
-        except ValueError:
-            bad.append(p)
-    if bad or len(names) < 2 or len(set(names)) != len(names):
-        raise UsageError(
-            f"--policies: expected two or more distinct of {', '.join(POLICY_SPECS)}, "
-            f"got {policies!r}"
-        )
-    for flag, value, least in (("--games", games, 1), ("--seed", seed, 0),
-                               ("--threads", threads, 0)):  # fmt: skip
-        if value < least:
-            what = "a positive number" if least else "0 or more"
-            raise UsageError(f"{flag}: expected {what}, got {value}")
     be = pop_backend(kw)
-    if out:
-        check_output_path(out, (".parquet", ".csv"))
-    elif be["resume"]:
-        raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
     if kw.get("params_a") or kw.get("params_b"):
         raise UsageError("--params-a/--params-b: a tournament plays each player's defaults")
-    kw["policy_a"], kw["policy_b"] = names[0], names[1]
+    kw["policy_a"] = kw["policy_b"] = HX.DEFAULT_POLICY  # the players are --policies
     sc, source, _, options, _, _, _ = load_game(kw)
-    study_options = HX.Options(**asdict(options), scenario=str(source))
-    store, res = play_into_store(
-        out, be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
-        play=lambda **a: study.run(HX.KEY, names, games, seed, options=study_options,
-                                   threads=threads, resume=be["resume"], **a),
+    spec = study.command_spec(
+        HX.KEY, policies=policies, games=games, seed=seed, threads=threads,
+        options=HX.Options(**asdict(options), scenario=str(source)), out=out,
+        resume=be["resume"],
+    )  # fmt: skip
+    res = play_with_progress(
+        be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
+        play=lambda **run: study.run_spec(spec, out, resume=be["resume"], **run),
     )  # fmt: skip
     _print_pairs(res, sc, options, seed, as_json)
     seconds, used = res.manifest["seconds"], res.manifest["threads"]
-    if out and len(res.frame):
-        write(res.frame, out, {k: v for k, v in res.manifest.items() if k != "tasks_resumed"})
-        if not res.interrupted:
-            shutil.rmtree(store, ignore_errors=True)
     resumed = res.manifest.get("tasks_resumed", 0)
     click.echo(
         f"{len(res.frame)} games in {seconds:.1f} s on {used} thread(s)"
         + (" of a Dask cluster" if res.manifest["backend"] == "dask" else "")
-        + (f" ({resumed} task(s) read back from {store})" if resumed else ""),
+        + (f" ({resumed} task(s) read back from {res.store})" if resumed else ""),
         err=True,
     )
     if res.interrupted:
         click.echo("interrupted: the finished pairs are reported"
-                   + (f"; --resume goes on from {store}" if out else ""), err=True)  # fmt: skip
+                   + (f"; --resume goes on from {res.store}" if out else ""), err=True)  # fmt: skip
         sys.exit(130)
 
 

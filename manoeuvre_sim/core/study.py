@@ -98,7 +98,9 @@ class TournamentPlan:
 class SimulatePlan:
     """What a game's ``simulate_plan`` hands ``studies/simulate.py``: games ``first ..
     first + games - 1`` of ``pairing`` under ``options``; ``ident``: what decides the games
-    (a resumed store must match it); ``flags``: the game's ``play_block`` keywords."""
+    (a resumed store must match it); ``flags``: the game's ``play_block`` keywords;
+    ``manifest``: what the output records, as far as known before play (the study adds how
+    the run went: ``studies.simulate.output_manifest``)."""
 
     pairing: Pairing
     first: int
@@ -106,6 +108,7 @@ class SimulatePlan:
     options: Any
     ident: dict
     flags: dict | None = None
+    manifest: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -163,18 +163,47 @@ def balance_cells(pairings):
     return [Cell((k,), "first", 0.0) for k in range(len(pairings))]
 
 
-def tournament_plan(players, games: int, seed: int, *, options: Options | None = None):
-    """The tournament's seats (``studies/tournament.py``): every pair (x, y) plays x blue
-    against y red, then y blue against x red, ``games`` games each seating, on the seed every
-    Maneuver study gives that pairing (:func:`seat_seed`)."""
+def _players(players, flag: str = "--policies") -> list[str]:
+    """``players`` as names, each a Maneuver player spec, two or more and distinct."""
+    from manoeuvre_sim.hexgame import POLICY_SPECS, parse_policy
+
+    names = list(players)
+    bad = []
+    for p in names:
+        try:
+            parse_policy(p)
+        except ValueError:
+            bad.append(p)
+    if bad or len(names) < 2 or len(set(names)) != len(names):
+        raise UsageError(f"{flag}: expected two or more distinct of {', '.join(POLICY_SPECS)}, "
+                         f"got {','.join(names)!r}")  # fmt: skip
+    return names
+
+
+def _fixed_sides(sides) -> None:
+    if sides is not None and tuple(sides) != SIDE_NAMES:
+        raise UsageError(f"sides {','.join(sides)}: Maneuver's sides are fixed (blue, red); "
+                         "the players change seats, not the sides")  # fmt: skip
+
+
+def _rules(options: Options) -> HexOptions:
     from dataclasses import fields
 
+    return HexOptions(**{f.name: getattr(options, f.name) for f in fields(HexOptions)})
+
+
+def tournament_plan(players, games: int, seed: int, *, sides=None, options: Options | None = None):
+    """The tournament's seats (``studies/tournament.py``): every pair (x, y) of ``players``
+    (player specs) plays x blue against y red, then y blue against x red, ``games`` games
+    each seating, on the seed every Maneuver study gives that pairing (:func:`seat_seed`);
+    ``sides``: None (Maneuver's are fixed, blue and red)."""
     from manoeuvre_sim.core.study import Pairing, Seat, TournamentPlan
     from manoeuvre_sim.hexgame.records import manifest
     from manoeuvre_sim.hexgame.scenario import default_path
 
+    names = _players(players)
+    _fixed_sides(sides)
     options = options if options is not None else Options()
-    names = list(players)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     blue, red = load_side("blue"), load_side("red")
     seats = [
@@ -182,32 +211,66 @@ def tournament_plan(players, games: int, seed: int, *, options: Options | None =
         for k, (a, b) in enumerate(pairs)
         for swap, (pb, pr) in ((False, (a, b)), (True, (b, a)))
     ]  # fmt: skip
-    rules = HexOptions(**{f.name: getattr(options, f.name) for f in fields(HexOptions)})
     source = options.scenario or default_path()
-    man = manifest(_scenario(options), source, rules, seed, 0, games, ("(tournament)", ""),
-                   [[], []])  # fmt: skip
+    man = manifest(_scenario(options), source, _rules(options), seed, 0, games,
+                   ("(tournament)", ""), [[], []])  # fmt: skip
     man.update(study="hex tournament", policies=names)
     ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options", "study")}
     ident |= {"seed": seed, "policies": names}
     return TournamentPlan(pairs, seats, options, ident, man)
 
 
-def simulate_plan(run_manifest: dict, options: Options, *, block: int):
-    """``hex simulate`` as a study of one pairing (``studies/simulate.py``): games
-    ``first_game .. first_game + games - 1`` of ``run_manifest["config"]`` (seed, players,
-    their parameter vectors) under ``options``."""
+def simulate_plan(
+    side_a: str,
+    side_b: str,
+    *,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    params_a: tuple[float, ...] | None = None,
+    params_b: tuple[float, ...] | None = None,
+    seed: int = 1,
+    first: int = 0,
+    games: int = 1000,
+    block: int = 5000,
+    threads: int = 0,
+    options: Options | None = None,
+    relax: bool = False,
+    flags: dict | None = None,
+):
+    """``hex simulate`` as a study of one pairing (``studies/simulate.py``): games ``first ..
+    first + games - 1`` of blue (``policy_a``) against red (``policy_b``), their parameter
+    vectors (None: the players' own), under ``options``; ``side_a``, ``side_b``: blue and
+    red (Maneuver's are fixed). The plan's manifest is ``records.manifest``'s."""
     from manoeuvre_sim.core.study import Pairing, SimulatePlan
+    from manoeuvre_sim.hexgame import parse_policy
+    from manoeuvre_sim.hexgame.players import policy_arrays
+    from manoeuvre_sim.hexgame.records import manifest
+    from manoeuvre_sim.hexgame.scenario import default_path
 
-    c = run_manifest["config"]
-    params = [tuple(c[k]) if c.get(k) is not None else None for k in ("params_a", "params_b")]
+    _fixed_sides((side_a, side_b))
+    if flags:
+        raise UsageError(f"simulate flags {sorted(flags)}: Maneuver's games take none")
+    options = options if options is not None else Options()
+    policies = (policy_a or DEFAULT_POLICY, policy_b or DEFAULT_POLICY)
+    for flag, p in zip(("--policy-a", "--policy-b"), policies, strict=True):
+        try:
+            parse_policy(p)
+        except ValueError as e:
+            raise UsageError(f"{flag}: {e}") from None
+    params = policy_arrays(*policies, params_a, params_b)[1]
+    source = options.scenario or default_path()
+    man = manifest(_scenario(options), source, _rules(options), seed, first, games, policies,
+                   params)  # fmt: skip
+    c = man["config"]
     pairing = Pairing(load_side("blue"), load_side("red"), c["policy_a"], c["policy_b"],
-                      c["seed"], "games", params_a=params[0], params_b=params[1])  # fmt: skip
+                      c["seed"], "games", params_a=tuple(c["params_a"]),
+                      params_b=tuple(c["params_b"]))  # fmt: skip
     # what decides the games (a resumed store must match it; how many games and from which
     # one may differ: the tasks already on disk are checked one by one)
-    ident = {k: run_manifest[k] for k in ("rules_version", "scenario_sha256", "options")}
+    ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options")}
     ident |= {"study": "hex simulate", "block": block,
               "config": {k: v for k, v in c.items() if k not in ("games", "first_game")}}  # fmt: skip
-    return SimulatePlan(pairing, c["first_game"], c["games"], options, ident)
+    return SimulatePlan(pairing, first, games, options, ident, None, man)
 
 
 __all__ = [

@@ -4,8 +4,8 @@ Everything here delegates to the engine and the runner as the study layer called
 the interface existed: the records, seeds and tables are the same (issue 25; shown by
 ``python -m benchmarks.check_study_identity``). Besides the interface, the Manoeuvre parts of a study
 live here: :class:`RuleOptions` (the rule switches of every game of a study), the army and
-study data hashes, the card patches of an ablation, and ``simulate`` as a study of one pairing
-(:func:`simulate_plan`).
+study data hashes, the card patches of an ablation, the seats of a tournament
+(:func:`tournament_plan`) and ``simulate`` as a study of one pairing (:func:`simulate_plan`).
 
 Nothing here imports numba at module level: the registry imports this module lazily, and the
 engine is imported by the functions that play.
@@ -56,7 +56,7 @@ __all__ = [
     "KEY", "TITLE", "RULES_VERSION", "POLICIES", "DEFAULT_POLICY", "ENGINE_SOURCES", "Options",
     "VICTORY_KINDS", "EXTRA_COLUMNS", "STATS_DIR", "load_side", "side_hash", "data_hash",
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
-    "apply_patches", "simulate_plan", "simulate_manifest", "tournament_plan", "STUDY_KINDS",
+    "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
 ]  # fmt: skip
 
@@ -166,11 +166,14 @@ def _pack_key(p) -> tuple[str, str]:
 
 
 def prepare(pairings: Collection, options: RuleOptions) -> dict:
-    """What ``play_block`` plays from: ``{"options": options, "packed": {(hash a, hash b):
-    (army a, army b, engine.pack.Packed)}}``, the packed tables of each pair of armies the
-    pairings play (terrain and map pool loaded once)."""
+    """What ``play_block`` plays from, packed once for a study: ``{"options": options,
+    "opt": the kernels' rule option array, "packed": {(hash a, hash b): (army a, army b,
+    engine.pack.Packed)}}``, the packed tables of each pair of armies the pairings play
+    (terrain and map pool loaded once; a fixed map was checked against the same pool when
+    the options were made)."""
     from manoeuvre_sim.manoeuvre.engine.pack import pack
     from manoeuvre_sim.manoeuvre.model import load_map_pool, load_terrain
+    from manoeuvre_sim.manoeuvre.runner import options_array
 
     terrain = load_terrain()
     sections = load_map_pool(options.sections_file, terrain)
@@ -181,7 +184,7 @@ def prepare(pairings: Collection, options: RuleOptions) -> dict:
             P = pack(p.army_a, p.army_b, terrain, sections,
                      include_unverified=options.include_unverified_maps)  # fmt: skip
             packed[key] = (p.army_a, p.army_b, P)
-    return {"options": options, "packed": packed}
+    return {"options": options, "opt": options_array(options), "packed": packed}
 
 
 def play_block(
@@ -195,28 +198,34 @@ def play_block(
     card_bits: bool = False,
 ) -> tuple:
     """Games ``first .. first + count - 1`` of ``pairing`` (``study.Pairing``: its card
-    patches and parameter vectors applied) on ``threads`` numba threads.
+    patches and parameter vectors applied) on ``threads`` numba threads, by the batch
+    kernel (``runner.play_chunk``) with what :func:`prepare` packed.
 
     Returns the games as a DataFrame (the ``simulate`` columns: ``results.to_frame``) and,
     with ``stats``, their card statistics (``int32 (count, 2, n_cards, NCS)``), else None;
     ``card_bits``: the drawn/played card-copy columns too (``CARD_BIT_COLUMNS``).
     """
+    from manoeuvre_sim.manoeuvre.engine.batch import NREC
+    from manoeuvre_sim.manoeuvre.engine.cardstats import NCS
+    from manoeuvre_sim.manoeuvre.engine.players import policy_arrays
     from manoeuvre_sim.manoeuvre.results import to_frame
-    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
+    from manoeuvre_sim.manoeuvre.runner import play_chunk, search_chunks, set_threads
 
     p = pairing
-    options = prepared["options"]
-    a, b, P = prepared["packed"][_pack_key(p)]
-    cfg = SimConfig(
-        p.army_a.name, p.army_b.name, games=count, seed=p.seed, first_game=first,
-        policy_a=p.policy_a, policy_b=p.policy_b, params_a=p.params_a, params_b=p.params_b,
-        threads=threads, chunk=count, **options.sim_fields(),
-    )  # fmt: skip
-    res = simulate(cfg, prepared=(a, b, apply_patches(P, p.patches)), card_stats=stats)
-    if res.interrupted:
-        raise KeyboardInterrupt
-    df = to_frame(res.records, res.manifest, card_bits=card_bits, first_game=first)
-    return df, res.card_stats
+    P = apply_patches(prepared["packed"][_pack_key(p)][2], p.patches)
+    pol, params = policy_arrays(p.policy_a, p.policy_b, params_a=p.params_a,
+                                params_b=p.params_b)  # fmt: skip
+    threads = set_threads(threads)
+    out = np.zeros((count, NREC), dtype=np.int32)
+    cs = np.zeros((count, 2, int(P.deck_size.max()), NCS), dtype=np.int32) if stats else None
+    scfg, chunk = search_chunks(p.policy_a, p.policy_b, count, threads)
+    for lo in range(0, count, chunk):
+        sl = slice(lo, min(lo + chunk, count))
+        play_chunk(p.seed, first + lo, sl.stop - lo, P.tables, pol, params, prepared["opt"],
+                   out[sl], None if cs is None else cs[sl], scfg)  # fmt: skip
+    seats = {"army_a": p.army_a.name, "army_b": p.army_b.name,
+             "config": {"seed": p.seed, "policy_a": p.policy_a, "policy_b": p.policy_b}}  # fmt: skip
+    return to_frame(out, seats, card_bits=card_bits, first_game=first), cs
 
 
 def read_stats(cs: np.ndarray) -> np.ndarray:
@@ -248,48 +257,37 @@ def apply_patches(P, patches: Sequence[tuple[int, int, int]]):
 
 
 def tournament_plan(
-    policies: Sequence,
+    players: Sequence,
     games: int,
     seed: int,
     *,
-    armies: Sequence[str] | None = None,
-    setup: str = "random",
-    fixed_map: Sequence[int] | None = None,
-    fixed_rot: Sequence[int] | None = None,
-    sections_file: str | None = None,
-    options=None,
+    sides: Sequence[str] | None = None,
+    options: RuleOptions | None = None,
 ) -> Any:
-    """The seats of the tournament of ``policies`` (``manoeuvre/tournament.py``'s
-    ``Policy``: a name, a base policy, a parameter vector), played by
-    ``studies/tournament.py``: ``games`` games for every pair (rounded up to a multiple of
-    2 x the number of armies), each army against itself in both seatings on one seed: one
-    seat per pair, army and seating (a task of the study, a part of its store). ``setup``,
-    ``fixed_map``, ``fixed_rot``: the rule 3 set-up of every game (``runner.SimConfig``);
-    ``sections_file``: map sections joining the pool; ``options``: instead of those, every
-    rule option (:class:`RuleOptions`)."""
+    """The seats of the tournament of ``players`` (policy specs, or ``styles.Policy``: a
+    name, a base policy, a parameter vector), played by ``studies/tournament.py``:
+    ``games`` games for every pair (rounded up to a multiple of 2 x the number of armies),
+    each of ``sides`` (armies: names or files; None: every base army) against itself in
+    both seatings on one seed: one seat per pair, army and seating (a task of the study, a
+    part of its store); ``options``: the rule options of every game (None: the defaults)."""
     from manoeuvre_sim import __version__
     from manoeuvre_sim.core.study import Pairing, Seat, TournamentPlan
     from manoeuvre_sim.manoeuvre.engine.options import describe_setup
-    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
-    from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
     from manoeuvre_sim.manoeuvre.runner import rule_record, sections_record
-    from manoeuvre_sim.manoeuvre.tournament import games_per_pair
-    from manoeuvre_sim.manoeuvre.tournament import seed as pair_seed
+    from manoeuvre_sim.manoeuvre.styles import Policy, games_per_pair, resolve
+    from manoeuvre_sim.manoeuvre.styles import seed as pair_seed
 
+    policies = resolve([p.name if isinstance(p, Policy) else p for p in players],
+                       {p.name: p for p in players if isinstance(p, Policy)})  # fmt: skip
     if games < 1:
-        raise UsageError(f"--games: expected a positive number of games, got {games}")
-    # the set-up (a fixed map against the pool) is checked before the first game
-    if (
-        options is None
-    ):  # ``options``: a whole manoeuvre.adapter.RuleOptions (the CLI's game options)
-        options = RuleOptions(
-            setup=setup, fixed_map=fixed_map, fixed_rot=fixed_rot, sections_file=sections_file
-        )
+        raise UsageError(f"--games: expected a positive number, got {games}")
+    options = options if options is not None else RuleOptions()
     setup = options.setup
-    armies = list(armies) if armies else [a.name for a in load_builtin_armies()]
-    loaded = {name: find_army(name) for name in armies}
-    for a in loaded.values():
-        check_playable(a)
+    # each army checked playable before any game, and named as the records name it
+    chosen = [load_side(s) for s in (sides or [a.name for a in load_builtin_armies()])]
+    loaded = {a.name: a for a in chosen}
+    armies = [a.name for a in chosen]
     per = games_per_pair(games, len(armies)) // (2 * len(armies))  # per army and seating
     pairs = [(i, j) for i in range(len(policies)) for j in range(i + 1, len(policies))]
     seats: list[Seat] = []  # per pair, army and seating; both seatings on one seed
@@ -329,15 +327,48 @@ def tournament_plan(
     return TournamentPlan(names, seats, options, ident, manifest)
 
 
-def simulate_plan(config, prepared: tuple, *, block: int, card_bits: bool = False):
-    """``simulate`` as a study of one pairing (``studies/simulate.py``): games
-    ``config.first_game ..`` of ``config`` (``runner.SimConfig``) with ``prepared``
-    (``runner.prepare``'s armies and packed data); ``card_bits``: the drawn/played columns."""
+def simulate_plan(
+    side_a: str,
+    side_b: str,
+    *,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    params_a: tuple[float, ...] | None = None,
+    params_b: tuple[float, ...] | None = None,
+    seed: int = 1,
+    first: int = 0,
+    games: int = 1000,
+    block: int = 5000,
+    threads: int = 0,
+    options: RuleOptions | None = None,
+    relax: bool = False,
+    flags: dict | None = None,
+):
+    """``simulate`` as a study of one pairing (``studies/simulate.py``): games ``first ..``
+    of army ``side_a`` against ``side_b`` (names or files, loaded with ``relax``; a fixed
+    map checked against the pool) as ``runner.SimConfig`` has them; ``flags``:
+    ``{"card_bits": True}`` for the drawn/played columns. The plan's manifest is
+    ``runner.run_manifest``'s, the run's figures filled in by the study."""
     from manoeuvre_sim.core.study import Pairing, SimulatePlan
-    from manoeuvre_sim.manoeuvre.runner import config_dict
+    from manoeuvre_sim.manoeuvre.runner import (
+        SimConfig,
+        config_dict,
+        policy_arrays,
+        prepare,
+        run_manifest,
+    )
 
-    a, b, P = prepared
-    c = config
+    options = options if options is not None else RuleOptions()
+    flags = dict(flags or {})
+    unknown = set(flags) - {"card_bits"}
+    if unknown:
+        raise UsageError(f"simulate flags {sorted(unknown)}: Manoeuvre's are card_bits")
+    card_bits = bool(flags.get("card_bits", False))
+    c = SimConfig(side_a, side_b, games=games, seed=seed, first_game=first,
+                  policy_a=policy_a or DEFAULT_POLICY, policy_b=policy_b or DEFAULT_POLICY,
+                  threads=threads, relax=relax, params_a=params_a, params_b=params_b,
+                  **options.sim_fields())  # fmt: skip
+    a, b, P = prepare(c)  # armies loaded, a fixed map checked against the pool
     pairing = Pairing(a, b, c.policy_a, c.policy_b, c.seed, "games",
                       params_a=c.params_a, params_b=c.params_b)  # fmt: skip
     settings = {
@@ -347,22 +378,11 @@ def simulate_plan(config, prepared: tuple, *, block: int, card_bits: bool = Fals
     }
     ident = {"study": "simulate", "rules_version": RULES_VERSION, "data_hash": P.data_hash,
              "config": settings, "card_bits": card_bits, "block": block}  # fmt: skip
-    return SimulatePlan(pairing, c.first_game, c.games, RuleOptions.of(c), ident,
-                        {"card_bits": card_bits})  # fmt: skip
-
-
-def simulate_manifest(config, prepared: tuple, frame, outcome, *, block: int) -> dict:
-    """The manifest of ``simulate``'s output (``runner.run_manifest``) once ``outcome`` (the
-    study's ``PlayOutcome``) has played ``frame``."""
-    from manoeuvre_sim.manoeuvre.runner import policy_arrays, run_manifest
-
-    a, b, P = prepared
-    params = policy_arrays(config)[1]
-    manifest = run_manifest(config, a, b, P, params, len(frame), outcome.interrupted,
-                            outcome.threads, outcome.seconds)  # fmt: skip
-    manifest["backend"] = outcome.backend
-    manifest["block"] = block
-    return manifest
+    params = policy_arrays(c)[1]
+    # the run's figures (games done, interrupted, threads, seconds) keep their places
+    manifest = run_manifest(c, a, b, P, params, 0, False, 0, 0.0)
+    return SimulatePlan(pairing, c.first_game, c.games, options, ident,
+                        {"card_bits": card_bits}, manifest)  # fmt: skip
 
 
 # the warm-up kinds (core/warmup.py): about how long each batch kernel compiles cold on 2

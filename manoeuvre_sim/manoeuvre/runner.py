@@ -180,18 +180,26 @@ def check_map_pool(config: SimConfig, section_numbers=None) -> None:
 
 
 def rule_options(config: SimConfig) -> np.ndarray:
-    from manoeuvre_sim.manoeuvre.engine.options import rule_options as options_array
+    """The kernels' rule option array of ``config`` (its invariant checks as it asks)."""
+    return options_array(config, check=config.check_invariants)
 
-    return options_array(
-        tournament_hand=config.tournament_hand,
-        advance_to_contact=config.advance_to_contact,
-        digging_in=config.digging_in,
-        dl_forced_march=config.dl_forced_march,
-        max_turns=config.max_turns,
-        check=config.check_invariants,
-        setup=config.setup,
-        fixed_map=config.fixed_map,
-        fixed_rot=config.fixed_rot,
+
+def options_array(options, *, check: bool = False) -> np.ndarray:
+    """The kernels' rule option array of ``options`` (a ``SimConfig`` or the study's
+    ``adapter.RuleOptions``: the rule switches and the set-up); ``check``: the engine's
+    invariant checks too."""
+    from manoeuvre_sim.manoeuvre.engine.options import rule_options as engine_options
+
+    return engine_options(
+        tournament_hand=options.tournament_hand,
+        advance_to_contact=options.advance_to_contact,
+        digging_in=options.digging_in,
+        dl_forced_march=options.dl_forced_march,
+        max_turns=options.max_turns,
+        check=check,
+        setup=options.setup,
+        fixed_map=options.fixed_map,
+        fixed_rot=options.fixed_rot,
     )
 
 
@@ -253,11 +261,8 @@ def simulate(
     A KeyboardInterrupt between chunks stops the run and returns the finished games with
     ``interrupted=True`` (a chunk in flight is discarded whole).
     """
-    import numba
-
     from manoeuvre_sim.manoeuvre.engine.batch import NREC
     from manoeuvre_sim.manoeuvre.engine.cardstats import NCS
-    from manoeuvre_sim.manoeuvre.engine.players.dispatch import search_config
 
     if prepared is None:
         prepared = prepare(config)
@@ -266,19 +271,12 @@ def simulate(
     a, b, P = prepared
     opt = rule_options(config)
     pol, params = policy_arrays(config)
-    threads = config.threads or numba.config.NUMBA_NUM_THREADS
-    threads = min(threads, numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(threads)
+    threads = set_threads(config.threads)
     out = np.zeros((config.games, NREC), dtype=np.int32)
     cs = None
     if card_stats:
         cs = np.zeros((config.games, 2, int(P.deck_size.max()), NCS), dtype=np.int32)
-    chunk, scfg = config.chunk, None
-    if is_search(config.policy_a) or is_search(config.policy_b):
-        # about a second a game: chunks of a few games per thread keep progress moving and
-        # an interruption cheap (records do not depend on the chunking)
-        scfg = search_config(config.policy_a, config.policy_b)
-        chunk = min(chunk, 4 * threads)
+    scfg, chunk = search_chunks(config.policy_a, config.policy_b, config.chunk, threads)
     done = 0
     interrupted = False
     t0 = time.perf_counter()
@@ -286,8 +284,8 @@ def simulate(
         while done < config.games:
             n = min(chunk, config.games - done)
             sl = slice(done, done + n)
-            _play_chunk(config.seed, config.first_game + done, n, P.tables, pol, params, opt,
-                        out[sl], None if cs is None else cs[sl], scfg)  # fmt: skip
+            play_chunk(config.seed, config.first_game + done, n, P.tables, pol, params, opt,
+                       out[sl], None if cs is None else cs[sl], scfg)  # fmt: skip
             done += n
             if progress:
                 progress(done, config.games)
@@ -303,7 +301,30 @@ def simulate(
     )
 
 
-def _play_chunk(seed, first, n, tables, pol, params, opt, out, cs, scfg) -> None:
+def set_threads(threads: int) -> int:
+    """Numba's thread count for the batch kernels: ``threads`` (0: all cores) at most the
+    cores numba has; returns it."""
+    import numba
+
+    threads = threads or numba.config.NUMBA_NUM_THREADS
+    threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(threads)
+    return threads
+
+
+def search_chunks(policy_a: str, policy_b: str, chunk: int, threads: int):
+    """``(scfg, chunk)``: the search player's configuration (None when neither seat
+    searches) and the games per kernel call. A search game takes about a second: chunks of
+    a few games per thread keep progress moving and an interruption cheap (the records do
+    not depend on the chunking)."""
+    if not (is_search(policy_a) or is_search(policy_b)):
+        return None, chunk
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import search_config
+
+    return search_config(policy_a, policy_b), min(chunk, 4 * threads)
+
+
+def play_chunk(seed, first, n, tables, pol, params, opt, out, cs, scfg) -> None:
     """Games ``first .. first + n - 1`` into ``out`` (and their card statistics into ``cs``,
     unless None) by the batch kernel that fits: the search player's (``scfg`` given), the
     card statistics', or the plain one."""

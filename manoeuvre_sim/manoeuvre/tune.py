@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.manoeuvre.tournament import Policy
+from manoeuvre_sim.manoeuvre.styles import Policy
 from manoeuvre_sim.manoeuvre.tune_games import (  # the games; their names resolve here too
     Arena,
     army_pairs,

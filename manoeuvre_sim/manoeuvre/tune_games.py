@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.manoeuvre.tournament import Policy
+from manoeuvre_sim.manoeuvre.styles import Policy
 
 PAIRINGS = ("mirror", "field")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.manoeuvre.tournament import Policy
+from manoeuvre_sim.manoeuvre.styles import Policy
 from manoeuvre_sim.manoeuvre.tune import (
     DEFAULT_AGAINST,
     DEFAULT_FIXED,
@@ -184,7 +184,7 @@ def spec_from_options(
     army loaded); ``options``: the games' rule options (``manoeuvre.adapter.RuleOptions``)."""
     from manoeuvre_sim.manoeuvre.engine.pack import check_playable
     from manoeuvre_sim.manoeuvre.model import find_army, load_builtin_armies
-    from manoeuvre_sim.manoeuvre.tournament import builtin_policies, load_styles
+    from manoeuvre_sim.manoeuvre.styles import builtin_policies, load_styles
 
     known = builtin_policies() | (load_styles(styles_file) if styles_file else {})
     base_p = _policy("--base", base.strip(), known)

@@ -1,18 +1,23 @@
-"""The tournament of players, written once over the game interface (issue 31).
+"""The tournament of players, the one tournament study of every game (issue 31, 39): its
+spec, its command spec, its run and its output file.
 
 Every pair of players (x, y) plays *seats*: pairings of the game in which x and y take the
 two sides, each seat a number of games. Which seats a pair plays is the game's (its
-adapter's ``tournament_plan``): Manoeuvre mirrors each army in both seatings on one seed
-(``manoeuvre/tournament.py``), Maneuver plays blue against red with the players swapped,
-each seating on its own seed (``hexgame/adapter.py``). The rest is here once: one task per seat through ``study.play`` (so a tournament has the
-study store, ``--resume`` and the Dask backend), each pair's score from x's view (a draw
-half a win), and the games of the pairs that finished, every seat of them, in seat order.
+adapter's ``tournament_plan``, one signature for every game: ``tournament_plan(players,
+games, seed, *, sides=None, options=None) -> core.study.TournamentPlan``): Manoeuvre mirrors
+each army in both seatings on one seed, Maneuver plays blue against red with the players
+swapped, each seating on its own seed; a game without one: :func:`mirror_plan`. The rest is
+here once: one task per seat through ``study.play`` (so a tournament has the study store,
+``--resume`` and the Dask backend), each pair's score from x's view (a draw half a win), the
+games of the pairs that finished, every seat of them, in seat order, and the output file
+(``--out FILE``, its finished tasks in ``FILE.store/`` while the run goes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
@@ -26,6 +31,89 @@ from manoeuvre_sim.core.study import (
     pairing_seed,
     play,
 )
+from manoeuvre_sim.studies.simulate import check_positive, one_file_store, write_one_file
+
+KIND = "tournament"
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """A tournament of ``players`` (the game's player specs, or player objects of its own
+    such as Manoeuvre's style variants) in ``game`` (a key of the registry): ``games``
+    games per pair as the game's ``tournament_plan`` seats them, on ``sides`` (specs the
+    game's ``load_side`` reads; None: the game's own choice), under ``options`` (the game's
+    ``Options``; None: its defaults), on ``threads`` threads (0: all cores)."""
+
+    game: str
+    players: tuple
+    games: int
+    seed: int = 1
+    sides: tuple[str, ...] | None = None
+    options: Any = None
+    threads: int = 0
+
+
+def _items(value) -> tuple:
+    """A comma-separated option's items (or a sequence's, as given)."""
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(value)
+
+
+def command_spec(
+    game: str,
+    *,
+    policies,
+    games: int,
+    seed: int = 1,
+    sides=None,
+    threads: int = 0,
+    options=None,
+    out: str | Path | None = None,
+    resume: bool = False,
+) -> TournamentSpec:
+    """The tournament a command builds from its options (``policies`` and ``sides``:
+    comma-separated or sequences; ``out``, ``resume``: the output file's options): every
+    option checked, in the command line's words, before any game; the game's own checks of
+    the players and sides by making its plan once."""
+    g = get_game(game)
+    check_positive(("--games", games, 1), ("--seed", seed, 0), ("--threads", threads, 0))
+    one_file_store(out, resume, check_only=True)
+    spec = TournamentSpec(g.KEY, _items(policies), games, seed,
+                          None if sides is None else _items(sides), options, threads)  # fmt: skip
+    plan(spec)
+    return spec
+
+
+def plan(spec: TournamentSpec) -> TournamentPlan:
+    """The seats of ``spec``: its game's ``tournament_plan``, or :func:`mirror_plan`."""
+    g = get_game(spec.game)
+    hook = getattr(g, "tournament_plan", None) or (lambda *a, **kw: mirror_plan(g, *a, **kw))
+    return hook(list(spec.players), spec.games, spec.seed, sides=spec.sides,
+                options=spec.options)  # fmt: skip
+
+
+def run_spec(
+    spec: TournamentSpec,
+    out: str | Path | None = None,
+    *,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    backend=None,
+) -> TournamentResult:
+    """Play ``spec`` and, with ``out`` (a .parquet or .csv file), write its games with the
+    manifest (without ``tasks_resumed``: a resumed run writes what one run writes): the
+    finished tasks go to ``OUT.store/`` as they finish (cleared first unless ``resume``,
+    which reads them back) and the store is removed once the tournament is whole."""
+    store = one_file_store(out, resume)
+    res = run(spec.game, spec.players, spec.games, spec.seed, sides=spec.sides,
+              options=spec.options, threads=spec.threads, store=store, backend=backend,
+              resume=resume, progress=progress)  # fmt: skip
+    res.store = store
+    if out is not None and len(res.frame):
+        manifest = {k: v for k, v in res.manifest.items() if k != "tasks_resumed"}
+        write_one_file(res.frame, out, manifest, store, res.interrupted)
+    return res
 
 
 @dataclass
@@ -49,13 +137,14 @@ class TournamentResult:
     frame: object  # pandas DataFrame: one row per game, from the view of each side
     manifest: dict = field(default_factory=dict)
     interrupted: bool = False
+    store: Path | None = None  # run_spec's OUT.store/ (removed once whole), else None
 
 
 def play_seats(
     pairs: Sequence[tuple[str, str]],
     seats: Sequence[Seat],
     *,
-    game: str | None = None,
+    game: str,
     options=None,
     manifest: dict,
     threads: int = 0,
@@ -64,7 +153,8 @@ def play_seats(
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> TournamentResult:
-    """Play every seat of ``pairs`` (x, y names) and score each pair.
+    """Play every seat of ``pairs`` (x, y names) of ``game`` (a key of the registry) and
+    score each pair.
 
     ``manifest``: what decides the games of a part of the store (the number of games is
     the task's own); ``store``, ``backend``, ``resume``, ``threads``: as ``study.play``.
@@ -92,11 +182,10 @@ def play_seats(
         if len(pair_frames[s.pair]) == n_seats[s.pair]:  # the whole pair: every seat
             frames.extend(pair_frames.pop(s.pair))
 
-    kw = {} if game is None else {"game": game}
-    out = play(pairings, tasks, options=options, threads=threads, store=store,
+    out = play(pairings, tasks, game=game, options=options, threads=threads, store=store,
                manifest=manifest, on_frame=on_frame,
                progress=Progress(progress, sum(t.count for t in tasks)), backend=backend,
-               resume=resume, **kw)  # fmt: skip
+               resume=resume)  # fmt: skip
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     finished = {k for k in range(len(pairs)) if k not in pair_frames and results[k].games}
     return TournamentResult(
@@ -113,39 +202,39 @@ def run(
     games: int,
     seed: int,
     *,
+    sides: Sequence[str] | None = None,
     options=None,
     threads: int = 0,
     store=None,
     backend=None,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
-    **game_kw,
 ) -> TournamentResult:
-    """The tournament of ``players`` (the game's players: names, or Manoeuvre's styles) in
-    ``game`` (a key of the registry): ``games`` games per pair as the game's
-    ``tournament_plan`` seats them (``game_kw``: what else it takes, e.g. Manoeuvre's
-    ``armies``; a game without one: :func:`mirror_plan`), every seat one task of ``study.play``. The result's manifest is the plan's
-    (what the output records) with how the run went."""
+    """The tournament of ``players`` (the game's player specs or player objects) in ``game``
+    (a key of the registry): ``games`` games per pair as the game's ``tournament_plan``
+    seats them on ``sides`` (None: the game's own), every seat one task of ``study.play``
+    (``store``, ``backend``, ``resume``, ``threads``: as there). The result's manifest is
+    the plan's (what the output records) with how the run went."""
     g = get_game(game)
-    hook = getattr(g, "tournament_plan", None)
-    if hook is not None:
-        plan = hook(players, games, seed, options=options, **game_kw)
-    else:
-        plan = mirror_plan(g, players, games, seed, options=options, **game_kw)
+    p = plan(TournamentSpec(g.KEY, tuple(players), games, seed,
+                            None if sides is None else tuple(sides), options, threads))  # fmt: skip
     res = play_seats(
-        plan.pairs, plan.seats, game=g.KEY, options=plan.options, manifest=plan.ident,
+        p.pairs, p.seats, game=g.KEY, options=p.options, manifest=p.ident,
         threads=threads, store=store, backend=backend, resume=resume, progress=progress,
     )  # fmt: skip
-    res.manifest = plan.manifest | res.manifest  # with how the run went
+    res.manifest = p.manifest | res.manifest  # with how the run went
     return res
 
 
-def mirror_plan(g, players: Sequence[str], games: int, seed: int, *, sides: Sequence[str],
-                options=None) -> TournamentPlan:  # fmt: skip
-    """The seats of a game without a ``tournament_plan`` of its own: each pair of players
-    (x, y) meets on each of ``sides`` (specs ``g.load_side`` reads) against itself, so no
-    side's strength leaks in, x in seat a then in seat b on one seed (common random
-    numbers); ``games`` per pair, rounded up to a multiple of 2 x the number of sides."""
+def mirror_plan(g, players: Sequence[str], games: int, seed: int, *,
+                sides: Sequence[str] | None = None, options=None) -> TournamentPlan:  # fmt: skip
+    """The seats of a game ``g`` without a ``tournament_plan`` of its own (its signature,
+    ``g`` first): each pair of players (x, y) meets on each of ``sides`` (specs
+    ``g.load_side`` reads; required) against itself, so no side's strength leaks in, x in
+    seat a then in seat b on one seed (common random numbers); ``games`` per pair, rounded
+    up to a multiple of 2 x the number of sides."""
+    if not sides:
+        raise UsageError(f"--sides: a tournament of {g.KEY} needs the sides its pairs meet on")
     names = list(players)
     if len(names) < 2 or len(set(names)) != len(names):
         raise UsageError(f"--policies: expected two or more distinct players, got {names}")

@@ -253,7 +253,7 @@ def test_tune_plays_its_games_with_the_game_options():
     from manoeuvre_sim.manoeuvre import tune_games as T
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.model import find_army
-    from manoeuvre_sim.manoeuvre.tournament import builtin_policies
+    from manoeuvre_sim.manoeuvre.styles import builtin_policies
 
     opts = RuleOptions(advance_to_contact=True, digging_in=True, dl_forced_march=True,
                        tournament_hand=True, max_turns=9, setup="rules",

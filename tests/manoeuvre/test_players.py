@@ -142,10 +142,9 @@ def test_assault_ev_matches_the_odds_module():
 # --- strength and the shape of the games ---------------------------------------------------
 @pytest.mark.parametrize("style", STYLES)
 def test_each_style_beats_random(style):
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.studies import tournament
 
-    pols = T.resolve(["random", style])
-    res = T.run(pols, 64, seed=5, threads=1)
+    res = tournament.run("manoeuvre", ["random", style], 64, seed=5, threads=1)
     assert res.pairs[0].games == 64
     assert res.pairs[0].win_rate_a <= 0.05
 
@@ -222,11 +221,11 @@ def test_tournament_json(cli):
 
 def test_tournament_is_reproducible_and_seat_fair():
     """Same seed, same result; each army plays itself with both seatings."""
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.studies import tournament
 
-    pols = T.resolve(["attritional", "territorial"])
-    a = T.run(pols, 32, seed=9, armies=["Spain", "Prussia"], threads=1)
-    b = T.run(pols, 32, seed=9, armies=["Spain", "Prussia"], threads=2)
+    pols = ["attritional", "territorial"]
+    a = tournament.run("manoeuvre", pols, 32, seed=9, sides=["Spain", "Prussia"], threads=1)
+    b = tournament.run("manoeuvre", pols, 32, seed=9, sides=["Spain", "Prussia"], threads=2)
     assert a.pairs[0].wins_a == b.pairs[0].wins_a
     f = a.frame
     assert (f["army_a"] == f["army_b"]).all()

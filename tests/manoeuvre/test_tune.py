@@ -15,7 +15,7 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre import tune as T
 from manoeuvre_sim.manoeuvre import tune_io as IO
 from manoeuvre_sim.manoeuvre.engine.players import NPARAM, PARAM_NAMES, POLICY_PARAMS
-from manoeuvre_sim.manoeuvre.tournament import builtin_policies, load_styles
+from manoeuvre_sim.manoeuvre.styles import builtin_policies, load_styles
 
 STYLES = ("attritional", "territorial", "balanced")
 

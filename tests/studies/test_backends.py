@@ -250,25 +250,27 @@ def test_local_backend_imports_no_dask():
 def test_simulate_through_tasks_equals_one_run(tmp_path):
     """`simulate` plays tasks of --block games; the records equal one runner.simulate call,
     for any block, a first-game offset, and after an interruption and --resume."""
-    from manoeuvre_sim.manoeuvre.adapter import simulate_manifest, simulate_plan
     from manoeuvre_sim.manoeuvre.results import to_frame
-    from manoeuvre_sim.manoeuvre.runner import SimConfig, prepare, simulate
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
     from manoeuvre_sim.studies import simulate as study
 
-    def simulate_tasks(cfg, prepared, *, block, **kw):  # what `simulate` runs
-        plan = simulate_plan(cfg, prepared, block=block)
-        df, out = study.run("manoeuvre", plan, block=block, threads=cfg.threads, **kw)
-        return df, simulate_manifest(cfg, prepared, df, out, block=block), out.interrupted
+    def simulate_tasks(cfg, *, block, store=None, **kw):  # what `simulate` runs
+        spec = study.SimulateSpec("manoeuvre", cfg.army_a, cfg.army_b, cfg.policy_a,
+                                  cfg.policy_b, seed=cfg.seed, first=cfg.first_game,
+                                  games=cfg.games, block=block, threads=cfg.threads)  # fmt: skip
+        out = None if store is None else f"{store}.parquet"
+        res = study.run_spec(spec, out, **kw)
+        return res.frame, res.manifest, res.interrupted
 
     cfg = SimConfig("France", "Spain", games=40, seed=5, threads=1)
     ref = simulate(cfg)
     want = to_frame(ref.records, ref.manifest)
-    df, man, stopped = simulate_tasks(cfg, prepare(cfg), block=7, store=tmp_path / "s")
+    df, man, stopped = simulate_tasks(cfg, block=7, store=tmp_path / "s")
     assert not stopped and man["games_done"] == 40 and man["data_hash"] == ref.manifest["data_hash"]
     pd.testing.assert_frame_equal(df, want)
     # games 15..39 alone are the same rows
     cfg2 = SimConfig("France", "Spain", games=25, seed=5, first_game=15, threads=1)
-    df2, _, _ = simulate_tasks(cfg2, prepare(cfg2), block=10)
+    df2, _, _ = simulate_tasks(cfg2, block=10)
     pd.testing.assert_frame_equal(df2, want.iloc[15:].reset_index(drop=True))
 
     # stopped after two tasks, then resumed: two tasks read back, the rest played
@@ -277,15 +279,15 @@ def test_simulate_through_tasks_equals_one_run(tmp_path):
             raise KeyboardInterrupt
 
     store = tmp_path / "r"
-    part, _, stopped = simulate_tasks(cfg, prepare(cfg), block=7, store=store, progress=stop)
+    part, _, stopped = simulate_tasks(cfg, block=7, store=store, progress=stop)
     assert stopped and len(part) == 14
-    assert len(list(store.glob("*.parquet"))) == 2
-    df3, _, stopped = simulate_tasks(cfg, prepare(cfg), block=7, store=store, resume=True)
-    assert not stopped
-    pd.testing.assert_frame_equal(df3, want)
+    assert len(list((tmp_path / "r.parquet.store").glob("*.parquet"))) == 2
     other = SimConfig("France", "Spain", games=40, seed=5, threads=1, policy_b="simple")
     with pytest.raises(UsageError, match="another study.*policy_b"):
-        simulate_tasks(other, prepare(other), block=7, store=store, resume=True)
+        simulate_tasks(other, block=7, store=store, resume=True)
+    df3, _, stopped = simulate_tasks(cfg, block=7, store=store, resume=True)
+    assert not stopped
+    pd.testing.assert_frame_equal(df3, want)
 
 
 def test_simulate_cli_on_dask_equals_local(cluster, tmp_path):
@@ -310,19 +312,20 @@ def test_simulate_cli_on_dask_equals_local(cluster, tmp_path):
 def test_tournament_and_search_player_through_the_task_path(cluster):
     """The tournament (style parameter vectors in the pairings) and the search player (its
     own kernel) go through the same tasks: local and dask records identical."""
-    from manoeuvre_sim.analyses.manoeuvre import tournament as T
+    from manoeuvre_sim.manoeuvre import styles as T
+    from manoeuvre_sim.studies import tournament
 
     pols = T.resolve(["search:3:random", "simple"])
-    kw = dict(armies=["France"], threads=1)
-    local = T.run(pols, 2, 4, **kw)
-    dask = T.run(pols, 2, 4, backend=cluster, **kw)
+    kw = dict(sides=["France"], threads=1)
+    local = tournament.run("manoeuvre", pols, 2, 4, **kw)
+    dask = tournament.run("manoeuvre", pols, 2, 4, backend=cluster, **kw)
     assert len(local.frame) == 2
     pd.testing.assert_frame_equal(local.frame, dask.frame)
     styles = {"cautious": T.Policy("cautious", "balanced", tuple(
         x * 1.5 for x in T.builtin_policies()["balanced"].params))}  # fmt: skip
     pols = T.resolve(["balanced", "cautious"], styles)
-    local = T.run(pols, 16, 2, **kw)
-    dask = T.run(pols, 16, 2, backend=cluster, **kw)
+    local = tournament.run("manoeuvre", pols, 16, 2, **kw)
+    dask = tournament.run("manoeuvre", pols, 16, 2, backend=cluster, **kw)
     pd.testing.assert_frame_equal(local.frame, dask.frame)
     assert local.pairs[0].wins_a == dask.pairs[0].wins_a
 

@@ -1,11 +1,8 @@
-"""The players of Manoeuvre's tournaments: every pair of policies on mirrored armies and
-swapped seats (the seats: ``adapter.tournament_plan``; the games: ``studies/tournament.py``).
-
-For a pair (X, Y) the games are split evenly over the armies; each army plays itself (so no
-army advantage leaks in), and each block of games is played twice with the same seed, X as
-army A then X as army B (common random numbers: the same maps and first-player rolls for
-both seatings). A drawn game (an army against itself can tie on every nightfall
-tie-breaker) counts half a win to each side.
+"""Manoeuvre's player styles: the named policies of ``engine/players/`` with their
+parameter vectors, and style variants read from a styles file (TOML), a base policy and the
+parameters it changes; with the seeding of a tournament's blocks and its rounding of the
+games (the tournament itself: ``studies/tournament.py`` over ``adapter.tournament_plan``,
+each army against itself, both seatings on one seed, a draw half a win).
 
 Policies are the named ones of ``engine/players/`` or variants defined in a styles file
 (TOML) — a base policy and the parameters it changes::
