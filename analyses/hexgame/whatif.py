@@ -36,12 +36,13 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files, write_text
-from manoeuvre_sim.analyses.hexgame.variants import Variant, kept_games, one_variant, policy_names
+from manoeuvre_sim.analyses.hexgame.balance import kept_games
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import paired_interval
 from manoeuvre_sim.core.study import Pairing
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.hexgame import adapter as HX
+from manoeuvre_sim.hexgame.variants import Variant, one_variant, policy_names
 from manoeuvre_sim.studies.whatif import play_paired
 
 DEFAULT_POLICIES = ("capital", "attrition")

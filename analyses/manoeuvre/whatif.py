@@ -27,13 +27,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from manoeuvre_sim.analyses.common.study_dir import STORE, write_csv, write_text
 from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, setup_text
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.adapter import army_hash
+from manoeuvre_sim.manoeuvre.balance_setup import policy_specs, resolve_armies
 from manoeuvre_sim.manoeuvre.model import Army
+from manoeuvre_sim.studies import balance as SB
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, WINNERS, play_paired
 
 FIELD = "field"
@@ -48,7 +52,7 @@ class WhatIfSpec:
     variant is a real test of the pairing); ``changes``: what was changed, in words.
     """
 
-    base: B.BalanceSpec
+    base: SB.BalanceSpec
     variant_armies: tuple[Army, ...]
     touched: tuple[str, ...]
     changes: tuple[str, ...] = ()
@@ -69,7 +73,7 @@ class WhatIfResult:
     spec: WhatIfSpec
     whatif: pd.DataFrame
     field: pd.DataFrame
-    base: B.BalanceResult
+    base: SB.BalanceResult
     manifest: dict
     interrupted: bool = False
     store: Path | None = None
@@ -82,7 +86,7 @@ class WhatIfResult:
         from manoeuvre_sim.analyses.manoeuvre.balance_pdf import write_whatif_pdf
 
         return write_whatif_pdf(
-            path, self.whatif, B.provenance(self.manifest), paper=paper,
+            path, self.whatif, provenance(self.manifest), paper=paper,
             changes=self.spec.changes, summary_lines=self.summary(),
         )  # fmt: skip
 
@@ -109,16 +113,16 @@ class WhatIfResult:
         kept = self.write_variant_armies(out_dir)
         return [
             *kept,
-            B.write_csv(self.whatif, out_dir / "whatif.csv"),
-            B.write_csv(self.field, out_dir / "whatif_field.csv"),
+            write_csv(self.whatif, out_dir / "whatif.csv"),
+            write_csv(self.field, out_dir / "whatif_field.csv"),
             write_json(out_dir / "manifest.json", self.manifest),
-            B.write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
+            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
             self.to_pdf(out_dir / "whatif.pdf", paper=paper),
         ]
 
 
 def make_spec(
-    base: B.BalanceSpec,
+    base: SB.BalanceSpec,
     *,
     variant_files: Sequence[str] = (),
     edits: Sequence[str] = (),
@@ -130,7 +134,7 @@ def make_spec(
     from manoeuvre_sim.manoeuvre.model import find_army
     from manoeuvre_sim.manoeuvre.model.edit import apply_edits, describe_changes
 
-    by_name = {a.name: a for a in base.armies}
+    by_name = {a.name: a for a in base.sides}
     touched: list[str] = []
     changes: list[str] = []
     for f in variant_files:
@@ -153,8 +157,8 @@ def make_spec(
                 touched.append(name)
         by_name = edited
         changes += lines
-    variant = tuple(by_name[a.name] for a in base.armies)
-    touched = [a.name for a in base.armies if a.name in touched]
+    variant = tuple(by_name[a.name] for a in base.sides)
+    touched = [a.name for a in base.sides if a.name in touched]
     return WhatIfSpec(base, variant, tuple(touched), tuple(changes))
 
 
@@ -170,7 +174,7 @@ def command_spec(
     (the command line and the workbench's jobs both build it here): the base study as
     ``balance`` builds it (:func:`balance.command_spec`, ``base_options``), then the variant
     from ``variant_files`` and ``edits``; every option checked before any game."""
-    base = B.command_spec(armies, relax=relax, **base_options)
+    base = SB.command_spec("manoeuvre", armies=armies, relax=relax, **base_options)
     return make_spec(base, variant_files=variant_files, edits=edits, relax=relax)
 
 
@@ -187,7 +191,7 @@ def run(
     *,
     edits: Sequence[str] = (),
     variant_files: Sequence[str] = (),
-    games_per_pairing: int = B.DEFAULT_GAMES,
+    games_per_pairing: int = SB.DEFAULT_GAMES,
     policy: str = DEFAULT_POLICY,
     seed: int = 1,
     relax: bool = False,
@@ -196,9 +200,9 @@ def run(
     **spec_kw,
 ) -> WhatIfResult:
     """Build the spec from names/files and edits, and run it (see :func:`run_spec`)."""
-    loaded, sources = B.resolve_armies(armies, relax=relax)
-    base = B.BalanceSpec(
-        armies=tuple(loaded), policies=B.policy_specs(policy),
+    loaded, sources = resolve_armies(armies, relax=relax)
+    base = SB.BalanceSpec(
+        "manoeuvre", tuple(loaded), policies=policy_specs(policy),
         games_per_pairing=games_per_pairing, seed=seed, sources=tuple(sources), **spec_kw,
     )  # fmt: skip
     spec = make_spec(base, variant_files=variant_files, edits=edits, relax=relax)
@@ -236,10 +240,10 @@ def run_spec(
         for i in affected
     }  # fmt: skip
     n = base_spec.games_per_pairing
-    store = Path(out_dir) / B.STORE if out_dir is not None else None
+    store = Path(out_dir) / STORE if out_dir is not None else None
     if store is not None:
         store.mkdir(parents=True, exist_ok=True)
-    manifest = B.base_manifest(base_spec)
+    manifest = SB.base_manifest(base_spec)
     manifest["study"] = "whatif"
     manifest["variant"] = {
         "touched": list(spec.touched),
@@ -263,7 +267,7 @@ def run_spec(
     t_base = tb.table
     base_res = B.build_result(base_spec, t_base, manifest, boot=0)
     wi, fld = compare(spec, base_pairings, affected, joint.counts, t_base, boot=boot)
-    identical = all(a == b for a, b in zip(spec.variant_armies, base_spec.armies, strict=True))
+    identical = all(a == b for a, b in zip(spec.variant_armies, base_spec.sides, strict=True))
     games = int(t_base["games"].sum()) + int(tv.table["games"].sum())
     manifest |= {
         "games": games,
@@ -450,13 +454,13 @@ def _rating_change(spec, pairings, affected, joint, t_base, boot: int) -> pd.Dat
 def summary_lines(res: WhatIfResult) -> list[str]:
     m = res.manifest
     out = [
-        f"what-if: {len(res.spec.base.armies)} armies, {m['games']:,} games "
+        f"what-if: {len(res.spec.base.sides)} armies, {m['games']:,} games "
         f"({res.spec.base.games_per_pairing:,} per ordered pairing, base and variant on the "
         f"same seeds), seed {m['seed']}, rules {m['rules_version']}, base data "
         f"{m['data_hash']}"
     ]
-    if B.setup_text(m):
-        out.append(f"{B.setup_text(m)} — not the default random set-up (docs/game-options.md)")
+    if setup_text(m):
+        out.append(f"{setup_text(m)} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the paired games finished before the stop")
     out.append("changes:")

@@ -259,7 +259,7 @@ def run(
                for n, s in changed.items()]  # fmt: skip
     if every:
         changes.append(f"rules: {v_options.describe() or 'the defaults'}")
-    manifest = B.base_manifest(g, spec, "whatif") | {
+    manifest = B.base_manifest(spec, "whatif", B.describe_sides) | {
         "changes": changes,
         "variant_data_hash": g.data_hash([*changed.values(), *spec.sides], v_options),
     }

@@ -1,9 +1,8 @@
 """The study commands a job runs (issue 33): Manoeuvre's ``balance`` and ``whatif``,
 Maneuver's ``hex balance`` and ``hex whatif``, each built from a job's options through the
-builder the command's body calls (``command_spec`` of ``analyses/manoeuvre/balance.py``,
-``analyses/manoeuvre/whatif.py``, ``analyses/hexgame/variants.py`` and
-``analyses/hexgame/whatif.py``), so every option is checked, with the command line's
-words, before the job is queued.
+builder the command's body calls (``command_spec`` of ``studies/balance.py`` for both
+games' balance studies, ``analyses/manoeuvre/whatif.py`` and ``analyses/hexgame/whatif.py``),
+so every option is checked, with the command line's words, before the job is queued.
 
 A job's options are a plain dict of the command's options by their Python names
 (``games_per_pairing``, ``edits``), so it is stored as JSON beside the study and built
@@ -60,15 +59,16 @@ class Built:
 def _library(kind: str):
     """The study's ``(command_spec, run_spec, game)``: the builder the command's body calls
     and the function that plays its spec."""
-    if kind == "balance":
-        from manoeuvre_sim.analyses.manoeuvre import balance as M
+    game = "hex" if kind.startswith("hex") else "manoeuvre"
+    if kind in ("balance", "hex balance"):
+        from manoeuvre_sim.studies import balance as B
+
+        return partial(B.command_spec, game), B.run_spec, game
     elif kind == "whatif":
         from manoeuvre_sim.analyses.manoeuvre import whatif as M
-    elif kind == "hex balance":
-        from manoeuvre_sim.analyses.hexgame import variants as M
     else:
         from manoeuvre_sim.analyses.hexgame import whatif as M
-    return M.command_spec, M.run_spec, "hex" if kind.startswith("hex") else "manoeuvre"
+    return M.command_spec, M.run_spec, game
 
 
 def _games(opts: dict) -> None:
@@ -81,14 +81,17 @@ def _games(opts: dict) -> None:
 
 
 def _takes(command_spec) -> set[str]:
-    """The options a builder takes (whatif's ``**base_options``: the base study's, those of
-    ``balance.command_spec``)."""
+    """The options a builder takes (the balance study's: ``studies.balance.command_options``
+    of its game; whatif's ``**base_options``: the base study's, those of Manoeuvre's
+    balance study)."""
+    from manoeuvre_sim.studies import balance as B
+
+    if isinstance(command_spec, partial) and command_spec.func is B.command_spec:
+        return B.command_options(command_spec.args[0])
     params = inspect.signature(command_spec).parameters
     names = {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD}
     if len(names) < len(params):
-        from manoeuvre_sim.analyses.manoeuvre.balance import command_spec as base
-
-        names |= _takes(base)
+        names |= B.command_options("manoeuvre")
     return names
 
 
@@ -151,10 +154,10 @@ def plan_of(kind: str, spec) -> list[tuple[int, float]]:
                                         if p.army_a.name in spec.touched
                                         or p.army_b.name in spec.touched)]  # fmt: skip
         n = base.games_per_pairing
-    elif kind == "balance":
+    elif kind in ("balance", "hex balance"):
         pairings = spec.pairings()
         n = spec.max_games if spec.precision is not None else spec.games_per_pairing
-    else:  # Maneuver's variant study and what-if: their pairings hold base and variant
+    else:  # Maneuver's what-if: its pairings hold base and variant
         pairings = spec.pairings()
         n = spec.max_games if getattr(spec, "precision", None) is not None else spec.games
     return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
