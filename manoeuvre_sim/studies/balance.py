@@ -61,7 +61,7 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import GAMES, resolve
+from manoeuvre_sim.core.games import GAMES, load_game, resolve
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import Pairing, PolicySpec, Task, pairing_seed
@@ -89,7 +89,7 @@ class BalanceSpec:
     pairing (a part of a study split over machines; fixed N only); ``settings``: the game's
     own settings of the study (Maneuver's turns, scenario and readings)."""
 
-    game: str
+    game: str  # a key of the registry (given a game module, its KEY)
     sides: tuple[Any, ...]
     policies: tuple[Any, ...] = ()
     games_per_pairing: int = DEFAULT_GAMES
@@ -103,9 +103,15 @@ class BalanceSpec:
     seed_names: tuple[str, ...] | None = None
     sources: tuple[str, ...] | None = None  # where each side came from (name or file)
     settings: Any = None
+    # the game's module by name when it was given as a module (a game not registered,
+    # e.g. the tests' toy game); None: found by its key
+    module: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        g = resolve(self.game)
+        g = self.game_module() if isinstance(self.game, str) else resolve(self.game)
+        if not isinstance(self.game, str):
+            object.__setattr__(self, "module", g.__name__)
+            object.__setattr__(self, "game", g.KEY)
         if not self.policies:
             pol = (PolicySpec(g.DEFAULT_POLICY, g.DEFAULT_POLICY),)
             object.__setattr__(self, "policies", getattr(g, "BALANCE_PLAYERS", pol))
@@ -152,9 +158,13 @@ class BalanceSpec:
         loaded = [g.load_side(s) if isinstance(s, str) else s for s in sides]
         sources = [s if isinstance(s, str) else f"(object) {s.name}" for s in sides]
         base = policy or g.DEFAULT_POLICY
-        return cls(g.KEY, tuple(loaded), (PolicySpec(policy_a or base, policy_b or base),),
+        return cls(g, tuple(loaded), (PolicySpec(policy_a or base, policy_b or base),),
                    options=options if options is not None else g.Options(),
                    sources=tuple(sources), **kw)  # fmt: skip
+
+    def game_module(self):
+        """The game (``core.games.Game``): by its module's name if given so, else its key."""
+        return load_game(self.module) if self.module else resolve(self.game)
 
     @property
     def names(self) -> list[str]:
@@ -168,7 +178,7 @@ class BalanceSpec:
     def plan(self) -> tuple[list[Pairing], list[tuple[Any, Sequence[int]]]]:
         """The pairings and the rule options each plays under (the game's
         ``balance_pairings``, default :func:`side_pairings`)."""
-        hook = getattr(resolve(self.game), "balance_pairings", None)
+        hook = getattr(self.game_module(), "balance_pairings", None)
         return hook(self) if hook is not None else side_pairings(self)
 
     def pairings(self) -> list[Pairing]:
@@ -250,8 +260,8 @@ def command_spec(
     g = resolve(game)
     own = _command_hook(g)(**game_options)
     if games_per_pairing is None:
-        games_per_pairing = default_games(g.KEY)
-    return BalanceSpec(g.KEY, games_per_pairing=games_per_pairing, seed=seed,
+        games_per_pairing = default_games(g)
+    return BalanceSpec(g, games_per_pairing=games_per_pairing, seed=seed,
                        precision=precision, max_games=max_games, block=block, threads=threads,
                        first_game=first_game, **own)  # fmt: skip
 
@@ -264,7 +274,7 @@ def describe_sides(spec: BalanceSpec) -> dict:
     ``balance_manifest``; the fixer's and the generic what-if's manifests for every game)."""
     from dataclasses import asdict, is_dataclass
 
-    g = resolve(spec.game)
+    g = spec.game_module()
     opts = spec.options
     return {
         "game_title": GAMES.get(g.KEY, (None, g.TITLE))[1],
@@ -289,7 +299,7 @@ def base_manifest(spec: BalanceSpec, study: str | None = None,
     ``describe(spec)`` gives (default: the game's ``balance_manifest``, else
     :func:`describe_sides`). ``study``: the manifest's kind (default: the game's
     ``BALANCE_STUDY``, else ``balance``)."""
-    g = resolve(spec.game)
+    g = spec.game_module()
     if study is None:
         study = getattr(g, "BALANCE_STUDY", KIND)
     if describe is None:
@@ -408,7 +418,7 @@ def counter(spec: BalanceSpec, *, keep: bool) -> Counter:
 def build(spec: BalanceSpec, count: Counter, manifest: dict, played: BalancePlay, *,
           boot: int = 200) -> BalanceResult:  # fmt: skip
     """The tables every game has (``pairings``, ``sides``, ``first_player``, ``victory``)."""
-    g = resolve(spec.game)
+    g = spec.game_module()
     pairings = spec.pairings()
     table = pairing_table(pairings, played.outcomes)
     n = int(table["games"].sum()) if len(table) else 0
@@ -444,10 +454,10 @@ def summary(res: BalanceResult) -> list[str]:
     return out
 
 
-def tables_module(game: str):
+def tables_module(spec: BalanceSpec):
     """The module that counts a study's games and lays out its tables: the game's
     ``BALANCE_TABLES`` (a module of ``analyses/``, imported by name), else this one."""
-    name = getattr(resolve(game), "BALANCE_TABLES", None)
+    name = getattr(spec.game_module(), "BALANCE_TABLES", None)
     return importlib.import_module(name) if name else sys.modules[__name__]
 
 
@@ -490,16 +500,16 @@ class BalanceResult:
         return {k: v for k, v in self.tables.items() if v is not None}
 
     def summary(self) -> list[str]:
-        return tables_module(self.spec.game).summary(self)
+        return tables_module(self.spec).summary(self)
 
     def to_pdf(self, path: str | Path, paper: str = "a4") -> Path:
-        return tables_module(self.spec.game).pdf(self, path, paper=paper)
+        return tables_module(self.spec).pdf(self, path, paper=paper)
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """The tables (CSV), manifest.json, summary.txt and the game's PDF (if it has one)
         into ``out_dir``."""
         written = write_study(out_dir, self.frames(), self.manifest, self.summary())
-        pdf = getattr(tables_module(self.spec.game), "PDF_NAME", None)
+        pdf = getattr(tables_module(self.spec), "PDF_NAME", None)
         if pdf:
             written.append(self.to_pdf(Path(out_dir) / pdf, paper=paper))
         return written
@@ -528,10 +538,10 @@ def run_spec(
     pairings, groups = spec.plan()
     store = make_store(out_dir)
     manifest = base_manifest(spec)
-    tables = tables_module(spec.game)
+    tables = tables_module(spec)
     count = tables.counter(spec, keep=store is None)
     played = play_balance(
-        pairings, groups, game=spec.game, games=spec.games_per_pairing,
+        pairings, groups, game=spec.game_module(), games=spec.games_per_pairing,
         first_game=spec.first_game, precision=spec.precision, max_games=spec.max_games,
         block=spec.block, on_frame=lambda task, df, stats=None: count.add(task, df),
         progress=progress, threads=spec.threads, store=store, manifest=manifest,
