@@ -40,13 +40,14 @@ def overhead(armies, n0: int, tmp: Path) -> tuple[float, float]:
     import numba
     import numpy as np
 
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.manoeuvre.engine.batch import NREC, play_games
     from manoeuvre_sim.manoeuvre.engine.pack import pack
     from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
     from manoeuvre_sim.manoeuvre.runner import SimConfig, policy_arrays, rule_options
+    from manoeuvre_sim.studies import balance as B
 
-    spec0 = B.BalanceSpec(armies=tuple(armies), games_per_pairing=n0)
+    spec0 = B.BalanceSpec("manoeuvre", tuple(armies), games_per_pairing=n0)
     terrain = load_terrain()
     sections = load_sections(terrain=terrain)
     cfg = SimConfig("France", "Russia")
@@ -60,7 +61,7 @@ def overhead(armies, n0: int, tmp: Path) -> tuple[float, float]:
         play_games(p.seed, 0, n0, P.tables, pol, params, opt, out)
     kernel_s = time.perf_counter() - t
     d0 = tmp / "overhead"
-    B.prepare_out_dir(d0, force=True)
+    prepare_out_dir(d0, force=True)
     t = time.perf_counter()
     B.run_spec(spec0, out_dir=d0).write(d0)
     return kernel_s, time.perf_counter() - t
@@ -68,11 +69,12 @@ def overhead(armies, n0: int, tmp: Path) -> tuple[float, float]:
 
 def big_study(armies, n: int, tmp: Path) -> dict:
     """The large study, the resident memory sampled after every block."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.common.study_dir import STORE, prepare_out_dir
+    from manoeuvre_sim.studies import balance as B
 
-    spec = B.BalanceSpec(armies=tuple(armies), games_per_pairing=n)
+    spec = B.BalanceSpec("manoeuvre", tuple(armies), games_per_pairing=n)
     d = tmp / "study"
-    B.prepare_out_dir(d, force=True)
+    prepare_out_dir(d, force=True)
     samples: list[tuple[int, float]] = []
     rss_start = rss_mib()
 
@@ -87,7 +89,7 @@ def big_study(armies, n: int, tmp: Path) -> dict:
     total = res.manifest["games"]
     return {
         "res": res, "play_s": play_s, "tables_s": time.perf_counter() - t, "total": total,
-        "store_mib": sum(f.stat().st_size for f in (d / B.STORE).glob("*.parquet")) / 2**20,
+        "store_mib": sum(f.stat().st_size for f in (d / STORE).glob("*.parquet")) / 2**20,
         "rss_start": rss_start, "tenth": next(s for s in samples if s[0] >= total // 10),
         "last": samples[-1], "peak": peak_mib(),
     }  # fmt: skip
@@ -136,15 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--study-dir", type=Path,
                     help="where the studies go (default: a temporary directory, removed)")  # fmt: skip
     args = ap.parse_args(argv)
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.studies import balance as B
 
     run = Run(args, ap.name)
     armies = load_builtin_armies()
     tmp = args.study_dir or Path(tempfile.mkdtemp(prefix="bench-balance-"))
     # warm up (compile) outside the timings
-    B.run_spec(B.BalanceSpec(armies=tuple(armies[:2]), games_per_pairing=16), boot=0)
+    B.run_spec(B.BalanceSpec("manoeuvre", tuple(armies[:2]), games_per_pairing=16), boot=0)
     n0 = args.overhead_games
     kernel_s, study0_s = overhead(armies, n0, tmp)
     st = big_study(armies, args.games_per_pairing, tmp)

@@ -25,12 +25,13 @@ from benchmarks.common import Parser, Run
 def timed_runs(spec, warm, args, tmp: Path) -> dict:
     """Each backend ``--repeats`` times, alternated (local, dask, dask, local, ...) on a
     shared machine; the seconds of every run and each backend's last result."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.core.backend import DaskBackend, LocalBackend
+    from manoeuvre_sim.studies import balance as B
 
     def timed(backend, name: str):
         d = tmp / name
-        B.prepare_out_dir(d, force=True)
+        prepare_out_dir(d, force=True)
         t = time.perf_counter()
         res = B.run_spec(spec, out_dir=d, boot=0, backend=backend)
         return time.perf_counter() - t, res, d
@@ -105,22 +106,23 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import pandas as pd
 
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.common.study_dir import STORE
     from manoeuvre_sim.core.store import read_store
     from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.studies import balance as B
 
     run = Run(args, ap.name)
     armies = tuple(load_builtin_armies())
     tmp = Path(tempfile.mkdtemp(prefix="bench-dask-"))
     n = args.games_per_pairing
-    spec = B.BalanceSpec(armies=armies, games_per_pairing=n, block=args.block)
-    warm = B.BalanceSpec(armies=armies[:2], games_per_pairing=16, block=4)
+    spec = B.BalanceSpec("manoeuvre", armies, games_per_pairing=n, block=args.block)
+    warm = B.BalanceSpec("manoeuvre", armies[:2], games_per_pairing=16, block=4)
     B.run_spec(warm, boot=0)  # compile, or load numba's on-disk cache, outside the timings
     o = timed_runs(spec, warm, args, tmp)
     local_dir, dask_dir = o["local_dir"], o["dask_dir"]
-    same = read_store(local_dir / B.STORE).equals(read_store(dask_dir / B.STORE))
-    parts = list((dask_dir / B.STORE).glob("*.parquet"))
+    same = read_store(local_dir / STORE).equals(read_store(dask_dir / STORE))
+    parts = list((dask_dir / STORE).glob("*.parquet"))
     part_kib = sum(f.stat().st_size for f in parts) / len(parts) / 1024
     pd.testing.assert_frame_equal(o["local_res"].matrix, o["dask_res"].matrix)
     tasks = -(-n // args.block) * 64

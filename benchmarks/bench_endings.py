@@ -90,8 +90,8 @@ def pct(s: tuple[float, float, float], digits: int = 1) -> str:
 def play_row(armies, spec: str, games: int, seed: int, threads: int, options: dict):
     """The default study's pairings under ``spec`` (games 0 .. games-1 of each): its game
     records, manifest and seconds."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+    from manoeuvre_sim.studies import balance as B
 
     t0 = time.perf_counter()
     last = [0.0]
@@ -103,7 +103,7 @@ def play_row(armies, spec: str, games: int, seed: int, threads: int, options: di
             print(f"  {spec}: {done:,}/{total:,} games, {now - t0:.0f} s", file=sys.stderr)
 
     res = B.run(
-        list(armies), games_per_pairing=games, policy=spec, seed=seed, progress=progress,
+        "manoeuvre", list(armies), games_per_pairing=games, policy=spec, seed=seed, progress=progress,
         threads=threads, options=RuleOptions(**options), block=min(games, 1000),
     )  # fmt: skip
     if res.interrupted:

@@ -10,7 +10,7 @@ Plays the variant table of ``manoeuvre-sim hex balance`` (its default variants: 
 game, the borders ``large_blue``/``large_red``, army quality ``back:front``/``front:back``,
 step losses, step replacements; ``--variants`` names a subset) once per player, the same
 player on both sides (the mirror pairing), through the study's own code
-(:func:`manoeuvre_sim.analyses.hexgame.variants.run`), and writes
+(:func:`manoeuvre_sim.studies.balance.run_spec`), and writes
 benchmarks/RESULTS-hex-sensitivity.md: per variant and player the first/second player's, blue's and red's win
 rates and the draw rate with 95 % Wilson intervals, how games end, the turn the Capital
 fell; then the comparisons across players: the sign of the first player's and of blue's
@@ -69,7 +69,7 @@ def parse_players(text: str, games: int, search_games: int) -> list[tuple[str, i
 
 
 def pick_variants(text: str | None):
-    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.hexgame import variants as HV
 
     every = HV.default_variants()
     if not text:
@@ -115,7 +115,8 @@ def paired(d: np.ndarray) -> tuple[float, float, float]:
 
 def run_players(plan, variants, args, command):
     """Each player's variant study; returns (per-player results, seconds, interrupted)."""
-    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.hexgame.variants import VariantSettings
+    from manoeuvre_sim.studies import balance as B
 
     done, secs = {}, {}
     for name, games in plan:
@@ -132,9 +133,17 @@ def run_players(plan, variants, args, command):
                 print(f"  {name}: {n:,}/{total:,} games", file=sys.stderr, flush=True)
 
         t0 = time.perf_counter()
-        res = HV.run(variants, (name,), games=games, seed=args.seed, threads=args.threads,
-                     out_dir=out_dir, resume=args.resume, progress=progress,
-                     command=command)  # fmt: skip
+        spec = B.BalanceSpec(
+            "hex",
+            tuple(variants),
+            policies=(name,),
+            games_per_pairing=games,
+            seed=args.seed,
+            threads=args.threads,
+            settings=VariantSettings(),
+        )
+        res = B.run_spec(spec, out_dir, resume=args.resume, progress=progress,
+                         command=command)  # fmt: skip
         secs[name] = time.perf_counter() - t0
         print(f"{name}: {total:,} games in {secs[name]:.0f} s", file=sys.stderr, flush=True)
         if res.interrupted:
@@ -433,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("interrupted before any player finished: nothing written")
     var, ends, fell, games = tables(done)
     players = list(done)
-    turns = next(iter(done.values())).spec.turns
+    turns = next(iter(done.values())).spec.settings.turns
     m = next(iter(done.values())).manifest
     lines = run.header(
         "Maneuver: how much the variant study depends on the players",

@@ -46,12 +46,14 @@ def field_rates(score: np.ndarray, a: np.ndarray, b: np.ndarray, armies: list[st
 def play_study(out: Path, policies: list[str], games_per_pairing: int, seed: int = 1) -> Path:
     """A balance study of ``policies`` (every ordered pairing of the 8 base armies) written
     to ``out`` as ``manoeuvre-sim balance --out`` writes it (the quick runs' input)."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+    from manoeuvre_sim.studies import balance as B
 
-    B.prepare_out_dir(out, force=True)
+    prepare_out_dir(out, force=True)
     armies = [a.name for a in load_builtin_armies()]
-    res = B.run(armies, games_per_pairing, policies=policies, seed=seed, out_dir=out)
+    res = B.run("manoeuvre", armies, games_per_pairing=games_per_pairing, policies=policies,
+                seed=seed, out_dir=out)  # fmt: skip
     res.write(out)
     return out
 

@@ -25,14 +25,14 @@ QUICK = "random:5,tuned:5,search:2:1"
 
 def play(plan: list[tuple[str, int]], seed: int):
     """Each policy's balance study: (the armies' frames stacked, [(name, games, seconds)])."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre.model.load import load_builtin_armies
+    from manoeuvre_sim.studies import balance as B
 
     armies = [a.name for a in load_builtin_armies()]
     frames, timing = [], []
     for name, games in plan:
         t0 = time.perf_counter()
-        res = B.run(armies, games_per_pairing=games, policy=name, seed=seed)
+        res = B.run("manoeuvre", armies, games_per_pairing=games, policy=name, seed=seed)
         secs = time.perf_counter() - t0
         frames.append(res.armies.assign(label=name))
         timing.append((name, games, secs))

@@ -35,11 +35,11 @@ def _ci(lo: float, hi: float) -> str:
 
 def play(args) -> tuple[dict, dict, dict]:
     """The field study and France-Russia under each set-up: (field, seconds, duel frames)."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
     from manoeuvre_sim.manoeuvre.results import to_frame
     from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
+    from manoeuvre_sim.studies import balance as B
 
     simulate(SimConfig("France", "Russia", games=20, setup="rules"))  # compile
     armies = [a.name for a in load_builtin_armies()]
@@ -47,7 +47,11 @@ def play(args) -> tuple[dict, dict, dict]:
     for mode in MODES:
         t0 = time.perf_counter()
         field[mode] = B.run(
-            armies, args.games_per_pairing, seed=args.seed, options=RuleOptions(setup=mode)
+            "manoeuvre",
+            armies,
+            games_per_pairing=args.games_per_pairing,
+            seed=args.seed,
+            options=RuleOptions(setup=mode),
         )
         seconds[mode] = time.perf_counter() - t0
     for mode in MODES:

@@ -67,11 +67,10 @@ def cli(*args: str) -> None:
 
 
 def balance_spec():
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.studies import balance as B
 
-    loaded, sources = B.resolve_armies(ARMIES.split(","))
-    return B.BalanceSpec(armies=tuple(loaded), sources=tuple(sources), games_per_pairing=50,
-                         seed=7, block=20, threads=2)  # fmt: skip
+    return B.command_spec("manoeuvre", armies=ARMIES, games_per_pairing=50, seed=7, block=20,
+                          threads=2)  # fmt: skip
 
 
 def stop_after(k: int):
@@ -99,15 +98,15 @@ def hex_runs(work: Path, hashes: dict) -> None:
         "--out", str(work / "hex-balance-precision"))  # fmt: skip
     tables(work / "hex-balance-precision", "hex-balance-precision", hashes)
 
-    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.studies import balance as B
 
     stop = stop_after(3)
 
-    spec = HV.VariantSpec(variants=HV.variant_grid("basic,large_red", None, None, None),
-                          games=90, seed=7, block=30, threads=2)  # fmt: skip
+    spec = B.command_spec("hex", borders="basic,large_red", games_per_pairing=90, seed=7,
+                          block=30, threads=2)  # fmt: skip
     stopped = work / "hex-balance-stopped"
-    assert HV.run_spec(spec, out_dir=stopped, progress=stop).interrupted
-    res = HV.run_spec(spec, out_dir=stopped, resume=True)
+    assert B.run_spec(spec, out_dir=stopped, progress=stop).interrupted
+    res = B.run_spec(spec, out_dir=stopped, resume=True)
     assert not res.interrupted
     hashes["hex-balance-resumed/games.parquet"] = store_hash(stopped / "games.parquet")[0]
     cli("hex", "whatif", "--set", "blue/infantry/strength=5", "--games-per-pairing", "60",
@@ -170,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     tables(work / "balance", "balance", hashes)
 
     # the same study stopped after 4 tasks (kept for --old-store), then resumed
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.studies import balance as B
 
     stop = stop_after(4)
 

@@ -369,7 +369,7 @@ def run_and_write(
     (``kinds``: the batch kernels it plays with, ``engine_kernels``), write the result's
     files, print its summary; exit 130 when interrupted (the finished games are kept and
     reported)."""
-    from manoeuvre_sim.analyses.manoeuvre.balance import prepare_out_dir
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.core.backend import make_backend
 
     be = dict(backend or {"name": "local"})

@@ -104,14 +104,14 @@ def balance(**kw) -> None:
     rate against each opponent (95% Wilson intervals, draws count half), its win rate
     against the field, Bradley-Terry ratings and ranks with intervals, first-player
     advantage, and how games end."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.studies import balance as B
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
     kw["options"] = pop_game_options(kw)
     # every option is checked, and every army loaded, before the first game
     with army_option({"--armies": kw["armies"]}):
-        spec = B.command_spec(**kw)
+        spec = B.command_spec("manoeuvre", **kw)
     run_and_write(
         partial(B.run_spec, spec), out, force=force, quiet=quiet, paper=paper, backend=be,
         threads=spec.threads,

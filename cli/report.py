@@ -209,10 +209,11 @@ def _manifest_options(manifest: dict):
 
 def _balance_spec(armies, games_per_pairing, policy, seed, threads, options=None):
     """The balance study the report runs when --from gives none (checked, not played)."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.studies import balance
 
-    return B.command_spec(
-        armies, policy=policy, seed=1 if seed is None else seed, threads=threads,
+    return balance.command_spec(
+        "manoeuvre", armies=armies, policy=policy, seed=1 if seed is None else seed,
+        threads=threads,
         games_per_pairing=DEFAULT_GAMES if games_per_pairing is None else games_per_pairing,
         options=options,
     )  # fmt: skip
@@ -221,11 +222,11 @@ def _balance_spec(armies, games_per_pairing, policy, seed, threads, options=None
 def _run_balance(spec, work: Path, paper: str, quiet: bool):
     """Play ``spec`` into ``work`` (an earlier study there is the report's own, replaced),
     write its files as ``balance`` does, and read it back as the report's balance study."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.studies import balance
 
-    n = len(spec.armies)
+    n = len(spec.sides)
     return _play_study(
-        lambda out_dir, progress: B.run_spec(spec, out_dir=out_dir, progress=progress),
+        lambda out_dir, progress: balance.run_spec(spec, out_dir=out_dir, progress=progress),
         work,
         f"no balance study in --from: playing one ({n} armies, {spec.games_per_pairing:,} games "
         f"per ordered pairing, {n * n * spec.games_per_pairing:,} games) into {work}",
@@ -239,11 +240,11 @@ def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
     bar, write the result's files and read the study back; exit 130 when interrupted (the
     finished games stay in ``work``)."""
     from manoeuvre_sim.analyses.common import report as R
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.cli._common import progress_bar
 
     click.echo(message, err=True)
-    out_dir = B.prepare_out_dir(work, force=True)
+    out_dir = prepare_out_dir(work, force=True)
     bar, progress = progress_bar(quiet)
     res = run(out_dir, progress)
     if bar is not None:

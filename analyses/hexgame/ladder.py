@@ -32,10 +32,11 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim.analyses.common.study_dir import write_study_files
-from manoeuvre_sim.analyses.hexgame import variants as HV
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import wilson_interval, z_value
 from manoeuvre_sim.hexgame import adapter as HX
+from manoeuvre_sim.hexgame import variants as HV
+from manoeuvre_sim.studies import balance
 
 SIDES = ("blue", "red")
 FIT_METHOD = (
@@ -160,11 +161,12 @@ class LadderSpec:
             for k in range(top + 1)
         )
 
-    def variant_spec(self, favoured: str, rungs=None) -> HV.VariantSpec:
-        return HV.VariantSpec(
-            variants=rungs or self.rungs(favoured), policies=self.policies, games=self.games,
-            seed=self.seed, turns=self.turns, scenario=self.scenario, block=self.block,
+    def variant_spec(self, favoured: str, rungs=None) -> balance.BalanceSpec:
+        return balance.BalanceSpec(
+            "hex", rungs or self.rungs(favoured), policies=self.policies,
+            games_per_pairing=self.games, seed=self.seed, block=self.block,
             threads=self.threads,
+            settings=HV.VariantSettings(turns=self.turns, scenario=self.scenario),
         )  # fmt: skip
 
 
@@ -281,7 +283,7 @@ class LadderResult:
 def measure_favoured(spec: LadderSpec, backend=None) -> tuple[str, dict]:
     """Play rung 0 alone (kept in memory) and return the side with the higher score."""
     vs = spec.variant_spec("blue", spec.rungs("blue")[:1])
-    res = HV.run_spec(vs, backend=backend)
+    res = balance.run_spec(vs, backend=backend)
     blue = float(points(res.games, "blue").mean())
     return ("blue" if blue >= 0.5 else "red"), {"blue_score_k0": blue, "games": len(res.games)}
 
@@ -293,7 +295,7 @@ def run(spec: LadderSpec, *, out_dir=None, backend=None, resume=False, progress=
     if favoured == "auto":
         favoured, measured = measure_favoured(spec, backend)
     vs = spec.variant_spec(favoured)
-    res = HV.run_spec(vs, out_dir=out_dir, backend=backend, resume=resume, progress=progress,
+    res = balance.run_spec(vs, out_dir=out_dir, backend=backend, resume=resume, progress=progress,
                       command=command)  # fmt: skip
     df = res.games
     k = df["label"].str.removeprefix("k=").astype(int).to_numpy()

@@ -27,12 +27,12 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.study_dir import STORE, write_study_files
-from manoeuvre_sim.analyses.hexgame.variants import Variant
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.study import Pairing, blocks, play
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.hexgame import adapter as HX
+from manoeuvre_sim.hexgame.variants import Variant
 
 FEW_GAMES = 30  # hexes with fewer games are hatched on the map and flagged in the table
 KEEP = ("game", "seed", "first_player", "winner", "capital_hex_a", "capital_hex_b")

@@ -1,7 +1,7 @@
 """The balance study in words: the provenance every page's footer shows, the rule 3 set-up
 when it is not the default, and the plain-text summary printed after a study (also the
 PDF's last page). Nothing here computes a figure: it reads a study's frames and manifest
-(``balance.BalanceResult``)."""
+(``studies.balance.BalanceResult``)."""
 
 from __future__ import annotations
 
@@ -59,8 +59,8 @@ def _pct(x: float) -> str:
 
 
 def summary_lines(res) -> list[str]:
-    """The plain-text summary of ``res``, a ``balance.BalanceResult``, printed after a study
-    (also the PDF's last page): what was played, then per policy its ranking, its most
+    """The plain-text summary of ``res``, a ``studies.balance.BalanceResult``, printed after
+    a study (also the PDF's last page): what was played, then per policy its ranking, its most
     lopsided pairings and its seats and game ends, then how the policies agree."""
     man = res.manifest
     out = _study_lines(res)
@@ -94,7 +94,7 @@ def _study_lines(res) -> list[str]:
     man = res.manifest
     reached = man.get("games_per_pairing_reached", {})
     out.append(
-        f"balance study: {len(res.spec.armies)} armies, {man.get('games', 0):,} games "
+        f"balance study: {len(res.spec.sides)} armies, {man.get('games', 0):,} games "
         f"({reached.get('min', 0):,}"
         + (f"–{reached.get('max', 0):,}" if reached.get("min") != reached.get("max") else "")
         + f" per ordered pairing), seed {man['seed']}, rules {man['rules_version']}, "

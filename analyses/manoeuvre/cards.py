@@ -38,7 +38,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.common.study_dir import STORE, write_csv, write_text
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance
 from manoeuvre_sim.analyses.manoeuvre.card_identities import CardIdentity as CardIdentity
 from manoeuvre_sim.analyses.manoeuvre.card_identities import find_identity, identities
 from manoeuvre_sim.analyses.manoeuvre.cards_text import against_text, summary_lines
@@ -46,10 +47,12 @@ from manoeuvre_sim.analyses.manoeuvre.observed import MIN_GROUP as MIN_GROUP
 from manoeuvre_sim.analyses.manoeuvre.observed import ObservedSums, observed_frame
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.study import Pairing, Task, blocks, pairing_seed, play
+from manoeuvre_sim.core.study import Pairing, PolicySpec, Task, blocks, pairing_seed, play
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+from manoeuvre_sim.manoeuvre.balance_setup import policy_specs, resolve_armies
 from manoeuvre_sim.manoeuvre.model import Army
+from manoeuvre_sim.studies.balance import BalanceSpec, base_manifest
 
 MODES = ("observed", "ablation", "both")
 BLANK = "blank"
@@ -81,7 +84,7 @@ class CardStudySpec:
     opponents: tuple[Army, ...]
     games: int = 14000  # per variant, against the field: split over opponents and seats
     seed: int = 1
-    policy: B.PolicySpec = B.PolicySpec(DEFAULT_POLICY, DEFAULT_POLICY)
+    policy: PolicySpec = PolicySpec(DEFAULT_POLICY, DEFAULT_POLICY)
     mode: str = "both"
     ablations: tuple[Ablation, ...] | None = None  # None: every identity, blanked
     base_blank: tuple[str, ...] = ()  # identities blanked in the base run too
@@ -172,7 +175,7 @@ class CardResult:
         from manoeuvre_sim.analyses.manoeuvre.cards_pdf import write_cards_pdf
 
         return write_cards_pdf(
-            path, self.cards, B.provenance(self.manifest), army=self.spec.army.name,
+            path, self.cards, provenance(self.manifest), army=self.spec.army.name,
             against=against_text(self.spec), paper=paper, summary_lines=self.summary(),
         )  # fmt: skip
 
@@ -182,15 +185,15 @@ class CardResult:
 
         out_dir = Path(out_dir)
         out = [
-            B.write_csv(self.cards, out_dir / "cards.csv"),
+            write_csv(self.cards, out_dir / "cards.csv"),
             write_part(self.cards, out_dir / "cards.parquet", self.manifest),
         ]
         if len(self.copies):
             out.append(write_part(self.copies, out_dir / "card_copies.parquet", self.manifest))
-            out.append(B.write_csv(self.copies, out_dir / "card_copies.csv"))
+            out.append(write_csv(self.copies, out_dir / "card_copies.csv"))
         out += [
             write_json(out_dir / "manifest.json", self.manifest),
-            B.write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
+            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
             self.to_pdf(out_dir / "cards.pdf", paper=paper),
         ]
         return out
@@ -236,14 +239,14 @@ def make_spec(
     if against is None:
         opps = tuple(x for x in load_builtin_armies() if x.name != a.name)
     else:
-        opps = tuple(B.resolve_armies(list(against), relax=relax)[0])
+        opps = tuple(resolve_armies(list(against), relax=relax)[0])
     ablations = None
     if replace:
         ablations = tuple(parse_replace(r, one_copy) for r in replace)
     elif one_copy:
         ablations = tuple(Ablation(i.label, None, True) for i in identities(a))
     return CardStudySpec(
-        army=a, opponents=opps, policy=B.policy_specs(policy)[0], ablations=ablations, **kw
+        army=a, opponents=opps, policy=policy_specs(policy)[0], ablations=ablations, **kw
     )
 
 
@@ -274,7 +277,7 @@ def run_spec(
     n = spec.per_pairing
     pairings, sides = _pairings(spec, ids, plan)
     nbase = len(sides)
-    store = Path(out_dir) / B.STORE if out_dir is not None else None
+    store = Path(out_dir) / STORE if out_dir is not None else None
     if store is not None:
         store.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(spec, plan)
@@ -439,9 +442,9 @@ def _ablation_frame(plan, sums, ids) -> pd.DataFrame:
 
 
 def _manifest(spec: CardStudySpec, plan) -> dict:
-    m = B.base_manifest(
-        B.BalanceSpec(
-            armies=(spec.army, *spec.opponents), policies=(spec.policy,),
+    m = base_manifest(
+        BalanceSpec(
+            "manoeuvre", (spec.army, *spec.opponents), policies=(spec.policy,),
             games_per_pairing=spec.per_pairing, seed=spec.seed, options=spec.options,
             block=spec.block,
         )

@@ -336,7 +336,7 @@ def run(
     """Play the study and return its frames. ``policies``: names (each plays
     ``games_per_pairing`` games per ordered pairing) or a mapping name -> games per pairing
     (a slow player gets fewer). ``armies``: None for the 8 base armies."""
-    from manoeuvre_sim.analyses.manoeuvre.balance import resolve_armies
+    from manoeuvre_sim.manoeuvre.balance_setup import resolve_armies
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
     if isinstance(policies, Mapping):

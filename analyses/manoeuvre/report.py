@@ -26,8 +26,10 @@ import pandas as pd  # noqa: E402
 
 from manoeuvre_sim.analyses.common.pages import Page, study_head, text_pages  # noqa: E402
 from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages  # noqa: E402
+from manoeuvre_sim.analyses.common.study_dir import STORE  # noqa: E402
 from manoeuvre_sim.analyses.manoeuvre import balance as B  # noqa: E402
 from manoeuvre_sim.analyses.manoeuvre.balance_pdf import balance_pages, whatif_page  # noqa: E402
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, setup_text  # noqa: E402
 from manoeuvre_sim.analyses.manoeuvre.cards_pdf import card_pages  # noqa: E402
 from manoeuvre_sim.core.errors import UsageError  # noqa: E402
 from manoeuvre_sim.core.games import GAMES  # noqa: E402
@@ -58,7 +60,7 @@ class Study:
     @property
     def provenance(self) -> dict[str, str]:
         """The footer of the study's pages (as its own PDF has it)."""
-        return B.provenance(self.manifest)
+        return provenance(self.manifest)
 
     @property
     def title(self) -> str:
@@ -123,7 +125,7 @@ def _victory_by_army(path: Path, manifest: dict) -> pd.DataFrame:
         return _read_csv(path, "victory_by_army.csv")
     from manoeuvre_sim.analyses.manoeuvre import tally as T
 
-    store = path / B.STORE
+    store = path / STORE
     if not (store.is_dir() and any(store.glob("*.parquet"))):
         raise _bad(
             path,
@@ -154,7 +156,7 @@ def _options_text(options: dict) -> str:
             continue
         if getattr(default, key, None) != value:
             parts.append(f"{key.replace('_', '-')} {value}")
-    setup = B.setup_text({"options": options or {}})
+    setup = setup_text({"options": options or {}})
     parts.insert(
         0, setup or "set-up random (sections and rotations drawn, rule 3 choices not played)"
     )

@@ -114,13 +114,12 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @backend_options
 def balance(**kw) -> None:
-
-    from manoeuvre_sim.analyses.hexgame import variants as HV
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
+    from manoeuvre_sim.studies import balance as B
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    spec = HV.command_spec(**kw)  # every option checked before the first game
-    run = partial(HV.run_spec, spec, command=invoked_command())
+    spec = B.command_spec("hex", **kw)  # every option checked before the first game
+    run = partial(B.run_spec, spec, command=invoked_command())
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

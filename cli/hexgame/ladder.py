@@ -70,8 +70,8 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 def ladder(**kw) -> None:
 
     from manoeuvre_sim.analyses.hexgame import ladder as HL
-    from manoeuvre_sim.analyses.hexgame.variants import policy_names
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
+    from manoeuvre_sim.hexgame.variants import policy_names
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)

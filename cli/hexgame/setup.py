@@ -72,9 +72,9 @@ rate, the count in each hex)."""
 def setup(**kw) -> None:
 
     from manoeuvre_sim.analyses.hexgame import setup as HS
-    from manoeuvre_sim.analyses.hexgame.variants import variant_grid
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
+    from manoeuvre_sim.hexgame.variants import variant_grid
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)

@@ -68,6 +68,21 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class PolicySpec:
+    """The players of one part of a balance study (seat a's and seat b's): ``label`` names
+    it in the tables and the records (Manoeuvre's play style: both seats alike, a style's
+    name)."""
+
+    policy_a: str
+    policy_b: str
+
+    @property
+    def label(self) -> str:
+        a, b = self.policy_a, self.policy_b
+        return a if a == b else f"{a}/{b}"
+
+
+@dataclass(frozen=True)
 class Seat:
     """One pairing of a tournament (``studies/tournament.py``): pair ``pair`` (its players
     x, y) with y on side a when ``swapped``, ``games`` games; ``columns``: what its records

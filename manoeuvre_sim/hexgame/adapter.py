@@ -19,12 +19,12 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.study import pairing_seed
+from manoeuvre_sim.core.study import Pairing, pairing_seed
 from manoeuvre_sim.hexgame import GAME_KEY, GAME_TITLE, POLICIES
 from manoeuvre_sim.hexgame import RULES_VERSION as _RULES_VERSION
+from manoeuvre_sim.hexgame.options import Options
 from manoeuvre_sim.hexgame.records import HexOptions
 
 KEY = GAME_KEY
@@ -52,26 +52,6 @@ SIDE_NAMES = ("blue", "red")
 # manifest's "study"), and the module that reads them back and lays out their pages
 STUDY_KINDS = ("hex balance", "hex ladder", "hex setup", "hex whatif")
 REPORT_MODULE = "manoeuvre_sim.analyses.hexgame.report"
-
-
-@dataclass(frozen=True)
-class Options(HexOptions):
-    """The rule options every game of a study is played with (``hex simulate``'s), and the
-    scenario file (None: the built-in reconstruction, ``data/hexgame/default.toml``)."""
-
-    scenario: str | None = None
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.scenario is not None:
-            object.__setattr__(self, "scenario", str(Path(self.scenario).resolve()))
-
-    def describe(self) -> str:
-        """The options that differ from the defaults, in words ("" for the default game)."""
-        if self == Options():
-            return ""
-        text = HexOptions.describe(self)
-        return text + (f"; scenario {self.scenario}" if self.scenario else "")
 
 
 @dataclass(frozen=True)
@@ -408,3 +388,40 @@ def whatif_pairings(spec) -> list:
 
 __all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_pairings",
             "whatif_tables", "whatif_variant_options"]  # fmt: skip
+
+
+# ------------------------------------------------------------------ the balance study's hooks
+# (studies/balance.py): what the study compares (the variants of the scenario's options,
+# hexgame/variants.py), its players, its pairings (per variant every ordered pairing of the
+# players, under the variant's options), its checks, how its manifest describes it, the
+# words of its errors, and the module of analyses/ that lays out its tables (by name)
+from manoeuvre_sim.hexgame import variants as _variants  # noqa: E402
+
+balance_command = _variants.balance_command
+balance_check = _variants.balance_check
+balance_manifest = _variants.balance_manifest
+BALANCE_GAMES = _variants.DEFAULT_GAMES  # the command's games per pairing
+BALANCE_PLAYERS = _variants.DEFAULT_POLICIES  # the players of a spec that names none
+
+
+def balance_pairings(spec):
+    """Per variant (in order), every ordered pairing of the players, blue's player major,
+    seeded by the two players alone (:func:`seat_seed`: every variant replays the same
+    seeds), each variant's pairings under its own options."""
+    blue, red = load_side("blue"), load_side("red")
+    pairings = [
+        Pairing(blue, red, a, b, seat_seed(spec.seed, a, b), v.name)
+        for v in spec.sides
+        for a in spec.policies
+        for b in spec.policies
+    ]
+    per = len(spec.policies) ** 2
+    groups = [(spec.settings.options_of(v), range(vi * per, (vi + 1) * per))
+              for vi, v in enumerate(spec.sides)]  # fmt: skip
+    return pairings, groups
+
+
+BALANCE_STUDY = "hex balance"  # the manifests' "study"
+BALANCE_SIDES = {"flag": "variants", "one": "a variant", "least": 1,
+                 "fewer": "variants: expected at least one"}  # fmt: skip
+BALANCE_TABLES = "manoeuvre_sim.analyses.hexgame.balance"

@@ -556,3 +556,74 @@ def whatif_manifest(spec, variant_options=None, where=None) -> dict:
 
 
 __all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_write"]
+
+
+# ------------------------------------------------------------------ the balance study's hooks
+# (studies/balance.py): what the study compares (the armies named, the play styles:
+# manoeuvre/balance_setup.py), how its manifest describes them, the words of its errors,
+# and the module of analyses/ that counts its games and lays out its tables (by name)
+from manoeuvre_sim.manoeuvre.balance_setup import army_names, policy_specs, resolve_armies  # noqa: E402
+
+
+def balance_command(
+    armies: str | Sequence[str | Army] | None = None,
+    *,
+    policy: str | None = None,
+    policy_a: str | None = None,
+    policy_b: str | None = None,
+    policies: str | Sequence[str] | None = None,
+    options=None,
+    relax: bool = False,
+) -> dict:
+    """``balance``'s own options -> the spec's fields: ``armies`` as typed (comma-separated)
+    or a list (None: the eight built-in armies), ``policies`` as typed (comma-separated) or
+    a list, ``options`` the rule options (``RuleOptions``; None: the default)."""
+    if isinstance(policies, str):
+        policies = [p.strip() for p in policies.split(",") if p.strip()]
+    pols = policy_specs(policy, policy_a, policy_b, policies or None)
+    names = army_names(armies) if armies is None or isinstance(armies, str) else list(armies)
+    loaded, sources = resolve_armies(names, relax=relax)
+    return {"sides": tuple(loaded), "policies": pols, "sources": tuple(sources),
+            "options": RuleOptions() if options is None else options}  # fmt: skip
+
+
+def balance_manifest(spec) -> dict:
+    """What describes Manoeuvre's balance study in its manifest: each army (its source,
+    data hash and seeding name), the study's data hash, each style's players with their
+    parameters, the first game, the rule options and the map sections."""
+    from manoeuvre_sim.manoeuvre.engine.players import params_for
+    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
+    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
+
+    return {
+        "armies": [
+            {
+                "name": a.name,
+                "source": (spec.sources or [None] * len(spec.sides))[i],
+                "data_hash": army_hash(a),
+                "seed_name": (spec.seed_names or spec.names)[i],
+            }
+            for i, a in enumerate(spec.sides)
+        ],
+        "data_hash": study_data_hash(spec.sides, spec.options),
+        "policies": [
+            {
+                "label": p.label,
+                "policy_a": p.policy_a,
+                "policy_b": p.policy_b,
+                "params_a": [float(x) for x in params_for(p.policy_a, p.policy_b)[0]],
+                "params_b": [float(x) for x in params_for(p.policy_a, p.policy_b)[1]],
+                **{f"{k}_a": v for k, v in value_record(p.policy_a).items()},
+                **{f"{k}_b": v for k, v in value_record(p.policy_b).items()},
+            }
+            for p in spec.policies
+        ],
+        "first_game": spec.first_game,
+        "options": config_dict(spec.options),
+        **sections_record(spec.options.sections_file),
+    }
+
+
+BALANCE_SIDES = {"flag": "--armies", "one": "an army", "least": 2,
+                 "fewer": "--armies: expected at least two armies"}  # fmt: skip
+BALANCE_TABLES = "manoeuvre_sim.analyses.manoeuvre.balance"

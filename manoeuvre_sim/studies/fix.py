@@ -471,7 +471,7 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
     spec = command_spec(g, sides, **kw)
     t0 = time.perf_counter()
     say = say or (lambda line: None)
-    manifest = B.base_manifest(g, spec.balance, "fix") | {"fix": spec.record()}
+    manifest = B.base_manifest(spec.balance, "fix", B.describe_sides) | {"fix": spec.record()}
     store = B.make_store(out_dir)
     done = [0]
 
@@ -494,7 +494,9 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
                 cstore.mkdir(parents=True, exist_ok=True)
             cb = replace(spec.balance, seed=spec.confirm_seed,
                          games_per_pairing=spec.confirm_games)  # fmt: skip
-            cman = B.base_manifest(g, cb, "fix-confirm") | {"errata": [e.text for e in best.edits]}
+            cman = B.base_manifest(cb, "fix-confirm", B.describe_sides) | {
+                "errata": [e.text for e in best.edits]
+            }
             seen = done[0]
             conf = confirm(g, spec, best.edits, store=cstore, manifest=cman, backend=backend,
                            resume=resume, progress=lambda d, _t: tick(seen + d - done[0]))  # fmt: skip

@@ -2,13 +2,12 @@
 after round until every cell's interval is narrow enough (``--precision``), the games going
 where the intervals are widest (adaptive allocation).
 
-Every balance study plays so (the generic one, ``studies/balance.py``; Manoeuvre's army
-study, ``analyses/manoeuvre/balance.py``; Maneuver's variant study,
-``analyses/hexgame/variants.py``): :func:`play_balance`. What differs between games is what a
-*cell* is, the rate a ``--precision`` goal narrows (:class:`Cell`, the adapter's optional
-``balance_cells``: by default :func:`side_cells`, a pair of sides with both seatings pooled,
-a mirror by its first player) and which pairings share their rule options (``groups``: a
-variant study plays each variant's pairings under its own options). Everything else is
+The balance study (``studies/balance.py``, every game's) plays so: :func:`play_balance`.
+What differs between games is what a *cell* is, the rate a ``--precision`` goal narrows
+(:class:`Cell`, the adapter's optional ``balance_cells``: by default :func:`side_cells`, a
+pair of sides with both seatings pooled, a mirror by its first player) and which pairings
+share their rule options (``groups``: a study of variants plays each variant's pairings
+under its own options). Everything else is
 here once: the tasks of a round (each pairing's next blocks, round-robin over the pairings
 so that an interrupted round has covered them evenly), the calls to ``study.play`` (store,
 resume, backend, progress), the intervals and the next round's targets, and what the rounds
@@ -245,7 +244,7 @@ def play_balance(
     pairings: Sequence[Pairing],
     groups: Sequence[tuple[object, Sequence[int]]],
     *,
-    game=None,
+    game,
     games: int,
     first_game: int = 0,
     precision: float | None = None,
@@ -261,7 +260,7 @@ def play_balance(
     every cell's 95 % interval is within ``precision`` or its pairings reached
     ``max_games``.
 
-    ``game``: a key, a game module or None (Manoeuvre); ``cells``: the cells the
+    ``game``: a key or a game module; ``cells``: the cells the
     intervals are read for (None: the game's ``balance_cells(pairings)`` if it has one,
     else :func:`side_cells`); ``groups``: ``(options, pairing indices)``, as
     :func:`play_rounds`; ``on_frame``: also called with every block (as ``study.play``

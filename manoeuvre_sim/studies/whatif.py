@@ -383,16 +383,17 @@ def base_manifest(g, spec: WhatIfSpec, variant_options, where: Path | None = Non
     hook = getattr(g, "whatif_manifest", None)
     if hook is not None:
         return hook(spec, variant_options, where)
+    from manoeuvre_sim.core.study import PolicySpec
     from manoeuvre_sim.studies import balance as B
 
     (pa, pb), *more = spec.policies
     if more:
         raise UsageError("whatif: expected one pair of players")
-    bs = B.BalanceSpec(g.KEY, spec.sides, pa, pb, spec.games_per_pairing, spec.seed,
-                       spec.options, block=spec.block, threads=spec.threads,
+    bs = B.BalanceSpec(g, spec.sides, (PolicySpec(pa, pb),), spec.games_per_pairing,
+                       spec.seed, spec.options, block=spec.block, threads=spec.threads,
                        sources=spec.sources)  # fmt: skip
     changed = [spec.variant_of[n] for n in spec.touched]
-    return B.base_manifest(g, bs, "whatif") | {
+    return B.base_manifest(bs, "whatif", B.describe_sides) | {
         "changes": list(spec.changes),
         "variant_data_hash": g.data_hash([*changed, *spec.sides], variant_options),
     }

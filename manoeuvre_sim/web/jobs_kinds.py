@@ -1,9 +1,8 @@
 """The study commands a job runs (issue 33): Manoeuvre's ``balance`` and ``whatif``,
 Maneuver's ``hex balance`` and ``hex whatif``, each built from a job's options through the
-builder the command's body calls (``command_spec`` of ``analyses/manoeuvre/balance.py``,
-``analyses/manoeuvre/whatif.py``, ``analyses/hexgame/variants.py`` and
-``analyses/hexgame/whatif.py``), so every option is checked, with the command line's
-words, before the job is queued.
+builder the command's body calls (``command_spec`` of ``studies/balance.py`` for both
+games' balance studies, ``analyses/manoeuvre/whatif.py`` and ``analyses/hexgame/whatif.py``),
+so every option is checked, with the command line's words, before the job is queued.
 
 A job's options are a plain dict of the command's options by their Python names
 (``games_per_pairing``, ``edits``), so it is stored as JSON beside the study and built
@@ -60,16 +59,14 @@ class Built:
 def _library(kind: str):
     """The study's ``(command_spec, run_spec, game)``: the builder the command's body calls
     and the function that plays its spec."""
-    if kind == "balance":
-        from manoeuvre_sim.analyses.manoeuvre import balance as M
-    elif kind.endswith("whatif"):
-        from manoeuvre_sim.studies import whatif as W
+    game = "hex" if kind.startswith("hex") else "manoeuvre"
+    if kind in ("balance", "hex balance"):
+        from manoeuvre_sim.studies import balance as B
 
-        game = "hex" if kind.startswith("hex") else "manoeuvre"
-        return W.command_spec_of(game), W.run_spec, game
-    elif kind == "hex balance":
-        from manoeuvre_sim.analyses.hexgame import variants as M
-    return M.command_spec, M.run_spec, "hex" if kind.startswith("hex") else "manoeuvre"
+        return partial(B.command_spec, game), B.run_spec, game
+    from manoeuvre_sim.studies import whatif as W
+
+    return W.command_spec_of(game), W.run_spec, game
 
 
 def _games(opts: dict) -> None:
@@ -82,14 +79,17 @@ def _games(opts: dict) -> None:
 
 
 def _takes(command_spec) -> set[str]:
-    """The options a builder takes (whatif's ``**base_options``: the base study's, those of
-    ``balance.command_spec``)."""
+    """The options a builder takes (the balance study's: ``studies.balance.command_options``
+    of its game; whatif's ``**base_options``: the base study's, those of Manoeuvre's
+    balance study)."""
+    from manoeuvre_sim.studies import balance as B
+
+    if isinstance(command_spec, partial) and command_spec.func is B.command_spec:
+        return B.command_options(command_spec.args[0])
     params = inspect.signature(command_spec).parameters
     names = {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD}
     if len(names) < len(params):
-        from manoeuvre_sim.analyses.manoeuvre.balance import command_spec as base
-
-        names |= _takes(base)
+        names |= B.command_options("manoeuvre")
     return names
 
 
@@ -123,7 +123,7 @@ def build(kind: str, opts: dict) -> Built:
                 f"with these players on the workbench (a block must end within a second, for "
                 f"cancel), got {given['block']:,}"
             )
-    elif _block(spec) * per_game > MAX_BLOCK_COST:
+    elif spec.block * per_game > MAX_BLOCK_COST:
         opts["block"] = given["block"] = max(1, int(MAX_BLOCK_COST // per_game))
         spec = command_spec(**given)
     games = sum(n for n, _ in plan)
@@ -132,10 +132,6 @@ def build(kind: str, opts: dict) -> Built:
         raise UsageError(_too_costly(given, games, cost))
     threads = spec.threads
     return Built(partial(run_spec, spec), threads, game, games, cost)
-
-
-def _block(spec) -> int:
-    return spec.base.block if hasattr(spec, "base") and hasattr(spec.base, "block") else spec.block
 
 
 def plan_of(kind: str, spec) -> list[tuple[int, float]]:
@@ -149,12 +145,9 @@ def plan_of(kind: str, spec) -> list[tuple[int, float]]:
     if kind.endswith("whatif"):
         pairings = spec.planned_pairings()
         n = spec.games_per_pairing
-    elif kind == "balance":
+    else:  # the balance study of either game
         pairings = spec.pairings()
         n = spec.max_games if spec.precision is not None else spec.games_per_pairing
-    else:  # Maneuver's variant study and what-if: their pairings hold base and variant
-        pairings = spec.pairings()
-        n = spec.max_games if getattr(spec, "precision", None) is not None else spec.games
     return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
 
 

@@ -20,8 +20,8 @@ import pandas as pd
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.analyses.common.chart_style import interval_text as cell_interval
 from manoeuvre_sim.analyses.common.chart_style import pct_text
+from manoeuvre_sim.analyses.hexgame.balance import ALL
 from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
-from manoeuvre_sim.analyses.hexgame.variants import ALL
 from manoeuvre_sim.analyses.manoeuvre.balance import by_rank, rank_ordered
 from manoeuvre_sim.core.errors import DataError, UsageError, did_you_mean
 from manoeuvre_sim.web import study_charts as C

@@ -42,18 +42,19 @@ def library_defaults(kind: str) -> dict:
     """The defaults the study command ``kind`` really takes, as its library resolves an
     option left out (``balance.policy_specs``, ``variants.policy_names``, the builders'
     signatures): what a form shows and what its job runs when a field is left empty."""
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.manoeuvre.balance_setup import policy_specs
+    from manoeuvre_sim.studies import balance as B
 
     if kind.startswith("hex"):
-        from manoeuvre_sim.analyses.hexgame import variants
+        from manoeuvre_sim.hexgame.variants import policy_names
         from manoeuvre_sim.studies import whatif
 
-        spec = whatif.command_spec_of("hex") if kind == "hex whatif" else variants.command_spec
-        return {"policies": ",".join(variants.policy_names(None)),
-                "games_per_pairing": str(_signature_default(spec, "games_per_pairing")),
-                "seed": str(_signature_default(spec, "seed"))}  # fmt: skip
-    return {"armies": ",".join(army_names()), "policy": B.policy_specs()[0].policy_a,
-            "games_per_pairing": str(_signature_default(B.command_spec, "games_per_pairing")),
+        games = (_signature_default(whatif.command_spec_of("hex"), "games_per_pairing")
+                 if kind == "hex whatif" else B.default_games("hex"))  # fmt: skip
+        return {"policies": ",".join(policy_names(None)), "games_per_pairing": str(games),
+                "seed": str(_signature_default(B.command_spec, "seed"))}  # fmt: skip
+    return {"armies": ",".join(army_names()), "policy": policy_specs()[0].policy_a,
+            "games_per_pairing": str(B.default_games("manoeuvre")),
             "seed": str(_signature_default(B.command_spec, "seed"))}  # fmt: skip
 
 

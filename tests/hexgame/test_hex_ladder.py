@@ -141,10 +141,21 @@ def test_a_bad_value_is_one_line(args, message, capsys, tmp_path):
 def test_the_units_chosen_are_the_units_set_up_weak():
     """quality units:1,2,3 (the O_WEAK mask) plays the same games as K = 3 (the first three
     in scenario order); the two cavalry chosen play other games than two infantry."""
-    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.hexgame import variants as HV
+    from manoeuvre_sim.studies import balance
 
     vs = [HV.Variant(quality_blue=q, name=q) for q in ("3", "units:1,2,3", "2", "units:7,8")]
-    g = HV.run(vs, ("capital",), games=60, seed=2, threads=2, block=30).games
+    spec = balance.BalanceSpec(
+        "hex",
+        tuple(vs),
+        policies=("capital",),
+        games_per_pairing=60,
+        seed=2,
+        threads=2,
+        block=30,
+        settings=HV.VariantSettings(),
+    )
+    g = balance.run_spec(spec).games
     cols = ["game", "seed", "winner", "game_turns", "capital_fell_turn_a", "capital_fell_turn_b"]
     rung = {
         q: g[g["label"] == q][cols].reset_index(drop=True)

@@ -1,4 +1,5 @@
-"""Maneuver's variant study (``analyses/hexgame/variants.py``, ``manoeuvre-sim hex balance``):
+"""Maneuver's balance study of variants (``studies/balance.py`` with ``hexgame/variants.py``
+and ``analyses/hexgame/balance.py``, ``manoeuvre-sim hex balance``):
 its tables are hand counts of its records with statsmodels' Wilson intervals, every variant
 replays the same seeds (common random numbers), a resumed study equals one run, a precision
 run stops at its goal, and the command writes every file (and refuses a bad value in one
@@ -13,10 +14,11 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses.hexgame import variants as HV
+from manoeuvre_sim.analyses.hexgame.balance import ALL
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
+from manoeuvre_sim.hexgame import variants as HV
 
 POLICIES = ("capital", "attrition")
 # the same options under two names: their games must be the same games
@@ -28,9 +30,21 @@ RECORD = ["game", "seed", "policy_a", "policy_b", "first_player", "winner", "vic
           "captured_without_margin_a", "captured_without_margin_b"]  # fmt: skip
 
 
+def run_variants(variants, policies, games, seed=1, *, out_dir=None, backend=None,
+                 resume=False, progress=None, **kw):  # fmt: skip
+    """The balance study of ``variants`` (``studies/balance.py``) played by ``policies``."""
+    from manoeuvre_sim.hexgame.variants import VariantSettings
+    from manoeuvre_sim.studies import balance
+
+    spec = balance.BalanceSpec("hex", tuple(variants), policies=tuple(policies),
+                               games_per_pairing=games, seed=seed, settings=VariantSettings(),
+                               **kw)  # fmt: skip
+    return balance.run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress)
+
+
 @pytest.fixture(scope="module")
 def study():
-    return HV.run(VARIANTS, POLICIES, GAMES, seed=3, **KW)
+    return run_variants(VARIANTS, POLICIES, GAMES, seed=3, **KW)
 
 
 def _of(res, variant):
@@ -51,7 +65,7 @@ def test_the_tables_are_hand_counts_with_wilson_intervals(study):
     assert len(v) == len(VARIANTS) * (len(POLICIES) ** 2 + 1)
     for r in v.itertuples(index=False):
         sub = g[g["label"] == r.variant]
-        if r.policy_blue != HV.ALL:
+        if r.policy_blue != ALL:
             sub = sub[(sub["policy_a"] == r.policy_blue) & (sub["policy_b"] == r.policy_red)]
         n = len(sub)
         counts = {
@@ -102,7 +116,7 @@ def test_every_variant_replays_the_same_seeds(study):
     """Two variants with the same options play the same games; a variant played alone (or
     beside others) plays the same games; a changed rule changes the games."""
     pd.testing.assert_frame_equal(_of(study, "basic"), _of(study, "basic again"))
-    alone = HV.run([HV.Variant(step_losses=True)], POLICIES, GAMES, seed=3, **KW)
+    alone = run_variants([HV.Variant(step_losses=True)], POLICIES, GAMES, seed=3, **KW)
     pd.testing.assert_frame_equal(_of(alone, "step losses"), _of(study, "step losses"))
     a, b = _of(study, "basic"), _of(study, "step losses")
     assert (a["seed"] == b["seed"]).all() and not a["winner"].equals(b["winner"])
@@ -122,11 +136,11 @@ def test_a_resumed_study_equals_one_run(study, tmp_path):
         if n["calls"] == 5:
             raise KeyboardInterrupt
 
-    part = HV.run(VARIANTS, POLICIES, GAMES, seed=3, out_dir=tmp_path, progress=stop, **KW)
+    part = run_variants(VARIANTS, POLICIES, GAMES, seed=3, out_dir=tmp_path, progress=stop, **KW)
     assert part.interrupted and len(part.games) < len(study.games)
     parts = {p: p.stat().st_mtime_ns for p in (tmp_path / "games.parquet").glob("*.parquet")}
     assert len(parts) == 5
-    again = HV.run(VARIANTS, POLICIES, GAMES, seed=3, out_dir=tmp_path, resume=True, **KW)
+    again = run_variants(VARIANTS, POLICIES, GAMES, seed=3, out_dir=tmp_path, resume=True, **KW)
     assert not again.interrupted
     assert all(p.stat().st_mtime_ns == t for p, t in parts.items())  # read back, not replayed
     for name, frame in study.frames().items():
@@ -138,21 +152,22 @@ def test_dask_equals_local(study):
     from manoeuvre_sim.core.backend import DaskBackend
 
     with DaskBackend(workers=1) as backend:
-        res = HV.run(VARIANTS, POLICIES, GAMES, seed=3, backend=backend, **KW)
+        res = run_variants(VARIANTS, POLICIES, GAMES, seed=3, backend=backend, **KW)
     assert res.manifest["backend"] == "dask"
     for name, frame in study.frames().items():
         pd.testing.assert_frame_equal(res.frames()[name], frame, obj=name)
 
 
 def test_precision_plays_until_every_first_player_rate_is_narrow_enough():
-    res = HV.run([HV.Variant()], ("capital",), 40, seed=2, precision=0.06, max_games=400,
+    res = run_variants([HV.Variant()], ("capital",), 40, seed=2, precision=0.06, max_games=400,
                  block=40, threads=2)  # fmt: skip
     row = res.variants.iloc[0]
     half = (row["first_win_rate_ci_high"] - row["first_win_rate_ci_low"]) / 2
     assert row["games"] > 40 and (half <= 0.06 or row["games"] == 400)
     assert res.manifest["precision_reached"] == pytest.approx(half, abs=1e-6)
     # the games are the seed's first N, as a fixed run of that N plays them
-    fixed = HV.run([HV.Variant()], ("capital",), int(row["games"]), seed=2, block=40, threads=2)
+    fixed = run_variants([HV.Variant()], ("capital",), int(row["games"]), seed=2, block=40,
+                         threads=2)  # fmt: skip
     pd.testing.assert_frame_equal(_of(res, "basic"), _of(fixed, "basic"))
 
 
@@ -228,9 +243,9 @@ def test_a_bad_value_is_one_line(args, message, capsys, tmp_path):
 def test_the_search_player_takes_part_in_a_variant_study():
     """--policies takes the search player's specs as the hex commands do (a spec the
     search cannot parse is refused in one line, naming it)."""
-    res = HV.run([HV.Variant()], ("capital", "search:2"), games=6, seed=3, threads=2)
+    res = run_variants([HV.Variant()], ("capital", "search:2"), games=6, seed=3, threads=2)
     t = res.variants
     assert set(t["policy_blue"]) >= {"capital", "search:2"}
     with pytest.raises(UsageError) as e:
-        HV.run([HV.Variant()], ("capital", "search:x"), games=6, seed=3)
+        run_variants([HV.Variant()], ("capital", "search:x"), games=6, seed=3)
     assert "search:x" in str(e.value) and "\n" not in str(e.value)

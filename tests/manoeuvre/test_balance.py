@@ -10,9 +10,13 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
+from manoeuvre_sim.analyses.manoeuvre.balance import incomplete_armies
+from manoeuvre_sim.analyses.manoeuvre.balance_text import interrupted_status
+from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import pairing_seed
+from manoeuvre_sim.manoeuvre.balance_setup import policy_specs, resolve_armies
+from manoeuvre_sim.studies import balance as B
 from manoeuvre_sim.studies import whatif as W
 from manoeuvre_sim.studies import whatif_tables as WT
 
@@ -22,10 +26,10 @@ GAME_COLS = ["label", "pairing", "game", "seed", "army_a", "army_b", "first_play
 
 
 def _spec(armies=FIELD3, **kw):
-    loaded, sources = B.resolve_armies(armies)
+    loaded, sources = resolve_armies(armies)
     kw.setdefault("games_per_pairing", 60)
     kw.setdefault("seed", 7)
-    return B.BalanceSpec(armies=tuple(loaded), sources=tuple(sources), **kw)
+    return B.BalanceSpec("manoeuvre", tuple(loaded), sources=tuple(sources), **kw)
 
 
 @pytest.fixture(scope="module")
@@ -260,7 +264,7 @@ def test_tally_equals_groupby_of_all_records_and_stays_small():
 
 def test_style_sensitivity_tables():
     res = B.run_spec(
-        _spec(policies=B.policy_specs(policies=["territorial", "balanced"]), games_per_pairing=40),
+        _spec(policies=policy_specs(policies=["territorial", "balanced"]), games_per_pairing=40),
         boot=0,
     )
     assert list(pd.unique(res.armies["policy"])) == ["territorial", "balanced"]  # as given
@@ -311,7 +315,7 @@ def test_identical_variant_is_exactly_zero(study):
     # the base games are the balance study's games (same seeds)
     g = res.games[res.games["label"] == W.BASE]
     won = g.groupby(["army_a", "army_b", "first_player", "winner"], observed=True).size()
-    t = study.tally.groupby(["army_a", "army_b", "first_player", "winner"], observed=True)
+    t = study.counts.groupby(["army_a", "army_b", "first_player", "winner"], observed=True)
     assert won.to_dict() == t["games"].sum().to_dict()
 
 
@@ -342,7 +346,7 @@ def test_whatif_paired_interval_matches_per_game_differences(tmp_path):
 
     res = W.run("manoeuvre", FIELD3, edits=["Spain/cards/Supply=0"], games_per_pairing=80, seed=5,
                 out_dir=tmp_path)  # fmt: skip
-    g = pd.read_parquet(tmp_path / B.STORE)
+    g = pd.read_parquet(tmp_path / STORE)
     base = g[g["label"] == "base"].set_index(["army_a", "army_b", "game"])
     var = g[g["label"] == "variant"].set_index(["army_a", "army_b", "game"])
 
@@ -393,7 +397,7 @@ def test_interrupted_study_keeps_finished_blocks(tmp_path, monkeypatch):
     monkeypatch.setattr(R, "write_part", flaky)
     res = B.run_spec(_spec(block=30), out_dir=tmp_path, boot=0)
     assert res.interrupted
-    store = tmp_path / B.STORE
+    store = tmp_path / STORE
     assert len(list(store.glob("*.parquet"))) == 3
     assert not [p for p in store.iterdir() if p.name.startswith(".")]  # no half-written file
     assert res.manifest["games"] == 90
@@ -425,7 +429,7 @@ def test_an_interrupted_study_says_so_in_its_titles_and_marks_incomplete_pairing
     assert res.interrupted
     # 3 blocks of 30 of 9 pairings x 60 games: pairings 0-2 (France against each) have 30
     assert res.manifest["games_planned"] == 540
-    assert B.interrupted_status(res.manifest) == "INTERRUPTED: 90 of 540 games"
+    assert interrupted_status(res.manifest) == "INTERRUPTED: 90 of 540 games"
     assert res.manifest["incomplete_armies"] == {"tuned": ["France", "Russia", "Spain"]}
     lines = res.summary()
     assert lines[1].startswith("INTERRUPTED: 90 of 540 games:")
@@ -440,7 +444,7 @@ def test_an_interrupted_study_says_so_in_its_titles_and_marks_incomplete_pairing
     capsys.readouterr()
     done = B.run_spec(spec, out_dir=tmp_path, boot=0, resume=True)
     assert f"resumed: 90 of 540 games read back from {tmp_path}" in capsys.readouterr().err
-    assert not done.interrupted and B.interrupted_status(done.manifest) == ""
+    assert not done.interrupted and interrupted_status(done.manifest) == ""
     assert done.manifest["incomplete_armies"] == {"tuned": []}
     assert not any("*" in line for line in done.summary())
 
@@ -449,6 +453,6 @@ def test_incomplete_armies_only_when_a_pairing_lags():
     spec = _spec(["France", "Russia", "Spain"])
     pairings = spec.pairings()
     full = {k: 60 for k in range(len(pairings))}
-    assert B.incomplete_armies(pairings, full) == {"tuned": []}
+    assert incomplete_armies(pairings, full) == {"tuned": []}
     lag = full | {5: 30}  # Russia (seat a) against Spain (seat b)
-    assert B.incomplete_armies(pairings, lag) == {"tuned": ["Russia", "Spain"]}
+    assert incomplete_armies(pairings, lag) == {"tuned": ["Russia", "Spain"]}

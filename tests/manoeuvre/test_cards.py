@@ -198,11 +198,11 @@ def test_ablation_value_and_games_guide_equal_the_per_game_differences(tmp_path)
 
     from scipy.stats import norm, ttest_1samp
 
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
+    from manoeuvre_sim.core.store import STORE
 
     res = C.run("Russia", against=["Austria"], games=60, seed=2, mode="ablation",
                 replace=["Supply=blank"], out_dir=tmp_path)  # fmt: skip
-    g = pd.read_parquet(tmp_path / B.STORE)
+    g = pd.read_parquet(tmp_path / STORE)
     base = g[g["label"] == "base"].set_index(["army_a", "army_b", "game"]).sort_index()
     abl = g[g["label"] == "ablation000"].set_index(["army_a", "army_b", "game"]).sort_index()
     d = []

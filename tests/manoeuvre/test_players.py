@@ -178,18 +178,21 @@ def test_default_policy_is_tuned_everywhere():
     worth, sees an absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
     import inspect
 
-    from manoeuvre_sim.analyses.manoeuvre import balance, cards
+    from manoeuvre_sim.analyses.manoeuvre import cards
     from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
+    from manoeuvre_sim.core.study import PolicySpec
     from manoeuvre_sim.manoeuvre.adapter import whatif_command
+    from manoeuvre_sim.manoeuvre.balance_setup import policy_specs
+    from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.studies import balance
 
     assert DEFAULT_POLICY == "tuned" == CLI_DEFAULT
     assert SimConfig("France", "Russia").policy_a == "tuned"
     assert SimConfig("France", "Russia").policy_b == "tuned"
-    assert balance.policy_specs() == (balance.PolicySpec("tuned", "tuned"),)
-    assert balance.BalanceSpec.__dataclass_fields__["policies"].default == (
-        balance.PolicySpec("tuned", "tuned"),
-    )
-    for f in (balance.run, cards.run, cards.make_spec, whatif_command):
+    assert policy_specs() == (PolicySpec("tuned", "tuned"),)
+    armies = (find_army("France"), find_army("Russia"))
+    assert balance.BalanceSpec("manoeuvre", armies).policies == (PolicySpec("tuned", "tuned"),)
+    for f in (cards.run, cards.make_spec, whatif_command):
         assert inspect.signature(f).parameters["policy"].default == "tuned", f
     assert set(STYLES) <= set(POLICY_NAMES)
 

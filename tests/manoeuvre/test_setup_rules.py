@@ -500,7 +500,7 @@ def test_simulate_records_the_set_up_in_its_manifest(tmp_path, capsys):
 
 
 def test_balance_records_and_reports_a_non_default_set_up(tmp_path, capsys):
-    from manoeuvre_sim.analyses.manoeuvre.balance import provenance
+    from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance
 
     out = tmp_path / "study"
     code, stdout, err = _cli(["balance", "--armies", "France,Russia", "--games-per-pairing", "20",

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 from scipy.stats import norm, ttest_1samp
 
-from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.core.store import STORE
+from manoeuvre_sim.manoeuvre.balance_setup import resolve_armies
 from manoeuvre_sim.studies import whatif as W
 from manoeuvre_sim.studies.whatif import Joint
 from manoeuvre_sim.studies.whatif_tables import side_tables
@@ -75,11 +76,11 @@ def test_whatif_of_an_army_against_its_renamed_copy_scores_real_draws(tmp_path):
     """End to end: France against a copy of itself under another name (same tie-break rank)
     draws some games; the what-if's rates equal the per-game scores counted from the stored
     records, a draw a half in whichever seat France sat."""
-    france = B.resolve_armies(["France"])[0][0]
+    france = resolve_armies(["France"])[0][0]
     copy = france.model_copy(update={"name": "France copy"})
     res = W.run("manoeuvre", [france, copy], edits=["France/cards/Supply=0"],
                  games_per_pairing=150, seed=4, threads=1, out_dir=tmp_path, boot=0)  # fmt: skip
-    g = pd.read_parquet(tmp_path / B.STORE)
+    g = pd.read_parquet(tmp_path / STORE)
     drawn = g[g["winner"] == "draw"]
     for a, b in (("France", "France copy"), ("France copy", "France")):
         assert ((drawn["army_a"] == a) & (drawn["army_b"] == b)).sum() > 0, (a, b)

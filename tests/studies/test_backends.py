@@ -17,11 +17,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import cards as C
 from manoeuvre_sim.core.backend import DaskBackend, LocalBackend, make_backend
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.store import read_store
+from manoeuvre_sim.core.store import STORE, read_store
+from manoeuvre_sim.core.study import PolicySpec
+from manoeuvre_sim.manoeuvre.balance_setup import resolve_armies
+from manoeuvre_sim.studies import balance as B
 
 pytest.importorskip("dask.distributed")
 
@@ -29,11 +31,11 @@ FIELD = ["France", "Russia"]
 
 
 def _spec(armies=FIELD, **kw):
-    loaded, sources = B.resolve_armies(armies)
+    loaded, sources = resolve_armies(armies)
     kw.setdefault("games_per_pairing", 24)
     kw.setdefault("seed", 11)
     kw.setdefault("block", 8)
-    return B.BalanceSpec(armies=tuple(loaded), sources=tuple(sources), **kw)
+    return B.BalanceSpec("manoeuvre", tuple(loaded), sources=tuple(sources), **kw)
 
 
 def _tables(res) -> dict[str, pd.DataFrame]:
@@ -65,14 +67,14 @@ def test_dask_records_and_tables_equal_local(local_study, cluster, tmp_path):
     local, local_out = local_study
     res = B.run_spec(_spec(), out_dir=tmp_path, boot=20, backend=cluster)
     assert res.manifest["backend"] == "dask" and res.manifest["threads"] == 2
-    a = read_store(local_out / B.STORE)
-    b = read_store(tmp_path / B.STORE)
+    a = read_store(local_out / STORE)
+    b = read_store(tmp_path / STORE)
     assert len(a) == 4 * 24
     pd.testing.assert_frame_equal(a, b)
     _same_tables(local, res)
     # the same part files (names and contents), written by the client
-    names = sorted(p.name for p in (tmp_path / B.STORE).glob("*.parquet"))
-    assert names == sorted(p.name for p in (local_out / B.STORE).glob("*.parquet"))
+    names = sorted(p.name for p in (tmp_path / STORE).glob("*.parquet"))
+    assert names == sorted(p.name for p in (local_out / STORE).glob("*.parquet"))
 
 
 def test_card_statistics_equal_on_dask(cluster, tmp_path):
@@ -98,7 +100,7 @@ def test_interrupted_then_resumed_equals_uninterrupted(local_study, cluster, tmp
     part = B.run_spec(_spec(), out_dir=tmp_path, boot=20, progress=stop_after_three,
                       backend=cluster)  # fmt: skip
     assert part.interrupted and part.manifest["games"] == 3 * 8
-    assert len(list((tmp_path / B.STORE).glob("*.parquet"))) == 3
+    assert len(list((tmp_path / STORE).glob("*.parquet"))) == 3
     # resumed locally (a backend is only scheduling): only the 9 missing tasks are played
     import manoeuvre_sim.core.study as S
 
@@ -115,12 +117,12 @@ def test_interrupted_then_resumed_equals_uninterrupted(local_study, cluster, tmp
         S.run_task = real
     assert not res.interrupted and len(played) == 9 and res.manifest["games"] == 4 * 24
     _same_tables(local, res)
-    pd.testing.assert_frame_equal(read_store(tmp_path / B.STORE), local.games)
+    pd.testing.assert_frame_equal(read_store(tmp_path / STORE), local.games)
 
 
 def test_resume_refuses_another_configuration(local_study, tmp_path):
     _, out = local_study
-    for change, field in (({"seed": 12}, "seed"), ({"policies": (B.PolicySpec("simple", "simple"),)}, "policies")):  # fmt: skip
+    for change, field in (({"seed": 12}, "seed"), ({"policies": (PolicySpec("simple", "simple"),)}, "policies")):  # fmt: skip
         with pytest.raises(UsageError) as e:
             B.run_spec(_spec(**change), out_dir=out, resume=True)
         msg = str(e.value)
@@ -138,7 +140,8 @@ def test_resume_refuses_changed_army_data(tmp_path):
     units = list(fr.units)
     units[0] = units[0].model_copy(update={"full": units[0].full - 1})
     changed = fr.model_copy(update={"units": tuple(units)})
-    spec2 = B.BalanceSpec(armies=(changed, spec.armies[1]), games_per_pairing=8, seed=11, block=8)
+    spec2 = B.BalanceSpec("manoeuvre", (changed, spec.sides[1]), games_per_pairing=8, seed=11,
+                          block=8)  # fmt: skip
     with pytest.raises(UsageError, match="another study.*data_hash"):
         B.run_spec(spec2, out_dir=tmp_path, resume=True)
 
@@ -168,7 +171,7 @@ def test_cli_kill_and_resume_equals_one_run(long_study, tmp_path, capsys):
             "--block", "125", "--seed", "11", "--threads", "1", "--quiet", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen([sys.executable, "-m", "manoeuvre_sim.cli", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    store = out / B.STORE
+    store = out / STORE
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and len(list(store.glob("*.parquet"))) < 3:
         assert proc.poll() is None, "the run ended before it could be killed"
@@ -225,7 +228,7 @@ def test_a_worker_killed_mid_task_is_survived(long_study, cluster, tmp_path):
     th.join()
     assert killed and list(killed.values())[0], "no worker was killed in a task"
     assert not res.interrupted
-    pd.testing.assert_frame_equal(read_store(tmp_path / B.STORE), read_store(ref_out / B.STORE))
+    pd.testing.assert_frame_equal(read_store(tmp_path / STORE), read_store(ref_out / STORE))
     _same_tables(ref, res)
 
 
@@ -338,10 +341,10 @@ def test_merge_two_disjoint_runs_equals_one_run(local_study, tmp_path):
     local, _ = local_study
     B.run_spec(_spec(games_per_pairing=16), out_dir=tmp_path / "a", boot=0)
     B.run_spec(_spec(games_per_pairing=8, first_game=16), out_dir=tmp_path / "b", boot=0)
-    merged = tmp_path / "all" / B.STORE
+    merged = tmp_path / "all" / STORE
     merged.mkdir(parents=True)
     for part in ("a", "b"):
-        for f in (tmp_path / part / B.STORE).glob("*.parquet"):
+        for f in (tmp_path / part / STORE).glob("*.parquet"):
             shutil.copy(f, merged / f.name)
     played = {"n": 0}
 

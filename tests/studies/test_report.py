@@ -21,10 +21,10 @@ pypdf = pytest.importorskip("pypdf")
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     """A tiny balance study as `balance --out` writes it."""
-    from manoeuvre_sim.analyses.manoeuvre import balance
+    from manoeuvre_sim.studies import balance
 
     out = tmp_path_factory.mktemp("study")
-    res = balance.run(["France", "Russia"], games_per_pairing=6, seed=7, out_dir=out,
+    res = balance.run("manoeuvre", ["France", "Russia"], games_per_pairing=6, seed=7, out_dir=out,
                       threads=1, block=6)  # fmt: skip
     res.write(out)
     return out
@@ -331,10 +331,10 @@ def test_fire_odds_page_numbers():
 def test_play_style_pages_when_the_study_compared_styles(tmp_path, capsys):
     """A balance study run with --policies brings a heatmap per further style and the
     play-style sensitivity chart into the report, listed in the contents."""
-    from manoeuvre_sim.analyses.manoeuvre import balance
+    from manoeuvre_sim.studies import balance
 
     d = tmp_path / "styles"
-    res = balance.run(["France", "Russia"], games_per_pairing=4, seed=2, out_dir=d, threads=1,
+    res = balance.run("manoeuvre", ["France", "Russia"], games_per_pairing=4, seed=2, out_dir=d, threads=1,
                       policies=["balanced", "attritional"], block=4)  # fmt: skip
     res.write(d)
     pdf = tmp_path / "r.pdf"

@@ -41,13 +41,16 @@ def hex_studies(tmp_path_factory):
     """One small study of each kind, written as its command writes it."""
     from manoeuvre_sim.analyses.hexgame import ladder as HL
     from manoeuvre_sim.analyses.hexgame import setup as HS
-    from manoeuvre_sim.analyses.hexgame import variants as HV
+    from manoeuvre_sim.hexgame.variants import Variant, VariantSettings
+    from manoeuvre_sim.studies import balance
     from manoeuvre_sim.studies import whatif as W
 
     root = tmp_path_factory.mktemp("hex")
     out = {k: root / k for k in ("balance", "ladder", "setup", "whatif")}
-    HV.run([HV.Variant(), HV.Variant(border="large_blue")], ("capital", "attrition"), 20, 3,
-           out_dir=out["balance"], threads=1, command="hex balance (test)").write(out["balance"])  # fmt: skip
+    spec = balance.BalanceSpec("hex", (Variant(), Variant(border="large_blue")),
+                               policies=("capital", "attrition"), games_per_pairing=20, seed=3,
+                               threads=1, settings=VariantSettings())  # fmt: skip
+    balance.run_spec(spec, out["balance"], command="hex balance (test)").write(out["balance"])
     HL.run(HL.LadderSpec(border="large_blue", favoured="blue", max_k=3, games=20, seed=3,
                          threads=1), out_dir=out["ladder"]).write(out["ladder"])  # fmt: skip
     HS.run(HS.SetupSpec(games=120, seed=3, threads=1), out_dir=out["setup"]).write(out["setup"])
@@ -122,10 +125,10 @@ def test_a_report_of_maneuver_studies_alone(hex_studies, tmp_path, capsys, monke
 
 
 def test_a_report_of_both_games(hex_studies, tmp_path, capsys):
-    from manoeuvre_sim.analyses.manoeuvre import balance
+    from manoeuvre_sim.studies import balance
 
     bal = tmp_path / "manoeuvre"
-    res = balance.run(["France", "Russia"], games_per_pairing=4, seed=7, out_dir=bal, threads=1,
+    res = balance.run("manoeuvre", ["France", "Russia"], games_per_pairing=4, seed=7, out_dir=bal, threads=1,
                       block=4)  # fmt: skip
     res.write(bal)
     pdf, _ = _report(["--from", str(hex_studies["ladder"]), "--from", str(bal)], tmp_path, capsys)

@@ -25,10 +25,10 @@ def hex_study(root: Path, name: str = "hexbal") -> Path:
     large_red, players capital and random, 1 game per pairing (8 games)."""
     import json
 
-    from analyses.hexgame.variants import run, variant_grid
+    from manoeuvre_sim.studies.balance import run
 
     out = root / name
-    result = run(variant_grid(borders="basic,large_red"), ("capital", "random"), 1, seed=4,
-                 out_dir=out, threads=1)  # fmt: skip
+    result = run("hex", borders="basic,large_red", policies="capital,random",
+                 games_per_pairing=1, seed=4, out_dir=out, threads=1)  # fmt: skip
     (out / "manifest.json").write_text(json.dumps(result.manifest, default=str))
     return out

@@ -72,17 +72,16 @@ def test_a_job_is_built_by_the_commands_own_builder():
     """jobs_kinds.build calls each command's command_spec: the spec equals the command
     line's, an option left empty takes the command's default, and one the command does not
     take is refused in one line naming it."""
-    from manoeuvre_sim.analyses.hexgame import variants as HV
-    from manoeuvre_sim.analyses.manoeuvre import balance as B
     from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.studies import balance as B
     from manoeuvre_sim.web.jobs_kinds import build
 
     job = build("balance", {"armies": ["France", "Russia"], "policy": "", "seed": 4,
                             "games_per_pairing": 30, "precision": None})  # fmt: skip
-    want = B.command_spec("France,Russia", seed=4, games_per_pairing=30)
+    want = B.command_spec("manoeuvre", armies="France,Russia", seed=4, games_per_pairing=30)
     assert job.run.func is B.run_spec and job.run.args[0] == want
     job = build("hex balance", {"policies": "random,capital", "quality": None})
-    assert job.run.args[0] == HV.command_spec(policies="random,capital")
+    assert job.run.args[0] == B.command_spec("hex", policies="random,capital")
     with pytest.raises(UsageError, match=r"^--precision: not an option of hex whatif$"):
         build("hex whatif", {"edits": ["blue/#2/strength=5:2"], "precision": 0.02})
     with pytest.raises(UsageError, match=r"^--set: expected at least one edit"):

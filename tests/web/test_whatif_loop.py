@@ -261,7 +261,7 @@ def test_form_labels_are_words_and_the_policy_default_is_the_librarys(client, ad
 
 
 def test_the_maneuver_forms_show_the_commands_default_players(client):
-    from manoeuvre_sim.analyses.hexgame.variants import DEFAULT_POLICIES
+    from manoeuvre_sim.hexgame.variants import DEFAULT_POLICIES
 
     for address in ("/jobs/new?game=hex", "/whatif/new?game=hex"):
         r = client.get(address)
