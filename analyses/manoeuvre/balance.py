@@ -386,7 +386,8 @@ def run_spec(
             kept.append(df)
 
     rounds = play_balance(
-        pairings, [(spec.options, range(len(pairings)))], games=spec.games_per_pairing,
+        pairings, [(spec.options, range(len(pairings)))], game=GAME_KEY,
+        games=spec.games_per_pairing,
         first_game=spec.first_game, precision=spec.precision, max_games=spec.max_games,
         block=spec.block, progress=progress, threads=spec.threads, store=store,
         manifest=manifest, on_frame=on_frame, backend=backend, resume=resume,

@@ -252,7 +252,7 @@ def run_spec(
     }
     tb, tv = T.Tally(), T.Tally()
     played = play_paired(
-        [replace(p, label=BASE) for p in base_pairings], variant, games=n,
+        [replace(p, label=BASE) for p in base_pairings], variant, game="manoeuvre", games=n,
         block=base_spec.block, options=base_spec.options,
         on_frame=lambda task, df, stats, which: (tb if which == BASE else tv).add(df),
         progress=progress, threads=base_spec.threads, store=store, manifest=manifest,

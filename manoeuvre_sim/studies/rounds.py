@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manoeuvre_sim.core.games import resolve
+from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.stats import wilson_interval, z_value
 from manoeuvre_sim.core.study import Cell, Pairing, Progress, Task, blocks, play
 
@@ -245,7 +245,7 @@ def play_balance(
     pairings: Sequence[Pairing],
     groups: Sequence[tuple[object, Sequence[int]]],
     *,
-    game=None,
+    game,
     games: int,
     first_game: int = 0,
     precision: float | None = None,
@@ -261,7 +261,7 @@ def play_balance(
     every cell's 95 % interval is within ``precision`` or its pairings reached
     ``max_games``.
 
-    ``game``: a key, a game module or None (Manoeuvre); ``cells``: the cells the
+    ``game``: a key or a game module; ``cells``: the cells the
     intervals are read for (None: the game's ``balance_cells(pairings)`` if it has one,
     else :func:`side_cells`); ``groups``: ``(options, pairing indices)``, as
     :func:`play_rounds`; ``on_frame``: also called with every block (as ``study.play``
@@ -269,8 +269,8 @@ def play_balance(
     ``manifest``, ``backend``, ``resume``)."""
     g = resolve(game)
     if cells is None:
-        hook = getattr(g, "balance_cells", None)
-        cells = hook(pairings) if hook is not None else side_cells(pairings)
+        own = hook(g, "balance_cells")
+        cells = own(pairings) if own is not None else side_cells(pairings)
     outcomes = Outcomes()
 
     def count(task: Task, df, stats=None) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.core.games import get_game, hook
 from manoeuvre_sim.core.study import (
     Pairing,
     Progress,
@@ -55,7 +55,7 @@ def play_seats(
     pairs: Sequence[tuple[str, str]],
     seats: Sequence[Seat],
     *,
-    game: str | None = None,
+    game: str,
     options=None,
     manifest: dict,
     threads: int = 0,
@@ -92,11 +92,10 @@ def play_seats(
         if len(pair_frames[s.pair]) == n_seats[s.pair]:  # the whole pair: every seat
             frames.extend(pair_frames.pop(s.pair))
 
-    kw = {} if game is None else {"game": game}
-    out = play(pairings, tasks, options=options, threads=threads, store=store,
+    out = play(pairings, tasks, game=game, options=options, threads=threads, store=store,
                manifest=manifest, on_frame=on_frame,
                progress=Progress(progress, sum(t.count for t in tasks)), backend=backend,
-               resume=resume, **kw)  # fmt: skip
+               resume=resume)  # fmt: skip
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     finished = {k for k in range(len(pairs)) if k not in pair_frames and results[k].games}
     return TournamentResult(
@@ -127,9 +126,9 @@ def run(
     ``armies``; a game without one: :func:`mirror_plan`), every seat one task of ``study.play``. The result's manifest is the plan's
     (what the output records) with how the run went."""
     g = get_game(game)
-    hook = getattr(g, "tournament_plan", None)
-    if hook is not None:
-        plan = hook(players, games, seed, options=options, **game_kw)
+    own = hook(g, "tournament_plan")
+    if own is not None:
+        plan = own(players, games, seed, options=options, **game_kw)
     else:
         plan = mirror_plan(g, players, games, seed, options=options, **game_kw)
     res = play_seats(
