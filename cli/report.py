@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, game_options
-from manoeuvre_sim.core.games import DEFAULT_GAME
+from manoeuvre_sim.manoeuvre.adapter import KEY as MANOEUVRE
 
 DEFAULT_GAMES = 1000  # as balance
 
@@ -140,7 +140,7 @@ def _balance_plan(
     given_balance = next((s for s in studies if s.kind == "balance"), None)
     # Manoeuvre's part needs a balance study: run one when --from gives none, unless --from
     # gives only studies of another game (then the report is of that game alone)
-    other_games_only = bool(studies) and all(s.game != DEFAULT_GAME for s in studies)
+    other_games_only = bool(studies) and all(s.game != MANOEUVRE for s in studies)
     if given_balance is not None or other_games_only:
         given = [k for k, v in run_opts.items() if v is not None] + rule_given
         given += ["--cards"] if card_armies is not None and other_games_only else []

@@ -190,3 +190,14 @@ def span_limits(lows, highs, pad: float = 0.05, step: float = 0.1) -> tuple[floa
     lo = min(0.5, float(np.nanmin(lows))) - pad
     hi = max(0.5, float(np.nanmax(highs))) + pad
     return max(0.0, np.floor(lo / step) * step), min(1.0, np.ceil(hi / step) * step)
+
+
+def stamp_chart(fig, stamp: str | None) -> None:
+    """The footer of a stand-alone chart page (the odds charts of both games): ``stamp``
+    (the tool, rules version and date) at the left, the page's size at the right; None:
+    nothing (the caller foots the page)."""
+    if stamp is None:
+        return
+    w, h = fig.get_size_inches()
+    fig.text(0.09, 0.035, stamp, fontsize=6.5, color="0.3")
+    fig.text(0.96, 0.035, f"{w:.2f} x {h:.2f} in", fontsize=6.5, color="0.3", ha="right")

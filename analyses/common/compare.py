@@ -45,6 +45,7 @@ import pandas as pd
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.core.store import STORE
+from manoeuvre_sim.core.study import game_of
 
 KINDS = {"balance": "army", "hex balance": "variant"}  # study kind -> what a row is
 COLUMNS = ["label", "army_a", "army_b", "policy_a", "policy_b", "game", "seed", "winner"]
@@ -464,7 +465,7 @@ CELL_COLUMNS = ["row", "col", "games_a", "rate_a", "rate_a_low", "rate_a_high", 
 def compare_studies(a: Study, b: Study, confidence: float = 0.95,
                     boot: int = BOOT) -> Comparison:  # fmt: skip
     """:class:`Comparison` of two loaded studies (:func:`load`)."""
-    ga, gb = a.manifest.get("game", "manoeuvre"), b.manifest.get("game", "manoeuvre")
+    ga, gb = game_of(a.manifest), game_of(b.manifest)  # study.LEGACY_GAME
     if ga != gb:
         raise UsageError(f"compare: A ({a.name}) is a study of {ga!r} and B ({b.name}) of "
                          f"{gb!r}; compare two studies of the same game")  # fmt: skip

@@ -33,7 +33,8 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.pages import Page, page_size, study_head, text_pages, write_pages
 from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages, toc_page, toc_split
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import DEFAULT_GAME, GAMES, get_game, study_kinds
+from manoeuvre_sim.core.games import GAMES, get_game, hook, study_kinds, title
+from manoeuvre_sim.core.study import game_of
 
 # the studies every game has (written by studies/*.py): kind -> the tables its directory holds
 GENERIC_KINDS = {
@@ -74,8 +75,8 @@ def load_study(path: str | Path):
     kinds = study_kinds()
     manifest = _read_manifest(path, list(kinds))
     kind = manifest.get("study")
-    game = manifest.get("game", DEFAULT_GAME)
-    module = getattr(get_game(game), "REPORT_MODULE", None) if game in GAMES else None
+    game = game_of(manifest)  # a manifest before games had keys: study.LEGACY_GAME
+    module = hook(get_game(game), "REPORT_MODULE") if game in GAMES else None
     if game in GAMES and module is None:  # a game with no report of its own
         if kind not in GENERIC_KINDS:
             raise _bad(path, f"manifest.json: study: expected one of "
@@ -212,7 +213,7 @@ def _readable(df: pd.DataFrame) -> pd.DataFrame:
 def generic_part(studies: Sequence[GenericStudy], paper: str):
     """The sections and the cover items of a game with no report module of its own."""
     game = studies[0].game
-    cover: list[tuple[str, str]] = [("h1", GAMES[game][1])]
+    cover: list[tuple[str, str]] = [("h1", title(game))]
     for s in studies:
         cover += [*s.cover_items(), ("gap", "")]
     return [s.section(paper) for s in studies], cover
@@ -221,7 +222,7 @@ def generic_part(studies: Sequence[GenericStudy], paper: str):
 # ----------------------------------------------------------------------------- assembly
 
 
-def report_provenance(built: str, games: Sequence[str] = (DEFAULT_GAME,)) -> dict[str, str]:
+def report_provenance(built: str, games: Sequence[str]) -> dict[str, str]:
     """The footer of the report's own pages (cover, contents, methods): the rules version
     of each game the report holds."""
     return {
@@ -233,7 +234,7 @@ def report_provenance(built: str, games: Sequence[str] = (DEFAULT_GAME,)) -> dic
 
 def _short(game: str) -> str:
     """A game's name without its subtitle ("Manoeuvre", "Maneuver")."""
-    return GAMES[game][1].split(" (")[0]
+    return title(game).split(" (")[0]
 
 
 def _contents(cover: int, sections: Sequence[Section], paper: str) -> list[tuple[int, str, int]]:
@@ -262,13 +263,13 @@ def _parts(by_game: dict[str, list], paper: str, own: dict[str, str]):
     sections: list[Section] = []
     cover: list[tuple[str, str]] = []
     for game, group in by_game.items():
-        module = getattr(get_game(game), "REPORT_MODULE", None)
+        module = hook(get_game(game), "REPORT_MODULE")
         if module is None:
             secs, items = generic_part(group, paper)
         else:
             part = importlib.import_module(module)
             secs, items = part.sections(group, paper, own), part.cover_items(group)
-        if len(by_game) == 1 and items and items[0] == ("h1", GAMES[game][1]):
+        if len(by_game) == 1 and items and items[0] == ("h1", title(game)):
             items = items[1:]
         sections.extend(secs)
         cover.extend([*items, ("gap", "")])

@@ -33,6 +33,7 @@ import pandas as pd
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.core.store import STORE
+from manoeuvre_sim.core.study import game_of
 
 MAX_STUDIES = 500  # directories listed at most (a folder of studies, not a disk)
 SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")  # a table's name, as served
@@ -66,16 +67,15 @@ class StudyInfo:
 
     @property
     def game(self) -> str:
-        return str(self.manifest.get("game", "manoeuvre")) if self.manifest else "?"
+        return str(game_of(self.manifest)) if self.manifest else "?"  # study.LEGACY_GAME
 
     @property
     def game_title(self) -> str:
         """The game's name as pages show it (the registry's title before its parenthesis:
         ``Manoeuvre``, ``Maneuver``); the key when the registry lacks it."""
-        from manoeuvre_sim.core.games import GAMES
+        from manoeuvre_sim.core.games import GAMES, title
 
-        entry = GAMES.get(self.game)
-        return entry[1].split(" (")[0] if entry else self.game
+        return title(self.game).split(" (")[0] if self.game in GAMES else self.game
 
     @property
     def kind(self) -> str:

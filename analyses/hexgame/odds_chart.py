@@ -26,8 +26,8 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
-from manoeuvre_sim.analyses.common.chart_style import text_colour  # noqa: E402
-from manoeuvre_sim.analyses.manoeuvre.odds_chart import PAPER_INCHES, _stamp  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import stamp_chart, text_colour  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import PAPER_INCHES  # noqa: E402
 from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION  # noqa: E402
 from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES  # noqa: E402
@@ -88,7 +88,7 @@ def results_page(
         paragraphs = (*NOTES[:-1], note) if note else NOTES  # as tall either way (Letter)
         notes = "\n".join(part for line in paragraphs for part in textwrap.wrap(line, 138) + [""])
         fig.text(0.6 / w, (2.95 + dy) / h, notes.rstrip(), va="top", fontsize=7.2, linespacing=1.35)
-        _stamp(fig, stamp)
+        stamp_chart(fig, stamp)
 
     return draw
 

@@ -293,8 +293,8 @@ def run_spec(
             progress(done["games"], total)
 
     outcome = play(
-        pairings, tasks, options=spec.options, threads=spec.threads, store=store,
-        manifest=manifest, on_frame=pairs.on_frame, progress=tick, backend=backend,
+        pairings, tasks, game="manoeuvre", options=spec.options, threads=spec.threads,
+        store=store, manifest=manifest, on_frame=pairs.on_frame, progress=tick, backend=backend,
         resume=resume, stats=set(range(nbase)) if observed is not None else False,
     )  # fmt: skip
     cards, copies = _card_frames(ids, observed, plan, pairs.abl_sums)

@@ -382,8 +382,8 @@ def run_spec(spec: NeglectSpec, progress: Callable[[int, int], None] | None = No
             progress(done[0], total)
 
     out = play(
-        pairings, tasks, options=spec.options, threads=spec.threads, on_frame=on_frame,
-        progress=prog, stats=True,
+        pairings, tasks, game="manoeuvre", options=spec.options, threads=spec.threads,
+        on_frame=on_frame, progress=prog, stats=True,
     )  # fmt: skip
     cards = pd.concat([card_frame(p, sums[p]) for p in spec.policies], ignore_index=True)
     pol = pd.DataFrame([policy_row(p, spec.opponent or p, sums[p]) for p in spec.policies])

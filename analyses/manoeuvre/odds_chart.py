@@ -28,6 +28,7 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import stamp_chart  # noqa: E402
 from manoeuvre_sim.analyses.common.pages import PAPER_INCHES  # noqa: E402
 from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
 from manoeuvre_sim.manoeuvre import RULES_VERSION
@@ -84,7 +85,7 @@ def _assault(fig, label, strengths, defenses, probs, stamp: str | None) -> None:
     _assault_heading(fig, label)
     _band_legend(fig)
     fig.text(0.09, 0.075, "\n".join(textwrap.wrap(RULE_REFS, 150)), fontsize=6.5, va="top")
-    _stamp(fig, stamp)
+    stamp_chart(fig, stamp)
 
 
 def _assault_cell(ax, x0: int, y0: int, p, fs: float) -> None:
@@ -165,14 +166,6 @@ def _band_legend(fig) -> None:
             )
         )
         fig.text(x + 0.045, y + 0.008, name, va="center", fontsize=8)
-
-
-def _stamp(fig, stamp: str | None) -> None:
-    if stamp is None:
-        return
-    w, h = fig.get_size_inches()
-    fig.text(0.09, 0.035, stamp, fontsize=6.5, color="0.3")
-    fig.text(0.96, 0.035, f"{w:.2f} x {h:.2f} in", fontsize=6.5, color="0.3", ha="right")
 
 
 # the dice printed on the unit cards' bombard and volley values (data/armies), and 1d8 / 2d10
@@ -269,7 +262,7 @@ def fire_page(
                  va="bottom")  # fmt: skip
         fig.text(0.6 / w, 1.68 / h, "A d10, whatever the target: 1-4, 5-8, 9-10 give "
                  + ", ".join(parts) + ".", fontsize=8, va="top")  # fmt: skip
-        _stamp(fig, stamp)
+        stamp_chart(fig, stamp)
 
     return draw
 

@@ -6,19 +6,47 @@ prepare its data and to play blocks of games into records, and does everything e
 A game is a module (OpenSpiel's and pgx's registries by short name are the model; our
 contract is a block of games, not a step, so no Python runs per move)::
 
-    from manoeuvre_sim.core.games import get_game
+    from manoeuvre_sim.core.games import get_game, hook
     game = get_game("manoeuvre")       # imported on first use: no numba at import
+    cost = hook(game, "policy_cost")   # an optional hook, or its declared default
 
-The registry maps a key to a module path; a module is imported only when asked for, so
-``--help`` and the generic modules import no game. :class:`Game` lists what a game module
-defines (``manoeuvre/adapter.py`` is the reference; ``tests/studies/coin_game.py`` a toy one in pure
-Python).
+The registry (:data:`GAMES`) maps a key to a module path; a module is imported only when
+asked for, so ``--help`` and the generic modules import no game. :class:`Game` lists what
+a game module must define (``manoeuvre/adapter.py`` is the reference;
+``tests/studies/coin_game.py`` a toy one in pure Python), :data:`HOOKS` what it may define
+(each optional hook's one name, signature, what it returns and its default); both are
+checked when a game is loaded (:func:`checked`), and shared code reads an optional hook
+through :func:`hook` alone.
+
+Registering a game without editing the library: besides the two built-in games, the
+registry reads
+
+- the entry points of the group ``manoeuvre_sim.games`` (``importlib.metadata``) of the
+  installed distributions: the name is the key, the value the game's module, e.g. in a
+  plug-in's ``pyproject.toml``::
+
+      [project.entry-points."manoeuvre_sim.games"]
+      coin = "my_coin_game.adapter"
+
+- the environment variable ``MANOEUVRE_SIM_GAMES``: ``KEY=MODULE`` items separated by
+  commas, e.g. ``MANOEUVRE_SIM_GAMES="coin=tests.studies.coin_game"``.
+
+A registered game's title is its module's ``TITLE``, read when it is first loaded. A bad
+entry (not ``KEY=MODULE``, a key that is not a short lower-case name or is already taken,
+a module name that is not a dotted Python name, an entry point naming an attribute) is
+refused in one line (a UsageError), raised by every use of the registry (:data:`GAMES` is
+read on first use, not at import, so the package still imports and ``--help`` pays nothing
+for the entry points).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Iterable
+import os
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from manoeuvre_sim.core.errors import UsageError
@@ -29,12 +57,98 @@ Pairing = Any
 
 # key -> (module, full title). The key is what users type and what a manifest records
 # (``"game"``); Maneuver (the rules folder's 001 hex wargame) is ``hex``, never named after
-# itself, as it differs from Manoeuvre by one letter.
-GAMES: dict[str, tuple[str, str]] = {
+# itself, as it differs from Manoeuvre by one letter. The built-in games, then those
+# registered from outside (:func:`_registered`); a registered game's title is None until
+# its module is loaded (:func:`title`).
+BUILT_IN: dict[str, tuple[str, str]] = {
     "manoeuvre": ("manoeuvre_sim.manoeuvre.adapter", "Manoeuvre (GMT Games)"),
     "hex": ("manoeuvre_sim.hexgame.adapter", "Maneuver (the introductory hex wargame, rules 001)"),
 }
-DEFAULT_GAME = "manoeuvre"  # what a study plays, and a store without a "game" field holds
+ENTRY_POINTS = "manoeuvre_sim.games"  # the entry-point group a plug-in game registers in
+ENV = "MANOEUVRE_SIM_GAMES"  # KEY=MODULE[,KEY=MODULE...]: games registered for a process
+_KEY = re.compile(r"[a-z][a-z0-9_-]*")
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _registered(env: str | None, entry_points: Iterable[Any]) -> tuple[dict, str | None]:
+    """The games registered from outside the library, ``key -> (module, None)``, from the
+    entry points (``name``, ``value``) and then ``env`` (a later one of a key is an error),
+    and the first bad entry's one-line message (None if all are good)."""
+    out: dict[str, tuple[str, None]] = {}
+
+    def add(key: str, module: str, where: str) -> str | None:
+        if not _KEY.fullmatch(key):
+            return f"{where}: the key {key!r} is not a short lower-case name (e.g. coin)"
+        if not _MODULE.fullmatch(module):
+            return f"{where}: {module!r} is not a module name (e.g. my_game.adapter)"
+        if key in BUILT_IN or key in out:
+            return f"{where}: the game {key!r} is registered already"
+        out[key] = (module, None)
+        return None
+
+    for ep in entry_points:
+        where = f"entry point {ep.name} = {ep.value!r} ({ENTRY_POINTS})"
+        if ":" in ep.value:
+            return out, f"{where}: expected a module, not an attribute of one"
+        if bad := add(ep.name, ep.value.strip(), where):
+            return out, bad
+    for item in filter(None, (x.strip() for x in (env or "").split(","))):
+        key, eq, module = (x.strip() for x in item.partition("="))
+        where = f"{ENV} {item!r}"
+        if not eq:
+            return out, f"{where}: expected KEY=MODULE, e.g. coin=tests.studies.coin_game"
+        if bad := add(key, module, where):
+            return out, bad
+    return out, None
+
+
+def _entry_points() -> Iterable[Any]:
+    from importlib.metadata import entry_points
+
+    return entry_points(group=ENTRY_POINTS)
+
+
+class Registry(MutableMapping):
+    """``key -> (module, title)``: the built-in games, then the games registered from
+    outside (entry points, :data:`ENV`), read on the registry's first use (not at import:
+    reading the installed distributions' entry points takes a tenth of a second, which
+    ``--help`` and every worker process would pay). A bad registration raises its
+    UsageError on every use until it is mended."""
+
+    def __init__(self, built_in: Mapping[str, tuple[str, str]]) -> None:
+        self._games: dict[str, tuple[str, str | None]] = dict(built_in)
+        self._read = False
+
+    def _all(self) -> dict[str, tuple[str, str | None]]:
+        if not self._read:
+            plugins, bad = _registered(os.environ.get(ENV), _entry_points())
+            if bad is not None:
+                raise UsageError(bad)
+            for key, entry in plugins.items():
+                self._games.setdefault(key, entry)
+            self._read = True
+        return self._games
+
+    def __getitem__(self, key: str) -> tuple[str, str | None]:
+        return self._all()[key]
+
+    def __setitem__(self, key: str, entry: tuple[str, str | None]) -> None:
+        self._all()[key] = entry
+
+    def __delitem__(self, key: str) -> None:
+        del self._all()[key]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return f"Registry({self._games!r}{'' if self._read else ', registrations unread'})"
+
+
+GAMES = Registry(BUILT_IN)
 
 
 @runtime_checkable
@@ -72,11 +186,8 @@ class Game(Protocol):
         ``VICTORY_KINDS`` (tuple[str, ...], the ``victory`` column's values),
         ``EXTRA_COLUMNS`` (tuple[str, ...], the game's columns after the core ones),
         ``STATS_DIR`` (str, the directory beside the store for the per-game arrays).
-    Report (optional: a game without them has no part in ``manoeuvre-sim report``)
-        ``STUDY_KINDS`` (tuple[str, ...], the ``study`` of the manifests its study commands
-        write, in report order); ``REPORT_MODULE`` (str, the module of ``analyses/`` that
-        reads those directories back and lays out the game's report section: imported by
-        the report alone, by name, so the library never imports it).
+    Optional hooks
+        :data:`HOOKS`: each with one signature and a default; read through :func:`hook`.
     """
 
     KEY: str
@@ -120,9 +231,163 @@ MEMBERS = (
 )  # fmt: skip
 
 
+_NONE: Mapping[str, Any] = MappingProxyType({})  # the default of a table a game may define
+
+
+def _scripted_seat(spec: str) -> float:
+    """``policy_cost``'s default: every seat half a game of the scripted players."""
+    return 0.5
+
+
+def _is(types: type | tuple[type, ...], what: str) -> Callable[[Any], str | None]:
+    return lambda v: None if isinstance(v, types) else what
+
+
+def _function(v: Any) -> str | None:
+    return None if callable(v) else "a function"
+
+
+def _module_path(v: Any) -> str | None:
+    ok = isinstance(v, str) and _MODULE.fullmatch(v)
+    return None if ok else "a module's dotted name (str), e.g. my_game.report"
+
+
+def _strings(v: Any) -> str | None:
+    ok = isinstance(v, tuple) and all(isinstance(x, str) for x in v)
+    return None if ok else "a tuple of str"
+
+
+def _mapping(value_ok: Callable[[Any], bool], what: str) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        ok = isinstance(v, Mapping) and all(
+            isinstance(k, str) and value_ok(x) for k, x in v.items()
+        )
+        return None if ok else what
+
+    return check
+
+
+def _numba_cache(v: Any) -> str | None:
+    ok = (isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str)
+          and (v[1] is None or isinstance(v[1], str)))  # fmt: skip
+    return None if ok else "a (prefix, folder or None) tuple of str"
+
+
+def _edit_kind(x: Any) -> bool:
+    return (isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], int)
+            and isinstance(x[1], int) and isinstance(x[2], str))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Hook:
+    """An optional member of a game module: its one ``name``, how it is written
+    (``form``: the signature of a function, the type of a constant), what it is for and
+    must return (``meaning``), what a game without it gets (``default``; None where the
+    caller's own way is the default, named in ``meaning``) and the check a loaded game's
+    value must pass (``check(value)``: None, or what was expected)."""
+
+    name: str
+    form: str
+    meaning: str
+    default: Any
+    check: Callable[[Any], str | None]
+
+
+def _hooks(*hooks: Hook) -> dict[str, Hook]:
+    return {h.name: h for h in hooks}
+
+
+# Every optional hook of a game, in one table (docs/studies.md "What a game may add"). The
+# signatures of tournament_plan and simulate_plan are each game's own today (Manoeuvre's
+# take its set-up keywords, Maneuver's its Options): the form says what both accept.
+HOOKS: dict[str, Hook] = _hooks(
+    Hook("policy_cost", "policy_cost(spec: str) -> float",
+         "one seat's share of a game's cost with the player spec, in games of the scripted "
+         "players (a scripted seat: 0.5); the workbench bounds a job by it; a bad spec "
+         "raises a UsageError", _scripted_seat, _function),
+    Hook("balance_cells", "balance_cells(pairings: Sequence[Pairing]) -> list[Cell]",
+         "the cells a balance study reads its intervals for (None: studies.rounds."
+         "side_cells, a pair of sides with both seatings pooled)", None, _function),
+    Hook("tournament_plan",
+         "tournament_plan(players, games: int, seed: int, *, options=None, **game_kw) "
+         "-> TournamentPlan",
+         "the seats of a tournament of players (core.study.TournamentPlan; None: "
+         "studies.tournament.mirror_plan); game_kw: the game's own keywords (Manoeuvre's "
+         "armies, setup ...)", None, _function),
+    Hook("simulate_plan", "simulate_plan(run, options_or_prepared, *, block: int, **kw) "
+         "-> SimulatePlan",
+         "what simulate plays (core.study.SimulatePlan; None: studies.simulate.plan); "
+         "each game's own arguments today: Manoeuvre's (config, prepared, *, block, "
+         "card_bits=False), Maneuver's (run_manifest, options, *, block)", None, _function),
+    Hook("simulate_manifest",
+         "simulate_manifest(config, prepared, frame, outcome, *, block: int) -> dict",
+         "simulate's run manifest once outcome (a PlayOutcome) played frame (None: the "
+         "plan's manifest)", None, _function),
+    Hook("FIX_EDIT_KINDS", "FIX_EDIT_KINDS: dict[str, tuple[int, int, str]]",
+         "the balance fixer's edit kinds: kind -> (default cost of a step, default range, "
+         "what a step is); with fix_edits and apply_side_edits, or none of the three",
+         _NONE, _mapping(_edit_kind, "a dict of str -> (int, int, str)")),
+    Hook("fix_edits",
+         "fix_edits(side, costs: Mapping[str, tuple[int, int]]) -> list[tuple[str, str, int]]",
+         "the fixer's candidate edits of a side: (edit text, kind, steps)", None, _function),
+    Hook("apply_side_edits",
+         "apply_side_edits(side, edits: Sequence[str]) -> tuple[side, list[str]]",
+         "the side with the edit texts applied, and the printed changes in words; a bad "
+         "edit raises a UsageError", None, _function),
+    Hook("WARMUP", "WARMUP: dict[str, float]",
+         "the warm-up kinds of core.warmup: kind -> about how many seconds it compiles "
+         "cold; with warmup_kernel", _NONE, _mapping(
+             lambda x: isinstance(x, int | float), "a dict of str -> seconds")),
+    Hook("warmup_kernel", "warmup_kernel(kind: str) -> tuple[Dispatcher, tuple]",
+         "the batch kernel of a WARMUP kind and the arguments of two games", None, _function),
+    Hook("NUMBA_CACHE", "NUMBA_CACHE: tuple[str, str | None]",
+         "the prefix of the game's numba cache directories and its kernels' folder under "
+         "manoeuvre_sim/ (None: every kernel outside another game's folder); read from the "
+         "adapter's source by core.numba_cache (None: no cache of its own)", None,
+         _numba_cache),
+    Hook("STUDY_KINDS", "STUDY_KINDS: tuple[str, ...]",
+         "the study of the manifests its study commands write, in report order (a game "
+         "without them has no part in manoeuvre-sim report but the generic one)", (),
+         _strings),
+    Hook("REPORT_MODULE", "REPORT_MODULE: str",
+         "the module of analyses/ that reads the game's studies back and lays out its "
+         "report section, imported by the report alone, by name (None: the generic part)",
+         None, _module_path),
+    Hook("OWN_STUDIES", "OWN_STUDIES: dict[str, str]",
+         "the game's own study kinds: kind -> the study module's dotted name "
+         "(studies.find); the shared kinds are studies.SHARED_KINDS", _NONE,
+         _mapping(lambda x: _module_path(x) is None, "a dict of kind -> module name")),
+    Hook("WEB_MODULE", "WEB_MODULE: str",
+         "the module of the game's parts of the workbench (its odds forms and pages, board "
+         "drawing, replay, what-if form), imported by the web alone, by name (None: none)",
+         None, _module_path),
+    Hook("rebuild_trace", "rebuild_trace(header: dict, events: list[dict]) -> dict",
+         "the final position of a JSONL trace of the game, rebuilt from its events alone "
+         "(core.trace_reader.rebuild; a contradiction raises trace_reader.TraceError; None: "
+         "its traces are read, not rebuilt)", None, _function),
+)  # fmt: skip
+
+# hooks a game defines together or not at all
+TOGETHER = (("FIX_EDIT_KINDS", "fix_edits", "apply_side_edits"), ("WARMUP", "warmup_kernel"))
+
+
+def hook(game: Game, name: str) -> Any:
+    """The game's hook ``name`` (a key of :data:`HOOKS`), or its declared default: how
+    shared code reads an optional member of a game."""
+    if name not in HOOKS:
+        raise ValueError(f"{name!r} is not a hook of games.HOOKS")
+    return getattr(game, name, HOOKS[name].default)
+
+
+def keys() -> tuple[str, ...]:
+    """Every registered game's key, in registry order (a bad registration: UsageError)."""
+    return tuple(GAMES)
+
+
 def get_game(key: str) -> Game:
     """The game of ``key`` (a key of :data:`GAMES`), its module imported on first use; a
-    UsageError of one line for a key that names no game or a game that is not installed."""
+    UsageError of one line for a key that names no game or a game that is not installed
+    (and for a bad registration of any game: :data:`ENV`, :data:`ENTRY_POINTS`)."""
     if key not in GAMES:
         raise UsageError(f"game {key!r}: expected one of {', '.join(GAMES)}")
     path, title = GAMES[key]
@@ -131,10 +396,20 @@ def get_game(key: str) -> Game:
     except ModuleNotFoundError as e:
         if e.name != path:  # the module is there; something it imports is not
             raise
-        raise UsageError(
-            f"game {key!r} ({title}): its module {path} is not in this installation"
-        ) from None
-    return checked(module, key)
+        named = f"{key!r} ({title})" if title else repr(key)
+        raise UsageError(f"game {named}: its module {path} is not in this installation") from None
+    game = checked(module, key)
+    if title is None:  # a registered game: its title is its module's
+        GAMES[key] = (path, game.TITLE)
+    return game
+
+
+def title(key: str) -> str:
+    """The full title of the game of ``key`` (a registered game's module is loaded)."""
+    entry = GAMES.get(key)
+    if entry is not None and entry[1] is not None:
+        return entry[1]
+    return get_game(key).TITLE
 
 
 def load_game(module_name: str) -> Game:
@@ -144,27 +419,39 @@ def load_game(module_name: str) -> Game:
 
 
 def checked(module: Any, key: str | None = None) -> Game:
-    """``module`` if it defines every member of :class:`Game` (and ``KEY == key``), else a
-    UsageError of one line naming what is missing."""
+    """``module`` if it defines every member of :class:`Game` (and ``KEY == key``) and every
+    hook of :data:`HOOKS` it defines is of its declared form, else a UsageError of one line
+    naming the game and what is missing or wrong."""
     missing = [m for m in MEMBERS if not hasattr(module, m)]
     name = getattr(module, "__name__", repr(module))
     if missing:
         raise UsageError(f"game {name}: does not define {', '.join(missing)} (games.Game)")
     if key is not None and key != module.KEY:
         raise UsageError(f"game {name}: its KEY is {module.KEY!r}, registered as {key!r}")
+    for h in HOOKS.values():
+        if hasattr(module, h.name) and (want := h.check(getattr(module, h.name))):
+            got = type(getattr(module, h.name)).__name__
+            raise UsageError(f"game {name}: its hook {h.name}: expected {want}, got {got} "
+                             f"(games.HOOKS: {h.form})")  # fmt: skip
+    for group in TOGETHER:
+        has = [n for n in group if hasattr(module, n)]
+        if has and len(has) != len(group):
+            lacks = ", ".join(n for n in group if n not in has)
+            raise UsageError(f"game {name}: defines {', '.join(has)} but not {lacks} "
+                             "(games.TOGETHER: all of them or none)")  # fmt: skip
     return module
 
 
 def study_kinds() -> dict[str, str]:
     """Every study kind a report can read, ``kind -> game key``, in registry order (each
     game's ``STUDY_KINDS``; its module imported, no numba)."""
-    return {kind: key for key in GAMES for kind in getattr(get_game(key), "STUDY_KINDS", ())}
+    return {kind: key for key in keys() for kind in hook(get_game(key), "STUDY_KINDS")}
 
 
-def resolve(game: Game | str | None) -> Game:
-    """A game given by key, as a module, or None (the default game)."""
+def resolve(game: Game | str) -> Game:
+    """A game given by key or as a module (a study always names its game: no default)."""
     if game is None:
-        return get_game(DEFAULT_GAME)
+        raise UsageError("a study names its game: expected a key of the registry or a game")
     if isinstance(game, str):
         return get_game(game)
     return checked(game)

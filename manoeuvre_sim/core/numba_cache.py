@@ -47,16 +47,16 @@ def _declared(path: Path) -> dict:
 
 
 def game_caches() -> tuple[tuple[str, str | None, tuple[str, ...]], ...]:
-    """Each registered game's kernels (``core.games.GAMES``, the one list of games; a game
-    whose adapter lies outside the package, or declares no ``NUMBA_CACHE``, has none): the
+    """Each built-in game's kernels (``core.games.BUILT_IN``: the games of the package; a
+    game registered from outside it, or one that declares no ``NUMBA_CACHE``, has none): the
     prefix of its cache directories, the folder of its own kernels (None: every kernel not
     in another game's folder) and what they are compiled from, relative to the package (a
     directory stands for every ``*.py`` under it; tests/core/test_numba_cache.py checks that
     every module with a kernel is some game's source)."""
-    from manoeuvre_sim.core.games import GAMES
+    from manoeuvre_sim.core.games import BUILT_IN
 
     out = []
-    for module, _ in GAMES.values():
+    for module, _ in BUILT_IN.values():
         parts = module.split(".")
         path = PACKAGE.joinpath(*parts[1:]).with_suffix(".py")
         if parts[0] != PACKAGE.name or not path.is_file():

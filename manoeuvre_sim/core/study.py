@@ -2,7 +2,7 @@
 
 This layer is the same for every game (``games/``: a game prepares its data and plays blocks
 of games; everything else is here): it imports no game, only the registry, and plays the
-game a study names (default Manoeuvre). A study (the balance matrix, a what-if, a style comparison) is a list of :class:`Pairing`
+game a study names (always: there is no default game). A study (the balance matrix, a what-if, a style comparison) is a list of :class:`Pairing`
 — two armies, two policies and a block seed — and a list of :class:`Task`. Game ``i`` of a
 pairing is seeded from ``(pairing.seed, i)`` alone, and a pairing's seed from the master
 seed and the two armies' *seeding names* alone (:func:`pairing_seed`), so:
@@ -19,8 +19,10 @@ stays flat in the number of games. A KeyboardInterrupt stops the run after the t
 flight is discarded; everything finished stays on disk.
 
 Every part's manifest names its game (``"game"``: a key of ``games.GAMES``); a store of one
-game is never resumed or merged as another's (a part written before games had keys holds
-Manoeuvre's games).
+game is never resumed or merged as another's. The one legacy rule: a manifest without a
+``"game"`` (a store or study written before games had keys, issue 25) holds Manoeuvre's
+games (:data:`LEGACY_GAME`, read through :func:`game_of`), so old stores still resume and
+old studies still open; everything written since names its game.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import DEFAULT_GAME, Game, load_game, resolve
+from manoeuvre_sim.core.games import Game, load_game, resolve
 
 
 @dataclass(frozen=True)
@@ -184,11 +186,23 @@ VOLATILE = frozenset(
 )  # fmt: skip
 
 
+# what a manifest without a "game" field holds: it was written before games had keys, when
+# Manoeuvre was the only game (a legacy rule for reading old stores and studies, never a
+# default for a study: a study always names its game)
+LEGACY_GAME = "manoeuvre"
+
+
+def game_of(manifest: dict) -> str:
+    """The game a manifest's games are of: its ``"game"``, or :data:`LEGACY_GAME` for a
+    manifest written before games had keys."""
+    return manifest.get("game", LEGACY_GAME)
+
+
 def identity(manifest: dict) -> dict:
     """What decides a study's games: its manifest without the :data:`VOLATILE` keys and
     without where each army file was read from (its data hash stays)."""
     out = {k: v for k, v in manifest.items() if k not in VOLATILE}
-    out.setdefault("game", DEFAULT_GAME)  # written before games had keys: Manoeuvre's
+    out["game"] = game_of(out)  # written before games had keys: LEGACY_GAME's
     if isinstance(out.get("armies"), list):
         out["armies"] = [
             {k: v for k, v in a.items() if k != "source"} if isinstance(a, dict) else a
@@ -264,7 +278,7 @@ def task_meta(p: Pairing, task: Task) -> dict:
     }
 
 
-def stats_path(store: Path, label: str, task: Task, game: Game | str | None = None) -> Path:
+def stats_path(store: Path, label: str, task: Task, game: Game | str) -> Path:
     """Where a task's per-game statistics go: beside the store, in the game's ``STATS_DIR``
     (Manoeuvre's card statistics: ``DIR/card_stats/``)."""
     name = part_name(label, task).replace(".parquet", ".npz")
@@ -297,9 +311,7 @@ def _on_disk(store: Path, p: Pairing, task: Task, want: dict, stats: bool, game:
     return not stats or stats_path(store, p.label, task, game).exists()
 
 
-def _read_done(
-    store: Path, p: Pairing, task: Task, stats: bool, game: Game | str | None = None
-) -> tuple:
+def _read_done(store: Path, p: Pairing, task: Task, stats: bool, game: Game | str) -> tuple:
     import pandas as pd
 
     game = resolve(game)
@@ -334,7 +346,7 @@ def play(
     pairings: Sequence[Pairing],
     tasks: Iterable[Task],
     *,
-    game: Game | str | None = None,
+    game: Game | str,
     options: Any = None,
     threads: int = 0,
     store: str | Path | None = None,
@@ -353,7 +365,7 @@ def play(
     ----------
     pairings : the study's pairings; a task names one by index.
     tasks : the blocks of games to play.
-    game : the game played (``games.Game``, or its key; None: Manoeuvre).
+    game : the game played (``games.Game``, or its key; always given: no default).
     options : the game's rule switches (its ``Options``; None: their defaults).
     threads : 0 for all cores (the local backend's numba threads).
     store : a directory; each task's games are written to ``store/<part_name>`` (atomically)

@@ -28,12 +28,12 @@ import sys
 import threading
 import time
 
-from manoeuvre_sim.core.games import GAMES, get_game
+from manoeuvre_sim.core.games import get_game, hook, keys
 
 
 def _game_of_kind() -> dict[str, str]:
     """Every warm-up kind of every registered game, ``kind -> game key``."""
-    return {kind: key for key in GAMES for kind in getattr(get_game(key), "WARMUP", {})}
+    return {kind: key for key in keys() for kind in hook(get_game(key), "WARMUP")}
 
 
 # about how long each kind compiles cold on 2 cores (the games' WARMUP), and the kinds

@@ -258,7 +258,7 @@ __all__ = [
     "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
     "play_block", "prepare", "read_stats", "side_hash", "simulate_plan", "STUDY_KINDS",
     "tournament_plan", "balance_cells",
-    "REPORT_MODULE", "policy_cost",
+    "REPORT_MODULE", "policy_cost", "rebuild_trace",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``), per
@@ -268,6 +268,14 @@ __all__ = [
 # rollout searching the moves, about 9 searching the combats too); the upper figures
 # rounded up (a job's bound errs towards less work).
 ROLLOUT_COST = {"moves": 2.0, "all": 10.0}
+
+
+def rebuild_trace(header: dict, events: list[dict]) -> dict:
+    """A JSONL trace's final position, from its events alone (``hexgame/trace_rebuild.py``;
+    the ``rebuild_trace`` hook, ``core.trace_reader.rebuild``)."""
+    from manoeuvre_sim.hexgame.trace_rebuild import rebuild_trace as rebuild
+
+    return rebuild(header, events)
 
 
 def policy_cost(spec: str) -> float:

@@ -58,6 +58,7 @@ __all__ = [
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
     "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
+    "rebuild_trace",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a
@@ -424,6 +425,14 @@ def warmup_kernel(kind: str):
         cs = np.zeros((0, 2, 0, NCS), dtype=np.int32)
         return batch.play_range_search, (1, 0, 0, n, P.tables, pol, params, scfg, opt, out, cs)
     raise ValueError(f"unknown kernel {kind!r}; expected one of {', '.join(WARMUP)}")
+
+
+def rebuild_trace(header: dict, events: list[dict]) -> dict:
+    """A JSONL trace's final position, from its events alone (``trace_rebuild.py``; the
+    ``rebuild_trace`` hook, ``core.trace_reader.rebuild``)."""
+    from manoeuvre_sim.manoeuvre.trace_rebuild import rebuild_trace as rebuild
+
+    return rebuild(header, events)
 
 
 def policy_cost(spec: str) -> float:

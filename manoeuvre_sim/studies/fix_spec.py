@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import resolve
+from manoeuvre_sim.core.games import hook, resolve
 
 DEFAULT_BAND = (0.45, 0.55)
 DEFAULT_BUDGET = 6
@@ -49,8 +49,8 @@ def parse_band(text: str | tuple, flag: str = "--target") -> tuple[float, float]
 
 def edit_kinds(g) -> dict[str, tuple[int, int, str]]:
     """The game's edit kinds (its ``FIX_EDIT_KINDS`` hook), a UsageError without them."""
-    kinds = getattr(g, "FIX_EDIT_KINDS", None)
-    if not kinds or not hasattr(g, "fix_edits") or not hasattr(g, "apply_side_edits"):
+    kinds = hook(g, "FIX_EDIT_KINDS")  # games.TOGETHER: with fix_edits, apply_side_edits
+    if not kinds:
         raise UsageError(f"fix: the game {g.KEY!r} offers no edits to the fixer (it has no "
                          "FIX_EDIT_KINDS, fix_edits, apply_side_edits)")  # fmt: skip
     return dict(kinds)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manoeuvre_sim.core.games import resolve
+from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.stats import wilson_interval, z_value
 from manoeuvre_sim.core.study import Cell, Pairing, Progress, Task, blocks, play
 
@@ -268,8 +268,8 @@ def play_balance(
     ``manifest``, ``backend``, ``resume``)."""
     g = resolve(game)
     if cells is None:
-        hook = getattr(g, "balance_cells", None)
-        cells = hook(pairings) if hook is not None else side_cells(pairings)
+        own = hook(g, "balance_cells")
+        cells = own(pairings) if own is not None else side_cells(pairings)
     outcomes = Outcomes()
 
     def count(task: Task, df, stats=None) -> None:

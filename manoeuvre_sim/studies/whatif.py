@@ -137,7 +137,7 @@ def play_paired(
     base: Sequence[Pairing],
     variant: Mapping[int, Pairing],
     *,
-    game=None,
+    game,
     games: int,
     block: int,
     options=None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import hook
 
 
 def confine(root: Path, relative: str, what: str = "--study") -> Path:
@@ -91,7 +92,7 @@ MAX_REPLAY_COST = 10_000  # one replayed game, in games of the scripted players 
 def seat_cost(game):
     """The game's ``policy_cost`` (one seat's share of a game, in games of the scripted
     players); a game without one: every seat half a game."""
-    return getattr(game, "policy_cost", lambda spec: 0.5)
+    return hook(game, "policy_cost")
 
 
 def check_players(game, specs, flags, *, cap: float | None = None) -> float:

@@ -127,6 +127,22 @@ def test_the_reader_refuses_another_schema_and_a_contradiction():
         rebuild(header, events)
 
 
+def test_a_trace_is_rebuilt_by_its_games_hook(monkeypatch):
+    """The reader knows no game: it asks the game the header names for its
+    ``rebuild_trace`` (an unknown game, or one without the hook, is a TraceError)."""
+    from manoeuvre_sim.core import games as G
+    from tests.studies import coin_game
+
+    with pytest.raises(TraceError, match="unknown game 'chess'"):
+        rebuild({"game": "chess"}, [])
+    monkeypatch.setitem(G.GAMES, "coin", (coin_game.__name__, coin_game.TITLE))
+    with pytest.raises(TraceError, match="game 'coin': its traces are not rebuilt"):
+        rebuild({"game": "coin"}, [])
+    monkeypatch.setattr(coin_game, "rebuild_trace", lambda h, ev: {"flips": len(ev)},
+                        raising=False)  # fmt: skip
+    assert rebuild({"game": "coin"}, [{}, {}]) == {"flips": 2}
+
+
 def test_manoeuvre_replay_format_jsonl_writes_the_trace(tmp_path, capsys):
     from manoeuvre_sim.cli.main import main
 

@@ -325,8 +325,8 @@ def test_card_statistics_written_before_the_banzai_use_still_read(tmp_path):
     pd.DataFrame({"x": [1, 2]}).to_parquet(store / part_name("games", task))
     w = CS.CS_USE + CS.USE_BANZAI
     old = np.arange(2 * 2 * 3 * w, dtype=np.int32).reshape(2, 2, 3, w)
-    stats_path(store, "games", task).parent.mkdir()
-    np.savez(stats_path(store, "games", task), cs=old)
-    _, cs = _read_done(store, _P(), task, True)
+    stats_path(store, "games", task, "manoeuvre").parent.mkdir()
+    np.savez(stats_path(store, "games", task, "manoeuvre"), cs=old)
+    _, cs = _read_done(store, _P(), task, True, "manoeuvre")
     assert cs.shape == (2, 2, 3, CS.NCS)
     assert (cs[..., :w] == old).all() and not cs[..., w:].any()

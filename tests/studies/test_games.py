@@ -95,7 +95,7 @@ def test_the_games_satisfy_the_interface():
     for game in (manoeuvre, coin_game):
         assert isinstance(game, G.Game)
         assert set(game.VICTORY_KINDS) and game.Options().describe() == ""
-    assert manoeuvre.KEY == "manoeuvre" and G.resolve(None) is manoeuvre
+    assert manoeuvre.KEY == "manoeuvre" and G.resolve("manoeuvre") is manoeuvre
 
 
 def test_manoeuvre_records_have_the_core_and_its_extra_columns():

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.study import game_of
 from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.replay.jsonl import events, trace_rows
 from manoeuvre_sim.manoeuvre.replay.model import Board, Replay, Section, square_name
@@ -231,7 +232,7 @@ def study_config(study: Path, pairing: int, game: int, label: str | None = None)
     from manoeuvre_sim.manoeuvre.runner import SimConfig
 
     m = read_study(study)
-    if m.get("game", "manoeuvre") != "manoeuvre":
+    if game_of(m) != "manoeuvre":  # study.LEGACY_GAME
         raise UsageError(f"--study: {study.name} holds games of {m.get('game')!r}, not Manoeuvre")
     kind = m.get("study")
     if kind not in ("balance", *BASE_GAMES_OF):
