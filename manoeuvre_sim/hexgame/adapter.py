@@ -267,3 +267,12 @@ def warmup_kernel(kind: str):
     st = np.zeros(S.STATE_SIZE, dtype=np.int32)
     out = np.zeros((2, BT.NREC), dtype=np.int32)
     return BT.play_range, (1, 0, 0, 2, st, g, out)
+
+
+# --- this game's own study kinds (issue 39) --------------------------------------------------
+# kind -> module path: the studies only Maneuver has (hexgame/studies/), each declaring KIND;
+# named, never imported here (the registry, manoeuvre_sim/studies, imports on demand)
+OWN_STUDIES = {
+    "ladder": "manoeuvre_sim.hexgame.studies.ladder",
+    "setup": "manoeuvre_sim.hexgame.studies.setup",
+}

@@ -418,3 +418,12 @@ def policy_cost(spec: str) -> float:
         return 0.5
     horizon, _, _ = search_options(spec, "--policy")
     return 0.5 + budget * (horizon or FULL_ROLLOUT_TURNS) * ROLLOUT_TURN_COST
+
+
+# --- this game's own study kinds (issue 39) --------------------------------------------------
+# kind -> module path: the studies only Manoeuvre has (manoeuvre/studies/), each declaring
+# KIND; named, never imported here (the registry, manoeuvre_sim/studies, imports on demand)
+OWN_STUDIES = {
+    "cards": "manoeuvre_sim.manoeuvre.studies.cards",
+    "neglect": "manoeuvre_sim.manoeuvre.studies.neglect",
+}

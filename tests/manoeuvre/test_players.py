@@ -179,8 +179,9 @@ def test_default_policy_is_tuned_everywhere():
     worth, sees an absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
     import inspect
 
-    from manoeuvre_sim.analyses.manoeuvre import balance, cards, whatif
+    from manoeuvre_sim.analyses.manoeuvre import balance, whatif
     from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
+    from manoeuvre_sim.manoeuvre.studies import cards
 
     assert DEFAULT_POLICY == "tuned" == CLI_DEFAULT
     assert SimConfig("France", "Russia").policy_a == "tuned"

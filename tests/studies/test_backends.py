@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from manoeuvre_sim.analyses.manoeuvre import balance as B
-from manoeuvre_sim.analyses.manoeuvre import cards as C
 from manoeuvre_sim.core.backend import DaskBackend, LocalBackend, make_backend
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.store import read_store
+from manoeuvre_sim.manoeuvre.studies import cards as C
 
 pytest.importorskip("dask.distributed")
 

@@ -39,18 +39,22 @@ def _toc(text: str) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def hex_studies(tmp_path_factory):
     """One small study of each kind, written as its command writes it."""
-    from manoeuvre_sim.analyses.hexgame import ladder as HL
-    from manoeuvre_sim.analyses.hexgame import setup as HS
     from manoeuvre_sim.analyses.hexgame import variants as HV
     from manoeuvre_sim.analyses.hexgame import whatif as HW
+    from manoeuvre_sim.analyses.hexgame.ladder import LadderFiles
+    from manoeuvre_sim.analyses.hexgame.setup import SetupFiles
+    from manoeuvre_sim.hexgame.studies import ladder as HL
+    from manoeuvre_sim.hexgame.studies import setup as HS
 
     root = tmp_path_factory.mktemp("hex")
     out = {k: root / k for k in ("balance", "ladder", "setup", "whatif")}
     HV.run([HV.Variant(), HV.Variant(border="large_blue")], ("capital", "attrition"), 20, 3,
            out_dir=out["balance"], threads=1, command="hex balance (test)").write(out["balance"])  # fmt: skip
-    HL.run(HL.LadderSpec(border="large_blue", favoured="blue", max_k=3, games=20, seed=3,
-                         threads=1), out_dir=out["ladder"]).write(out["ladder"])  # fmt: skip
-    HS.run(HS.SetupSpec(games=120, seed=3, threads=1), out_dir=out["setup"]).write(out["setup"])
+    LadderFiles(HL.run_spec(HL.LadderSpec(border="large_blue", favoured="blue", max_k=3,
+                                          games=20, seed=3, threads=1),
+                            out_dir=out["ladder"])).write(out["ladder"])  # fmt: skip
+    SetupFiles(HS.run_spec(HS.SetupSpec(games=120, seed=3, threads=1),
+                           out_dir=out["setup"])).write(out["setup"])  # fmt: skip
     edits = ("blue/infantry/strength=5",)
     HW.run(HW.apply_edits(HW.load_raw(None), edits), edits=edits, games=20, seed=3, threads=1,
            out_dir=out["whatif"]).write(out["whatif"])  # fmt: skip
@@ -148,8 +152,9 @@ def test_a_report_of_both_games(hex_studies, tmp_path, capsys):
 def test_two_scenarios_show_both(hex_studies, tmp_path, capsys):
     """Studies of two scenarios: each scenario on the cover with its studies, a results
     chart for each, each study footed with its own."""
-    from manoeuvre_sim.analyses.hexgame import setup as HS
+    from manoeuvre_sim.analyses.hexgame.setup import SetupFiles
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
+    from manoeuvre_sim.hexgame.studies import setup as HS
 
     text = default_path().read_text(encoding="utf-8")
     changed = re.sub(
@@ -159,8 +164,8 @@ def test_two_scenarios_show_both(hex_studies, tmp_path, capsys):
     scen = tmp_path / "mine.toml"
     scen.write_text(changed, encoding="utf-8")
     other = tmp_path / "setup_mine"
-    HS.run(HS.SetupSpec(games=40, seed=2, threads=1, scenario=str(scen)),
-           out_dir=other).write(other)  # fmt: skip
+    SetupFiles(HS.run_spec(HS.SetupSpec(games=40, seed=2, threads=1, scenario=str(scen)),
+                           out_dir=other)).write(other)  # fmt: skip
     pdf, _ = _report(["--from", str(hex_studies["ladder"]), "--from", str(other)], tmp_path,
                      capsys)  # fmt: skip
     texts = _pages(pdf)
