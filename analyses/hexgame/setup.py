@@ -14,22 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from manoeuvre_sim.analyses.common.study_dir import write_study_files
+from manoeuvre_sim.analyses.common.study_dir import StudyFiles, write_study_files
 from manoeuvre_sim.hexgame import GAME_TITLE
 from manoeuvre_sim.hexgame.studies.setup import SetupResult
 
 
-class SetupFiles:
+class SetupFiles(StudyFiles):
     """A set-up study's result (``hexgame/studies/setup.SetupResult``, whose fields it
     reads through) with what the command writes of it: its summary and its files."""
-
-    def __init__(self, result: SetupResult) -> None:
-        self.result = result
-
-    def __getattr__(self, name: str):
-        if name == "result":
-            raise AttributeError(name)
-        return getattr(self.result, name)
 
     def summary(self) -> list[str]:
         return summary_lines(self.result)

@@ -16,22 +16,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from manoeuvre_sim.analyses.common.study_dir import StudyFiles
 from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre.cards_text import against_text, summary_lines
-from manoeuvre_sim.manoeuvre.studies.cards import CardResult
 
 
-class CardFiles:
+class CardFiles(StudyFiles):
     """A card study's result (``manoeuvre/studies/cards.CardResult``, whose fields it reads
     through) with what the command writes of it: its summary, its PDF and its files."""
-
-    def __init__(self, result: CardResult) -> None:
-        self.result = result
-
-    def __getattr__(self, name: str):
-        if name == "result":
-            raise AttributeError(name)
-        return getattr(self.result, name)
 
     def summary(self) -> list[str]:
         return summary_lines(self.result)
