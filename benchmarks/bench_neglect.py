@@ -8,7 +8,7 @@
 Writes the section "What the styles neglect" of benchmarks/RESULTS-players.md (between its
 markers; bench_players.py keeps it when it rewrites the rest):
 
-1. the neglected-cards table (``analyses/manoeuvre/neglect.py``) of each style as the players of
+1. the neglected-cards table (``manoeuvre/studies/neglect.py``) of each style as the players of
    ``--baseline`` play it and as the players of this checkout play it, on the same seeds;
 2. the strength of each changed style: this checkout's style against the baseline's, on
    every army mirrored, both seatings (``manoeuvre_sim.studies.tournament``), with a 95 % interval.
@@ -173,9 +173,9 @@ def worker(job: dict) -> None:
     import pandas as pd
 
     _install_base()
-    from manoeuvre_sim.analyses.manoeuvre import neglect as N
     from manoeuvre_sim.analyses.manoeuvre import tournament as T
     from manoeuvre_sim.manoeuvre import styles
+    from manoeuvre_sim.manoeuvre.studies import neglect as N
     from manoeuvre_sim.studies import tournament
 
     ans: dict = {}

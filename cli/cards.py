@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -87,14 +85,13 @@ def cards(**kw) -> None:
     rates when drawn, in the opening hand, played, never drawn; how each card was used),
     and by controlled ablation (every copy of a card replaced by a blank, the same seeds
     replayed; paired 95% intervals)."""
-    from manoeuvre_sim.analyses.manoeuvre import cards as C
+    from manoeuvre_sim.analyses.manoeuvre.cards import CardFiles
     from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.manoeuvre.studies import cards as C
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
     options = pop_game_options(kw)
-    relax = kw.pop("relax")
-    against = kw.pop("against")
     games = kw.pop("games_per_variant")
     old = kw.pop("games_deprecated")
     if old is not None:
@@ -107,23 +104,18 @@ def cards(**kw) -> None:
         )
         games = old
     games = DEFAULT_GAMES if games is None else games
-    opps = None if against.strip().casefold() == "all" else [
-        a.strip() for a in against.split(",") if a.strip()
-    ]  # fmt: skip
-    army = kw.pop("army")
-    with army_option({"--army": army, "--against": against}):
-        spec = C.make_spec(
-            army, against=opps, replace=kw.pop("replace_"), one_copy=kw.pop("one_copy"),
-            relax=relax, policy=kw.pop("policy"), games=games, seed=kw.pop("seed"),
-            mode=kw.pop("mode"), options=options, block=kw.pop("block"),
-            threads=kw.pop("threads"),
+    with army_option({"--army": kw["army"], "--against": kw["against"]}):
+        spec = C.command_spec(
+            kw.pop("army"), replace=kw.pop("replace_"), games_per_variant=games,
+            options=options, **kw,
         )  # fmt: skip
-    spec_threads = spec.threads
     if not quiet:
         click.echo(spec.total_text(), err=True)
 
+    def run(**run_kw):
+        return CardFiles(C.run_spec(spec, **run_kw))
+
     run_and_write(
-        partial(C.run_spec, spec), out, force=force, quiet=quiet, paper=paper, backend=be,
-        threads=spec_threads,
+        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec.threads,
         kinds=engine_kernels((spec.policy.policy_a, spec.policy.policy_b), cards=True),
     )  # fmt: skip

@@ -259,9 +259,9 @@ def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
 def _card_specs(card_armies, games, field, have, seed, policy, threads, options=None):
     """The observed card studies the report runs: ``--cards`` armies (names of the balance
     study's field, or 'all') that have no card study in --from; checked, not played."""
-    from manoeuvre_sim.analyses.manoeuvre import cards as C
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.manoeuvre.model import find_army
+    from manoeuvre_sim.manoeuvre.studies import cards as C
 
     if card_armies is None:
         if games != 2000:
@@ -297,12 +297,13 @@ def _run_cards(spec, work_root: Path, paper: str, quiet: bool):
     """Play one observed card study into ``work_root/cards_<army>`` and read it back."""
     import re
 
-    from manoeuvre_sim.analyses.manoeuvre.cards import run_spec
+    from manoeuvre_sim.analyses.manoeuvre.cards import CardFiles
+    from manoeuvre_sim.manoeuvre.studies.cards import run_spec
 
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.army.name.lower())
     work = work_root / f"cards_{name}"
     return _play_study(
-        lambda out_dir, progress: run_spec(spec, out_dir=out_dir, progress=progress),
+        lambda out_dir, progress: CardFiles(run_spec(spec, out_dir=out_dir, progress=progress)),
         work,
         f"no card study of {spec.army.name} in --from: playing one (observed, "
         f"{spec.games:,} games) into {work}",

@@ -69,3 +69,19 @@ def prepare_out_dir(out_dir: str | Path, *, force: bool = False, resume: bool = 
     except OSError as e:
         raise UsageError(f"--out {out}: cannot write there ({e.strerror})") from None
     return out
+
+
+class StudyFiles:
+    """A study's result (what its study module's ``run_spec`` returns) with what its command
+    writes of it: a subclass in ``analyses/`` gives ``summary()`` and ``write(out_dir,
+    paper)``; every other name reads through to the result (``manifest``, ``interrupted``,
+    its tables), so the command's shared end (``cli/_common.run_and_write``) takes it as it
+    takes a result."""
+
+    def __init__(self, result) -> None:
+        self.result = result
+
+    def __getattr__(self, name: str):
+        if name == "result":  # not set yet (a copy being built): no endless lookup
+            raise AttributeError(name)
+        return getattr(self.result, name)

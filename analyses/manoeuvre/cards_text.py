@@ -1,17 +1,17 @@
 """The card study in words: whom an army was played against, and the plain-text summary
 printed after a study (also the PDF's last page). Nothing here computes a figure: it reads a
-study's card frame and manifest (``cards.CardResult``)."""
+study's card frame and manifest (``manoeuvre/studies/cards.CardResult``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from manoeuvre_sim.analyses.manoeuvre.balance_text import setup_text
-from manoeuvre_sim.analyses.manoeuvre.observed import MIN_GROUP
+from manoeuvre_sim.manoeuvre.studies.card_observed import MIN_GROUP
 
 
 def against_text(spec) -> str:
-    """The opponents of a card study (``cards.CardStudySpec``): one army's name, or "the
+    """The opponents of a card study (``manoeuvre/studies/cards.CardStudySpec``): one army's name, or "the
     field (7 armies)"."""
     names = [o.name for o in spec.opponents]
     if len(names) == 1:
@@ -20,7 +20,7 @@ def against_text(spec) -> str:
 
 
 def summary_lines(res) -> list[str]:
-    """The plain-text summary of a card study's result (``cards.CardResult``): what was
+    """The plain-text summary of a card study's result (``manoeuvre/studies/cards.CardResult``): what was
     played, the value of each card by ablation, the observed figures."""
     m = res.manifest
     c = res.cards

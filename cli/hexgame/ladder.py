@@ -3,8 +3,6 @@ directory as the study store, ladder.csv, fit.json, a manifest, a summary and a 
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -69,14 +67,16 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 @backend_options
 def ladder(**kw) -> None:
 
-    from manoeuvre_sim.analyses.hexgame import ladder as HL
+    from manoeuvre_sim.analyses.hexgame.ladder import LadderFiles
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.hexgame.variants import policy_names
+    from manoeuvre_sim.hexgame.studies import ladder as HL
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    # every option is checked before any game
-    spec = HL.LadderSpec(policies=policy_names(kw.pop("policies")), **kw)
-    run = partial(HL.run, spec, command=invoked_command())
+    spec = HL.command_spec(**kw)  # every option is checked before any game
+
+    def run(**run_kw):
+        return LadderFiles(HL.run_spec(spec, command=invoked_command(), **run_kw))
+
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

@@ -3,8 +3,6 @@ directory as the study store, a CSV table, a manifest, a summary and a PDF map."
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
 from manoeuvre_sim.cli._common import (
@@ -71,26 +69,16 @@ rate, the count in each hex)."""
 @backend_options
 def setup(**kw) -> None:
 
-    from manoeuvre_sim.analyses.hexgame import setup as HS
-    from manoeuvre_sim.core.errors import UsageError
+    from manoeuvre_sim.analyses.hexgame.setup import SetupFiles
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.hexgame.variants import variant_grid
+    from manoeuvre_sim.hexgame.studies import setup as HS
 
     out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
     be = pop_backend(kw)
-    for flag in ("step_losses", "step_replacements"):
-        if kw[flag] not in (None, "off", "on"):
-            raise UsageError(f"--{flag.replace('_', '-')}: expected off or on, got {kw[flag]!r}")
-    variants = variant_grid(
-        kw.pop("border"), kw.pop("quality"), kw.pop("step_losses"), kw.pop("step_replacements")
-    )
-    if len(variants) != 1:
-        raise UsageError("--border/--quality: expected one value each (one variant)")
-    spec = HS.SetupSpec(
-        policy_a=kw.pop("policy_a"), policy_b=kw.pop("policy_b"), variant=variants[0],
-        games=kw.pop("games"), capital=kw.pop("capital"), seed=kw.pop("seed"), turns=kw.pop("turns"),
-        scenario=kw.pop("scenario"), block=kw.pop("block"), threads=kw.pop("threads"),
-    )  # fmt: skip
-    run = partial(HS.run, spec, command=invoked_command())
+    spec = HS.command_spec(**kw)  # every option is checked before any game
+
+    def run(**run_kw):
+        return SetupFiles(HS.run_spec(spec, command=invoked_command(), **run_kw))
+
     run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
                   threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip

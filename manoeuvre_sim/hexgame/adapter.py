@@ -433,3 +433,12 @@ BALANCE_STUDY = "hex balance"  # the manifests' "study"
 BALANCE_SIDES = {"flag": "variants", "one": "a variant", "least": 1,
                  "fewer": "variants: expected at least one"}  # fmt: skip
 BALANCE_TABLES = "manoeuvre_sim.analyses.hexgame.balance"
+
+
+# --- this game's own study kinds (issue 39) --------------------------------------------------
+# kind -> module path: the studies only Maneuver has (hexgame/studies/), each declaring KIND;
+# named, never imported here (the registry, manoeuvre_sim/studies, imports on demand)
+OWN_STUDIES = {
+    "ladder": "manoeuvre_sim.hexgame.studies.ladder",
+    "setup": "manoeuvre_sim.hexgame.studies.setup",
+}

@@ -636,3 +636,12 @@ def balance_manifest(spec) -> dict:
 BALANCE_SIDES = {"flag": "--armies", "one": "an army", "least": 2,
                  "fewer": "--armies: expected at least two armies"}  # fmt: skip
 BALANCE_TABLES = "manoeuvre_sim.analyses.manoeuvre.balance"
+
+
+# --- this game's own study kinds (issue 39) --------------------------------------------------
+# kind -> module path: the studies only Manoeuvre has (manoeuvre/studies/), each declaring
+# KIND; named, never imported here (the registry, manoeuvre_sim/studies, imports on demand)
+OWN_STUDIES = {
+    "cards": "manoeuvre_sim.manoeuvre.studies.cards",
+    "neglect": "manoeuvre_sim.manoeuvre.studies.neglect",
+}

@@ -4,7 +4,7 @@ and Capital map, and any other study's tables as they are.
 
 Every number comes from the study's own files (its CSV tables, ``fit.json``) or from the
 library function its command used (the ladder's fitted curve:
-:func:`~manoeuvre_sim.analyses.hexgame.ladder.fitted_score`); this module only lays them
+:func:`~manoeuvre_sim.hexgame.studies.ladder.fitted_score`); this module only lays them
 out.
 """
 
@@ -343,7 +343,7 @@ def hex_balance_view(ctx: Ctx, wanted: str | None) -> View:
 
 def hex_ladder_view(ctx: Ctx, wanted: str | None) -> View:
     """The handicap ladder: each rung's score with its interval and the fitted curve."""
-    from manoeuvre_sim.analyses.hexgame.ladder import fitted_score
+    from manoeuvre_sim.hexgame.studies.ladder import fitted_score
 
     lad = ctx.frame("ladder")
     try:

@@ -1,4 +1,4 @@
-"""Maneuver's handicap ladder (``analyses/hexgame/ladder.py``, ``manoeuvre-sim hex ladder``): the
+"""Maneuver's handicap ladder (``hexgame/studies/ladder.py``, ``manoeuvre-sim hex ladder``): the
 even point recovered from synthetic records with a known answer, its interval's width
 checked against the spread of replicate fits, the ladder's table, common random numbers
 across rungs, and the command writing every file."""
@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses.hexgame import ladder as HL
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
+from manoeuvre_sim.hexgame.studies import ladder as HL
 
 
 def synthetic(b0: float, b1: float, games: int, rng, top: int = 8, draw: float = 0.3):
@@ -72,12 +72,12 @@ def test_every_rung_plays_the_same_games_of_the_same_seeds():
     depend on which other rungs are played."""
     spec = HL.LadderSpec(border="large_blue", favoured="blue", max_k=3, games=40, block=20,
                          seed=5, threads=2)  # fmt: skip
-    res = HL.run(spec)
+    res = HL.run_spec(spec)
     g = res.games
     seeds = g.groupby("label")["seed"].apply(lambda s: tuple(sorted(set(s))))
     assert len(set(seeds)) == 1
-    short = HL.run(HL.LadderSpec(border="large_blue", favoured="blue", max_k=1, games=40,
-                                 block=20, seed=5, threads=2))  # fmt: skip
+    short = HL.run_spec(HL.LadderSpec(border="large_blue", favoured="blue", max_k=1, games=40,
+                                      block=20, seed=5, threads=2))  # fmt: skip
     cols = ["game", "seed", "first_player", "winner", "game_turns"]
     for rung in ("k=0", "k=1"):
         a = g[g["label"] == rung][cols].reset_index(drop=True)

@@ -11,7 +11,6 @@ import pytest
 from click.testing import CliRunner
 from statsmodels.stats.proportion import proportion_confint
 
-from manoeuvre_sim.analyses.hexgame import setup as HS
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.hexgame import RULES_VERSION
 from manoeuvre_sim.hexgame import batch as BT
@@ -20,6 +19,7 @@ from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.grid import Grid
 from manoeuvre_sim.hexgame.players import policy_arrays
 from manoeuvre_sim.hexgame.records import HexOptions, manifest, to_frame
+from manoeuvre_sim.hexgame.studies import setup as HS
 
 
 def rule3_capital_hexes(sc, border):

@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.analyses.manoeuvre import cards as C
+from manoeuvre_sim.analyses.manoeuvre.cards_text import summary_lines
 from manoeuvre_sim.core.study import pairing_seed
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.engine import cardstats as CS
 from manoeuvre_sim.manoeuvre.engine.rules import EV_DRAW, EV_PLAY, EV_SPY, EV_TURN
+from manoeuvre_sim.manoeuvre.studies import cards as C
 
 
 def test_identities_pool_copies_by_printed_values(armies):
@@ -219,7 +220,7 @@ def test_ablation_value_and_games_guide_equal_the_per_game_differences(tmp_path)
     n = int(row["games_for_1pt"])
     assert n == math.ceil(z**2 * d.var() / 0.01**2)
     assert z * math.sqrt(d.var() / n) <= 0.01 < z * math.sqrt(d.var() / (n - 1))
-    assert f"about {n:,} games per card" in "\n".join(res.summary())
+    assert f"about {n:,} games per card" in "\n".join(summary_lines(res))
 
 
 @pytest.mark.parametrize("policy", sorted({DEFAULT_POLICY, "balanced", "tuned"}))

@@ -1,4 +1,4 @@
-"""What the styles neglect (analyses/manoeuvre/neglect.py): the table's arithmetic on a hand-made input,
+"""What the styles neglect (manoeuvre/studies/neglect.py): the table's arithmetic on a hand-made input,
 the discard fields of the per-copy statistics against the trace, and a small run."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from manoeuvre_sim.analyses.manoeuvre import neglect as N
 from manoeuvre_sim.core import stats
 from manoeuvre_sim.manoeuvre.engine import cardstats as CS
+from manoeuvre_sim.manoeuvre.studies import neglect as N
 
 USE = {name: k for k, name in enumerate(CS.USE_NAMES)}
 

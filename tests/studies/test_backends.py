@@ -17,12 +17,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses.manoeuvre import cards as C
 from manoeuvre_sim.core.backend import DaskBackend, LocalBackend, make_backend
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.store import STORE, read_store
 from manoeuvre_sim.core.study import PolicySpec
 from manoeuvre_sim.manoeuvre.balance_setup import resolve_armies
+from manoeuvre_sim.manoeuvre.studies import cards as C
 from manoeuvre_sim.studies import balance as B
 
 pytest.importorskip("dask.distributed")

@@ -246,12 +246,13 @@ def test_same_directory_twice_is_refused(study, tmp_path, capsys):
 @pytest.fixture(scope="module")
 def card_study(tmp_path_factory):
     """A tiny card study (one ablation) as `cards --out` writes it."""
-    from manoeuvre_sim.analyses.manoeuvre import cards
+    from manoeuvre_sim.analyses.manoeuvre.cards import CardFiles
+    from manoeuvre_sim.manoeuvre.studies import cards
 
     out = tmp_path_factory.mktemp("cards")
     res = cards.run("Russia", against=["Austria"], games=8, seed=5, replace=["Supply=blank"],
                     out_dir=out, threads=1)  # fmt: skip
-    res.write(out)
+    CardFiles(res).write(out)
     return out
 
 

@@ -39,8 +39,10 @@ def _toc(text: str) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def hex_studies(tmp_path_factory):
     """One small study of each kind, written as its command writes it."""
-    from manoeuvre_sim.analyses.hexgame import ladder as HL
-    from manoeuvre_sim.analyses.hexgame import setup as HS
+    from manoeuvre_sim.analyses.hexgame.ladder import LadderFiles
+    from manoeuvre_sim.analyses.hexgame.setup import SetupFiles
+    from manoeuvre_sim.hexgame.studies import ladder as HL
+    from manoeuvre_sim.hexgame.studies import setup as HS
     from manoeuvre_sim.hexgame.variants import Variant, VariantSettings
     from manoeuvre_sim.studies import balance
     from manoeuvre_sim.studies import whatif as W
@@ -51,9 +53,11 @@ def hex_studies(tmp_path_factory):
                                policies=("capital", "attrition"), games_per_pairing=20, seed=3,
                                threads=1, settings=VariantSettings())  # fmt: skip
     balance.run_spec(spec, out["balance"], command="hex balance (test)").write(out["balance"])
-    HL.run(HL.LadderSpec(border="large_blue", favoured="blue", max_k=3, games=20, seed=3,
-                         threads=1), out_dir=out["ladder"]).write(out["ladder"])  # fmt: skip
-    HS.run(HS.SetupSpec(games=120, seed=3, threads=1), out_dir=out["setup"]).write(out["setup"])
+    LadderFiles(HL.run_spec(HL.LadderSpec(border="large_blue", favoured="blue", max_k=3,
+                                          games=20, seed=3, threads=1),
+                            out_dir=out["ladder"])).write(out["ladder"])  # fmt: skip
+    SetupFiles(HS.run_spec(HS.SetupSpec(games=120, seed=3, threads=1),
+                           out_dir=out["setup"])).write(out["setup"])  # fmt: skip
     edits = ("blue/infantry/strength=5",)
     W.run("hex", edits=edits, games_per_pairing=20, seed=3, threads=1,
           out_dir=out["whatif"]).write(out["whatif"])  # fmt: skip
@@ -151,8 +155,9 @@ def test_a_report_of_both_games(hex_studies, tmp_path, capsys):
 def test_two_scenarios_show_both(hex_studies, tmp_path, capsys):
     """Studies of two scenarios: each scenario on the cover with its studies, a results
     chart for each, each study footed with its own."""
-    from manoeuvre_sim.analyses.hexgame import setup as HS
+    from manoeuvre_sim.analyses.hexgame.setup import SetupFiles
     from manoeuvre_sim.hexgame.scenario import default_path, load_scenario
+    from manoeuvre_sim.hexgame.studies import setup as HS
 
     text = default_path().read_text(encoding="utf-8")
     changed = re.sub(
@@ -162,8 +167,8 @@ def test_two_scenarios_show_both(hex_studies, tmp_path, capsys):
     scen = tmp_path / "mine.toml"
     scen.write_text(changed, encoding="utf-8")
     other = tmp_path / "setup_mine"
-    HS.run(HS.SetupSpec(games=40, seed=2, threads=1, scenario=str(scen)),
-           out_dir=other).write(other)  # fmt: skip
+    SetupFiles(HS.run_spec(HS.SetupSpec(games=40, seed=2, threads=1, scenario=str(scen)),
+                           out_dir=other)).write(other)  # fmt: skip
     pdf, _ = _report(["--from", str(hex_studies["ladder"]), "--from", str(other)], tmp_path,
                      capsys)  # fmt: skip
     texts = _pages(pdf)

@@ -139,7 +139,7 @@ def test_an_unknown_label_is_refused(web):
 
 
 def test_the_ladder_draws_the_libraries_fitted_curve(web):
-    from manoeuvre_sim.analyses.hexgame.ladder import fitted_score
+    from manoeuvre_sim.hexgame.studies.ladder import fitted_score
 
     spec = specs(web.get("/study", params={"dir": "hex/ladder"}).text)["ladder-chart"]
     fit = json.loads((web.studies / "hex/ladder/fit.json").read_text())

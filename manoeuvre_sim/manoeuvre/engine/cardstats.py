@@ -34,7 +34,7 @@ USE_BANZAI = 17  # played as Banzai Charge (rules.PURPOSE_BANZAI, 15, which USE_
 USE_MAHARAJA = 18  # played as a Maharaja with a leader (rules.PURPOSE_MAHARAJA, 16: USE_FIRE's)
 NCS = CS_USE + 19
 
-# the names of the use fields, index k -> name (analyses/manoeuvre/cards.py reports them)
+# the names of the use fields, index k -> name (manoeuvre/studies/card_observed.py reports them)
 USE_NAMES = (
     "", "attack_start", "defense", "attack", "leader_combat", "leader_command", "committed",
     "sappers", "skirmish", "withdraw", "restore", "redoubt", "supply_move", "forced_march",

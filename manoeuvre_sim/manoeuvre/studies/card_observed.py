@@ -1,4 +1,4 @@
-"""The observed card figures (17lands style) of the card-value study (``cards.py``): per card
+"""The observed card figures (17lands style) of the card-value study (:mod:`.cards`): per card
 identity, the win rate in games where it was drawn, in the opening hand, played, never drawn;
 IWD and its kin with their intervals; how it was used. Summed per block of games
 (:class:`ObservedSums`, its size fixed by the deck), turned into a table at the end
