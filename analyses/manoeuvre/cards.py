@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from manoeuvre_sim.analyses.common.study_dir import StudyFiles
-from manoeuvre_sim.analyses.manoeuvre import balance as B
+from manoeuvre_sim.analyses.common.study_dir import StudyFiles, write_csv, write_text
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance
 from manoeuvre_sim.analyses.manoeuvre.cards_text import against_text, summary_lines
 
 
@@ -32,7 +32,7 @@ class CardFiles(StudyFiles):
         from manoeuvre_sim.analyses.manoeuvre.cards_pdf import write_cards_pdf
 
         return write_cards_pdf(
-            path, self.cards, B.provenance(self.manifest), army=self.spec.army.name,
+            path, self.cards, provenance(self.manifest), army=self.spec.army.name,
             against=against_text(self.spec), paper=paper, summary_lines=self.summary(),
         )  # fmt: skip
 
@@ -44,15 +44,15 @@ class CardFiles(StudyFiles):
 
         out_dir = Path(out_dir)
         out = [
-            B.write_csv(self.cards, out_dir / "cards.csv"),
+            write_csv(self.cards, out_dir / "cards.csv"),
             write_part(self.cards, out_dir / "cards.parquet", self.manifest),
         ]
         if len(self.copies):
             out.append(write_part(self.copies, out_dir / "card_copies.parquet", self.manifest))
-            out.append(B.write_csv(self.copies, out_dir / "card_copies.csv"))
+            out.append(write_csv(self.copies, out_dir / "card_copies.csv"))
         out += [
             write_json(out_dir / "manifest.json", self.manifest),
-            B.write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
+            write_text(out_dir / "summary.txt", "\n".join(self.summary()) + "\n"),
             self.to_pdf(out_dir / "cards.pdf", paper=paper),
         ]
         return out

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from manoeuvre_sim.analyses.manoeuvre import balance as B
 from manoeuvre_sim.analyses.manoeuvre import tally as T
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, setup_text
 from manoeuvre_sim.studies.whatif import BASE, VARIANT
 
 
@@ -30,7 +30,7 @@ def write_pages(res, out_dir: Path, paper: str = "a4") -> list[Path]:
     from manoeuvre_sim.analyses.manoeuvre.balance_pdf import write_whatif_pdf
 
     path = write_whatif_pdf(
-        Path(out_dir) / "whatif.pdf", res.whatif, B.provenance(res.manifest), paper=paper,
+        Path(out_dir) / "whatif.pdf", res.whatif, provenance(res.manifest), paper=paper,
         changes=res.spec.changes, summary_lines=summary_lines(res),
     )  # fmt: skip
     return [path]
@@ -46,8 +46,8 @@ def summary_lines(res) -> list[str]:
         f"same seeds), seed {m['seed']}, rules {m['rules_version']}, base data "
         f"{m['data_hash']}"
     ]
-    if B.setup_text(m):
-        out.append(f"{B.setup_text(m)} — not the default random set-up (docs/game-options.md)")
+    if setup_text(m):
+        out.append(f"{setup_text(m)} — not the default random set-up (docs/game-options.md)")
     if res.interrupted:
         out.append("INTERRUPTED: the tables cover the paired games finished before the stop")
     out.append("changes:")
