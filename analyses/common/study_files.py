@@ -37,8 +37,6 @@ from manoeuvre_sim.core.store import STORE
 MAX_STUDIES = 500  # directories listed at most (a folder of studies, not a disk)
 SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")  # a table's name, as served
 MAX_DEPTH = 4  # levels under the folder searched for study directories
-# the manifest's game key -> the workbench's name for it in addresses (/replay/<name>)
-GAME_PATH = {"manoeuvre": "manoeuvre", "hex": "hex"}
 COMPLETE, INTERRUPTED, WRITING, UNREADABLE = (
     "complete",
     "interrupted",
@@ -66,7 +64,9 @@ class StudyInfo:
 
     @property
     def game(self) -> str:
-        return str(self.manifest.get("game", "manoeuvre")) if self.manifest else "?"
+        from manoeuvre_sim.core.games import DEFAULT_GAME  # a manifest written before "game"
+
+        return str(self.manifest.get("game", DEFAULT_GAME)) if self.manifest else "?"
 
     @property
     def game_title(self) -> str:

@@ -267,3 +267,10 @@ def warmup_kernel(kind: str):
     st = np.zeros(S.STATE_SIZE, dtype=np.int32)
     out = np.zeros((2, BT.NREC), dtype=np.int32)
     return BT.play_range, (1, 0, 0, 2, st, g, out)
+
+
+# ---------------------------------------------------------------------- the workbench (web)
+# What the game shows in the workbench (its odds pages, board, replay, job forms and study
+# pages): the module's names are documented in manoeuvre_sim/web/games/__init__.py. Named,
+# never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
+WEB_MODULE = "manoeuvre_sim.web.games.hex"

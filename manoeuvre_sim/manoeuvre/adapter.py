@@ -410,7 +410,7 @@ def policy_cost(spec: str) -> float:
     """One seat's share of a game's cost with the player ``spec``, in games of the scripted
     players (a game of two scripted seats costs 1): ``0.5`` for a scripted player, plus
     ``budget x turns x ROLLOUT_TURN_COST`` for a search player (the workbench bounds a job
-    by it, ``web/jobs_kinds``). A bad spec raises the UsageError of ``parse_policy``."""
+    by it, ``web/jobs/kinds.py``). A bad spec raises the UsageError of ``parse_policy``."""
     from manoeuvre_sim.manoeuvre.engine.players.dispatch import parse_policy, search_options
 
     name, budget, _ = parse_policy(spec, "--policy")
@@ -418,3 +418,10 @@ def policy_cost(spec: str) -> float:
         return 0.5
     horizon, _, _ = search_options(spec, "--policy")
     return 0.5 + budget * (horizon or FULL_ROLLOUT_TURNS) * ROLLOUT_TURN_COST
+
+
+# ---------------------------------------------------------------------- the workbench (web)
+# What the game shows in the workbench (its odds pages, board, replay, job forms and study
+# pages): the module's names are documented in manoeuvre_sim/web/games/__init__.py. Named,
+# never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
+WEB_MODULE = "manoeuvre_sim.web.games.manoeuvre"

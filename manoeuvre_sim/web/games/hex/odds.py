@@ -15,9 +15,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from manoeuvre_sim.web import odds_forms as forms
-from manoeuvre_sim.web import odds_views as views
-from manoeuvre_sim.web.odds_http import csv_response, pdf_response, query_of, respond
+from manoeuvre_sim.web.games.hex.odds_forms import HEX_FORMS
+from manoeuvre_sim.web.odds import forms, views
+from manoeuvre_sim.web.odds.http import csv_response, pdf_response, query_of, respond
 from manoeuvre_sim.web.params import Params
 
 BASE = "/odds/hex"
@@ -61,7 +61,7 @@ def result(params: Params, query: str) -> dict:
     from manoeuvre_sim.hexgame import odds_query as q
     from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES
 
-    args = forms.read(params, forms.HEX_FORMS["combat"], extra=("view",))
+    args = forms.read(params, HEX_FORMS["combat"], extra=("view",))
     view = params.choice("view", forms.VIEWS, "exactly")
     res, est = q.combat(**args)
     v = q.views(res)
@@ -113,7 +113,7 @@ def _form_ctx(kind: str, params: Params) -> dict:
     from manoeuvre_sim import __version__
     from manoeuvre_sim.hexgame import GAME_TITLE
 
-    fields = forms.HEX_FORMS[kind]
+    fields = HEX_FORMS[kind]
     tabs = [{"key": k, "title": t, "href": f"{BASE}/{k}" if k != "combat" else BASE,
              "current": k == kind} for k, t in (("combat", "Combat"), ("chart", "Chart (PDF)"))]  # fmt: skip
     return {
@@ -157,7 +157,7 @@ def chart_page(request: Request) -> Response:
     params = Params(request.query_params)
 
     def compute():
-        args = forms.read(params, forms.HEX_FORMS["chart"], extra=("view",))
+        args = forms.read(params, HEX_FORMS["chart"], extra=("view",))
         q.parse_differences(args["differences"])
         return {"result_template": "odds_chart.html", "kind": "hexchart", "args": args,
                 "query": query_of(request), "base": BASE}  # fmt: skip
@@ -169,7 +169,7 @@ def combat_json(request: Request) -> Response:
     """``/odds/hex/combat.json``: the object ``hex odds combat --json`` prints."""
     from manoeuvre_sim.hexgame import odds_query as q
 
-    args = forms.read(Params(request.query_params), forms.HEX_FORMS["combat"], extra=("view",))
+    args = forms.read(Params(request.query_params), HEX_FORMS["combat"], extra=("view",))
     return JSONResponse(q.combat_dict(*q.combat(**args)))
 
 
@@ -184,7 +184,7 @@ def chart_pdf(request: Request) -> Response:
     """``/odds/hex/chart.pdf``: the printable chart of ``hex odds chart``."""
     from manoeuvre_sim.hexgame import odds_query as q
 
-    args = forms.read(Params(request.query_params), forms.HEX_FORMS["chart"], extra=("view",))
+    args = forms.read(Params(request.query_params), HEX_FORMS["chart"], extra=("view",))
     diffs = q.parse_differences(args["differences"])
 
     def write(path):

@@ -1,4 +1,4 @@
-"""What the odds pages (:mod:`manoeuvre_sim.web.odds`, :mod:`manoeuvre_sim.web.odds_hex`)
+"""What the odds pages (:mod:`manoeuvre_sim.web.games.manoeuvre.odds`, :mod:`manoeuvre_sim.web.games.hex.odds`)
 answer with: the page or its htmx fragment, with a bad input's 400 in the result area, and
 the CSV and PDF downloads."""
 

@@ -1,5 +1,5 @@
 """The workbench's jobs (issue 33): new studies and what-ifs started from the pages, played
-one at a time by the application's :class:`~manoeuvre_sim.web.jobs_manager.JobManager`.
+one at a time by the application's :class:`~manoeuvre_sim.web.jobs.manager.JobManager`.
 
 Routes::
 
@@ -15,7 +15,7 @@ Routes::
 Every POST must come from the workbench's own pages: its ``Origin`` (or, without one, its
 ``Referer``) must be this server's address, so another site open in the same browser cannot
 start or cancel a job on loopback. A form's values are checked by the command's own
-library code (``jobs_kinds.build``) before the job is queued; an error comes back as the
+library code (``jobs.kinds.build``) before the job is queued; an error comes back as the
 form with one line in the command line's words.
 """
 
@@ -31,11 +31,12 @@ from starlette.routing import Route
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
-from manoeuvre_sim.web import safety, whatif_result
-from manoeuvre_sim.web import whatif_forms as WF
-from manoeuvre_sim.web.jobs_manager import job_name
+from manoeuvre_sim.web import safety
+from manoeuvre_sim.web.jobs import forms as WF
+from manoeuvre_sim.web.jobs.manager import job_name
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
+from manoeuvre_sim.web.studies import whatif_changed
 
 
 def manager(request: Request):
@@ -61,7 +62,10 @@ def same_origin(request: Request) -> None:
 
 
 def _page(template: str, status_code: int = 200, **ctx) -> Response:
-    return page(template, status_code=status_code, version=__version__, **ctx)
+    from manoeuvre_sim.web.jobs.kinds import JOB_KINDS
+
+    return page(template, status_code=status_code, version=__version__, job_kinds=JOB_KINDS,
+                **ctx)  # fmt: skip
 
 
 def jobs_page(request: Request) -> Response:
@@ -107,15 +111,15 @@ async def _form(request: Request) -> Params:
 def new_job(request: Request) -> Response:
     p = Params(request.query_params)
     p.only(["game"])
-    game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
-    return _page("jobs_new.html", title="New study", game=game, form=WF.balance_defaults(game),
-                 error=None, armies=WF.army_names(),
-                 defaults=WF.balance_defaults(game))  # fmt: skip
+    game = WF.form_game(p, "balance_job")
+    ctx = WF.balance_context(game)
+    return _page("jobs_new.html", title="New study", game=game, form=ctx["defaults"],
+                 error=None, **ctx)  # fmt: skip
 
 
 async def post_job(request: Request) -> Response:
     p = await _form(request)
-    game = p.choice("game", ["manoeuvre", "hex"], "manoeuvre")
+    game = WF.form_game(p, "balance_job")
     try:
         kind, opts = WF.balance_options(p, game, request.app.state.studies)
         name = job_name(p.string("job_name"))
@@ -123,8 +127,8 @@ async def post_job(request: Request) -> Response:
         manager(request).rename(job.id, name)
     except ManoeuvreError as e:
         return _page("jobs_new.html", 400, title="New study", game=game,
-                     form=dict(p._q.items()), error=str(e), armies=WF.army_names(),
-                     defaults=WF.balance_defaults(game))  # fmt: skip
+                     form=dict(p._q.items()), error=str(e),
+                     **WF.balance_context(game))  # fmt: skip
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
@@ -176,14 +180,14 @@ ROUTES = [
     Route("/jobs/{jid:str}/resume", resume_job, methods=["POST"]),
     Route("/whatif/new", new_whatif),
     Route("/whatif", post_whatif, methods=["POST"]),
-    Route("/whatif/changed", whatif_result.changed_page),
+    Route("/whatif/changed", whatif_changed.changed_page),
 ]
 
 
 def start_manager(root, backend: dict | None = None):
     """The application's job manager over the studies folder ``root``, its worker started
     (the jobs a stopped server left unfinished are queued again first)."""
-    from manoeuvre_sim.web.jobs_manager import JobManager
+    from manoeuvre_sim.web.jobs.manager import JobManager
 
     jm = JobManager(root, backend)
     jm.start()

@@ -9,11 +9,14 @@ Route::
                                         N: the page of changed games, 500 to a page)
 
 The figures are the study's own tables (``whatif.csv``, written by the what-if commands),
-:func:`~manoeuvre_sim.analyses.common.whatif_changes.changed_outcomes` and
-:func:`~manoeuvre_sim.analyses.manoeuvre.whatif.rankings`; nothing is computed here.
+:func:`~manoeuvre_sim.analyses.common.whatif_changes.changed_outcomes` and the game's
+rankings (its web module's ``WHATIF_PAGES``: :class:`WhatifPage`); nothing is computed here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -21,15 +24,37 @@ from starlette.responses import Response
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.whatif_changes import MAX_LISTED, changed_outcomes
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import DEFAULT_GAME
 from manoeuvre_sim.web.page_cache import Memo, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
-from manoeuvre_sim.web.studies import open_study, replay_href
+from manoeuvre_sim.web.studies.pages import open_study, replay_href
 
 DELTA = ("delta", "delta_low", "delta_high")
 PAGE_SIZE = MAX_LISTED  # changed games to a page
-WHATIF_KINDS = ("whatif", "hex whatif")
 RANKINGS = Memo(8)  # a study's rankings (a bootstrap: seconds), by its files' state
+
+
+@dataclass(frozen=True)
+class WhatifPage:
+    """How a game's what-if (a kind of its web module's ``WHATIF_PAGES``) reads on this
+    page: ``sides``, the record columns that name a game's two sides (an army's, or a
+    player's); ``seat_names``, the seats' words when the sides are players (Maneuver's blue
+    and red), else None (a mirror match's seat as A or B); ``variant_replayed``: the
+    variant's games open on the replay page; ``rankings(path) -> DataFrame``: every side's
+    rank before and after (or None: a what-if of pairs, not of a field)."""
+
+    sides: tuple[str, str] = ("army_a", "army_b")
+    seat_names: tuple[str, str] | None = None
+    variant_replayed: bool = True
+    rankings: Callable | None = None
+
+
+def whatif_page(game: str, kind: str) -> WhatifPage | None:
+    """The game's reading of a what-if of ``kind`` (None: not a what-if of that game)."""
+    from manoeuvre_sim.web.games import web_part
+
+    return (web_part(game, "WHATIF_PAGES") or {}).get(kind)
 
 
 def _cells(info) -> list[dict]:
@@ -48,33 +73,34 @@ def _cells(info) -> list[dict]:
     return rows
 
 
-def winner_name(code: str, side_a: str, side_b: str, hex_game: bool) -> str:
+def winner_name(code: str, side_a: str, side_b: str, seats: tuple[str, str] | None) -> str:
     """A game's winner in the study's words: the army's name (a mirror match's seat
-    beside it), Maneuver's player with its side; ``draw`` as it is."""
+    beside it), or the player with its seat (``seats``: Maneuver's blue, red); ``draw`` as
+    it is."""
     if code not in ("a", "b"):
         return str(code)
     name = side_a if code == "a" else side_b
-    if hex_game:
-        return f"{name} ({'blue' if code == 'a' else 'red'})"
+    if seats is not None:
+        return f"{name} ({seats[0] if code == 'a' else seats[1]})"
     return f"{name} ({code.upper()})" if side_a == side_b else str(name)
 
 
-def _ranking(info) -> list[dict]:
-    """Every army's rank, rating and field win rate before and after the change (a
-    Manoeuvre what-if; Maneuver's compares pairs of players, not a field)."""
-    if info.kind != "whatif":
+def _ranking(info, how: WhatifPage) -> list[dict]:
+    """Every side's rank, rating and field win rate before and after the change (the
+    game's ``rankings``; none for a what-if of pairs of players, not of a field)."""
+    if how.rankings is None:
         return []
-    from manoeuvre_sim.analyses.manoeuvre.whatif import rankings
     from manoeuvre_sim.core.store import STORE
 
     key = (str(info.path), study_state(info.path, STORE))
-    return RANKINGS.get_or_build(key, lambda: rankings(info.path).to_dict("records"))
+    return RANKINGS.get_or_build(key, lambda: how.rankings(info.path).to_dict("records"))
 
 
 def version_title(info, label: str | None) -> str:
     """What a what-if's game is, for its replay's title: `` · base`` or `` · variant:
     EDITS`` (empty for any other study's game)."""
-    if info.get("study") not in WHATIF_KINDS or label not in ("base", "variant"):
+    kind = whatif_page(str(info.get("game", DEFAULT_GAME)), info.get("study"))
+    if kind is None or label not in ("base", "variant"):
         return ""
     if label == "base":
         return " · base (before the edit)"
@@ -86,7 +112,8 @@ def changed_page(request: Request) -> Response:
     p = Params(request.query_params)
     p.only(["dir", "page"])
     info = open_study(request.app.state.studies, p.string("dir"))
-    if info.kind not in WHATIF_KINDS:
+    how = whatif_page(info.game, info.kind)
+    if how is None:
         raise UsageError(f"--dir: {info.rel!r} is a {info.kind} study, not a what-if")
     number = p.integer("page", 1, lo=1)
     games, total = changed_outcomes(info.path, PAGE_SIZE, (number - 1) * PAGE_SIZE)
@@ -94,23 +121,20 @@ def changed_page(request: Request) -> Response:
     if number > pages:
         raise UsageError(f"--page: expected a page from 1 to {pages} ({total:,} changed "
                          f"games, {PAGE_SIZE} to a page), got {number}")  # fmt: skip
-    hex_game = info.kind == "hex whatif"
+    seats = how.seat_names
+    other = {"army_a": "policy_a", "army_b": "policy_b", "policy_a": "army_a",
+             "policy_b": "army_b"}  # fmt: skip
     rows = []
     for r in games.to_dict("records"):
-        if hex_game:  # Maneuver's sides are blue and red; its players are the policies
-            a, b = r.get("policy_a", r.get("army_a")), r.get("policy_b", r.get("army_b"))
-        else:
-            a, b = r.get("army_a", r.get("policy_a")), r.get("army_b", r.get("policy_b"))
+        a, b = (r.get(col, r.get(other.get(col, col))) for col in how.sides)
         rows.append(r | {"side_a": a, "side_b": b,
-                         "winner_base": winner_name(r["winner_base"], a, b, hex_game),
-                         "winner_variant": winner_name(r["winner_variant"], a, b, hex_game),
+                         "winner_base": winner_name(r["winner_base"], a, b, seats),
+                         "winner_variant": winner_name(r["winner_variant"], a, b, seats),
                          "base_href": replay_href(info, r["pairing_base"], r["game"], "base"),
-                         # Maneuver's variant is a scenario file, which the replay page
-                         # does not load (it replays the built-in scenario's games)
-                         "variant_href": None if hex_game else replay_href(
-                             info, r["pairing_variant"], r["game"], "variant")})  # fmt: skip
+                         "variant_href": replay_href(info, r["pairing_variant"], r["game"],
+                                                     "variant") if how.variant_replayed else None})  # fmt: skip
     first = (number - 1) * PAGE_SIZE + 1
     return page("whatif_changed.html", title=f"What-if {info.rel}", version=__version__,
-                info=info, cells=_cells(info), ranking=_ranking(info), games=rows,
+                info=info, cells=_cells(info), ranking=_ranking(info, how), games=rows,
                 total=total, page=number, pages=pages, first=first,
-                last=first + len(rows) - 1, hex_game=hex_game)  # fmt: skip
+                last=first + len(rows) - 1, hex_game=seats is not None)  # fmt: skip

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from manoeuvre_sim.web.study_charts import clean
+from manoeuvre_sim.web.studies.charts import clean
 
 MAX_ROWS = 1000  # rows of one table drawn on a page (the CSV download has them all)
 # columns holding fractions (shown in %): rates, shares, their differences

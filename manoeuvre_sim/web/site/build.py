@@ -6,7 +6,7 @@ The pages are the workbench's own: the application is built in process
 (:func:`~manoeuvre_sim.web.app.create_app`) over a scratch folder holding the studies
 (hard links, else copies, named by the shortest distinct tail of their paths), and each
 address is requested through Starlette's TestClient. Then every link is made relative to the
-file written (:mod:`.site_links`), the static files are copied with their licences, and the
+file written (:mod:`.links`), the static files are copied with their licences, and the
 whole site is written into a scratch folder renamed onto ``--out`` at the end, so an
 interrupted run never leaves half a site.
 
@@ -19,7 +19,7 @@ studies of the same game when the workbench has ``/compare`` (linked from the in
 place of its form, and from both studies' pages). ``site.json`` records the seeds, rules
 versions and data hashes of the studies and the tool's version.
 
-Nothing links to a page the site lacks (:func:`~.site_links.rewrite_page`): such a link is
+Nothing links to a page the site lacks (:func:`~.links.rewrite_page`): such a link is
 its text alone, the navigation keeps only the items the copy has, and a pairing's page says
 which of its games replay (a ▶ before their number). ``site.css`` styles these bits.
 """
@@ -42,9 +42,9 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.analyses.common.study_sample import RULE, lopsided_games
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web import site_links as L
 from manoeuvre_sim.web.render import STATIC
-from manoeuvre_sim.web.site_pages import (
+from manoeuvre_sim.web.site import links as L
+from manoeuvre_sim.web.site.pages import (
     SITE_CSS,
     SITE_JS,
     comparisons_html,
@@ -230,7 +230,7 @@ def _compare_urls(app, sources: list[Source]) -> list[str]:
 
 def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
     """The sampled games' replay pages, their boards written in, and their traces."""
-    from manoeuvre_sim.web.studies import replay_href
+    from manoeuvre_sim.web.studies.pages import replay_href
 
     index = SF.pairing_index(src.info.path)
     many = "label" in index and index["label"].nunique() > 1

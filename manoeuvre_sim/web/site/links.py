@@ -35,11 +35,10 @@ FOLDERS = {
     "/study/pairing": ("pairing", "dir", ".html"),
     "/study/table.csv": ("table", "dir", ".csv"),
     "/compare": ("compare", "a", ".html"),
-    "/replay/manoeuvre": ("replay/manoeuvre", "study", ".html"),
-    "/replay/hex": ("replay/hex", "study", ".html"),
-    "/replay/manoeuvre/trace.jsonl": ("replay/manoeuvre", "study", ".jsonl"),
-    "/replay/hex/trace.jsonl": ("replay/hex", "study", ".jsonl"),
 }
+# a registered game's replay page and trace (``/replay/<key>``, ``/replay/<key>/trace.jsonl``)
+# -> (``replay/<key>``, "study", ".html" or ".jsonl")
+_REPLAY = re.compile(r"/replay/([a-z][a-z0-9_-]*)(/trace\.jsonl)?")
 ROOT_PAGES = {"/": INDEX, "/studies": INDEX}
 # query items that name a page's default (a pairing's first page of 50 games): left out of
 # the file name, so /study/pairing?dir=x&pairing=1 and ...&page=1&size=50 are one file
@@ -101,9 +100,10 @@ def file_for(url: str) -> str | None:
         if any(p in ("..", ".", "") for p in pure.parts) or "\\" in rel or "\x00" in rel:
             return None
         return pure.as_posix()
-    if path not in FOLDERS:
+    folder_of = FOLDERS.get(path) or _replay_folder(path)
+    if folder_of is None:
         return None
-    folder, first, suffix = FOLDERS[path]
+    folder, first, suffix = folder_of
     items = tuple(i for i in items if i not in DEFAULTS.get(path, ()))
     lead = [v for k, v in items if k == first]
     rest = [(k, v) for k, v in items if k != first]
@@ -111,6 +111,16 @@ def file_for(url: str) -> str | None:
     pieces += [f"{escape_part(k)}-{escape_part(v)}" for k, v in rest]
     name = _shorten("__".join(pieces) if pieces else "~") + suffix
     return f"{folder}/{name}"
+
+
+def _replay_folder(path: str) -> tuple[str, str, str] | None:
+    """A registered game's replay address's folder, key and suffix (as :data:`FOLDERS`)."""
+    from manoeuvre_sim.core.games import GAMES
+
+    m = _REPLAY.fullmatch(path)
+    if m is None or m.group(1) not in GAMES:
+        return None
+    return f"replay/{m.group(1)}", "study", ".jsonl" if m.group(2) else ".html"
 
 
 def confined(out: Path, rel: str) -> Path:

@@ -21,7 +21,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web.jobs import _form, _page, manager
+from manoeuvre_sim.web.jobs.pages import _form, _page, manager
 from manoeuvre_sim.web.params import Params
 
 

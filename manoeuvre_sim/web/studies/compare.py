@@ -28,7 +28,7 @@ from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.safety import confine
-from manoeuvre_sim.web.study_charts import SCHEMA, clean, records
+from manoeuvre_sim.web.studies.charts import SCHEMA, clean, records
 
 PARAMS = ("a", "b", "label_a", "label_b")
 MAX_ROWS = 200  # armies or variants in the table

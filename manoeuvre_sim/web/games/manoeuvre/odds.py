@@ -1,6 +1,5 @@
-"""The workbench's odds pages (issue 32): ``/odds/manoeuvre/<kind>`` for every kind of
-``manoeuvre-sim odds`` and ``/odds/hex`` for ``manoeuvre-sim hex odds`` (in
-:mod:`manoeuvre_sim.web.odds_hex`).
+"""Manoeuvre's odds pages (issue 32): ``/odds/manoeuvre/<kind>`` for every kind of
+``manoeuvre-sim odds`` (Maneuver's, ``/odds/hex``, are in its own web module).
 
 Each page is a form whose fields are the command's options; typing redraws the result
 fragment through htmx and the address bar holds the whole input, so a link reproduces the
@@ -21,10 +20,10 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web import odds_forms as forms
-from manoeuvre_sim.web import odds_views as views
-from manoeuvre_sim.web.odds_hex import ROUTES as HEX_ROUTES
-from manoeuvre_sim.web.odds_http import csv_response, pdf_response, query_of, respond
+from manoeuvre_sim.web.games.manoeuvre import odds_forms as forms
+from manoeuvre_sim.web.odds import views
+from manoeuvre_sim.web.odds.forms import MAX_REPEAT, VIEWS, values
+from manoeuvre_sim.web.odds.http import csv_response, pdf_response, query_of, respond
 from manoeuvre_sim.web.params import Params
 
 BASE = "/odds/manoeuvre"
@@ -158,7 +157,7 @@ def result(kind: str, params: Params, query: str = "") -> dict:
     """The result fragment's context for ``kind`` from the request's parameters; ``query``
     is the request's query for the download links."""
     args = forms.read(params, forms.FORMS[kind], extra=("view",))
-    view = params.choice("view", forms.VIEWS, "exactly")
+    view = params.choice("view", VIEWS, "exactly")
     ctx: dict = {"kind": kind, "query": query, "base": BASE}
     if kind == "matchup":
         m = matchup(args)
@@ -236,11 +235,11 @@ def _form_ctx(kind: str, params: Params) -> dict:
         "tabs": _tabs(kind),
         "action": f"{BASE}/{kind}",
         "groups": _groups(fields),
-        "values": forms.values(params, fields),
+        "values": values(params, fields),
         "view_value": params.raw("view") or "exactly",
         "armies": forms.armies(),
         "terrains": forms.terrain_names(),
-        "max_repeat": forms.MAX_REPEAT,
+        "max_repeat": MAX_REPEAT,
         "kind": kind,
         "scenario": None,
     }
@@ -320,5 +319,4 @@ ROUTES: list = [
     Route(f"{BASE}/{{kind}}.csv", odds_csv),
     Route(BASE, odds_page),
     Route(f"{BASE}/{{kind}}", odds_page),
-    *HEX_ROUTES,
 ]

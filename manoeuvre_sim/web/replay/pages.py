@@ -11,12 +11,13 @@ Routes (the studies pages link to them; docs/ui.md):
   that event, the key to the board, the event log, the record of the game. An old address
   with ``step=K`` (steps counted from 0) is sent on to ``event=K+1``, the same board.
 - ``/replay/<game>/board.svg?...&event=N``: the board after event N (what the page
-  fetches when it steps; the game is kept in memory, ``replay_data``, so a step only
+  fetches when it steps; the game is kept in memory, ``replay.data``, so a step only
   draws). ``step=K`` (from 0) is read too: the static site's export asks for it.
 - ``/replay/<game>/trace.jsonl?...``: the trace, as ``--format jsonl`` writes it.
 
 The page computes nothing: the steps, their words and boards come from the replay library
-(``manoeuvre/replay/steps.py``, ``hexgame/replay_steps.py``) through :mod:`.replay_data`.
+(``manoeuvre/replay/steps.py``, ``hexgame/replay_game.py``), through each game's web
+module (its ``replay_game``) and :mod:`.data`.
 """
 
 from __future__ import annotations
@@ -29,27 +30,28 @@ from starlette.routing import Route
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web.boards import TERRAIN_FILL
+from manoeuvre_sim.web.games import short_title, web_modules
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
-from manoeuvre_sim.web.replay_data import event_of, old_step, replayed
-
-GAMES = {"manoeuvre": "Manoeuvre", "hex": "Maneuver"}
+from manoeuvre_sim.web.replay.data import event_of, old_step, replay_games, replayed
 
 
 def replay_url(game: str, **params) -> str:
     """The address of a replay page: ``replay_url("manoeuvre", study="bal", pairing=3,
     game=7)`` or ``replay_url("hex", seed=1, game=0)`` (None values left out)."""
-    if game not in GAMES:
-        raise ValueError(f"game: expected one of {', '.join(GAMES)}, got {game!r}")
+    games = replay_games()
+    if game not in games:
+        raise ValueError(f"game: expected one of {', '.join(games)}, got {game!r}")
     query = urlencode({k: v for k, v in params.items() if v is not None})
     return f"/replay/{game}" + (f"?{query}" if query else "")
 
 
 def _game(request: Request) -> str:
     game = request.path_params["game"]
-    if game not in GAMES:
-        raise UsageError(f"no replay of {game!r}: expected /replay/manoeuvre or /replay/hex")
+    games = replay_games()
+    if game not in games:
+        raise UsageError(f"no replay of {game!r}: expected "
+                         f"{' or '.join('/replay/' + k for k in games)}")  # fmt: skip
     return game
 
 
@@ -61,15 +63,14 @@ def _query(request: Request) -> str:
 
 
 def index(request: Request) -> Response:
-    """The form: which game, armies or players, seed and game index."""
-    from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
-
+    """The form: which game, armies or players, seed and game index (each game's fields
+    from its web module's ``replay_form``)."""
     Params(request.query_params).only(())
-    armies = sorted(a.name for a in load_builtin_armies())
-    return page("replay_index.html", title="Replay a game", armies=armies,
-                policy=DEFAULT_POLICY,
-                version=__version__)  # fmt: skip
+    ctx: dict = {}
+    for m in web_modules().values():
+        if hasattr(m, "replay_form"):
+            ctx |= m.replay_form()
+    return page("replay_index.html", title="Replay a game", version=__version__, **ctx)
 
 
 def replay_page(request: Request) -> Response:
@@ -93,9 +94,9 @@ def replay_page(request: Request) -> Response:
         "page": f"/replay/{game}?{query}",
     }  # fmt: skip
     return page(
-        "replay.html", title=f"Replay · {rep.title}", game=game, game_title=GAMES[game],
+        "replay.html", title=f"Replay · {rep.title}", game=game, game_title=short_title(game),
         rep=rep, step=step, svg=rep.svg(step), data=data, standing=rep.steps[step]["standing"],
-        terrain_fill=TERRAIN_FILL,
+        terrain_fill=rep.terrain_fill,
         trace_url=f"/replay/{game}/trace.jsonl?{query}", version=__version__,
     )  # fmt: skip
 

@@ -1,9 +1,9 @@
-"""The study commands a job runs (issue 33): Manoeuvre's ``balance`` and ``whatif``,
-Maneuver's ``hex balance`` and ``hex whatif``, each built from a job's options through the
-builder the command's body calls (``command_spec`` of ``analyses/manoeuvre/balance.py``,
-``analyses/manoeuvre/whatif.py``, ``analyses/hexgame/variants.py`` and
-``analyses/hexgame/whatif.py``), so every option is checked, with the command line's
-words, before the job is queued.
+"""The study commands a job runs (issue 33), one entry each in :data:`JOB_KINDS` (keyed by
+the command's name: ``balance``, ``whatif``, ``hex balance``, ``hex whatif``): its game, its
+study module, the table a finished study has and how its spec plans its games. Each is
+built from a job's options through the builder the command's body calls (the study
+module's ``command_spec``), so every option is checked, with the command line's words,
+before the job is queued, and played by its ``run_spec``.
 
 A job's options are a plain dict of the command's options by their Python names
 (``games_per_pairing``, ``edits``), so it is stored as JSON beside the study and built
@@ -24,10 +24,6 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import get_game
 from manoeuvre_sim.web.safety import check_players, seat_cost
 
-KINDS = ("balance", "whatif", "hex balance", "hex whatif")
-# the tables a finished job's study must have (a job is done only once they are written)
-DONE_KEY = {"balance": "games", "whatif": "paired_games", "hex balance": "games",
-            "hex whatif": "games"}  # fmt: skip
 # the most games one job may ask for (no unbounded work per request): 8 armies x 8 x 20,000
 MAX_GAMES_PER_PAIRING = 20000
 # The most one job may cost, in games of each game's scripted players (the adapters'
@@ -57,18 +53,66 @@ class Built:
     cost: float = 0.0
 
 
-def _library(kind: str):
-    """The study's ``(command_spec, run_spec, game)``: the builder the command's body calls
-    and the function that plays its spec."""
-    if kind == "balance":
-        from manoeuvre_sim.analyses.manoeuvre import balance as M
-    elif kind == "whatif":
-        from manoeuvre_sim.analyses.manoeuvre import whatif as M
-    elif kind == "hex balance":
-        from manoeuvre_sim.analyses.hexgame import variants as M
-    else:
-        from manoeuvre_sim.analyses.hexgame import whatif as M
-    return M.command_spec, M.run_spec, "hex" if kind.startswith("hex") else "manoeuvre"
+def _plan_whatif(spec) -> tuple[list, int]:
+    """Manoeuvre's what-if: its base's pairings, then the variant's (the touched armies')."""
+    base = spec.base
+    pairings = [*base.pairings(), *(p for p in base.pairings()
+                                    if p.army_a.name in spec.touched
+                                    or p.army_b.name in spec.touched)]  # fmt: skip
+    return pairings, base.games_per_pairing
+
+
+def _plan_balance(spec) -> tuple[list, int]:
+    """Manoeuvre's balance study: its pairings, its fixed N or its precision goal's cap."""
+    n = spec.max_games if spec.precision is not None else spec.games_per_pairing
+    return spec.pairings(), n
+
+
+def _plan_paired(spec) -> tuple[list, int]:
+    """Maneuver's variant study and what-if: their pairings hold base and variant."""
+    n = spec.max_games if getattr(spec, "precision", None) is not None else spec.games
+    return spec.pairings(), n
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """One study kind a job runs: its game (a registry key), the study module whose
+    ``command_spec`` builds its spec from the command's options and whose ``run_spec`` plays
+    it (today's module; ``studies.find(game, kind)`` once every kind has its home), the
+    table a finished study has (a job is done only once it is written), its plan (the spec
+    -> ``(pairings, games of each)``), whether it takes edits (a what-if), and ``base``: the
+    kind whose options its builder takes too (its ``**base_options``; its spec then holds
+    that study's spec as ``spec.base``, threads included)."""
+
+    game: str
+    module: str
+    done: str
+    plan: Callable[[Any], tuple[list, int]]
+    edits: bool = False
+    base: str | None = None
+
+    def library(self):
+        """``(command_spec, run_spec)`` of the kind's study module."""
+        import importlib
+
+        m = importlib.import_module(self.module)
+        return m.command_spec, m.run_spec
+
+
+# every study kind a job runs, by its command's name (the one place a kind is chosen)
+JOB_KINDS = {
+    "balance": JobKind("manoeuvre", "manoeuvre_sim.analyses.manoeuvre.balance", "games",
+                       _plan_balance),
+    "whatif": JobKind("manoeuvre", "manoeuvre_sim.analyses.manoeuvre.whatif", "paired_games",
+                      _plan_whatif, edits=True, base="balance"),
+    "hex balance": JobKind("hex", "manoeuvre_sim.analyses.hexgame.variants", "games",
+                           _plan_paired),
+    "hex whatif": JobKind("hex", "manoeuvre_sim.analyses.hexgame.whatif", "games",
+                          _plan_paired, edits=True),
+}  # fmt: skip
+KINDS = tuple(JOB_KINDS)
+# the tables a finished job's study must have (a job is done only once they are written)
+DONE_KEY = {kind: k.done for kind, k in JOB_KINDS.items()}
 
 
 def _games(opts: dict) -> None:
@@ -80,15 +124,14 @@ def _games(opts: dict) -> None:
         )
 
 
-def _takes(command_spec) -> set[str]:
-    """The options a builder takes (whatif's ``**base_options``: the base study's, those of
-    ``balance.command_spec``)."""
-    params = inspect.signature(command_spec).parameters
+def _takes(kind: str) -> set[str]:
+    """The options the builder of ``kind`` takes (a what-if's ``**base_options``: those of
+    its base kind's builder, ``JobKind.base``)."""
+    entry = JOB_KINDS[kind]
+    params = inspect.signature(entry.library()[0]).parameters
     names = {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD}
-    if len(names) < len(params):
-        from manoeuvre_sim.analyses.manoeuvre.balance import command_spec as base
-
-        names |= _takes(base)
+    if len(names) < len(params) and entry.base is not None:
+        names |= _takes(entry.base)
     return names
 
 
@@ -98,11 +141,13 @@ def build(kind: str, opts: dict) -> Built:
     left empty takes the command's default, one the command does not take is refused."""
     if kind not in KINDS:
         raise UsageError(f"job: unknown study {kind!r} (one of {', '.join(KINDS)})")
-    command_spec, run_spec, game = _library(kind)
+    entry = JOB_KINDS[kind]
+    command_spec, run_spec = entry.library()
+    game = entry.game
     _games(opts)
-    if kind.endswith("whatif") and not opts.get("edits"):
+    if entry.edits and not opts.get("edits"):
         raise UsageError("--set: expected at least one edit (a changed field or a line)")
-    takes = _takes(command_spec)
+    takes = _takes(kind)
     given = {k: v for k, v in opts.items() if v is not None and v != ""}
     for name in given:
         if name not in takes:
@@ -129,7 +174,7 @@ def build(kind: str, opts: dict) -> Built:
     cost = sum(n * c for n, c in plan)
     if cost > MAX_JOB_COST:
         raise UsageError(_too_costly(given, games, cost))
-    threads = spec.base.threads if kind == "whatif" else spec.threads
+    threads = spec.base.threads if entry.base is not None else spec.threads
     return Built(partial(run_spec, spec), threads, game, games, cost)
 
 
@@ -143,20 +188,9 @@ def plan_of(kind: str, spec) -> list[tuple[int, float]]:
     the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
     then the variant's pairings."""
 
-    g = get_game("hex" if kind.startswith("hex") else "manoeuvre")
-    cost = seat_cost(g)
-    if kind == "whatif":
-        base = spec.base
-        pairings = [*base.pairings(), *(p for p in base.pairings()
-                                        if p.army_a.name in spec.touched
-                                        or p.army_b.name in spec.touched)]  # fmt: skip
-        n = base.games_per_pairing
-    elif kind == "balance":
-        pairings = spec.pairings()
-        n = spec.max_games if spec.precision is not None else spec.games_per_pairing
-    else:  # Maneuver's variant study and what-if: their pairings hold base and variant
-        pairings = spec.pairings()
-        n = spec.max_games if getattr(spec, "precision", None) is not None else spec.games
+    entry = JOB_KINDS[kind]
+    cost = seat_cost(get_game(entry.game))
+    pairings, n = entry.plan(spec)
     return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
 
 

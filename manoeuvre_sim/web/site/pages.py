@@ -159,7 +159,7 @@ def static_replay(client, text: str, progress=None, label: str = "replay") -> st
     ``board.svg`` address) is written into the page's data, packed (``parts`` and
     ``boards``: :func:`pack_boards`), and the data no longer names a server address to
     fetch or to show in the address bar. ``progress(what)`` is told every 50 boards."""
-    from manoeuvre_sim.web.site_links import script_json
+    from manoeuvre_sim.web.site.links import script_json
 
     m = _DATA.search(text)
     if m is None:

@@ -31,9 +31,9 @@ from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.safety import confine
-from manoeuvre_sim.web.study_charts import lengths
-from manoeuvre_sim.web.study_tables import definitions, table_view
-from manoeuvre_sim.web.study_views import study_view
+from manoeuvre_sim.web.studies.charts import lengths
+from manoeuvre_sim.web.studies.tables import definitions, table_view
+from manoeuvre_sim.web.studies.views import study_view
 
 MAX_PAGE_SIZE = 200  # games on one page of a pairing's table
 DEFAULT_PAGE_SIZE = 50
@@ -95,8 +95,10 @@ def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
     terms = definitions(view.tables() if view else [], view.terms if view else (),
                         interrupted=info.status == SF.INTERRUPTED)  # fmt: skip
+    from manoeuvre_sim.web.studies.whatif_changed import whatif_page
+
     return page("study.html", title=f"Study {info.rel}", version=__version__, info=info,
-                heading=study_title(info),
+                heading=study_title(info), whatif=whatif_page(info.game, info.kind),
                 view=view, tables=SF.tables(info.path), q=urlencode,
                 summary=_summary(info.path), definitions=terms)  # fmt: skip
 
@@ -127,7 +129,7 @@ def replay_href(info: SF.StudyInfo, pairing: int, game: int, label: str | None) 
     q = {"study": info.rel, "pairing": int(pairing), "game": int(game)}
     if label is not None:
         q["label"] = label
-    return f"/replay/{SF.GAME_PATH.get(info.game, info.game)}?" + urlencode(q)
+    return f"/replay/{info.game}?" + urlencode(q)
 
 
 def _pairing_label(p: Params, index, pairing: int) -> tuple[str | None, list[str]]:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.core.fileio import atomic_write
-from manoeuvre_sim.web.jobs_kinds import DONE_KEY, build, command_line
+from manoeuvre_sim.web.jobs.kinds import DONE_KEY, build, command_line
 
 JOBS_DIR = "jobs"
 STATE_FILE = "job.json"
@@ -135,7 +135,7 @@ class JobManager:
 
     # ---- the queue -----------------------------------------------------------------
     def submit(self, kind: str, options: dict) -> Job:
-        """Check the study (``jobs_kinds.build``: a UsageError in the command line's words),
+        """Check the study (``jobs.kinds.build``: a UsageError in the command line's words),
         then write its state and queue it."""
         built = build(kind, options)  # every option and the cost checked first
         jid = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
@@ -157,7 +157,7 @@ class JobManager:
 
     def cancel(self, jid: str) -> Job | None:
         """Cancel a queued job now, a running one at the end of the blocks in play (a block
-        costs at most ``jobs_kinds.MAX_BLOCK_COST``: well under a second or two)."""
+        costs at most ``jobs.kinds.MAX_BLOCK_COST``: well under a second or two)."""
         with self.lock:  # checked under the lock: a delete or the job's end may come between
             job = self.jobs.get(jid)
             if job is None or job.state not in UNFINISHED:
