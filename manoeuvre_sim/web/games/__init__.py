@@ -18,11 +18,15 @@ without a name, still has its studies listed, opened and run as jobs by the gene
     ``{manifest "study": view(ctx, label) -> web.studies.views.View}``: the game's study
     pages (sections of charts and tables); a study of another kind shows its tables.
 ``balance_form() -> dict``, ``balance_job(p, root) -> (kind, options)``
-    the new-study form's fields and defaults, and its job (``web.jobs.kinds``' kind).
+    the new-study form's context (``defaults``, ``heading``, ``command`` and what its fields,
+    ``templates/games/<key>/balance_fields.html``, show), and its job (a kind of
+    ``web.jobs.kinds``).
 ``whatif_form(p) -> dict``, ``whatif_job(p, root) -> (kind, options)``,
 ``whatif_start(manifest) -> dict``
-    the what-if form's fields (``start``: the options taken from the study it starts from,
-    ``whatif_start``), and its job; ``WHATIF_KIND``, that job's kind; ``library_defaults(kind)
+    the what-if form's context (``heading_suffix``, ``command``, ``taken_from_study``,
+    ``more_example``, ``pick``: it has ``whatif_pick.html``; and what its fields,
+    ``templates/games/<key>/whatif_fields.html``, show), the options a what-if takes from
+    the study it starts from (``whatif_start``), and its job; ``WHATIF_KIND``, that job's kind; ``library_defaults(kind)
     -> dict``, what a field left empty runs.
 ``WHATIF_PAGES``
     ``{manifest "study": web.studies.whatif_changed.WhatifPage}``: its what-ifs, as

@@ -30,7 +30,8 @@ def library_defaults(kind: str) -> dict:
 
 def balance_form() -> dict:
     """The new variant study form's defaults."""
-    return {"defaults": library_defaults("hex balance")}
+    return {"defaults": library_defaults("hex balance"), "heading": "New Maneuver variant study",
+            "command": "hex balance"}  # fmt: skip
 
 
 def balance_job(p: Params, root: Path) -> tuple[str, dict]:
@@ -49,8 +50,10 @@ def whatif_start(m: dict) -> dict:
 
 
 def whatif_form(p: Params) -> dict:
-    """The what-if form's fields: the scenario's units per side, its borders."""
-    return _hex_rows()
+    """The what-if form's fields (``templates/games/hex/whatif_fields.html``: the scenario's
+    units per side, its borders) and its words."""
+    return {"heading_suffix": " · Maneuver", "command": "hex whatif", "pick": False,
+            "taken_from_study": "players", "more_example": "blue/infantry/strength=5"} | _hex_rows()  # fmt: skip
 
 
 def _hex_rows() -> dict:

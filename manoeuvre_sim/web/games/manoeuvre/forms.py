@@ -35,7 +35,8 @@ def library_defaults(kind: str) -> dict:
 
 def balance_form() -> dict:
     """The new balance study form's defaults and the built-in armies it lists."""
-    return {"defaults": library_defaults("balance"), "armies": army_names()}
+    return {"defaults": library_defaults("balance"), "armies": army_names(),
+            "heading": "New balance study", "command": "balance"}  # fmt: skip
 
 
 def _armies(p: Params, root: Path) -> list[str]:
@@ -85,12 +86,16 @@ def whatif_start(m: dict) -> dict:
 
 
 def whatif_form(p: Params) -> dict:
-    """The what-if form's army (``army``, checked) and its fields."""
+    """The what-if form's army (``army``, checked; ``pick``: the form to choose it) and its
+    fields (``templates/games/manoeuvre/whatif_fields.html``), its words."""
     names = army_names()
     army = p.string("army") or names[0]
     if army not in names:
         raise UsageError(f"--army: {army!r} is not a built-in army ({', '.join(names)})")
-    return {"army": army, "armies": names} | _army_rows(army)
+    rows = _army_rows(army)
+    return {"army": army, "armies": names, "heading_suffix": "", "command": "whatif",
+            "taken_from_study": "armies, players", "pick": True,
+            "more_example": f"{army}/{rows['units'][0]['name']}/card1/attack=2d8"} | rows  # fmt: skip
 
 
 def _army_rows(name: str) -> dict:
