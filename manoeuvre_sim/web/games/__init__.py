@@ -28,6 +28,8 @@ without a name, still has its studies listed, opened and run as jobs by the gene
     ``templates/games/<key>/whatif_fields.html``, show), the options a what-if takes from
     the study it starts from (``whatif_start``), and its job; ``WHATIF_KIND``, that job's kind; ``library_defaults(kind)
     -> dict``, what a field left empty runs.
+``JOB_LINKS``
+    ``{"balance" | "whatif": (address, label)}``: its forms' buttons on the jobs page.
 ``WHATIF_PAGES``
     ``{manifest "study": web.studies.whatif_changed.WhatifPage}``: its what-ifs, as
     ``/whatif/changed`` reads them (the sides' columns, the seats' names, its rankings).

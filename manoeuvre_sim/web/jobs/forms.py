@@ -37,6 +37,16 @@ def form_game(p: Params, hook: str, default: str | None = None) -> str:
     return p.choice("game", games, default if default in games else games[0])
 
 
+def new_job_links() -> list[tuple[str, str]]:
+    """The jobs page's buttons: every game's new-study form, then every game's what-if form
+    (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``)."""
+    from manoeuvre_sim.web.games import web_modules
+
+    modules = web_modules().values()
+    return [m.JOB_LINKS[form] for form in ("balance", "whatif") for m in modules
+            if form in getattr(m, "JOB_LINKS", {})]  # fmt: skip
+
+
 def part(game: str, name: str):
     """The name ``name`` of the game's web module (``web.games.web_part``)."""
     from manoeuvre_sim.web.games import web_part

@@ -72,6 +72,7 @@ def jobs_page(request: Request) -> Response:
     Params(request.query_params).only(["job"])
     return _page("jobs.html", title="Jobs", jobs=manager(request).listed(),
                  backend=manager(request).backend.get("name", "local"),
+                 new_job_links=WF.new_job_links(),
                  shown=request.query_params.get("job"))  # fmt: skip
 
 

@@ -63,14 +63,16 @@ def _query(request: Request) -> str:
 
 
 def index(request: Request) -> Response:
-    """The form: which game, armies or players, seed and game index (each game's fields
-    from its web module's ``replay_form``)."""
+    """The form: which game, armies or players, seed and game index (each game's form
+    ``templates/games/<key>/replay_form.html``, what it shows from its web module's
+    ``replay_form``)."""
     Params(request.query_params).only(())
     ctx: dict = {}
     for m in web_modules().values():
         if hasattr(m, "replay_form"):
             ctx |= m.replay_form()
-    return page("replay_index.html", title="Replay a game", version=__version__, **ctx)
+    return page("replay_index.html", title="Replay a game", version=__version__,
+                replay_games=replay_games(), **ctx)  # fmt: skip
 
 
 def replay_page(request: Request) -> Response:

@@ -24,6 +24,8 @@ ODDS_HOME = {  # its odds page, for the menu and the front page
     "href": "/odds/hex", "nav": "Odds · Maneuver", "title": "Maneuver odds",
     "blurb": "Attacking and defending units of the scenario, supply, the Capital, step losses.",
 }  # fmt: skip
+JOB_LINKS = {"balance": ("/jobs/new?game=hex", "New Maneuver variant study"),
+             "whatif": ("/whatif/new?game=hex", "New Maneuver what-if")}  # the jobs page's buttons  # fmt: skip
 WHATIF_KIND = "hex whatif"  # the job kind of its what-if form (``web.jobs.kinds``)
 
 # how its what-if reads on /whatif/changed: players as sides, blue and red; its variant is a
@@ -31,6 +33,6 @@ WHATIF_KIND = "hex whatif"  # the job kind of its what-if form (``web.jobs.kinds
 WHATIF_PAGES = {"hex whatif": WhatifPage(("policy_a", "policy_b"), ("blue", "red"), False)}
 
 __all__ = [
-    "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
+    "JOB_LINKS", "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
     "balance_job", "library_defaults", "replay_game", "whatif_form", "whatif_job", "whatif_start",
 ]  # fmt: skip

@@ -23,6 +23,8 @@ ODDS_HOME = {  # its odds page, for the menu and the front page
     "href": "/odds/manoeuvre", "nav": "Odds · Manoeuvre", "title": "Manoeuvre odds",
     "blurb": "Assault, bombardment, volley, ambush, pursuit, rally, withdraw, rockets, and named units: the exact distribution as you type.",
 }  # fmt: skip
+JOB_LINKS = {"balance": ("/jobs/new", "New balance study"),
+             "whatif": ("/whatif/new", "New what-if")}  # the jobs page's buttons  # fmt: skip
 WHATIF_KIND = "whatif"  # the job kind of its what-if form (``web.jobs.kinds``)
 
 
@@ -36,7 +38,7 @@ def _rankings(path):
 WHATIF_PAGES = {"whatif": WhatifPage(rankings=_rankings)}
 
 __all__ = [
-    "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
+    "JOB_LINKS", "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
     "balance_job", "library_defaults", "replay_form", "replay_game", "whatif_form", "whatif_job",
     "whatif_start",
 ]  # fmt: skip
