@@ -271,6 +271,6 @@ def warmup_kernel(kind: str):
 
 # ---------------------------------------------------------------------- the workbench (web)
 # What the game shows in the workbench (its odds pages, board, replay, job forms and study
-# pages): the module's names are documented in manoeuvre_sim/web/games/__init__.py. Named,
+# pages): the module's names are documented in manoeuvre_sim/web/game_parts.py. Named,
 # never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
 WEB_MODULE = "manoeuvre_sim.web.games.hex"

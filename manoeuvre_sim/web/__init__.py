@@ -9,7 +9,7 @@ line's messages; ``safety.py`` confines served files to the studies folder and b
 pages); then one package per feature: ``odds/``, ``studies/``, ``jobs/``, ``replay/``,
 ``site/``, each written once for every game. What only one game shows (its odds pages, its
 board, its replay, its forms' fields, its study pages) is in its web module,
-``games/<game>/``, which its adapter names (``WEB_MODULE``) and ``games/__init__.py``
+``games/<game>/``, which its adapter names (``WEB_MODULE``) and ``game_parts.py``
 finds through the registry. ``static/vendor`` holds htmx and Vega from the npm registry
 with their licences (``static/vendor/VENDORED.md``): nothing is fetched from a CDN.
 

@@ -1,5 +1,5 @@
 """The workbench's Starlette application: each game's own pages (its web module's
-``ROUTES``, found through the registry: ``web.games``), the studies, replay and jobs pages,
+``ROUTES``, found through the registry: ``web.game_parts``), the studies, replay and jobs pages,
 the static files, and the error pages.
 
 Every error a user can act on (:class:`~manoeuvre_sim.core.errors.ManoeuvreError`: a
@@ -117,7 +117,7 @@ def create_app(
         but loopback (``127.0.0.1``, ``localhost``, ``[::1]``) or this address are refused
         with a 400 (``safety.allowed_hosts``: DNS rebinding).
     """
-    from manoeuvre_sim.web.games import web_modules
+    from manoeuvre_sim.web.game_parts import web_modules
     from manoeuvre_sim.web.jobs import edit as jobs_edit
     from manoeuvre_sim.web.jobs import pages as jobs
     from manoeuvre_sim.web.replay import pages as replay

@@ -45,7 +45,7 @@ ENV.filters["pct"] = _pct
 def _odds_pages() -> list[dict]:
     """Every game's odds page (its web module's ``ODDS_HOME``: ``{"href", "nav", "title",
     "blurb"}``), in the registry's order: the menu's and the front page's links."""
-    from manoeuvre_sim.web.games import web_modules
+    from manoeuvre_sim.web.game_parts import web_modules
 
     return [m.ODDS_HOME for m in web_modules().values() if hasattr(m, "ODDS_HOME")]
 

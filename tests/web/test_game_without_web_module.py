@@ -12,7 +12,7 @@ import pytest
 from manoeuvre_sim.core import games as G
 from manoeuvre_sim.studies import balance
 from manoeuvre_sim.web.app import create_app
-from manoeuvre_sim.web.games import web_modules, web_part
+from manoeuvre_sim.web.game_parts import web_modules, web_part
 from tests.studies import coin_game
 from tests.web.server import local_client
 

@@ -23,7 +23,7 @@ MAX_EDIT_CHARS = MAX_EDIT_LINES * (MAX_VALUE_CHARS + 2)
 def form_games(hook: str) -> list[str]:
     """The games whose web module offers ``hook`` (``balance_job``, ``whatif_job``), in the
     registry's order."""
-    from manoeuvre_sim.web.games import web_modules
+    from manoeuvre_sim.web.game_parts import web_modules
 
     return [k for k, m in web_modules().items() if hasattr(m, hook)]
 
@@ -40,7 +40,7 @@ def form_game(p: Params, hook: str, default: str | None = None) -> str:
 def new_job_links() -> list[tuple[str, str]]:
     """The jobs page's buttons: every game's new-study form, then every game's what-if form
     (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``)."""
-    from manoeuvre_sim.web.games import web_modules
+    from manoeuvre_sim.web.game_parts import web_modules
 
     modules = web_modules().values()
     return [m.JOB_LINKS[form] for form in ("balance", "whatif") for m in modules
@@ -48,8 +48,8 @@ def new_job_links() -> list[tuple[str, str]]:
 
 
 def part(game: str, name: str):
-    """The name ``name`` of the game's web module (``web.games.web_part``)."""
-    from manoeuvre_sim.web.games import web_part
+    """The name ``name`` of the game's web module (``web.game_parts.web_part``)."""
+    from manoeuvre_sim.web.game_parts import web_part
 
     return web_part(game, name)
 

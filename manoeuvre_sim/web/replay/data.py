@@ -86,7 +86,7 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
     """The replay the parameters name (from the cache when it is there), played by the
     game's web module (its ``replay_game(params, root)``; a seed's game takes its
     ``REPLAY_PARAMS``)."""
-    from manoeuvre_sim.web.games import web_part
+    from manoeuvre_sim.web.game_parts import web_part
 
     play = web_part(game, "replay_game")
     if play is None:
@@ -102,7 +102,7 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
 def replay_games() -> list[str]:
     """The games whose web module replays a game (their keys: ``/replay/<key>``), in the
     registry's order."""
-    from manoeuvre_sim.web.games import web_modules
+    from manoeuvre_sim.web.game_parts import web_modules
 
     return [k for k, m in web_modules().items() if hasattr(m, "replay_game")]
 

@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web.games import short_title, web_modules
+from manoeuvre_sim.web.game_parts import short_title, web_modules
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
 from manoeuvre_sim.web.replay.data import event_of, old_step, replay_games, replayed

@@ -98,7 +98,7 @@ def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
     terms = definitions(view.tables() if view else [], view.terms if view else (),
                         interrupted=info.status == SF.INTERRUPTED)  # fmt: skip
-    from manoeuvre_sim.web.studies.whatif_changed import whatif_page
+    from manoeuvre_sim.web.studies.views import whatif_page
 
     return page("study.html", title=f"Study {info.rel}", version=__version__, info=info,
                 heading=study_title(info), whatif=whatif_page(info.game, info.kind),

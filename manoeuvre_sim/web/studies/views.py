@@ -10,6 +10,7 @@ library function its command used; the views only lay them out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -122,11 +123,33 @@ def in_order(df: pd.DataFrame, col: str, order: list[str]) -> pd.DataFrame:
     return df.assign(_k=key).sort_values("_k", kind="stable").drop(columns="_k")
 
 
+@dataclass(frozen=True)
+class WhatifPage:
+    """How a game's what-if (a kind of its web module's ``WHATIF_PAGES``) reads on this
+    page: ``sides``, the record columns that name a game's two sides (an army's, or a
+    player's); ``seat_names``, the seats' words when the sides are players (Maneuver's blue
+    and red), else None (a mirror match's seat as A or B); ``variant_replayed``: the
+    variant's games open on the replay page; ``rankings(path) -> DataFrame``: every side's
+    rank before and after (or None: a what-if of pairs, not of a field)."""
+
+    sides: tuple[str, str] = ("army_a", "army_b")
+    seat_names: tuple[str, str] | None = None
+    variant_replayed: bool = True
+    rankings: Callable | None = None
+
+
+def whatif_page(game: str, kind: str) -> WhatifPage | None:
+    """The game's reading of a what-if of ``kind`` (None: not a what-if of that game)."""
+    from manoeuvre_sim.web.game_parts import web_part
+
+    return (web_part(game, "WHATIF_PAGES") or {}).get(kind)
+
+
 def study_view(info: SF.StudyInfo, wanted_label: str | None) -> View:
     """The page's content for the study ``info`` (its kind's view when the directory holds
     the tables it needs), then every other table of the directory as it is."""
     ctx = Ctx(info.path, info.rel, SF.tables(info.path))
-    from manoeuvre_sim.web.games import web_part
+    from manoeuvre_sim.web.game_parts import web_part
 
     fn, needs = (web_part(info.game, "STUDY_VIEWS") or {}).get(info.kind, (None, ()))
     view = fn(ctx, wanted_label) if fn is not None and ctx.has(*needs) else View([])

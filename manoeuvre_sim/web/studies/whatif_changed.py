@@ -10,13 +10,10 @@ Route::
 
 The figures are the study's own tables (``whatif.csv``, written by the what-if commands),
 :func:`~manoeuvre_sim.analyses.common.whatif_changes.changed_outcomes` and the game's
-rankings (its web module's ``WHATIF_PAGES``: :class:`WhatifPage`); nothing is computed here.
+rankings (its web module's ``WHATIF_PAGES``: ``views.WhatifPage``); nothing is computed here.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -29,32 +26,11 @@ from manoeuvre_sim.web.page_cache import Memo, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
 from manoeuvre_sim.web.studies.pages import open_study, replay_href
+from manoeuvre_sim.web.studies.views import WhatifPage, whatif_page
 
 DELTA = ("delta", "delta_low", "delta_high")
 PAGE_SIZE = MAX_LISTED  # changed games to a page
 RANKINGS = Memo(8)  # a study's rankings (a bootstrap: seconds), by its files' state
-
-
-@dataclass(frozen=True)
-class WhatifPage:
-    """How a game's what-if (a kind of its web module's ``WHATIF_PAGES``) reads on this
-    page: ``sides``, the record columns that name a game's two sides (an army's, or a
-    player's); ``seat_names``, the seats' words when the sides are players (Maneuver's blue
-    and red), else None (a mirror match's seat as A or B); ``variant_replayed``: the
-    variant's games open on the replay page; ``rankings(path) -> DataFrame``: every side's
-    rank before and after (or None: a what-if of pairs, not of a field)."""
-
-    sides: tuple[str, str] = ("army_a", "army_b")
-    seat_names: tuple[str, str] | None = None
-    variant_replayed: bool = True
-    rankings: Callable | None = None
-
-
-def whatif_page(game: str, kind: str) -> WhatifPage | None:
-    """The game's reading of a what-if of ``kind`` (None: not a what-if of that game)."""
-    from manoeuvre_sim.web.games import web_part
-
-    return (web_part(game, "WHATIF_PAGES") or {}).get(kind)
 
 
 def _cells(info) -> list[dict]:

@@ -1,5 +1,5 @@
 """Maneuver in the workbench (its adapter's ``WEB_MODULE``): what only Maneuver shows, under
-the names ``web.games`` documents. Its odds page (``odds.py``: ``/odds/hex``), its map
+the names ``web.game_parts`` documents. Its odds page (``odds.py``: ``/odds/hex``), its map
 (``board.py``), its replay (``replay.py``, played by ``hexgame/replay_game.py``), its job
 forms (``forms.py``) and its study pages (``views.py``: the variant study, the handicap
 ladder, the Capital map, the what-if).
@@ -18,7 +18,7 @@ from manoeuvre_sim.web.games.hex.forms import (
 from manoeuvre_sim.web.games.hex.odds import ROUTES
 from manoeuvre_sim.web.games.hex.replay import REPLAY_PARAMS, replay_game
 from manoeuvre_sim.web.games.hex.views import STUDY_VIEWS
-from manoeuvre_sim.web.studies.whatif_changed import WhatifPage
+from manoeuvre_sim.web.studies.views import WhatifPage
 
 ODDS_HOME = {  # its odds page, for the menu and the front page
     "href": "/odds/hex", "nav": "Odds · Maneuver", "title": "Maneuver odds",

@@ -1,5 +1,5 @@
 """Manoeuvre in the workbench (its adapter's ``WEB_MODULE``): what only Manoeuvre shows,
-under the names ``web.games`` documents. Its odds pages (``odds.py``: ``/odds/manoeuvre``),
+under the names ``web.game_parts`` documents. Its odds pages (``odds.py``: ``/odds/manoeuvre``),
 its board (``board.py``), its replay (``replay.py``), its job forms (``forms.py``) and its
 study pages (``views.py``: the balance study, the card-value study, the what-if).
 """
@@ -17,7 +17,7 @@ from manoeuvre_sim.web.games.manoeuvre.forms import (
 from manoeuvre_sim.web.games.manoeuvre.odds import ROUTES
 from manoeuvre_sim.web.games.manoeuvre.replay import REPLAY_PARAMS, replay_form, replay_game
 from manoeuvre_sim.web.games.manoeuvre.views import STUDY_VIEWS
-from manoeuvre_sim.web.studies.whatif_changed import WhatifPage
+from manoeuvre_sim.web.studies.views import WhatifPage
 
 ODDS_HOME = {  # its odds page, for the menu and the front page
     "href": "/odds/manoeuvre", "nav": "Odds · Manoeuvre", "title": "Manoeuvre odds",
