@@ -1,6 +1,5 @@
-"""What each game shows in the workbench, found through the registry (``core.games.GAMES``),
-for the shared pages:
-a game's adapter names its web module (``WEB_MODULE``, a module path, as ``REPORT_MODULE``
+"""What each game shows in the workbench, found for the shared pages through the registry
+(``core.games.GAMES``): a game's adapter names its web module (``WEB_MODULE``, a module path, as ``REPORT_MODULE``
 names its report), imported here by name only, so the shared pages never import a game.
 
 A web module defines any of these names (each optional; a game without a web module, or
@@ -9,7 +8,7 @@ without a name, still has its studies listed, opened and run as jobs by the gene
 ``ROUTES``
     the game's own pages (its odds forms and pages: ``/odds/<key>...``), added to the app.
 ``ODDS_HOME``
-    ``(address, title)`` of its odds page, for the front page and the menu.
+    ``{"href", "nav", "title", "blurb"}`` of its odds page, for the menu and the front page.
 ``replay_game(params, root) -> web.replay.data.Replayed``; ``REPLAY_PARAMS``
     one game of the game replayed (by the game's own library: the web drives no engine),
     and the parameters a game named by its seed takes (a study's game takes the shared
@@ -27,8 +26,8 @@ without a name, still has its studies listed, opened and run as jobs by the gene
     the what-if form's context (``heading_suffix``, ``command``, ``taken_from_study``,
     ``more_example``, ``pick``: it has ``whatif_pick.html``; and what its fields,
     ``templates/games/<key>/whatif_fields.html``, show), the options a what-if takes from
-    the study it starts from (``whatif_start``), and its job; ``WHATIF_KIND``, that job's kind; ``library_defaults(kind)
-    -> dict``, what a field left empty runs.
+    the study it starts from (``whatif_start``), and its job; ``WHATIF_KIND``, that job's
+    kind; ``library_defaults(kind) -> dict``, what a field left empty runs.
 ``JOB_LINKS``
     ``{"balance" | "whatif": (address, label)}``: its forms' buttons on the jobs page.
 ``WHATIF_PAGES``

@@ -47,7 +47,7 @@ def test_a_game_without_a_replay_is_refused_in_one_line(coin_root):
     with local_client(create_app(coin_root, run_jobs=False)) as c:
         r = c.get("/replay/coin?seed=1")
         assert r.status_code == 400
-        assert "no replay of 'coin': expected /replay/manoeuvre or /replay/hex" in r.text
+        assert "no replay of &#39;coin&#39;: expected /replay/manoeuvre or /replay/hex" in r.text
         home = c.get("/")  # the menus list the games that have odds pages, as before
         assert 'href="/odds/manoeuvre"' in home.text and 'href="/odds/hex"' in home.text
         assert "/odds/coin" not in home.text

@@ -159,10 +159,11 @@ def test_maneuvers_changed_games_name_the_players_and_sides(tmp_path):
 def test_a_maneuver_winner_is_its_player_and_side():
     from manoeuvre_sim.web.studies.whatif_changed import winner_name
 
-    assert winner_name("a", "capital", "attrition", True) == "capital (blue)"
-    assert winner_name("b", "capital", "capital", True) == "capital (red)"
-    assert winner_name("draw", "France", "Russia", False) == "draw"
-    assert winner_name("b", "France", "Russia", False) == "Russia"
+    seats = ("blue", "red")  # Maneuver's (its web module's WHATIF_PAGES)
+    assert winner_name("a", "capital", "attrition", seats) == "capital (blue)"
+    assert winner_name("b", "capital", "capital", seats) == "capital (red)"
+    assert winner_name("draw", "France", "Russia", None) == "draw"
+    assert winner_name("b", "France", "Russia", None) == "Russia"
 
 
 # ---- the ranking before and after -----------------------------------------------------
