@@ -41,7 +41,7 @@ def site(sources: tuple[str, ...], out: str, replays: int, force: bool, quiet: b
     and the comparison of every two studies of the same game. Open --out/index.html in a
     browser: no server, no network."""
     try:
-        from manoeuvre_sim.web.site import build_site
+        from manoeuvre_sim.web.site.build import build_site
     except ImportError as e:
         raise UsageError(
             f"site: the static site needs the 'web' extra ({e.name} is missing): "

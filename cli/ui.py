@@ -29,7 +29,7 @@ def _warm_replays(studies: str) -> None:
     compiled (or loaded from numba's cache) before the first visitor asks: a minute the
     first time after an install, a second or two after."""
     from manoeuvre_sim.web.params import Params
-    from manoeuvre_sim.web.replay_data import replayed
+    from manoeuvre_sim.web.replay.data import replayed
 
     replayed("manoeuvre", Params({"army_a": "France", "army_b": "Russia"}), studies)
     replayed("hex", Params({}), studies)

@@ -60,7 +60,8 @@ def prepare_out_dir(out_dir: str | Path, *, force: bool = False, resume: bool = 
                 "directory, add --resume to finish that study or --force to replace it"
             )
         shutil.rmtree(store)
-        shutil.rmtree(out / "card_stats", ignore_errors=True)
+        for stats_dir in _stats_dirs():
+            shutil.rmtree(out / stats_dir, ignore_errors=True)
     try:
         store.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
@@ -85,3 +86,17 @@ class StudyFiles:
         if name == "result":  # not set yet (a copy being built): no endless lookup
             raise AttributeError(name)
         return getattr(self.result, name)
+
+
+def _stats_dirs() -> list[str]:
+    """Every registered game's per-game statistics directory (its ``STATS_DIR``), replaced
+    with the store it sits beside."""
+    from manoeuvre_sim.core.games import GAMES, get_game
+
+    out = []
+    for key in GAMES:
+        try:
+            out.append(get_game(key).STATS_DIR)
+        except UsageError:  # registered but not installed
+            continue
+    return out

@@ -38,8 +38,6 @@ from manoeuvre_sim.core.study import game_of
 MAX_STUDIES = 500  # directories listed at most (a folder of studies, not a disk)
 SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")  # a table's name, as served
 MAX_DEPTH = 4  # levels under the folder searched for study directories
-# the manifest's game key -> the workbench's name for it in addresses (/replay/<name>)
-GAME_PATH = {"manoeuvre": "manoeuvre", "hex": "hex"}
 COMPLETE, INTERRUPTED, WRITING, UNREADABLE = (
     "complete",
     "interrupted",

@@ -361,6 +361,10 @@ HOOKS: dict[str, Hook] = _hooks(
          "the module of the game's parts of the workbench (its odds forms and pages, board "
          "drawing, replay, what-if form), imported by the web alone, by name (None: none)",
          None, _module_path),
+    Hook("COMMAND_GROUP", "COMMAND_GROUP: str",
+         "the word the game's commands follow on the command line and in a job's name "
+         "(``hex`` for ``manoeuvre-sim hex balance``; \"\" for commands at the top, as "
+         "Manoeuvre's); default: the game's key", None, _is(str, "a str")),
     Hook("rebuild_trace", "rebuild_trace(header: dict, events: list[dict]) -> dict",
          "the final position of a JSONL trace of the game, rebuilt from its events alone "
          "(core.trace_reader.rebuild; a contradiction raises trace_reader.TraceError; None: "
@@ -377,6 +381,13 @@ def hook(game: Game, name: str) -> Any:
     if name not in HOOKS:
         raise ValueError(f"{name!r} is not a hook of games.HOOKS")
     return getattr(game, name, HOOKS[name].default)
+
+
+def command_group(key: str) -> str:
+    """The word the commands of the game of ``key`` follow (its ``COMMAND_GROUP``, default its
+    key): ``""`` for Manoeuvre's top-level commands, ``hex`` for Maneuver's."""
+    group = hook(get_game(key), "COMMAND_GROUP")
+    return key if group is None else group
 
 
 def keys() -> tuple[str, ...]:

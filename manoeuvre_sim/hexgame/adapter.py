@@ -442,3 +442,11 @@ OWN_STUDIES = {
     "ladder": "manoeuvre_sim.hexgame.studies.ladder",
     "setup": "manoeuvre_sim.hexgame.studies.setup",
 }
+
+
+# ---------------------------------------------------------------------- the workbench (web)
+# What the game shows in the workbench (its odds pages, board, replay, job forms and study
+# pages): the module's names are documented in manoeuvre_sim/web/game_parts.py. Named,
+# never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
+WEB_MODULE = "manoeuvre_sim.web.games.hex"
+COMMAND_GROUP = "hex"  # manoeuvre-sim hex balance

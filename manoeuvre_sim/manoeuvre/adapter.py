@@ -645,3 +645,11 @@ OWN_STUDIES = {
     "cards": "manoeuvre_sim.manoeuvre.studies.cards",
     "neglect": "manoeuvre_sim.manoeuvre.studies.neglect",
 }
+
+
+# ---------------------------------------------------------------------- the workbench (web)
+# What the game shows in the workbench (its odds pages, board, replay, job forms and study
+# pages): the module's names are documented in manoeuvre_sim/web/game_parts.py. Named,
+# never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
+WEB_MODULE = "manoeuvre_sim.web.games.manoeuvre"
+COMMAND_GROUP = ""  # its commands are the top-level ones (manoeuvre-sim balance)

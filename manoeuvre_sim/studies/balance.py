@@ -232,6 +232,19 @@ def command_options(game: str) -> set[str]:
     return common | {n for n, p in own.items() if n != "g" and p.kind is not p.VAR_KEYWORD}
 
 
+def command_spec_of(game: str) -> Callable[..., BalanceSpec]:
+    """:func:`command_spec` of ``game`` with the options it takes (:func:`command_options`)
+    as its signature (what the workbench reads to know which options a job takes)."""
+
+    def build(**options) -> BalanceSpec:
+        return command_spec(game, **options)
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    build.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, kw) for n in sorted(command_options(game))])
+    return build
+
+
 def default_games(game: str) -> int:
     """The games per pairing of ``game``'s balance command when none are asked for: its
     ``BALANCE_GAMES``, else :data:`DEFAULT_GAMES`."""

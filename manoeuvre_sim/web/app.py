@@ -1,5 +1,6 @@
-"""The workbench's Starlette application: routes from the three groups of pages, the static
-files, and the error pages.
+"""The workbench's Starlette application: each game's own pages (its web module's
+``ROUTES``, found through the registry: ``web.game_parts``), the studies, replay and jobs pages,
+the static files, and the error pages.
 
 Every error a user can act on (:class:`~manoeuvre_sim.core.errors.ManoeuvreError`: a
 malformed parameter, a path outside the studies folder, a bad army file) becomes a 400 page
@@ -73,7 +74,7 @@ async def _crash(request: Request, exc: Exception) -> Response:
 
 
 def home(request: Request) -> Response:
-    from manoeuvre_sim.web.studies import list_studies
+    from manoeuvre_sim.web.studies.pages import list_studies
 
     studies = list_studies(request.app.state.studies)
     return page(
@@ -116,14 +117,17 @@ def create_app(
         but loopback (``127.0.0.1``, ``localhost``, ``[::1]``) or this address are refused
         with a 400 (``safety.allowed_hosts``: DNS rebinding).
     """
-    from manoeuvre_sim.web import compare as compare_pages
-    from manoeuvre_sim.web import jobs, jobs_edit, odds, replay
-    from manoeuvre_sim.web import studies as study_pages
+    from manoeuvre_sim.web.game_parts import web_modules
+    from manoeuvre_sim.web.jobs import edit as jobs_edit
+    from manoeuvre_sim.web.jobs import pages as jobs
+    from manoeuvre_sim.web.replay import pages as replay
+    from manoeuvre_sim.web.studies import compare as compare_pages
+    from manoeuvre_sim.web.studies import pages as study_pages
 
     routes = [
         Route("/", home, name="home"),
         Route("/favicon.ico", favicon),
-        *odds.ROUTES,
+        *(r for m in web_modules().values() for r in getattr(m, "ROUTES", ())),
         *study_pages.ROUTES,
         *compare_pages.ROUTES,
         *replay.ROUTES,

@@ -43,7 +43,7 @@ class Memo:
     """Values by key, bounded (the least recently used goes first), safe across the
     server's threads, and built one at a time: a crowd asking for the same missing value
     builds it once and the rest read it. The workbench's rendered pages (:class:`PageCache`)
-    and its replayed games (``replay_data``) are kept in one."""
+    and its replayed games (``replay.data``) are kept in one."""
 
     def __init__(self, size: int) -> None:
         self.size = size

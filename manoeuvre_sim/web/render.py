@@ -42,6 +42,17 @@ ENV.filters["script_json"] = _tojson_script
 ENV.filters["pct"] = _pct
 
 
+def _odds_pages() -> list[dict]:
+    """Every game's odds page (its web module's ``ODDS_HOME``: ``{"href", "nav", "title",
+    "blurb"}``), in the registry's order: the menu's and the front page's links."""
+    from manoeuvre_sim.web.game_parts import web_modules
+
+    return [m.ODDS_HOME for m in web_modules().values() if hasattr(m, "ODDS_HOME")]
+
+
+ENV.globals["odds_pages"] = _odds_pages
+
+
 def page(template: str, status_code: int = 200, **context) -> HTMLResponse:
     """A whole page (or an htmx fragment) from ``template`` with ``context``."""
     return HTMLResponse(ENV.get_template(template).render(**context), status_code=status_code)

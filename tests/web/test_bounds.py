@@ -19,9 +19,18 @@ import pytest
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre.combat_totals import MAX_COMMITTED
-from manoeuvre_sim.web import jobs, jobs_kinds, odds, replay_data, studies, whatif_forms
-from manoeuvre_sim.web import odds_forms as forms
+from manoeuvre_sim.web.games.hex import odds_forms as hex_forms
+from manoeuvre_sim.web.games.hex import replay as hex_replay
+from manoeuvre_sim.web.games.manoeuvre import odds
+from manoeuvre_sim.web.games.manoeuvre import odds_forms as man_forms
+from manoeuvre_sim.web.games.manoeuvre import replay as manoeuvre_replay
+from manoeuvre_sim.web.jobs import forms as whatif_forms
+from manoeuvre_sim.web.jobs import kinds as jobs_kinds
+from manoeuvre_sim.web.jobs import pages as jobs
+from manoeuvre_sim.web.odds import forms
 from manoeuvre_sim.web.params import MAX_VALUE_CHARS, Params
+from manoeuvre_sim.web.replay import data as replay_data
+from manoeuvre_sim.web.studies import pages as studies
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 
 
@@ -39,14 +48,14 @@ class Bound(NamedTuple):
 def _field_rows() -> list[Bound]:
     """Every odds form field with a lower or upper bound, both ends."""
     rows, seen = [], set()
-    for kind, fields in [*forms.FORMS.items(), *(("hex " + k, v) for k, v in forms.HEX_FORMS.items())]:  # fmt: skip
+    for kind, fields in [*man_forms.FORMS.items(), *(("hex " + k, v) for k, v in hex_forms.HEX_FORMS.items())]:  # fmt: skip
         for f in fields:
             if f.type != "int" or (f.name, f.lo, f.hi) in seen or (f.lo is None and f.hi is None):
                 continue
             seen.add((f.name, f.lo, f.hi))
 
             def check(v, f=f, fields=fields):
-                return forms.read(Params({f.name: str(v)}), fields)
+                return man_forms.read(Params({f.name: str(v)}), fields)
 
             both = f"expected an integer from {f.lo} to {f.hi}, got"
             if f.hi is not None:
@@ -63,14 +72,14 @@ def _field_rows() -> list[Bound]:
 def _repeat_rows() -> list[Bound]:
     """Every repeatable odds form field: at most MAX_REPEAT values."""
     rows, seen = [], set()
-    for fields in [*forms.FORMS.values(), *forms.HEX_FORMS.values()]:
+    for fields in [*man_forms.FORMS.values(), *hex_forms.HEX_FORMS.values()]:
         for f in fields:
             if f.type not in ("ints", "strs") or f.name in seen:
                 continue
             seen.add(f.name)
 
             def check(n, f=f, fields=fields):
-                return forms.read(Params({f.name: ["4"] * n}), fields)
+                return man_forms.read(Params({f.name: ["4"] * n}), fields)
 
             rows.append(Bound(f"odds {f.option} repeated", check, forms.MAX_REPEAT,
                               forms.MAX_REPEAT + 1,
@@ -94,8 +103,8 @@ AT_TABLE, PAST_TABLE = _table_sizes()
 def _table(rows: int):
     m, s, d = AT_TABLE if rows == odds.MAX_TABLE_ROWS else PAST_TABLE
     mixes = ("1d6", "1d8", "1d10", "1d12", "2d6", "2d8", "2d10", "1d20")[:m]
-    args = forms.read(Params({"mix": list(mixes), "strengths": f"0..{s - 1}",
-                              "defenses": f"1..{d}"}), forms.FORMS["table"])  # fmt: skip
+    args = man_forms.read(Params({"mix": list(mixes), "strengths": f"0..{s - 1}",
+                              "defenses": f"1..{d}"}), man_forms.FORMS["table"])  # fmt: skip
     text, n = odds._table(args)
     assert n == rows
     return text
@@ -105,7 +114,7 @@ def _table_committed(v: int):
     """The table page's Committed Attacks (each adds 2d6 to every mix: unbounded, one
     request could ask for a convolution of millions of dice)."""
     query = {"mix": "1d6", "strengths": "0", "defenses": "1", "committed": str(v)}
-    return odds._table(forms.read(Params(query), forms.FORMS["table"]))
+    return odds._table(man_forms.read(Params(query), man_forms.FORMS["table"]))
 
 
 def _past_rows() -> int:
@@ -114,13 +123,13 @@ def _past_rows() -> int:
 
 
 def _replay(name: str, **extra):
-    return lambda v: replay_data._manoeuvre_info(
+    return lambda v: manoeuvre_replay.game_info(
         Params({"army_a": "France", "army_b": "Russia", name: str(v), **extra}), Path("/nowhere")
     )
 
 
 def _hex_replay(name: str):
-    return lambda v: replay_data._hex_setup(Params({name: str(v)}), Path("/nowhere"))
+    return lambda v: hex_replay.game_options(Params({name: str(v)}), Path("/nowhere"))
 
 
 def _job(kind: str, opts: dict):
@@ -128,7 +137,7 @@ def _job(kind: str, opts: dict):
 
 
 MAXG, MAXI, SEED = jobs_kinds.MAX_GAMES_PER_PAIRING, replay_data.MAX_GAME_INDEX, 2**63 - 1
-CAP = replay_data.MAX_TURNS_CAP
+CAP = manoeuvre_replay.MAX_TURNS_CAP
 
 BOUNDS = [
     Bound("any parameter's length", lambda n: Params({"x": "9" * n}), MAX_VALUE_CHARS,
@@ -181,7 +190,7 @@ def test_the_bound_is_accepted_and_the_next_value_refused_in_one_line(b):
 def test_the_tables_rows_are_read_from_the_code():
     """Every bounded or repeatable odds field has its rows (a new one gets them without an
     edit here)."""
-    fields = [f for fs in [*forms.FORMS.values(), *forms.HEX_FORMS.values()] for f in fs]
+    fields = [f for fs in [*man_forms.FORMS.values(), *hex_forms.HEX_FORMS.values()] for f in fs]
     ids = " ".join(b.id for b in BOUNDS)
     for f in fields:
         if f.hi is not None or f.lo is not None:

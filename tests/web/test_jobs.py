@@ -74,7 +74,7 @@ def test_a_job_is_built_by_the_commands_own_builder():
     take is refused in one line naming it."""
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.studies import balance as B
-    from manoeuvre_sim.web.jobs_kinds import build
+    from manoeuvre_sim.web.jobs.kinds import build
 
     job = build("balance", {"armies": ["France", "Russia"], "policy": "", "seed": 4,
                             "games_per_pairing": 30, "precision": None})  # fmt: skip
@@ -130,7 +130,7 @@ def test_a_tiny_job_writes_an_ordinary_study(client):
 
 
 def _manager(root: Path):
-    from manoeuvre_sim.web.jobs_manager import JobManager
+    from manoeuvre_sim.web.jobs.manager import JobManager
 
     return JobManager(root)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import shutil
 
-from manoeuvre_sim.web import studies as S
 from manoeuvre_sim.web.app import create_app
 from manoeuvre_sim.web.page_cache import PageCache, study_state
+from manoeuvre_sim.web.studies import pages as S
 from tests.web.server import local_client
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 

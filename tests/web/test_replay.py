@@ -152,7 +152,8 @@ def test_the_form_page(client):
 
 def test_names_from_data_files_are_text_on_the_board():
     from manoeuvre_sim.manoeuvre.replay import replay_game
-    from manoeuvre_sim.web.boards import hex_svg, manoeuvre_svg
+    from manoeuvre_sim.web.games.hex.board import hex_svg
+    from manoeuvre_sim.web.games.manoeuvre.board import manoeuvre_svg
 
     evil = "<script>alert(1)</script>"
     rep = replay_game("France", "Russia", seed=1, game=0)

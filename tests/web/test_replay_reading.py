@@ -222,12 +222,12 @@ def test_hex_stacks_hide_no_counter_and_no_hex_number(c):
 
 
 def test_stepping_never_plays_the_game_again(c, monkeypatch):
-    from manoeuvre_sim.web import replay_data
+    from manoeuvre_sim.web.games import hex as hex_web
 
     c.get(f"/replay/hex?{HEX_GAME}")
     played = []
-    real = replay_data._hex
-    monkeypatch.setattr(replay_data, "_hex", lambda *a: played.append(1) or real(*a))
+    real = hex_web.replay_game
+    monkeypatch.setattr(hex_web, "replay_game", lambda *a: played.append(1) or real(*a))
     for event in (5, 6, 7):
         assert c.get(f"/replay/hex/board.svg?{HEX_GAME}&event={event}").status_code == 200
         assert c.get(f"/replay/hex?{HEX_GAME}&event={event}").status_code == 200

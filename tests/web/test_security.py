@@ -194,7 +194,7 @@ def test_an_unbounded_job_is_refused_in_one_line(client):
 
 def test_the_cost_bound_holds_at_its_edge(monkeypatch):
     from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.web import jobs_kinds as K
+    from manoeuvre_sim.web.jobs import kinds as K
 
     opts = {"armies": ARMIES.split(","), "policy": "search:4:tuned:v1", "games_per_pairing": 7}
     cost = K.build("balance", dict(opts)).cost
@@ -208,11 +208,11 @@ def test_the_cost_bound_holds_at_its_edge(monkeypatch):
 
 def test_a_search_players_blocks_are_made_small(monkeypatch):
     from manoeuvre_sim.core.errors import UsageError
-    from manoeuvre_sim.web import jobs_kinds as K
+    from manoeuvre_sim.web.jobs import kinds as K
 
     opts = {"armies": ARMIES.split(","), "policy": "search:16:tuned:v2", "games_per_pairing": 20}
     built = K.build("balance", opts)
-    per_game = max(c for _, c in K.plan_of("balance", K._library("balance")[0](**opts)))
+    per_game = max(c for _, c in K.plan_of(K.job_kinds()["balance"], K.job_kinds()["balance"].library()[0](**opts)))
     assert opts["block"] == int(K.MAX_BLOCK_COST // per_game) >= 1  # kept for the resume
     assert opts["block"] * per_game <= K.MAX_BLOCK_COST < (opts["block"] + 1) * per_game
     assert built.games == 9 * 20
@@ -241,7 +241,7 @@ def test_policy_costs():
 
 
 def test_a_jobs_total_is_known_before_it_plays(tmp_path):
-    from manoeuvre_sim.web.jobs_manager import JobManager
+    from manoeuvre_sim.web.jobs.manager import JobManager
 
     jm = JobManager(tmp_path)  # not started: the job waits in the queue
     job = jm.submit("balance", {"armies": ARMIES.split(","), "games_per_pairing": 30})
@@ -258,7 +258,7 @@ SEARCH_JOB = {"armies": ARMIES.split(","), "policy": "search:16:tuned:v2",
 
 
 def test_a_running_search_job_is_cancelled_within_two_seconds(tmp_path):
-    from manoeuvre_sim.web.jobs_manager import JobManager
+    from manoeuvre_sim.web.jobs.manager import JobManager
 
     jm = JobManager(tmp_path)
     jm.start()
@@ -278,7 +278,7 @@ def test_a_running_search_job_is_cancelled_within_two_seconds(tmp_path):
 
 def test_sigterm_stops_the_server_within_five_seconds_and_the_job_resumes(tmp_path):
     from benchmarks.bench_ui import free_port
-    from manoeuvre_sim.web.jobs_manager import JobManager
+    from manoeuvre_sim.web.jobs.manager import JobManager
 
     port = free_port()
     proc = ui_process(tmp_path, port)

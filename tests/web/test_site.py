@@ -16,7 +16,7 @@ import pytest
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from manoeuvre_sim.web import site_links as L
+from manoeuvre_sim.web.site import links as L
 from tests.web.chromium import watch_requests
 from tests.web.study_fixtures import studies_root  # noqa: F401 (a fixture)
 
@@ -37,7 +37,7 @@ def _fake_compare(request):
 @pytest.fixture(scope="module")
 def site(studies_root, tmp_path_factory):  # noqa: F811
     from manoeuvre_sim.web import app as A
-    from manoeuvre_sim.web.site import build_site
+    from manoeuvre_sim.web.site.build import build_site
 
     make = A.create_app
 
@@ -358,7 +358,7 @@ def test_the_site_starts_no_job_worker(tmp_path, monkeypatch):
     """A site only renders pages: no job worker starts (one would resume the jobs it found)
     and the job pages of its workbench answer 404."""
     from manoeuvre_sim.web import app as A
-    from manoeuvre_sim.web import jobs
+    from manoeuvre_sim.web.jobs import pages as jobs
     from tests.web.server import local_client
 
     started = []

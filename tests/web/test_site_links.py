@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.web import site_links as L
+from manoeuvre_sim.web.site import links as L
 
 HOSTILE = [
     "/study?dir=../../etc/passwd",
@@ -118,7 +118,7 @@ def test_rewrite_page_attributes_json_and_htmx():
 
 
 def test_names_for_the_studies():
-    from manoeuvre_sim.web.site import names_for
+    from manoeuvre_sim.web.site.build import names_for
 
     paths = [Path("/r/balance"), Path("/r/hex/balance"), Path("/r/hex/whatif")]
     assert names_for(paths) == ["balance", "hex/balance", "hex/whatif"]
@@ -127,7 +127,7 @@ def test_names_for_the_studies():
 
 
 def test_boards_pack_and_unpack_exactly():
-    from manoeuvre_sim.web.site_pages import pack_boards, unpack
+    from manoeuvre_sim.web.site.pages import pack_boards, unpack
 
     boards = ['<svg><g id="a">x</g><circle r="1"/></svg>', '<svg><g id="a">x</g><circle r="2"/></svg>',
               '<svg><g id="a">x</g><circle r="1"/></svg>', "", "no tag"]  # fmt: skip
@@ -137,6 +137,6 @@ def test_boards_pack_and_unpack_exactly():
 
 
 def test_the_default_page_size_is_the_pairing_pages():
-    from manoeuvre_sim.web.studies import DEFAULT_PAGE_SIZE
+    from manoeuvre_sim.web.studies.pages import DEFAULT_PAGE_SIZE
 
     assert ("size", str(DEFAULT_PAGE_SIZE)) in L.DEFAULTS["/study/pairing"]

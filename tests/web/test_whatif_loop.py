@@ -157,12 +157,13 @@ def test_maneuvers_changed_games_name_the_players_and_sides(tmp_path):
 
 
 def test_a_maneuver_winner_is_its_player_and_side():
-    from manoeuvre_sim.web.whatif_result import winner_name
+    from manoeuvre_sim.web.studies.whatif_changed import winner_name
 
-    assert winner_name("a", "capital", "attrition", True) == "capital (blue)"
-    assert winner_name("b", "capital", "capital", True) == "capital (red)"
-    assert winner_name("draw", "France", "Russia", False) == "draw"
-    assert winner_name("b", "France", "Russia", False) == "Russia"
+    seats = ("blue", "red")  # Maneuver's (its web module's WHATIF_PAGES)
+    assert winner_name("a", "capital", "attrition", seats) == "capital (blue)"
+    assert winner_name("b", "capital", "capital", seats) == "capital (red)"
+    assert winner_name("draw", "France", "Russia", None) == "draw"
+    assert winner_name("b", "France", "Russia", None) == "Russia"
 
 
 # ---- the ranking before and after -----------------------------------------------------
@@ -326,7 +327,7 @@ def test_a_bad_name_at_submission_comes_back_on_the_form(client):
 def _planted(client, state: str, rel: str):
     """A job the manager holds in ``state`` whose folder is ``rel`` (as a job.json edited
     by hand, or a job caught running, would give it)."""
-    from manoeuvre_sim.web.jobs_manager import Job
+    from manoeuvre_sim.web.jobs.manager import Job
 
     jm = client.app.state.jobs
     job = Job("20261201-000000-abcdef", "balance", {}, rel, state=state)
@@ -380,7 +381,7 @@ def test_a_cross_origin_rename_or_delete_is_refused(client, verb, headers):
 
 
 def test_a_deleted_job_does_not_come_back_at_restart(tmp_path):
-    from manoeuvre_sim.web.jobs_manager import Job, JobManager
+    from manoeuvre_sim.web.jobs.manager import Job, JobManager
 
     jm = JobManager(tmp_path)
     job = Job("20261201-000001-000000", "balance", {}, "jobs/x-balance", state="cancelled")

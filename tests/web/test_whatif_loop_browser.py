@@ -48,7 +48,7 @@ RANGES = [(-0.055, 0.011), (-0.031, 0.006), (-0.004, 0.002), (-0.0009, 0.0004),
 
 @pytest.mark.parametrize("lo, hi", RANGES)
 def test_the_whatif_charts_ticks_never_read_alike(page, fixtures_url, lo, hi):
-    from manoeuvre_sim.web import study_charts as C
+    from manoeuvre_sim.web.studies import charts as C
 
     rows = [{"pair": f"France v {o}", "delta": (lo + hi) / 2 + k * (hi - lo) / 10,
              "delta_low": lo + k * (hi - lo) / 10, "delta_high": hi - (2 - k) * (hi - lo) / 10}

@@ -1,0 +1,83 @@
+"""What each game shows in the workbench, found for the shared pages through the registry
+(``core.games.GAMES``): a game's adapter names its web module (``WEB_MODULE``, a module path, as ``REPORT_MODULE``
+names its report), imported here by name only, so the shared pages never import a game.
+
+A web module defines any of these names (each optional; a game without a web module, or
+without a name, still has its studies listed, opened and run as jobs by the generic pages):
+
+``ROUTES``
+    the game's own pages (its odds forms and pages: ``/odds/<key>...``), added to the app.
+``ODDS_HOME``
+    ``{"href", "nav", "title", "blurb"}`` of its odds page, for the menu and the front page.
+``replay_game(params, root) -> web.replay.data.Replayed``; ``REPLAY_PARAMS``
+    one game of the game replayed (by the game's own library: the web drives no engine),
+    and the parameters a game named by its seed takes (a study's game takes the shared
+    ``study``, ``pairing``, ``game``, ``label``); ``replay_form() -> dict``: what the
+    ``/replay`` form shows for the game.
+``STUDY_VIEWS``
+    ``{manifest "study": view(ctx, label) -> web.studies.views.View}``: the game's study
+    pages (sections of charts and tables); a study of another kind shows its tables.
+``balance_form() -> dict``, ``balance_job(p, root) -> (kind, options)``
+    the new-study form's context (``defaults``, ``heading``, ``command`` and what its fields,
+    ``templates/games/<key>/balance_fields.html``, show), and its job (a kind of
+    ``web.jobs.kinds``).
+``whatif_form(p) -> dict``, ``whatif_job(p, root) -> (kind, options)``,
+``whatif_start(manifest) -> dict``
+    the what-if form's context (``heading_suffix``, ``command``, ``taken_from_study``,
+    ``more_example``, ``pick``: it has ``whatif_pick.html``; and what its fields,
+    ``templates/games/<key>/whatif_fields.html``, show), the options a what-if takes from
+    the study it starts from (``whatif_start``), and its job; ``WHATIF_KIND``, that job's
+    kind; ``library_defaults(kind) -> dict``, what a field left empty runs.
+``JOB_LINKS``
+    ``{"balance" | "whatif": (address, label)}``: its forms' buttons on the jobs page.
+``WHATIF_PAGES``
+    ``{manifest "study": web.studies.views.WhatifPage}``: its what-ifs, as
+    ``/whatif/changed`` reads them (the sides' columns, the seats' names, its rankings).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from types import ModuleType
+from typing import Any
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import GAMES, get_game
+
+
+@functools.cache
+def web_module(key: str) -> ModuleType | None:
+    """The web module the game ``key``'s adapter names (``WEB_MODULE``), or None."""
+    name = getattr(get_game(key), "WEB_MODULE", None)
+    return importlib.import_module(name) if name else None
+
+
+def web_modules() -> dict[str, ModuleType]:
+    """Every registered game's web module, by key, in the registry's order (a game that is
+    not installed, or has none, left out)."""
+    out = {}
+    for key in GAMES:
+        try:
+            module = web_module(key)
+        except UsageError:  # registered but not installed
+            continue
+        if module is not None:
+            out[key] = module
+    return out
+
+
+def web_part(key: str, name: str, default: Any = None) -> Any:
+    """The name ``name`` of game ``key``'s web module, or ``default`` (no web module, or the
+    module does not define it; an unknown game too)."""
+    try:
+        module = web_module(key)
+    except UsageError:
+        return default
+    return getattr(module, name, default)
+
+
+def short_title(key: str) -> str:
+    """A game's name as the pages show it: the registry's title before its parenthesis."""
+    entry = GAMES.get(key)
+    return entry[1].split(" (")[0] if entry else key

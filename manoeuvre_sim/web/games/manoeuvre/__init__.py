@@ -1,0 +1,44 @@
+"""Manoeuvre in the workbench (its adapter's ``WEB_MODULE``): what only Manoeuvre shows,
+under the names ``web.game_parts`` documents. Its odds pages (``odds.py``: ``/odds/manoeuvre``),
+its board (``board.py``), its replay (``replay.py``), its job forms (``forms.py``) and its
+study pages (``views.py``: the balance study, the card-value study, the what-if).
+"""
+
+from __future__ import annotations
+
+from manoeuvre_sim.web.games.manoeuvre.forms import (
+    balance_form,
+    balance_job,
+    library_defaults,
+    whatif_form,
+    whatif_job,
+    whatif_start,
+)
+from manoeuvre_sim.web.games.manoeuvre.odds import ROUTES
+from manoeuvre_sim.web.games.manoeuvre.replay import REPLAY_PARAMS, replay_form, replay_game
+from manoeuvre_sim.web.games.manoeuvre.views import STUDY_VIEWS
+from manoeuvre_sim.web.studies.views import WhatifPage
+
+ODDS_HOME = {  # its odds page, for the menu and the front page
+    "href": "/odds/manoeuvre", "nav": "Odds · Manoeuvre", "title": "Manoeuvre odds",
+    "blurb": "Assault, bombardment, volley, ambush, pursuit, rally, withdraw, rockets, and named units: the exact distribution as you type.",
+}  # fmt: skip
+JOB_LINKS = {"balance": ("/jobs/new", "New balance study"),
+             "whatif": ("/whatif/new", "New what-if")}  # the jobs page's buttons  # fmt: skip
+WHATIF_KIND = "whatif"  # the job kind of its what-if form (``web.jobs.kinds``)
+
+
+def _rankings(path):
+    from manoeuvre_sim.analyses.manoeuvre.whatif import rankings
+
+    return rankings(path)
+
+
+# how its what-if reads on /whatif/changed: armies as sides, every army ranked before and after
+WHATIF_PAGES = {"whatif": WhatifPage(rankings=_rankings)}
+
+__all__ = [
+    "JOB_LINKS", "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
+    "balance_job", "library_defaults", "replay_form", "replay_game", "whatif_form", "whatif_job",
+    "whatif_start",
+]  # fmt: skip

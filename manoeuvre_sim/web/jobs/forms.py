@@ -1,0 +1,143 @@
+"""The jobs pages' forms (issue 33), what every game's share: a study's count, seed,
+precision and block options, the edits box, the study a what-if starts from; the fields,
+defaults and job of each game's forms come from its web module (``balance_form``,
+``balance_job``, ``whatif_form``, ``whatif_job``, ``whatif_start``, ``library_defaults``:
+``web/games/<game>/forms.py``), read into a job's options (``jobs.kinds``) in the command
+line's terms.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.web.params import MAX_VALUE_CHARS, Params
+
+MAX_EDIT_LINES = 50
+# the edits box ("more", ``--set`` lines): MAX_EDIT_LINES lines of a parameter's length each,
+# a browser ending each line with CR LF
+MAX_EDIT_CHARS = MAX_EDIT_LINES * (MAX_VALUE_CHARS + 2)
+
+
+def form_games(hook: str) -> list[str]:
+    """The games whose web module offers ``hook`` (``balance_job``, ``whatif_job``), in the
+    registry's order."""
+    from manoeuvre_sim.web.game_parts import web_modules
+
+    return [k for k, m in web_modules().items() if hasattr(m, hook)]
+
+
+def form_game(p: Params, hook: str, default: str | None = None) -> str:
+    """The form's ``game`` parameter, a game offering ``hook`` (by default ``default``, else
+    the registry's first such game)."""
+    games = form_games(hook)
+    if not games:
+        raise UsageError("game: no registered game has this form")
+    return p.choice("game", games, default if default in games else games[0])
+
+
+def new_job_links() -> list[tuple[str, str]]:
+    """The jobs page's buttons: every game's new-study form, then every game's what-if form
+    (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``)."""
+    from manoeuvre_sim.web.game_parts import web_modules
+
+    modules = web_modules().values()
+    return [m.JOB_LINKS[form] for form in ("balance", "whatif") for m in modules
+            if form in getattr(m, "JOB_LINKS", {})]  # fmt: skip
+
+
+def part(game: str, name: str):
+    """The name ``name`` of the game's web module (``web.game_parts.web_part``)."""
+    from manoeuvre_sim.web.game_parts import web_part
+
+    return web_part(game, name)
+
+
+def signature_default(command_spec, name: str):
+    """The default of a study builder's option ``name`` (what a field left empty runs)."""
+    import inspect
+
+    return inspect.signature(command_spec).parameters[name].default
+
+
+def common(p: Params) -> dict:
+    """The options every study form has: games per pairing, seed, precision, block."""
+    prec = p.raw("precision")
+    try:
+        precision = float(prec) if prec is not None else None
+    except ValueError:
+        raise UsageError(f"--precision: {prec!r} is not a valid number") from None
+    return {"games_per_pairing": p.integer("games_per_pairing", 1000),
+            "seed": p.integer("seed", 1), "precision": precision,
+            "block": p.integer("block", None, lo=1)}  # fmt: skip
+
+
+def balance_context(game: str) -> dict:
+    """The new-study form's context for ``game``: ``defaults`` and the game's fields."""
+    return part(game, "balance_form")()
+
+
+def balance_options(p: Params, game: str, root: Path) -> tuple[str, dict]:
+    """A balance form's job: ``(kind, options)`` (the game's ``balance_job``); ``root``: the
+    studies folder, the only place a side's file may come from."""
+    return part(game, "balance_job")(p, root)
+
+
+def _from_study(root: Path, rel: str | None) -> dict:
+    """The options a what-if takes from the study it starts from (so its seeds match)."""
+    if rel is None:
+        return {}
+    from manoeuvre_sim.core.study import game_of
+    from manoeuvre_sim.web.safety import confine
+
+    path = confine(root, rel, "--from")
+    try:
+        m = json.loads((path / "manifest.json").read_text())
+    except (OSError, ValueError):
+        raise UsageError(
+            f"--from: {rel!r} is not a finished study (no readable manifest)"
+        ) from None
+    out = {"seed": m.get("seed", 1), "games_per_pairing": m.get("games_per_pairing", 1000)}
+    game = str(game_of(m))
+    if game not in form_games("whatif_start"):
+        raise UsageError(f"--from: {rel!r} holds games of {game!r}, which has no what-if form")
+    return out | part(game, "whatif_start")(m) | {"game": game}
+
+
+def show(v) -> str:
+    """A field's value as its input shows it (a list as ``a:b``, None as empty)."""
+    if v is None:
+        return ""
+    if isinstance(v, list):
+        return ":".join(str(x) for x in v)
+    return str(v)
+
+
+def whatif_context(root: Path, p: Params, sent: bool = False) -> dict:
+    """The what-if form's context: the game, the study it starts from, the game's fields
+    (its web module's ``whatif_form``)."""
+    start = _from_study(root, p.string("from"))
+    game = form_game(p, "whatif_job", start.get("game"))
+    kind = part(game, "WHATIF_KIND")
+    form = part(game, "library_defaults")(kind)
+    form |= {k: str(v) for k, v in start.items() if v not in (None, "")}
+    if sent:
+        form |= {k: p.raw(k) or "" for k in p._keys()}
+    ctx = {"game": game, "source": p.string("from"), "form": form,
+           "defaults": part(game, "library_defaults")(kind)}  # fmt: skip
+    return ctx | part(game, "whatif_form")(p)
+
+
+def more(p: Params) -> list[str]:
+    """The free edit lines of the edits box (``--set`` lines), at most MAX_EDIT_LINES."""
+    lines = [x.strip() for x in (p.string("more") or "").splitlines() if x.strip()]
+    if len(lines) > MAX_EDIT_LINES:
+        raise UsageError(f"--set: at most {MAX_EDIT_LINES} edits, got {len(lines)}")
+    return lines
+
+
+def whatif_options(p: Params, root: Path) -> tuple[str, dict]:
+    """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``); ``root`` as for
+    :func:`balance_options`."""
+    return part(form_game(p, "whatif_job"), "whatif_job")(p, root)

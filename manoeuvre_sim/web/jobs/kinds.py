@@ -1,0 +1,205 @@
+"""The study commands a job runs (issue 33): the balance study and the what-if of every game
+of the registry (:func:`job_kinds`, keyed by the command's name: ``balance``, ``whatif``,
+``hex balance``, ``hex whatif``, ``coin balance`` ...), each found by (game, kind) in the
+kinds registry (``studies.find``) and built from a job's options through the builder the
+command's body calls (the study module's ``command_spec_of(game)``), so every option is
+checked, with the command line's words, before the job is queued, and played by its
+``run_spec``.
+
+A job's options are a plain dict of the command's options by their Python names
+(``games_per_pairing``, ``edits``), so it is stored as JSON beside the study and built
+again to resume it after a restart. :func:`command_line` gives the command a user would
+type for it (recorded in the job's state, shown on its page).
+"""
+
+from __future__ import annotations
+
+import inspect
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.web.safety import check_players, seat_cost
+
+# the most games one job may ask for (no unbounded work per request): 8 armies x 8 x 20,000
+MAX_GAMES_PER_PAIRING = 20000
+# The most one job may cost, in games of each game's scripted players (the adapters'
+# ``policy_cost``: a search player's game costs its rollouts): a what-if of the eight armies
+# at the most games a pairing may ask, base and variant, 2 x 64 x 20,000; some 8 minutes of
+# play on 2 idle cores with the default player. A search player's job is bounded by the
+# same figure, so it asks fewer games.
+MAX_JOB_COST = 2 * 64 * MAX_GAMES_PER_PAIRING
+# A job plays in blocks that cost at most this (in the same units; Manoeuvre's default
+# block): a cancel, a stop or Ctrl-C waits for the blocks in play to end, so a block must
+# end within about a second whatever the players (``block`` is made smaller for a search
+# player when the form leaves it empty; a block given that costs more is refused).
+MAX_BLOCK_COST = 1000
+
+
+@dataclass
+class Built:
+    """A job's study, checked: ``run(out_dir=, progress=, backend=, resume=)`` plays it and
+    returns the result whose ``write(out_dir, paper=)`` writes its tables; ``threads`` as the
+    backend takes them; ``games``, the most games it plays (a precision goal's cap), and
+    ``cost``, what they cost in scripted players' games (:func:`plan_of`)."""
+
+    run: Callable[..., Any]
+    threads: int
+    game: str
+    games: int = 0
+    cost: float = 0.0
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """One study a job runs: its game (a registry key) and its kind (a name of the kinds
+    registry, ``studies.find``: ``balance`` or ``whatif``), whose module's
+    ``command_spec_of(game)`` builds its spec from the command's options (its signature: the
+    options it takes) and whose ``run_spec`` plays it; whether it takes edits (a what-if)."""
+
+    game: str
+    study: str
+
+    @property
+    def edits(self) -> bool:
+        return self.study == "whatif"
+
+    def library(self):
+        """``(command_spec, run_spec)`` of the kind's study module for this game."""
+        from manoeuvre_sim.studies import find
+
+        m = find(self.game, self.study)
+        return m.command_spec_of(self.game), m.run_spec
+
+
+# the manifest's count of the games a finished study of each kind played: a job is done only
+# once that is written and not zero (a what-if counts the pairs of games, base and variant)
+DONE_KEY = {"balance": "games", "whatif": "paired_games"}
+# the study kinds a job may run, of every game of the registry
+JOB_STUDIES = ("balance", "whatif")
+
+
+def job_kinds() -> dict[str, JobKind]:
+    """Every study a job may run, by its command's name (``balance``, ``hex whatif``,
+    ``coin balance``: the game's command group, ``games.command_group``, then the kind), for
+    every game of the registry that is installed."""
+    from manoeuvre_sim.core.games import GAMES, command_group
+
+    out = {}
+    for key in GAMES:
+        try:
+            group = command_group(key)
+        except UsageError:  # registered but not installed
+            continue
+        for study in JOB_STUDIES:
+            out[f"{group} {study}".strip()] = JobKind(key, study)
+    return out
+
+
+def _games(opts: dict) -> None:
+    n = opts.get("games_per_pairing")
+    if n is not None and n > MAX_GAMES_PER_PAIRING:  # below 1: the study's own check
+        raise UsageError(
+            f"--games-per-pairing: expected at most {MAX_GAMES_PER_PAIRING} on the "
+            f"workbench, got {n}"
+        )
+
+
+def _takes(command_spec) -> set[str]:
+    """The options a builder takes (its signature's names)."""
+    params = inspect.signature(command_spec).parameters
+    return {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD}
+
+
+def build(kind: str, opts: dict) -> Built:
+    """The job's study from its options, every option checked by the command's own builder
+    (``command_spec``: a UsageError in the command line's words) before any game; an option
+    left empty takes the command's default, one the command does not take is refused."""
+    kinds = job_kinds()
+    if kind not in kinds:
+        raise UsageError(f"job: unknown study {kind!r} (one of {', '.join(kinds)})")
+    entry = kinds[kind]
+    command_spec, run_spec = entry.library()
+    game = entry.game
+    _games(opts)
+    if entry.edits and not opts.get("edits"):
+        raise UsageError("--set: expected at least one edit (a changed field or a line)")
+    takes = _takes(command_spec)
+    given = {k: v for k, v in opts.items() if v is not None and v != ""}
+    for name in given:
+        if name not in takes:
+            raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
+    spec = command_spec(**given)
+    for flag in ("policy", "policies"):
+        if given.get(flag):
+            names = given[flag] if isinstance(given[flag], list | tuple) else [given[flag]]
+            names = [n for x in names for n in str(x).split(",")]
+            check_players(get_game(game), names, [f"--{flag}"] * len(names))
+    plan = plan_of(entry, spec)
+    per_game = max((c for _, c in plan), default=1.0)
+    if "block" in given:
+        if given["block"] * per_game > MAX_BLOCK_COST:
+            raise UsageError(
+                f"--block: expected at most {max(1, int(MAX_BLOCK_COST // per_game)):,} games "
+                f"with these players on the workbench (a block must end within a second, for "
+                f"cancel), got {given['block']:,}"
+            )
+    elif spec.block * per_game > MAX_BLOCK_COST:
+        opts["block"] = given["block"] = max(1, int(MAX_BLOCK_COST // per_game))
+        spec = command_spec(**given)
+    games = sum(n for n, _ in plan)
+    cost = sum(n * c for n, c in plan)
+    if cost > MAX_JOB_COST:
+        raise UsageError(_too_costly(given, games, cost))
+    threads = spec.threads
+    return Built(partial(run_spec, spec), threads, game, games, cost)
+
+
+def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
+    """Per pairing the job may play, ``(games, cost of one game)``: the cost the sum of the
+    two seats' ``policy_cost`` (the game's adapter; without one, a seat costs half a game),
+    the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
+    then the variant's pairings."""
+    cost = seat_cost(get_game(entry.game))
+    if entry.study == "whatif":
+        pairings, n = spec.planned_pairings(), spec.games_per_pairing
+    else:
+        pairings = spec.pairings()
+        n = spec.max_games if spec.precision is not None else spec.games_per_pairing
+    return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
+
+
+def _too_costly(given: dict, games: int, cost: float) -> str:
+    players = given.get("policy") or given.get("policies") or "the default player"
+    return (
+        f"--games-per-pairing: {games:,} games with {players} cost as much as {cost:,.0f} "
+        f"games of the scripted players; a job from the workbench may cost at most "
+        f"{MAX_JOB_COST:,} (about 8 minutes on 2 cores): ask fewer games or a smaller search "
+        f"budget, or run it with the command line"
+    )
+
+
+_FLAGS = ("armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
+          "borders", "quality", "border", "step_losses", "step_replacements")  # fmt: skip
+
+
+def command_line(kind: str, opts: dict, out: str) -> str:
+    """The command a user would type for the job (``manoeuvre-sim whatif --set ...``)."""
+    words = ["manoeuvre-sim", *kind.split()]
+    for name in _FLAGS:
+        value = opts.get(name)
+        if value is None or value is False or value == "" or value == []:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        else:
+            words += [flag, ",".join(value) if isinstance(value, list | tuple) else str(value)]
+    for e in opts.get("edits") or ():
+        words += ["--set", e]
+    words += ["--out", out]
+    return shlex.join(words)
