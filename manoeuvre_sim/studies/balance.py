@@ -241,7 +241,8 @@ def command_spec_of(game: str) -> Callable[..., BalanceSpec]:
 
     kw = inspect.Parameter.KEYWORD_ONLY
     build.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(n, kw) for n in sorted(command_options(game))])
+        [inspect.Parameter(n, kw) for n in sorted(command_options(game))]
+    )
     return build
 
 

@@ -212,7 +212,12 @@ def test_a_search_players_blocks_are_made_small(monkeypatch):
 
     opts = {"armies": ARMIES.split(","), "policy": "search:16:tuned:v2", "games_per_pairing": 20}
     built = K.build("balance", opts)
-    per_game = max(c for _, c in K.plan_of(K.job_kinds()["balance"], K.job_kinds()["balance"].library()[0](**opts)))
+    per_game = max(
+        c
+        for _, c in K.plan_of(
+            K.job_kinds()["balance"], K.job_kinds()["balance"].library()[0](**opts)
+        )
+    )
     assert opts["block"] == int(K.MAX_BLOCK_COST // per_game) >= 1  # kept for the resume
     assert opts["block"] * per_game <= K.MAX_BLOCK_COST < (opts["block"] + 1) * per_game
     assert built.games == 9 * 20
