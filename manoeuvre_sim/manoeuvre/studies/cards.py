@@ -295,7 +295,7 @@ def run_spec(
             progress(done["games"], total)
 
     outcome = play(
-        pairings, tasks, options=spec.options, threads=spec.threads, store=store,
+        pairings, tasks, game="manoeuvre", options=spec.options, threads=spec.threads, store=store,
         manifest=manifest, on_frame=pairs.on_frame, progress=tick, backend=backend,
         resume=resume, stats=set(range(nbase)) if observed is not None else False,
     )  # fmt: skip

@@ -385,7 +385,7 @@ def run_spec(spec: NeglectSpec, progress: Callable[[int, int], None] | None = No
             progress(done[0], total)
 
     out = play(
-        pairings, tasks, options=spec.options, threads=spec.threads, on_frame=on_frame,
+        pairings, tasks, game="manoeuvre", options=spec.options, threads=spec.threads, on_frame=on_frame,
         progress=prog, stats=True,
     )  # fmt: skip
     cards = pd.concat([card_frame(p, sums[p]) for p in spec.policies], ignore_index=True)
