@@ -344,3 +344,14 @@ def test_players_parameter_table_matches_the_engine():
             assert shown == pytest.approx(round(float(vectors[style][k]), 3), abs=1e-9), (
                 f"docs/players.md: {name} of {style} is {shown}, the engine has {vectors[style][k]}"
             )
+
+
+def test_the_architecture_names_every_module():
+    """docs/architecture.md's module index holds every module of the library, each with its
+    docstring's first sentence, and no module that is gone (scripts/module_index.py)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, str(REPO / "scripts" / "module_index.py"), "--check"],
+                       capture_output=True, text=True)  # fmt: skip
+    assert r.returncode == 0, r.stderr
