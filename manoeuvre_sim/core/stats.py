@@ -39,12 +39,7 @@ def wilson_interval(k, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndar
     -------
     (lo, hi) : ndarray(float64), each of the broadcast shape of ``k`` and ``n``
     """
-    k = np.asarray(k, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    if np.any(n <= 0):
-        raise ValueError("n must be positive")
-    z = z_value(confidence)
-    p = k / n
+    k, n, z, p = _proportion(k, n, confidence)
     z2n = z * z / n
     centre = (p + z2n / 2.0) / (1.0 + z2n)
     half = z * np.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n)) / (1.0 + z2n)
@@ -53,17 +48,22 @@ def wilson_interval(k, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndar
     return lo, hi
 
 
+def _proportion(k, n, confidence: float):
+    """``(k, n, z, p)``: successes and trials as float arrays (every ``n`` positive, else a
+    ValueError), the two-sided normal quantile of ``confidence`` and the proportion."""
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    if np.any(n <= 0):
+        raise ValueError("n must be positive")
+    return k, n, z_value(confidence), k / n
+
+
 def normal_interval(k, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Normal-approximation (Wald) interval ``p ± z·sqrt(p(1-p)/n)``, clipped to [0, 1].
 
     Same parameters and return shape as :func:`wilson_interval`.
     """
-    k = np.asarray(k, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    if np.any(n <= 0):
-        raise ValueError("n must be positive")
-    z = z_value(confidence)
-    p = k / n
+    k, n, z, p = _proportion(k, n, confidence)
     half = z * np.sqrt(p * (1.0 - p) / n)
     return np.clip(p - half, 0.0, 1.0), np.clip(p + half, 0.0, 1.0)
 
