@@ -10,17 +10,19 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import (
+from manoeuvre_sim.cli.common import (
+    backend_options,
+    invoked_command,
+    pop_backend,
+    start_description,
+)
+from manoeuvre_sim.cli.manoeuvre_options import (
     DEFAULT_POLICY,
     POLICY_HELP,
     army_option,
-    backend_options,
     engine_kernels,
-    invoked_command,
-    pop_backend,
     pop_game_options,
     rule_options,
-    start_description,
 )
 
 

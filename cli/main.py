@@ -93,7 +93,38 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class TopLevelGroup(LazyGroup):
+    """The top-level group: :data:`SUBCOMMANDS`, and a group per registered game without
+    hand-written commands (``game_commands.py``: the shared studies as its commands, listed
+    by the game's title alone)."""
+
+    def _games(self) -> list[str]:
+        from manoeuvre_sim.cli.game_commands import registered_games
+
+        return registered_games(self.subcommands)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*self.subcommands, *self._games()])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.subcommands:
+            return super().get_command(ctx, name)
+        if name not in self._games():
+            return None
+        from manoeuvre_sim.cli.game_commands import game_group
+
+        return game_group(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from manoeuvre_sim.cli.game_commands import game_help
+
+        rows = [(name, self.subcommands[name][2] if name in self.subcommands else
+                 game_help(name)) for name in self.list_commands(ctx)]  # fmt: skip
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=TopLevelGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__, prog_name="manoeuvre-sim", message=f"%(prog)s %(version)s (rules {RULES_VERSION})"
 )

@@ -2,7 +2,7 @@
 
 Heavy modules (numpy, numba kernels, matplotlib) are imported inside the commands so that
 ``manoeuvre-sim --help`` stays instant. The options, parsing and printing the commands share
-are in ``_odds_common.py``.
+are in ``manoeuvre_odds_options.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import json
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
-from manoeuvre_sim.cli._odds_common import (
+from manoeuvre_sim.cli.common import format_table
+from manoeuvre_sim.cli.manoeuvre_odds_options import (
     _DEFENSE_OPTS,
     _JSON,
     _SEED,

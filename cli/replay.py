@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import (
+from manoeuvre_sim.cli.manoeuvre_options import (
     GAME_OPTION_NAMES,
     policy_options,
     pop_game_options,

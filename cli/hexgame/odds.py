@@ -8,7 +8,7 @@ import json
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
+from manoeuvre_sim.cli.common import format_table
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE
 

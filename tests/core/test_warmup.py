@@ -19,7 +19,7 @@ from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 ROOT = Path(__file__).resolve().parents[2]
 
 EMPTY_CACHE_SNIPPET = """
-from manoeuvre_sim.cli._common import start_description
+from manoeuvre_sim.cli.common import start_description
 from manoeuvre_sim.core.warmup import is_compiled
 print(is_compiled("games"), is_compiled("cards"))
 print(start_description(("games", "cards")))
@@ -62,7 +62,7 @@ def test_an_unknown_kernel_is_refused_with_one_line(tmp_path):
 
 
 HEX_EMPTY_CACHE_SNIPPET = """
-from manoeuvre_sim.cli._common import start_description
+from manoeuvre_sim.cli.common import start_description
 from manoeuvre_sim.core.warmup import is_compiled
 from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 print(is_compiled("hex"))

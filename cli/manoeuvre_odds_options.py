@@ -13,7 +13,7 @@ import json
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
+from manoeuvre_sim.cli.common import format_table
 
 _SIM = click.option(
     "--simulate",
