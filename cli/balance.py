@@ -3,15 +3,14 @@ victory types), written to a directory as tables, a PDF and the game records."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
 from manoeuvre_sim.cli import common
-from manoeuvre_sim.cli.common import pop_output, run_and_write
+from manoeuvre_sim.cli.common import run_study
 from manoeuvre_sim.cli.manoeuvre_options import (
     DEFAULT_POLICY,
     POLICY_HELP,
+    armies_option,
     army_option,
     engine_kernels,
     pop_game_options,
@@ -23,10 +22,7 @@ def study_options(*, out: str, out_help: str, block: int | None = None):
     """Manoeuvre's options of ``balance`` and ``whatif``: the field, the players, the games,
     the game options, and every study's (``common.study_options``)."""
     return common.stack(
-        click.option(
-            "--armies",
-            help="Comma-separated army names or army .toml files (default: the 8 base armies).",
-        ),
+        armies_option,
         click.option(
             "--games-per-pairing",
             type=int,
@@ -87,12 +83,12 @@ def balance(**kw) -> None:
     advantage, and how games end."""
     from manoeuvre_sim.studies import balance as B
 
-    output = pop_output(kw)
     kw["options"] = pop_game_options(kw)
-    # every option is checked, and every army loaded, before the first game
-    with army_option({"--armies": kw["armies"]}):
-        spec = B.command_spec("manoeuvre", **kw)
-    run_and_write(
-        partial(B.run_spec, spec), **output, threads=spec.threads,
-        kinds=engine_kernels([x for p in spec.policies for x in (p.policy_a, p.policy_b)]),
-    )  # fmt: skip
+
+    def spec_of(**spec_kw):
+        # every option is checked, and every army loaded, before the first game
+        with army_option({"--armies": spec_kw["armies"]}):
+            return B.command_spec("manoeuvre", **spec_kw)
+
+    run_study(spec_of, B.run_spec, kw, kinds=lambda spec: engine_kernels(
+        [x for p in spec.policies for x in (p.policy_a, p.policy_b)]))  # fmt: skip

@@ -366,6 +366,36 @@ def run_and_write(
     return res
 
 
+def run_study(spec_of: Callable, run_spec: Callable, kw: dict, *, kinds, files=None,
+              done_key: str = "games"):  # fmt: skip
+    """The body of a study command that writes a directory: :func:`study_options`' out of
+    ``kw`` (:func:`pop_output`), the study's spec built of the rest by ``spec_of(**kw)``
+    (every option checked, every side loaded, before any game), played by
+    ``run_spec(spec, command=..., ...)`` and written by :func:`run_and_write`. ``kinds``:
+    the batch kernels it plays with, or a function of the spec giving them; ``files``: the
+    analyses' class that writes the result's tables and pages (default: the result's own
+    ``write``)."""
+    output = pop_output(kw)
+    spec = spec_of(**kw)
+
+    def run(**run_kw):
+        res = run_spec(spec, command=invoked_command(), **run_kw)
+        return res if files is None else files(res)
+
+    return run_and_write(run, **output, threads=spec.threads, done_key=done_key,
+                         kinds=kinds(spec) if callable(kinds) else kinds)  # fmt: skip
+
+
+def percent(p: float, width: int = 0) -> str:
+    """``p`` in percent with two decimals (the number right-aligned in ``width``
+    characters), the extremes that round to 0 or 100 shown as ``<0.01%`` and ``>99.99%``."""
+    if 0.0 < p < 0.00005:
+        return "<0.01%"
+    if 0.99995 < p < 1.0:
+        return ">99.99%"
+    return f"{100.0 * p:{width}.2f}%"
+
+
 def pairs_table(pairs) -> str:
     """A tournament's pairs (``studies.tournament.PairResult``) as a table: the games, the
     score of a (a draw half a win) with its 95% Wilson interval, the draws."""

@@ -19,6 +19,7 @@ from manoeuvre_sim.cli.common import (
 from manoeuvre_sim.cli.manoeuvre_options import (
     DEFAULT_POLICY,
     POLICY_HELP,
+    armies_option,
     army_option,
     engine_kernels,
     pop_game_options,
@@ -27,8 +28,7 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 
 
 @click.command()
-@click.option("--armies", help="Comma-separated army names or army .toml files (default: the "
-              "8 base armies).")  # fmt: skip
+@armies_option
 @click.option("--edit", "editable", multiple=True, metavar="ARMY",
               help="An army the errata may change (repeatable; default: every army).")  # fmt: skip
 @click.option("--army", "targets", multiple=True, metavar="ARMY",

@@ -133,6 +133,15 @@ def _players(g) -> Callable:
     )  # fmt: skip
 
 
+def check_players(g, kw: dict) -> None:
+    """``--policy``, ``--policy-a``, ``--policy-b`` in ``kw`` each a player of the game's
+    ``POLICIES`` (or not given), else one line naming the option."""
+    for name in ("policy", "policy_a", "policy_b"):
+        if kw.get(name) is not None and kw[name] not in g.POLICIES:
+            raise UsageError(f"--{name.replace('_', '-')} {kw[name]!r}: not a player of "
+                             f"{g.KEY} ({', '.join(g.POLICIES)})")  # fmt: skip
+
+
 def _kinds(g) -> tuple[str, ...]:
     from manoeuvre_sim.core.games import hook
 
@@ -161,11 +170,10 @@ def balance_command(g) -> click.Command:
                           out_help="Directory for games.parquet/, the CSV tables, summary.txt, "
                           "manifest.json.", block=B.DEFAULT_BLOCK)  # fmt: skip
     def balance(**kw) -> None:
-        output = common.pop_output(kw)
+        check_players(g, kw)
         kw["options"] = pop_options(g, kw)
-        spec = B.command_spec(g.KEY, armies=kw.pop("sides"), **kw)
-        run = partial(B.run_spec, spec, command=common.invoked_command())
-        common.run_and_write(run, **output, threads=spec.threads, kinds=_kinds(g))
+        kw["armies"] = kw.pop("sides")  # the balance study's name of its sides
+        common.run_study(partial(B.command_spec, g.KEY), B.run_spec, kw, kinds=_kinds(g))
 
     return balance
 
@@ -190,23 +198,21 @@ def whatif_command(g) -> click.Command:
                           out_help="Directory for games.parquet/, whatif.csv, summary.txt, "
                           "manifest.json.", block=W.DEFAULT_BLOCK)  # fmt: skip
     def whatif(**kw) -> None:
-        output = common.pop_output(kw)
-        options = pop_options(g, kw)
-        variant_options = pop_options(g, kw, prefix="variant-", base=options)
-        variant_sides = {}
+        check_players(g, kw)
+        kw["options"] = pop_options(g, kw)
+        kw["variant_options"] = pop_options(g, kw, prefix="variant-", base=kw["options"])
+        variant_sides = kw["variant_sides"] = {}
         for item in kw.pop("variants"):
             name, sep, side = item.partition("=")
             if not sep or not name.strip() or not side.strip():
                 raise UsageError(f"--variant {item!r}: expected NAME=SIDE")
             variant_sides[name.strip()] = side.strip()
-        if not variant_sides and variant_options is None:
+        if not variant_sides and kw["variant_options"] is None:
             raise UsageError("--variant: expected a side's variant or a --variant-OPTION")
-        sides = [s.strip() for s in kw.pop("sides").split(",") if s.strip()]
-        spec = W.command_spec(g.KEY, sides, variant_sides=variant_sides,
-                              variant_options=variant_options, options=options, **kw)  # fmt: skip
-        run = partial(W.run_spec, spec, command=common.invoked_command())
-        common.run_and_write(run, **output, threads=spec.threads, done_key="paired_games",
-                             kinds=_kinds(g))  # fmt: skip
+        kw["sides"] = [s.strip() for s in kw["sides"].split(",") if s.strip()]
+        common.run_study(
+            partial(W.command_spec, g.KEY), W.run_spec, kw, kinds=_kinds(g), done_key="paired_games"
+        )
 
     return whatif
 
@@ -262,6 +268,7 @@ def simulate_command(g) -> click.Command:
         from manoeuvre_sim.studies import find
 
         be = common.pop_backend(kw)
+        check_players(g, kw)
         options = pop_options(g, kw)
         spec = find(g.KEY, "simulate").command_spec(g.KEY, **kw, options=options, out=out,
                                                     resume=be["resume"])  # fmt: skip

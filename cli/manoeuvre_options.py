@@ -21,6 +21,11 @@ POLICY_HELP = (
 )
 
 
+armies_option = click.option(
+    "--armies",
+    help="Comma-separated army names or army .toml files (default: the 8 base armies).",
+)
+
 army_options = stack(
     click.option("--army-a", required=True, help="Army A (player 0): a name or a .toml file."),
     click.option("--army-b", required=True, help="Army B (player 1): a name or a .toml file."),

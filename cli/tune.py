@@ -14,7 +14,7 @@ from manoeuvre_sim.cli.common import (
     seed_option,
     threads_option,
 )
-from manoeuvre_sim.cli.manoeuvre_options import game_options
+from manoeuvre_sim.cli.manoeuvre_options import armies_option, game_options
 
 
 @click.command()
@@ -31,10 +31,7 @@ from manoeuvre_sim.cli.manoeuvre_options import game_options
     show_default=True,
     help="Comma-separated opponents the fitness is measured against (any policy).",
 )
-@click.option(
-    "--armies",
-    help="Comma-separated army names or army .toml files (default: the 8 base armies).",
-)
+@armies_option
 @click.option(
     "--pairings",
     type=click.Choice(["mirror", "field"]),

@@ -7,7 +7,7 @@ from functools import partial
 import click
 
 from manoeuvre_sim.cli.balance import study_options
-from manoeuvre_sim.cli.common import pop_output, run_and_write
+from manoeuvre_sim.cli.common import run_study
 from manoeuvre_sim.cli.manoeuvre_options import engine_kernels, pop_game_options
 
 
@@ -39,10 +39,7 @@ def whatif(**kw) -> None:
     games whose outcome changed."""
     from manoeuvre_sim.studies import whatif as W
 
-    output = pop_output(kw)
     kw["options"] = pop_game_options(kw)
-    spec = W.command_spec("manoeuvre", **kw)  # every option checked, every army loaded, first
-    run_and_write(
-        partial(W.run_spec, spec), **output, threads=spec.threads, done_key="paired_games",
-        kinds=engine_kernels([x for p in spec.policies for x in p]),
-    )  # fmt: skip
+    # every option checked, every army loaded, first
+    run_study(partial(W.command_spec, "manoeuvre"), W.run_spec, kw, done_key="paired_games",
+              kinds=lambda spec: engine_kernels([x for p in spec.policies for x in p]))  # fmt: skip

@@ -7,7 +7,7 @@ from functools import partial
 
 import click
 
-from manoeuvre_sim.cli.common import invoked_command, pop_output, run_and_write, study_options
+from manoeuvre_sim.cli.common import run_study, study_options
 from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -88,7 +88,4 @@ def balance(**kw) -> None:
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.studies import balance as B
 
-    output = pop_output(kw)
-    spec = B.command_spec("hex", **kw)  # every option checked before the first game
-    run = partial(B.run_spec, spec, command=invoked_command())
-    run_and_write(run, **output, threads=spec.threads, kinds=HEX_KINDS)
+    run_study(partial(B.command_spec, "hex"), B.run_spec, kw, kinds=HEX_KINDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli.common import invoked_command, pop_output, run_and_write, study_options
+from manoeuvre_sim.cli.common import run_study, study_options
 from manoeuvre_sim.cli.hexgame._options import scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
 
@@ -58,10 +58,4 @@ def ladder(**kw) -> None:
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.hexgame.studies import ladder as HL
 
-    output = pop_output(kw)
-    spec = HL.command_spec(**kw)  # every option is checked before any game
-
-    def run(**run_kw):
-        return LadderFiles(HL.run_spec(spec, command=invoked_command(), **run_kw))
-
-    run_and_write(run, **output, threads=spec.threads, kinds=HEX_KINDS)
+    run_study(HL.command_spec, HL.run_spec, kw, kinds=HEX_KINDS, files=LadderFiles)

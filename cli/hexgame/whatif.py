@@ -7,7 +7,7 @@ from functools import partial
 
 import click
 
-from manoeuvre_sim.cli.common import invoked_command, pop_output, run_and_write, study_options
+from manoeuvre_sim.cli.common import run_study, study_options
 from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -57,7 +57,4 @@ def whatif(**kw) -> None:
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.studies import whatif as W
 
-    output = pop_output(kw)
-    spec = W.command_spec("hex", **kw)  # every option checked before the first game
-    run = partial(W.run_spec, spec, command=invoked_command())
-    run_and_write(run, **output, threads=spec.threads, kinds=HEX_KINDS)
+    run_study(partial(W.command_spec, "hex"), W.run_spec, kw, kinds=HEX_KINDS)

@@ -18,8 +18,8 @@ import click
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.cli.manoeuvre_options import GAME_OPTION_NAMES, game_options, relax_option
 from manoeuvre_sim.cli.main import SUBCOMMANDS, main
+from manoeuvre_sim.cli.manoeuvre_options import GAME_OPTION_NAMES, game_options, relax_option
 
 SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
 
