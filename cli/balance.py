@@ -5,46 +5,17 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli import common
 from manoeuvre_sim.cli.common import run_study
 from manoeuvre_sim.cli.manoeuvre_options import (
-    DEFAULT_POLICY,
-    POLICY_HELP,
-    armies_option,
     army_option,
+    army_study_options,
     engine_kernels,
     pop_game_options,
-    rule_options,
 )
 
 
-def study_options(*, out: str, out_help: str, block: int | None = None):
-    """Manoeuvre's options of ``balance`` and ``whatif``: the field, the players, the games,
-    the game options, and every study's (``common.study_options``)."""
-    return common.stack(
-        armies_option,
-        click.option(
-            "--games-per-pairing",
-            type=int,
-            default=1000,
-            show_default=True,
-            help="Games per ordered pairing (army A in seat a, army B in seat b).",
-        ),
-        click.option(
-            "--policy",
-            default=DEFAULT_POLICY,
-            show_default=True,
-            help=f"Both seats' player: {POLICY_HELP}",
-        ),
-        click.option("--policy-a", help="Seat a's player (default: --policy)."),
-        click.option("--policy-b", help="Seat b's player (default: --policy)."),
-        common.study_options(out=out, out_help=out_help, block=block),
-        rule_options,
-    )
-
-
 @click.command()
-@study_options(
+@army_study_options(
     out="reports/balance",
     out_help="Directory for games.parquet/, the CSV tables, balance.pdf, summary.txt, "
     "manifest.json.",

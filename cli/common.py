@@ -366,6 +366,34 @@ def run_and_write(
     return res
 
 
+def check_format(fmt: str | None, suffix: str, turns: str | None) -> str:
+    """A replay's output format from ``--format`` and the ``--out`` file's suffix (``.jsonl``
+    means jsonl); one line naming the option when they disagree."""
+    from manoeuvre_sim.core.errors import UsageError
+
+    if fmt is None:
+        fmt = "jsonl" if suffix == ".jsonl" else "text"
+    if fmt == "jsonl" and suffix not in ("", ".jsonl"):
+        raise UsageError(f"--format jsonl: --out must end in .jsonl (or be left out), not {suffix}")
+    if fmt == "text" and suffix == ".jsonl":
+        raise UsageError("--format text: --out FILE.jsonl holds a trace (--format jsonl)")
+    if fmt == "jsonl" and turns is not None:
+        raise UsageError("--turns: not with --format jsonl (a trace holds the whole game)")
+    return fmt
+
+
+def write_text(out: str | None, text: str, note: str) -> None:
+    """``text`` into ``out`` atomically (``note`` and the file name on stderr), else stdout."""
+    if out:
+        from manoeuvre_sim.core.fileio import atomic_write
+
+        with atomic_write(out, encoding="utf-8", newline="") as f:
+            f.write(text)
+        click.echo(f"{note}\nwrote {out}" if note else f"wrote {out}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
 def run_study(spec_of: Callable, run_spec: Callable, kw: dict, *, kinds, files=None,
               done_key: str = "games"):  # fmt: skip
     """The body of a study command that writes a directory: :func:`study_options`' out of
@@ -394,6 +422,18 @@ def percent(p: float, width: int = 0) -> str:
     if 0.99995 < p < 1.0:
         return ">99.99%"
     return f"{100.0 * p:{width}.2f}%"
+
+
+def run_kind(game: str, kind: str, kw: dict, *, kinds, done_key: str = "games"):
+    """:func:`run_study` of a study kind of the game of key ``game``, found by
+    ``studies.find(game, kind)``: its ``command_spec(game, **kw)`` and ``run_spec``."""
+    from functools import partial
+
+    from manoeuvre_sim.studies import find
+
+    study = find(game, kind)
+    return run_study(partial(study.command_spec, game), study.run_spec, kw, kinds=kinds,
+                     done_key=done_key)  # fmt: skip
 
 
 def pairs_table(pairs) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Callable
-from functools import partial
 
 import click
 
@@ -173,7 +172,7 @@ def balance_command(g) -> click.Command:
         check_players(g, kw)
         kw["options"] = pop_options(g, kw)
         kw["armies"] = kw.pop("sides")  # the balance study's name of its sides
-        common.run_study(partial(B.command_spec, g.KEY), B.run_spec, kw, kinds=_kinds(g))
+        common.run_kind(g.KEY, "balance", kw, kinds=_kinds(g))
 
     return balance
 
@@ -210,9 +209,7 @@ def whatif_command(g) -> click.Command:
         if not variant_sides and kw["variant_options"] is None:
             raise UsageError("--variant: expected a side's variant or a --variant-OPTION")
         kw["sides"] = [s.strip() for s in kw["sides"].split(",") if s.strip()]
-        common.run_study(
-            partial(W.command_spec, g.KEY), W.run_spec, kw, kinds=_kinds(g), done_key="paired_games"
-        )
+        common.run_kind(g.KEY, "whatif", kw, kinds=_kinds(g), done_key="paired_games")
 
     return whatif
 

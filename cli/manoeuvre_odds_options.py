@@ -64,3 +64,7 @@ defense_options = stack(
     click.option("--terrain", default=None, help="Defender's terrain: clear, hill, woods, ..."),
     click.option("--redoubt", is_flag=True, help="A redoubt on the defender's square (+3)."),
 )
+
+strengths_option = click.option(
+    "--strengths", default="0..12", show_default=True, help="Attacker bases."
+)

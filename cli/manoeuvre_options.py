@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import click
 
-from manoeuvre_sim.cli.common import stack
+from manoeuvre_sim.cli.common import stack, study_options
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 
 POLICY_HELP = (
@@ -165,6 +165,31 @@ def rule_options(f):
     ``balance``, ``whatif``, ``cards``, ``replay``): :func:`game_options` and ``--relax``
     for armies that break the deck-composition counts."""
     return relax_option(game_options(f))
+
+
+def army_study_options(*, out: str, out_help: str, block: int | None = None):
+    """Manoeuvre's options of ``balance`` and ``whatif``: the field, the players, the games,
+    the game options, and every study's (``common.study_options``)."""
+    return stack(
+        armies_option,
+        click.option(
+            "--games-per-pairing",
+            type=int,
+            default=1000,
+            show_default=True,
+            help="Games per ordered pairing (army A in seat a, army B in seat b).",
+        ),
+        click.option(
+            "--policy",
+            default=DEFAULT_POLICY,
+            show_default=True,
+            help=f"Both seats' player: {POLICY_HELP}",
+        ),
+        click.option("--policy-a", help="Seat a's player (default: --policy)."),
+        click.option("--policy-b", help="Seat b's player (default: --policy)."),
+        study_options(out=out, out_help=out_help, block=block),
+        rule_options,
+    )
 
 
 def engine_kernels(policies: Sequence[str] = (), cards: bool = False) -> tuple[str, ...]:

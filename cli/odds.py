@@ -11,15 +11,15 @@ import json
 
 import click
 
-from manoeuvre_sim.cli.common import format_table, percent
+from manoeuvre_sim.cli.common import format_table, percent, write_text
 from manoeuvre_sim.cli.manoeuvre_odds_options import (
     defense_options,
     json_report_option,
     print_report,
     query_options,
+    strengths_option,
 )
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.fileio import atomic_write
 
 
 @click.group()
@@ -297,7 +297,7 @@ def matchup(
     multiple=True,
     help="Attack dice mix (repeatable), e.g. 2d8 or 2d8+1d6. Default: the printed dice.",
 )
-@click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
+@strengths_option
 @click.option("--defenses", default="1..20", show_default=True, help="Defense totals.")
 @click.option("--committed", type=int, default=0, help="Committed Attacks added to every mix.")
 @click.option(
@@ -308,12 +308,7 @@ def table(mixes, strengths, defenses, committed, out) -> None:
     from manoeuvre_sim.manoeuvre import odds_query as q
 
     text, n = q.table_csv(mixes, strengths, defenses, committed)
-    if out:
-        with atomic_write(out, newline="") as f:
-            f.write(text)
-        click.echo(f"wrote {out} ({n} rows)", err=True)
-    else:
-        click.echo(text, nl=False)
+    write_text(out, text, f"{n} rows")
 
 
 @odds.command()
@@ -325,7 +320,7 @@ def table(mixes, strengths, defenses, committed, out) -> None:
     multiple=True,
     help="Attack dice mix (repeatable). Default: 1d6 1d8 1d10 2d6 2d8 2d10.",
 )
-@click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
+@strengths_option
 @click.option("--defenses", default="3..16", show_default=True, help="Defense totals.")
 @click.option(
     "--fire/--no-fire",

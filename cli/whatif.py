@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
-from manoeuvre_sim.cli.balance import study_options
-from manoeuvre_sim.cli.common import run_study
-from manoeuvre_sim.cli.manoeuvre_options import engine_kernels, pop_game_options
+from manoeuvre_sim.cli.common import run_kind
+from manoeuvre_sim.cli.manoeuvre_options import army_study_options, engine_kernels, pop_game_options
 
 
 @click.command()
-@study_options(
+@army_study_options(
     out="reports/whatif",
     out_help="Directory for games.parquet/, whatif.csv, whatif_field.csv, whatif.pdf, summary.txt.",
 )
@@ -37,9 +34,7 @@ def whatif(**kw) -> None:
     changed army with the variant data; report each pairing's change of win rate with a
     paired 95% interval, the changed army's field win rate and rating, and the share of
     games whose outcome changed."""
-    from manoeuvre_sim.studies import whatif as W
-
     kw["options"] = pop_game_options(kw)
     # every option checked, every army loaded, first
-    run_study(partial(W.command_spec, "manoeuvre"), W.run_spec, kw, done_key="paired_games",
+    run_kind("manoeuvre", "whatif", kw, done_key="paired_games",
               kinds=lambda spec: engine_kernels([x for p in spec.policies for x in p]))  # fmt: skip

@@ -3,11 +3,9 @@ directory as the study store, CSV tables, a manifest, a summary and a PDF."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
-from manoeuvre_sim.cli.common import run_study, study_options
+from manoeuvre_sim.cli.common import run_kind, study_options
 from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -86,6 +84,5 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 )
 def balance(**kw) -> None:
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.studies import balance as B
 
-    run_study(partial(B.command_spec, "hex"), B.run_spec, kw, kinds=HEX_KINDS)
+    run_kind("hex", "balance", kw, kinds=HEX_KINDS)

@@ -3,11 +3,9 @@ a variant of it on the same seeds, the paired change in the win and draw rates."
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
-from manoeuvre_sim.cli.common import run_study, study_options
+from manoeuvre_sim.cli.common import run_kind, study_options
 from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -55,6 +53,5 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 )
 def whatif(**kw) -> None:
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.studies import whatif as W
 
-    run_study(partial(W.command_spec, "hex"), W.run_spec, kw, kinds=HEX_KINDS)
+    run_kind("hex", "whatif", kw, kinds=HEX_KINDS)
