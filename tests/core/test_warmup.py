@@ -98,11 +98,9 @@ def test_a_played_hex_kernel_is_seen_as_compiled():
 def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, monkeypatch):
     """Every hex command's progress bar asks about the hex kernel (``hex simulate``'s bar,
     the studies' ``run_and_write``), not about none or Manoeuvre's."""
-    import importlib
-
     from click.testing import CliRunner
 
-    from manoeuvre_sim.cli import _common
+    from manoeuvre_sim.cli import common
     from manoeuvre_sim.cli.main import cli
 
     seen = []
@@ -114,11 +112,9 @@ def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, mo
         seen.append(tuple(kinds))
         raise Stop
 
-    if command == "simulate":
-        monkeypatch.setattr(_common, "progress_bar", record)
-    else:
-        module = importlib.import_module(f"manoeuvre_sim.cli.hexgame.{command}")
-        monkeypatch.setattr(module, "run_and_write", record)
+    # simulate's bar, the studies' shared end (common.run_study)
+    monkeypatch.setattr(common, "progress_bar" if command == "simulate" else "run_and_write",
+                        record)  # fmt: skip
     extra = ["--set", "blue/infantry/strength=5"] if command == "whatif" else []
     res = CliRunner().invoke(cli, ["hex", command, "--out", str(tmp_path / "x.csv"), *extra])
     assert isinstance(res.exception, Stop), res.output
