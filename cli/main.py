@@ -1,7 +1,10 @@
 """The ``manoeuvre-sim`` command line.
 
 Each subcommand group lives in its own module and is imported only when it is invoked, so
-``--help`` is instant and never compiles a numba kernel.
+``--help`` is instant and never compiles a numba kernel. Besides :data:`SUBCOMMANDS`
+(Manoeuvre's commands and the ``hex`` group of Maneuver's), every registered game without
+commands of its own is a group of the shared studies (``game_commands.py``), listed by its
+title.
 """
 
 from __future__ import annotations
@@ -86,8 +89,11 @@ class LazyGroup(click.Group):
         module, attr, _ = self.subcommands[name]
         return getattr(importlib.import_module(module), attr)
 
+    def command_help(self, name: str) -> str:
+        return self.subcommands[name][2]
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, self.subcommands[name][2]) for name in self.list_commands(ctx)]
+        rows = [(name, self.command_help(name)) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -115,13 +121,12 @@ class TopLevelGroup(LazyGroup):
 
         return game_group(name)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def command_help(self, name: str) -> str:
+        if name in self.subcommands:
+            return super().command_help(name)
         from manoeuvre_sim.cli.game_commands import game_help
 
-        rows = [(name, self.subcommands[name][2] if name in self.subcommands else
-                 game_help(name)) for name in self.list_commands(ctx)]  # fmt: skip
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+        return game_help(name)
 
 
 @click.group(cls=TopLevelGroup, context_settings={"help_option_names": ["-h", "--help"]})
