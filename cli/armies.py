@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
+from manoeuvre_sim.cli.common import format_table
 from manoeuvre_sim.core.fileio import atomic_write
 from manoeuvre_sim.manoeuvre.model.army import d6_range
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import (
+from manoeuvre_sim.cli.common import pop_output, run_and_write, study_options
+from manoeuvre_sim.cli.manoeuvre_options import (
     DEFAULT_POLICY,
     POLICY_HELP,
     army_option,
-    backend_options,
     engine_kernels,
-    pop_backend,
     pop_game_options,
     rule_options,
-    run_and_write,
 )
 
 DEFAULT_GAMES = 14000
@@ -53,7 +51,6 @@ DEFAULT_GAMES = 14000
     hidden=True,
     help="Deprecated: --games-per-variant.",
 )
-@click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
     "--policy", default=DEFAULT_POLICY, show_default=True, help=f"Both seats: {POLICY_HELP}"
 )
@@ -66,20 +63,11 @@ DEFAULT_GAMES = 14000
     "the army, or 'blank'), e.g. 'Forced March=Supply' (repeatable).",
 )
 @click.option("--one-copy", is_flag=True, help="Ablate one copy of each card, not every copy.")
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--block", type=int, default=1000, show_default=True, help="Games per task.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="reports/cards",
-    show_default=True,
-    help="Directory for cards.csv/.parquet, card_copies.csv/.parquet, cards.pdf, summary.txt.",
+@study_options(
+    out="reports/cards",
+    out_help="Directory for cards.csv/.parquet, card_copies.csv/.parquet, cards.pdf, summary.txt.",
 )
-@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
 @rule_options
-@backend_options
 def cards(**kw) -> None:
     """Card value for one army: observed in its games against the field (17lands-style win
     rates when drawn, in the opening hand, played, never drawn; how each card was used),
@@ -89,8 +77,7 @@ def cards(**kw) -> None:
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.manoeuvre.studies import cards as C
 
-    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
+    output = pop_output(kw)
     options = pop_game_options(kw)
     games = kw.pop("games_per_variant")
     old = kw.pop("games_deprecated")
@@ -109,13 +96,13 @@ def cards(**kw) -> None:
             kw.pop("army"), replace=kw.pop("replace_"), games_per_variant=games,
             options=options, **kw,
         )  # fmt: skip
-    if not quiet:
+    if not output["quiet"]:
         click.echo(spec.total_text(), err=True)
 
     def run(**run_kw):
         return CardFiles(C.run_spec(spec, **run_kw))
 
     run_and_write(
-        run, out, force=force, quiet=quiet, paper=paper, backend=be, threads=spec.threads,
+        run, **output, threads=spec.threads,
         kinds=engine_kernels((spec.policy.policy_a, spec.policy.policy_b), cards=True),
     )  # fmt: skip

@@ -10,23 +10,25 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import (
-    DEFAULT_POLICY,
-    POLICY_HELP,
-    army_option,
+from manoeuvre_sim.cli.common import (
     backend_options,
-    engine_kernels,
     invoked_command,
     pop_backend,
+    start_description,
+)
+from manoeuvre_sim.cli.manoeuvre_options import (
+    DEFAULT_POLICY,
+    POLICY_HELP,
+    armies_option,
+    army_option,
+    engine_kernels,
     pop_game_options,
     rule_options,
-    start_description,
 )
 
 
 @click.command()
-@click.option("--armies", help="Comma-separated army names or army .toml files (default: the "
-              "8 base armies).")  # fmt: skip
+@armies_option
 @click.option("--edit", "editable", multiple=True, metavar="ARMY",
               help="An army the errata may change (repeatable; default: every army).")  # fmt: skip
 @click.option("--army", "targets", multiple=True, metavar="ARMY",

@@ -1,7 +1,10 @@
 """The ``manoeuvre-sim`` command line.
 
 Each subcommand group lives in its own module and is imported only when it is invoked, so
-``--help`` is instant and never compiles a numba kernel.
+``--help`` is instant and never compiles a numba kernel. Besides :data:`SUBCOMMANDS`
+(Manoeuvre's commands and the ``hex`` group of Maneuver's), every registered game without
+commands of its own is a group of the shared studies (``game_commands.py``), listed by its
+title.
 """
 
 from __future__ import annotations
@@ -86,14 +89,47 @@ class LazyGroup(click.Group):
         module, attr, _ = self.subcommands[name]
         return getattr(importlib.import_module(module), attr)
 
+    def command_help(self, name: str) -> str:
+        return self.subcommands[name][2]
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, self.subcommands[name][2]) for name in self.list_commands(ctx)]
+        rows = [(name, self.command_help(name)) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class TopLevelGroup(LazyGroup):
+    """The top-level group: :data:`SUBCOMMANDS`, and a group per registered game without
+    hand-written commands (``game_commands.py``: the shared studies as its commands, listed
+    by the game's title alone)."""
+
+    def _games(self) -> list[str]:
+        from manoeuvre_sim.cli.game_commands import registered_games
+
+        return registered_games(self.subcommands)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*self.subcommands, *self._games()])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.subcommands:
+            return super().get_command(ctx, name)
+        if name not in self._games():
+            return None
+        from manoeuvre_sim.cli.game_commands import game_group
+
+        return game_group(name)
+
+    def command_help(self, name: str) -> str:
+        if name in self.subcommands:
+            return super().command_help(name)
+        from manoeuvre_sim.cli.game_commands import game_help
+
+        return game_help(name)
+
+
+@click.group(cls=TopLevelGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__, prog_name="manoeuvre-sim", message=f"%(prog)s %(version)s (rules {RULES_VERSION})"
 )

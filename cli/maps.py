@@ -18,7 +18,7 @@ def list_sections() -> None:
     """Every section with its terrain counts; unverified ones are marked."""
     from collections import Counter
 
-    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.cli.common import format_table
     from manoeuvre_sim.manoeuvre.model import load_sections, load_terrain
 
     terrain = load_terrain()

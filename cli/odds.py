@@ -2,7 +2,7 @@
 
 Heavy modules (numpy, numba kernels, matplotlib) are imported inside the commands so that
 ``manoeuvre-sim --help`` stays instant. The options, parsing and printing the commands share
-are in ``_odds_common.py``.
+are in ``manoeuvre_odds_options.py``.
 """
 
 from __future__ import annotations
@@ -11,18 +11,15 @@ import json
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
-from manoeuvre_sim.cli._odds_common import (
-    _DEFENSE_OPTS,
-    _JSON,
-    _SEED,
-    _SIM,
-    _apply,
-    _emit,
-    _pct,
+from manoeuvre_sim.cli.common import format_table, percent, write_text
+from manoeuvre_sim.cli.manoeuvre_odds_options import (
+    defense_options,
+    json_report_option,
+    print_report,
+    query_options,
+    strengths_option,
 )
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.fileio import atomic_write
 
 
 @click.group()
@@ -67,7 +64,7 @@ def odds() -> None:
     is_flag=True,
     help="Distant Lands: a Maharaja played with the leader gives it Command 4 (up to 3 --support).",
 )
-@_apply(_DEFENSE_OPTS)
+@defense_options
 @click.option("--sappers", is_flag=True, help="Sappers/Engineers cancel the redoubt.")
 @click.option(
     "--defense-card",
@@ -79,9 +76,7 @@ def odds() -> None:
 @click.option(
     "--defender-leader-combat", type=int, default=0, help="Defending leader's Combat value."
 )
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def assault(
     strength,
     dice,
@@ -112,7 +107,7 @@ def assault(
         japanese_leader, maharaja, defense, defender_strength, terrain, redoubt, sappers,
         defense_cards, defender_leader_combat, simulate, seed,
     )  # fmt: skip
-    _emit(rep, as_json)
+    print_report(rep, as_json)
 
 
 def _fire(kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed,
@@ -121,17 +116,15 @@ def _fire(kind, dice, defense, defender_strength, terrain, redoubt, hill, simula
 
     rep = q.fire(kind, dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed,
                  grand_battery)  # fmt: skip
-    _emit(rep, as_json)
+    print_report(rep, as_json)
 
 
 @odds.command()
 @click.option("--dice", multiple=True, help="Bombard dice of the card, e.g. 2d6.")
 @click.option("--grand-battery", is_flag=True, help="Napoleon's Grand Battery: 2d10 (rule 9.1).")
-@_apply(_DEFENSE_OPTS)
+@defense_options
 @click.option("--hill", is_flag=True, help="Firing unit on a hill, target not: +2.")
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def bombard(
     dice, grand_battery, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
 ) -> None:
@@ -142,11 +135,9 @@ def bombard(
 
 @odds.command()
 @click.option("--dice", multiple=True, help="Volley dice of the card, e.g. 2d8.")
-@_apply(_DEFENSE_OPTS)
+@defense_options
 @click.option("--hill", is_flag=True, help="Firing unit on a hill, target not: +2.")
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def volley(
     dice, defense, defender_strength, terrain, redoubt, hill, simulate, seed, as_json
 ) -> None:
@@ -165,49 +156,41 @@ def volley(
     help="Pursuit value of a card the pursuing cavalry played (repeatable), e.g. 4.",
 )
 @click.option("--leader-mod", type=int, default=0, help="Leader's pursuit modifier, e.g. -1.")
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def pursuit(cards, leader_mod, simulate, seed, as_json) -> None:
     """Distribution of pursuit hits (rule 6.6): one d6 per card, hit if d6 + mod <= value."""
     from manoeuvre_sim.manoeuvre import odds_query as q
 
-    _emit(q.pursuit(cards, leader_mod, simulate, seed), as_json)
+    print_report(q.pursuit(cards, leader_mod, simulate, seed), as_json)
 
 
 @odds.command()
 @click.argument("rally")
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def rally(rally, simulate, seed, as_json) -> None:
     """Leader rally in the Restoration Phase (rule 7): RALLY is 1..6 or 'auto'."""
     from manoeuvre_sim.manoeuvre import odds_query as q
 
-    _emit(q.rally(rally, simulate, seed), as_json)
+    print_report(q.rally(rally, simulate, seed), as_json)
 
 
 @odds.command()
 @click.argument("withdraw_max", type=int)
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def withdraw(withdraw_max, simulate, seed, as_json) -> None:
     """A US unit card's withdraw attempt (rule 8): d6 within 1..WITHDRAW_MAX."""
     from manoeuvre_sim.manoeuvre import odds_query as q
 
-    _emit(q.withdraw(withdraw_max, simulate, seed), as_json)
+    print_report(q.withdraw(withdraw_max, simulate, seed), as_json)
 
 
 @odds.command()
-@_SIM
-@_SEED
-@_JSON
+@query_options
 def rockets(simulate, seed, as_json) -> None:
     """A rocket attack (Distant Lands 6.3): d10 1-4 no effect, 5-8 retreat, 9-10 both."""
     from manoeuvre_sim.manoeuvre import odds_query as q
 
-    _emit(q.rockets(simulate, seed), as_json)
+    print_report(q.rockets(simulate, seed), as_json)
 
 
 @odds.command()
@@ -234,7 +217,7 @@ def rockets(simulate, seed, as_json) -> None:
     show_default=True,
     help="Cards the defender holds and plays.",
 )
-@_JSON
+@json_report_option
 def matchup(
     attacker_army,
     attacker,
@@ -287,22 +270,22 @@ def matchup(
     headers = ["attack", "defense cards", "D"] + short
     rows = [
         [r.attack + f" ({r.attack_cards}x)", f"{r.defense} ({r.defense_cards}x)", r.defense_total]
-        + [_pct(p) for p in r.odds.probs]
+        + [percent(p, 6) for p in r.odds.probs]
         for r in m.rows
     ]
     for label, p in m.held_mixture.items():
-        rows.append([label, "random held", ""] + [_pct(x) for x in p])
-    rows.append(["any", "random held", ""] + [_pct(x) for x in m.overall])
+        rows.append([label, "random held", ""] + [percent(x, 6) for x in p])
+    rows.append(["any", "random held", ""] + [percent(x, 6) for x in m.overall])
     for label, p in m.hand_mixture.items():
-        rows.append([label, "random hand", ""] + [_pct(x) for x in p])
-    rows.append(["any", "random hand", ""] + [_pct(x) for x in m.hand_overall])
+        rows.append([label, "random hand", ""] + [percent(x, 6) for x in p])
+    rows.append(["any", "random hand", ""] + [percent(x, 6) for x in m.hand_overall])
     click.echo(format_table(headers, rows, align="llr" + "r" * len(BAND_NAMES)))
     click.echo(
         "\n(Nx): physical card combinations giving that choice; 'random held': the "
         f"defender plays {defender_cards} card(s) drawn at random from its unit's cards;\n"
         "'random hand': the defender's hand is 5 random cards of its deck and it plays every "
         "card of the unit it holds; it holds "
-        + ", ".join(f"{k}: {_pct(p).strip()}" for k, p in enumerate(m.hand_cards))
+        + ", ".join(f"{k}: {percent(p)}" for k, p in enumerate(m.hand_cards))
         + " of them"
     )
 
@@ -314,7 +297,7 @@ def matchup(
     multiple=True,
     help="Attack dice mix (repeatable), e.g. 2d8 or 2d8+1d6. Default: the printed dice.",
 )
-@click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
+@strengths_option
 @click.option("--defenses", default="1..20", show_default=True, help="Defense totals.")
 @click.option("--committed", type=int, default=0, help="Committed Attacks added to every mix.")
 @click.option(
@@ -325,12 +308,7 @@ def table(mixes, strengths, defenses, committed, out) -> None:
     from manoeuvre_sim.manoeuvre import odds_query as q
 
     text, n = q.table_csv(mixes, strengths, defenses, committed)
-    if out:
-        with atomic_write(out, newline="") as f:
-            f.write(text)
-        click.echo(f"wrote {out} ({n} rows)", err=True)
-    else:
-        click.echo(text, nl=False)
+    write_text(out, text, f"{n} rows")
 
 
 @odds.command()
@@ -342,7 +320,7 @@ def table(mixes, strengths, defenses, committed, out) -> None:
     multiple=True,
     help="Attack dice mix (repeatable). Default: 1d6 1d8 1d10 2d6 2d8 2d10.",
 )
-@click.option("--strengths", default="0..12", show_default=True, help="Attacker bases.")
+@strengths_option
 @click.option("--defenses", default="3..16", show_default=True, help="Defense totals.")
 @click.option(
     "--fire/--no-fire",

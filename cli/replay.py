@@ -6,14 +6,14 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import (
+from manoeuvre_sim.cli.common import check_format, write_text
+from manoeuvre_sim.cli.manoeuvre_options import (
     GAME_OPTION_NAMES,
     policy_options,
     pop_game_options,
     rule_options,
 )
 from manoeuvre_sim.core.errors import DataError, UsageError
-from manoeuvre_sim.core.fileio import atomic_write
 
 # the options --from FILE takes from the file (its manifest and the game's row): given too,
 # each must equal the file's value (a conflict is refused, never silently overridden)
@@ -139,27 +139,3 @@ def replay(
         click.echo(f"{summary(rep)}\nwrote {out} ({pages} pages)", err=True)
         return
     write_text(out, render_text(rep, span), summary(rep))
-
-
-def check_format(fmt: str | None, suffix: str, turns: str | None) -> str:
-    """The output format from ``--format`` and the ``--out`` file's suffix (``.jsonl``
-    means jsonl); one line naming the option when they disagree. Shared by ``hex replay``."""
-    if fmt is None:
-        fmt = "jsonl" if suffix == ".jsonl" else "text"
-    if fmt == "jsonl" and suffix not in ("", ".jsonl"):
-        raise UsageError(f"--format jsonl: --out must end in .jsonl (or be left out), not {suffix}")
-    if fmt == "text" and suffix == ".jsonl":
-        raise UsageError("--format text: --out FILE.jsonl holds a trace (--format jsonl)")
-    if fmt == "jsonl" and turns is not None:
-        raise UsageError("--turns: not with --format jsonl (a trace holds the whole game)")
-    return fmt
-
-
-def write_text(out: str | None, text: str, note: str) -> None:
-    """``text`` into ``out`` atomically (``note`` and the file name on stderr), else stdout."""
-    if out:
-        with atomic_write(out, encoding="utf-8") as f:
-            f.write(text)
-        click.echo(f"{note}\nwrote {out}", err=True)
-    else:
-        click.echo(text, nl=False)

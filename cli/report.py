@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli._common import DEFAULT_POLICY, POLICY_HELP, game_options
+from manoeuvre_sim.cli.manoeuvre_options import DEFAULT_POLICY, POLICY_HELP, game_options
 from manoeuvre_sim.manoeuvre.adapter import KEY as MANOEUVRE
 
 DEFAULT_GAMES = 1000  # as balance
@@ -89,7 +89,7 @@ def report(
     out_path = _pdf_path(out)
     # every directory, option and army is checked before a game is played or a page drawn
     studies = R.load_studies(sources)
-    from manoeuvre_sim.cli._common import given_game_options, pop_game_options
+    from manoeuvre_sim.cli.manoeuvre_options import given_game_options, pop_game_options
 
     rule_given = given_game_options(rules)  # the game options: for the studies it runs
     options = pop_game_options(rules)
@@ -241,7 +241,7 @@ def _play_study(run, work: Path, message: str, paper: str, quiet: bool):
     finished games stay in ``work``)."""
     from manoeuvre_sim.analyses.common import report as R
     from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
-    from manoeuvre_sim.cli._common import progress_bar
+    from manoeuvre_sim.cli.common import progress_bar
 
     click.echo(message, err=True)
     out_dir = prepare_out_dir(work, force=True)

@@ -8,13 +8,8 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import (
-    army_option,
-    backend_options,
-    engine_kernels,
-    game_options,
-    pop_backend,
-)
+from manoeuvre_sim.cli.common import pop_backend, tournament_options
+from manoeuvre_sim.cli.manoeuvre_options import army_option, engine_kernels, game_options
 
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
@@ -27,7 +22,6 @@ DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
     help="Comma-separated policies (built-in names or styles from --styles).",
 )
 @click.option("--games", type=int, default=2000, show_default=True, help="Games per pair.")
-@click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
     "--styles",
     "styles_file",
@@ -35,14 +29,8 @@ DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
     help="TOML file of style variants ([styles.NAME] base = ..., parameter = value).",
 )
 @click.option("--armies", help="Comma-separated armies to mirror (default: all 8 base armies).")
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option(
-    "--out", type=click.Path(dir_okay=False), help="Also write every game (.parquet/.csv)."
-)
+@tournament_options
 @game_options
-@backend_options
-@click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
 def tournament(
     policies: str,
     games: int,
@@ -58,7 +46,8 @@ def tournament(
     """Play every pair of --policies on each army against itself, both seatings, and report
     each pair's win rate (policy a's, draws count half) with a 95% Wilson interval, and per
     policy the victory mix, game length, combats, eliminations and cards played per turn."""
-    from manoeuvre_sim.cli._common import play_with_progress, pop_game_options
+    from manoeuvre_sim.cli.common import play_to_file
+    from manoeuvre_sim.cli.manoeuvre_options import pop_game_options
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
     from manoeuvre_sim.manoeuvre.styles import load_styles
     from manoeuvre_sim.studies import tournament as study
@@ -75,10 +64,7 @@ def tournament(
         )  # fmt: skip
     _say_rounding(games, len(spec.sides) if spec.sides else len(load_builtin_armies()))
     kinds = engine_kernels([p if isinstance(p, str) else p.base for p in spec.players])
-    res = play_with_progress(
-        be, threads=threads, quiet=quiet or as_json, kinds=kinds,
-        play=lambda **run: study.run_spec(spec, out, resume=be["resume"], **run),
-    )  # fmt: skip
+    res = play_to_file(study, be, spec, out, quiet=quiet or as_json, kinds=kinds)
     _print_result(res, seed, as_json)
     if res.interrupted:
         click.echo("interrupted: the finished pairs are reported", err=True)
@@ -103,7 +89,7 @@ def _print_result(res, seed: int, as_json: bool) -> None:
     """Each pair's score with its interval, then per policy the means over its games (or
     the pairs and the manifest as JSON)."""
     from manoeuvre_sim.analyses.manoeuvre import tournament as T
-    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.cli.common import format_table
 
     doc = T.pairs_json(res)
     if as_json:

@@ -7,7 +7,14 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli._common import game_options, invoked_command
+from manoeuvre_sim.cli.common import (
+    force_option,
+    invoked_command,
+    out_dir_option,
+    seed_option,
+    threads_option,
+)
+from manoeuvre_sim.cli.manoeuvre_options import armies_option, game_options
 
 
 @click.command()
@@ -24,10 +31,7 @@ from manoeuvre_sim.cli._common import game_options, invoked_command
     show_default=True,
     help="Comma-separated opponents the fitness is measured against (any policy).",
 )
-@click.option(
-    "--armies",
-    help="Comma-separated army names or army .toml files (default: the 8 base armies).",
-)
+@armies_option
 @click.option(
     "--pairings",
     type=click.Choice(["mirror", "field"]),
@@ -54,7 +58,7 @@ from manoeuvre_sim.cli._common import game_options, invoked_command
     show_default=True,
     help="Initial step size; every searched parameter spans 0..10 between its bounds.",
 )
-@click.option("--seed", type=int, default=1, show_default=True)
+@seed_option
 @click.option(
     "--fix",
     default="hit",
@@ -92,15 +96,12 @@ from manoeuvre_sim.cli._common import game_options, invoked_command
     show_default=True,
     help="The result's name in the styles file written.",
 )
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="reports/tune",
-    show_default=True,
-    help="Directory for styles.toml, generations.csv, heldout.csv, summary.txt, manifest.json.",
+@threads_option
+@out_dir_option(
+    "reports/tune",
+    "Directory for styles.toml, generations.csv, heldout.csv, summary.txt, manifest.json.",
 )
-@click.option("--force", is_flag=True, help="Replace an earlier tuning run in --out.")
+@force_option("an earlier tuning run")
 @click.option("--quiet", is_flag=True, help="No progress bar or per-generation lines.")
 @game_options
 def tune(**kw) -> None:
@@ -110,14 +111,15 @@ def tune(**kw) -> None:
     tournament --styles; Ctrl-C keeps the last finished generation."""
     from pathlib import Path
 
-    from manoeuvre_sim.cli._common import pop_game_options, progress_bar
+    from manoeuvre_sim.cli.common import progress_bar
+    from manoeuvre_sim.cli.manoeuvre_options import pop_game_options
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.manoeuvre import tune as T
     from manoeuvre_sim.manoeuvre import tune_io as IO
 
     # every option is checked, and every army loaded, before the first game
     T.require_cma()
-    options = pop_game_options(kw)  # the one parser of the game options (cli/_common.py)
+    options = pop_game_options(kw)  # the one parser of the game options (cli/manoeuvre_options.py)
     spec = IO.spec_from_options(
         base=kw["base"], pool=kw["pool"], armies=kw["armies"], pairings=kw["pairings"],
         games_per_eval=kw["games_per_eval"], generations=kw["generations"],

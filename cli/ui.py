@@ -8,7 +8,7 @@ import time
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, pop_backend
+from manoeuvre_sim.cli.common import backend_options, pop_backend
 from manoeuvre_sim.core.errors import UsageError
 
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
-from manoeuvre_sim.cli._common import engine_kernels, pop_backend, pop_game_options, run_and_write
-from manoeuvre_sim.cli.balance import study_options
+from manoeuvre_sim.cli.common import run_kind
+from manoeuvre_sim.cli.manoeuvre_options import army_study_options, engine_kernels, pop_game_options
 
 
 @click.command()
-@study_options
+@army_study_options(
+    out="reports/whatif",
+    out_help="Directory for games.parquet/, whatif.csv, whatif_field.csv, whatif.pdf, summary.txt.",
+)
 @click.option(
     "--variant",
     "variant_files",
@@ -28,26 +29,12 @@ from manoeuvre_sim.cli.balance import study_options
     "'France/Garde Imperial/card2/attack=2d8', 'France/leaders/Napoleon/command=5', "
     "'Russia/cards/Supply=3' (docs/whatif.md).",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="reports/whatif",
-    show_default=True,
-    help="Directory for games.parquet/, whatif.csv, whatif_field.csv, whatif.pdf, summary.txt.",
-)
 def whatif(**kw) -> None:
     """Play the balance study on the base data and, on the same seeds, every pairing of a
     changed army with the variant data; report each pairing's change of win rate with a
     paired 95% interval, the changed army's field win rate and rating, and the share of
     games whose outcome changed."""
-    from manoeuvre_sim.studies import whatif as W
-
-    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
     kw["options"] = pop_game_options(kw)
-    spec = W.command_spec("manoeuvre", **kw)  # every option checked, every army loaded, first
-    run_and_write(
-        partial(W.run_spec, spec), out, force=force, quiet=quiet, paper=paper, backend=be,
-        threads=spec.threads, done_key="paired_games",
-        kinds=engine_kernels([x for p in spec.policies for x in p]),
-    )  # fmt: skip
+    # every option checked, every army loaded, first
+    run_kind("manoeuvre", "whatif", kw, done_key="paired_games",
+              kinds=lambda spec: engine_kernels([x for p in spec.policies for x in p]))  # fmt: skip

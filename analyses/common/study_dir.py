@@ -76,7 +76,7 @@ class StudyFiles:
     """A study's result (what its study module's ``run_spec`` returns) with what its command
     writes of it: a subclass in ``analyses/`` gives ``summary()`` and ``write(out_dir,
     paper)``; every other name reads through to the result (``manifest``, ``interrupted``,
-    its tables), so the command's shared end (``cli/_common.run_and_write``) takes it as it
+    its tables), so the command's shared end (``cli/common.run_and_write``) takes it as it
     takes a result."""
 
     def __init__(self, result) -> None:

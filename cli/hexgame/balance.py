@@ -3,17 +3,11 @@ directory as the study store, CSV tables, a manifest, a summary and a PDF."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
-from manoeuvre_sim.cli._common import (
-    backend_options,
-    invoked_command,
-    pop_backend,
-    run_and_write,
-)
-from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
+from manoeuvre_sim.cli.common import run_kind, study_options
+from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 HELP = f"""{GAME_TITLE}: the variant study. Every variant of the rules you list, every
 ordered pairing of --policies (each player once blue and once red, mirrors included), and
@@ -43,26 +37,13 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 
 
 @click.command(help=HELP)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="reports/hex-balance",
-    show_default=True,
-    help="Directory for games.parquet/, the CSV tables, hex_balance.pdf, summary.txt, "
-    "manifest.json.",
-)
 @click.option("--borders", metavar="B1,B2", help="Border lines to compare (default: basic).")
 @click.option(
     "--quality", metavar="BLUE:RED,...", help="Army qualities to compare (default: front:front)."
 )
 @click.option("--step-losses", metavar="off|on|both", help="Rule [13] 3 (default: off).")
 @click.option("--step-replacements", metavar="off|on|both", help="Rule [13] 4 (default: off).")
-@click.option(
-    "--policies",
-    default="capital,attrition",
-    show_default=True,
-    help=f"Comma-separated players ({' | '.join(POLICIES)}); every ordered pairing is played.",
-)
+@policies_option
 @click.option(
     "--games-per-pairing",
     type=int,
@@ -70,13 +51,8 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
     show_default=True,
     help="Games per variant and ordered pairing (blue's player, red's player).",
 )
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
-@click.option(
-    "--scenario",
-    type=click.Path(dir_okay=False),
-    help="A scenario TOML file (default: the built-in reconstruction).",
-)
+@turns_option
+@scenario_option()
 @click.option(
     "--precision",
     type=float,
@@ -91,13 +67,6 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
     help="With --precision: the most games per variant and pairing.",
 )
 @click.option(
-    "--block",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="Games per task (one Parquet file of the store each).",
-)
-@click.option(
     "--captured-capital-zoc",
     is_flag=True,
     help="Every variant with interpretation H6's other reading: a captured Capital keeps its ZOC.",
@@ -108,18 +77,12 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
     help="Every variant with interpretation H11's earlier reading: a retreating unit may not "
     "enter a hex holding a friend that retreats in the same combat.",
 )
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@backend_options
+@study_options(
+    out="reports/hex-balance",
+    out_help="Directory for games.parquet/, the CSV tables, hex_balance.pdf, summary.txt, "
+    "manifest.json.",
+)
 def balance(**kw) -> None:
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.studies import balance as B
 
-    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
-    spec = B.command_spec("hex", **kw)  # every option checked before the first game
-    run = partial(B.run_spec, spec, command=invoked_command())
-    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip
+    run_kind("hex", "balance", kw, kinds=HEX_KINDS)

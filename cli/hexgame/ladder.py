@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import (
-    backend_options,
-    invoked_command,
-    pop_backend,
-    run_and_write,
-)
+from manoeuvre_sim.cli.common import run_study, study_options
+from manoeuvre_sim.cli.hexgame._options import scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
 
 HELP = f"""{GAME_TITLE}: the handicap ladder, army quality (rule [13] 2) as a balancing
@@ -38,8 +34,6 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 
 
 @click.command(help=HELP)
-@click.option("--out", type=click.Path(file_okay=False), default="reports/hex-ladder",
-              show_default=True, help="Directory for every output.")  # fmt: skip
 @click.option("--border", default="basic", show_default=True, help="Border line (rule [13] 1).")
 @click.option("--first", type=click.Choice(["random", "blue", "red"]), default="random",
               show_default=True, help="Who moves first (rule [3]).")  # fmt: skip
@@ -56,27 +50,12 @@ ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
               "pairing is played on every rung and pooled.")  # fmt: skip
 @click.option("--games", type=int, default=2000, show_default=True,
               help="Games per rung and ordered pairing.")  # fmt: skip
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
-@click.option("--scenario", type=click.Path(dir_okay=False), help="A scenario TOML file.")
-@click.option("--block", type=int, default=1000, show_default=True, help="Games per task.")
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@backend_options
+@turns_option
+@scenario_option("A scenario TOML file.")
+@study_options(out="reports/hex-ladder", out_help="Directory for every output.")
 def ladder(**kw) -> None:
-
     from manoeuvre_sim.analyses.hexgame.ladder import LadderFiles
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.hexgame.studies import ladder as HL
 
-    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
-    spec = HL.command_spec(**kw)  # every option is checked before any game
-
-    def run(**run_kw):
-        return LadderFiles(HL.run_spec(spec, command=invoked_command(), **run_kw))
-
-    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip
+    run_study(HL.command_spec, HL.run_spec, kw, kinds=HEX_KINDS, files=LadderFiles)

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
+from manoeuvre_sim.cli.common import format_table, percent
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -16,14 +16,6 @@ UNIT_HELP = (
     "comma-separated, each a combat strength then any of r (reduced side), u (unsupplied: "
     "-2, not below 0), h (in its Capital's hex), c (the Capital)"
 )
-
-
-def _pct(p: float) -> str:
-    if 0.0 < p < 0.00005:
-        return "<0.01%"
-    if 0.99995 < p < 1.0:
-        return ">99.99%"
-    return f"{100.0 * p:.2f}%"
 
 
 def _effect_text(units, fates) -> str:
@@ -117,8 +109,8 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
     for r, name in enumerate(RESULT_NAMES):
         att, dfn = res.effects(r)
         p = res.exact[r]
-        rows.append([name, RESULT_MEANING[r], f"{res.rolls_of_36[r]}/36", _pct(float(p)),
-                     _pct(float(cum[r])) if r else "", _effect_text(res.attackers, att),
+        rows.append([name, RESULT_MEANING[r], f"{res.rolls_of_36[r]}/36", percent(float(p)),
+                     percent(float(cum[r])) if r else "", _effect_text(res.attackers, att),
                      _effect_text(res.defenders, dfn)])  # fmt: skip
     align = "llrrrll"
     if est is not None:
@@ -126,13 +118,13 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
         headers[5:5] = ["simulated", "95% interval"]
         align = "llrrrrrll"
         for row, p, a, b in zip(rows, est.p, lo, hi, strict=True):
-            row[5:5] = [_pct(p), f"{_pct(a)} .. {_pct(b)}"]
+            row[5:5] = [percent(p), f"{percent(a)} .. {percent(b)}"]
     click.echo(format_table(headers, rows, align=align))
     click.echo("\nWhat happens to each unit (exact):")
     fate_rows = []
     for who, units in (("attacker", res.attackers), ("defender", res.defenders)):
         for u, fates in zip(units, res.fates(who == "attacker"), strict=True):
-            fate_rows.append([who, u.label, u.effective] + [_pct(float(p)) for p in fates])
+            fate_rows.append([who, u.label, u.effective] + [percent(float(p)) for p in fates])
     click.echo(
         format_table(["side", "unit", "fights at", *o.FATE_NAMES], fate_rows, align="llrrrrrr")
     )

@@ -34,7 +34,7 @@ def replay(seed, game_index, out, paper, fmt, **kw):
     the board at the start of every turn."""
     from pathlib import Path
 
-    from manoeuvre_sim.cli.replay import check_format, write_text
+    from manoeuvre_sim.cli.common import check_format, write_text
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame import batch
     from manoeuvre_sim.hexgame.replay import build, render

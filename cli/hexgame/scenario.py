@@ -14,7 +14,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 @click.option("--scenario", type=click.Path(dir_okay=False), default=None)
 @click.option("--border", default=None, help="Draw only this border line.")
 def scenario(scenario, border):
-    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.cli.common import format_table
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame.scenario import (
         H_CAPITAL_OK,

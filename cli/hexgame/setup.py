@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import (
-    backend_options,
-    invoked_command,
-    pop_backend,
-    run_and_write,
-)
+from manoeuvre_sim.cli.common import run_study, study_options
+from manoeuvre_sim.cli.hexgame._options import scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HELP = f"""{GAME_TITLE}: where the Capital stands. Rule [3]: the first player sets up its
@@ -31,16 +27,7 @@ rate, the count in each hex)."""
 
 
 @click.command(help=HELP)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="reports/hex-setup",
-    show_default=True,
-    help="Directory for games.parquet/, capital_hexes.csv, hex_setup.pdf, summary.txt, "
-    "manifest.json.",
-)
 @click.option("--games", type=int, default=20000, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--policy-a", default="capital", show_default=True, help="Blue's player.")
 @click.option("--policy-b", default="capital", show_default=True, help="Red's player.")
 @click.option("--border", default="basic", show_default=True, help="Rules [2], [13] 1.")
@@ -55,30 +42,17 @@ rate, the count in each hex)."""
     help="random: a study device, not a rule: both Capitals are drawn uniformly among the "
     "hexes rule [3] allows (the players play the rest), so the map covers every legal hex.",
 )
-@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
-@click.option(
-    "--scenario",
-    type=click.Path(dir_okay=False),
-    help="A scenario TOML file (default: the built-in reconstruction).",
+@turns_option
+@scenario_option()
+@study_options(
+    out="reports/hex-setup",
+    out_help="Directory for games.parquet/, capital_hexes.csv, hex_setup.pdf, summary.txt, "
+    "manifest.json.",
+    block=2000,
 )
-@click.option("--block", type=int, default=2000, show_default=True, help="Games per task.")
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@backend_options
 def setup(**kw) -> None:
-
     from manoeuvre_sim.analyses.hexgame.setup import SetupFiles
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.hexgame.studies import setup as HS
 
-    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
-    spec = HS.command_spec(**kw)  # every option is checked before any game
-
-    def run(**run_kw):
-        return SetupFiles(HS.run_spec(spec, command=invoked_command(), **run_kw))
-
-    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip
+    run_study(HS.command_spec, HS.run_spec, kw, kinds=HEX_KINDS, files=SetupFiles)

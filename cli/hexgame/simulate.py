@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options, run_range_options
-from manoeuvre_sim.cli.hexgame._options import game_options, load_game
+from manoeuvre_sim.cli.common import one_file_options
+from manoeuvre_sim.cli.hexgame._options import game_options, hex_options, load_game
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 
@@ -19,23 +19,10 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     "interruption; --backend dask plays them on a Dask cluster (the same records)."
 )
 @game_options
-@run_range_options
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option(
-    "--block",
-    type=int,
-    default=5000,
-    show_default=True,
-    help="Games per task (one Parquet file each in FILE.store/ while the run goes).",
-)
-@backend_options
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@one_file_options
 def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
     """Play --games games of Maneuver (blue: --policy-a, red: --policy-b), one row each."""
-    import sys
-    from dataclasses import asdict
-
-    from manoeuvre_sim.cli._common import play_with_progress, pop_backend
+    from manoeuvre_sim.cli.common import play_one_file, pop_backend, ran_text, wins_text
     from manoeuvre_sim.hexgame import adapter as HX
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
     from manoeuvre_sim.studies import simulate as study
@@ -46,32 +33,18 @@ def simulate(out, games, seed, first_game, threads, block, quiet, **kw):
         HX.KEY, side_a="blue", side_b="red", policy_a=policies[0], policy_b=policies[1],
         params_a=params[0], params_b=params[1], games=games, seed=seed,
         first_game=first_game, block=block, threads=threads,
-        options=HX.Options(**asdict(options), scenario=str(source)), out=out,
-        resume=be["resume"],
+        options=hex_options(options, source), out=out, resume=be["resume"],
     )  # fmt: skip
+
+    def summary(res) -> str:
+        run = res.outcome
+        return (f"{len(res.frame)} games of Maneuver, blue ({policies[0]}) vs red "
+                f"({policies[1]}), seed {seed}, {options.describe()}: "
+                f"{wins_text(res.frame, 'blue', 'red')}; "
+                f"{ran_text(run.seconds, run.threads, run.backend)}"
+                + (f" ({run.tasks_resumed} task(s) read back from {res.store})"
+                   if run.tasks_resumed else "")
+                + f"; wrote {out}")  # fmt: skip
+
     # the tasks go to FILE.store/ as they finish: a --resume run reads them back
-    res = play_with_progress(
-        be, threads=threads, quiet=quiet, kinds=HEX_KINDS,
-        play=lambda **run: study.run_spec(spec, out, resume=be["resume"], **run),
-    )  # fmt: skip
-    if len(res.frame) == 0:
-        click.echo("interrupted before any game finished: nothing written", err=True)
-        sys.exit(130)
-    df, run = res.frame, res.outcome
-    wins = df["winner"].value_counts()
-    click.echo(
-        f"{len(df)} games of Maneuver, blue ({policies[0]}) vs red ({policies[1]}), seed {seed}, "
-        f"{options.describe()}: blue won {wins.get('a', 0)}, red won {wins.get('b', 0)}, "
-        f"draws {wins.get('draw', 0)}; {run.seconds:.1f} s on {run.threads} thread(s)"
-        + (" of a Dask cluster" if run.backend == "dask" else "")
-        + (f" ({run.tasks_resumed} task(s) read back from {res.store})"
-           if run.tasks_resumed else "")
-        + f"; wrote {out}",
-        err=True,
-    )  # fmt: skip
-    if run.interrupted:
-        click.echo(
-            f"interrupted: the finished games were written; --resume goes on from {res.store}",
-            err=True,
-        )
-        sys.exit(130)
+    play_one_file(be, spec, out, quiet=quiet, kinds=HEX_KINDS, summary=summary)

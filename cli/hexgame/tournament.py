@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli._common import backend_options
-from manoeuvre_sim.cli.hexgame._options import game_options, load_game
+from manoeuvre_sim.cli.common import tournament_options
+from manoeuvre_sim.cli.hexgame._options import game_options, hex_options, load_game
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 
@@ -22,24 +22,14 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 @click.option(
     "--games", type=int, default=1000, show_default=True, help="Games per pair and seating."
 )
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False),
-    help="Also write every game (.parquet/.csv); the finished tasks wait in OUT.store/.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the pairs as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@tournament_options
 @game_options
-@backend_options
 def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     """Play every pair of --policies, each player once blue and once red (--games each),
     and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval."""
     import sys
-    from dataclasses import asdict
 
-    from manoeuvre_sim.cli._common import play_with_progress, pop_backend
+    from manoeuvre_sim.cli.common import play_to_file, pop_backend, ran_text
     from manoeuvre_sim.core.errors import UsageError
     from manoeuvre_sim.hexgame import adapter as HX
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
@@ -52,19 +42,14 @@ def tournament(policies, games, seed, threads, out, as_json, quiet, **kw):
     sc, source, _, options, _, _, _ = load_game(kw)
     spec = study.command_spec(
         HX.KEY, policies=policies, games=games, seed=seed, threads=threads,
-        options=HX.Options(**asdict(options), scenario=str(source)), out=out,
-        resume=be["resume"],
+        options=hex_options(options, source), out=out, resume=be["resume"],
     )  # fmt: skip
-    res = play_with_progress(
-        be, threads=threads, quiet=quiet or as_json, kinds=HEX_KINDS,
-        play=lambda **run: study.run_spec(spec, out, resume=be["resume"], **run),
-    )  # fmt: skip
+    res = play_to_file(study, be, spec, out, quiet=quiet or as_json, kinds=HEX_KINDS)
     _print_pairs(res, sc, options, seed, as_json)
-    seconds, used = res.manifest["seconds"], res.manifest["threads"]
-    resumed = res.manifest.get("tasks_resumed", 0)
+    m = res.manifest
+    resumed = m.get("tasks_resumed", 0)
     click.echo(
-        f"{len(res.frame)} games in {seconds:.1f} s on {used} thread(s)"
-        + (" of a Dask cluster" if res.manifest["backend"] == "dask" else "")
+        f"{len(res.frame)} games in {ran_text(m['seconds'], m['threads'], m['backend'])}"
         + (f" ({resumed} task(s) read back from {res.store})" if resumed else ""),
         err=True,
     )
@@ -81,7 +66,7 @@ def _print_pairs(res, sc, options, seed: int, as_json: bool) -> None:
 
     import pandas as pd
 
-    from manoeuvre_sim.cli._common import format_table
+    from manoeuvre_sim.cli.common import format_table
     from manoeuvre_sim.core.stats import wilson_interval
 
     rows, doc = [], []

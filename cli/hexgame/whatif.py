@@ -3,17 +3,11 @@ a variant of it on the same seeds, the paired change in the win and draw rates."
 
 from __future__ import annotations
 
-from functools import partial
-
 import click
 
-from manoeuvre_sim.cli._common import (
-    backend_options,
-    invoked_command,
-    pop_backend,
-    run_and_write,
-)
-from manoeuvre_sim.hexgame import GAME_TITLE, POLICIES
+from manoeuvre_sim.cli.common import run_kind, study_options
+from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 HELP = f"""{GAME_TITLE}: what-if. Plays the base scenario and a variant of it on the same
 seeds (game i of each pairing seeded alike in both), every ordered pairing of --policies,
@@ -39,51 +33,25 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 
 
 @click.command(help=HELP)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="reports/hex-whatif",
-    show_default=True,
-    help="Directory for games.parquet/, whatif.csv, hex_whatif.pdf, summary.txt, manifest.json.",
-)
 @click.option("--variant", type=click.Path(dir_okay=False), help="The variant scenario file.")
 @click.option("--set", "edits", multiple=True, metavar="SIDE/UNIT/FIELD=VALUE",
               help="An edit of the base scenario (repeatable).")  # fmt: skip
-@click.option(
-    "--scenario",
-    type=click.Path(dir_okay=False),
-    help="The base scenario file (default: the built-in reconstruction).",
-)
+@scenario_option("The base scenario file (default: the built-in reconstruction).")
 @click.option("--border", default="basic", show_default=True, help="A border of the scenario.")
 @click.option("--quality", default="front:front", show_default=True, metavar="BLUE:RED",
               help="Army quality (rule [13] 2): front, back or K, per side.")  # fmt: skip
 @click.option("--step-losses", is_flag=True, help="Rule [13] 3.")
 @click.option("--step-replacements", is_flag=True, help="Rule [13] 4.")
-@click.option(
-    "--policies",
-    default="capital,attrition",
-    show_default=True,
-    help=f"Comma-separated players ({' | '.join(POLICIES)}); every ordered pairing is played.",
-)
+@policies_option
 @click.option("--games-per-pairing", type=int, default=2000, show_default=True,
               help="Games per ordered pairing, in each scenario.")  # fmt: skip
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--turns", type=int, default=10, show_default=True, help="Rule [12].")
-@click.option("--block", type=int, default=1000, show_default=True,
-              help="Games per task (one Parquet file of the store each).")  # fmt: skip
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--force", is_flag=True, help="Replace the games of an earlier run in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@backend_options
+@turns_option
+@study_options(
+    out="reports/hex-whatif",
+    out_help="Directory for games.parquet/, whatif.csv, hex_whatif.pdf, summary.txt, "
+    "manifest.json.",
+)
 def whatif(**kw) -> None:
-
     from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-    from manoeuvre_sim.studies import whatif as W
 
-    out, paper, quiet, force = kw.pop("out"), kw.pop("paper"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
-    spec = W.command_spec("hex", **kw)  # every option checked before the first game
-    run = partial(W.run_spec, spec, command=invoked_command())
-    run_and_write(run, out, force=force, quiet=quiet, paper=paper, backend=be,
-                  threads=spec.threads, kinds=HEX_KINDS)  # fmt: skip
+    run_kind("hex", "whatif", kw, kinds=HEX_KINDS)

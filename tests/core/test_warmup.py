@@ -19,7 +19,7 @@ from manoeuvre_sim.manoeuvre.runner import SimConfig, simulate
 ROOT = Path(__file__).resolve().parents[2]
 
 EMPTY_CACHE_SNIPPET = """
-from manoeuvre_sim.cli._common import start_description
+from manoeuvre_sim.cli.common import start_description
 from manoeuvre_sim.core.warmup import is_compiled
 print(is_compiled("games"), is_compiled("cards"))
 print(start_description(("games", "cards")))
@@ -62,7 +62,7 @@ def test_an_unknown_kernel_is_refused_with_one_line(tmp_path):
 
 
 HEX_EMPTY_CACHE_SNIPPET = """
-from manoeuvre_sim.cli._common import start_description
+from manoeuvre_sim.cli.common import start_description
 from manoeuvre_sim.core.warmup import is_compiled
 from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
 print(is_compiled("hex"))
@@ -98,11 +98,9 @@ def test_a_played_hex_kernel_is_seen_as_compiled():
 def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, monkeypatch):
     """Every hex command's progress bar asks about the hex kernel (``hex simulate``'s bar,
     the studies' ``run_and_write``), not about none or Manoeuvre's."""
-    import importlib
-
     from click.testing import CliRunner
 
-    from manoeuvre_sim.cli import _common
+    from manoeuvre_sim.cli import common
     from manoeuvre_sim.cli.main import cli
 
     seen = []
@@ -114,11 +112,9 @@ def test_the_hex_commands_say_when_the_hex_engine_compiles(command, tmp_path, mo
         seen.append(tuple(kinds))
         raise Stop
 
-    if command == "simulate":
-        monkeypatch.setattr(_common, "progress_bar", record)
-    else:
-        module = importlib.import_module(f"manoeuvre_sim.cli.hexgame.{command}")
-        monkeypatch.setattr(module, "run_and_write", record)
+    # simulate's bar, the studies' shared end (common.run_study)
+    monkeypatch.setattr(common, "progress_bar" if command == "simulate" else "run_and_write",
+                        record)  # fmt: skip
     extra = ["--set", "blue/infantry/strength=5"] if command == "whatif" else []
     res = CliRunner().invoke(cli, ["hex", command, "--out", str(tmp_path / "x.csv"), *extra])
     assert isinstance(res.exception, Stop), res.output

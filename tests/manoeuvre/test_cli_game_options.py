@@ -1,5 +1,5 @@
 """Every option that changes a game reaches every command that plays games, from one shared
-definition (``cli/_common.py`` ``game_options``), and ``replay`` replays the recorded game
+definition (``cli/manoeuvre_options.py`` ``game_options``), and ``replay`` replays the recorded game
 (issue 23 part 2): with the options given again, or ``--from`` the simulate output.
 
 A replay is checked against the record by winner, victory, game turns and control points;
@@ -18,8 +18,8 @@ import click
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.cli._common import GAME_OPTION_NAMES, game_options, relax_option
 from manoeuvre_sim.cli.main import SUBCOMMANDS, main
+from manoeuvre_sim.cli.manoeuvre_options import GAME_OPTION_NAMES, game_options, relax_option
 
 SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
 
@@ -77,7 +77,7 @@ def test_every_game_command_takes_every_game_option(name):
         a, b = got[opt], ref[opt]
         # flags, type, default, help: the whole definition
         assert a.to_info_dict() == b.to_info_dict(), (
-            f"{name} {b.opts[0]} differs from cli/_common.py game_options"
+            f"{name} {b.opts[0]} differs from cli/manoeuvre_options.py game_options"
         )
 
 

@@ -178,7 +178,7 @@ def test_default_policy_is_tuned_everywhere():
     worth, sees an absurdly strong card (test_cards.py test_an_absurdly_strong_card_ranks_first)."""
     import inspect
 
-    from manoeuvre_sim.cli._common import DEFAULT_POLICY as CLI_DEFAULT
+    from manoeuvre_sim.cli.manoeuvre_options import DEFAULT_POLICY as CLI_DEFAULT
     from manoeuvre_sim.core.study import PolicySpec
     from manoeuvre_sim.manoeuvre.adapter import whatif_command
     from manoeuvre_sim.manoeuvre.balance_setup import policy_specs

@@ -1,4 +1,4 @@
-"""What the ``odds`` commands (``odds.py``) share: their options (``--simulate``, ``--seed``,
+"""What Manoeuvre's ``odds`` commands (``odds.py``) share: their options (``--simulate``, ``--seed``,
 ``--json``, the defense total's) and the printing of exact odds beside a Monte Carlo
 estimate as a table or JSON; what they compute is in
 :mod:`manoeuvre_sim.manoeuvre.odds_query`, which the workbench's odds pages call too.
@@ -13,30 +13,29 @@ import json
 
 import click
 
-from manoeuvre_sim.cli._common import format_table
+from manoeuvre_sim.cli.common import format_table, percent, stack
 
-_SIM = click.option(
-    "--simulate",
-    "simulate",
-    type=int,
-    default=0,
-    metavar="N",
-    help="Also run N Monte Carlo resolutions with the engine's kernel and show the "
-    "estimate and its 95% Wilson interval beside the exact odds.",
+json_report_option = click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object on stdout."
 )
-_SEED = click.option("--seed", type=int, default=1, show_default=True, help="Monte Carlo seed.")
-_JSON = click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+
+# the options of every odds query: a Monte Carlo check of the exact odds, its seed, JSON
+query_options = stack(
+    click.option(
+        "--simulate",
+        "simulate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="Also run N Monte Carlo resolutions with the engine's kernel and show the "
+        "estimate and its 95% Wilson interval beside the exact odds.",
+    ),
+    click.option("--seed", type=int, default=1, show_default=True, help="Monte Carlo seed."),
+    json_report_option,
+)
 
 
-def _pct(p: float) -> str:
-    if 0.0 < p < 0.00005:
-        return "<0.01%"
-    if 0.99995 < p < 1.0:
-        return ">99.99%"
-    return f"{100.0 * p:6.2f}%"
-
-
-def _emit(rep, as_json: bool) -> None:
+def print_report(rep, as_json: bool) -> None:
     """Print an :class:`~manoeuvre_sim.manoeuvre.odds_query.OddsReport` (exact probabilities
     and a Monte Carlo estimate) as a table or JSON."""
     if as_json:
@@ -45,31 +44,27 @@ def _emit(rep, as_json: bool) -> None:
     est = rep.estimate
     click.echo(rep.title)
     headers = ["result", "exact"]
-    rows = [[n, _pct(p)] for n, p in zip(rep.names, rep.probs, strict=True)]
+    rows = [[n, percent(p, 6)] for n, p in zip(rep.names, rep.probs, strict=True)]
     if est is not None:
         lo, hi = est.interval
         headers += ["simulated", "95% interval"]
         for r, p, a, b in zip(rows, est.p, lo, hi, strict=True):
-            r += [_pct(p), f"{_pct(a).strip()} .. {_pct(b).strip()}"]
+            r += [percent(p, 6), f"{percent(a)} .. {percent(b)}"]
     click.echo(format_table(headers, rows, align="lr" + "rr" * (est is not None)))
     if est is not None:
         click.echo(f"simulated: {est.n:,} resolutions, seed {est.seed}")
 
 
-_DEFENSE_OPTS = [
+# the defense total: whole, or built of the defender's strength, terrain and redoubt
+defense_options = stack(
     click.option("--defense", type=int, default=None, help="The whole defense total."),
     click.option(
         "--defender-strength", type=int, default=None, help="Build the defense total instead."
     ),
     click.option("--terrain", default=None, help="Defender's terrain: clear, hill, woods, ..."),
     click.option("--redoubt", is_flag=True, help="A redoubt on the defender's square (+3)."),
-]
+)
 
-
-def _apply(opts):
-    def deco(f):
-        for o in reversed(opts):
-            f = o(f)
-        return f
-
-    return deco
+strengths_option = click.option(
+    "--strengths", default="0..12", show_default=True, help="Attacker bases."
+)
