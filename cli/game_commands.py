@@ -1,7 +1,8 @@
 """``manoeuvre-sim KEY balance|whatif|tournament|simulate``: the shared studies as commands of
 every registered game without hand-written commands of its own (a game joins the registry
 by an entry point or ``MANOEUVRE_SIM_GAMES``, docs/games.md; Manoeuvre's commands are the
-top-level ones and Maneuver's the ``hex`` group, :data:`HAND_WRITTEN`).
+top-level ones and Maneuver's the ``hex`` group: the games built into the package,
+``games.BUILT_IN``, have commands written by hand).
 
 Each command is built from its study module (``studies.find(key, kind)``: its
 ``command_spec`` and ``run_spec``) and the game's interface alone: the sides as
@@ -24,8 +25,6 @@ import click
 from manoeuvre_sim.cli import common
 from manoeuvre_sim.core.errors import UsageError
 
-# the games whose commands are written by hand: key -> where they are
-HAND_WRITTEN = {"manoeuvre": "the top-level commands", "hex": "manoeuvre-sim hex"}
 KINDS_HELP = {
     "balance": "Every ordered pairing of --sides, both seats: win rates, ratings, endings.",
     "whatif": "A changed side or rule option against the base, paired games.",
@@ -38,9 +37,9 @@ _TYPES = {int: click.INT, float: click.FLOAT, str: click.STRING, bool: click.BOO
 def registered_games(taken) -> list[str]:
     """The keys of the registry's games that get the shared studies as commands: those
     without hand-written commands whose key is not a command's name already (``taken``)."""
-    from manoeuvre_sim.core.games import keys
+    from manoeuvre_sim.core.games import BUILT_IN, keys
 
-    return [k for k in keys() if k not in HAND_WRITTEN and k not in taken]
+    return [k for k in keys() if k not in BUILT_IN and k not in taken]
 
 
 def game_help(key: str) -> str:

@@ -108,7 +108,7 @@ def create_app(
         The folder whose study directories the pages list and serve; nothing outside it is
         read (``safety.confine``). It need not exist yet.
     backend : dict, optional
-        Where jobs play (``cli._common.pop_backend``'s options; None: local threads).
+        Where jobs play (``cli.common.pop_backend``'s options; None: local threads).
     run_jobs : bool
         Start the job worker (which also resumes the jobs a stopped server left). False
         for a workbench that only renders pages (``site``): its job pages answer 404.
