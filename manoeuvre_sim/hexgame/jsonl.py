@@ -18,17 +18,7 @@ from manoeuvre_sim.hexgame.crt import RESULT_NAMES
 from manoeuvre_sim.hexgame.grid import Grid
 from manoeuvre_sim.hexgame.players import DECISION_NAMES
 from manoeuvre_sim.hexgame.replay import CAUSES
-from manoeuvre_sim.hexgame.scenario import (
-    H_SIDE,
-    MAXU,
-    TYPE_NAMES,
-    U_ATT0,
-    U_ATT1,
-    U_DEF0,
-    U_DEF1,
-    U_MA,
-    U_TYPE,
-)
+from manoeuvre_sim.hexgame.scenario import H_SIDE, MAXU, TYPE_NAMES, U_TYPE, UNIT_VALUES
 
 SCHEMA = 1  # docs/traces.md; bump on any change a reader could notice
 PHASE_NAMES = {S.PHASE_MOVEMENT: "movement", S.PHASE_COMBAT: "combat"}
@@ -44,9 +34,7 @@ def header(packed, sc, options, seed: int, game: int, policies) -> dict:
             continue
         units.append({
             "id": u, "side": u // MAXU, "name": packed.names[u], "type": TYPE_NAMES[row[U_TYPE]],
-            "attack": int(row[U_ATT0]), "defence": int(row[U_DEF0]),
-            "reduced_attack": int(row[U_ATT1]), "reduced_defence": int(row[U_DEF1]),
-            "movement": int(row[U_MA]),
+            **{name: int(row[col]) for name, col in UNIT_VALUES},
         })  # fmt: skip
     hexes = [{"hex": g.label(h), "side": int(packed.hexes[h, H_SIDE])} for h in range(g.n)]
     return {

@@ -36,6 +36,14 @@ TYPE_NAMES = ("infantry", "cavalry", "artillery", "capital")
 # (1) side, movement allowance (the same on both sides: one MA per counter in this file)
 U_TYPE, U_ATT0, U_DEF0, U_ATT1, U_DEF1, U_MA = range(6)
 U_NCOL = 6
+# a unit's values as the records name them, in their order, with their columns
+UNIT_VALUES = (
+    ("attack", U_ATT0),
+    ("defence", U_DEF0),
+    ("reduced_attack", U_ATT1),
+    ("reduced_defence", U_DEF1),
+    ("movement", U_MA),
+)
 # columns of the packed hex table: the side owning the hex under the chosen border (0 blue,
 # 1 red), whether its side may set units up there (rule [3]: not adjacent to the border),
 # whether its Capital may (also not adjacent to the map edge, two hexes from a corner), its

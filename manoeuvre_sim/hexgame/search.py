@@ -114,7 +114,22 @@ def _zero(a):
 
 
 @kernel
-def _ctx(g, opt, pol, params, rngs, tr, trn, srch):
+def _rollout_ctx(g, side, turn, opt, pol, params, rngs, tr, trn, srch):
+    """The rollouts' context for ``side``'s search in game turn ``turn``, in the caller's
+    scratch (its stack arrays): the game's options without checks and cut at the horizon,
+    both sides played by ``side``'s style and parameters, no trace, ``srch`` zeroed; the
+    game's tables and scratch rows (``wk``) shared."""
+    for i in range(NOPT):
+        opt[i] = g.opt[i]
+    opt[S.O_CHECK] = 0
+    opt[S.O_TURNS] = min(g.opt[S.O_TURNS], turn + HORIZON - 1)
+    pol[0] = PL.style_of(g.pol[side])
+    pol[1] = pol[0]
+    for s in range(2):
+        for i in range(NPARAM):
+            params[s, i] = g.params[side, i]
+    trn[0] = 1  # a rollout writes no trace
+    _zero(srch)
     return S.Ctx(
         g.units, g.hexes, g.nbr, g.dist, opt, pol, params, rngs, g.wk, tr, trn, srch
     )  # fmt: skip
@@ -125,7 +140,6 @@ def plan_movement(st, g, side, turn, k):
     """Draw up, value and choose ``side``'s movement plan for player turn ``k`` of game turn
     ``turn``; leaves it in ``g.srch[side]`` in replay mode."""
     p = g.pol[side]
-    style = PL.style_of(p)
     nplans, nroll = plan_shape(PL.budget_of(p))
     seed = next_u64(g.rngs[1 + side])  # the player's own stream: one draw per phase
     opt = stack_empty(NOPT, np.int32)
@@ -139,18 +153,7 @@ def plan_movement(st, g, side, turn, k):
     vals = stack_empty(MAX_PLANS, np.float64)
     sp = stack_empty(STATE_SIZE, np.int32)
     sr = stack_empty(STATE_SIZE, np.int32)
-    for i in range(NOPT):
-        opt[i] = g.opt[i]
-    opt[S.O_CHECK] = 0
-    opt[S.O_TURNS] = min(g.opt[S.O_TURNS], turn + HORIZON - 1)
-    pol[0] = style
-    pol[1] = style
-    for s in range(2):
-        for i in range(NPARAM):
-            params[s, i] = g.params[side, i]
-    trn[0] = 1  # a rollout writes no trace
-    _zero(srch)
-    h = _ctx(g, opt, pol, params, rngs, tr, trn, srch)
+    h = _rollout_ctx(g, side, turn, opt, pol, params, rngs, tr, trn, srch)
     best = -1.0
     bi = 0
     for j in range(nplans):
@@ -217,19 +220,8 @@ def plan_attack(st, g, side, turn, k):
     sp = stack_empty(STATE_SIZE, np.int32)
     sr = stack_empty(STATE_SIZE, np.int32)
     base = stack_empty(MAX_ROLL, np.float64)
-    for i in range(NOPT):
-        opt[i] = g.opt[i]
-    opt[S.O_CHECK] = 0
-    opt[S.O_TURNS] = min(g.opt[S.O_TURNS], turn + HORIZON - 1)
-    pol[0] = PL.style_of(p)
-    pol[1] = PL.style_of(p)
-    for s in range(2):
-        for i in range(NPARAM):
-            params[s, i] = g.params[side, i]
-    trn[0] = 1  # a rollout writes no trace
-    _zero(srch)
     # the game's scratch rows: between two attacks none holds anything the game reads again
-    h = _ctx(g, opt, pol, params, rngs, tr, trn, srch)
+    h = _rollout_ctx(g, side, turn, opt, pol, params, rngs, tr, trn, srch)
     for r in range(3):
         seed_state(seed, np.uint64(5000 + r), rngs[r])
     _copy(sp, st)

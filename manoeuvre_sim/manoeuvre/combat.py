@@ -247,6 +247,29 @@ def _n_chunks(n, chunk):
     return (n + chunk - 1) // chunk
 
 
+@nb.njit(cache=True)
+def _chunk_stream(master_seed, n, chunk, c):
+    """Chunk ``c`` of ``n`` resolutions cut ``chunk`` at a time: its own generator, seeded
+    from ``(master_seed, c)`` alone, and the number of resolutions it plays."""
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(master_seed, c, state)
+    return state, min(chunk, n - c * chunk)
+
+
+@nb.njit(cache=True)
+def _chunk_totals(master_seed, n, chunk, c, base, dice):
+    """The totals ``base`` + a roll of the flat ``dice`` (``flat_dice``) of chunk ``c``'s
+    resolutions (``_chunk_stream``), in the order they are rolled."""
+    state, k = _chunk_stream(master_seed, n, chunk, c)
+    m = dice.shape[0]
+    pairs = m // 2
+    odd = m % 2 == 1
+    out = np.empty(k, dtype=np.int64)
+    for j in range(k):
+        out[j] = base + _sum_flat(state, dice, pairs, odd)
+    return out
+
+
 @kernel(nrt=True)
 def flat_dice(counts, sides, n, committed):
     """Flatten dice expressions into one entry per die; each Committed Attack (rule 9.2)
@@ -306,16 +329,9 @@ def simulate_assault(master_seed, n, base, counts, sides, n_dice, committed, def
         lut[a] = assault_band(a, defense)
     n_chunks = _n_chunks(n, chunk)
     per = np.zeros((n_chunks, N_BANDS), dtype=np.int64)
-    pairs = m // 2
-    odd = m % 2 == 1
     for c in nb.prange(n_chunks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_state(master_seed, c, state)
-        k = min(chunk, n - c * chunk)
         cnt = np.zeros(N_BANDS, dtype=np.int64)
-        for _ in range(k):
-            a = base
-            a += _sum_flat(state, dice, pairs, odd)
+        for a in _chunk_totals(master_seed, n, chunk, c, base, dice):
             if a < 0:
                 cnt[assault_band(a, defense)] += 1
             else:
@@ -334,19 +350,11 @@ def simulate_fire(master_seed, n, bonus, counts, sides, n_dice, defense, chunk):
     against ``defense``. Returns ``ndarray(int64, shape=(2,))``: counts of
     ``FIRE_NO_EFFECT`` and ``FIRE_HIT``."""
     dice = flat_dice(counts, sides, n_dice, 0)
-    m = dice.shape[0]
     n_chunks = _n_chunks(n, chunk)
     per = np.zeros(n_chunks, dtype=np.int64)
-    pairs = m // 2
-    odd = m % 2 == 1
     for c in nb.prange(n_chunks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_state(master_seed, c, state)
-        k = min(chunk, n - c * chunk)
         hits = 0
-        for _ in range(k):
-            a = bonus
-            a += _sum_flat(state, dice, pairs, odd)
+        for a in _chunk_totals(master_seed, n, chunk, c, bonus, dice):
             if fire_hits(a, defense):
                 hits += 1
         per[c] = hits
@@ -365,9 +373,7 @@ def simulate_pursuit(master_seed, n, pursuit_max, n_cards, leader_mod, chunk):
     n_chunks = _n_chunks(n, chunk)
     per = np.zeros((n_chunks, n_cards + 1), dtype=np.int64)
     for c in nb.prange(n_chunks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_state(master_seed, c, state)
-        k = min(chunk, n - c * chunk)
+        state, k = _chunk_stream(master_seed, n, chunk, c)
         for _ in range(k):
             h = 0
             for i in range(n_cards):
@@ -389,9 +395,7 @@ def simulate_d6_range(master_seed, n, max_value, chunk):
     n_chunks = _n_chunks(n, chunk)
     per = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_state(master_seed, c, state)
-        k = min(chunk, n - c * chunk)
+        state, k = _chunk_stream(master_seed, n, chunk, c)
         s = 0
         for _ in range(k):
             if withdraw_success(state, max_value):
@@ -407,9 +411,7 @@ def simulate_rockets(master_seed, n, chunk):
     n_chunks = _n_chunks(n, chunk)
     per = np.zeros((n_chunks, 3), dtype=np.int64)
     for c in nb.prange(n_chunks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_state(master_seed, c, state)
-        k = min(chunk, n - c * chunk)
+        state, k = _chunk_stream(master_seed, n, chunk, c)
         for _ in range(k):
             per[c, rocket_result(state)] += 1
     out = np.zeros(3, dtype=np.int64)

@@ -33,6 +33,14 @@ def to_frame(
     n = len(r)
     seed = manifest["config"]["seed"]
     ab = np.array(["a", "b"])
+    per_side = {  # column name -> the record's fields for armies a and b
+        "eliminated": (B.R_ELIM_A, B.R_ELIM_B),
+        "reduced": (B.R_RED_A, B.R_RED_B),
+        "vp": (B.R_VP_A, B.R_VP_B),
+        "combats": (B.R_COMBATS_A, B.R_COMBATS_B),
+        "assaults": (B.R_ASSAULTS_A, B.R_ASSAULTS_B),
+        "cards_played": (B.R_CARDS_A, B.R_CARDS_B),
+    }
     winner = np.where(r[:, B.R_WINNER] < 0, "draw", ab[np.clip(r[:, B.R_WINNER], 0, 1)])
     df = pd.DataFrame(
         {
@@ -50,18 +58,11 @@ def to_frame(
             ),
             "game_turns": r[:, B.R_TURNS],
             "turn_limit": r[:, B.R_TURN_LIMIT].astype(bool),
-            "eliminated_a": r[:, B.R_ELIM_A],
-            "eliminated_b": r[:, B.R_ELIM_B],
-            "reduced_a": r[:, B.R_RED_A],
-            "reduced_b": r[:, B.R_RED_B],
-            "vp_a": r[:, B.R_VP_A],
-            "vp_b": r[:, B.R_VP_B],
-            "combats_a": r[:, B.R_COMBATS_A],
-            "combats_b": r[:, B.R_COMBATS_B],
-            "assaults_a": r[:, B.R_ASSAULTS_A],
-            "assaults_b": r[:, B.R_ASSAULTS_B],
-            "cards_played_a": r[:, B.R_CARDS_A],
-            "cards_played_b": r[:, B.R_CARDS_B],
+            **{
+                f"{name}_{side}": r[:, col]
+                for name, cols in per_side.items()
+                for side, col in zip("ab", cols, strict=True)
+            },
         }
     )
     for i, pos in enumerate(("nw", "ne", "sw", "se")):

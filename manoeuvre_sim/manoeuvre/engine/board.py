@@ -165,18 +165,10 @@ def neighbors(sq, out):
     r = sq // 8
     c = sq % 8
     n = 0
-    if r > 0:
-        out[n] = sq - 8
-        n += 1
-    if r < 7:
-        out[n] = sq + 8
-        n += 1
-    if c > 0:
-        out[n] = sq - 1
-        n += 1
-    if c < 7:
-        out[n] = sq + 1
-        n += 1
+    for on_board, step in ((r > 0, -8), (r < 7, 8), (c > 0, -1), (c < 7, 1)):
+        if on_board:
+            out[n] = sq + step
+            n += 1
     return n
 
 

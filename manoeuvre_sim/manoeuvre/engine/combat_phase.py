@@ -109,11 +109,7 @@ def combat_options(st, units, cards, tprops, p, opts):
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     q = 1 - p
-    opts[0, 0] = D.CK_NONE
-    opts[0, 1] = -1
-    opts[0, 2] = -1
-    opts[0, 3] = -1
-    n = 1
+    n = D.add_option(opts, 0, D.CK_NONE, -1, -1, -1)
     h = st[S.HAND_N + p]
     for s in range(h):
         c = hand_card(st, p, s)
@@ -130,35 +126,19 @@ def combat_options(st, units, cards, tprops, p, opts):
                 tsq = st[S.U_SQ + t]
                 if cards[p, c, S.CF_ATK_N] > 0 and adjacent(sq, tsq):
                     if tprops[terr[sq], TP_NO_ASSAULT] == 0:
-                        opts[n, 0] = D.CK_ASSAULT
-                        opts[n, 1] = u
-                        opts[n, 2] = s
-                        opts[n, 3] = t
-                        n += 1
+                        n = D.add_option(opts, n, D.CK_ASSAULT, u, s, t)
                 if n < D.MAXOPT and cards[p, c, S.CF_BOMB_N] > 0:
                     if in_fire_range(occ, terr, tprops, sq, tsq, cards[p, c, S.CF_RANGE]):
-                        opts[n, 0] = D.CK_BOMBARD
-                        opts[n, 1] = u
-                        opts[n, 2] = s
-                        opts[n, 3] = t
-                        n += 1
+                        n = D.add_option(opts, n, D.CK_BOMBARD, u, s, t)
                 if n < D.MAXOPT and cards[p, c, S.CF_VOL_N] > 0:
                     if in_fire_range(occ, terr, tprops, sq, tsq, 1):
-                        opts[n, 0] = D.CK_VOLLEY
-                        opts[n, 1] = u
-                        opts[n, 2] = s
-                        opts[n, 3] = t
-                        n += 1
+                        n = D.add_option(opts, n, D.CK_VOLLEY, u, s, t)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
             for i in range(S.MAXU_SIDE):
                 t = q * S.MAXU_SIDE + i
                 if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
                     continue
-                opts[n, 0] = D.CK_AMBUSH
-                opts[n, 1] = -1
-                opts[n, 2] = s
-                opts[n, 3] = t
-                n += 1
+                n = D.add_option(opts, n, D.CK_AMBUSH, -1, s, t)
         elif kind == S.KIND_LEADER and cards[p, c, S.CF_LUNIT] > 0:
             # Distant Lands 9.1: a Japanese leader may "initiate ... an attack with that
             # unit using a 1d6 Assault value" — an Assault by its unit (6.1 step 1)
@@ -173,11 +153,7 @@ def combat_options(st, units, cards, tprops, p, opts):
                 if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
                     continue
                 if adjacent(sq, st[S.U_SQ + t]):
-                    opts[n, 0] = D.CK_ASSAULT
-                    opts[n, 1] = u
-                    opts[n, 2] = s
-                    opts[n, 3] = t
-                    n += 1
+                    n = D.add_option(opts, n, D.CK_ASSAULT, u, s, t)
         elif kind == S.KIND_LEADER and cards[p, c, S.CF_GB_N] > 0:
             for i in range(S.MAXU_SIDE):
                 u = p * S.MAXU_SIDE + i
@@ -188,11 +164,7 @@ def combat_options(st, units, cards, tprops, p, opts):
                     if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
                         continue
                     if in_fire_range(occ, terr, tprops, st[S.U_SQ + u], st[S.U_SQ + t], 2):
-                        opts[n, 0] = D.CK_GRAND_BATTERY
-                        opts[n, 1] = u
-                        opts[n, 2] = s
-                        opts[n, 3] = t
-                        n += 1
+                        n = D.add_option(opts, n, D.CK_GRAND_BATTERY, u, s, t)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_ROCKETS:
             for j in range(S.MAXU_SIDE):
                 t = q * S.MAXU_SIDE + j
@@ -200,21 +172,13 @@ def combat_options(st, units, cards, tprops, p, opts):
                     continue
                 u = rocket_unit(st, tprops, p, t)
                 if u >= 0:
-                    opts[n, 0] = D.CK_ROCKETS
-                    opts[n, 1] = u
-                    opts[n, 2] = s
-                    opts[n, 3] = t
-                    n += 1
+                    n = D.add_option(opts, n, D.CK_ROCKETS, u, s, t)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_DEATH_WITH_HONOUR:
             for i in range(S.MAXU_SIDE):
                 u = p * S.MAXU_SIDE + i
                 if st[S.U_STEP + u] == 0 or n >= D.MAXOPT:
                     continue
-                opts[n, 0] = D.CK_DEATH_WITH_HONOUR
-                opts[n, 1] = u
-                opts[n, 2] = s
-                opts[n, 3] = u
-                n += 1
+                n = D.add_option(opts, n, D.CK_DEATH_WITH_HONOUR, u, s, u)
     return n
 
 
@@ -512,11 +476,7 @@ def results(st, g, p, kind, t, ambush):
         for i in range(cb[CB_NATT]):
             u = cb[CB_ATT + i]
             if st[S.U_STEP + u] > 0:
-                opts[n, 0] = u
-                opts[n, 1] = 0
-                opts[n, 2] = 0
-                opts[n, 3] = 0
-                n += 1
+                n = D.add_option(opts, n, u, 0, 0, 0)
         if n == 0:
             break  # every attacking and supporting unit is gone: no one left to take it
         k = 0

@@ -133,19 +133,11 @@ def pursue_and_advance(st, g, p, vacated, retreated_u):
                 has = True
         if not has:
             all_nrta = False
-        opts[n, 0] = u
-        opts[n, 1] = vacated
-        opts[n, 2] = 0
-        opts[n, 3] = 0
-        n += 1
+        n = D.add_option(opts, n, u, vacated, 0, 0)
     if n == 0:
         return
     if all_nrta:
-        opts[n, 0] = -1
-        opts[n, 1] = vacated
-        opts[n, 2] = 0
-        opts[n, 3] = 0
-        n += 1
+        n = D.add_option(opts, n, -1, vacated, 0, 0)
     k = 0
     if n > 1:
         k = decide(st, g, p, D.D_ADVANCE, n)
@@ -199,17 +191,13 @@ def withdraw_options(st, cards, tprops, q, t, opts):
     has not)."""
     if not can_retreat(st, tprops, t):
         return 0
-    opts[0, 0] = -1
-    n = 1
+    n = D.add_option(opts, 0, -1, t, 0, 0)
     for s in range(st[S.HAND_N + q]):
         c = hand_card(st, q, s)
         if is_hq(cards, q, c, S.HQ_WITHDRAW) or (
             card_unit(cards, q, c) == t and cards[q, c, S.CF_WITHDRAW] > 0
         ):
-            opts[n, 0] = s
-            n += 1
-    opts[:n, 1] = t
-    opts[:n, 2:] = 0
+            n = D.add_option(opts, n, s, t, 0, 0)
     return n
 
 
@@ -253,27 +241,17 @@ def def_card_options(st, units, cards, cb, q, t, opts):
     if none is played yet — a Distant Lands restricted leader only for a unit it acts for,
     or with a Maharaja, which lifts the restriction (9.1). Returns their number (1: only
     none)."""
-    opts[0, 0] = -1
-    opts[0, 2] = 0
-    n = 1
+    n = D.add_option(opts, 0, -1, t, 0, 0)
     ms = find_hq(st, cards, q, S.HQ_MAHARAJA)
     for s in range(st[S.HAND_N + q]):
         c = hand_card(st, q, s)
         if card_unit(cards, q, c) == t:
-            opts[n, 0] = s
-            opts[n, 2] = 0
-            n += 1
+            n = D.add_option(opts, n, s, t, 0, 0)
         elif cards[q, c, S.CF_KIND] == S.KIND_LEADER and cb[CB_DLEADER] < 0:
             if leader_acts_for(units, cards, q, c, t):
-                opts[n, 0] = s
-                opts[n, 2] = 0
-                n += 1
+                n = D.add_option(opts, n, s, t, 0, 0)
             elif ms >= 0:
-                opts[n, 0] = s
-                opts[n, 2] = 1 + ms
-                n += 1
-    opts[:n, 1] = t
-    opts[:n, 3] = 0
+                n = D.add_option(opts, n, s, t, 1 + ms, 0)
     return n
 
 
@@ -318,10 +296,7 @@ def att_card_options(st, units, cards, cb, p, t, ambush, opts):
     Committed Attack unit card is on the table may have its attack declared Committed
     (one Committed Attack per unit). Returns their number (1: only done)."""
     tsq = st[S.U_SQ + t]
-    opts[0, 0] = -1
-    opts[0, 1] = D.AC_DONE
-    opts[0, 2] = -1
-    n = 1
+    n = D.add_option(opts, 0, -1, D.AC_DONE, -1, t)
     ms = find_hq(st, cards, p, S.HQ_MAHARAJA)
     u0 = -1 if ambush else cb[CB_ATT]
     for s in range(st[S.HAND_N + p]):
@@ -332,59 +307,35 @@ def att_card_options(st, units, cards, cb, p, t, ambush, opts):
         if kind == S.KIND_UNIT:
             u = card_unit(cards, p, c)
             if cards[p, c, S.CF_ATK_N] > 0 and involved(cb, u) >= 0:
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_UNIT
-                opts[n, 2] = u
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_UNIT, u, t)
         elif kind == S.KIND_LEADER:
             lu = cards[p, c, S.CF_LUNIT]
             if lu > 0 and involved(cb, p * S.MAXU_SIDE + lu - 1) >= 0:
                 # Distant Lands 9.1: "used to ... add to an attack with that unit using a
                 # 1d6 Assault value", as a unit card of that unit (interpretation DL16)
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_UNIT
-                opts[n, 2] = p * S.MAXU_SIDE + lu - 1
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_UNIT, p * S.MAXU_SIDE + lu - 1, t)
             if cb[CB_LEADER] >= 0:
                 continue
             # one leader per combat, for Combat or Command (rule 9.1); a Skirmish ends
             # the combat, so no leader is ever played with one
             acts = leader_acts_for(units, cards, p, c, u0)
             if acts:
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_LEADER_COMBAT
-                opts[n, 2] = -1
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_LEADER_COMBAT, -1, t)
             elif ms >= 0:
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_MAHARAJA_COMBAT
-                opts[n, 2] = ms
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_MAHARAJA_COMBAT, ms, t)
             if cards[p, c, S.CF_CMD] >= 2 and lu == 0 and (acts or ambush):
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_LEADER_COMMAND
-                opts[n, 2] = -1
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_LEADER_COMMAND, -1, t)
             if ms >= 0 and (cards[p, c, S.CF_CMD] < 4 or leader_restricted(cards, p, c)):
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_MAHARAJA_COMMAND
-                opts[n, 2] = ms
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_MAHARAJA_COMMAND, ms, t)
         elif kind == S.KIND_HQ:
             hq = cards[p, c, S.CF_HQ]
             if hq == S.HQ_COMMITTED:
                 # one Committed Attack per attacking/supporting unit (rule 9.2)
                 for i in range(cb[CB_NATT]):
                     if cb[CB_CA + i] == 0:
-                        opts[n, 0] = s
-                        opts[n, 1] = D.AC_COMMITTED
-                        opts[n, 2] = cb[CB_ATT + i]
-                        n += 1
+                        n = D.add_option(opts, n, s, D.AC_COMMITTED, cb[CB_ATT + i], t)
             elif hq == S.HQ_SAPPERS and cb[CB_SAPPERS] == 0 and st[S.REDOUBT + tsq] == 1:
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_SAPPERS
-                opts[n, 2] = -1
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_SAPPERS, -1, t)
             elif (
                 hq == S.HQ_SKIRMISH
                 and not ambush
@@ -393,10 +344,7 @@ def att_card_options(st, units, cards, cb, p, t, ambush, opts):
             ):
                 # "may not play a Leader card during the same combat as a Skirmish card":
                 # not after a Japanese leader started the Assault (Distant Lands 9.1)
-                opts[n, 0] = s
-                opts[n, 1] = D.AC_SKIRMISH
-                opts[n, 2] = cb[CB_ATT]
-                n += 1
+                n = D.add_option(opts, n, s, D.AC_SKIRMISH, cb[CB_ATT], t)
     # Distant Lands 8 Committed Attack: "when an Attack is made using this card, the
     # Indian player may declare the Attack Committed" (interpretation DL17)
     for i in range(cb[CB_NATT]):
@@ -406,13 +354,9 @@ def att_card_options(st, units, cards, cb, p, t, ambush, opts):
         for j in range(st[S.TABLE_N + p]):
             c = st[S.TABLE + p * S.TMAX + j]
             if card_unit(cards, p, c) == u and cards[p, c, S.CF_SECOND] == S.SEC_COMMITTED:
-                opts[n, 0] = -1
-                opts[n, 1] = D.AC_DECLARE_COMMITTED
-                opts[n, 2] = u
-                n += 1
+                n = D.add_option(opts, n, -1, D.AC_DECLARE_COMMITTED, u, t)
                 break
     # opts[:, 0] may repeat a slot (leader combat/command, CA for several units)
-    opts[:n, 3] = t
     return n
 
 
@@ -491,8 +435,7 @@ def support_options(st, units, cards, tprops, cb, p, t, ambush, opts):
     if limit <= 0 or cb[CB_NATT] >= MAX_ATT:
         return 0
     tsq = st[S.U_SQ + t]
-    opts[0, 0] = -1
-    n = 1
+    n = D.add_option(opts, 0, -1, t, 0, 0)
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
         if st[S.U_STEP + u] == 0 or involved(cb, u) >= 0:
@@ -501,10 +444,7 @@ def support_options(st, units, cards, tprops, cb, p, t, ambush, opts):
             continue
         usq = st[S.U_SQ + u]
         if adjacent(usq, tsq) and tprops[st[S.TERR + usq], TP_NO_ASSAULT] == 0:
-            opts[n, 0] = u
-            n += 1
-    opts[:n, 1] = t
-    opts[:n, 2:] = 0
+            n = D.add_option(opts, n, u, t, 0, 0)
     return n
 
 

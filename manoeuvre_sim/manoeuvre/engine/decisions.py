@@ -7,7 +7,21 @@ policy returns the index of one of them. Anything else raises (never silently ab
 
 from __future__ import annotations
 
+from manoeuvre_sim.core.jit import kernel
+
 MAXOPT = 512
+
+
+@kernel(inline="always")
+def add_option(opts, n, a, b, c, d):
+    """Write option row ``n`` of ``opts`` as (a, b, c, d); returns ``n + 1``, the options
+    written so far."""
+    opts[n, 0] = a
+    opts[n, 1] = b
+    opts[n, 2] = c
+    opts[n, 3] = d
+    return n + 1
+
 
 D_PLACE = 1  # set-up (rule 3): (square, unit, 0, 0)
 D_PICK_START = 2  # tournament set-up: (deck position, card, 0, 0)

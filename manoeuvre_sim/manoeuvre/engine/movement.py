@@ -58,20 +58,15 @@ def guerrilla(st, g, p, negated_card):
     Card" while its unit is on the board; those come first, the Guerrilla card last."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
     q = 1 - p
-    opts[0, 0] = -1
-    n = 1
+    n = D.add_option(opts, 0, -1, negated_card, 0, 0)
     for j in range(st[S.HAND_N + q]):
         if secondary_usable(st, cards, q, hand_card(st, q, j), S.SEC_GUERRILLAS):
-            opts[n, 0] = j
-            n += 1
+            n = D.add_option(opts, n, j, negated_card, 0, 0)
     s = find_hq(st, cards, q, S.HQ_GUERRILLA)
     if s >= 0:
-        opts[n, 0] = s
-        n += 1
+        n = D.add_option(opts, n, s, negated_card, 0, 0)
     if n == 1:
         return False
-    opts[:n, 1] = negated_card
-    opts[:n, 2:] = 0
     k = decide(st, g, q, D.D_GUERRILLA, n)
     s = opts[k, 0]
     if s < 0:
@@ -105,11 +100,7 @@ def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
         for j in range(m):
             if n >= D.MAXOPT:
                 break
-            opts[n, 0] = u
-            opts[n, 1] = buf[j]
-            opts[n, 2] = slot
-            opts[n, 3] = banzai
-            n += 1
+            n = D.add_option(opts, n, u, buf[j], slot, banzai)
     return n
 
 
@@ -121,11 +112,7 @@ def first_move_options(st, units, cards, tprops, opt, p, opts):
     the first move with it too (``search.first_options``)."""
     n = 0
     if opt[OPT_DIGGING_IN]:
-        opts[0, 0] = -1
-        opts[0, 1] = -1
-        opts[0, 2] = 0
-        opts[0, 3] = 0
-        n = 1
+        n = D.add_option(opts, 0, -1, -1, 0, 0)
     moved = stack_empty(MAXU_SIDE, np.int32)
     moved[:] = 0
     n = move_options(st, units, tprops, p, moved, opts, n, 0, 0)
@@ -236,10 +223,7 @@ def movement_phase(st, g, opt, p):
     s = find_hq(st, cards, p, S.HQ_SUPPLY)
     if s < 0:
         return
-    opts[0, 0] = -1
-    opts[0, 1] = -1
-    opts[0, 2] = 0
-    opts[0, 3] = 0
+    D.add_option(opts, 0, -1, -1, 0, 0)
     n = move_options(st, units, tprops, p, moved, opts, 1, 0, 0)
     if n <= 1:
         return

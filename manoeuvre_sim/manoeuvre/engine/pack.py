@@ -6,7 +6,7 @@ This is the one boundary between the data model and the kernels; it runs once pe
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 import numpy as np
@@ -15,20 +15,6 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.model import Army, MapSection, TerrainTable
 from manoeuvre_sim.manoeuvre.model.army import HQ_TYPES, nightfall_ranks
-
-
-class Tables(NamedTuple):
-    """The packed tables of one match-up as the kernels take them (``play_game``,
-    ``batch.play_games``): one named structure, which numba passes as a typed tuple.
-    Encodings as in :class:`Packed`."""
-
-    units: np.ndarray
-    cards: np.ndarray
-    deck_size: np.ndarray
-    rank: np.ndarray
-    tprops: np.ndarray
-    sections: np.ndarray
-    section_numbers: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -55,15 +41,16 @@ class Packed:
     @property
     def tables(self) -> Tables:
         """The kernels' tables (everything but the letters and the hash)."""
-        return Tables(
-            self.units,
-            self.cards,
-            self.deck_size,
-            self.rank,
-            self.tprops,
-            self.sections,
-            self.section_numbers,
-        )
+        return Tables(*(getattr(self, name) for name in Tables._fields))
+
+
+Tables = NamedTuple(
+    "Tables",
+    [(f.name, np.ndarray) for f in fields(Packed) if f.name not in ("letters", "data_hash")],
+)
+Tables.__doc__ = """The packed tables of one match-up as the kernels take them (``play_game``,
+``batch.play_games``): one named structure, which numba passes as a typed tuple. Its fields are
+:class:`Packed`'s arrays, in Packed's order (encodings there)."""
 
 
 def nationality_codes(army: Army) -> dict[str | None, int]:

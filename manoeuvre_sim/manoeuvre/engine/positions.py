@@ -3,8 +3,8 @@ the start of every player turn, from both seats' sides, with the game's record.
 
 ``play_range_positions`` plays games ``lo..hi`` of a master seed as ``batch.play_games``
 (game i's generator from (seed, i) alone: any thread count or chunking gives the same
-rows) through the search driver's turn loop (``search.search_turn``: a seat that does not
-search plays its policy; one that does, searches), and writes, before each player turn of
+rows) through the search driver's game (``search.play_search_game_rows``: a seat that does
+not search plays its policy; one that does, searches), which writes, before each player turn of
 p, two rows — seat 0's features and seat 1's (``features.features``, each reading only
 what that seat sees), ``to_move`` = p — into ``x[k, j]`` with ``meta[k, j]`` = (seat, to
 move, game turn), for the first ``MAX_ROWS // 2`` player turns of game k; ``nrows[k]``
@@ -20,46 +20,9 @@ from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.core.rng import seed_state
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.batch import _record
-from manoeuvre_sim.manoeuvre.engine.game import new_context
-from manoeuvre_sim.manoeuvre.engine.players.features import features
-from manoeuvre_sim.manoeuvre.engine.search import rollout_context, search_turn
-from manoeuvre_sim.manoeuvre.engine.turns import end_game_turn, set_up_game
+from manoeuvre_sim.manoeuvre.engine.search import play_search_game_rows
 
 MAX_ROWS = 160  # rows kept per game: the first 80 player turns (40 game turns)
-
-
-@kernel(nrt=True)
-def play_game_positions(st, tables, pol, params, scfg, rng, opt, x, meta):
-    """One game (the module docstring) from an empty ``st``; returns the rows written."""
-    tr = np.zeros((0, 6), dtype=np.int32)
-    trn = np.zeros(1, dtype=np.int32)
-    g = new_context(tables, pol, params, rng, tr, trn)
-    set_up_game(st, g, tables, opt)
-    rank = tables.rank
-    gr = rollout_context(g)
-    cand = np.zeros_like(g.opts)
-    first = st[S.FIRST]
-    turn = 1
-    k = 0
-    while st[S.OVER] == 0:
-        st[S.TURN] = turn
-        ended = False
-        for i in range(2):
-            p = first if i == 0 else 1 - first
-            if k + 2 <= x.shape[0]:
-                for s in range(2):
-                    features(st, g.units, g.cards, g.uowner, g.dsize, s, p, x[k])
-                    meta[k, 0] = s
-                    meta[k, 1] = p
-                    meta[k, 2] = turn
-                    k += 1
-            ended = search_turn(st, g, gr, opt, rank, p, scfg, cand)
-            if ended:
-                break  # attrition victory: the game ends at once (rule 2.1)
-        if ended or end_game_turn(st, g, opt, rank, turn):
-            break
-        turn += 1
-    return k
 
 
 @kernel(nrt=True, nogil=True)
@@ -67,11 +30,13 @@ def play_range_positions(seed, first_game, lo, hi, tables, pol, params, scfg, op
                          nrows):  # fmt: skip
     """Games ``first_game + lo .. first_game + hi - 1`` of master ``seed``: records into
     ``out[lo:hi]``, rows into ``x[lo:hi]`` and ``meta[lo:hi]``, counts into ``nrows``."""
+    tr = np.zeros((0, 6), dtype=np.int32)  # untraced
+    trn = np.zeros(1, dtype=np.int32)
     for k in range(lo, hi):
         st = np.empty(S.STATE_SIZE, dtype=np.int32)
         S.clear_state(st)
         rng = np.zeros(4, dtype=np.uint64)
         seed_state(np.uint64(seed), np.uint64(first_game + k), rng)
-        nrows[k] = play_game_positions(st, tables, pol.copy(), params, scfg, rng, opt, x[k],
-                                       meta[k])  # fmt: skip
+        nrows[k] = play_search_game_rows(st, tables, pol.copy(), params, scfg, rng, opt, tr, trn,
+                                         x[k], meta[k])  # fmt: skip
         _record(st, out[k])

@@ -45,11 +45,7 @@ def restoration_phase(st, g, p):
     for, or with a Maharaja, which lifts the restriction) — then one Redoubt (rule 9.2; or
     an Indian unit card's Redoubt, Distant Lands 8)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    opts[0, 0] = -1
-    opts[0, 1] = -1
-    opts[0, 2] = 0
-    opts[0, 3] = 0
-    n = 1
+    n = D.add_option(opts, 0, -1, -1, 0, 0)
     ms = find_hq(st, cards, p, S.HQ_MAHARAJA)
     for s in range(st[S.HAND_N + p]):
         c = hand_card(st, p, s)
@@ -71,11 +67,7 @@ def restoration_phase(st, g, p):
                 hq = cards[p, c, S.CF_HQ]
                 ok = hq == S.HQ_SUPPLY or hq == S.HQ_REGROUP
             if ok:
-                opts[n, 0] = s
-                opts[n, 1] = u
-                opts[n, 2] = with_m
-                opts[n, 3] = 0
-                n += 1
+                n = D.add_option(opts, n, s, u, with_m, 0)
     if n > 1:
         k = decide(st, g, p, D.D_RESTORE, n)
         s = opts[k, 0]
@@ -103,9 +95,7 @@ def restoration_phase(st, g, p):
     # one Redoubt card after any restoration attempt (rule 7), under one of p's units on a
     # square without a redoubt; or an Indian unit card's Redoubt, while its unit is on the
     # board, under a unit of that unit's nationality (Distant Lands 8; interpretation DL18)
-    opts[0, 0] = -1
-    opts[0, 1] = -1
-    n = 1
+    n = D.add_option(opts, 0, -1, -1, 0, 0)
     s = find_hq(st, cards, p, S.HQ_REDOUBT)
     for j in range(st[S.HAND_N + p]):
         c = hand_card(st, p, j)
@@ -122,10 +112,7 @@ def restoration_phase(st, g, p):
                 continue
             if nat > 0 and units[u, S.UF_NAT] != nat:
                 continue
-            opts[n, 0] = j
-            opts[n, 1] = u
-            n += 1
-    opts[:n, 2:] = 0
+            n = D.add_option(opts, n, j, u, 0, 0)
     if n == 1:
         return
     k = decide(st, g, p, D.D_REDOUBT, n)

@@ -70,6 +70,7 @@ from manoeuvre_sim.manoeuvre.engine.options import (
     POL_PLAN_SEAT,
     POL_ROLLOUT,
 )
+from manoeuvre_sim.manoeuvre.engine.players.features import NFEAT, features
 from manoeuvre_sim.manoeuvre.engine.players.value import position_value
 from manoeuvre_sim.manoeuvre.engine.policy_ids import (
     POLICY_SEARCH,
@@ -427,6 +428,18 @@ def rollout_context(g):
 def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
     """``game.play_game`` with the search player in the seats whose policy is
     ``POLICY_SEARCH`` (``scfg[seat, SC_BUDGET]`` rollouts per decision)."""
+    x = np.zeros((0, NFEAT), dtype=np.float64)
+    meta = np.zeros((0, 3), dtype=np.int32)
+    play_search_game_rows(st, tables, pol, params, scfg, rng, opt, tr, trn, x, meta)
+
+
+@nb.njit(cache=True)
+def play_search_game_rows(st, tables, pol, params, scfg, rng, opt, tr, trn, x, meta):
+    """``play_game_search``, traced into ``tr`` (none when it has no rows), that also writes,
+    before each player turn of p while ``x`` has room for two more rows, seat 0's and seat
+    1's features (``features.features``) into ``x[k]`` with ``meta[k]`` = (seat, p, game
+    turn): the rows of ``positions.py`` (none when ``x`` has no rows). Returns the rows
+    written."""
     g = new_context(tables, pol, params, rng, tr, trn)
     set_up_game(st, g, tables, opt)
     rank = tables.rank
@@ -434,12 +447,20 @@ def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
     cand = np.zeros_like(g.opts)
     first = st[S.FIRST]
     turn = 1
+    k = 0
     while st[S.OVER] == 0:
         st[S.TURN] = turn
         log(tr, trn, EV_TURN, first, turn, 0, 0, 0)
         ended = False
         for i in range(2):
             p = first if i == 0 else 1 - first
+            if k + 2 <= x.shape[0]:
+                for s in range(2):
+                    features(st, g.units, g.cards, g.uowner, g.dsize, s, p, x[k])
+                    meta[k, 0] = s
+                    meta[k, 1] = p
+                    meta[k, 2] = turn
+                    k += 1
             ended = search_turn(st, g, gr, opt, rank, p, scfg, cand)
             if ended:
                 break  # attrition victory: the game ends at once (rule 2.1)
@@ -447,3 +468,4 @@ def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
             break
         turn += 1
     log(tr, trn, EV_END, st[S.WINNER], st[S.WINNER], st[S.VICTORY], st[S.VP], st[S.VP + 1])
+    return k

@@ -140,11 +140,14 @@ def choose_map(st, g, p, sections, section_numbers):
             if used[k]:
                 continue
             for rot in range(4):
-                opts[n, 0] = k
-                opts[n, 1] = pos * 4 + rot
-                opts[n, 2] = pack_section_codes(sections, k, rot, 0)
-                opts[n, 3] = pack_section_codes(sections, k, rot, 1)
-                n += 1
+                n = D.add_option(
+                    opts,
+                    n,
+                    k,
+                    pos * 4 + rot,
+                    pack_section_codes(sections, k, rot, 0),
+                    pack_section_codes(sections, k, rot, 1),
+                )
         i = decide(st, g, p, D.D_MAP_SECTION, n)
         k = opts[i, 0]
         rot = opts[i, 1] % 4
@@ -256,11 +259,7 @@ def place_units(st, g, p):
             for c in range(8):
                 sq = r * 8 + c
                 if st[S.OCC + sq] < 0 and tprops[st[S.TERR + sq], TP_ENTER] == 1:
-                    opts[n, 0] = sq
-                    opts[n, 1] = u
-                    opts[n, 2] = 0
-                    opts[n, 3] = 0
-                    n += 1
+                    n = D.add_option(opts, n, sq, u, 0, 0)
         if n == 0:
             raise ValueError("no square left to set up a unit")
         k = decide(st, g, p, D.D_PLACE, n)

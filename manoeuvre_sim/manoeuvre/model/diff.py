@@ -3,7 +3,7 @@ prints them, and how a field's value is written in them and in edits (``show_val
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from manoeuvre_sim.manoeuvre.model.army import Army, Leader, Unit, UnitCard
 
@@ -31,17 +31,32 @@ def _diff_fields(label: str, old: object, new: object, names: Sequence[str]) -> 
     return out
 
 
+def _diff_by_position(
+    old: Sequence, new: Sequence, removed: Callable, added: Callable, changed: Callable
+) -> list[str]:
+    """Two lists compared by position: ``removed(j, item)`` (a line) for an item only ``old``
+    has, ``added(j, item)`` for one only ``new`` has, ``changed(j, a, b)`` (lines) for a pair."""
+    out = []
+    for j in range(max(len(old), len(new))):
+        if j >= len(new):
+            out.append(removed(j, old[j]))
+        elif j >= len(old):
+            out.append(added(j, new[j]))
+        else:
+            out += changed(j, old[j], new[j])
+    return out
+
+
 def _diff_unit(label: str, old: Unit, new: Unit) -> list[str]:
     out = _diff_fields(label, old, new, ("name", "card_name", "type", "full", "reduced"))
     names = tuple(UnitCard.model_fields)
-    for j in range(max(len(old.cards), len(new.cards))):
-        if j >= len(new.cards):
-            out.append(f"{label} / card{j + 1}: removed ({_card_summary(old.cards[j])})")
-        elif j >= len(old.cards):
-            out.append(f"{label} / card{j + 1}: added ({_card_summary(new.cards[j])})")
-        else:
-            out += _diff_fields(f"{label} / card{j + 1}", old.cards[j], new.cards[j], names)
-    return out
+    return out + _diff_by_position(
+        old.cards,
+        new.cards,
+        lambda j, card: f"{label} / card{j + 1}: removed ({_card_summary(card)})",
+        lambda j, card: f"{label} / card{j + 1}: added ({_card_summary(card)})",
+        lambda j, a, b: _diff_fields(f"{label} / card{j + 1}", a, b, names),
+    )
 
 
 def _diff_leader(label: str, old: Leader, new: Leader) -> list[str]:
@@ -66,13 +81,13 @@ def describe_changes(base: Army, variant: Army) -> list[str]:
     """
     army = base.name
     out = _diff_fields(army, base, variant, ("name", "tiebreak_rank", "relax_deck_rules"))
-    for i in range(max(len(base.units), len(variant.units))):
-        if i >= len(variant.units):
-            out.append(f"{army} / unit {i + 1} ({base.units[i].name}): removed")
-        elif i >= len(base.units):
-            out.append(f"{army} / unit {i + 1} ({variant.units[i].name}): added")
-        else:
-            out += _diff_unit(f"{army} / {base.units[i].name}", base.units[i], variant.units[i])
+    out += _diff_by_position(
+        base.units,
+        variant.units,
+        lambda i, unit: f"{army} / unit {i + 1} ({unit.name}): removed",
+        lambda i, unit: f"{army} / unit {i + 1} ({unit.name}): added",
+        lambda i, a, b: _diff_unit(f"{army} / {a.name}", a, b),
+    )
 
     new_leaders = {ld.name.casefold(): ld for ld in variant.leaders}
     old_names = {ld.name.casefold() for ld in base.leaders}

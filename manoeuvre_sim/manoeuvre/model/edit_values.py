@@ -19,26 +19,24 @@ class _BadValue(Exception):
     """A value that does not convert to the field's type; the message says what was expected."""
 
 
-def _int(text: str) -> int:
-    if not _INT_RE.match(text):
-        raise _BadValue("an integer")
-    return int(text)
+def _integer(expected: str, word: str | None = None, value: Any = None) -> Callable[[str], Any]:
+    """The converter of an integer field that also takes ``word`` (any case) for ``value``
+    when a word is given; ``expected`` is what its error says was expected."""
+
+    def convert(text: str) -> Any:
+        if word is not None and text.casefold() == word:
+            return value
+        if not _INT_RE.match(text):
+            raise _BadValue(expected)
+        return int(text)
+
+    return convert
 
 
-def _opt_int(text: str) -> int | None:
-    if text.casefold() == "none":
-        return None
-    if not _INT_RE.match(text):
-        raise _BadValue("an integer or none")
-    return int(text)
-
-
-def _range(text: str) -> int | None:
-    if text.casefold() == "none":
-        return None
-    if not _INT_RE.match(text):
-        raise _BadValue("1, 2 or none")
-    return int(text)
+_int = _integer("an integer")
+_opt_int = _integer("an integer or none", "none")
+_range = _integer("1, 2 or none", "none")
+_rally = _integer("an integer or auto", "auto", "auto")
 
 
 def _opt_dice(text: str) -> str | None:
@@ -68,14 +66,6 @@ def _name(text: str) -> str:
     if not text:
         raise _BadValue("a non-empty name")
     return text
-
-
-def _rally(text: str) -> int | str:
-    if text.casefold() == "auto":
-        return "auto"
-    if not _INT_RE.match(text):
-        raise _BadValue("an integer or auto")
-    return int(text)
 
 
 Converter = Callable[[str], Any]

@@ -57,12 +57,9 @@ class MatchInfo:
     game: int
     policies: tuple[str, str]
     letters: str = ""  # the engine's terrain code order (codes index into it)
-    max_turns: int = 200
     rules_version: str = RULES_VERSION
-    setup: str = "random"  # rule 3 set-up (runner.SimConfig)
-    fixed_map: tuple[int, ...] | None = None
-    fixed_rot: tuple[int, ...] | None = None
-    # the runner.SimConfig the game is played with (every option that changes a game)
+    # the runner.SimConfig the game is played with (every option that changes a game: the
+    # turn limit, the rule 3 set-up and its fixed map, ...)
     config: object = None
 
     def side(self, p: int) -> str:
@@ -136,10 +133,6 @@ def match_info(
         game=game,
         policies=(cfg.policy_a, cfg.policy_b),
         letters=P.letters,
-        max_turns=cfg.max_turns,
-        setup=cfg.setup,
-        fixed_map=cfg.fixed_map,
-        fixed_rot=cfg.fixed_rot,
         config=cfg,
     )
 

@@ -297,7 +297,7 @@ class _Reader:
         else:
             res.turn_limit = not all(self.first_deck_done)
             if res.turn_limit:
-                self.note(-1, "turn_limit", max_turns=info.max_turns)
+                self.note(-1, "turn_limit", max_turns=info.config.max_turns)
             else:
                 self.note(-1, "nightfall", game_turn=self.game_turn)
             red = [sum(board.step[u] == 1 for u in board.units(p)) for p in range(2)]

@@ -139,7 +139,7 @@ def result_text(info: MatchInfo, res: Result) -> str:
             f"{info.armies[loser].name} lost {res.eliminated[loser]} units"
         )
     when = (
-        f"at the turn limit of {info.max_turns} game turns"
+        f"at the turn limit of {info.config.max_turns} game turns"
         if res.turn_limit
         else f"at nightfall after game turn {t}"
     )
@@ -439,7 +439,8 @@ def header(replay: Replay) -> list[str]:
     from manoeuvre_sim.manoeuvre.engine.options import describe_setup
 
     info = replay.info
-    setup = describe_setup(info.setup, info.fixed_map, info.fixed_rot)
+    cfg = info.config
+    setup = describe_setup(cfg.setup, cfg.fixed_map, cfg.fixed_rot)
     rules = rules_text(info)
     return [
         f"Manoeuvre replay: {info.side(0)} vs {info.side(1)}",
