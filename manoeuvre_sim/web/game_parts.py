@@ -20,7 +20,8 @@ without a name, still has its studies listed, opened and run as jobs by the gene
 ``balance_form() -> dict``, ``balance_job(p, root) -> (kind, options)``
     the new-study form's context (``defaults``, ``heading``, ``command`` and what its fields,
     ``templates/games/<key>/balance_fields.html``, show), and its job (a kind of
-    ``web.jobs.kinds``).
+    ``web.jobs.kinds``). Without them, a game gets the generic form of ``web.jobs.balance_form``:
+    the sides as text, the player, the ``Options`` fields of a plain type.
 ``whatif_form(p) -> dict``, ``whatif_job(p, root) -> (kind, options)``,
 ``whatif_start(manifest) -> dict``
     the what-if form's context (``heading_suffix``, ``command``, ``taken_from_study``,
@@ -81,3 +82,9 @@ def short_title(key: str) -> str:
     """A game's name as the pages show it: the registry's title before its parenthesis."""
     entry = GAMES.get(key)
     return entry[1].split(" (")[0] if entry else key
+
+
+def has_replay(key: str) -> bool:
+    """Whether game ``key`` replays a game on the workbench (its web module's
+    ``replay_game``): a game without one has no replay link on its pages, none in a site."""
+    return web_part(key, "replay_game") is not None

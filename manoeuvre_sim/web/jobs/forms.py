@@ -3,7 +3,9 @@ precision and block options, the edits box, the study a what-if starts from; the
 defaults and job of each game's forms come from its web module (``balance_form``,
 ``balance_job``, ``whatif_form``, ``whatif_job``, ``whatif_start``, ``library_defaults``:
 ``web/games/<game>/forms.py``), read into a job's options (``jobs.kinds``) in the command
-line's terms.
+line's terms. A game without a balance form of its own (no ``balance_job``: a game with no
+web module) gets the generic one of ``jobs.balance_form``, read from its study and its
+``Options``.
 """
 
 from __future__ import annotations
@@ -37,14 +39,46 @@ def form_game(p: Params, hook: str, default: str | None = None) -> str:
     return p.choice("game", games, default if default in games else games[0])
 
 
+def balance_games() -> list[str]:
+    """Every installed game of the registry, in its order: each has a new-study form (its
+    web module's, else the generic one of ``jobs.balance_form``)."""
+    from manoeuvre_sim.core.games import GAMES, get_game
+
+    out = []
+    for key in GAMES:
+        try:
+            get_game(key)
+        except UsageError:  # registered but not installed
+            continue
+        out.append(key)
+    return out
+
+
+def balance_game(p: Params) -> str:
+    """The new-study form's ``game`` parameter (by default the registry's first game)."""
+    games = balance_games()
+    return p.choice("game", games, games[0])
+
+
+def generic_balance_form(game: str) -> bool:
+    """Whether the game's new-study form is the generic one (``jobs.balance_form``: its web
+    module has no ``balance_job``, or it has no web module)."""
+    return part(game, "balance_job") is None
+
+
 def new_job_links() -> list[tuple[str, str]]:
     """The jobs page's buttons: every game's new-study form, then every game's what-if form
-    (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``)."""
-    from manoeuvre_sim.web.game_parts import web_modules
+    (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``; a game
+    with the generic form: ``/jobs/new?game=KEY``, after the others)."""
+    from manoeuvre_sim.web.game_parts import short_title, web_modules
 
     modules = web_modules().values()
-    return [m.JOB_LINKS[form] for form in ("balance", "whatif") for m in modules
-            if form in getattr(m, "JOB_LINKS", {})]  # fmt: skip
+    own = [m.JOB_LINKS[form] for form in ("balance", "whatif") for m in modules
+           if form in getattr(m, "JOB_LINKS", {})]  # fmt: skip
+    generic = [(f"/jobs/new?game={k}", f"New {short_title(k)} balance study")
+               for k in balance_games() if generic_balance_form(k)]  # fmt: skip
+    balance = sum(1 for m in modules if "balance" in getattr(m, "JOB_LINKS", {}))
+    return own[:balance] + generic + own[balance:]
 
 
 def part(game: str, name: str):
@@ -71,17 +105,6 @@ def common(p: Params) -> dict:
     return {"games_per_pairing": p.integer("games_per_pairing", 1000),
             "seed": p.integer("seed", 1), "precision": precision,
             "block": p.integer("block", None, lo=1)}  # fmt: skip
-
-
-def balance_context(game: str) -> dict:
-    """The new-study form's context for ``game``: ``defaults`` and the game's fields."""
-    return part(game, "balance_form")()
-
-
-def balance_options(p: Params, game: str, root: Path) -> tuple[str, dict]:
-    """A balance form's job: ``(kind, options)`` (the game's ``balance_job``); ``root``: the
-    studies folder, the only place a side's file may come from."""
-    return part(game, "balance_job")(p, root)
 
 
 def _from_study(root: Path, rel: str | None) -> dict:
@@ -138,6 +161,6 @@ def more(p: Params) -> list[str]:
 
 
 def whatif_options(p: Params, root: Path) -> tuple[str, dict]:
-    """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``); ``root`` as for
-    :func:`balance_options`."""
+    """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``); ``root``: the
+    studies folder, the only place a side's file may come from."""
     return part(form_game(p, "whatif_job"), "whatif_job")(p, root)

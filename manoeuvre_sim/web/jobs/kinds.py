@@ -7,7 +7,8 @@ checked, with the command line's words, before the job is queued, and played by 
 ``run_spec``.
 
 A job's options are a plain dict of the command's options by their Python names
-(``games_per_pairing``, ``edits``), so it is stored as JSON beside the study and built
+(``games_per_pairing``, ``edits``; a game's rule options, ``options``, as a dict of its
+``Options`` fields: ``{"flips": 7}``), so it is stored as JSON beside the study and built
 again to resume it after a restart. :func:`command_line` gives the command a user would
 type for it (recorded in the job's state, shown on its page).
 """
@@ -133,6 +134,8 @@ def build(kind: str, opts: dict) -> Built:
     for name in given:
         if name not in takes:
             raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
+    if isinstance(given.get("options"), dict):
+        given["options"] = rule_options(game, given["options"])
     spec = command_spec(**given)
     for flag in ("policy", "policies"):
         if given.get(flag):
@@ -157,6 +160,19 @@ def build(kind: str, opts: dict) -> Built:
         raise UsageError(_too_costly(given, games, cost))
     threads = spec.threads
     return Built(partial(run_spec, spec), threads, game, games, cost)
+
+
+def rule_options(game: str, fields: dict):
+    """The game's ``Options`` of a job's ``options`` (a dict of its fields, as JSON holds
+    them), the others at their defaults; a field the game's ``Options`` lacks refused."""
+    import dataclasses
+
+    cls = get_game(game).Options
+    names = {f.name for f in dataclasses.fields(cls)}
+    for name in fields:
+        if name not in names:
+            raise UsageError(f"--{name.replace('_', '-')}: not a rule option of {game}")
+    return cls(**fields)
 
 
 def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
@@ -199,6 +215,8 @@ def command_line(kind: str, opts: dict, out: str) -> str:
             words.append(flag)
         else:
             words += [flag, ",".join(value) if isinstance(value, list | tuple) else str(value)]
+    for name, value in (opts.get("options") or {}).items():  # a game's rule options
+        words += ["--" + name.replace("_", "-"), str(value)]
     for e in opts.get("edits") or ():
         words += ["--set", e]
     words += ["--out", out]

@@ -6,7 +6,8 @@ Routes::
     /jobs                       the queue, the running job's progress, the finished jobs
     /jobs/list                  the same list as an htmx fragment (polled ~ twice a second)
     /jobs/{id}.json             one job's state (the tests' and the benchmark's view)
-    /jobs/new[?game=G]          a balance study's form (POST /jobs queues it)
+    /jobs/new[?game=G]          a balance study's form (POST /jobs queues it; a game without
+                                a form of its own: the generic one, ``jobs.balance_form``)
     /jobs/{id}/cancel           POST: cancel (queued: now; running: at its next task)
     /jobs/{id}/resume           POST: queue a cancelled or interrupted job again (--resume)
     /whatif/new?game=G[&from=REL][&army=A]    a what-if's form (POST /whatif queues it)
@@ -32,6 +33,7 @@ from starlette.routing import Route
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.web import safety
+from manoeuvre_sim.web.jobs import balance_form as BF
 from manoeuvre_sim.web.jobs import forms as WF
 from manoeuvre_sim.web.jobs.manager import job_name
 from manoeuvre_sim.web.params import Params
@@ -64,8 +66,10 @@ def same_origin(request: Request) -> None:
 def _page(template: str, status_code: int = 200, **ctx) -> Response:
     from manoeuvre_sim.web.jobs.kinds import job_kinds
 
+    # the games a finished study offers a what-if from (their web module's what-if form)
+    whatif_games = WF.form_games("whatif_start")
     return page(template, status_code=status_code, version=__version__, job_kinds=job_kinds(),
-                **ctx)  # fmt: skip
+                whatif_games=whatif_games, **ctx)  # fmt: skip
 
 
 def jobs_page(request: Request) -> Response:
@@ -112,24 +116,24 @@ async def _form(request: Request) -> Params:
 def new_job(request: Request) -> Response:
     p = Params(request.query_params)
     p.only(["game"])
-    game = WF.form_game(p, "balance_job")
-    ctx = WF.balance_context(game)
+    game = WF.balance_game(p)
+    ctx = BF.context(game)
     return _page("jobs_new.html", title="New study", game=game, form=ctx["defaults"],
                  error=None, **ctx)  # fmt: skip
 
 
 async def post_job(request: Request) -> Response:
     p = await _form(request)
-    game = WF.form_game(p, "balance_job")
+    game = WF.balance_game(p)
     try:
-        kind, opts = WF.balance_options(p, game, request.app.state.studies)
+        kind, opts = BF.job(p, game, request.app.state.studies)
         name = job_name(p.string("job_name"))
         job = manager(request).submit(kind, opts)
         manager(request).rename(job.id, name)
     except ManoeuvreError as e:
         return _page("jobs_new.html", 400, title="New study", game=game,
                      form=dict(p._q.items()), error=str(e),
-                     **WF.balance_context(game))  # fmt: skip
+                     **BF.context(game))  # fmt: skip
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 

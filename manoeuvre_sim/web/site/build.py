@@ -42,6 +42,7 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.analyses.common.study_sample import RULE, lopsided_games
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.web.game_parts import has_replay
 from manoeuvre_sim.web.render import STATIC
 from manoeuvre_sim.web.site import links as L
 from manoeuvre_sim.web.site.pages import (
@@ -450,11 +451,13 @@ def build_site(
         with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=True) as client:
             crawler = _Crawler(client, progress, scratch)
             crawler.get("/studies")
-            samples = {s.name: len(lopsided_games(s.info.path, replays)) for s in srcs}
+            # the games replayed per study: none of a game without a replay
+            per = {s.name: replays if has_replay(s.info.game) else 0 for s in srcs}
+            samples = {s.name: len(lopsided_games(s.info.path, per[s.name])) for s in srcs}
             wanted = _compare_urls(app, srcs)
             crawler.later = 2 * sum(samples.values()) + len(wanted)  # replay + trace each
             crawler.crawl(["/study?" + urlencode({"dir": s.name}) for s in srcs])
-            sampled = {s.name: _replays(crawler, s, replays) for s in srcs}
+            sampled = {s.name: _replays(crawler, s, per[s.name]) for s in srcs}
             compare = [u for u in wanted if crawler.get(u, required=False)]
             games = _games_of(srcs)
         record = _record(srcs, sampled, compare, crawler.skipped, replays)

@@ -27,6 +27,7 @@ from starlette.routing import Route
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
+from manoeuvre_sim.web.game_parts import has_replay
 from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
@@ -180,7 +181,9 @@ def _pairing_page(p: Params, info: SF.StudyInfo) -> Response:
     many = len(labels) > 1
     shown = ended_by(shown)
     cols = [c for c in GAME_COLUMNS if c in shown.columns]
+    replays = has_replay(str(info.game))  # a game without a replay: no links to one
     hrefs = [replay_href(info, pairing, g, label if many else None) for g in shown["game"]]
+    hrefs = hrefs if replays else None
     table = table_view(shown[cols], "games", "Games", hrefs=hrefs)
     other = _reverse(index, games, label)
     seats = outcomes["seats"].to_dict("records") if "seats" in outcomes else []
@@ -190,6 +193,7 @@ def _pairing_page(p: Params, info: SF.StudyInfo) -> Response:
     return page(
         "study_pairing.html", title=f"Pairing {pairing} · {info.rel}", version=__version__,
         info=info, pairing=pairing, label=label if many else None, games=len(games), seats=seats,
+        replays=replays,
         outcomes=summed,
         definitions=definitions([*summed.values(), table],
                                 interrupted=info.status == SF.INTERRUPTED),

@@ -151,11 +151,25 @@ def study_view(info: SF.StudyInfo, wanted_label: str | None) -> View:
     ctx = Ctx(info.path, info.rel, SF.tables(info.path))
     from manoeuvre_sim.web.game_parts import web_part
 
-    fn, needs = (web_part(info.game, "STUDY_VIEWS") or {}).get(info.kind, (None, ()))
+    views = web_part(info.game, "STUDY_VIEWS")
+    fn, needs = (views or {}).get(info.kind, (None, ()))
     view = fn(ctx, wanted_label) if fn is not None and ctx.has(*needs) else View([])
     rest = [n for n in ctx.names if n not in ctx.shown]
     if rest:
+        tables = [ctx.table(n, n) if views is not None else _linked(ctx, n) for n in rest]
         view.sections.append(Section("tables", "Tables" if not view.sections else "Other tables",
-                                     tables=[ctx.table(n, n) for n in rest]))  # fmt: skip
+                                     tables=tables))  # fmt: skip
     view.shown = ctx.shown
     return view
+
+
+def _linked(ctx: Ctx, name: str) -> TableView:
+    """A table of a game with no study pages of its own, each row of a pairing (its
+    ``label``, ``side_a`` and ``side_b``: the generic balance study's ``pairings``) linked
+    to the pairing's page."""
+    df = ctx.frame(name)
+    if not {"label", "side_a", "side_b"} <= set(df.columns):
+        return ctx.table(name, name)
+    hrefs = [ctx.href(r["label"], army_a=r["side_a"], army_b=r["side_b"])
+             for r in df.to_dict("records")]  # fmt: skip
+    return ctx.table(name, name, hrefs=hrefs)
