@@ -81,7 +81,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import resolve
+from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
@@ -148,7 +148,7 @@ class Player:
         out = {}
         for name in sorted({e.side for e in edits}):
             texts = [e.text for e in edits if e.side == name]
-            out[name] = self.g.apply_side_edits(self.sides[name], texts)[0]
+            out[name] = hook(self.g, "apply_side_edits")(self.sides[name], texts)[0]
         return out
 
     def touches(self, edits: Sequence[Edit], k: int) -> bool:
@@ -443,7 +443,7 @@ def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
     sides = dict(zip(spec.balance.names, spec.balance.sides, strict=True))
     rows = []
     for e in edits:
-        lines = g.apply_side_edits(sides[e.side], [e.text])[1]
+        lines = hook(g, "apply_side_edits")(sides[e.side], [e.text])[1]
         first = lines[0] if lines else e.text
         where, _, change = first.rpartition(": ")
         before, _, after = change.partition(" -> ")
