@@ -362,15 +362,13 @@ def whatif_command(
         raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
     raw = _whatif.load_raw(variant if variant else scenario)
     content = raw if variant else _whatif.apply_edits(raw, edits)
-    qb, qr = _whatif.quality(quality)
-    players = _whatif.players(policies)
+    rules = _variants.one_variant(border, quality, step_losses, step_replacements)
+    players = _variants.check_players(_variants.policy_names(policies))
     for sc in (load_scenario(scenario), _whatif.load_scenario_from(content)):
         if border not in sc.borders:
             raise UsageError(f"--border: {border!r} is not a border of the scenario "
                              f"({', '.join(sc.borders)})")  # fmt: skip
-    options = Options(border=border, turns=turns, quality_blue=qb, quality_red=qr,
-                      step_losses=step_losses, step_replacements=step_replacements,
-                      scenario=scenario)  # fmt: skip
+    options = rules.options(turns, scenario)
     sides = (load_side("blue"), load_side("red"))
     return {
         "sides": sides, "sources": ("blue", "red"),
@@ -379,8 +377,7 @@ def whatif_command(
         "block": block, "threads": threads, "touched": ("blue", "red"),
         "changes": edits or (f"--variant {variant}",), "edits": edits,
         "details": {"scenario": content, "file": variant, "base_file": scenario,
-                    "rules": _whatif.rules_record(border, qb, qr, step_losses,
-                                                  step_replacements),
+                    "rules": rules.record(),
                     "players": players},
     }  # fmt: skip
 
