@@ -321,12 +321,13 @@ def warmup_kernel(kind: str):
 
 
 # ------------------------------------------------------------ the what-if's hooks (issue 39)
-# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# studies/whatif.py asks these of a game (declared in core.games.HOOKS): the command's
 # options -> the spec (the variant is a scenario: every pairing of the players replayed on
 # it), the pairings, the variant's options, the manifest, the table (whatif_variant.py); the
 # summary and the PDF are the analyses' (WHATIF_PAGES)
 from collections.abc import Sequence  # noqa: E402
 
+from manoeuvre_sim.hexgame import variants as _variants  # noqa: E402
 from manoeuvre_sim.hexgame import whatif_variant as _whatif  # noqa: E402
 
 WHATIF_PAGES = "manoeuvre_sim.analyses.hexgame.whatif"
@@ -400,7 +401,6 @@ __all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_pairing
 # hexgame/variants.py), its players, its pairings (per variant every ordered pairing of the
 # players, under the variant's options), its checks, how its manifest describes it, the
 # words of its errors, and the module of analyses/ that lays out its tables (by name)
-from manoeuvre_sim.hexgame import variants as _variants  # noqa: E402
 
 balance_command = _variants.balance_command
 balance_check = _variants.balance_check

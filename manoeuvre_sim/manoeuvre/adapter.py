@@ -450,7 +450,7 @@ def policy_cost(spec: str) -> float:
 
 
 # ------------------------------------------------------------ the what-if's hooks (issue 39)
-# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# studies/whatif.py asks these of a game (declared in core.games.HOOKS): the command's
 # options -> the spec (the edits of a side: apply_side_edits, the fixer's hook), the manifest,
 # the changed armies' files (whatif_variant.py); the summary and the PDF are the analyses'
 # (WHATIF_PAGES)
