@@ -37,14 +37,14 @@ def _game_of_kind() -> dict[str, str]:
 
 
 # about how long each kind compiles cold on 2 cores (the games' WARMUP), and the kinds
-COMPILE_SECONDS = {k: get_game(g).WARMUP[k] for k, g in _game_of_kind().items()}
+COMPILE_SECONDS = {k: hook(get_game(g), "WARMUP")[k] for k, g in _game_of_kind().items()}
 KINDS = tuple(COMPILE_SECONDS)
 
 
 def _kernel_and_args(kind: str):
     """The batch kernel of ``kind`` and the arguments of two games (its game's
     ``warmup_kernel``)."""
-    return get_game(_game_of_kind()[kind]).warmup_kernel(kind)
+    return hook(get_game(_game_of_kind()[kind]), "warmup_kernel")(kind)
 
 
 def is_compiled(kind: str = "games") -> bool:

@@ -321,12 +321,13 @@ def warmup_kernel(kind: str):
 
 
 # ------------------------------------------------------------ the what-if's hooks (issue 39)
-# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# studies/whatif.py asks these of a game (declared in core.games.HOOKS): the command's
 # options -> the spec (the variant is a scenario: every pairing of the players replayed on
 # it), the pairings, the variant's options, the manifest, the table (whatif_variant.py); the
 # summary and the PDF are the analyses' (WHATIF_PAGES)
 from collections.abc import Sequence  # noqa: E402
 
+from manoeuvre_sim.hexgame import variants as _variants  # noqa: E402
 from manoeuvre_sim.hexgame import whatif_variant as _whatif  # noqa: E402
 
 WHATIF_PAGES = "manoeuvre_sim.analyses.hexgame.whatif"
@@ -362,15 +363,13 @@ def whatif_command(
         raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
     raw = _whatif.load_raw(variant if variant else scenario)
     content = raw if variant else _whatif.apply_edits(raw, edits)
-    qb, qr = _whatif.quality(quality)
-    players = _whatif.players(policies)
+    rules = _variants.one_variant(border, quality, step_losses, step_replacements)
+    players = _variants.check_players(_variants.policy_names(policies))
     for sc in (load_scenario(scenario), _whatif.load_scenario_from(content)):
         if border not in sc.borders:
             raise UsageError(f"--border: {border!r} is not a border of the scenario "
                              f"({', '.join(sc.borders)})")  # fmt: skip
-    options = Options(border=border, turns=turns, quality_blue=qb, quality_red=qr,
-                      step_losses=step_losses, step_replacements=step_replacements,
-                      scenario=scenario)  # fmt: skip
+    options = rules.options(turns, scenario)
     sides = (load_side("blue"), load_side("red"))
     return {
         "sides": sides, "sources": ("blue", "red"),
@@ -379,8 +378,7 @@ def whatif_command(
         "block": block, "threads": threads, "touched": ("blue", "red"),
         "changes": edits or (f"--variant {variant}",), "edits": edits,
         "details": {"scenario": content, "file": variant, "base_file": scenario,
-                    "rules": _whatif.rules_record(border, qb, qr, step_losses,
-                                                  step_replacements),
+                    "rules": rules.record(),
                     "players": players},
     }  # fmt: skip
 
@@ -403,7 +401,6 @@ __all__ += ["WHATIF_PAGES", "whatif_command", "whatif_manifest", "whatif_pairing
 # hexgame/variants.py), its players, its pairings (per variant every ordered pairing of the
 # players, under the variant's options), its checks, how its manifest describes it, the
 # words of its errors, and the module of analyses/ that lays out its tables (by name)
-from manoeuvre_sim.hexgame import variants as _variants  # noqa: E402
 
 balance_command = _variants.balance_command
 balance_check = _variants.balance_check

@@ -15,6 +15,7 @@ variant's options.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import product
 
@@ -85,7 +86,8 @@ def _switch(text: str, flag: str) -> tuple[bool, ...]:
     return choices[text]
 
 
-def _quality(text: str) -> tuple[str, str]:
+def parse_quality(text: str) -> tuple[str, str]:
+    """``--quality``'s ``BLUE:RED``, each ``front``, ``back`` or a number of units."""
     blue, sep, red = text.partition(":")
     ok = lambda q: q in ("front", "back") or q.isdigit()  # noqa: E731
     if not sep or not ok(blue) or not ok(red):
@@ -96,10 +98,12 @@ def _quality(text: str) -> tuple[str, str]:
     return blue, red
 
 
-def policy_names(text: str | None) -> tuple[str, ...]:
-    """The players ``--policies`` names, comma-separated (None: the default pair)."""
+def policy_names(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The players ``--policies`` names, comma-separated or a list (None: the default
+    pair)."""
     if text is None:
         return DEFAULT_POLICIES
+    text = text if isinstance(text, str) else ",".join(text)
     pols = tuple(p.strip() for p in text.split(",") if p.strip())
     if not pols:
         raise UsageError("--policies: expected comma-separated players")
@@ -110,7 +114,7 @@ def one_variant(border: str = "basic", quality: str = "front:front", step_losses
                 step_replacements: bool = False) -> Variant:  # fmt: skip
     """The one variant of ``--border``, ``--quality`` (``BLUE:RED``) and the step rules'
     flags (``hex whatif``'s rules)."""
-    qb, qr = _quality(quality)
+    qb, qr = parse_quality(quality)
     return Variant(border=border, quality_blue=qb, quality_red=qr, step_losses=step_losses,
                    step_replacements=step_replacements)  # fmt: skip
 
@@ -128,7 +132,7 @@ def variant_grid(
     if borders is quality is step_losses is step_replacements is None:
         return default_variants()
     bs = [b.strip() for b in (borders or "basic").split(",") if b.strip()]
-    qs = [_quality(q.strip()) for q in (quality or "front:front").split(",") if q.strip()]
+    qs = [parse_quality(q.strip()) for q in (quality or "front:front").split(",") if q.strip()]
     if not bs or not qs:
         raise UsageError("--borders/--quality: expected a comma-separated list")
     for flag, xs in (("--borders", bs), ("--quality", qs)):
@@ -193,14 +197,7 @@ def balance_check(spec) -> None:
     variant's border (one of the scenario's) and options."""
     if spec.settings is None:
         object.__setattr__(spec, "settings", VariantSettings())
-    pols = spec.policies
-    if not pols or len(set(pols)) != len(pols) or not all(isinstance(p, str) for p in pols):
-        raise UsageError(f"--policies: expected distinct players, got {pols!r}")
-    for p in pols:
-        try:
-            parse_policy(p)  # a player of POLICIES or search[:BUDGET[:STYLE[:SCOPE]]]
-        except ValueError as e:
-            raise UsageError(f"--policies: {e}") from None
+    check_players(spec.policies)
     sc = spec.settings.load_scenario()
     for v in spec.sides:
         if v.border not in sc.borders:
@@ -208,6 +205,19 @@ def balance_check(spec) -> None:
                 f"--borders: {v.border!r} is not a border of the scenario ({', '.join(sc.borders)})"
             )
         spec.settings.options_of(v)  # checks quality and turns
+
+
+def check_players(pols) -> tuple[str, ...]:
+    """``pols``, if they are distinct players, each of ``POLICIES`` or ``search[:...]``
+    (the balance study's and the what-if's players), else a UsageError of one line."""
+    if not pols or len(set(pols)) != len(pols) or not all(isinstance(p, str) for p in pols):
+        raise UsageError(f"--policies: expected distinct players, got {pols!r}")
+    for p in pols:
+        try:
+            parse_policy(p)  # a player of POLICIES or search[:BUDGET[:STYLE[:SCOPE]]]
+        except ValueError as e:
+            raise UsageError(f"--policies: {e}") from None
+    return tuple(pols)
 
 
 def balance_manifest(spec) -> dict:
@@ -231,5 +241,5 @@ def balance_manifest(spec) -> dict:
 
 
 __all__ = ["DEFAULT_POLICIES", "Variant", "VariantSettings", "balance_check",
-           "balance_command", "balance_manifest", "default_variants",
-           "one_variant", "policy_names", "variant_grid"]  # fmt: skip
+           "balance_command", "balance_manifest", "check_players", "default_variants",
+           "one_variant", "parse_quality", "policy_names", "variant_grid"]  # fmt: skip

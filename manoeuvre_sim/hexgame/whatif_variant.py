@@ -26,7 +26,6 @@ from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
 
-DEFAULT_POLICIES = ("capital", "attrition")
 VARIANT_FILE = "variant_scenario.toml"
 PAIR_FIELDS = ("strength", "attack", "defence")
 INT_FIELDS = ("ma", "count")
@@ -146,49 +145,6 @@ def to_toml(raw: dict) -> str:
 # ----------------------------------------------------------------- the what-if's hooks
 
 
-def quality(text: str) -> tuple[str, str]:
-    blue, sep, red = text.partition(":")
-    ok = lambda q: q in ("front", "back") or q.isdigit()  # noqa: E731
-    if not sep or not ok(blue) or not ok(red):
-        raise UsageError(
-            f"--quality: expected BLUE:RED, each front, back or a number of units on their "
-            f"weak side (e.g. back:front,3:front), got {text!r}"
-        )
-    return blue, red
-
-
-def rules_record(border: str, qb: str, qr: str, losses: bool, replacements: bool) -> dict:
-    """The rule options in the manifest's words (``rules``: as ``hex balance`` names a
-    variant of them)."""
-    parts = [border] if border != "basic" else []
-    if (qb, qr) != ("front", "front"):
-        parts.append(f"quality {qb}:{qr}")
-    parts += ["step losses"] if losses else []
-    parts += ["step replacements"] if replacements else []
-    return {"border": border, "quality_blue": qb, "quality_red": qr, "step_losses": losses,
-            "step_replacements": replacements, "name": " + ".join(parts) or "basic"}  # fmt: skip
-
-
-def players(policies: str | Sequence[str] | None) -> tuple[str, ...]:
-    from manoeuvre_sim.hexgame import parse_policy
-
-    if policies is None:
-        pols = DEFAULT_POLICIES
-    else:
-        text = policies if isinstance(policies, str) else ",".join(policies)
-        pols = tuple(p.strip() for p in text.split(",") if p.strip())
-        if not pols:
-            raise UsageError("--policies: expected comma-separated players")
-    if len(set(pols)) != len(pols):
-        raise UsageError(f"--policies: expected distinct players, got {pols!r}")
-    for p in pols:
-        try:
-            parse_policy(p)
-        except ValueError as e:
-            raise UsageError(f"--policies: {e}") from None
-    return pols
-
-
 def _variant_path(spec, where: Path) -> str:
     """The variant's file: ``--variant``'s, else the edited scenario's in ``where``."""
     file = spec.details["file"]
@@ -251,6 +207,6 @@ def whatif_tables(res) -> dict:
     return {"whatif": t}
 
 
-__all__ = ["DEFAULT_POLICIES", "VARIANT_FILE", "apply_edit", "apply_edits", "load_raw",
-           "load_scenario_from", "players", "quality", "rules_record", "to_toml",
+__all__ = ["VARIANT_FILE", "apply_edit", "apply_edits", "load_raw",
+           "load_scenario_from", "to_toml",
            "whatif_manifest", "whatif_tables", "whatif_variant_options"]  # fmt: skip

@@ -450,7 +450,7 @@ def policy_cost(spec: str) -> float:
 
 
 # ------------------------------------------------------------ the what-if's hooks (issue 39)
-# studies/whatif.py asks these of a game (its module docstring declares them): the command's
+# studies/whatif.py asks these of a game (declared in core.games.HOOKS): the command's
 # options -> the spec (the edits of a side: apply_side_edits, the fixer's hook), the manifest,
 # the changed armies' files (whatif_variant.py); the summary and the PDF are the analyses'
 # (WHATIF_PAGES)
@@ -485,7 +485,7 @@ def whatif_command(
     armies (:func:`apply_side_edits`, the fixer's hook); every option checked before any
     game."""
     pair = _whatif.players(policy, policy_a, policy_b, policies)
-    loaded, sources = _whatif.load_armies(_whatif.army_names(armies), relax)
+    loaded, sources = _whatif.load_field(armies, relax)
     if precision is not None:
         raise UsageError("whatif: --precision is not available; give --games-per-pairing")
     if first_game:
@@ -502,19 +502,17 @@ def whatif_command(
 
 
 def whatif_manifest(spec, variant_options=None, where=None) -> dict:
-    """What decides a what-if's games: the balance study's manifest of the base armies
-    (``study`` ``whatif``) and the variant (the touched armies, the changes, each changed
-    army's data hash)."""
+    """What decides a what-if's games: the common fields, the balance study's description
+    of the base armies and its one pair of players (:func:`balance_manifest`), ``study``
+    ``whatif``, and the variant (the touched armies, the changes, each changed army's data
+    hash)."""
     import datetime as _dt
     import platform
 
     from manoeuvre_sim import __version__
-    from manoeuvre_sim.manoeuvre.engine.players import params_for
-    from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
-    from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
+    from manoeuvre_sim.core.study import PolicySpec
 
     (pa, pb), *_ = spec.policies
-    armies = spec.sides
     return {
         "tool": "manoeuvre-sim",
         "version": __version__,
@@ -522,34 +520,13 @@ def whatif_manifest(spec, variant_options=None, where=None) -> dict:
         "game": KEY,  # games.GAMES: a store of one game is never resumed as another's
         "study": "whatif",
         "seed": spec.seed,
-        "armies": [
-            {
-                "name": a.name,
-                "source": (spec.sources or [None] * len(armies))[i],
-                "data_hash": army_hash(a),
-                "seed_name": a.name,
-            }
-            for i, a in enumerate(armies)
-        ],  # fmt: skip
-        "data_hash": study_data_hash(armies, spec.options),
-        "policies": [
-            {
-                "label": pa if pa == pb else f"{pa}/{pb}",
-                "policy_a": pa,
-                "policy_b": pb,
-                "params_a": [float(x) for x in params_for(pa, pb)[0]],
-                "params_b": [float(x) for x in params_for(pa, pb)[1]],
-                **{f"{k}_a": v for k, v in value_record(pa).items()},
-                **{f"{k}_b": v for k, v in value_record(pb).items()},
-            }
-        ],
+        **describe_armies(
+            spec.sides, spec.sources, spec.names, (PolicySpec(pa, pb),), 0, spec.options
+        ),
         "games_per_pairing": spec.games_per_pairing,
-        "first_game": 0,
         "precision": None,
         "max_games": None,
         "block": spec.block,
-        "options": config_dict(spec.options),
-        **sections_record(spec.options.sections_file),
         "started": _dt.datetime.now().isoformat(timespec="seconds"),
         "machine": f"{platform.node()} ({platform.machine()}, {platform.python_version()})",
         "variant": {
@@ -590,16 +567,21 @@ def balance_command(
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
     pols = policy_specs(policy, policy_a, policy_b, policies or None)
-    names = army_names(armies) if armies is None or isinstance(armies, str) else list(armies)
-    loaded, sources = resolve_armies(names, relax=relax)
+    loaded, sources = resolve_armies(army_names(armies), relax=relax)
     return {"sides": tuple(loaded), "policies": pols, "sources": tuple(sources),
             "options": RuleOptions() if options is None else options}  # fmt: skip
 
 
 def balance_manifest(spec) -> dict:
-    """What describes Manoeuvre's balance study in its manifest: each army (its source,
-    data hash and seeding name), the study's data hash, each style's players with their
-    parameters, the first game, the rule options and the map sections."""
+    """What describes Manoeuvre's balance study in its manifest (:func:`describe_armies`)."""
+    return describe_armies(spec.sides, spec.sources, spec.seed_names or spec.names,
+                           spec.policies, spec.first_game, spec.options)  # fmt: skip
+
+
+def describe_armies(armies, sources, seed_names, policies, first_game: int, options) -> dict:
+    """Each army (its source, data hash and seeding name), the study's data hash, each
+    style's players (``core.study.PolicySpec``) with their parameters, the first game, the
+    rule options and the map sections: the balance study's manifest and the what-if's."""
     from manoeuvre_sim.manoeuvre.engine.players import params_for
     from manoeuvre_sim.manoeuvre.engine.players.dispatch import value_record
     from manoeuvre_sim.manoeuvre.runner import config_dict, sections_record
@@ -608,13 +590,13 @@ def balance_manifest(spec) -> dict:
         "armies": [
             {
                 "name": a.name,
-                "source": (spec.sources or [None] * len(spec.sides))[i],
+                "source": (sources or [None] * len(armies))[i],
                 "data_hash": army_hash(a),
-                "seed_name": (spec.seed_names or spec.names)[i],
+                "seed_name": seed_names[i],
             }
-            for i, a in enumerate(spec.sides)
+            for i, a in enumerate(armies)
         ],
-        "data_hash": study_data_hash(spec.sides, spec.options),
+        "data_hash": study_data_hash(armies, options),
         "policies": [
             {
                 "label": p.label,
@@ -625,11 +607,11 @@ def balance_manifest(spec) -> dict:
                 **{f"{k}_a": v for k, v in value_record(p.policy_a).items()},
                 **{f"{k}_b": v for k, v in value_record(p.policy_b).items()},
             }
-            for p in spec.policies
+            for p in policies
         ],
-        "first_game": spec.first_game,
-        "options": config_dict(spec.options),
-        **sections_record(spec.options.sections_file),
+        "first_game": first_game,
+        "options": config_dict(options),
+        **sections_record(options.sections_file),
     }
 
 

@@ -2,7 +2,7 @@
 ``balance_command``): the armies a study names (built-in names, army files or ``Army``
 objects) and the play styles (``--policies``: one part of the study per style, both seats
 alike; else ``--policy-a``/``--policy-b``). The card study and the what-if name theirs so
-too.
+too (``whatif_variant.py`` builds its field and its one pair of players from these).
 """
 
 from __future__ import annotations
@@ -62,13 +62,16 @@ def resolve_armies(armies: Sequence[str | Army], *, relax: bool = False):
     return loaded, sources
 
 
-def army_names(text: str | None) -> list[str]:
-    """The armies ``--armies`` names, comma-separated (None: the eight built-in armies)."""
+def army_names(armies: str | Sequence[str | Army] | None) -> list:
+    """The armies ``--armies`` names, comma-separated (None: the eight built-in armies), or
+    a list of names, files or armies as given."""
     from manoeuvre_sim.manoeuvre.model import load_builtin_armies
 
-    if text is None:
+    if armies is None:
         return [a.name for a in load_builtin_armies()]
-    names = [a.strip() for a in text.split(",") if a.strip()]
+    if not isinstance(armies, str):
+        return list(armies)
+    names = [a.strip() for a in armies.split(",") if a.strip()]
     if not names:
         raise UsageError("--armies: expected comma-separated army names or .toml files")
     return names

@@ -14,45 +14,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
+from manoeuvre_sim.manoeuvre.balance_setup import army_names, policy_specs, resolve_armies
 from manoeuvre_sim.manoeuvre.model import Army
 
 DEFAULT_GAMES = 1000
 DEFAULT_BLOCK = 1000
 
 
-def army_names(armies) -> list:
-    """The armies ``--armies`` names, comma-separated (None: the eight built-in armies), or
-    a list of names, files or armies."""
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
-
-    if armies is None:
-        return [a.name for a in load_builtin_armies()]
-    if not isinstance(armies, str):
-        return list(armies)
-    names = [a.strip() for a in armies.split(",") if a.strip()]
-    if not names:
-        raise UsageError("--armies: expected comma-separated army names or .toml files")
-    return names
-
-
-def load_armies(armies: Sequence, relax: bool) -> tuple[list[Army], list[str]]:
-    """The armies (built-in names, files or objects), each refused before any game if it
-    uses a rule the engine does not play yet, and where each came from."""
-    from manoeuvre_sim.manoeuvre.engine.pack import check_playable
-    from manoeuvre_sim.manoeuvre.model import find_army
-
-    loaded, sources = [], []
-    for a in armies:
-        if isinstance(a, Army):
-            check_playable(a)
-            loaded.append(a)
-            sources.append(f"(object) {a.name}")
-        else:
-            loaded.append(find_army(str(a), relax=relax))
-            check_playable(loaded[-1])
-            p = Path(str(a))
-            sources.append(str(p.resolve()) if p.suffix.lower() == ".toml" else loaded[-1].name)
+def load_field(armies, relax: bool) -> tuple[list[Army], list[str]]:
+    """The what-if's armies as ``--armies`` names them (``balance_setup.army_names``), loaded
+    as the balance study loads them (``balance_setup.resolve_armies``: each refused before
+    any game if it uses a rule the engine does not play yet), at least two and none named
+    twice, and where each came from."""
+    loaded, sources = resolve_armies(army_names(armies), relax=relax)
     names = [a.name for a in loaded]
     if len(names) < 2:
         raise UsageError("--armies: expected at least two armies")
@@ -63,20 +37,14 @@ def load_armies(armies: Sequence, relax: bool) -> tuple[list[Army], list[str]]:
 
 
 def players(policy, policy_a, policy_b, policies) -> tuple[str, str]:
-    """The one pair of players (``--policy``, or ``--policy-a``/``-b``), each checked."""
-    from manoeuvre_sim.manoeuvre.runner import check_policy
-
-    if policies:
-        pols = [p.strip() for p in policies.split(",") if p.strip()]
-        if len(pols) != 1:
-            raise UsageError("whatif: expected one policy (or --policy-a/-b), not --policies")
-        check_policy(pols[0], "--policies")
-        return pols[0], pols[0]
-    base = policy or DEFAULT_POLICY
-    pa, pb = policy_a or base, policy_b or base
-    check_policy(pa, "--policy-a" if policy_a else "--policy")
-    check_policy(pb, "--policy-b" if policy_b else "--policy")
-    return pa, pb
+    """The one pair of players (``--policy``, or ``--policy-a``/``-b``, or ``--policies``
+    naming one), each checked as the balance study checks its players
+    (``balance_setup.policy_specs``)."""
+    pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
+    if pols is not None and len(pols) != 1:
+        raise UsageError("whatif: expected one policy (or --policy-a/-b), not --policies")
+    (pair,) = policy_specs(policy, policy_a, policy_b, pols)
+    return pair.policy_a, pair.policy_b
 
 
 def make_variant(
@@ -145,4 +113,4 @@ def whatif_write(res, out_dir: Path) -> list[Path]:
     return written
 
 
-__all__ = ["army_names", "load_armies", "make_variant", "players", "whatif_write"]
+__all__ = ["load_field", "make_variant", "players", "whatif_write"]

@@ -11,12 +11,13 @@ a game by its key from the registry and never imports a game (an import-linter c
   target band).
 
 Each plays through the study layer (``core/study.py``: tasks, the store, ``--resume``, the
-local and Dask backends). What differs between games is asked of the game's adapter, each
-hook optional with a default: how a cell's rate is read (``balance_cells``), the seats of a
-tournament (``tournament_plan``), what ``simulate`` plays (``simulate_plan``). A what-if
-changes what the game's ``load_side`` reads and its ``Options``; the edits a game offers on
-top (Manoeuvre's ``--set``, Maneuver's scenario edits) are its front end's
-(``analyses/<game>/whatif.py``), which plays through ``whatif.play_paired``.
+local and Dask backends). What differs between games is asked of the game's adapter
+through its optional hooks, each declared once, with its default, in ``core.games.HOOKS``
+and read through ``games.hook`` (the balance study's ``balance_*``/``BALANCE_*``, the
+what-if's ``whatif_*``/``WHATIF_PAGES``, ``tournament_plan``, ``simulate_plan``, the
+fixer's). A what-if changes what the game's ``load_side`` reads and its ``Options``; the
+edits a game offers on top (Manoeuvre's ``--set``, Maneuver's scenario edits) are its
+``whatif_command``'s.
 
 The registry of study kinds: :data:`SHARED_KINDS` (kind -> the module of a kind every game
 has) and each game's own kinds (its adapter's ``OWN_STUDIES``, kind -> module, e.g.

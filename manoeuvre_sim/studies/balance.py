@@ -7,26 +7,13 @@ players), any other game's sides (every ordered pairing). A fixed number of game
 rounds until every cell's interval is narrow enough (``precision``), played by
 :func:`studies.rounds.play_balance`.
 
-What differs between games is asked of the game's adapter, each hook optional:
-
-- ``balance_command(**options) -> dict``: the command's own options (``--armies``,
-  ``--policies``; ``--borders``, ``--quality`` ...) -> the spec's ``sides``, ``policies``,
-  ``options``, ``sources``, ``settings`` (default: :func:`default_command`, sides by
-  ``load_side``);
-- ``BALANCE_SIDES``: the words of the sides in the checks' errors (default: ``--armies``,
-  a side, at least two); ``BALANCE_PLAYERS``: the players when a spec names none (default:
-  ``DEFAULT_POLICY`` in both seats); ``BALANCE_GAMES``: the command's games per pairing
-  (default 1000); ``BALANCE_STUDY``: the manifests' ``study`` (default ``balance``);
-- ``balance_check(spec) -> None``: the game's own checks of a spec (its players, its
-  scenario), a UsageError of one line;
-- ``balance_pairings(spec) -> (pairings, groups)``: the pairings and the rule options each
-  plays under, ``(options, pairing indices)`` (default: :func:`side_pairings`);
-- ``balance_manifest(spec) -> dict``: what describes the study in its manifest beside the
-  common fields (default: :func:`describe_sides`);
-- ``BALANCE_TABLES``: the module of ``analyses/`` that counts the games and lays out the
-  game's tables (``counter``, ``build``, ``summary``, ``pdf``, ``PDF_NAME``; imported by
-  name, as ``REPORT_MODULE`` is; default: this module's :func:`counter` and :func:`build`,
-  the tables every game has: ``pairings``, ``sides``, ``first_player``, ``victory``).
+What differs between games is asked of the game's adapter through its optional hooks, each
+declared once (its signature, what it returns, its default) in ``core.games.HOOKS``:
+``balance_command``, ``balance_check``, ``balance_pairings`` (default :func:`side_pairings`),
+``balance_manifest`` (default :func:`describe_sides`), ``balance_cells``, ``BALANCE_SIDES``,
+``BALANCE_PLAYERS``, ``BALANCE_GAMES``, ``BALANCE_STUDY`` and ``BALANCE_TABLES`` (default:
+this module's :func:`counter` and :func:`build`, the tables every game has: ``pairings``,
+``sides``, ``first_player``, ``victory``).
 
 Python API::
 
@@ -47,7 +34,6 @@ alone (``study.pairing_seed``), so adding a side changes no other pairing's game
 from __future__ import annotations
 
 import datetime as _dt
-import importlib
 import inspect
 import platform
 import sys
@@ -61,7 +47,7 @@ import pandas as pd
 
 from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import GAMES, load_game, resolve
+from manoeuvre_sim.core.games import GAMES, hook, load_game, pages_module, resolve
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import Pairing, PolicySpec, Task, pairing_seed
@@ -114,10 +100,11 @@ class BalanceSpec:
             object.__setattr__(self, "game", g.KEY)
         if not self.policies:
             pol = (PolicySpec(g.DEFAULT_POLICY, g.DEFAULT_POLICY),)
-            object.__setattr__(self, "policies", getattr(g, "BALANCE_PLAYERS", pol))
-        if self.options is None and not hasattr(g, "balance_pairings"):
+            players = hook(g, "BALANCE_PLAYERS")
+            object.__setattr__(self, "policies", pol if players is None else players)
+        if self.options is None and hook(g, "balance_pairings") is None:
             object.__setattr__(self, "options", g.Options())
-        w = SIDE_WORDS | getattr(g, "BALANCE_SIDES", {})
+        w = SIDE_WORDS | hook(g, "BALANCE_SIDES")
         names = self.names
         if len(names) < w["least"]:
             raise UsageError(w["fewer"])
@@ -146,7 +133,7 @@ class BalanceSpec:
             raise UsageError("--first-game: not with --precision (a range is a fixed N)")
         if self.seed_names is not None and len(self.seed_names) != len(self.sides):
             raise UsageError("seed_names: expected one name per side")
-        check = getattr(g, "balance_check", None)
+        check = hook(g, "balance_check")
         if check is not None:
             check(self)
 
@@ -178,8 +165,8 @@ class BalanceSpec:
     def plan(self) -> tuple[list[Pairing], list[tuple[Any, Sequence[int]]]]:
         """The pairings and the rule options each plays under (the game's
         ``balance_pairings``, default :func:`side_pairings`)."""
-        hook = getattr(self.game_module(), "balance_pairings", None)
-        return hook(self) if hook is not None else side_pairings(self)
+        own = hook(self.game_module(), "balance_pairings")
+        return own(self) if own is not None else side_pairings(self)
 
     def pairings(self) -> list[Pairing]:
         return self.plan()[0]
@@ -218,8 +205,8 @@ def default_command(g, *, armies: str | Sequence[str] | None = None, policy: str
 
 
 def _command_hook(g) -> Callable[..., dict]:
-    hook = getattr(g, "balance_command", None)
-    return hook if hook is not None else (lambda **kw: default_command(g, **kw))
+    own = hook(g, "balance_command")
+    return own if own is not None else (lambda **kw: default_command(g, **kw))
 
 
 def command_options(game: str) -> set[str]:
@@ -227,8 +214,8 @@ def command_options(game: str) -> set[str]:
     :func:`command_spec` and those of its ``balance_command``."""
     g = resolve(game)
     common = set(inspect.signature(command_spec).parameters) - {"game", "game_options"}
-    hook = getattr(g, "balance_command", None)
-    own = inspect.signature(hook if hook is not None else default_command).parameters
+    command = hook(g, "balance_command")
+    own = inspect.signature(command if command is not None else default_command).parameters
     return common | {n for n, p in own.items() if n != "g" and p.kind is not p.VAR_KEYWORD}
 
 
@@ -249,7 +236,8 @@ def command_spec_of(game: str) -> Callable[..., BalanceSpec]:
 def default_games(game: str) -> int:
     """The games per pairing of ``game``'s balance command when none are asked for: its
     ``BALANCE_GAMES``, else :data:`DEFAULT_GAMES`."""
-    return getattr(resolve(game), "BALANCE_GAMES", DEFAULT_GAMES)
+    games = hook(resolve(game), "BALANCE_GAMES")
+    return DEFAULT_GAMES if games is None else games
 
 
 def command_spec(
@@ -315,9 +303,9 @@ def base_manifest(spec: BalanceSpec, study: str | None = None,
     ``BALANCE_STUDY``, else ``balance``)."""
     g = spec.game_module()
     if study is None:
-        study = getattr(g, "BALANCE_STUDY", KIND)
+        study = hook(g, "BALANCE_STUDY") or KIND
     if describe is None:
-        describe = getattr(g, "balance_manifest", describe_sides)
+        describe = hook(g, "balance_manifest") or describe_sides
     return {
         "tool": "manoeuvre-sim",
         "version": __version__,
@@ -470,9 +458,8 @@ def summary(res: BalanceResult) -> list[str]:
 
 def tables_module(spec: BalanceSpec):
     """The module that counts a study's games and lays out its tables: the game's
-    ``BALANCE_TABLES`` (a module of ``analyses/``, imported by name), else this one."""
-    name = getattr(spec.game_module(), "BALANCE_TABLES", None)
-    return importlib.import_module(name) if name else sys.modules[__name__]
+    ``BALANCE_TABLES`` (a module of ``analyses/``: ``games.pages_module``), else this one."""
+    return pages_module(spec.game_module(), "BALANCE_TABLES") or sys.modules[__name__]
 
 
 # -------------------------------------------------------------------------------- the result

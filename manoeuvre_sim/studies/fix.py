@@ -48,18 +48,10 @@ The confirmation
     moved"); each target's fixed field rate with a Bonferroni interval over the targets;
     *confirmed* when every target's interval lies in the band.
 
-The game's hooks (optional members of a game module, found with ``getattr``; another issue
-declares them in ``core/games.py``)::
-
-    FIX_EDIT_KINDS: dict[str, tuple[int, int, str]]
-        edit kind -> (default cost of one step, default range in steps, what it changes)
-    fix_edits(side, costs: dict[str, tuple[int, int]]) -> list[tuple[str, str, int]]
-        the candidate edits of a side under ``costs`` (kind -> (cost of a step, range)):
-        (the edit in the game's what-if language, its kind, its cost), each legal by the
-        game's own validation
-    apply_side_edits(side, edits: list[str]) -> tuple[side, list[str]]
-        the side with ``edits`` applied in order, validated by the game's edit code
-        (UsageError when illegal), and the change lines ("WHERE: BEFORE -> AFTER")
+The game's hooks ``FIX_EDIT_KINDS``, ``fix_edits`` and ``apply_side_edits`` (all three or
+none), declared in ``core.games.HOOKS`` and read through ``games.hook``: the edits are in
+the game's what-if language, each legal by the game's own edit code, and their change
+lines read "WHERE: BEFORE -> AFTER".
 
 Python API::
 
@@ -81,7 +73,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import resolve
+from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
@@ -148,7 +140,7 @@ class Player:
         out = {}
         for name in sorted({e.side for e in edits}):
             texts = [e.text for e in edits if e.side == name]
-            out[name] = self.g.apply_side_edits(self.sides[name], texts)[0]
+            out[name] = hook(self.g, "apply_side_edits")(self.sides[name], texts)[0]
         return out
 
     def touches(self, edits: Sequence[Edit], k: int) -> bool:
@@ -443,7 +435,7 @@ def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
     sides = dict(zip(spec.balance.names, spec.balance.sides, strict=True))
     rows = []
     for e in edits:
-        lines = g.apply_side_edits(sides[e.side], [e.text])[1]
+        lines = hook(g, "apply_side_edits")(sides[e.side], [e.text])[1]
         first = lines[0] if lines else e.text
         where, _, change = first.rpartition(": ")
         before, _, after = change.partition(" -> ")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from manoeuvre_sim.core.games import hook
 from manoeuvre_sim.studies.fix_stats import SCORE, _Interrupted, _moments, field_stats, holm
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, play_paired
 from manoeuvre_sim.studies.whatif_tables import paired_row
@@ -39,9 +40,8 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
     sides = dict(zip(names, b.sides, strict=True))
     changed = {}
     for name in sorted({e.side for e in edits}):
-        changed[name] = g.apply_side_edits(sides[name], [e.text for e in edits if e.side == name])[
-            0
-        ]
+        texts = [e.text for e in edits if e.side == name]
+        changed[name] = hook(g, "apply_side_edits")(sides[name], texts)[0]
     variant = {
         i: replace(p, army_a=changed.get(p.army_a.name, p.army_a),
                    army_b=changed.get(p.army_b.name, p.army_b), label="confirm-fixed")

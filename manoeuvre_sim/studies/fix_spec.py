@@ -172,7 +172,7 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
     offered = []
     for name in ed:
         side = spec.sides[names.index(name)]
-        for text, kind, cost in g.fix_edits(side, costs):
+        for text, kind, cost in hook(g, "fix_edits")(side, costs):
             offered.append(Edit(name, text, kind, int(cost)))
     if not offered:
         raise UsageError(f"--edits: no edit of {', '.join(ed)} is allowed (kinds: "

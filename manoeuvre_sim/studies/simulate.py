@@ -5,11 +5,9 @@ of one pairing in tasks of ``block`` games, each a part of the study store as it
 
 What a game's ``simulate`` plays (its pairing, rule options, what decides the games and
 what its output records) is its adapter's ``simulate_plan``, one signature for every game
-(``simulate_plan(side_a, side_b, *, policy_a=None, policy_b=None, params_a=None,
-params_b=None, seed=1, first=0, games=1000, block=5000, threads=0, options=None,
-relax=False, flags=None) -> core.study.SimulatePlan``; a game without one:
-:func:`pairing_plan`); the commands (``simulate``, ``hex simulate``) are front ends over
-:func:`command_spec` and :func:`run_spec`. Game ``i`` is seeded from the pairing's seed and
+(declared in ``core.games.HOOKS``; a game without one: :func:`pairing_plan`); the commands
+(``simulate``, ``hex simulate``) are front ends over :func:`command_spec` and
+:func:`run_spec`. Game ``i`` is seeded from the pairing's seed and
 ``i`` alone, so the frame is one local run's whatever the blocks, the backend or an
 interruption. The one-file output (``--out FILE``, the finished tasks in ``FILE.store/``
 while the run goes) is shared with the tournament (``studies/tournament.py``).
@@ -23,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game, resolve
+from manoeuvre_sim.core.games import get_game, hook, resolve
 from manoeuvre_sim.core.study import (
     Pairing,
     PlayOutcome,
@@ -167,13 +165,13 @@ def plan_of(spec: SimulateSpec) -> SimulatePlan:
 
 def plan(game, side_a: str, side_b: str, **kw) -> SimulatePlan:
     """What ``simulate`` plays of ``game`` (a key or a game module): its adapter's
-    ``simulate_plan(side_a, side_b, **kw)`` (the keywords of the module docstring's
-    signature), else :func:`pairing_plan`."""
+    ``simulate_plan(side_a, side_b, **kw)`` (the keywords ``core.games.HOOKS`` declares),
+    else :func:`pairing_plan`."""
     g = resolve(game)
-    hook = getattr(g, "simulate_plan", None)
-    if hook is None:
+    own = hook(g, "simulate_plan")
+    if own is None:
         return pairing_plan(g, side_a, side_b, **kw)
-    return hook(side_a, side_b, **kw)
+    return own(side_a, side_b, **kw)
 
 
 def run_spec(

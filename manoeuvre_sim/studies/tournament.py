@@ -3,8 +3,7 @@ spec, its command spec, its run and its output file.
 
 Every pair of players (x, y) plays *seats*: pairings of the game in which x and y take the
 two sides, each seat a number of games. Which seats a pair plays is the game's (its
-adapter's ``tournament_plan``, one signature for every game: ``tournament_plan(players,
-games, seed, *, sides=None, options=None) -> core.study.TournamentPlan``): Manoeuvre mirrors
+adapter's ``tournament_plan``, declared in ``core.games.HOOKS``): Manoeuvre mirrors
 each army in both seatings on one seed, Maneuver plays blue against red with the players
 swapped, each seating on its own seed; a game without one: :func:`mirror_plan`. The rest is
 here once: one task per seat through ``study.play`` (so a tournament has the study store,
@@ -15,13 +14,14 @@ games of the pairs that finished, every seat of them, in seat order, and the out
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.core.games import get_game, hook
 from manoeuvre_sim.core.study import (
     Pairing,
     Progress,
@@ -88,8 +88,8 @@ def command_spec(
 def plan(spec: TournamentSpec) -> TournamentPlan:
     """The seats of ``spec``: its game's ``tournament_plan``, or :func:`mirror_plan`."""
     g = get_game(spec.game)
-    hook = getattr(g, "tournament_plan", None) or (lambda *a, **kw: mirror_plan(g, *a, **kw))
-    return hook(list(spec.players), spec.games, spec.seed, sides=spec.sides,
+    own = hook(g, "tournament_plan") or functools.partial(mirror_plan, g)
+    return own(list(spec.players), spec.games, spec.seed, sides=spec.sides,
                 options=spec.options)  # fmt: skip
 
 

@@ -13,32 +13,12 @@ jobs call it), :func:`run_spec`, the manifest (:func:`base_manifest`) and the re
 (:class:`WhatIfResult`: the tables every game has, ``whatif_tables.side_tables``, and the
 paired outcome table per pairing, :meth:`WhatIfResult.pairing_table`). How the pairs of games are
 played and counted is :func:`play_paired` and :class:`Joint` (the fixer plays through them
-too). What differs between games is asked of the game's adapter, each hook optional::
-
-    whatif_command(*args, **options) -> dict
-        the game's command options (its ``whatif`` command's Python names and defaults)
-        -> the fields of :class:`WhatIfSpec` but ``game``: the sides loaded, the variant
-        made (its files read, its ``--set`` edits parsed, validated and applied: a side's
-        by ``apply_side_edits``, the fixer's hook), each bad option one UsageError line;
-        without it, :func:`spec_of`'s keywords
-    whatif_pairings(spec) -> list[Pairing]
-        the base pairings (label ``"base"``); default: every ordered pairing of the sides
-        under each pair of players, seeded from (seed, side a's name, side b's name)
-    whatif_variant_options(spec, where: Path) -> options
-        the variant's rule options, made just before play (``where``: the study's
-        directory, or a scratch one); default ``spec.variant_options`` or the base's
-    whatif_manifest(spec, variant_options, where: Path) -> dict
-        what decides the games (every part of the store carries it); default: the balance
-        study's manifest (``studies.balance.base_manifest``) with the changes
-    whatif_tables(result) -> dict[str, DataFrame]
-        the tables the study writes (``<name>.csv``); default :func:`side_tables`
-    whatif_write(result, out_dir: Path) -> list[Path]
-        the game's own files of the variant, written before the tables (Manoeuvre: each
-        changed army's data)
-    WHATIF_PAGES: str
-        the module of ``analyses/`` with ``summary_lines(result)`` and
-        ``write_pages(result, out_dir, paper) -> list[Path]`` (the summary and the PDF),
-        imported by name when a result is written, as ``REPORT_MODULE`` is by the report
+too). What differs between games is asked of the game's adapter through its optional
+hooks, each declared once (its signature, what it returns, its default) in
+``core.games.HOOKS``: ``whatif_command`` (default :func:`spec_of`), ``whatif_pairings``,
+``whatif_variant_options``, ``whatif_manifest`` (default: the balance study's manifest with
+the changes, :func:`base_manifest`), ``whatif_tables`` (default ``side_tables``),
+``whatif_write`` and ``WHATIF_PAGES`` (the summary and the PDF, ``games.pages_module``).
 
 Python API (any game of the registry; the options are the game's command's)::
 
@@ -55,7 +35,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-import importlib
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -65,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game, resolve
+from manoeuvre_sim.core.games import get_game, hook, pages_module, resolve
 from manoeuvre_sim.core.study import (
     Pairing,
     PlayOutcome,
@@ -275,9 +254,9 @@ class WhatIfSpec:
         """The base pairings (label ``base``): the game's ``whatif_pairings``, else every
         ordered pairing of the sides (i in seat a, j in seat b, i-major) under each pair of
         players, seeded from (seed, side a's name, side b's name)."""
-        hook = getattr(get_game(self.game), "whatif_pairings", None)
-        if hook is not None:
-            return hook(self)
+        own = hook(get_game(self.game), "whatif_pairings")
+        if own is not None:
+            return own(self)
         return [
             Pairing(a, b, pa, pb, pairing_seed(self.seed, a.name, b.name), BASE)
             for pa, pb in self.policies
@@ -357,19 +336,19 @@ def command_spec(game: str, *args, **options) -> WhatIfSpec:
     here): the game's ``whatif_command`` (else :func:`spec_of`), every option checked, every
     side loaded and every edit applied, before any game."""
     g = get_game(game)
-    hook = getattr(g, "whatif_command", None)
-    if hook is None:
+    own = hook(g, "whatif_command")
+    if own is None:
         return spec_of(g, *args, **options)
-    return WhatIfSpec(game=g.KEY, **hook(*args, **options))
+    return WhatIfSpec(game=g.KEY, **own(*args, **options))
 
 
 def command_spec_of(game: str) -> Callable[..., WhatIfSpec]:
     """:func:`command_spec` of ``game`` with the game's options as its signature (what the
     workbench reads to know which options a job of this game takes)."""
     g = get_game(game)
-    hook = getattr(g, "whatif_command", None) or functools.partial(spec_of, g)
+    command = hook(g, "whatif_command") or functools.partial(spec_of, g)
 
-    @functools.wraps(hook)
+    @functools.wraps(command)
     def build(*args, **options) -> WhatIfSpec:
         return command_spec(g.KEY, *args, **options)
 
@@ -380,9 +359,9 @@ def base_manifest(g, spec: WhatIfSpec, variant_options, where: Path | None = Non
     """What decides the games (every part of the store carries it; a resumed run must
     match it): the game's ``whatif_manifest``, else the balance study's manifest with the
     changes and the variant's data hash."""
-    hook = getattr(g, "whatif_manifest", None)
-    if hook is not None:
-        return hook(spec, variant_options, where)
+    own = hook(g, "whatif_manifest")
+    if own is not None:
+        return own(spec, variant_options, where)
     from manoeuvre_sim.core.study import PolicySpec
     from manoeuvre_sim.studies import balance as B
 
@@ -397,12 +376,6 @@ def base_manifest(g, spec: WhatIfSpec, variant_options, where: Path | None = Non
         "changes": list(spec.changes),
         "variant_data_hash": g.data_hash([*changed, *spec.sides], variant_options),
     }
-
-
-def _pages(g):
-    """The game's ``WHATIF_PAGES`` module (its summary and PDF), or None."""
-    name = getattr(g, "WHATIF_PAGES", None)
-    return importlib.import_module(name) if name else None
 
 
 @dataclass
@@ -470,7 +443,7 @@ class WhatIfResult:
         return out
 
     def summary(self) -> list[str]:
-        pages = _pages(get_game(self.spec.game))
+        pages = pages_module(get_game(self.spec.game), "WHATIF_PAGES")
         return pages.summary_lines(self) if pages is not None else summary_lines(self)
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
@@ -482,12 +455,11 @@ class WhatIfResult:
         g = get_game(self.spec.game)
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        hook = getattr(g, "whatif_write", None)
-        written = list(hook(self, out)) if hook is not None else []
+        written = list(hook(g, "whatif_write")(self, out))
         written += [write_csv(df, out / f"{name}.csv") for name, df in self.tables.items()]
         written.append(write_json(out / "manifest.json", self.manifest))
         written.append(write_text(out / "summary.txt", "\n".join(self.summary()) + "\n"))
-        pages = _pages(g)
+        pages = pages_module(g, "WHATIF_PAGES")
         if pages is not None:
             written += pages.write_pages(self, out, paper)
         return written
@@ -520,9 +492,9 @@ def _run(spec, out_dir, where, progress, backend, resume, boot, command) -> What
     from manoeuvre_sim.studies.balance import make_store
 
     g = get_game(spec.game)
-    hook = getattr(g, "whatif_variant_options", None)
-    if hook is not None:
-        v_options = hook(spec, where)
+    own = hook(g, "whatif_variant_options")
+    if own is not None:
+        v_options = own(spec, where)
     else:
         v_options = spec.variant_options if spec.variant_options is not None else spec.options
     manifest = base_manifest(g, spec, v_options, where)
@@ -558,7 +530,7 @@ def _run(spec, out_dir, where, progress, backend, resume, boot, command) -> What
         manifest["command"] = command
     res = WhatIfResult(spec, {}, manifest, games, joint.counts, base, out.interrupted, store,
                        identical)  # fmt: skip
-    tables = getattr(g, "whatif_tables", None)
+    tables = hook(g, "whatif_tables")
     res.tables = tables(res) if tables is not None else side_tables(res, boot=boot)
     return res
 

@@ -57,7 +57,11 @@ def test_the_built_in_games_hooks_are_of_their_declared_form(key):
     g = G.get_game(key)  # checked() ran: each hook it defines passed
     defined = {n for n in G.HOOKS if hasattr(g, n)}
     assert {"policy_cost", "WARMUP", "warmup_kernel", "STUDY_KINDS", "REPORT_MODULE",
-            "NUMBA_CACHE", "tournament_plan", "simulate_plan", "rebuild_trace"} <= defined  # fmt: skip
+            "NUMBA_CACHE", "tournament_plan", "simulate_plan", "rebuild_trace",
+            "balance_command", "balance_manifest", "BALANCE_SIDES", "BALANCE_TABLES",
+            "whatif_command", "whatif_manifest", "WHATIF_PAGES", "OWN_STUDIES"} <= defined  # fmt: skip
+    assert G.pages_module(g, "BALANCE_TABLES").__name__ == g.BALANCE_TABLES
+    assert G.pages_module(g, "WHATIF_PAGES").__name__ == g.WHATIF_PAGES
 
 
 def test_the_coin_game_is_checked_with_its_hooks():
@@ -71,6 +75,11 @@ def test_a_hook_missing_takes_its_declared_default():
     assert G.hook(g, "STUDY_KINDS") == () and G.hook(g, "WARMUP") == {}
     assert G.hook(g, "OWN_STUDIES") == {} and G.hook(g, "REPORT_MODULE") is None
     assert G.hook(g, "balance_cells") is None and G.hook(g, "rebuild_trace") is None
+    assert G.hook(g, "BALANCE_SIDES") == {} and G.hook(g, "BALANCE_GAMES") is None
+    assert G.hook(g, "whatif_write")(None, None) == []  # no files of its own
+    assert G.pages_module(g, "BALANCE_TABLES") is None
+    with pytest.raises(ValueError, match="'OWN_STUDIES' is not a hook of games.HOOKS naming"):
+        G.pages_module(g, "OWN_STUDIES")
     with pytest.raises(ValueError, match="'policy_costs' is not a hook"):
         G.hook(g, "policy_costs")
 
@@ -86,6 +95,25 @@ def test_a_hook_missing_takes_its_declared_default():
         ("NUMBA_CACHE", ("coin-",), "expected a (prefix, folder or None) tuple of str"),
         ("FIX_EDIT_KINDS", {"heads": (1, 4)}, "expected a dict of str -> (int, int, str)"),
         ("rebuild_trace", "rebuild", "expected a function, got str"),
+        ("BALANCE_GAMES", 0, "expected a positive int, got int"),
+        ("BALANCE_SIDES", {"flag": 2}, "expected a dict of flag, one, fewer (str) and least"),
+        ("BALANCE_TABLES", "analyses/balance.py", "expected a module's dotted name"),
+        ("WHATIF_PAGES", None, "expected a module's dotted name"),
+        (
+            "tournament_plan",
+            lambda players, games, seed, *, options=None: None,
+            "expected a function taking the keywords sides, options, got function",
+        ),
+        (
+            "simulate_plan",
+            lambda side_a, side_b, *, options=None: None,
+            "expected a function taking the keywords policy_a, policy_b",
+        ),
+        (
+            "apply_side_edits",
+            lambda side, edits: (side, []),
+            "expected a function taking the keywords relax, got function",
+        ),
     ],
 )
 def test_a_hook_of_the_wrong_form_is_one_line_naming_the_game_and_the_hook(name, value, expected):

@@ -137,8 +137,9 @@ def fix_edits(side: Coin, costs) -> list[tuple[str, str, int]]:
     return out
 
 
-def apply_side_edits(side: Coin, edits) -> tuple[Coin, list[str]]:
-    """The coin with ``NAME/heads=V`` edits applied in order, and the change lines."""
+def apply_side_edits(side: Coin, edits, *, relax: bool = False) -> tuple[Coin, list[str]]:
+    """The coin with ``NAME/heads=V`` edits applied in order, and the change lines
+    (``relax``: nothing to relax, a coin has no rules of its own)."""
     lines = []
     for edit in edits:
         path, _, value = edit.rpartition("=")
