@@ -16,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
-from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.patches import RegularPolygon  # noqa: E402
 
@@ -27,7 +27,7 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     page_rect,
     write_study_pdf,
 )
-from manoeuvre_sim.analyses.hexgame.replay_pdf import SIDE_TINT, hex_centre  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.replay_pdf import hex_centre, nation_hexes  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
 HOW_TO_READ = (
@@ -42,19 +42,13 @@ HOW_TO_READ = (
 def capital_map(table, ax, who: str, grid, hexes, overall: float, few: int) -> object:
     """The map of ``who`` (``first``/``second``)'s Capital hexes on ``ax``; returns the
     ScalarMappable for a colour bar."""
-    from manoeuvre_sim.hexgame.scenario import H_SIDE
 
     t = table[table["capital"] == who].set_index("hex")
     seen = t[t["games"] >= few]["first_win_rate"]
     span = max(0.05, float((seen - overall).abs().max()) if len(seen) else 0.05)
     norm = TwoSlopeNorm(vcenter=overall, vmin=max(0.0, overall - span) - 1e-9,
                         vmax=min(1.0, overall + span) + 1e-9)  # fmt: skip
-    base, fills = [], []
-    for h in range(grid.n):
-        c, r = grid.col_row(h)
-        base.append(RegularPolygon(hex_centre(c, r), 6, radius=1.0, orientation=math.pi / 6))
-        fills.append(SIDE_TINT[hexes[h, H_SIDE]])
-    ax.add_collection(PatchCollection(base, facecolor=fills, edgecolor="#bbbbbb", lw=0.4))
+    nation_hexes(ax, grid, hexes, "#bbbbbb", 0.4)
     for h in range(grid.n):
         lab = grid.label(h)
         x, y = hex_centre(*grid.col_row(h))
