@@ -201,3 +201,12 @@ def stamp_chart(fig, stamp: str | None) -> None:
     w, h = fig.get_size_inches()
     fig.text(0.09, 0.035, stamp, fontsize=6.5, color="0.3")
     fig.text(0.96, 0.035, f"{w:.2f} x {h:.2f} in", fontsize=6.5, color="0.3", ha="right")
+
+
+def legend_above(ax, handles, fontsize: float = 7.5, **kw):
+    """A legend of ``handles`` in one row above the axes, flush with its left edge and
+    unframed, as every chart of the reports has it (``kw``: more of matplotlib's legend
+    options, ``ncol`` among them); returns the Legend."""
+    style = {"loc": "lower left", "bbox_to_anchor": (0.0, 1.0), "ncol": len(handles),
+             "frameon": False, "fontsize": fontsize, "borderaxespad": 0.2, **kw}  # fmt: skip
+    return ax.legend(handles=handles, **style)

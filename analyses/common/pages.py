@@ -60,6 +60,17 @@ def page_title(fig, title: str, subtitle: str = "") -> float:
     return MARGIN_T + 0.55
 
 
+def page_head(fig, title: str, subtitle: str, lines: Sequence[str], gap: float = 0.05, **text):
+    """A page's title and subtitle (:func:`page_title`) and, ``gap`` inches beneath, its
+    ``lines`` of text (how to read the page; 7.5 pt, line spacing 1.35 unless ``text`` says
+    otherwise); returns the inches the title used from the top, as ``page_title`` does."""
+    _, h = fig.get_size_inches()
+    top = page_title(fig, title, subtitle)
+    style = {"fontsize": 7.5, "va": "top", "linespacing": 1.35, **text}
+    page_text(fig, MARGIN_L, h - top - gap, "\n".join(lines), **style)
+    return top
+
+
 def _footer_lines(provenance: Mapping[str, str], policy: str | None) -> list[str]:
     prov = dict(provenance)
     if policy is not None and "policy" in prov:
@@ -103,18 +114,7 @@ def _footer(fig, provenance: Mapping[str, str], policy: str | None, n: int, m: i
 
 def text_page(title: str, lines: Sequence[str]) -> Page:
     def draw(fig) -> None:
-        _, h = fig.get_size_inches()
-        top = page_title(fig, title)
-        page_text(
-            fig,
-            MARGIN_L,
-            h - top - 0.15,
-            "\n".join(lines),
-            fontsize=7.5,
-            family="monospace",
-            va="top",
-            linespacing=1.3,
-        )
+        page_head(fig, title, "", lines, gap=0.15, family="monospace", linespacing=1.3)
 
     return draw
 
@@ -134,8 +134,18 @@ def text_pages(title: str, lines: Sequence[str], paper: str) -> list[Page]:
     return [text_page(title, chunk) for chunk in chunks]
 
 
-def write_study_pdf(path, pages: list[tuple[Page, str | None]], provenance, paper, title) -> Path:
-    """Write ``pages`` (draw, policy shown in the footer) footed with one ``provenance``."""
+def write_study_pdf(
+    path,
+    pages: list[tuple[Page, str | None]],
+    provenance,
+    paper,
+    title,
+    summary: Sequence[str] = (),
+    summary_title: str = "Summary",
+) -> Path:
+    """Write ``pages`` (draw, policy shown in the footer), then the ``summary`` lines as text
+    pages headed ``summary_title``, all footed with one ``provenance``."""
+    pages = [*pages, *((p, None) for p in text_pages(summary_title, summary, paper) if summary)]
     return write_pages(path, [(d, provenance, p) for d, p in pages], paper, title)
 
 
@@ -149,18 +159,36 @@ def write_pages(
     """Write a PDF of ``pages`` atomically: each (draw, provenance of its footer, policy in
     the footer or None), numbered "page n of m"; return its path. ``progress(n)`` after
     page n."""
-    size = page_size(paper)
+    tool = next((str(p.get("tool")) for _, p, _ in pages if p.get("tool")), "manoeuvre-sim")
+
+    def footed(n: int, draw: Page, provenance, policy) -> Page:
+        def page(fig) -> None:
+            draw(fig)
+            _footer(fig, provenance, policy, n, len(pages))
+
+        return page
+
+    draws = [footed(n, *page) for n, page in enumerate(pages, start=1)]
+    return write_figures(path, draws, page_size(paper), {"Title": title, "Creator": tool}, progress)
+
+
+def write_figures(
+    path,
+    draws: Sequence[Page],
+    size: tuple[float, float],
+    meta: Mapping[str, str],
+    progress: Callable[[int], None] | None = None,
+) -> Path:
+    """Write a PDF atomically, a page of ``size`` inches drawn by each of ``draws``, with the
+    document ``meta`` (Title, Creator); return its path. ``progress(n)`` after page n."""
     path = Path(path)
     tmp = temp_beside(path)
-    tool = next((str(p.get("tool")) for _, p, _ in pages if p.get("tool")), "manoeuvre-sim")
-    meta = {"Title": title, "Creator": tool}
     try:
-        with PdfPages(tmp, metadata=meta) as pdf:
-            for n, (draw, provenance, policy) in enumerate(pages, start=1):
+        with PdfPages(tmp, metadata=dict(meta)) as pdf:
+            for n, draw in enumerate(draws, start=1):
                 fig = plt.figure(figsize=size)
                 try:
                     draw(fig)
-                    _footer(fig, provenance, policy, n, len(pages))
                     pdf.savefig(fig)
                 finally:
                     plt.close(fig)

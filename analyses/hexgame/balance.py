@@ -58,9 +58,9 @@ def build(spec: BalanceSpec, count: Counter, manifest: dict, played, *,
 
 
 def pdf(res: BalanceResult, path: str | Path, paper: str = "a4") -> Path:
-    from manoeuvre_sim.analyses.hexgame.variants_pdf import write_variants_pdf
+    from manoeuvre_sim.analyses.hexgame.balance_pdf import write_balance_pdf
 
-    return write_variants_pdf(path, res, paper=paper)
+    return write_balance_pdf(path, res, paper=paper)
 
 
 def kept_games(kept: list[pd.DataFrame], keep=KEEP) -> pd.DataFrame:

@@ -1,5 +1,5 @@
 """When the Capital fell in a variant study, as its "When did the Capital fall?" figures
-show it (the PDF's :func:`~manoeuvre_sim.analyses.hexgame.variants_pdf.capital_fell_lines`
+show it (the PDF's :func:`~manoeuvre_sim.analyses.hexgame.balance_pdf.capital_fell_lines`
 and the workbench's study page): read from the study's ``capital_fell`` table.
 
 A module of its own so that both import it without importing the study (``variants``,

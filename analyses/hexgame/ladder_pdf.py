@@ -7,23 +7,19 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
-matplotlib.use("Agg")
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
-
-from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (
     MARGIN_L,
+    page_head,
     page_rect,
     page_text,
-    page_title,
-    text_pages,
     write_study_pdf,
 )
-from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.study_footer import study_footer
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 HOW_TO_READ = (
     "Each dot is one rung of the ladder: the favoured side's score (a win 1, a draw 1/2) when "
@@ -78,14 +74,15 @@ def ladder_page(ladder: pd.DataFrame, fit: dict, manifest: dict, summary: list[s
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = page_title(
+        how = textwrap.wrap(f"{favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)
+        top = page_head(
             fig,
             "The handicap ladder: which handicap makes the game even?",
             f"{GAME_TITLE}; border {border}, first player {manifest.get('first', '?')}, "
             f"players {', '.join(manifest['policies'])}",
+            how,
+            fontsize=8,
         )
-        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(f"{favoured.capitalize()} handicapped, {order}. " + HOW_TO_READ, 110)),
-              fontsize=8, va="top", linespacing=1.35)  # fmt: skip
         ax = page_rect(
             fig, MARGIN_L + 0.5, h * 0.38, w - 2 * MARGIN_L - 0.7, h - top - 1.1 - h * 0.38
         )
@@ -98,23 +95,12 @@ def ladder_page(ladder: pd.DataFrame, fit: dict, manifest: dict, summary: list[s
 
 
 def provenance(manifest: dict) -> dict[str, str]:
-    return {
-        "tool": f"manoeuvre-sim {manifest['version']}",
-        "game": "Maneuver (rules 001)",
-        "rules": manifest["rules_version"],
-        "scenario": f"{manifest['scenario']} sha256 {manifest['scenario_sha256'][:16]}",
-        "seed": str(manifest["seed"]),
-        "games": f"{manifest.get('games', 0):,}"
-        + (", interrupted" if manifest.get("interrupted") else ""),
-        "players": ", ".join(manifest["policies"]),
-        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
-    }
+    """The footer of every page."""
+    return study_footer(manifest)
 
 
 def write_ladder_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_ladder.pdf`` atomically: the ladder page, then the summary."""
     pages = [(ladder_page(res.ladder, res.fit, res.manifest, res.summary()), None)]
-    pages.extend((p, None) for p in text_pages("Summary", res.summary(), paper))
-    return write_study_pdf(
-        path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: handicap ladder"
-    )
+    return write_study_pdf(path, pages, provenance(res.manifest), paper,
+                           f"{GAME_TITLE}: handicap ladder", res.summary())  # fmt: skip

@@ -12,7 +12,6 @@ are, so a report can draw it too.
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,14 +20,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
 from manoeuvre_sim.analyses.common.chart_style import stamp_chart, text_colour  # noqa: E402
-from manoeuvre_sim.analyses.common.pages import PAPER_INCHES  # noqa: E402
-from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import PAPER_INCHES, write_figures  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION  # noqa: E402
 from manoeuvre_sim.hexgame.crt import RESULT_MEANING, RESULT_NAMES  # noqa: E402
 from manoeuvre_sim.hexgame.odds import result_table  # noqa: E402
@@ -195,19 +191,6 @@ def write_hex_odds_chart(
         f"(no simulation, no seed), {date.isoformat()} — print at 100% "
         f"({'A4' if paper == 'a4' else 'US Letter'})"
     )
-    path = Path(path)
-    tmp = temp_beside(path)
     meta = {"Title": f"{GAME_TITLE}: combat odds", "Creator": f"manoeuvre-sim {__version__}"}
-    try:
-        with PdfPages(tmp, metadata=meta) as pdf:
-            fig = plt.figure(figsize=size)
-            try:
-                results_page(differences, stamp)(fig)
-                pdf.savefig(fig)
-            finally:
-                plt.close(fig)
-        os.replace(tmp, path)  # never leave a half-written PDF behind
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_figures(path, [results_page(differences, stamp)], size, meta)
     return 1

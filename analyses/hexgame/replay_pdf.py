@@ -36,14 +36,19 @@ def hex_centre(col: int, row: int) -> tuple[float, float]:
     return 1.5 * col, math.sqrt(3) * (row + 0.5 * (col & 1))
 
 
+def nation_hexes(ax, grid, hexes, edgecolor: str, lw: float) -> None:
+    """Every hex of ``grid`` on ``ax``, tinted by the nation it lies in (``SIDE_TINT``; the
+    scenario's ``hexes`` table gives each hex's side)."""
+    cells = [grid.col_row(h) for h in range(grid.n)]
+    patches = [RegularPolygon(hex_centre(c, r), 6, radius=1.0, orientation=math.pi / 6)
+               for c, r in cells]  # fmt: skip
+    colours = [SIDE_TINT[hexes[h, H_SIDE]] for h in range(grid.n)]
+    ax.add_collection(PatchCollection(patches, facecolor=colours, edgecolor=edgecolor, lw=lw))
+
+
 def _board(ax, rep, sec, hexes) -> None:
     g = rep.grid
-    patches, colours = [], []
-    for h in range(g.n):
-        c, r = g.col_row(h)
-        patches.append(RegularPolygon(hex_centre(c, r), 6, radius=1.0, orientation=math.pi / 6))
-        colours.append(SIDE_TINT[hexes[h, H_SIDE]])
-    ax.add_collection(PatchCollection(patches, facecolor=colours, edgecolor="#999999", lw=0.5))
+    nation_hexes(ax, g, hexes, "#999999", 0.5)
     cells = sec.board.cells()
     for h in range(g.n):
         x, y = hex_centre(*g.col_row(h))

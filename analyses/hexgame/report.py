@@ -4,7 +4,7 @@ The report finds this module through the game registry (``hexgame/adapter.py``:
 ``REPORT_MODULE``) when a ``--from`` directory's manifest names the game ``hex``. It reads
 back what ``hex balance``, ``hex ladder``, ``hex setup`` and ``hex whatif`` wrote
 (``manifest.json``, the CSV tables, ``fit.json``, ``summary.txt``) and lays out the game's
-section with each study's own page functions (:func:`hex_variants_pdf.variant_pages`,
+section with each study's own page functions (:func:`hex_balance_pdf.variant_pages`,
 :func:`hex_ladder_pdf.ladder_page`, :func:`hex_setup_pdf.setup_pages`,
 :func:`hex_whatif_pdf.whatif_page`) and the results-table chart
 (:func:`hex_odds_chart.results_page`): nothing is recomputed. It adds the game's cover
@@ -95,13 +95,13 @@ class HexStudy:
     @property
     def provenance(self) -> dict[str, str]:
         """The footer of the study's pages, as its own PDF has it."""
+        from manoeuvre_sim.analyses.hexgame import balance_pdf as hex_balance_pdf
         from manoeuvre_sim.analyses.hexgame import ladder_pdf as hex_ladder_pdf
         from manoeuvre_sim.analyses.hexgame import setup_pdf as hex_setup_pdf
-        from manoeuvre_sim.analyses.hexgame import variants_pdf as hex_variants_pdf
         from manoeuvre_sim.analyses.hexgame import whatif_pdf as hex_whatif_pdf
 
         foot = {
-            "hex balance": hex_variants_pdf.provenance,
+            "hex balance": hex_balance_pdf.provenance,
             "hex ladder": hex_ladder_pdf.provenance,
             "hex setup": hex_setup_pdf.setup_provenance,
             "hex whatif": hex_whatif_pdf.provenance,
@@ -181,14 +181,14 @@ def load_study(path: Path, manifest: dict) -> HexStudy:
 
 def study_section(study: HexStudy, paper: str) -> Section:
     """The study's own pages (as its command draws them), then its summary."""
+    from manoeuvre_sim.analyses.hexgame import balance_pdf as hex_balance_pdf
     from manoeuvre_sim.analyses.hexgame import ladder_pdf as hex_ladder_pdf
     from manoeuvre_sim.analyses.hexgame import setup_pdf as hex_setup_pdf
-    from manoeuvre_sim.analyses.hexgame import variants_pdf as hex_variants_pdf
     from manoeuvre_sim.analyses.hexgame import whatif_pdf as hex_whatif_pdf
 
     f, m = study.frames, study.manifest
     if study.kind == "hex balance":
-        pages = hex_variants_pdf.variant_pages(f)
+        pages = hex_balance_pdf.variant_pages(f)
     elif study.kind == "hex ladder":
         pages = [(hex_ladder_pdf.ladder_page(f["ladder"], study.fit, m, study.summary),
                   "The ladder and its even point k*")]  # fmt: skip

@@ -8,6 +8,7 @@ odd-q, its ``hex_centre``); nothing is computed here beyond laying the rows out.
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -15,20 +16,18 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
-from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.patches import RegularPolygon  # noqa: E402
 
 from manoeuvre_sim.analyses.common.chart_style import WIN_RATE_CMAP, text_colour  # noqa: E402
 from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_L,
+    page_head,
     page_rect,
-    page_text,
-    page_title,
-    text_pages,
     write_study_pdf,
 )
-from manoeuvre_sim.analyses.hexgame.replay_pdf import SIDE_TINT, hex_centre  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.replay_pdf import hex_centre, nation_hexes  # noqa: E402
 from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
 
 HOW_TO_READ = (
@@ -43,19 +42,13 @@ HOW_TO_READ = (
 def capital_map(table, ax, who: str, grid, hexes, overall: float, few: int) -> object:
     """The map of ``who`` (``first``/``second``)'s Capital hexes on ``ax``; returns the
     ScalarMappable for a colour bar."""
-    from manoeuvre_sim.hexgame.scenario import H_SIDE
 
     t = table[table["capital"] == who].set_index("hex")
     seen = t[t["games"] >= few]["first_win_rate"]
     span = max(0.05, float((seen - overall).abs().max()) if len(seen) else 0.05)
     norm = TwoSlopeNorm(vcenter=overall, vmin=max(0.0, overall - span) - 1e-9,
                         vmax=min(1.0, overall + span) + 1e-9)  # fmt: skip
-    base, fills = [], []
-    for h in range(grid.n):
-        c, r = grid.col_row(h)
-        base.append(RegularPolygon(hex_centre(c, r), 6, radius=1.0, orientation=math.pi / 6))
-        fills.append(SIDE_TINT[hexes[h, H_SIDE]])
-    ax.add_collection(PatchCollection(base, facecolor=fills, edgecolor="#bbbbbb", lw=0.4))
+    nation_hexes(ax, grid, hexes, "#bbbbbb", 0.4)
     for h in range(grid.n):
         lab = grid.label(h)
         x, y = hex_centre(*grid.col_row(h))
@@ -113,13 +106,10 @@ def map_page(table, manifest: dict, who: str, grid, hexes):
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = page_title(fig, f"Where the {who} player's Capital stood", sub)
         text = HOW_TO_READ.format(whose=f"the {who} player's", warm="blue", cool="orange",
                                   overall=f"{100 * rate:.1f} %", few=few)  # fmt: skip
-        import textwrap
-
-        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(text, 120)), fontsize=7.5,
-              va="top", color="0.2")  # fmt: skip
+        top = page_head(fig, f"Where the {who} player's Capital stood", sub,
+                        textwrap.wrap(text, 120), color="0.2", linespacing=None)  # fmt: skip
         ax = page_rect(fig, MARGIN_L, 1.3, w - MARGIN_L - 1.4, h - top - 2.1)
         sm = capital_map(table, ax, who, grid, hexes, rate, few)
         cax = page_rect(fig, w - 1.1, 2.5, 0.18, h - top - 4.5)
@@ -148,7 +138,7 @@ def setup_pages(table, manifest: dict, scenario) -> list[tuple[object, str]]:
 
 def setup_provenance(manifest: dict) -> dict[str, str]:
     """The footer of the study's pages (the variant study's, with its games)."""
-    from manoeuvre_sim.analyses.hexgame.variants_pdf import provenance
+    from manoeuvre_sim.analyses.hexgame.balance_pdf import provenance
 
     m = dict(manifest)
     m.setdefault("games_per_pairing_reached", {"min": m["games"], "max": m["games"]})
@@ -158,6 +148,5 @@ def setup_provenance(manifest: dict) -> dict[str, str]:
 def write_setup_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_setup.pdf`` atomically: the two maps and the summary."""
     pages = [(d, None) for d, _ in setup_pages(res.hexes, res.manifest, res.spec.load_scenario())]
-    pages.extend((p, None) for p in text_pages("Summary", res.summary(), paper))
     return write_study_pdf(path, pages, setup_provenance(res.manifest), paper,
-                  f"{GAME_TITLE}: where the Capital stands")  # fmt: skip
+                           f"{GAME_TITLE}: where the Capital stands", res.summary())  # fmt: skip

@@ -10,22 +10,19 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
-matplotlib.use("Agg")
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
-
-from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import (
     MARGIN_L,
+    page_head,
     page_rect,
     page_text,
-    page_title,
     write_study_pdf,
 )
-from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.study_footer import study_footer
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 ALL = "all"
 CHANGES = (
@@ -117,12 +114,11 @@ def whatif_page(whatif: pd.DataFrame, manifest: dict):
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = page_title(fig, "What changes with the variant?", GAME_TITLE)
         m = manifest
         edits = "; ".join(m.get("edits") or []) or f"the file {m['variant_scenario_file']}"
         head = f"Variant: {edits}." + (" Identical to the base." if m["identical"] else "")
-        text = "\n".join(textwrap.wrap(head, 118) + textwrap.wrap(HOW_TO_READ, 118))
-        page_text(fig, MARGIN_L, h - top - 0.05, text, fontsize=7.5, va="top", linespacing=1.35)
+        how = textwrap.wrap(head, 118) + textwrap.wrap(HOW_TO_READ, 118)
+        top = page_head(fig, "What changes with the variant?", GAME_TITLE, how)
         rows = len(whatif)
         height = min(h - top - 3.0, max(2.6, 0.5 * rows + 0.6))
         y0 = h - top - 1.6 - height
@@ -143,20 +139,9 @@ def whatif_page(whatif: pd.DataFrame, manifest: dict):
 
 def provenance(manifest: dict) -> dict[str, str]:
     """The footer of the page."""
-    games = f"{manifest.get('games', 0):,}" + (
-        ", interrupted" if manifest.get("interrupted") else ""
-    )
-    return {
-        "tool": f"manoeuvre-sim {manifest['version']}",
-        "game": "Maneuver (rules 001)",
-        "rules": manifest["rules_version"],
-        "scenario": f"base sha256 {manifest['base_scenario_sha256'][:12]}, variant "
-        f"{manifest['variant_scenario_sha256'][:12]}",
-        "seed": str(manifest["seed"]),
-        "games": games,
-        "players": ", ".join(manifest["policies"]),
-        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
-    }
+    scenarios = (f"base sha256 {manifest['base_scenario_sha256'][:12]}, variant "
+                 f"{manifest['variant_scenario_sha256'][:12]}")  # fmt: skip
+    return study_footer(manifest, scenario=scenarios)
 
 
 def write_whatif_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:

@@ -23,11 +23,11 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_L,
     MARGIN_T,
     Page,
+    page_head,
     page_rect,
     page_size,
     page_text,
     page_title,
-    text_pages,
     write_study_pdf,
 )
 from manoeuvre_sim.analyses.manoeuvre import charts  # noqa: E402
@@ -145,12 +145,9 @@ def write_balance_pdf(
     pages: list[tuple[Page, str | None]] = [
         (d, p) for d, p, _ in balance_pages(shown, status=status)
     ]
-    if summary_lines:
-        pages.extend(
-            (p, None) for p in text_pages(_titled("Summary", status), summary_lines, paper)
-        )
     title = _titled("Manoeuvre balance report", status)
-    return write_study_pdf(path, pages, provenance, paper, title)
+    return write_study_pdf(path, pages, provenance, paper, title, summary_lines or (),
+                           _titled("Summary", status))  # fmt: skip
 
 
 def balance_pages(
@@ -282,9 +279,8 @@ def write_whatif_pdf(
     with ``summary_lines``, a monospace text page. ``paper``: ``'a4'`` or ``'letter'``."""
     page_size(paper)
     pages: list[tuple[Page, str | None]] = [(whatif_page(whatif, changes), None)]
-    if summary_lines:
-        pages.extend((p, None) for p in text_pages("Summary", summary_lines, paper))
-    return write_study_pdf(path, pages, provenance, paper, "Manoeuvre what-if report")
+    return write_study_pdf(path, pages, provenance, paper, "Manoeuvre what-if report",
+                           summary_lines or ())  # fmt: skip
 
 
 def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = "") -> Page:
@@ -293,22 +289,16 @@ def whatif_page(whatif: pd.DataFrame, changes: Sequence[str] = (), title: str = 
 
     def page(fig) -> None:
         w, h = fig.get_size_inches()
-        top = page_title(
-            fig,
-            title or "Manoeuvre — what if",
-            "the variant's win rates against the base run",
-        )
         lines = ["Changes applied:"]
         for change in changes or ["(none listed)"]:
             wrapped = textwrap.wrap(str(change), 110) or [""]
             lines += ["  • " + wrapped[0]] + ["    " + x for x in wrapped[1:]]
-        page_text(
+        top = page_head(
             fig,
-            MARGIN_L,
-            h - top - 0.05,
-            "\n".join(lines),
+            title or "Manoeuvre — what if",
+            "the variant's win rates against the base run",
+            lines,
             fontsize=8.5,
-            va="top",
             linespacing=1.45,
         )
         top += 0.25 + 0.2 * len(lines) + 0.45

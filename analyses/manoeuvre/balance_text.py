@@ -54,6 +54,12 @@ def setup_text(manifest: dict) -> str:
     return describe_setup(o.get("setup", "random"), o.get("fixed_map"), o.get("fixed_rot"))
 
 
+def setup_note(manifest: dict) -> list[str]:
+    """The summary's line on a set-up that is not the default (:func:`setup_text`), or none."""
+    setup = setup_text(manifest)
+    return [f"{setup} — not the default random set-up (docs/game-options.md)"] if setup else []
+
+
 def _pct(x: float) -> str:
     return "  n/a" if not np.isfinite(x) else f"{100 * x:5.1f}"
 
@@ -100,9 +106,7 @@ def _study_lines(res) -> list[str]:
         + f" per ordered pairing), seed {man['seed']}, rules {man['rules_version']}, "
         f"data {man['data_hash']}"
     )
-    setup = setup_text(man)
-    if setup:
-        out.append(f"{setup} — not the default random set-up (docs/game-options.md)")
+    out += setup_note(man)
     if res.interrupted:
         out.append(
             f"{interrupted_status(man)}: the tables cover the games finished before the stop"

@@ -21,6 +21,7 @@ from matplotlib.patches import Patch, Rectangle  # noqa: E402
 from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
     axes_inches,
     column_head,
+    legend_above,
     pct_text,
     percent_axis,
     row_note,
@@ -244,17 +245,12 @@ def _value_axis(ax, rows: pd.DataFrame, metric: str, xlabel: str) -> None:
     ax.tick_params(axis="x", labelsize=7.5)
     ax.grid(axis="x", color="0.88", lw=0.6)
     ax.set_axisbelow(True)
-    ax.legend(
-        handles=[
+    legend_above(
+        ax,
+        [
             Patch(facecolor=_CARD_CLEAR, edgecolor="0.25", lw=0.5, label="interval clear of 0"),
             Patch(facecolor=_CARD_UNCLEAR, edgecolor="0.25", lw=0.5, label="interval includes 0"),
         ],
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.0),
-        ncol=2,
-        frameon=False,
-        fontsize=7.5,
-        borderaxespad=0.2,
         handlelength=1.6,
         handletextpad=0.4,
     )
@@ -463,14 +459,9 @@ def _notes_and_legend(ax, renderer, handles: list) -> list:
                 zorder=3,
             )
         )
-    legend = ax.legend(
-        handles=handles,
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.0),
-        ncol=len(handles),
-        frameon=False,
-        fontsize=7.5,
-        borderaxespad=0.2,
+    legend = legend_above(
+        ax,
+        handles,
         handletextpad=0.3,
         columnspacing=1.0,
     )

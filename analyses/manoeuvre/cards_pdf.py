@@ -28,7 +28,6 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     page_size,
     page_text,
     page_title,
-    text_pages,
     write_study_pdf,
 )
 from manoeuvre_sim.analyses.manoeuvre import card_charts  # noqa: E402
@@ -150,9 +149,8 @@ def write_cards_pdf(
     pages: list[tuple[Page, str | None]] = [
         (d, None) for d, _ in card_pages(cards, army=army, against=against, paper=paper)
     ]
-    if summary_lines:
-        pages.extend((p, None) for p in text_pages("Summary", summary_lines, paper))
-    return write_study_pdf(path, pages, provenance, paper, f"Manoeuvre card value — {army}")
+    return write_study_pdf(path, pages, provenance, paper, f"Manoeuvre card value — {army}",
+                           summary_lines or ())  # fmt: skip
 
 
 def card_pages(

@@ -33,6 +33,7 @@ from manoeuvre_sim.analyses.common.chart_style import (  # noqa: E402
     fifty_line,
     hatch_style,
     interval_text,
+    legend_above,
     one_policy,
     pct_text,
     percent_axis,
@@ -147,17 +148,12 @@ def first_player(first_player: pd.DataFrame, ax, policy: str | None = None):
     highs = np.r_[rows["ci_high_first"], rows["ci_high_second"]]
     percent_axis(ax, "win rate — whisker: 95 % interval", *span_limits(lows, highs))
     fifty_line(ax)
-    ax.legend(
-        handles=[
+    legend_above(
+        ax,
+        [
             Line2D([], [], marker="o", ls="none", mfc="0.1", mec="0.1", label="moving first"),
             Line2D([], [], marker="s", ls="none", mfc="white", mec="0.1", label="moving second"),
         ],
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.0),
-        ncol=2,
-        frameon=False,
-        fontsize=7.5,
-        borderaxespad=0.2,
         handletextpad=0.3,
     )
     ax.set_ylim(n - 0.5, -0.5)
@@ -248,14 +244,11 @@ def victory_mix(
     row_axis(ax, list(v["army"]))
     percent_axis(ax, "share of the army's games (cell: per cent)")
     ax.grid(False)
-    ax.legend(
-        handles=handles,
-        loc="lower left",
-        bbox_to_anchor=(0.0, 1.0),
-        ncol=5,
-        frameon=False,
+    legend_above(
+        ax,
+        handles,
         fontsize=7,
-        borderaxespad=0.2,
+        ncol=5,
         handlelength=1.6,
         handleheight=1.1,
         handletextpad=0.4,

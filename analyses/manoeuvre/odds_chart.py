@@ -14,7 +14,6 @@ the exact chance of a hit (:func:`manoeuvre_sim.manoeuvre.odds.fire_odds`, rule 
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,14 +22,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from manoeuvre_sim import __version__  # noqa: E402
 from manoeuvre_sim.analyses.common.chart_style import stamp_chart  # noqa: E402
-from manoeuvre_sim.analyses.common.pages import PAPER_INCHES  # noqa: E402
-from manoeuvre_sim.core.fileio import temp_beside  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import PAPER_INCHES, write_figures  # noqa: E402
 from manoeuvre_sim.manoeuvre import RULES_VERSION
 from manoeuvre_sim.manoeuvre.odds import DEFAULT_MIXES, odds_grid  # noqa: E402
 
@@ -312,24 +308,10 @@ def write_odds_chart(
         f"manoeuvre-sim {__version__}, rules {RULES_VERSION}, exact odds, "
         f"{date.isoformat()} — print at 100% ({paper.upper() if paper == 'a4' else 'US Letter'})"
     )
-    path = Path(path)
-    tmp = temp_beside(path)
     meta = {"Title": "Manoeuvre combat odds", "Creator": f"manoeuvre-sim {__version__}"}
     pages = [assault_page(label, strengths, defenses, probs[k], stamp)
              for k, label in enumerate(labels)]  # fmt: skip
     if fire:
         pages.append(fire_page(stamp=stamp))
-    try:
-        with PdfPages(tmp, metadata=meta) as pdf:
-            for draw in pages:
-                fig = plt.figure(figsize=size)
-                try:
-                    draw(fig)
-                    pdf.savefig(fig)
-                finally:
-                    plt.close(fig)
-        os.replace(tmp, path)  # never leave a half-written PDF behind
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_figures(path, pages, size, meta)
     return len(pages)

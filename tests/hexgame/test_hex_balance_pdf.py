@@ -1,4 +1,4 @@
-"""The variant study's "who wins" panels (analyses/hexgame/variants_pdf.py), drawn on an Axes from
+"""The variant study's "who wins" panels (analyses/hexgame/balance_pdf.py), drawn on an Axes from
 a small hand-made variant table (issue 30: a new user found the panels titled only at the
 foot of a tall page, no figures, and the dots at 0 % and 100 % cut in half)."""
 
@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from manoeuvre_sim.analyses.hexgame import variants_pdf as V  # noqa: E402
+from manoeuvre_sim.analyses.hexgame import balance_pdf as V  # noqa: E402
 
 # (variant, blue's player, red's player, rate, low, high): a 0 % and a 100 % row
 ROWS = [

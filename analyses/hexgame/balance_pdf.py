@@ -7,27 +7,23 @@ nothing is computed here beyond laying the rows out.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import PercentFormatter
 
-matplotlib.use("Agg")
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
-
-from manoeuvre_sim.analyses.common.chart_style import axes_inches, interval_text, pct_text  # noqa: E402
-from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
+from manoeuvre_sim.analyses.common.chart_style import axes_inches, interval_text, pct_text
+from manoeuvre_sim.analyses.common.pages import (
     MARGIN_L,
+    page_head,
     page_rect,
-    page_text,
-    page_title,
-    text_pages,
     write_study_pdf,
 )
-from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn  # noqa: E402
-from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
+from manoeuvre_sim.analyses.hexgame.study_footer import games_played, study_footer
+from manoeuvre_sim.hexgame import GAME_TITLE
 
 ALL = "all"
 RATES = (
@@ -251,11 +247,7 @@ def _page(title: str, how: str, charts, left: float, label_width: float):
 
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = page_title(fig, title, GAME_TITLE)
-        import textwrap
-
-        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(how, 118)), fontsize=7.5,
-              va="top", linespacing=1.35)  # fmt: skip
+        top = page_head(fig, title, GAME_TITLE, textwrap.wrap(how, 118))
         y0, y1 = 1.25, h - top - 1.05
         x = left + label_width
         gap = 0.35
@@ -272,11 +264,8 @@ def _page(title: str, how: str, charts, left: float, label_width: float):
 def _fell_page(capital_fell: pd.DataFrame):
     def draw(fig) -> None:
         w, h = fig.get_size_inches()
-        top = page_title(fig, "When did the Capital fall?", GAME_TITLE)
-        import textwrap
-
-        page_text(fig, MARGIN_L, h - top - 0.05, "\n".join(textwrap.wrap(HOW_TO_READ["fell"], 118)),
-              fontsize=7.5, va="top", linespacing=1.35)  # fmt: skip
+        top = page_head(fig, "When did the Capital fall?", GAME_TITLE,
+                        textwrap.wrap(HOW_TO_READ["fell"], 118))  # fmt: skip
         height = (h - top - 1.0 - 1.3 - 0.9) / 2
         for i, side in enumerate(("blue", "red")):
             ax = page_rect(
@@ -295,19 +284,8 @@ def provenance(manifest: dict) -> dict[str, str]:
     """The footer of every page."""
     reached = manifest.get("games_per_pairing_reached") or {}
     lo, hi = reached.get("min", 0), reached.get("max", 0)
-    games = f"{manifest.get('games', 0):,} ({lo:,}" + (f"–{hi:,}" if lo != hi else "") + " each)"
-    if manifest.get("interrupted"):
-        games += ", interrupted"
-    return {
-        "tool": f"manoeuvre-sim {manifest['version']}",
-        "game": "Maneuver (rules 001)",
-        "rules": manifest["rules_version"],
-        "scenario": f"{manifest['scenario']} sha256 {manifest['scenario_sha256'][:16]}",
-        "seed": str(manifest["seed"]),
-        "games": games,
-        "players": ", ".join(manifest["policies"]),
-        "date": str(manifest.get("finished", manifest.get("started", "")))[:10],
-    }
+    each = f"{lo:,}" + (f"–{hi:,}" if lo != hi else "")
+    return study_footer(manifest, games=games_played(manifest, each))
 
 
 def variant_pages(frames: dict[str, pd.DataFrame]) -> list[tuple[object, str]]:
@@ -332,10 +310,8 @@ def variant_pages(frames: dict[str, pd.DataFrame]) -> list[tuple[object, str]]:
     ]  # fmt: skip
 
 
-def write_variants_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
+def write_balance_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
     pages = [(d, None) for d, _ in variant_pages(res.frames())]
-    pages.extend((p, None) for p in text_pages("Summary", res.summary(), paper))
-    return write_study_pdf(
-        path, pages, provenance(res.manifest), paper, f"{GAME_TITLE}: variant study"
-    )
+    return write_study_pdf(path, pages, provenance(res.manifest), paper,
+                           f"{GAME_TITLE}: variant study", res.summary())  # fmt: skip
