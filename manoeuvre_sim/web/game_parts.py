@@ -44,13 +44,13 @@ from types import ModuleType
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import GAMES, get_game
+from manoeuvre_sim.core.games import GAMES, get_game, hook
 
 
 @functools.cache
 def web_module(key: str) -> ModuleType | None:
     """The web module the game ``key``'s adapter names (``WEB_MODULE``), or None."""
-    name = getattr(get_game(key), "WEB_MODULE", None)
+    name = hook(get_game(key), "WEB_MODULE")
     return importlib.import_module(name) if name else None
 
 
