@@ -17,7 +17,6 @@ module, no numba: ``--help`` stays instant).
 from __future__ import annotations
 
 import dataclasses
-import typing
 from collections.abc import Callable
 
 import click
@@ -54,15 +53,9 @@ def game_help(key: str) -> str:
 def _fields(g) -> list[tuple[dataclasses.Field, type]]:
     """The fields of ``g.Options`` with their types (``X | None`` as ``X``; a type the
     command line cannot read is given as text, for the ``Options`` to check)."""
-    hints = typing.get_type_hints(g.Options)
-    out = []
-    for f in dataclasses.fields(g.Options):
-        t = hints.get(f.name, str)
-        args = [a for a in typing.get_args(t) if a is not type(None)]
-        if len(args) == 1:  # X | None
-            t = args[0]
-        out.append((f, t if t in _TYPES else str))
-    return out
+    from manoeuvre_sim.core.games import options_fields
+
+    return [(f, t if t in _TYPES else str) for f, t, _ in options_fields(g)]
 
 
 def _flag(name: str, prefix: str = "") -> str:

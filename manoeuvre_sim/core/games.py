@@ -521,6 +521,23 @@ def pages_module(game: Game, name: str) -> Any:
     return importlib.import_module(path) if path else None
 
 
+def options_fields(game: Game) -> list[tuple[Any, Any, bool]]:
+    """The fields of the game's ``Options`` dataclass, each ``(field, type, optional)``
+    (``X | None`` read as ``X``, optional): what the faces offer as a game's own options (the
+    command line's ``--flips``, the workbench's generic form)."""
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(game.Options)
+    out = []
+    for f in dataclasses.fields(game.Options):
+        t = hints.get(f.name, str)
+        args = [a for a in typing.get_args(t) if a is not type(None)]
+        optional = len(args) == 1 and len(typing.get_args(t)) == 2
+        out.append((f, args[0] if optional else t, optional))
+    return out
+
+
 def keys() -> tuple[str, ...]:
     """Every registered game's key, in registry order (a bad registration: UsageError)."""
     return tuple(GAMES)

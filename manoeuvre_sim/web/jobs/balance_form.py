@@ -18,11 +18,10 @@ reads it (a game's ``load_side`` may open files; the command line keeps its own 
 from __future__ import annotations
 
 import dataclasses
-import typing
 from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import command_group, get_game
+from manoeuvre_sim.core.games import command_group, get_game, options_fields
 from manoeuvre_sim.web.jobs import forms as F
 from manoeuvre_sim.web.params import Params
 
@@ -55,14 +54,12 @@ def takes(game: str) -> set[str]:
 def option_fields(game: str) -> list[dict]:
     """The fields of the game's ``Options`` the form shows: each of a plain type, as
     ``{"name", "field", "type", "default"}`` (none if the study takes no ``options``)."""
-    cls = getattr(get_game(game), "Options", None)
-    if RULES not in takes(game) or cls is None or not dataclasses.is_dataclass(cls):
+    g = get_game(game)
+    if RULES not in takes(game) or not dataclasses.is_dataclass(g.Options):
         return []
-    hints = typing.get_type_hints(cls)
     out = []
-    for f in dataclasses.fields(cls):
-        kind_ = hints.get(f.name)
-        if kind_ not in PLAIN.values() or f.default is dataclasses.MISSING:
+    for f, kind_, optional in options_fields(g):
+        if optional or kind_ not in PLAIN.values() or f.default is dataclasses.MISSING:
             continue
         out.append({"name": f.name, "field": OPTION_FIELD + f.name, "type": kind_,
                     "default": f.default})  # fmt: skip
@@ -71,7 +68,7 @@ def option_fields(game: str) -> list[dict]:
 
 def _side_hint(game: str) -> str:
     """The first line of the game's ``load_side`` docstring (what a side is), plain."""
-    doc = (getattr(get_game(game), "load_side", None).__doc__ or "").strip()
+    doc = (get_game(game).load_side.__doc__ or "").strip()
     return doc.split("\n")[0].replace("``", "") if doc else ""
 
 
