@@ -14,7 +14,7 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 )
 
 
-@click.command()
+@click.command(short_help="Army balance: win-rate matrix, ratings, seats, victory types, PDF.")
 @army_study_options(
     out="reports/balance",
     out_help="Directory for games.parquet/, the CSV tables, balance.pdf, summary.txt, "

@@ -17,7 +17,7 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 DEFAULT_GAMES = 14000
 
 
-@click.command()
+@click.command(short_help="Card value for one army: observed in play and by ablation, PDF.")
 @click.option(
     "--army", required=True, help="The army whose cards are valued: a name or .toml file."
 )

@@ -27,7 +27,9 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 )
 
 
-@click.command()
+@click.command(
+    short_help="The least-cost errata that evens the armies: paired, sequential, confirmed."
+)
 @armies_option
 @click.option("--edit", "editable", multiple=True, metavar="ARMY",
               help="An army the errata may change (repeatable; default: every army).")  # fmt: skip

@@ -1,22 +1,27 @@
-"""``manoeuvre-sim KEY balance|whatif|tournament|simulate``: the shared studies as commands of
-every registered game without hand-written commands of its own (a game joins the registry
-by an entry point or ``MANOEUVRE_SIM_GAMES``, docs/games.md; Manoeuvre's commands are the
-top-level ones and Maneuver's the ``hex`` group: the games built into the package,
-``games.BUILT_IN``, have commands written by hand).
+"""The study commands of every game, built from the study modules (issue 39): a command
+group's commands are the kinds of its game (``studies.kinds``: the shared ``SHARED_KINDS``
+and the game's ``OWN_STUDIES``), each found as the group's own command for the kind (a
+module ``<package>.<kind>`` of the group's package with a click command named ``<kind>``:
+Manoeuvre's ``cli/balance.py``, Maneuver's ``cli/hexgame/balance.py``, where a game has many
+options of its own) or built here from the kind's ``COMMAND`` (``core/study_command.py``):
+its declared options, one option per field of the game's ``Options`` dataclass
+(``--flips 7`` for the coin game of the tests: typed from the field, checked by the
+``Options`` itself, its error naming the option), and the options and ending of its face
+(:data:`FACES`: a study directory, a table of pairs, one file of games). No kind is named
+here: a new kind is a command of every game with no edit in ``cli/``.
 
-Each command is built from its study module (``studies.find(key, kind)``: its
-``command_spec`` and ``run_spec``) and the game's interface alone: the sides as
-``--sides A,B,C`` (each read by the game's ``load_side``), its players (``POLICIES``,
-``DEFAULT_POLICY``), the options every study takes (``common.py``), and one option per field
-of the game's ``Options`` dataclass (``--flips 7`` for the coin game of the tests), typed
-from the field and checked by the ``Options`` itself, its error naming the option. The
-top-level group lists such a game by its ``TITLE`` without building its commands (no study
-module, no numba: ``--help`` stays instant).
+A registered game without commands of its own (an entry point or ``MANOEUVRE_SIM_GAMES``,
+docs/games.md) is a group of its key whose commands are all built so (:func:`game_group`);
+the top-level group lists it by its ``TITLE`` and every group lists its kinds' help lines
+read from the modules' sources (``studies.commands``: no study module, no numba, so
+``--help`` stays instant).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 from collections.abc import Callable
 
 import click
@@ -24,12 +29,6 @@ import click
 from manoeuvre_sim.cli import common
 from manoeuvre_sim.core.errors import UsageError
 
-KINDS_HELP = {
-    "balance": "Every ordered pairing of --sides, both seats: win rates, ratings, endings.",
-    "whatif": "A changed side or rule option against the base, paired games.",
-    "tournament": "Every pair of players on each side against itself, both seatings.",
-    "simulate": "Play many games of one pairing, one row per game.",
-}
 _TYPES = {int: click.INT, float: click.FLOAT, str: click.STRING, bool: click.BOOL}
 
 
@@ -43,8 +42,9 @@ def registered_games(taken) -> list[str]:
 
 def game_help(key: str) -> str:
     from manoeuvre_sim.core import games
+    from manoeuvre_sim.studies import commands
 
-    return f"{games.title(key)}: its balance study, what-if, tournament and simulate."
+    return f"{games.title(key)}: its studies, {', '.join(commands(key))}."
 
 
 # ------------------------------------------------------------------ the game's Options
@@ -110,176 +110,204 @@ def pop_options(g, kw: dict, *, prefix: str = "", base=None):
 # ------------------------------------------------------------------------ the commands
 
 
-def _sides_option(help: str = "") -> Callable:
-    return click.option("--sides", required=True, metavar="A,B,...",
-                        help=help or "Comma-separated sides, each as the game reads one.")  # fmt: skip
-
-
-def _players(g) -> Callable:
-    return common.stack(
-        click.option("--policy", default=g.DEFAULT_POLICY, show_default=True,
-                     help=f"Both seats' player: {' | '.join(g.POLICIES)}."),
-        click.option("--policy-a", help="Seat a's player (default: --policy)."),
-        click.option("--policy-b", help="Seat b's player (default: --policy)."),
-    )  # fmt: skip
-
-
-def check_players(g, kw: dict) -> None:
-    """``--policy``, ``--policy-a``, ``--policy-b`` in ``kw`` each a player of the game's
-    ``POLICIES`` (or not given), else one line naming the option."""
-    for name in ("policy", "policy_a", "policy_b"):
-        if kw.get(name) is not None and kw[name] not in g.POLICIES:
-            raise UsageError(f"--{name.replace('_', '-')} {kw[name]!r}: not a player of "
-                             f"{g.KEY} ({', '.join(g.POLICIES)})")  # fmt: skip
-
-
 def _kinds(g) -> tuple[str, ...]:
     from manoeuvre_sim.core.games import hook
 
     return tuple(hook(g, "WARMUP"))
 
 
-def balance_command(g) -> click.Command:
-    from manoeuvre_sim.studies import find
-
-    B = find(g.KEY, "balance")
-
-    @click.command(
-        "balance", short_help=KINDS_HELP["balance"], help=f"{g.TITLE}. {KINDS_HELP['balance']}"
-    )
-    @_sides_option()
-    @_players(g)
-    @click.option("--games-per-pairing", type=int, default=B.default_games(g.KEY),
-                  show_default=True, help="Games per ordered pairing.")  # fmt: skip
-    @click.option("--precision", type=float,
-                  help="Instead of a fixed N: add games per pairing until every cell's 95% "
-                  "interval is at most ±P (e.g. 0.02), or --max-games.")  # fmt: skip
-    @click.option("--max-games", type=int, default=20000, show_default=True,
-                  help="With --precision: the most games per ordered pairing.")  # fmt: skip
-    @options_of(g)
-    @common.study_options(out=f"reports/{g.KEY}-balance",
-                          out_help="Directory for games.parquet/, the CSV tables, summary.txt, "
-                          "manifest.json.", block=B.DEFAULT_BLOCK)  # fmt: skip
-    def balance(**kw) -> None:
-        check_players(g, kw)
-        kw["options"] = pop_options(g, kw)
-        kw["armies"] = kw.pop("sides")  # the balance study's name of its sides
-        common.run_kind(g.KEY, "balance", kw, kinds=_kinds(g))
-
-    return balance
+def check_players(g, kw: dict, names=("policy", "policy_a", "policy_b")) -> None:
+    """The players' options ``names`` in ``kw`` each a player of the game's ``POLICIES`` (or
+    not given), else one line naming the option."""
+    for name in names:
+        if kw.get(name) is not None and kw[name] not in g.POLICIES:
+            raise UsageError(f"--{name.replace('_', '-')} {kw[name]!r}: not a player of "
+                             f"{g.KEY} ({', '.join(g.POLICIES)})")  # fmt: skip
 
 
-def whatif_command(g) -> click.Command:
-    from manoeuvre_sim.studies import find
-
-    W = find(g.KEY, "whatif")
-
-    @click.command("whatif", short_help=KINDS_HELP["whatif"], help=f"{g.TITLE}. {KINDS_HELP['whatif']} A side's variant: "
-                   "--variant NAME=SIDE (read as --sides are); a rule option's: "
-                   "--variant-OPTION.")  # fmt: skip
-    @_sides_option()
-    @click.option("--variant", "variants", multiple=True, metavar="NAME=SIDE",
-                  help="A side of --sides by its name, and its variant (repeatable).")  # fmt: skip
-    @_players(g)
-    @click.option("--games-per-pairing", type=int, default=W.DEFAULT_GAMES, show_default=True,
-                  help="Games per ordered pairing, in the base and in the variant.")  # fmt: skip
-    @options_of(g)
-    @options_of(g, prefix="variant-", what="The variant's value of the ")
-    @common.study_options(out=f"reports/{g.KEY}-whatif",
-                          out_help="Directory for games.parquet/, whatif.csv, summary.txt, "
-                          "manifest.json.", block=W.DEFAULT_BLOCK)  # fmt: skip
-    def whatif(**kw) -> None:
-        check_players(g, kw)
-        kw["options"] = pop_options(g, kw)
-        kw["variant_options"] = pop_options(g, kw, prefix="variant-", base=kw["options"])
-        variant_sides = kw["variant_sides"] = {}
-        for item in kw.pop("variants"):
-            name, sep, side = item.partition("=")
-            if not sep or not name.strip() or not side.strip():
-                raise UsageError(f"--variant {item!r}: expected NAME=SIDE")
-            variant_sides[name.strip()] = side.strip()
-        if not variant_sides and kw["variant_options"] is None:
-            raise UsageError("--variant: expected a side's variant or a --variant-OPTION")
-        kw["sides"] = [s.strip() for s in kw["sides"].split(",") if s.strip()]
-        common.run_kind(g.KEY, "whatif", kw, kinds=_kinds(g), done_key="paired_games")
-
-    return whatif
+def _study(g, kind, module, form, kw, backend) -> None:
+    common.run_kind(g.KEY, kind, kw, kinds=_kinds(g), done_key=form.done_key)
 
 
-def tournament_command(g) -> click.Command:
-    from manoeuvre_sim.studies import find
+def _tournament(g, kind, module, form, kw, backend) -> None:
+    import json
+    import sys
 
-    T = find(g.KEY, "tournament")
-
-    @click.command("tournament", short_help=KINDS_HELP["tournament"], help=f"{g.TITLE}. {KINDS_HELP['tournament']} Each pair's "
-                   "score (a win 1, a draw 1/2) with its 95% Wilson interval.")  # fmt: skip
-    @_sides_option("Comma-separated sides the pairs meet on, each against itself.")
-    @click.option("--policies", default=",".join(g.POLICIES), show_default=True,
-                  help="Comma-separated players; every pair of them is played.")  # fmt: skip
-    @click.option("--games", type=int, default=1000, show_default=True, help="Games per pair.")
-    @common.tournament_options
-    @options_of(g)
-    def tournament(policies, games, seed, threads, out, as_json, quiet, sides, **kw) -> None:
-        import json
-        import sys
-
-        be = common.pop_backend(kw)
-        spec = T.command_spec(g.KEY, policies=policies, games=games, seed=seed, sides=sides,
-                              threads=threads, options=pop_options(g, kw), out=out,
-                              resume=be["resume"])  # fmt: skip
-        res = common.play_to_file(T, be, spec, out, quiet=quiet or as_json, kinds=_kinds(g))
-        pairs = [{"a": p.a, "b": p.b, "games": p.games, "a_score": p.win_rate_a,
-                  "draws": p.draws} for p in res.pairs]  # fmt: skip
-        if as_json:
-            click.echo(json.dumps({"pairs": pairs, "manifest": res.manifest}, indent=2))
-        else:
-            click.echo(common.pairs_table(res.pairs))
-        if res.interrupted:
-            click.echo("interrupted: the finished pairs are reported", err=True)
-            sys.exit(130)
-
-    return tournament
+    out, as_json, quiet = kw.pop("out"), kw.pop("as_json"), kw.pop("quiet")
+    spec = module.command_spec(g.KEY, **kw, out=out, resume=backend["resume"])
+    res = common.play_to_file(module, backend, spec, out, quiet=quiet or as_json,
+                              kinds=_kinds(g))  # fmt: skip
+    pairs = [{"a": p.a, "b": p.b, "games": p.games, "a_score": p.win_rate_a,
+              "draws": p.draws} for p in res.pairs]  # fmt: skip
+    if as_json:
+        click.echo(json.dumps({"pairs": pairs, "manifest": res.manifest}, indent=2))
+    else:
+        click.echo(common.pairs_table(res.pairs))
+    if res.interrupted:
+        click.echo("interrupted: the finished pairs are reported", err=True)
+        sys.exit(130)
 
 
-def simulate_command(g) -> click.Command:
-    @click.command(
-        "simulate", short_help=KINDS_HELP["simulate"], help=f"{g.TITLE}. {KINDS_HELP['simulate']}"
-    )
-    @click.option("--side-a", required=True, help="Seat a's side, as the game reads one.")
-    @click.option("--side-b", required=True, help="Seat b's side, as the game reads one.")
-    @click.option("--policy-a", default=g.DEFAULT_POLICY, show_default=True,
-                  help=f"Seat a's player: {' | '.join(g.POLICIES)}.")  # fmt: skip
-    @click.option("--policy-b", default=g.DEFAULT_POLICY, show_default=True,
-                  help="As --policy-a.")  # fmt: skip
-    @common.one_file_options
-    @options_of(g)
-    def simulate(out, quiet, **kw) -> None:
-        from manoeuvre_sim.studies import find
+def _simulate(g, kind, module, form, kw, backend) -> None:
+    out, quiet = kw.pop("out"), kw.pop("quiet")
+    spec = module.command_spec(g.KEY, **kw, out=out, resume=backend["resume"])
 
-        be = common.pop_backend(kw)
-        check_players(g, kw)
-        options = pop_options(g, kw)
-        spec = find(g.KEY, "simulate").command_spec(g.KEY, **kw, options=options, out=out,
-                                                    resume=be["resume"])  # fmt: skip
+    def summary(res) -> str:
+        m = res.manifest
+        return (f"{len(res.frame)} games {spec.side_a} (a) vs {spec.side_b} (b), seed "
+                f"{spec.seed}: {common.wins_text(res.frame)}; "
+                f"{common.ran_text(m['seconds'], m['threads'], m['backend'])}; "
+                f"wrote {out}")  # fmt: skip
 
-        def summary(res) -> str:
-            m = res.manifest
-            return (f"{len(res.frame)} games {spec.side_a} (a) vs {spec.side_b} (b), seed "
-                    f"{spec.seed}: {common.wins_text(res.frame)}; "
-                    f"{common.ran_text(m['seconds'], m['threads'], m['backend'])}; "
-                    f"wrote {out}")  # fmt: skip
+    common.play_one_file(backend, spec, out, quiet=quiet, kinds=_kinds(g), summary=summary)
 
-        common.play_one_file(be, spec, out, quiet=quiet, kinds=_kinds(g), summary=summary)
 
-    return simulate
+def _study_options(form, key: str, kind: str) -> Callable:
+    block = form.block(key) if callable(form.block) else form.block
+    return common.study_options(out=form.out.format(key=key, kind=kind),
+                                out_help=form.out_help, block=block)  # fmt: skip
+
+
+# face -> (its options, whether the game's options come before them, its ending); the
+# backend's options are taken out first by the one-file faces, as their commands did
+FACES = {
+    "study": (_study_options, True, _study),
+    "tournament": (lambda form, key, kind: common.tournament_options, False, _tournament),
+    "simulate": (lambda form, key, kind: common.one_file_options, False, _simulate),
+}
+_CLICK_TYPES = {"text": click.STRING, "int": click.INT, "float": click.FLOAT,
+                "path": click.Path(dir_okay=False), "player": click.STRING}  # fmt: skip
+
+
+def _option(o, g) -> Callable:
+    """The click option of a declared one (``core.study_command.Option``) for the game."""
+    default = o.default_of(g)
+    if o.type == "flag":
+        return click.option(o.flag, o.key, is_flag=True, help=o.help_of(g))
+    return click.option(o.flag, o.key, type=_CLICK_TYPES[o.type], default=default,
+                        show_default=default is not None, required=o.required,
+                        multiple=o.multiple, metavar=o.metavar, help=o.help_of(g))  # fmt: skip
+
+
+def _prefix_what(prefix: str) -> str:
+    return f"The {prefix.rstrip('-')}'s value of the " if prefix else ""
+
+
+def built_command(key: str, kind: str) -> click.Command:
+    """The command of the study kind ``kind`` for the game of ``key``, built from the kind's
+    ``COMMAND``; a UsageError of one line naming the game when the kind asks for a command
+    of the game's own (``face="own"``) or for hooks the game lacks."""
+    from manoeuvre_sim.core.games import get_game
+    from manoeuvre_sim.studies import command
+
+    g = get_game(key)
+    form, module = command(key, kind)
+    if form.face == "own":
+        raise UsageError(f"{kind}: the game {key!r} ({g.TITLE}) has no {kind} command (a "
+                         "study kind whose command each game writes)")  # fmt: skip
+    face_options, game_first, end = FACES[form.face]
+    players = [o.key for o in form.options if o.type == "player" and o.for_game(key)]
+    own = [_option(o, g) for o in form.options if o.for_game(key)]
+    game = [options_of(g, prefix=p, what=_prefix_what(p)) for p in form.game_options]
+    face = face_options(form, key, kind)
+    stacked = (*own, *game, face) if game_first else (*own, face, *game)
+
+    def body(**kw) -> None:
+        backend = None if form.face == "study" else common.pop_backend(kw)
+        check_players(g, kw, players)
+        for p in form.game_options:
+            name = f"{p.replace('-', '_')}options"
+            kw[name] = pop_options(g, kw, prefix=p, base=kw.get("options"))
+        if form.prepare is not None:
+            form.prepare(g, kw)
+        end(g, kind, module, form, kw, backend)
+
+    help_text = f"{g.TITLE}. {form.help}" + (f" {form.details}" if form.details else "")
+    return click.command(kind, short_help=form.help, help=help_text)(common.stack(*stacked)(body))
+
+
+def own_command(package: str | None, kind: str) -> click.Command | None:
+    """A command group's own command for the kind: the click command ``kind`` of the module
+    ``<package>.<kind>`` (None: the group has none, or no package)."""
+    if package is None or importlib.util.find_spec(f"{package}.{kind}") is None:
+        return None
+    command = getattr(importlib.import_module(f"{package}.{kind}"), kind, None)
+    return command if isinstance(command, click.Command) else None
+
+
+def study_commands(key: str, package: str | None) -> dict[str, str]:
+    """The study kinds of the game of ``key`` that are commands of its group, kind -> the
+    help line ``--help`` lists (its own command's ``short_help``, else the kind's), read
+    without importing a study or the game (``studies.commands``)."""
+    from manoeuvre_sim.studies import commands
+
+    out = {}
+    for kind, (help_line, face) in commands(key).items():
+        own = own_command(package, kind)
+        if own is None and face == "own":
+            continue
+        out[kind] = own.short_help if own is not None and own.short_help else help_line
+    return out
+
+
+def kind_command(key: str, name: str, package: str | None) -> click.Command | None:
+    """The command ``name`` of the group of the game of ``key``: its own command for the
+    kind (``package``), else one built from the kind's ``COMMAND``; None when the game has
+    no study kind of that name."""
+    from manoeuvre_sim.studies import kinds
+
+    if name not in kinds(key, imported=False):
+        return None
+    return own_command(package, name) or built_command(key, name)
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands (``subcommands``: name -> (module, attribute, help)) are
+    imported only when invoked, and whose ``game``'s study kinds are commands too
+    (``game_commands.py``: the group's own command for a kind in ``package``, else one built
+    from the kind's ``COMMAND``); ``--help`` lists them from the table and the modules'
+    sources alone."""
+
+    subcommands: dict[str, tuple[str, str, str]] = {}
+    game: str | None = None  # the key of the game whose study kinds are commands here
+    package: str | None = None  # where the group's own commands for a kind are
+
+    def __init__(self, *args, game: str | None = None, package: str | None = None,
+                 subcommands: dict | None = None, **kw) -> None:  # fmt: skip
+        super().__init__(*args, **kw)
+        self.game = game or self.game
+        self.package = package or self.package
+        self.subcommands = self.subcommands if subcommands is None else subcommands
+
+    def studies(self) -> dict[str, str]:
+        """The game's study kinds that are commands here, kind -> help line."""
+        if self.game is None:
+            return {}
+        kinds = study_commands(self.game, self.package)
+        return {k: v for k, v in kinds.items() if k not in self.subcommands}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*self.subcommands, *self.studies()])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.subcommands:
+            module, attr, _ = self.subcommands[name]
+            return getattr(importlib.import_module(module), attr)
+        if self.game is None:
+            return None
+        return kind_command(self.game, name, self.package)
+
+    def command_help(self, name: str, studies: dict[str, str]) -> str:
+        return self.subcommands[name][2] if name in self.subcommands else studies[name]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        studies = self.studies()
+        rows = [(name, self.command_help(name, studies)) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 def game_group(key: str) -> click.Group:
-    """The group of the registered game ``key``: its shared studies as commands."""
-    from manoeuvre_sim.core.games import get_game
-
-    g = get_game(key)
-    group = click.Group(key, help=game_help(key))
-    for make in (balance_command, whatif_command, tournament_command, simulate_command):
-        group.add_command(make(g))
-    return group
+    """The group of the registered game ``key``: its study kinds as commands."""
+    return LazyGroup(key, help=game_help(key), game=key, subcommands={})

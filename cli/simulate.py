@@ -16,7 +16,7 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 )
 
 
-@click.command()
+@click.command(short_help="Play many games, one row per game.")
 @army_options
 @one_file_options
 @policy_options

@@ -14,7 +14,7 @@ from manoeuvre_sim.cli.manoeuvre_options import army_option, engine_kernels, gam
 DEFAULT_POLICIES = "random,simple,attritional,territorial,balanced,tuned"
 
 
-@click.command()
+@click.command(short_help="Policies against each other: mirrored armies, swapped seats, 95% CIs.")
 @click.option(
     "--policies",
     default=DEFAULT_POLICIES,

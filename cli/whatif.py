@@ -8,7 +8,7 @@ from manoeuvre_sim.cli.common import run_kind
 from manoeuvre_sim.cli.manoeuvre_options import army_study_options, engine_kernels, pop_game_options
 
 
-@click.command()
+@click.command(short_help="A changed army or card against the base data, paired games, PDF.")
 @army_study_options(
     out="reports/whatif",
     out_help="Directory for games.parquet/, whatif.csv, whatif_field.csv, whatif.pdf, summary.txt.",

@@ -36,7 +36,8 @@ store; --resume finishes an interrupted study), variants.csv, endings.csv,
 capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
 
 
-@click.command(help=HELP)
+@click.command(help=HELP, short_help="The variant study: win rates per rule variant and pairing, "
+               "endings, Capital falls.")  # fmt: skip
 @click.option("--borders", metavar="B1,B2", help="Border lines to compare (default: basic).")
 @click.option(
     "--quality", metavar="BLUE:RED,...", help="Army qualities to compare (default: front:front)."

@@ -33,7 +33,8 @@ Writes DIR/games.parquet/ (the store; --resume finishes an interrupted ladder),
 ladder.csv, fit.json, manifest.json, summary.txt and hex_ladder.pdf."""
 
 
-@click.command(help=HELP)
+@click.command(help=HELP, short_help="The handicap ladder: the army-quality handicap that makes "
+               "a variant even.")  # fmt: skip
 @click.option("--border", default="basic", show_default=True, help="Border line (rule [13] 1).")
 @click.option("--first", type=click.Choice(["random", "blue", "red"]), default="random",
               show_default=True, help="Who moves first (rule [3]).")  # fmt: skip

@@ -26,7 +26,9 @@ capital_hexes.csv, manifest.json, summary.txt and hex_setup.pdf (the map coloure
 rate, the count in each hex)."""
 
 
-@click.command(help=HELP)
+@click.command(
+    help=HELP, short_help="Where the Capital stands: win rate by the Capital's hex, a map."
+)
 @click.option("--games", type=int, default=20000, show_default=True)
 @click.option("--policy-a", default="capital", show_default=True, help="Blue's player.")
 @click.option("--policy-b", default="capital", show_default=True, help="Red's player.")

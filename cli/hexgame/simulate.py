@@ -13,10 +13,11 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 
 
 @click.command(
+    short_help="Play many games of Maneuver, one row per game.",
     help=f"{GAME_TITLE}. Play --games games (blue: --policy-a, red: --policy-b), one row per "
     "game, with a manifest (seed, rules version, scenario sha256, options). The finished "
     "blocks go to FILE.store/ as they finish: --resume goes on from there after an "
-    "interruption; --backend dask plays them on a Dask cluster (the same records)."
+    "interruption; --backend dask plays them on a Dask cluster (the same records).",
 )
 @game_options
 @one_file_options

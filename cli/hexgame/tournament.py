@@ -11,7 +11,8 @@ from manoeuvre_sim.hexgame import GAME_TITLE
 
 
 @click.command(
-    help=f"{GAME_TITLE}. Play every pair of --policies, each player once blue and once red (--games each), and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval. The games are study tasks: with --out they go to OUT.store/ as they finish, so an interrupted tournament goes on with --resume, and --backend dask plays them on a cluster."
+    short_help="Every pair of Maneuver players, both seatings: scores with intervals.",
+    help=f"{GAME_TITLE}. Play every pair of --policies, each player once blue and once red (--games each), and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval. The games are study tasks: with --out they go to OUT.store/ as they finish, so an interrupted tournament goes on with --resume, and --backend dask plays them on a cluster.",
 )
 @click.option(
     "--policies",

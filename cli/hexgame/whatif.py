@@ -32,7 +32,8 @@ column; --resume finishes an interrupted run), whatif.csv, manifest.json, summar
 hex_whatif.pdf and, for --set, variant_scenario.toml."""
 
 
-@click.command(help=HELP)
+@click.command(help=HELP, short_help="What-if: a scenario edit's paired change in win and draw "
+               "rates, common dice.")  # fmt: skip
 @click.option("--variant", type=click.Path(dir_okay=False), help="The variant scenario file.")
 @click.option("--set", "edits", multiple=True, metavar="SIDE/UNIT/FIELD=VALUE",
               help="An edit of the base scenario (repeatable).")  # fmt: skip

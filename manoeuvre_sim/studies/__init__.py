@@ -23,7 +23,9 @@ The registry of study kinds: :data:`SHARED_KINDS` (kind -> the module of a kind 
 has) and each game's own kinds (its adapter's ``OWN_STUDIES``, kind -> module, e.g.
 Maneuver's ladder); :func:`find` imports and returns the module of a game's kind, and
 :func:`kinds` lists a game's. A new shared kind is one module here and one line in
-:data:`SHARED_KINDS`.
+:data:`SHARED_KINDS`: its ``COMMAND`` (``core/study_command.py``: its options, help line,
+``done_key``, whether it is a job) is what the command line and the workbench build from
+(:func:`commands` lists them without importing a study or a game, for ``--help``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ import importlib
 from types import ModuleType
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game, hook
+from manoeuvre_sim.core.games import GAMES, get_game, hook
+from manoeuvre_sim.core.study_command import declared, defines
 
 # the study kinds every game has: kind -> its module (each declares KIND, the kind's name)
 SHARED_KINDS: dict[str, str] = {
@@ -44,12 +47,18 @@ SHARED_KINDS: dict[str, str] = {
 }
 
 
-def kinds(game_key: str) -> dict[str, str]:
+def kinds(game_key: str, *, imported: bool = True) -> dict[str, str]:
     """Every study kind of the game of ``game_key``, kind -> module: the shared kinds, then
     its own (``OWN_STUDIES``; a UsageError of one line for an own kind that takes a shared
-    kind's name)."""
-    g = get_game(game_key)
-    own = hook(g, "OWN_STUDIES")
+    kind's name). ``imported=False``: its ``OWN_STUDIES`` read from the game module's source
+    where it is a literal, the game not imported (``--help``)."""
+    if imported:
+        own = hook(get_game(game_key), "OWN_STUDIES")
+    else:
+        if game_key not in GAMES:
+            get_game(game_key)  # the registry's one line
+        own = declared(GAMES[game_key][0], "OWN_STUDIES")
+        own = {} if own is ... or own is None else own
     if taken := sorted(set(own) & set(SHARED_KINDS)):
         raise UsageError(f"game {game_key!r}: its own study kind {taken[0]!r} (OWN_STUDIES) "
                          "is a shared kind's name (studies.SHARED_KINDS)")  # fmt: skip
@@ -65,3 +74,43 @@ def find(game_key: str, kind: str) -> ModuleType:
         raise UsageError(f"study kind {kind!r}: the game {game_key!r} has "
                          f"{', '.join(every)}")  # fmt: skip
     return importlib.import_module(every[kind])
+
+
+def commands(game_key: str) -> dict[str, tuple[str, str]]:
+    """The study kinds of the game of ``game_key`` that are commands, kind -> its one help
+    line and its face (the ``COMMAND`` each module declares, ``core/study_command.py``; the
+    face ``study`` where it names none), read from the
+    sources of the game and the study modules without importing them (so ``--help`` imports
+    no study and no game): a kind without a ``COMMAND`` (Manoeuvre's neglect) or whose
+    ``requires`` the game does not define (the fixer's hooks) is none."""
+    game_module = GAMES[game_key][0] if game_key in GAMES else None
+    out = {}
+    for kind, module in kinds(game_key, imported=False).items():
+        help_line = declared(module, "COMMAND", "help")
+        if help_line is ...:
+            continue
+        requires = declared(module, "COMMAND", "requires")
+        if game_module and any(
+            not defines(game_module, h) for h in (() if requires is ... else requires)
+        ):
+            continue
+        face = declared(module, "COMMAND", "face")
+        out[kind] = (help_line, "study" if face is ... else face)
+    return out
+
+
+def command(game_key: str, kind: str):
+    """The ``COMMAND`` (``core.study_command.StudyCommand``) of the game's kind and its
+    module; a UsageError of one line naming the game when it lacks a hook the kind requires
+    (the fixer's ``FIX_EDIT_KINDS``), or the kind has no command."""
+    from manoeuvre_sim.core.study_command import command_of
+
+    module = find(game_key, kind)
+    cmd = command_of(module)
+    if cmd is None:
+        raise UsageError(f"study kind {kind!r}: it has no command (the game {game_key!r})")
+    g = get_game(game_key)
+    if missing := [h for h in cmd.requires if hook(g, h) in (None, {}, ())]:
+        raise UsageError(f"{kind}: the game {game_key!r} ({g.TITLE}) has no {missing[0]} "
+                         f"(the hooks {kind} needs, docs/games.md)")  # fmt: skip
+    return cmd, module

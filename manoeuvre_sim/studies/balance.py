@@ -51,6 +51,7 @@ from manoeuvre_sim.core.games import GAMES, hook, load_game, pages_module, resol
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import Pairing, PolicySpec, Task, pairing_seed
+from manoeuvre_sim.core.study_command import PLAYERS, Option, StudyCommand, sides_option
 from manoeuvre_sim.studies.rounds import BalancePlay, Outcomes, play_balance
 
 KIND = "balance"
@@ -60,6 +61,18 @@ DEFAULT_BLOCK = 1000
 # names them, one side, the fewest a study compares and the error of fewer
 SIDE_WORDS = {"flag": "--armies", "one": "a side", "least": 2,
               "fewer": "--armies: expected at least two sides"}  # fmt: skip
+# the command and the job (core/study_command.py): a game without its own balance command
+# (a registered one) gets these options, its Options fields' and the study directory's
+COMMAND = StudyCommand(
+    help="Every ordered pairing of --sides, both seats: win rates, ratings, endings.",
+    options=(sides_option(name="armies"), *PLAYERS,
+             Option("--games-per-pairing", "Games per ordered pairing.", "int",
+                    default=lambda g: default_games(g.KEY)),
+             Option("--precision", "Instead of a fixed N: add games per pairing until every "
+                    "cell's 95% interval is at most ±P (e.g. 0.02), or --max-games.", "float"),
+             Option("--max-games", "With --precision: the most games per ordered pairing.",
+                    "int", default=20000)),
+    block=DEFAULT_BLOCK, job=True, done_key="games")  # fmt: skip
 
 
 @dataclass(frozen=True)

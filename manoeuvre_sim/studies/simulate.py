@@ -30,9 +30,20 @@ from manoeuvre_sim.core.study import (
     blocks,
     play,
 )
+from manoeuvre_sim.core.study_command import Option, StudyCommand
 
 KIND = "simulate"
 DEFAULT_BLOCK = 5000
+# the command (core/study_command.py): a game without its own simulate command
+COMMAND = StudyCommand(
+    help="Play many games of one pairing, one row per game.",
+    options=(Option("--side-a", "Seat a's side, as the game reads one.", required=True),
+             Option("--side-b", "Seat b's side, as the game reads one.", required=True),
+             Option("--policy-a", "Seat a's player: {policies}.", "player",
+                    default=lambda g: g.DEFAULT_POLICY),
+             Option("--policy-b", "As --policy-a.", "player",
+                    default=lambda g: g.DEFAULT_POLICY)),
+    face="simulate")  # fmt: skip
 OUTPUT_SUFFIXES = (".parquet", ".csv")
 
 

@@ -31,9 +31,19 @@ from manoeuvre_sim.core.study import (
     pairing_seed,
     play,
 )
+from manoeuvre_sim.core.study_command import Option, StudyCommand, sides_option
 from manoeuvre_sim.studies.simulate import check_positive, one_file_store, write_one_file
 
 KIND = "tournament"
+# the command (core/study_command.py): a game without its own tournament command
+COMMAND = StudyCommand(
+    help="Every pair of players on each side against itself, both seatings.",
+    details="Each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval.",
+    options=(sides_option("Comma-separated sides the pairs meet on, each against itself."),
+             Option("--policies", "Comma-separated players; every pair of them is played.",
+                    default=lambda g: ",".join(g.POLICIES)),
+             Option("--games", "Games per pair.", "int", default=1000)),
+    face="tournament")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ from manoeuvre_sim.core.study import (
     pairing_seed,
     play,
 )
+from manoeuvre_sim.core.study_command import PLAYERS, Option, StudyCommand, sides_option
 from manoeuvre_sim.studies.rounds import WINNERS, interleave
 from manoeuvre_sim.studies.whatif_tables import outcome_row, side_tables, summary_lines
 
@@ -65,6 +66,34 @@ DEFAULT_BLOCK = 1000
 # what the result keeps of every block (its tables and the games a page lists)
 KEEP = ("label", "pairing", "game", "seed", "army_a", "army_b", "policy_a", "policy_b",
         "first_player", "winner")  # fmt: skip
+
+
+def _command_options(g, kw: dict) -> None:
+    """The generic command's ``--variant NAME=SIDE`` items as ``variant_sides`` and its
+    ``--sides`` as a list (``COMMAND.prepare``); one line naming the option."""
+    variant_sides = kw["variant_sides"] = {}
+    for item in kw.pop("variants"):
+        name, sep, side = item.partition("=")
+        if not sep or not name.strip() or not side.strip():
+            raise UsageError(f"--variant {item!r}: expected NAME=SIDE")
+        variant_sides[name.strip()] = side.strip()
+    if not variant_sides and kw["variant_options"] is None:
+        raise UsageError("--variant: expected a side's variant or a --variant-OPTION")
+    kw["sides"] = [s.strip() for s in kw["sides"].split(",") if s.strip()]
+
+
+# the command and the job (core/study_command.py): a game without its own whatif command
+COMMAND = StudyCommand(
+    help="A changed side or rule option against the base, paired games.",
+    details="A side's variant: --variant NAME=SIDE (read as --sides are); a rule option's: "
+    "--variant-OPTION.",
+    options=(sides_option(), Option("--variant", "A side of --sides by its name, and its "
+             "variant (repeatable).", name="variants", multiple=True, metavar="NAME=SIDE"),
+             *PLAYERS, Option("--games-per-pairing", "Games per ordered pairing, in the base "
+             "and in the variant.", "int", default=DEFAULT_GAMES)),
+    game_options=("", "variant-"), prepare=_command_options, block=DEFAULT_BLOCK,
+    out_help="Directory for games.parquet/, whatif.csv, summary.txt, manifest.json.",
+    job=True, edits=True, done_key="paired_games")  # fmt: skip
 
 
 class Joint:

@@ -9,7 +9,6 @@ balance and tournament (the commands that write game rows).
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from pathlib import Path
@@ -18,7 +17,7 @@ import click
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.cli.main import SUBCOMMANDS, main
+from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.cli.manoeuvre_options import GAME_OPTION_NAMES, game_options, relax_option
 
 SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
@@ -56,12 +55,12 @@ def _reference() -> dict[str, click.Parameter]:
 
 
 def _command(name: str) -> click.Command:
-    module, attr, _ = SUBCOMMANDS[name]
-    return getattr(importlib.import_module(module), attr)
+    return cli.get_command(None, name)
 
 
 def test_every_subcommand_is_classified():
-    assert set(SUBCOMMANDS) == PLAYS_GAMES | set(PLAYS_NONE)
+    """The top-level commands (the table's and Manoeuvre's study kinds, ``studies.kinds``)."""
+    assert set(cli.list_commands(None)) == PLAYS_GAMES | set(PLAYS_NONE)
     assert not PLAYS_GAMES & set(PLAYS_NONE)
 
 

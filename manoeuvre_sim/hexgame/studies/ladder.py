@@ -33,11 +33,15 @@ import pandas as pd
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import wilson_interval, z_value
+from manoeuvre_sim.core.study_command import StudyCommand
 from manoeuvre_sim.hexgame import adapter as HX
 from manoeuvre_sim.hexgame import variants as HV
 from manoeuvre_sim.studies import balance
 
 KIND = "ladder"  # the registry's name (the adapter's OWN_STUDIES); manifests say "hex ladder"
+# its command (core/study_command.py) is the hex group's own, cli/hexgame/ladder.py
+COMMAND = StudyCommand(help="The handicap ladder: the army-quality handicap that makes a "
+                       "variant even.", face="own")  # fmt: skip
 
 SIDES = ("blue", "red")
 FIT_METHOD = (

@@ -30,11 +30,15 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import Pairing, blocks, play
+from manoeuvre_sim.core.study_command import StudyCommand
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION, parse_policy
 from manoeuvre_sim.hexgame import adapter as HX
 from manoeuvre_sim.hexgame.variants import Variant, variant_grid
 
 KIND = "setup"  # the registry's name (the adapter's OWN_STUDIES); manifests say "hex setup"
+# its command (core/study_command.py) is the hex group's own, cli/hexgame/setup.py
+COMMAND = StudyCommand(help="Where the Capital stands: win rate by the Capital's hex, a map.",
+                       face="own")  # fmt: skip
 
 FEW_GAMES = 30  # hexes with fewer games are hatched on the map and flagged in the table
 KEEP = ("game", "seed", "first_player", "winner", "capital_hex_a", "capital_hex_b")

@@ -42,6 +42,7 @@ from manoeuvre_sim.core import stats
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import Pairing, PolicySpec, Task, blocks, pairing_seed, play
+from manoeuvre_sim.core.study_command import StudyCommand
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY
 from manoeuvre_sim.manoeuvre.adapter import RuleOptions
 from manoeuvre_sim.manoeuvre.balance_setup import policy_specs, resolve_armies
@@ -53,6 +54,9 @@ from manoeuvre_sim.manoeuvre.studies.card_observed import ObservedSums, observed
 from manoeuvre_sim.studies.balance import BalanceSpec, base_manifest
 
 KIND = "cards"  # the registry's name (the adapter's OWN_STUDIES) and the manifests' "study"
+# its command (core/study_command.py) is Manoeuvre's own, cli/cards.py
+COMMAND = StudyCommand(help="Card value for one army: observed in play and by ablation, PDF.",
+                       face="own")  # fmt: skip
 
 MODES = ("observed", "ablation", "both")
 BLANK = "blank"

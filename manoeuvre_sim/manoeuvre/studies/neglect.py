@@ -49,6 +49,7 @@ from manoeuvre_sim.manoeuvre.model import Army
 from manoeuvre_sim.manoeuvre.studies.card_observed import MIN_GROUP, _diff
 
 KIND = "neglect"  # the registry's name (the adapter's OWN_STUDIES); it has no command
+COMMAND = None  # (core/study_command.py): the players' benchmark runs it
 
 LEADER = "Leader"
 UNIT = "Unit card"

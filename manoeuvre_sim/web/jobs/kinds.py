@@ -1,8 +1,10 @@
-"""The study commands a job runs (issue 33): the balance study and the what-if of every game
-of the registry (:func:`job_kinds`, keyed by the command's name: ``balance``, ``whatif``,
-``hex balance``, ``hex whatif``, ``coin balance`` ...), each found by (game, kind) in the
-kinds registry (``studies.find``) and built from a job's options through the builder the
-command's body calls (the study module's ``command_spec_of(game)``), so every option is
+"""The study commands a job runs (issue 33): every study kind of every game of the registry
+that declares itself a job (its ``COMMAND.job``, ``core/study_command.py``: the balance
+study and the what-if; :func:`job_kinds`, keyed by the command's name: ``balance``,
+``whatif``, ``hex balance``, ``hex whatif``, ``coin balance`` ...), each found by (game,
+kind) in the kinds registry (``studies.kinds``, ``studies.find``) and built from a job's
+options through the builder the command's body calls (the study module's
+``command_spec_of(game)``), so every option is
 checked, with the command line's words, before the job is queued, and played by its
 ``run_spec``.
 
@@ -58,16 +60,16 @@ class Built:
 @dataclass(frozen=True)
 class JobKind:
     """One study a job runs: its game (a registry key) and its kind (a name of the kinds
-    registry, ``studies.find``: ``balance`` or ``whatif``), whose module's
+    registry, ``studies.find``: ``balance``, ``whatif`` ...), whose module's
     ``command_spec_of(game)`` builds its spec from the command's options (its signature: the
-    options it takes) and whose ``run_spec`` plays it; whether it takes edits (a what-if)."""
+    options it takes) and whose ``run_spec`` plays it; whether it needs edits (a what-if)
+    and the manifest's count of the games a finished one played (its ``COMMAND``'s
+    ``edits`` and ``done_key``: a job is done only once that is written and not zero)."""
 
     game: str
     study: str
-
-    @property
-    def edits(self) -> bool:
-        return self.study == "whatif"
+    edits: bool = False
+    done_key: str = "games"
 
     def library(self):
         """``(command_spec, run_spec)`` of the kind's study module for this game."""
@@ -77,18 +79,14 @@ class JobKind:
         return m.command_spec_of(self.game), m.run_spec
 
 
-# the manifest's count of the games a finished study of each kind played: a job is done only
-# once that is written and not zero (a what-if counts the pairs of games, base and variant)
-DONE_KEY = {"balance": "games", "whatif": "paired_games"}
-# the study kinds a job may run, of every game of the registry
-JOB_STUDIES = ("balance", "whatif")
-
-
 def job_kinds() -> dict[str, JobKind]:
     """Every study a job may run, by its command's name (``balance``, ``hex whatif``,
     ``coin balance``: the game's command group, ``games.command_group``, then the kind), for
-    every game of the registry that is installed."""
+    every game of the registry that is installed: its kinds (``studies.kinds``) whose
+    ``COMMAND`` says ``job``."""
     from manoeuvre_sim.core.games import GAMES, command_group
+    from manoeuvre_sim.core.study_command import command_of
+    from manoeuvre_sim.studies import find, kinds
 
     out = {}
     for key in GAMES:
@@ -96,8 +94,10 @@ def job_kinds() -> dict[str, JobKind]:
             group = command_group(key)
         except UsageError:  # registered but not installed
             continue
-        for study in JOB_STUDIES:
-            out[f"{group} {study}".strip()] = JobKind(key, study)
+        for study in kinds(key):
+            cmd = command_of(find(key, study))
+            if cmd is not None and cmd.job:
+                out[f"{group} {study}".strip()] = JobKind(key, study, cmd.edits, cmd.done_key)
     return out
 
 
@@ -181,11 +181,12 @@ def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
     the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
     then the variant's pairings."""
     cost = seat_cost(get_game(entry.game))
-    if entry.study == "whatif":
+    if hasattr(spec, "planned_pairings"):  # a what-if's, base and variant
         pairings, n = spec.planned_pairings(), spec.games_per_pairing
     else:
         pairings = spec.pairings()
-        n = spec.max_games if spec.precision is not None else spec.games_per_pairing
+        precision = getattr(spec, "precision", None)
+        n = spec.max_games if precision is not None else spec.games_per_pairing
     return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.core.fileio import atomic_write
-from manoeuvre_sim.web.jobs.kinds import DONE_KEY, build, command_line, job_kinds
+from manoeuvre_sim.web.jobs.kinds import build, command_line, job_kinds
 
 JOBS_DIR = "jobs"
 STATE_FILE = "job.json"
@@ -276,7 +276,7 @@ class JobManager:
             with self.lock:
                 job.message = f"stopped after {job.done:,} games: writing their tables"
                 self.save(job)
-        if res.manifest.get(DONE_KEY[job_kinds()[job.kind].study], 0) == 0:
+        if res.manifest.get(job_kinds()[job.kind].done_key, 0) == 0:
             state = "cancelled" if job.id in self.cancelled else "interrupted"
             self._end(job, state, "stopped before any game finished: no tables written")
             return
