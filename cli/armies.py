@@ -48,15 +48,15 @@ def list_armies() -> None:
     )  # fmt: skip
 
 
+def _given(*items: tuple[object, str]) -> str:
+    """``(value, template)`` items: each template filled with its value (``str.format``)
+    where the value is set, joined by commas."""
+    return ", ".join(template.format(value) for value, template in items if value)
+
+
 def _dice_cell(c) -> str:
-    parts = []
-    if c.attack:
-        parts.append(f"attack {c.attack}")
-    if c.bombard:
-        parts.append(f"bombard {c.bombard} range {c.range}")
-    if c.volley:
-        parts.append(f"volley {c.volley} range {c.range}")
-    return ", ".join(parts) or "-"
+    return _given((c.attack, "attack {}"), (c.bombard, f"bombard {{}} range {c.range}"),
+                  (c.volley, f"volley {{}} range {c.range}")) or "-"  # fmt: skip
 
 
 @armies.command("show")
@@ -99,16 +99,9 @@ def show(army: str, relax: bool) -> None:
             else f"{ld.combat_attack}/{ld.combat_defense}"
         )
         rally = "auto" if ld.rally_auto else d6_range(ld.rally)
-        notes = []
-        if ld.pursuit_mod:
-            notes.append(f"pursuit {ld.pursuit_mod:+d}")
-        if ld.grand_battery:
-            notes.append(f"Grand Battery {ld.grand_battery}")
-        if ld.nationality:
-            notes.append(f"only {ld.nationality} units")
-        if ld.unit:
-            notes.append(f"only {ld.unit} (assault 1d6)")
-        rows.append((ld.name, ld.command, combat, rally, ", ".join(notes)))
+        notes = _given((ld.pursuit_mod, "pursuit {:+d}"), (ld.grand_battery, "Grand Battery {}"),
+                       (ld.nationality, "only {} units"), (ld.unit, "only {} (assault 1d6)"))  # fmt: skip
+        rows.append((ld.name, ld.command, combat, rally, notes))
     click.echo(format_table(["leader", "command", "combat", "rally", "notes"], rows, align="lrrll"))
     click.echo("\nHQ cards")
     click.echo(

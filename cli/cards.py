@@ -21,12 +21,9 @@ DEFAULT_GAMES = 14000
 @click.option(
     "--army", required=True, help="The army whose cards are valued: a name or .toml file."
 )
-@click.option(
-    "--against",
-    default="all",
-    show_default=True,
-    help="'all' (every other base army) or comma-separated armies (names or .toml files).",
-)
+@click.option("--against", default="all", show_default=True,
+              help="'all' (every other base army) or comma-separated armies (names or .toml "
+              "files).")  # fmt: skip
 @click.option(
     "--mode",
     type=click.Choice(["observed", "ablation", "both"]),

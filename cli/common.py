@@ -59,15 +59,12 @@ def force_option(what: str = "the games of an earlier study") -> Callable:
     return click.option("--force", is_flag=True, help=f"Replace {what} in --out.")
 
 
+_WHERE = click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+                      show_default=True, help="Where the tasks run: local (this process's "
+                      "threads) or dask (a Dask cluster: --scheduler, else a LocalCluster of "
+                      "worker processes).")  # fmt: skip
 _BACKEND = (
-    click.option(
-        "--backend",
-        type=click.Choice(["local", "dask"]),
-        default="local",
-        show_default=True,
-        help="Where the tasks run: local (this process's threads) or dask (a Dask "
-        "cluster: --scheduler, else a LocalCluster of worker processes).",
-    ),
+    _WHERE,
     click.option(
         "--scheduler",
         metavar="ADDRESS",
@@ -364,6 +361,15 @@ def run_and_write(
         click.echo("interrupted: the tables cover the games finished so far", err=True)
         sys.exit(130)
     return res
+
+
+def trace_format_option(whose: str) -> Callable:
+    """A replay's ``--format text|jsonl`` (``whose``: the trace's, in its help);
+    :func:`check_format` reads it."""
+    return click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default=None,
+                        help=f"text (default; a PDF with --out FILE.pdf) or jsonl: {whose} "
+                        "trace, one JSON record per line, every field named "
+                        "(docs/traces.md).")  # fmt: skip
 
 
 def check_format(fmt: str | None, suffix: str, turns: str | None) -> str:

@@ -15,6 +15,7 @@ from manoeuvre_sim.cli.common import (
     invoked_command,
     pop_backend,
     start_description,
+    threads_option,
 )
 from manoeuvre_sim.cli.manoeuvre_options import (
     DEFAULT_POLICY,
@@ -56,7 +57,7 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 @click.option("--seed", type=int, default=1, show_default=True, help="The search's seed.")
 @click.option("--confirm-seed", type=int,
               help="The confirmation's seed (default: --seed + 1000003; never --seed).")  # fmt: skip
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@threads_option
 @click.option("--out", type=click.Path(file_okay=False), default="reports/fix",
               show_default=True, help="Directory for errata.csv, trail.csv, the matrices, "
               "moved.csv, summary.txt, manifest.json and the games.")  # fmt: skip

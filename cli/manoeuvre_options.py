@@ -43,17 +43,14 @@ policy_options = stack(
 )
 policy_options.__doc__ = "``--policy-a`` / ``--policy-b``: the players of armies A and B."
 
+_SETUP = click.option("--setup", type=click.Choice(["random", "rules"]), default="random",
+                      show_default=True, help="Rule 3 set-up: random (sections, rotations "
+                      "drawn; army A at the bottom) or rules (the first player lays the map, "
+                      "the second chooses its edge).")  # fmt: skip
 # ``--setup`` and the fixed map ``--map`` / ``--rot`` (rule 3 set-up), as every command that
 # plays games takes them; :func:`parse_setup` turns them into the config's fields
 setup_options = stack(
-    click.option(
-        "--setup",
-        type=click.Choice(["random", "rules"]),
-        default="random",
-        show_default=True,
-        help="Rule 3 set-up: random (sections, rotations drawn; army A at the bottom) "
-        "or rules (the first player lays the map, the second chooses its edge).",
-    ),
+    _SETUP,
     click.option(
         "--map",
         "fixed_map",

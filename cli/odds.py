@@ -11,7 +11,7 @@ import json
 
 import click
 
-from manoeuvre_sim.cli.common import format_table, percent, write_text
+from manoeuvre_sim.cli.common import format_table, paper_option, percent, write_text
 from manoeuvre_sim.cli.manoeuvre_odds_options import (
     defense_options,
     json_report_option,
@@ -27,14 +27,19 @@ def odds() -> None:
     """Exact and simulated combat odds (rules 6.1-6.6, 7, 8), tables and printable charts."""
 
 
+def mixes_option(rest: str):
+    """``--mix`` (repeatable) of the grid commands: ``rest`` ends its help."""
+    return click.option("--mix", "mixes", multiple=True, help=f"Attack dice mix (repeatable){rest}")
+
+
+def defenses_option(default: str):
+    """``--defenses LO..HI`` of the grid commands."""
+    return click.option("--defenses", default=default, show_default=True, help="Defense totals.")
+
+
 @odds.command()
-@click.option(
-    "--strength",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Attacker's base: unit strength plus leader/hill bonuses.",
-)
+@click.option("--strength", type=int, default=0, show_default=True,
+              help="Attacker's base: unit strength plus leader/hill bonuses.")  # fmt: skip
 @click.option("--dice", multiple=True, help="Attack dice of a card played (repeatable), e.g. 2d8.")
 @click.option(
     "--support",
@@ -291,14 +296,9 @@ def matchup(
 
 
 @odds.command()
-@click.option(
-    "--mix",
-    "mixes",
-    multiple=True,
-    help="Attack dice mix (repeatable), e.g. 2d8 or 2d8+1d6. Default: the printed dice.",
-)
+@mixes_option(", e.g. 2d8 or 2d8+1d6. Default: the printed dice.")
 @strengths_option
-@click.option("--defenses", default="1..20", show_default=True, help="Defense totals.")
+@defenses_option("1..20")
 @click.option("--committed", type=int, default=0, help="Committed Attacks added to every mix.")
 @click.option(
     "--out", type=click.Path(dir_okay=False), default=None, help="CSV file (default stdout)."
@@ -313,15 +313,10 @@ def table(mixes, strengths, defenses, committed, out) -> None:
 
 @odds.command()
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="PDF file to write.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option(
-    "--mix",
-    "mixes",
-    multiple=True,
-    help="Attack dice mix (repeatable). Default: 1d6 1d8 1d10 2d6 2d8 2d10.",
-)
+@paper_option
+@mixes_option(". Default: 1d6 1d8 1d10 2d6 2d8 2d10.")
 @strengths_option
-@click.option("--defenses", default="3..16", show_default=True, help="Defense totals.")
+@defenses_option("3..16")
 @click.option(
     "--fire/--no-fire",
     default=True,

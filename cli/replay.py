@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from manoeuvre_sim.cli.common import check_format, write_text
+from manoeuvre_sim.cli.common import check_format, trace_format_option, write_text
 from manoeuvre_sim.cli.manoeuvre_options import (
     GAME_OPTION_NAMES,
     policy_options,
@@ -49,14 +49,7 @@ def _flag(name: str) -> str:
     help="FILE.txt (the transcript), FILE.pdf (a page per player turn) or FILE.jsonl (the "
     "trace, as --format jsonl); default: stdout.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "jsonl"]),
-    default=None,
-    help="text (default; a PDF with --out FILE.pdf) or jsonl: the whole game's trace, one "
-    "JSON record per line, every field named (docs/traces.md).",
-)
+@trace_format_option("the whole game's")
 @click.option(
     "--turns",
     default=None,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from manoeuvre_sim.cli.common import paper_option
 from manoeuvre_sim.cli.manoeuvre_options import DEFAULT_POLICY, POLICY_HELP, game_options
 from manoeuvre_sim.manoeuvre.adapter import KEY as MANOEUVRE
 
@@ -61,7 +62,7 @@ DEFAULT_GAMES = 1000  # as balance
 @click.option(
     "--threads", type=int, default=0, show_default=True, help="For a study it runs; 0: all cores."
 )
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@paper_option
 @click.option(
     "--out",
     default="reports/manoeuvre-report.pdf",

@@ -26,13 +26,9 @@ from manoeuvre_sim.core.errors import UsageError
     metavar="DIR",
     help="The site's folder; refused when it holds files, unless --force.",
 )
-@click.option(
-    "--replays",
-    type=int,
-    default=3,
-    show_default=True,
-    help="Games replayed per study: the first game of the most lopsided pairings.",
-)
+@click.option("--replays", type=int, default=3, show_default=True,
+              help="Games replayed per study: the first game of the most lopsided "
+              "pairings.")  # fmt: skip
 @click.option("--force", is_flag=True, help="Replace what --out holds.")
 @click.option("--quiet", is_flag=True, help="No progress on standard error.")
 def site(sources: tuple[str, ...], out: str, replays: int, force: bool, quiet: bool) -> None:

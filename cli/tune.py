@@ -59,24 +59,17 @@ from manoeuvre_sim.cli.manoeuvre_options import armies_option, game_options
     help="Initial step size; every searched parameter spans 0..10 between its bounds.",
 )
 @seed_option
-@click.option(
-    "--fix",
-    default="hit",
-    show_default=True,
-    help="Comma-separated parameters held at the base value ('' for none; switch always is).",
-)
+@click.option("--fix", default="hit", show_default=True, help="Comma-separated parameters "
+              "held at the base value ('' for none; switch always is).")  # fmt: skip
 @click.option(
     "--bounds",
     "bounds",
     multiple=True,
     help="NAME=LO:HI: the searched range of a parameter (repeatable; docs/tuning.md).",
 )
-@click.option(
-    "--against",
-    default="random,simple,attritional,territorial,balanced",
-    show_default=True,
-    help="Held-out evaluation: the styles the result plays on seeds never used in tuning.",
-)
+@click.option("--against", default="random,simple,attritional,territorial,balanced",
+              show_default=True, help="Held-out evaluation: the styles the result plays on "
+              "seeds never used in tuning.")  # fmt: skip
 @click.option(
     "--eval-games",
     type=int,

@@ -65,12 +65,7 @@ game_options = stack(
         help="Rule [13] 2, army quality: blue's units on their front or back side, or "
         "a number K: a mixture, its first K combat units (scenario order) back.",
     ),
-    click.option(
-        "--quality-red",
-        default="front",
-        show_default=True,
-        help="As --quality-blue.",
-    ),
+    click.option("--quality-red", default="front", show_default=True, help="As --quality-blue."),
     click.option("--step-losses", is_flag=True, help="Rule [13] 3."),
     click.option("--step-replacements", is_flag=True, help="Rule [13] 4: one step per turn."),
     click.option(

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from manoeuvre_sim.cli.common import format_table, percent
+from manoeuvre_sim.cli.common import format_table, paper_option, percent
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -141,7 +141,7 @@ def combat(attack, defend, step_losses, simulate, seed, as_json) -> None:
     "step-loss notes.",
 )
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="PDF file to write.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@paper_option
 @click.option(
     "--differences",
     default="-8..8",

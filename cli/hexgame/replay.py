@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from manoeuvre_sim.cli.common import paper_option, seed_option, trace_format_option
 from manoeuvre_sim.cli.hexgame._options import game_options, load_game
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -12,7 +13,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     help=f"{GAME_TITLE}. Replay game --game of --seed (the same game as in `hex simulate`): the events and the board at the start of every turn, as text or a PDF of hex maps."
 )
 @game_options
-@click.option("--seed", type=int, default=1, show_default=True)
+@seed_option
 @click.option("--game", "game_index", type=int, default=0, show_default=True)
 @click.option(
     "--out",
@@ -20,15 +21,8 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     help="FILE.txt (the log with a text board per turn), FILE.pdf (a hex map page per "
     "turn) or FILE.jsonl (the trace, as --format jsonl); default: the text on stdout.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "jsonl"]),
-    default=None,
-    help="text (default; a PDF with --out FILE.pdf) or jsonl: the game's trace, one JSON "
-    "record per line, every field named (docs/traces.md).",
-)
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@trace_format_option("the game's")
+@paper_option
 def replay(seed, game_index, out, paper, fmt, **kw):
     """Replay game --game of --seed (the same game as in `hex simulate`): the events and
     the board at the start of every turn."""

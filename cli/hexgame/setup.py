@@ -36,14 +36,10 @@ rate, the count in each hex)."""
 @click.option("--quality", metavar="BLUE:RED", help="Army quality (rule [13] 2), as hex balance.")
 @click.option("--step-losses", metavar="off|on", help="Rule [13] 3 (default: off).")
 @click.option("--step-replacements", metavar="off|on", help="Rule [13] 4 (default: off).")
-@click.option(
-    "--capital",
-    type=click.Choice(["player", "random"]),
-    default="player",
-    show_default=True,
-    help="random: a study device, not a rule: both Capitals are drawn uniformly among the "
-    "hexes rule [3] allows (the players play the rest), so the map covers every legal hex.",
-)
+@click.option("--capital", type=click.Choice(["player", "random"]), default="player",
+              show_default=True, help="random: a study device, not a rule: both Capitals are "
+              "drawn uniformly among the hexes rule [3] allows (the players play the rest), so "
+              "the map covers every legal hex.")  # fmt: skip
 @turns_option
 @scenario_option()
 @study_options(

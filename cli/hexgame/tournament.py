@@ -14,12 +14,9 @@ from manoeuvre_sim.hexgame import GAME_TITLE
     short_help="Every pair of Maneuver players, both seatings: scores with intervals.",
     help=f"{GAME_TITLE}. Play every pair of --policies, each player once blue and once red (--games each), and give each pair's score (a win 1, a draw 1/2) with its 95% Wilson interval. The games are study tasks: with --out they go to OUT.store/ as they finish, so an interrupted tournament goes on with --resume, and --backend dask plays them on a cluster.",
 )
-@click.option(
-    "--policies",
-    default="random,capital,attrition",
-    show_default=True,
-    help="Comma-separated players: random, capital, attrition, search[:BUDGET[:STYLE[:SCOPE]]].",
-)
+@click.option("--policies", default="random,capital,attrition", show_default=True,
+              help="Comma-separated players: random, capital, attrition, "
+              "search[:BUDGET[:STYLE[:SCOPE]]].")  # fmt: skip
 @click.option(
     "--games", type=int, default=1000, show_default=True, help="Games per pair and seating."
 )
