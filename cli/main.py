@@ -18,45 +18,36 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.cli.game_commands import LazyGroup
 from manoeuvre_sim.manoeuvre import RULES_VERSION
 
+
+def _here(name: str, help: str) -> tuple[str, str, str]:
+    """A command of this package: the click object ``name`` of ``manoeuvre_sim.cli.<name>``."""
+    return f"manoeuvre_sim.cli.{name}", name, help
+
+
 # the commands that are no study kind: name -> (module, attribute, one-line help shown by
 # --help without importing the module)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
-    "armies": ("manoeuvre_sim.cli.armies", "armies", "List, show, validate and export armies."),
-    "maps": ("manoeuvre_sim.cli.maps", "maps", "List and show the map sections."),
-    "odds": ("manoeuvre_sim.cli.odds", "odds", "Combat odds: exact, simulated, tables, charts."),
-    "replay": ("manoeuvre_sim.cli.replay", "replay", "One game turn by turn, as text or PDF."),
-    "report": (
-        "manoeuvre_sim.cli.report",
-        "report",
-        "One printable PDF of the whole analysis, from study directories.",
-    ),
-    "tune": (
-        "manoeuvre_sim.cli.tune",
-        "tune",
-        "A style tuned by self-play (CMA-ES), evaluated on held-out seeds.",
-    ),
-    "hex": (
-        "manoeuvre_sim.cli.hexgame",
-        "hex_group",
-        "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands.",
-    ),
-    "compare": ("manoeuvre_sim.cli.compare", "compare", "Two studies of one game side by side."),
-    "site": ("manoeuvre_sim.cli.site", "site", "A static copy of the workbench's study pages."),
-    "ui": (
-        "manoeuvre_sim.cli.ui",
-        "ui",
-        "The browser workbench: odds, studies and replays in a local web page.",
-    ),
-}
+    "armies": _here("armies", "List, show, validate and export armies."),
+    "maps": _here("maps", "List and show the map sections."),
+    "odds": _here("odds", "Combat odds: exact, simulated, tables, charts."),
+    "replay": _here("replay", "One game turn by turn, as text or PDF."),
+    "report": _here("report", "One printable PDF of the whole analysis, from study directories."),
+    "tune": _here("tune", "A style tuned by self-play (CMA-ES), evaluated on held-out seeds."),
+    "hex": ("manoeuvre_sim.cli.hexgame", "hex_group",
+            "Maneuver (the introductory hex wargame, rules 001): a second game, its own commands."),
+    "compare": _here("compare", "Two studies of one game side by side."),
+    "site": _here("site", "A static copy of the workbench's study pages."),
+    "ui": _here("ui", "The browser workbench: odds, studies and replays in a local web page."),
+}  # fmt: skip
 
 
 class TopLevelGroup(LazyGroup):
-    subcommands = SUBCOMMANDS
     """The top-level group: :data:`SUBCOMMANDS`, Manoeuvre's study kinds (its commands are
     the top-level ones: ``games.command_group``), and a group per registered game without
     hand-written commands (``game_commands.py``: its study kinds as its commands, listed by
     the game's title alone)."""
 
+    subcommands = SUBCOMMANDS
     game = "manoeuvre"
     package = "manoeuvre_sim.cli"
 

@@ -69,14 +69,10 @@ setup_options = stack(
 
 def sections_option(f):
     """``--sections FILE``: a designer's map sections joining the built-in pool."""
-    return click.option(
-        "--sections",
-        "sections_file",
-        type=click.Path(dir_okay=False),
-        metavar="FILE",
-        help="A map sections file (as data/maps/sections.toml; e.g. the Distant Lands "
-        "sections) whose sections join the built-in pool. See docs/authoring.md.",
-    )(f)
+    return click.option("--sections", "sections_file", type=click.Path(dir_okay=False),
+                        metavar="FILE", help="A map sections file (as data/maps/sections.toml; "
+                        "e.g. the Distant Lands sections) whose sections join the built-in "
+                        "pool. See docs/authoring.md.")(f)  # fmt: skip
 
 
 def parse_setup(kw: dict) -> dict:

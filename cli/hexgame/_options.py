@@ -103,3 +103,12 @@ def load_game(kw: dict):
     from manoeuvre_sim.hexgame.replay_steps import load_game as load
 
     return load(kw)
+
+
+def run_hex(kind: str, kw: dict):
+    """The body of a ``hex`` study command of the shared kind ``kind`` (``common.run_kind``
+    with Maneuver's kernels for the progress bar)."""
+    from manoeuvre_sim.cli.common import run_kind
+    from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS
+
+    return run_kind("hex", kind, kw, kinds=WARMUP_KINDS)

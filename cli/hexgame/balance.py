@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli.common import run_kind, study_options
-from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
+from manoeuvre_sim.cli.common import study_options
+from manoeuvre_sim.cli.hexgame._options import (
+    policies_option,
+    run_hex,
+    scenario_option,
+    turns_option,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HELP = f"""{GAME_TITLE}: the variant study. Every variant of the rules you list, every
@@ -78,12 +83,7 @@ capital_fell.csv, manifest.json, summary.txt and hex_balance.pdf."""
     help="Every variant with interpretation H11's earlier reading: a retreating unit may not "
     "enter a hex holding a friend that retreats in the same combat.",
 )
-@study_options(
-    out="reports/hex-balance",
-    out_help="Directory for games.parquet/, the CSV tables, hex_balance.pdf, summary.txt, "
-    "manifest.json.",
-)
+@study_options(out="reports/hex-balance", out_help="Directory for games.parquet/, the CSV "
+               "tables, hex_balance.pdf, summary.txt, manifest.json.")  # fmt: skip
 def balance(**kw) -> None:
-    from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-
-    run_kind("hex", "balance", kw, kinds=HEX_KINDS)
+    run_hex("balance", kw)

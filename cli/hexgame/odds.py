@@ -32,13 +32,9 @@ def _title(res) -> str:
     def side(units):
         return "+".join(u.label for u in units)
 
-    notes = []
-    if res.step_losses:
-        notes.append("step losses [13].3")
-    if res.capital_attacking:
-        notes.append("attacking from the Capital's hex [11]")
-    if res.capital_defending:
-        notes.append("the Capital's hex defends [11]")
+    notes = [text for on, text in ((res.step_losses, "step losses [13].3"),
+                                   (res.capital_attacking, "attacking from the Capital's hex [11]"),
+                                   (res.capital_defending, "the Capital's hex defends [11]")) if on]  # fmt: skip
     return (
         f"{GAME_TITLE}\n"
         f"Attack {side(res.attackers)} = {res.attack_strength} vs defence "

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli.common import run_kind, study_options
-from manoeuvre_sim.cli.hexgame._options import policies_option, scenario_option, turns_option
+from manoeuvre_sim.cli.common import study_options
+from manoeuvre_sim.cli.hexgame._options import (
+    policies_option,
+    run_hex,
+    scenario_option,
+    turns_option,
+)
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HELP = f"""{GAME_TITLE}: what-if. Plays the base scenario and a variant of it on the same
@@ -47,12 +52,7 @@ hex_whatif.pdf and, for --set, variant_scenario.toml."""
 @click.option("--games-per-pairing", type=int, default=2000, show_default=True,
               help="Games per ordered pairing, in each scenario.")  # fmt: skip
 @turns_option
-@study_options(
-    out="reports/hex-whatif",
-    out_help="Directory for games.parquet/, whatif.csv, hex_whatif.pdf, summary.txt, "
-    "manifest.json.",
-)
+@study_options(out="reports/hex-whatif", out_help="Directory for games.parquet/, whatif.csv, "
+               "hex_whatif.pdf, summary.txt, manifest.json.")  # fmt: skip
 def whatif(**kw) -> None:
-    from manoeuvre_sim.hexgame.adapter import WARMUP_KINDS as HEX_KINDS
-
-    run_kind("hex", "whatif", kw, kinds=HEX_KINDS)
+    run_hex("whatif", kw)
