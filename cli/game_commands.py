@@ -239,13 +239,13 @@ def study_commands(key: str, package: str | None) -> dict[str, str]:
     """The study kinds of the game of ``key`` that are commands of its group, kind -> the
     help line ``--help`` lists (its own command's ``short_help``, else the kind's), read
     without importing a study or the game (``studies.commands``)."""
-    from manoeuvre_sim.studies import commands
+    from manoeuvre_sim.studies import commands, has_hooks
 
     out = {}
-    for kind, (help_line, face) in commands(key).items():
+    for kind, (help_line, face, requires) in commands(key).items():
         own = own_command(package, kind)
-        if own is None and face == "own":
-            continue
+        if own is None and (face == "own" or not has_hooks(key, requires)):
+            continue  # no command of its own to build from COMMAND, or hooks it lacks
         out[kind] = own.short_help if own is not None and own.short_help else help_line
     return out
 

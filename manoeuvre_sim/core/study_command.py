@@ -19,6 +19,7 @@ study (pandas) and no game (numba).
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
 import sys
@@ -151,27 +152,53 @@ def declared(module: str, name: str, keyword: str | None = None) -> Any:
     when the value is no literal, or the module is already imported or has no source."""
     if module in sys.modules or (path := _source(module)) is None:
         return _imported(module, name, keyword)
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    found = _assigned(str(path), path.stat().st_mtime_ns, name)
+    if found is None:
+        return ...
+    value = found.get("" if keyword is None else keyword, ...)
+    if keyword is not None and found == {"": None}:  # NAME = None: no call, no keyword
+        return ...
+    return _imported(module, name, keyword) if value is _NOT_LITERAL else value
+
+
+_NOT_LITERAL = object()
+
+
+@functools.lru_cache(maxsize=256)
+def _assigned(path: str, mtime_ns: int, name: str) -> dict | None:
+    """What the source ``path`` assigns to ``name`` at its top: ``{"": value}``, or for a
+    call the literal of each keyword (a value that is no literal: ``_NOT_LITERAL``); None
+    when it assigns none. The statement is parsed alone, from its first line to the next
+    line that starts a statement (``--help`` reads a few short statements of long modules,
+    whose whole parse cost a tenth of a second), else the whole module is."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    starts = [i for i, ln in enumerate(lines) if ln.startswith((f"{name} =", f"{name}:"))]
+    nodes: list[ast.stmt] = []
+    for i in starts:
+        end = next((j for j in range(i + 1, len(lines))
+                    if lines[j][:1] not in ("", " ", "#", ")", "]", "}")), len(lines))  # fmt: skip
+        try:
+            nodes += ast.parse("\n".join(lines[i:end])).body[:1]
+        except SyntaxError:
+            nodes = ast.parse("\n".join(lines)).body
+            break
+    for node in nodes:
         target = node.target if isinstance(node, ast.AnnAssign) else None
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
         if getattr(target, "id", None) != name or node.value is None:
             continue
-        value = node.value
-        if keyword is not None:
-            if isinstance(value, ast.Constant) and value.value is None:
-                return ...
-            if not isinstance(value, ast.Call):
-                return _imported(module, name, keyword)
-            found = [k.value for k in value.keywords if k.arg == keyword]
-            if not found:
-                return ...
-            value = found[0]
-        try:
-            return ast.literal_eval(value)
-        except ValueError:
-            return _imported(module, name, keyword)
-    return ...
+        if isinstance(node.value, ast.Call):
+            return {k.arg: _literal(k.value) for k in node.value.keywords if k.arg}
+        return {"": _literal(node.value)}
+    return None
+
+
+def _literal(node: ast.expr) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return _NOT_LITERAL
 
 
 def _imported(module: str, name: str, keyword: str | None) -> Any:
@@ -182,23 +209,28 @@ def _imported(module: str, name: str, keyword: str | None) -> Any:
 
 
 def defines(module: str, name: str) -> bool:
-    """Whether the module of dotted name ``module`` defines ``name`` at its top (assigned,
-    imported or a function), read from its source without importing it."""
+    """Whether the module of dotted name ``module`` defines ``name`` at its top (assigned a
+    value other than None, imported, or a function), read from its source without importing
+    it."""
     if module in sys.modules or (path := _source(module)) is None:
         return getattr(importlib.import_module(module), name, None) is not None
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    return name in _top_names(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _top_names(path: str, mtime_ns: int) -> frozenset[str]:
+    names = set()
+    for node in ast.parse(Path(path).read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign):
-            if any(getattr(t, "id", None) == name for t in node.targets):
-                return not (isinstance(node.value, ast.Constant) and node.value.value is None)
-        elif isinstance(node, ast.AnnAssign | ast.FunctionDef) and (
-            getattr(getattr(node, "target", None), "id", None) == name
-            or getattr(node, "name", None) == name
-        ):
-            return True
+            if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                names |= {getattr(t, "id", None) for t in node.targets}
+        elif isinstance(node, ast.AnnAssign):
+            names.add(getattr(node.target, "id", None))
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
         elif isinstance(node, ast.ImportFrom | ast.Import):
-            if any((a.asname or a.name.split(".")[0]) == name for a in node.names):
-                return True
-    return False
+            names |= {a.asname or a.name.split(".")[0] for a in node.names}
+    return frozenset(names - {None})
 
 
 # the options several kinds declare alike (one definition each)

@@ -76,27 +76,29 @@ def find(game_key: str, kind: str) -> ModuleType:
     return importlib.import_module(every[kind])
 
 
-def commands(game_key: str) -> dict[str, tuple[str, str]]:
+def commands(game_key: str) -> dict[str, tuple[str, str, tuple[str, ...]]]:
     """The study kinds of the game of ``game_key`` that are commands, kind -> its one help
-    line and its face (the ``COMMAND`` each module declares, ``core/study_command.py``; the
-    face ``study`` where it names none), read from the
-    sources of the game and the study modules without importing them (so ``--help`` imports
-    no study and no game): a kind without a ``COMMAND`` (Manoeuvre's neglect) or whose
-    ``requires`` the game does not define (the fixer's hooks) is none."""
-    game_module = GAMES[game_key][0] if game_key in GAMES else None
+    line, its face (``study`` where it names none) and the hooks it ``requires`` of a game
+    (the ``COMMAND`` each module declares, ``core/study_command.py``; :func:`has_hooks`),
+    read from the study modules' sources without importing them (so ``--help`` imports no
+    study and no game); a kind without a ``COMMAND`` (Manoeuvre's neglect) is none."""
     out = {}
     for kind, module in kinds(game_key, imported=False).items():
         help_line = declared(module, "COMMAND", "help")
         if help_line is ...:
             continue
-        requires = declared(module, "COMMAND", "requires")
-        if game_module and any(
-            not defines(game_module, h) for h in (() if requires is ... else requires)
-        ):
-            continue
         face = declared(module, "COMMAND", "face")
-        out[kind] = (help_line, "study" if face is ... else face)
+        requires = declared(module, "COMMAND", "requires")
+        out[kind] = (help_line, "study" if face is ... else face,
+                     () if requires is ... else tuple(requires))  # fmt: skip
     return out
+
+
+def has_hooks(game_key: str, hooks) -> bool:
+    """Whether the game of ``game_key`` defines every hook of ``hooks``, read from its
+    module's source without importing it."""
+    module = GAMES[game_key][0]
+    return all(defines(module, h) for h in hooks)
 
 
 def command(game_key: str, kind: str):
