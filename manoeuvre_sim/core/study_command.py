@@ -155,7 +155,7 @@ def declared(module: str, name: str, keyword: str | None = None) -> Any:
     found = _assigned(str(path), path.stat().st_mtime_ns, name)
     if found is None:
         return ...
-    value = found.get("" if keyword is None else keyword, ...)
+    value = found.get("" if keyword is None else keyword, found.get(None, ...))
     if keyword is not None and found == {"": None}:  # NAME = None: no call, no keyword
         return ...
     return _imported(module, name, keyword) if value is _NOT_LITERAL else value
@@ -166,8 +166,10 @@ _NOT_LITERAL = object()
 
 @functools.lru_cache(maxsize=256)
 def _assigned(path: str, mtime_ns: int, name: str) -> dict | None:
-    """What the source ``path`` assigns to ``name`` at its top: ``{"": value}``, or for a
-    call the literal of each keyword (a value that is no literal: ``_NOT_LITERAL``); None
+    """What the source ``path`` assigns to ``name`` at its top: ``{"": value}``, and for a
+    call the literal of each keyword (a value that is no literal: ``_NOT_LITERAL``; under
+    the key None, what a keyword not written is: ``...``, or ``_NOT_LITERAL`` after a
+    ``**``); None
     when it assigns none. The statement is parsed alone, from its first line to the next
     line that starts a statement (``--help`` reads a few short statements of long modules,
     whose whole parse cost a tenth of a second), else the whole module is."""
@@ -188,8 +190,10 @@ def _assigned(path: str, mtime_ns: int, name: str) -> dict | None:
             target = node.targets[0]
         if getattr(target, "id", None) != name or node.value is None:
             continue
-        if isinstance(node.value, ast.Call):
-            return {k.arg: _literal(k.value) for k in node.value.keywords if k.arg}
+        if isinstance(node.value, ast.Call):  # the call itself is no literal
+            out = {k.arg: _literal(k.value) for k in node.value.keywords if k.arg}
+            hidden = any(k.arg is None for k in node.value.keywords)  # **options
+            return out | {"": _NOT_LITERAL, None: _NOT_LITERAL if hidden else ...}
         return {"": _literal(node.value)}
     return None
 
