@@ -42,9 +42,8 @@ def registered_games(taken) -> list[str]:
 
 def game_help(key: str) -> str:
     from manoeuvre_sim.core import games
-    from manoeuvre_sim.studies import commands
 
-    return f"{games.title(key)}: its studies, {', '.join(commands(key))}."
+    return f"{games.title(key)}: its studies: {', '.join(study_commands(key, None))}."
 
 
 # ------------------------------------------------------------------ the game's Options
