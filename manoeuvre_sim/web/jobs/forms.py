@@ -69,7 +69,8 @@ def generic_balance_form(game: str) -> bool:
 def new_job_links() -> list[tuple[str, str]]:
     """The jobs page's buttons: every game's new-study form, then every game's what-if form
     (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``; a game
-    with the generic form: ``/jobs/new?game=KEY``, after the others)."""
+    with the generic form: ``/jobs/new?game=KEY``, after the others), then the fix form of
+    every game with the fixer's hooks (``/fix/new?game=KEY``)."""
     from manoeuvre_sim.web.game_parts import short_title, web_modules
 
     modules = web_modules().values()
@@ -78,7 +79,10 @@ def new_job_links() -> list[tuple[str, str]]:
     generic = [(f"/jobs/new?game={k}", f"New {short_title(k)} balance study")
                for k in balance_games() if generic_balance_form(k)]  # fmt: skip
     balance = sum(1 for m in modules if "balance" in getattr(m, "JOB_LINKS", {}))
-    return own[:balance] + generic + own[balance:]
+    from manoeuvre_sim.web.jobs.fix_form import fix_games
+
+    fixes = [(f"/fix/new?game={k}", f"New {short_title(k)} fix") for k in fix_games()]
+    return own[:balance] + generic + own[balance:] + fixes
 
 
 def part(game: str, name: str):

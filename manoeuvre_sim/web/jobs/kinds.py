@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.core.games import get_game, hook
 from manoeuvre_sim.web.safety import check_players, seat_cost
 
 # the most games one job may ask for (no unbounded work per request): 8 armies x 8 x 20,000
@@ -53,6 +53,7 @@ class Built:
     game: str
     games: int = 0
     cost: float = 0.0
+    status: bool = False  # its run takes status=, a line of its state (a fix's)
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,10 @@ class JobKind:
 
 # the manifest's count of the games a finished study of each kind played: a job is done only
 # once that is written and not zero (a what-if counts the pairs of games, base and variant)
-DONE_KEY = {"balance": "games", "whatif": "paired_games"}
-# the study kinds a job may run, of every game of the registry
-JOB_STUDIES = ("balance", "whatif")
+DONE_KEY = {"balance": "games", "whatif": "paired_games", "fix": "games"}
+# the study kinds a job may run, of every game of the registry (a fix: of a game with the
+# fixer's hooks, FIX_EDIT_KINDS)
+JOB_STUDIES = ("balance", "whatif", "fix")
 
 
 def job_kinds() -> dict[str, JobKind]:
@@ -97,6 +99,8 @@ def job_kinds() -> dict[str, JobKind]:
         except UsageError:  # registered but not installed
             continue
         for study in JOB_STUDIES:
+            if study == "fix" and not hook(get_game(key), "FIX_EDIT_KINDS"):
+                continue
             out[f"{group} {study}".strip()] = JobKind(key, study)
     return out
 
@@ -151,15 +155,23 @@ def build(kind: str, opts: dict) -> Built:
                 f"with these players on the workbench (a block must end within a second, for "
                 f"cancel), got {given['block']:,}"
             )
+    elif spec.block * per_game > MAX_BLOCK_COST and "block" not in takes:  # a fix's look
+        raise UsageError(
+            f"--games-per-look: expected at most {max(1, int(MAX_BLOCK_COST // per_game)):,} "
+            f"games with these players on the workbench (a look is a block, which must end "
+            f"within a second, for cancel), got {spec.block:,}"
+        )
     elif spec.block * per_game > MAX_BLOCK_COST:
         opts["block"] = given["block"] = max(1, int(MAX_BLOCK_COST // per_game))
         spec = command_spec(**given)
     games = sum(n for n, _ in plan)
     cost = sum(n * c for n, c in plan)
     if cost > MAX_JOB_COST:
-        raise UsageError(_too_costly(given, games, cost))
+        raise UsageError(_too_costly(given, games, cost, takes))
     threads = spec.threads
-    return Built(partial(run_spec, spec), threads, game, games, cost)
+    # a study that says its state in words (a fix: candidates tried, the best so far)
+    status = "status" in inspect.signature(run_spec).parameters
+    return Built(partial(run_spec, spec), threads, game, games, cost, status)
 
 
 def rule_options(game: str, fields: dict):
@@ -181,6 +193,8 @@ def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
     the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
     then the variant's pairings."""
     cost = seat_cost(get_game(entry.game))
+    if entry.study == "fix":  # its bound: studies.fix_spec.FixSpec.planned_pairings
+        return [(n, cost(p.policy_a) + cost(p.policy_b)) for p, n in spec.planned_pairings()]
     if entry.study == "whatif":
         pairings, n = spec.planned_pairings(), spec.games_per_pairing
     else:
@@ -189,10 +203,11 @@ def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
     return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
 
 
-def _too_costly(given: dict, games: int, cost: float) -> str:
+def _too_costly(given: dict, games: int, cost: float, takes=("games_per_pairing",)) -> str:
     players = given.get("policy") or given.get("policies") or "the default player"
+    flag = "--games-per-pairing" if "games_per_pairing" in takes else "--max-games"
     return (
-        f"--games-per-pairing: {games:,} games with {players} cost as much as {cost:,.0f} "
+        f"{flag}: {games:,} games with {players} cost as much as {cost:,.0f} "
         f"games of the scripted players; a job from the workbench may cost at most "
         f"{MAX_JOB_COST:,} (about 8 minutes on 2 cores): ask fewer games or a smaller search "
         f"budget, or run it with the command line"
@@ -200,7 +215,12 @@ def _too_costly(given: dict, games: int, cost: float) -> str:
 
 
 _FLAGS = ("armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
-          "borders", "quality", "border", "step_losses", "step_replacements")  # fmt: skip
+          "borders", "quality", "border", "step_losses", "step_replacements",
+          "editable", "targets", "band", "budget", "games_per_look", "max_games",
+          "confirm_games", "confirm_seed", "alpha")  # fmt: skip
+# a fix's options whose flag is another word, and those repeated once per value
+_RENAMED = {"editable": "edit", "targets": "army", "band": "target"}
+_REPEATED = ("editable", "targets")
 
 
 def command_line(kind: str, opts: dict, out: str) -> str:
@@ -210,14 +230,20 @@ def command_line(kind: str, opts: dict, out: str) -> str:
         value = opts.get(name)
         if value is None or value is False or value == "" or value == []:
             continue
-        flag = "--" + name.replace("_", "-")
+        flag = "--" + _RENAMED.get(name, name).replace("_", "-")
         if value is True:
             words.append(flag)
+        elif name in _REPEATED and isinstance(value, list | tuple):
+            words += [w for v in value for w in (flag, str(v))]
         else:
             words += [flag, ",".join(value) if isinstance(value, list | tuple) else str(value)]
     for name, value in (opts.get("options") or {}).items():  # a game's rule options
         words += ["--" + name.replace("_", "-"), str(value)]
-    for e in opts.get("edits") or ():
+    edits = opts.get("edits") or ()
+    if isinstance(edits, dict):  # a fix's costs: the file its study writes (fix.costs_toml)
+        words += ["--edits", f"{out}/edits.toml"]
+        edits = ()
+    for e in edits:
         words += ["--set", e]
     words += ["--out", out]
     return shlex.join(words)
