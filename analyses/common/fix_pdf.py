@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Rectangle  # noqa: E402 (after pages: its backend)
 
 from manoeuvre_sim.analyses.common.pages import (  # first: it sets matplotlib's backend
     MARGIN_L,
@@ -24,7 +25,6 @@ from manoeuvre_sim.analyses.common.pages import (  # first: it sets matplotlib's
     text_pages,
 )
 from manoeuvre_sim.analyses.common.report_pdf import Section
-from matplotlib.patches import Rectangle  # noqa: E402 (after pages: its backend)
 from manoeuvre_sim.core.errors import UsageError
 
 KIND = "fix"

@@ -64,10 +64,17 @@ def _changed(info, said: dict):
         info.path, 10**9, 0, store=store, labels=(said["base"], said["fixed"]))[0])  # fmt: skip
 
 
+def replay_pairs(info) -> list[dict]:
+    """Per touched pairing of the fix ``info`` (``moved.csv``'s rows), its games with the
+    replay of each as the base played it and as the fixed sides did (:func:`_replays`)."""
+    return _replays(info, _records(info, "moved"))
+
+
 def _replays(info, moved: list[dict]) -> list[dict]:
     """Per touched pairing (``moved.csv``'s rows), its games listed with the replay of each
-    as the base played it and as the fixed sides did: those whose winner changed first, at
-    most :data:`REPLAYS_PER_PAIRING`; none for a game without a replay."""
+    as the base played it and as the fixed sides did (``base``, ``fixed``: the addresses;
+    ``base_pairing``, ``base_label`` ...: what they name): those whose winner changed
+    first, at most :data:`REPLAYS_PER_PAIRING`; none for a game without a replay."""
     m = info.manifest or {}
     said = m.get("replay") or {}
     if not has_replay(str(info.game)) or not said:
@@ -94,7 +101,9 @@ def _replays(info, moved: list[dict]) -> list[dict]:
         out.append({"side_a": a, "side_b": b, "changed": len(mine), "games": [
             {"game": k, "winner_base": wb, "winner_fixed": wf,
              "base": replay_href(info, pair["base"], k, said["base"]),
-             "fixed": replay_href(info, pair["fixed"], k, said["fixed"])}
+             "fixed": replay_href(info, pair["fixed"], k, said["fixed"]),
+             "base_pairing": pair["base"], "fixed_pairing": pair["fixed"],
+             "base_label": said["base"], "fixed_label": said["fixed"]}
             for k, wb, wf in games]})  # fmt: skip
     return out
 
