@@ -36,17 +36,8 @@ FIELDS = (
 INTEGERS = ("budget", "games_per_look", "max_games", "confirm_games", "seed", "confirm_seed")
 
 
-def fix_games() -> list[str]:
-    """The installed games of the registry with the fixer's hooks, in its order."""
-    out = []
-    for key in F.balance_games():
-        if hook(get_game(key), "FIX_EDIT_KINDS"):
-            out.append(key)
-    return out
-
-
 def fix_game(p: Params) -> str:
-    games = fix_games()
+    games = F.fix_games()
     if not games:
         raise UsageError("game: no registered game has the fixer's hooks (FIX_EDIT_KINDS)")
     return p.choice("game", games, games[0])
@@ -86,7 +77,7 @@ def context(game: str, sent: Params | None = None) -> dict:
         kinds.append(row)
     example = (web_part(game, "library_defaults") or (lambda _k: {}))("balance").get("armies")
     form = {} if sent is None else {k: sent.raw(k) or "" for k in sent._keys()}
-    return {"game": game, "games": fix_games(), "heading": f"New {short_title(game)} fix",
+    return {"game": game, "games": F.fix_games(), "heading": f"New {short_title(game)} fix",
             "command": kind(game), "kinds": kinds, "fields": FIELDS, "form": form,
             "defaults": _defaults(game), "players": tuple(g.POLICIES),
             "side_hint": BF._side_hint(game),
@@ -134,4 +125,4 @@ def job(p: Params, game: str) -> tuple[str, dict]:
     return kind(game), opts
 
 
-__all__ = ["context", "edits", "fix_game", "fix_games", "job", "kind"]
+__all__ = ["context", "edits", "fix_game", "job", "kind"]

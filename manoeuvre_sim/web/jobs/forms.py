@@ -54,6 +54,14 @@ def balance_games() -> list[str]:
     return out
 
 
+def fix_games() -> list[str]:
+    """The installed games of the registry with the fixer's hooks (``FIX_EDIT_KINDS``):
+    each has a fix form (``jobs.fix_form``), in the registry's order."""
+    from manoeuvre_sim.core.games import get_game, hook
+
+    return [k for k in balance_games() if hook(get_game(k), "FIX_EDIT_KINDS")]
+
+
 def balance_game(p: Params) -> str:
     """The new-study form's ``game`` parameter (by default the registry's first game)."""
     games = balance_games()
@@ -79,8 +87,6 @@ def new_job_links() -> list[tuple[str, str]]:
     generic = [(f"/jobs/new?game={k}", f"New {short_title(k)} balance study")
                for k in balance_games() if generic_balance_form(k)]  # fmt: skip
     balance = sum(1 for m in modules if "balance" in getattr(m, "JOB_LINKS", {}))
-    from manoeuvre_sim.web.jobs.fix_form import fix_games
-
     fixes = [(f"/fix/new?game={k}", f"New {short_title(k)} fix") for k in fix_games()]
     return own[:balance] + generic + own[balance:] + fixes
 
