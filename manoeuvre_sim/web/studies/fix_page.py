@@ -77,8 +77,8 @@ def _replays(info, moved: list[dict]) -> list[dict]:
     first, at most :data:`REPLAYS_PER_PAIRING`; none for a game without a replay."""
     m = info.manifest or {}
     said = m.get("replay") or {}
-    if not has_replay(str(info.game)) or not said:
-        return []
+    if not has_replay(str(info.game)) or not said or not m.get("fixed_sides"):
+        return []  # no replay, or no data kept of the fixed sides (the game's fix_write)
     changed = _changed(info, said)
     index = SF.pairing_index(info.path / said["store"].rsplit("/", 1)[0])
     if changed is None or index.empty or "army_a" not in index:
