@@ -80,7 +80,7 @@ def context(game: str, sent: Params | None = None) -> dict:
     return {"game": game, "games": F.fix_games(), "heading": f"New {short_title(game)} fix",
             "command": kind(game), "kinds": kinds, "fields": FIELDS, "form": form,
             "defaults": _defaults(game), "players": tuple(g.POLICIES),
-            "side_hint": BF._side_hint(game),
+            "side_hint": f"one of {example}" if example else BF._side_hint(game),
             "sides_example": ",".join(str(example).split(",")[:3]) if example else ""}  # fmt: skip
 
 
