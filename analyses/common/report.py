@@ -7,7 +7,9 @@ studies' sections, charts, methods and its part of the cover — in the module i
 names (``REPORT_MODULE``: :mod:`analyses.manoeuvre.report`, :mod:`analyses.hexgame.report`).
 A game with no module of its own (a new game) still has its part: the studies written once
 over the game interface (``studies/balance.py``, ``studies/whatif.py``) are laid out here,
-their provenance on the cover and their tables and summary as pages (:class:`GenericStudy`).
+their provenance on the cover and their tables and summary as pages (:class:`GenericStudy`);
+a fix (``studies/fix.py``), a study of every game, is laid out by ``fix_pdf`` whatever the
+game: its errata and its two matrices on one page.
 This module adds the cover, a table of contents with page numbers, and writes the PDF.
 
 Python API::
@@ -76,6 +78,10 @@ def load_study(path: str | Path):
     manifest = _read_manifest(path, list(kinds))
     kind = manifest.get("study")
     game = game_of(manifest)  # a manifest before games had keys: study.LEGACY_GAME
+    if kind == "fix" and game in GAMES:  # a study of every game: laid out here (fix_pdf)
+        from manoeuvre_sim.analyses.common.fix_pdf import FixStudy
+
+        return FixStudy.load(path, manifest)
     module = hook(get_game(game), "REPORT_MODULE") if game in GAMES else None
     if game in GAMES and module is None:  # a game with no report of its own
         if kind not in GENERIC_KINDS:
@@ -102,7 +108,7 @@ def load_studies(paths: Sequence[str | Path]) -> list:
             raise _bad(Path(p), "named twice")
         seen.add(key)
         studies.append(load_study(p))
-    order = list(study_kinds()) + list(GENERIC_KINDS)
+    order = list(study_kinds()) + list(GENERIC_KINDS) + ["fix"]
     return sorted(studies, key=lambda s: order.index(s.kind))
 
 
@@ -262,13 +268,18 @@ def _parts(by_game: dict[str, list], paper: str, own: dict[str, str]):
     cover only when the report holds more than one game."""
     sections: list[Section] = []
     cover: list[tuple[str, str]] = []
-    for game, group in by_game.items():
+    for game, every in by_game.items():
         module = hook(get_game(game), "REPORT_MODULE")
-        if module is None:
+        group = [s for s in every if s.kind != "fix"]  # a fix: the same page for every game
+        fixes = [s for s in every if s.kind == "fix"]
+        secs, items = [], [("h1", title(game))]
+        if group and module is None:
             secs, items = generic_part(group, paper)
-        else:
+        elif group:
             part = importlib.import_module(module)
             secs, items = part.sections(group, paper, own), part.cover_items(group)
+        secs = [*secs, *(f.section(paper) for f in fixes)]
+        items = [*items, *(x for f in fixes for x in (*f.cover_items(), ("gap", "")))]
         if len(by_game) == 1 and items and items[0] == ("h1", title(game)):
             items = items[1:]
         sections.extend(secs)

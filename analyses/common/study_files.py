@@ -202,12 +202,16 @@ def tables(path: str | Path) -> list[str]:
 
 
 def read_table(path: str | Path, name: str) -> pd.DataFrame:
-    """One of the study's CSV tables as written; a DataError when it cannot be read."""
+    """One of the study's CSV tables as written (a table of no rows and no columns, as a
+    fix with no candidate writes its trail: an empty frame); a DataError when it cannot be
+    read."""
     f = Path(path) / f"{name}.csv"
     try:
         return pd.read_csv(f, dtype={"hex": str})
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
     except (OSError, ValueError) as e:
-        raise DataError(f"{f.name}: cannot read it as a CSV table ({e})") from None
+        raise DataError(f.name, [("", f"cannot read it as a CSV table ({e})")]) from None
 
 
 # ------------------------------------------------------------------- a study's game records

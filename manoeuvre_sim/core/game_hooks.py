@@ -66,7 +66,7 @@ def _edit_kind(x: Any) -> bool:
 
 
 def _writes_nothing(result: Any, out_dir: Any) -> list:
-    """``whatif_write``'s default: no files of the game's own."""
+    """``whatif_write``'s and ``fix_write``'s default: no files of the game's own."""
     return []
 
 
@@ -233,6 +233,10 @@ HOOKS: dict[str, Hook] = _hooks(
          "the side with the edit texts applied in order, and the printed changes in words "
          "(relax: load_side's leniency); a bad edit raises a UsageError", None,
          _function_of("relax")),
+    Hook("fix_write", "fix_write(result: FixResult, out_dir: Path) -> list[Path]",
+         "the game's own files of a fix's fixed sides, written before its tables, each "
+         "named in the manifest's fixed_sides (Manoeuvre: each edited army's data, what a "
+         "replay of a fixed game loads; default: none)", _writes_nothing, _function),
     # --- the machinery: warm-up, numba cache, traces
     Hook("WARMUP", "WARMUP: dict[str, float]",
          "the warm-up kinds of core.warmup: kind -> about how many seconds it compiles "

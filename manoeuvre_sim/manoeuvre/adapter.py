@@ -24,7 +24,12 @@ from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.manoeuvre.engine.policy_ids import POLICY_NAMES
 
 # the balance fixer's hooks (studies/fix.py): the edit kinds, their candidates, their checks
-from manoeuvre_sim.manoeuvre.fix_edits import FIX_EDIT_KINDS, apply_side_edits, fix_edits
+from manoeuvre_sim.manoeuvre.fix_edits import (
+    FIX_EDIT_KINDS,
+    apply_side_edits,
+    fix_edits,
+    fix_write,
+)
 from manoeuvre_sim.manoeuvre.model import Army
 from manoeuvre_sim.manoeuvre.results import VICTORY
 from manoeuvre_sim.manoeuvre.rule_options import RuleOptions
@@ -58,7 +63,7 @@ __all__ = [
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
     "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
-    "rebuild_trace",
+    "fix_write", "rebuild_trace",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a

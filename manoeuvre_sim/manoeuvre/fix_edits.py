@@ -16,7 +16,9 @@ The kinds (a step's default cost, the default range in steps):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from manoeuvre_sim.core.errors import UsageError
 
@@ -99,3 +101,21 @@ def apply_side_edits(army, edits: Sequence[str], *, relax: bool = False):
     out = edited[army.name]
     check_playable(out)
     return out, lines
+
+
+def fix_write(res, out_dir: Path) -> list[Path]:
+    """Each army the fix's answer edits, as its fixed games played it,
+    ``fixed/<k>_<army>.army.json`` (``model.write_army_data``), named in the manifest's
+    ``fixed_sides`` (``{"name", "file"}``): what a replay of a fixed game loads
+    (``replay/steps.study_config``)."""
+    from manoeuvre_sim.manoeuvre.model.load import ARMY_DATA_SUFFIX, write_army_data
+
+    written, entries = [], []
+    for k, (name, army) in enumerate(res.fixed_sides().items()):
+        slug = re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_") or "army"
+        rel = f"fixed/{k:02d}_{slug}{ARMY_DATA_SUFFIX}"
+        (Path(out_dir) / "fixed").mkdir(parents=True, exist_ok=True)
+        written.append(write_army_data(army, Path(out_dir) / rel))
+        entries.append({"name": name, "file": rel})
+    res.manifest["fixed_sides"] = entries
+    return written

@@ -78,18 +78,26 @@ from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.core.study_command import StudyCommand
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
+KIND = "fix"
 BASE_LABEL = "base"
 # the command (core/study_command.py): a game with the fixer's hooks and a fix command of its
 # own (Manoeuvre's cli/fix.py); the others have none yet
 COMMAND = StudyCommand(help="The least-cost errata that evens the sides: paired, sequential, "
-                       "confirmed.", face="own", requires=("FIX_EDIT_KINDS",))  # fmt: skip
+                       "confirmed.", face="own", requires=("FIX_EDIT_KINDS",), job=True)  # fmt: skip
 # the question, the statistics and the confirmation live beside this module, in fix_spec,
 # fix_stats and fix_confirm; their names are the fix's too
-from manoeuvre_sim.studies.fix_confirm import Confirmation, confirm  # noqa: E402
+from manoeuvre_sim.studies.fix_confirm import (  # noqa: E402
+    CONFIRM_BASE,
+    CONFIRM_FIXED,
+    CONFIRM_STORE,
+    Confirmation,
+    confirm,
+)
 from manoeuvre_sim.studies.fix_spec import (  # noqa: E402
     Edit,
     FixSpec,
     command_spec,
+    command_spec_of,
     parse_band,
     read_costs,
 )
@@ -289,16 +297,21 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
     return trial
 
 
-def search(player: Player, say: Callable[[str], None]) -> tuple[list[Trial], Trial | None,
-                                                                  float]:  # fmt: skip
+def search(player: Player, say: Callable[[str], None],
+           on_trial: Callable[[list[Trial]], None] | None = None,
+           ) -> tuple[list[Trial], Trial | None, float]:  # fmt: skip
     """The candidates tried in order, the answer (None when nothing helped) and the base's
-    estimated distance (module docstring, "The search")."""
+    estimated distance (module docstring, "The search"); ``on_trial(trail)`` after each
+    candidate (the job's progress: ``fix_progress``)."""
     spec = player.spec
     band = spec.band
     trail: list[Trial] = []
 
     def test(edits, against, step):
-        return try_candidate(player, edits, against, step, trail, say)
+        t = try_candidate(player, edits, against, step, trail, say)
+        if on_trial is not None:
+            on_trial(trail)
+        return t
 
     player.ensure((), spec.max_games)
     st0 = field_stats(player.base, player.joint((), (), spec.max_games), spec.targets)
@@ -414,22 +427,49 @@ class FixResult:
                 out.append(f"  cost {r.cost}: {r.est_distance:.3f}  {r.edits}")
         return out
 
-    def write(self, out_dir: str | Path) -> list[Path]:
+    def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """errata.csv, trail.csv, frontier.csv, matrix_base.csv, matrix_fixed.csv,
-        moved.csv, targets.csv, summary.txt and manifest.json (each atomically)."""
-        from manoeuvre_sim.core.results import write_csv
+        moved.csv, targets.csv, the costs searched (``edits.toml``: what ``--edits`` reads)
+        and the game's own files of the fixed sides (its ``fix_write``: what a replay of a
+        fixed game loads), then summary.txt and manifest.json last (each atomically).
+        ``paper``: the jobs' keyword; the fix's PDF page is the report's
+        (``analyses/common/fix_pdf.py``)."""
+        from manoeuvre_sim.core.results import write_csv, write_text
         from manoeuvre_sim.studies.balance import write_study
 
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
         tables = {"errata": self.errata, "trail": self.trail, "frontier": self.frontier}
         c = self.confirmation
         if c is not None:
             tables |= {"moved": c.moved, "targets": c.targets}
-        written = write_study(out_dir, tables, self.manifest, self.summary())
+        written = []
         if c is not None:
             for name, mat in (("matrix_base", c.base_matrix), ("matrix_fixed", c.fixed_matrix)):
                 written.append(write_csv(mat.rename_axis("side_a").reset_index(),
-                                         Path(out_dir) / f"{name}.csv"))  # fmt: skip
-        return written
+                                         out / f"{name}.csv"))  # fmt: skip
+        written.append(write_text(out / "edits.toml", costs_toml(self.spec.costs)))
+        g = self.spec.balance.game_module()
+        if self.errata is not None and len(self.errata):
+            written += list(hook(g, "fix_write")(self, out))
+        return written + write_study(out, tables, self.manifest, self.summary())
+
+    def fixed_sides(self) -> dict[str, object]:
+        """The sides the answer edits, as the fixed games played them (by name)."""
+        if self.errata is None or not len(self.errata):
+            return {}
+        sides = dict(zip(self.spec.balance.names, self.spec.balance.sides, strict=True))
+        g = self.spec.balance.game_module()
+        out = {}
+        for name in dict.fromkeys(self.errata["side"]):
+            texts = list(self.errata.loc[self.errata["side"] == name, "edit"])
+            out[name] = hook(g, "apply_side_edits")(sides[name], texts)[0]
+        return out
+
+
+def costs_toml(costs: dict) -> str:
+    """The edit kinds and costs as the ``--edits`` TOML file writes them (``read_costs``)."""
+    return "".join(f"[{k}]\ncost = {c}\nrange = {r}\n" for k, (c, r) in costs.items())
 
 
 def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
@@ -454,39 +494,48 @@ def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
 def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=None,
         resume: bool = False, progress: Callable[[int, int], None] | None = None,
         say: Callable[[str], None] | None = None, **kw) -> FixResult:  # fmt: skip
-    """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): the search on the
-    seed, the answer confirmed on the confirmation seed. ``out_dir``: the search's games in
-    ``out_dir/games.parquet/``, the confirmation's in ``out_dir/confirm/games.parquet/``
-    (``resume``: finished blocks read back; the search replays to the same answer);
-    ``progress(done, total)``: games; ``say``: a line per candidate."""
+    """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): :func:`run_spec` of
+    the spec they build."""
+    spec = command_spec(resolve(game), sides, **kw)
+    return run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress, say=say)
+
+
+def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool = False,
+             progress: Callable[[int, int], None] | None = None, backend=None,
+             say: Callable[[str], None] | None = None,
+             status: Callable[[str], None] | None = None) -> FixResult:  # fmt: skip
+    """The fix ``spec`` asks: the search on the seed, the answer confirmed on the
+    confirmation seed. ``out_dir``: the search's games in ``out_dir/games.parquet/``, the
+    confirmation's in ``out_dir/confirm/games.parquet/`` (``resume``: finished blocks read
+    back; the search replays to the same answer); ``progress(done, total)``: games, the
+    total an estimate that firms up as candidates end (``fix_progress``); ``say``: a line
+    per candidate; ``status``: the search's state in a line (candidates tried, the best
+    errata so far), for the workbench's job page."""
     import pandas as pd
 
-    from manoeuvre_sim.core.store import STORE
     from manoeuvre_sim.studies import balance as B
+    from manoeuvre_sim.studies.fix_progress import Estimate
 
-    g = resolve(game)
-    spec = command_spec(g, sides, **kw)
+    g = spec.balance.game_module()
     t0 = time.perf_counter()
     say = say or (lambda line: None)
     manifest = B.base_manifest(spec.balance, "fix", B.describe_sides) | {"fix": spec.record()}
     store = B.make_store(out_dir)
-    done = [0]
-
-    def tick(n: int) -> None:
-        done[0] += n
-        if progress is not None:
-            progress(done[0], 0)
-
+    est = Estimate(spec, progress, status)
     player = Player(g, spec, store=store, manifest=manifest, backend=backend, resume=resume,
-                    progress=tick)  # fmt: skip
-    manifest |= {"confirm_seed": spec.confirm_seed, "confirm_games": spec.confirm_games}
+                    progress=est.tick)  # fmt: skip
+    est.player = player
+    manifest |= {"confirm_seed": spec.confirm_seed, "confirm_games": spec.confirm_games,
+                 "replay": {"base": CONFIRM_BASE, "fixed": CONFIRM_FIXED,
+                            "store": CONFIRM_STORE}}  # fmt: skip
     try:
-        trail, best, d0 = search(player, say)
+        trail, best, d0 = search(player, say, est.trial)
         conf = None
         if best is not None:
             say(f"fix: confirming {'; '.join(e.text for e in best.edits)} on seed "
                 f"{spec.confirm_seed}")  # fmt: skip
-            cstore = None if out_dir is None else Path(out_dir) / "confirm" / STORE
+            est.confirming(best)
+            cstore = None if out_dir is None else Path(out_dir) / CONFIRM_STORE
             if cstore is not None:
                 cstore.mkdir(parents=True, exist_ok=True)
             cb = replace(spec.balance, seed=spec.confirm_seed,
@@ -494,9 +543,8 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
             cman = B.base_manifest(cb, "fix-confirm", B.describe_sides) | {
                 "errata": [e.text for e in best.edits]
             }
-            seen = done[0]
             conf = confirm(g, spec, best.edits, store=cstore, manifest=cman, backend=backend,
-                           resume=resume, progress=lambda d, _t: tick(seen + d - done[0]))  # fmt: skip
+                           resume=resume, progress=est.confirm_tick)  # fmt: skip
     except _Interrupted:
         return FixResult(
             spec,
@@ -528,5 +576,7 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
 
 
 __all__ = ["Edit", "FixResult", "FixSpec", "Judgement", "Player", "TargetStats", "command_spec",
+           "command_spec_of", "costs_toml", "run_spec", "CONFIRM_BASE", "CONFIRM_FIXED",
+           "CONFIRM_STORE",
            "confirm", "cs_radius", "distance", "field_stats", "gain_range", "holm", "judge",
            "parse_band", "read_costs", "run", "search"]  # fmt: skip

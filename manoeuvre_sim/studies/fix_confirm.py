@@ -15,6 +15,11 @@ from manoeuvre_sim.studies.fix_stats import SCORE, _Interrupted, _moments, field
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, play_paired
 from manoeuvre_sim.studies.whatif_tables import paired_row
 
+# the confirmation's labels in its store (the base, the fixed sides) and the store's place
+# in the fix's directory: what the workbench's fix page replays
+CONFIRM_BASE, CONFIRM_FIXED = "confirm-base", "confirm-fixed"
+CONFIRM_STORE = "confirm/games.parquet"
+
 
 @dataclass
 class Confirmation:
@@ -35,7 +40,7 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
 
     b = replace(spec.balance, seed=spec.confirm_seed, games_per_pairing=spec.confirm_games)
     names = b.names
-    base = [replace(p, label="confirm-base") for p in b.pairings()
+    base = [replace(p, label=CONFIRM_BASE) for p in b.pairings()
             if p.army_a.name != p.army_b.name]  # fmt: skip
     sides = dict(zip(names, b.sides, strict=True))
     changed = {}
@@ -44,7 +49,7 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
         changed[name] = hook(g, "apply_side_edits")(sides[name], texts)[0]
     variant = {
         i: replace(p, army_a=changed.get(p.army_a.name, p.army_a),
-                   army_b=changed.get(p.army_b.name, p.army_b), label="confirm-fixed")
+                   army_b=changed.get(p.army_b.name, p.army_b), label=CONFIRM_FIXED)
         for i, p in enumerate(base) if p.army_a.name in changed or p.army_b.name in changed
     }  # fmt: skip
     kept: dict[int, list] = {}

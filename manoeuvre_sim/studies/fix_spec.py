@@ -113,6 +113,30 @@ class FixSpec:
     alpha: float
     edits: tuple[Edit, ...]
 
+    @property
+    def threads(self) -> int:
+        return self.balance.threads
+
+    @property
+    def block(self) -> int:
+        """The games of a block: a look (a job's cancel waits for the blocks in play)."""
+        return self.games_per_look
+
+    def planned_games(self) -> list[tuple[object, int]]:
+        """``(pairing, games)`` the fix may play at most, as a job bounds it: the base and
+        every single edit to the cap on each pairing they touch, and the confirmation (its
+        base and its fixed pairings); the combinations of the helpful singles come on top."""
+        base = [p for p in self.balance.pairings() if p.army_a.name != p.army_b.name]
+        out = [(p, self.max_games) for p in base]
+        for e in self.edits:
+            out += [(p, self.max_games) for p in base if e.side in (p.army_a.name,
+                                                                     p.army_b.name)]  # fmt: skip
+        out += [(p, self.confirm_games) for p in base]
+        touched = set(self.editable)
+        out += [(p, self.confirm_games) for p in base
+                if {p.army_a.name, p.army_b.name} & touched]  # fmt: skip
+        return out
+
     def record(self) -> dict:
         return {"targets": list(self.targets), "editable": list(self.editable),
                 "band": list(self.band), "costs": {k: list(v) for k, v in self.costs.items()},
@@ -185,3 +209,23 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
                          f"costs {cheapest})")  # fmt: skip
     return FixSpec(spec, tg, ed, band, costs, budget, games_per_look, max_games, confirm_games,
                    confirm_seed, alpha, within)  # fmt: skip
+
+
+def command_spec_of(game: str):
+    """:func:`command_spec` of ``game`` as a job builds it (``web.jobs.kinds``): the sides
+    as ``armies`` (comma-separated, read by the game's ``load_side``; the balance study's
+    option), the rest :func:`command_spec`'s keywords; its signature lists them."""
+    import inspect
+
+    def build(*, armies=None, **options) -> FixSpec:
+        if armies is None or not str(armies).strip():
+            raise UsageError("--armies: expected comma-separated sides (at least two)")
+        names = [a.strip() for a in armies.split(",")] if isinstance(armies, str) else armies
+        return command_spec(game, [n for n in names if n], **options)
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    own = [n for n, p in inspect.signature(command_spec).parameters.items() if p.kind is kw]
+    build.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, kw) for n in ["armies", *own]]
+    )
+    return build

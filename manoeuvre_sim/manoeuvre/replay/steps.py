@@ -173,21 +173,24 @@ def read_study(study: Path) -> dict:
         raise UsageError(f"--study: {study.name}/manifest.json is not valid JSON ({e})") from None
 
 
-def study_row(study: Path, pairing: int, game: int, label: str | None = None) -> dict:
+def study_row(study: Path, pairing: int, game: int, label: str | None = None,
+              store: str = "games.parquet") -> dict:  # fmt: skip
     """The record of game ``game`` of pairing ``pairing`` (and policy label ``label`` when
-    the study has several) in ``study/games.parquet``; a UsageError naming the option."""
+    the study has several) in ``study/games.parquet`` (or the study's ``store``, a path
+    inside it); a UsageError naming the option."""
     import pandas as pd
 
-    store = Path(study) / "games.parquet"
+    name = store
+    store = Path(study) / store
     if not store.is_dir() and not store.is_file():
-        raise UsageError(f"--study: {study.name} has no games.parquet (no games kept)")
+        raise UsageError(f"--study: {study.name} has no {name} (no games kept)")
     filters = [("pairing", "==", pairing), ("game", "==", game)]
     if label is not None:
         filters.append(("label", "==", label))
     try:
         df = pd.read_parquet(store, filters=filters)
     except Exception as e:  # pyarrow's errors for a store that is not Parquet
-        raise UsageError(f"--study: {study.name}/games.parquet is not readable ({e})") from None
+        raise UsageError(f"--study: {study.name}/{name} is not readable ({e})") from None
     if len(df) == 0:
         what = f"pairing {pairing}" + (f", label {label!r}" if label is not None else "")
         raise UsageError(f"--game {game}: {study.name} has no such game ({what})")
@@ -211,13 +214,21 @@ def _variant_sources(study: Path, m: dict, row: dict) -> dict[str, str]:
         raise UsageError(f"--label: {study.name} is a {m.get('study')!r} study; its "
                          f"{row.get('label')!r} games play changed army data the study does "
                          "not keep, so only its 'base' games can be replayed")  # fmt: skip
+    return _kept_sources(study, [{"name": n, "file": f} for n, f in kept.items()],
+                         "the variant's army")  # fmt: skip
+
+
+def _kept_sources(study: Path, entries: list[dict], what: str) -> dict[str, str]:
+    """The army files a study keeps (``{"name", "file"}`` entries of its manifest), each
+    confined to the study; a UsageError naming ``--study`` where one is missing."""
     out = {}
-    for name, rel in kept.items():
+    for e in entries:
+        rel = str(e.get("file") or "")
         path = (Path(study) / rel).resolve()
-        if Path(study).resolve() not in path.parents or not path.is_file():
-            raise UsageError(f"--study: {study.name}: the variant's army data {rel!r} is "
-                             "missing or outside the study")  # fmt: skip
-        out[name] = str(path)
+        if not rel or Path(study).resolve() not in path.parents or not path.is_file():
+            raise UsageError(f"--study: {study.name}: {what} data {rel!r} is missing or "
+                             "outside the study")  # fmt: skip
+        out[str(e["name"])] = str(path)
     return out
 
 
@@ -235,16 +246,26 @@ def study_config(study: Path, pairing: int, game: int, label: str | None = None)
     if game_of(m) != "manoeuvre":  # study.LEGACY_GAME
         raise UsageError(f"--study: {study.name} holds games of {m.get('game')!r}, not Manoeuvre")
     kind = m.get("study")
-    if kind not in ("balance", *BASE_GAMES_OF):
+    if kind not in ("balance", "fix", *BASE_GAMES_OF):
         raise UsageError(f"--study: {study.name} is a {kind!r} study; the replay page plays "
-                         "the games of a balance, what-if or card-value study")  # fmt: skip
-    row = study_row(study, pairing, game, label)
+                         "the games of a balance, what-if, card-value or fix study")  # fmt: skip
+    replay = m.get("replay") or {}  # a fix's: its confirmation's labels and store
+    confirmation = kind == "fix" and label in (replay.get("base"), replay.get("fixed"))
+    store = replay.get("store", "games.parquet") if confirmation else "games.parquet"
+    row = study_row(study, pairing, game, label, store)
     sides = m.get("armies") or m.get("sides") or []
     sources = {s["name"]: s.get("source") or s["name"] for s in sides}
     relax = False
     if kind in BASE_GAMES_OF and str(row.get("label")) != "base":
         sources |= _variant_sources(study, m, row)
         relax = True  # the variant was checked when it was played (--relax or not)
+    elif kind == "fix" and not confirmation and str(row.get("label")) != "base":
+        raise UsageError(f"--label: {study.name} is a fix; its candidates' games "
+                         f"({row.get('label')!r}) play edited data the study does not keep: "
+                         f"the base's and the confirmation's games replay")  # fmt: skip
+    elif kind == "fix" and label == replay.get("fixed"):
+        sources |= _kept_sources(study, m.get("fixed_sides") or [], "the fixed army")
+        relax = True  # the fixed armies were checked when they were played
     names = {f.name for f in fields(RuleOptions)}
     opts = {k: v for k, v in (m.get("options") or {}).items() if k in names}
     for k in ("fixed_map", "fixed_rot"):

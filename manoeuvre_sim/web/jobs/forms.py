@@ -54,6 +54,14 @@ def balance_games() -> list[str]:
     return out
 
 
+def fix_games() -> list[str]:
+    """The installed games of the registry with the fixer's hooks (``FIX_EDIT_KINDS``):
+    each has a fix form (``jobs.fix_form``), in the registry's order."""
+    from manoeuvre_sim.core.games import get_game, hook
+
+    return [k for k in balance_games() if hook(get_game(k), "FIX_EDIT_KINDS")]
+
+
 def balance_game(p: Params) -> str:
     """The new-study form's ``game`` parameter (by default the registry's first game)."""
     games = balance_games()
@@ -69,7 +77,8 @@ def generic_balance_form(game: str) -> bool:
 def new_job_links() -> list[tuple[str, str]]:
     """The jobs page's buttons: every game's new-study form, then every game's what-if form
     (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``; a game
-    with the generic form: ``/jobs/new?game=KEY``, after the others)."""
+    with the generic form: ``/jobs/new?game=KEY``, after the others), then the fix form of
+    every game with the fixer's hooks (``/fix/new?game=KEY``)."""
     from manoeuvre_sim.web.game_parts import short_title, web_modules
 
     modules = web_modules().values()
@@ -78,7 +87,8 @@ def new_job_links() -> list[tuple[str, str]]:
     generic = [(f"/jobs/new?game={k}", f"New {short_title(k)} balance study")
                for k in balance_games() if generic_balance_form(k)]  # fmt: skip
     balance = sum(1 for m in modules if "balance" in getattr(m, "JOB_LINKS", {}))
-    return own[:balance] + generic + own[balance:]
+    fixes = [(f"/fix/new?game={k}", f"New {short_title(k)} fix") for k in fix_games()]
+    return own[:balance] + generic + own[balance:] + fixes
 
 
 def part(game: str, name: str):

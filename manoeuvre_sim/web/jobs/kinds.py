@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import get_game
+from manoeuvre_sim.core.games import get_game, hook
 from manoeuvre_sim.web.safety import check_players, seat_cost
 
 # the most games one job may ask for (no unbounded work per request): 8 armies x 8 x 20,000
@@ -55,6 +55,7 @@ class Built:
     game: str
     games: int = 0
     cost: float = 0.0
+    status: bool = False  # its run takes status=, a line of its state (a fix's)
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def job_kinds() -> dict[str, JobKind]:
             continue
         for study in kinds(key):
             cmd = command_of(find(key, study))
-            if cmd is not None and cmd.job:
+            if cmd is not None and cmd.job and all(hook(get_game(key), h) for h in cmd.requires):
                 out[f"{group} {study}".strip()] = JobKind(key, study, cmd.edits, cmd.done_key)
     return out
 
@@ -151,15 +152,23 @@ def build(kind: str, opts: dict) -> Built:
                 f"with these players on the workbench (a block must end within a second, for "
                 f"cancel), got {given['block']:,}"
             )
+    elif spec.block * per_game > MAX_BLOCK_COST and "block" not in takes:  # a fix's look
+        raise UsageError(
+            f"--games-per-look: expected at most {max(1, int(MAX_BLOCK_COST // per_game)):,} "
+            f"games with these players on the workbench (a look is a block, which must end "
+            f"within a second, for cancel), got {spec.block:,}"
+        )
     elif spec.block * per_game > MAX_BLOCK_COST:
         opts["block"] = given["block"] = max(1, int(MAX_BLOCK_COST // per_game))
         spec = command_spec(**given)
     games = sum(n for n, _ in plan)
     cost = sum(n * c for n, c in plan)
     if cost > MAX_JOB_COST:
-        raise UsageError(_too_costly(given, games, cost))
+        raise UsageError(_too_costly(given, games, cost, takes))
     threads = spec.threads
-    return Built(partial(run_spec, spec), threads, game, games, cost)
+    # a study that says its state in words (a fix: candidates tried, the best so far)
+    status = "status" in inspect.signature(run_spec).parameters
+    return Built(partial(run_spec, spec), threads, game, games, cost, status)
 
 
 def rule_options(game: str, fields: dict):
@@ -181,6 +190,8 @@ def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
     the games its fixed N or, with a precision goal, its cap; a what-if plays its base and
     then the variant's pairings."""
     cost = seat_cost(get_game(entry.game))
+    if hasattr(spec, "planned_games"):  # its own bound, (pairing, games): a fix's
+        return [(n, cost(p.policy_a) + cost(p.policy_b)) for p, n in spec.planned_games()]
     if hasattr(spec, "planned_pairings"):  # a what-if's, base and variant
         pairings, n = spec.planned_pairings(), spec.games_per_pairing
     else:
@@ -190,10 +201,11 @@ def plan_of(entry: JobKind, spec) -> list[tuple[int, float]]:
     return [(n, cost(p.policy_a) + cost(p.policy_b)) for p in pairings]
 
 
-def _too_costly(given: dict, games: int, cost: float) -> str:
+def _too_costly(given: dict, games: int, cost: float, takes=("games_per_pairing",)) -> str:
     players = given.get("policy") or given.get("policies") or "the default player"
+    flag = "--games-per-pairing" if "games_per_pairing" in takes else "--max-games"
     return (
-        f"--games-per-pairing: {games:,} games with {players} cost as much as {cost:,.0f} "
+        f"{flag}: {games:,} games with {players} cost as much as {cost:,.0f} "
         f"games of the scripted players; a job from the workbench may cost at most "
         f"{MAX_JOB_COST:,} (about 8 minutes on 2 cores): ask fewer games or a smaller search "
         f"budget, or run it with the command line"
@@ -201,7 +213,12 @@ def _too_costly(given: dict, games: int, cost: float) -> str:
 
 
 _FLAGS = ("armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
-          "borders", "quality", "border", "step_losses", "step_replacements")  # fmt: skip
+          "borders", "quality", "border", "step_losses", "step_replacements",
+          "editable", "targets", "band", "budget", "games_per_look", "max_games",
+          "confirm_games", "confirm_seed", "alpha")  # fmt: skip
+# a fix's options whose flag is another word, and those repeated once per value
+_RENAMED = {"editable": "edit", "targets": "army", "band": "target"}
+_REPEATED = ("editable", "targets")
 
 
 def command_line(kind: str, opts: dict, out: str) -> str:
@@ -211,14 +228,20 @@ def command_line(kind: str, opts: dict, out: str) -> str:
         value = opts.get(name)
         if value is None or value is False or value == "" or value == []:
             continue
-        flag = "--" + name.replace("_", "-")
+        flag = "--" + _RENAMED.get(name, name).replace("_", "-")
         if value is True:
             words.append(flag)
+        elif name in _REPEATED and isinstance(value, list | tuple):
+            words += [w for v in value for w in (flag, str(v))]
         else:
             words += [flag, ",".join(value) if isinstance(value, list | tuple) else str(value)]
     for name, value in (opts.get("options") or {}).items():  # a game's rule options
         words += ["--" + name.replace("_", "-"), str(value)]
-    for e in opts.get("edits") or ():
+    edits = opts.get("edits") or ()
+    if isinstance(edits, dict):  # a fix's costs: the file its study writes (fix.costs_toml)
+        words += ["--edits", f"{out}/edits.toml"]
+        edits = ()
+    for e in edits:
         words += ["--set", e]
     words += ["--out", out]
     return shlex.join(words)

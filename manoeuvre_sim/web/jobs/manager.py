@@ -67,6 +67,7 @@ class Job:
     command: str = ""
     stopped: str | None = None  # when a cancelled job's games stopped (its tables follow)
     name: str = ""  # the user's name for it (``rename``), shown beside its id
+    status: str = ""  # its study's state in words, when it says it (a fix's search)
 
     @property
     def fraction(self) -> float:
@@ -256,6 +257,16 @@ class JobManager:
 
         return progress
 
+    def _status(self, job: Job):
+        """The study's state in words (``Built.status``), kept in the job's state and saved
+        with its next progress."""
+
+        def status(line: str) -> None:
+            with self.lock:
+                job.status = str(line)[:500]
+
+        return status
+
     def _run(self, job: Job) -> None:
         from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
         from manoeuvre_sim.core.backend import make_backend
@@ -267,9 +278,10 @@ class JobManager:
             job.message = job.message if job.resume else ""
             self.save(job)
         out_dir = prepare_out_dir(out, force=not job.resume, resume=job.resume)
+        said = {"status": self._status(job)} if built.status else {}
         with make_backend(threads=built.threads, **self.backend) as engine:
             res = built.run(out_dir=out_dir, progress=self._progress(job), backend=engine,
-                            resume=job.resume)  # fmt: skip
+                            resume=job.resume, **said)  # fmt: skip
         if self.stopping.is_set() and res.interrupted:
             return  # left "running" on disk: the next start resumes it
         if res.interrupted:  # the games stopped; writing the tables takes a few seconds
@@ -278,7 +290,11 @@ class JobManager:
                 self.save(job)
         if res.manifest.get(job_kinds()[job.kind].done_key, 0) == 0:
             state = "cancelled" if job.id in self.cancelled else "interrupted"
-            self._end(job, state, "stopped before any game finished: no tables written")
+            if job.done:  # a study that writes its tables only once it ends (a fix)
+                self._end(job, state, f"stopped after {job.done:,} games, kept for the resume; "
+                          "this study writes its tables when it ends")  # fmt: skip
+            else:
+                self._end(job, state, "stopped before any game finished: no tables written")
             return
         res.manifest["command"] = job.command
         res.write(out_dir, paper="a4")

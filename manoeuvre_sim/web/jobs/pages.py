@@ -12,6 +12,8 @@ Routes::
     /jobs/{id}/resume           POST: queue a cancelled or interrupted job again (--resume)
     /whatif/new?game=G[&from=REL][&army=A]    a what-if's form (POST /whatif queues it)
     /whatif/changed?dir=REL     a what-if's moved cells and the games that changed outcome
+    /fix/new?game=G             the balance fixer's form (POST /fix queues it; a game with
+                                the fixer's hooks: ``jobs.fix_form``)
 
 Every POST must come from the workbench's own pages: its ``Origin`` (or, without one, its
 ``Referer``) must be this server's address, so another site open in the same browser cannot
@@ -34,6 +36,7 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.web import safety
 from manoeuvre_sim.web.jobs import balance_form as BF
+from manoeuvre_sim.web.jobs import fix_form as FF
 from manoeuvre_sim.web.jobs import forms as WF
 from manoeuvre_sim.web.jobs.manager import job_name
 from manoeuvre_sim.web.params import Params
@@ -175,6 +178,27 @@ async def post_whatif(request: Request) -> Response:
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
+def new_fix(request: Request) -> Response:
+    p = Params(request.query_params)
+    p.only(["game"])
+    game = FF.fix_game(p)
+    return _page("fix_new.html", title="New fix", error=None, **FF.context(game))
+
+
+async def post_fix(request: Request) -> Response:
+    p = await _form(request)
+    game = FF.fix_game(p)
+    try:
+        kind, opts = FF.job(p, game)
+        name = job_name(p.string("job_name"))
+        job = manager(request).submit(kind, opts)
+        manager(request).rename(job.id, name)
+    except ManoeuvreError as e:
+        return _page("fix_new.html", 400, title="New fix", error=str(e),
+                     **FF.context(game, sent=p))  # fmt: skip
+    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
+
+
 ROUTES = [
     Route("/jobs", jobs_page, name="jobs"),
     Route("/jobs", post_job, methods=["POST"]),
@@ -186,6 +210,8 @@ ROUTES = [
     Route("/whatif/new", new_whatif),
     Route("/whatif", post_whatif, methods=["POST"]),
     Route("/whatif/changed", whatif_changed.changed_page),
+    Route("/fix/new", new_fix),
+    Route("/fix", post_fix, methods=["POST"]),
 ]
 
 

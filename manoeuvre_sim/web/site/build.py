@@ -57,7 +57,8 @@ from manoeuvre_sim.web.site.pages import (
 )
 
 MAX_FILES = 20_000  # pages and tables of one site at most
-CRAWLED = {"/study", "/study/pairing", "/study/table.csv"}  # followed from page to page
+# followed from page to page (a fix's study page links its result page)
+CRAWLED = {"/study", "/study/pairing", "/study/table.csv", "/fix/result"}
 
 
 @dataclass
@@ -229,15 +230,33 @@ def _compare_urls(app, sources: list[Source]) -> list[str]:
     return urls
 
 
-def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
-    """The sampled games' replay pages, their boards written in, and their traces."""
+def _sample(src: Source, n: int) -> list[tuple[str, int, str | None, int, float | None, int]]:
+    """The games a study's replays are drawn from: ``(url, pairing, label, game, side a's
+    win rate, games)``; a fix's: the first game of each of its first ``n`` touched pairings
+    in its confirmation, as the base played it and as the fixed sides did (its result
+    page's pairs, ``fix_page.replay_pairs``); another study's: :func:`lopsided_games`."""
     from manoeuvre_sim.web.studies.pages import replay_href
 
+    if src.info.kind == "fix":
+        from manoeuvre_sim.web.studies.fix_page import replay_pairs
+
+        out = []
+        for r in replay_pairs(src.info)[:n]:
+            g = r["games"][0]
+            out += [(g[w], g[f"{w}_pairing"], g[f"{w}_label"], g["game"], None, 0)
+                    for w in ("base", "fixed")]  # fmt: skip
+        return out
     index = SF.pairing_index(src.info.path)
     many = "label" in index and index["label"].nunique() > 1
+    return [(replay_href(src.info, s.pairing, s.game, s.label if many else None), s.pairing,
+             s.label, s.game, s.win_rate_a, s.games)
+            for s in lopsided_games(src.info.path, n)]  # fmt: skip
+
+
+def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
+    """The sampled games' replay pages, their boards written in, and their traces."""
     done = []
-    for s in lopsided_games(src.info.path, n):
-        url = replay_href(src.info, s.pairing, s.game, s.label if many else None)
+    for url, pairing, label, game, rate, games in _sample(src, n):
         f = crawler.get(url, required=False)
         if f is None:
             crawler.later = max(crawler.later - 1, 0)  # nor its trace
@@ -246,8 +265,8 @@ def _replays(crawler: _Crawler, src: Source, n: int) -> list[dict]:
         crawler.raw[f] = (page_url, static_replay(crawler.client, text, crawler.tell, f))
         trace = url.replace("?", "/trace.jsonl?", 1)
         crawler.get(trace, required=False)
-        done.append({"url": url, "file": f, "pairing": s.pairing, "label": s.label,
-                     "game": s.game, "win_rate_a": s.win_rate_a, "games": s.games})  # fmt: skip
+        done.append({"url": url, "file": f, "pairing": pairing, "label": label,
+                     "game": game, "win_rate_a": rate, "games": games})  # fmt: skip
     return done
 
 
@@ -453,7 +472,7 @@ def build_site(
             crawler.get("/studies")
             # the games replayed per study: none of a game without a replay
             per = {s.name: replays if has_replay(s.info.game) else 0 for s in srcs}
-            samples = {s.name: len(lopsided_games(s.info.path, per[s.name])) for s in srcs}
+            samples = {s.name: len(_sample(s, per[s.name])) for s in srcs}
             wanted = _compare_urls(app, srcs)
             crawler.later = 2 * sum(samples.values()) + len(wanted)  # replay + trace each
             crawler.crawl(["/study?" + urlencode({"dir": s.name}) for s in srcs])

@@ -35,6 +35,7 @@ FOLDERS = {
     "/study/pairing": ("pairing", "dir", ".html"),
     "/study/table.csv": ("table", "dir", ".csv"),
     "/compare": ("compare", "a", ".html"),
+    "/fix/result": ("fix", "dir", ".html"),
 }
 # a registered game's replay page and trace (``/replay/<key>``, ``/replay/<key>/trace.jsonl``)
 # -> (``replay/<key>``, "study", ".html" or ".jsonl")

@@ -31,8 +31,8 @@ _REPLAYS = ENV.from_string(
     """<section id="site-replays"><h2>Replayed games in this copy</h2>
 <p class="muted">This static copy replays {{ rule }}; the other games need the live workbench
 (<code>manoeuvre-sim ui</code>).</p>
-{% if games %}<ul>{% for g in games %}<li><a href="{{ g.url }}">pairing {{ g.pairing }}{% if g.label %} ({{ g.label }}){% endif %}, game {{ g.game }}</a>: the first seat won {{ "%.1f" % (100 * g.win_rate_a) }}%
-of {{ g.games }} games</li>{% endfor %}</ul>{% else %}<p>No game is replayed.</p>{% endif %}
+{% if games %}<ul>{% for g in games %}<li><a href="{{ g.url }}">pairing {{ g.pairing }}{% if g.label %} ({{ g.label }}){% endif %}, game {{ g.game }}</a>{% if g.win_rate_a is not none %}: the first seat won {{ "%.1f" % (100 * g.win_rate_a) }}%
+of {{ g.games }} games{% else %}: a fix's confirmation game, as its result page pairs them{% endif %}</li>{% endfor %}</ul>{% else %}<p>No game is replayed.</p>{% endif %}
 </section>
 """
 )

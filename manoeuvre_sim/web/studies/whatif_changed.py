@@ -74,7 +74,15 @@ def _ranking(info, how: WhatifPage) -> list[dict]:
 
 def version_title(info, label: str | None) -> str:
     """What a what-if's game is, for its replay's title: `` · base`` or `` · variant:
-    EDITS`` (empty for any other study's game)."""
+    EDITS``; a fix's confirmation game: `` · base ...`` or `` · fixed: ERRATA`` (empty for
+    any other study's game)."""
+    if info.get("study") == "fix":  # its confirmation's games (studies.fix's "replay")
+        said = info.get("replay") or {}
+        if label == said.get("base"):
+            return " · base (before the errata), on the confirmation's seed"
+        if label == said.get("fixed"):
+            return " · fixed: " + ("; ".join(map(str, info.get("errata") or [])) or "errata")
+        return ""
     kind = whatif_page(str(game_of(info)), info.get("study"))
     if kind is None or label not in ("base", "variant"):
         return ""

@@ -1,0 +1,108 @@
+"""A fix's progress as it runs (``studies/fix.py``; docs/fix.md): the games played, an
+estimate of the games in all (so a job page can say the time left) and the search's state in
+one line (candidates tried, the best errata so far), for the workbench's job page.
+
+The search's length is not known in advance (a candidate stops as soon as its sequential
+test decides), so the total is an estimate that firms up as candidates end: the games
+played, plus the single edits left times the mean games a single edit has played so far
+(before any ends: the cap, ``max_games`` on every pairing it touches), plus the
+confirmation (``confirm_games`` on every pairing, the touched ones twice). The combinations
+the greedy step tries after the singles are not foreseen: when they begin, the total grows
+by what each of them plays. During the confirmation the total is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class Estimate:
+    """The progress callbacks of one fix: ``tick(games)`` per block of the search,
+    ``trial(trail)`` per candidate ended, ``confirming(best)`` then ``confirm_tick(done,
+    total)`` during the confirmation. Calls ``progress(done, total)`` and ``status(line)``
+    (either may be None)."""
+
+    def __init__(self, spec, progress: Callable[[int, int], None] | None,
+                 status: Callable[[str], None] | None) -> None:  # fmt: skip
+        self.spec = spec
+        self.progress, self.status = progress, status
+        self.player = None  # fix.Player, set once made
+        self.done = 0
+        self.trail: list = []
+        self.singles_games = 0  # games the ended single candidates played
+        self.confirm_at: int | None = None  # games done when the confirmation began
+        self.confirm_total = 0
+
+    # ---- the figures ---------------------------------------------------------------
+    def _pairings(self) -> tuple[int, float]:
+        """The ordered pairings of the study (mirrors out) and the mean an edit touches."""
+        n = len(self.spec.balance.names)
+        return n * (n - 1), 2 * (n - 1)
+
+    def total(self) -> int:
+        if self.confirm_at is not None:
+            return self.confirm_at + self.confirm_total
+        pairings, touched = self._pairings()
+        spec = self.spec
+        singles = [t for t in self.trail if t.step == "single"]
+        left = max(len(spec.edits) - len(singles), 0)
+        per = self.singles_games / len(singles) if singles else spec.max_games * touched
+        rest = left * per + spec.confirm_games * (pairings + touched)
+        if not self.trail:  # the base is played first, to the cap on every pairing
+            rest += max(pairings * spec.max_games - self.done, 0)
+        return int(self.done + rest)
+
+    def line(self) -> str:
+        """The search's state in words: the candidates tried, the best errata so far."""
+        spec = self.spec
+        singles = sum(1 for t in self.trail if t.step == "single")
+        combos = len(self.trail) - singles
+        words = f"{singles} of {len(spec.edits)} single edits tried"
+        if combos:
+            words += f", {combos} combination{'s' if combos > 1 else ''}"
+        helpful = [t for t in self.trail if t.verdict == "helpful"]
+        if helpful:
+            best = min(helpful, key=lambda t: (t.distance, t.cost, len(t.edits)))
+            words += (f"; best so far: {'; '.join(e.text for e in best.edits)} (cost "
+                      f"{best.cost}, estimated distance {best.distance:.3f})")  # fmt: skip
+        elif self.trail:
+            words += "; no helpful edit yet"
+        else:
+            words += "; playing the base"
+        if self.confirm_at is not None:
+            words = "confirming on fresh seeds; " + words
+        return words
+
+    # ---- the callbacks -------------------------------------------------------------
+    def _tell(self) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total())
+
+    def tick(self, games: int) -> None:
+        self.done += games
+        self._tell()
+
+    def trial(self, trail: list) -> None:
+        self.trail = list(trail)
+        t = trail[-1]
+        if t.step == "single":
+            _, touched = self._pairings()
+            self.singles_games += t.games * touched
+        if self.status is not None:
+            self.status(self.line())
+        self._tell()
+
+    def confirming(self, best) -> None:
+        self.confirm_at = self.done
+        pairings, touched = self._pairings()
+        self.confirm_total = self.spec.confirm_games * (pairings + touched)
+        if self.status is not None:
+            self.status(self.line())
+
+    def confirm_tick(self, done: int, total: int) -> None:
+        self.confirm_total = total
+        self.done = self.confirm_at + done
+        self._tell()
+
+
+__all__ = ["Estimate"]
