@@ -88,14 +88,11 @@ def job_kinds() -> dict[str, JobKind]:
     """Every study a job may run, by its command's name (``balance``, ``hex whatif``,
     ``coin balance``: the game's command group, ``games.command_group``, then the kind), for
     every game of the registry that is installed."""
-    from manoeuvre_sim.core.games import GAMES, command_group
+    from manoeuvre_sim.core.games import command_group, installed
 
     out = {}
-    for key in GAMES:
-        try:
-            group = command_group(key)
-        except UsageError:  # registered but not installed
-            continue
+    for key in installed():
+        group = command_group(key)
         for study in JOB_STUDIES:
             out[f"{group} {study}".strip()] = JobKind(key, study)
     return out
