@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses.hexgame.pairs import ALL, pair_name
+from manoeuvre_sim.analyses.hexgame.rows import ALL, pair_name
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.study import Task
 from manoeuvre_sim.hexgame import GAME_TITLE

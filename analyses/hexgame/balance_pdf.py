@@ -22,7 +22,7 @@ from manoeuvre_sim.analyses.common.pages import (
     write_study_pdf,
 )
 from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
-from manoeuvre_sim.analyses.hexgame.pairs import ALL, pair_name
+from manoeuvre_sim.analyses.hexgame.rows import ALL, pair_name
 from manoeuvre_sim.analyses.hexgame.study_footer import games_played, study_footer
 from manoeuvre_sim.hexgame import GAME_TITLE
 

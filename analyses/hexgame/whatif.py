@@ -18,16 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from manoeuvre_sim.analyses.hexgame.pairs import pair_name
+from manoeuvre_sim.analyses.hexgame.rows import OUTCOMES, pair_name
 from manoeuvre_sim.hexgame import GAME_TITLE
-
-# (column stem, what it counts): the rates of the what-if table, in the summary's order
-OUTCOMES = (
-    ("blue_win", "blue wins"),
-    ("red_win", "red wins"),
-    ("first_win", "first player wins"),
-    ("draw", "drawn"),
-)
 
 
 def write_pages(res, out_dir: Path, paper: str = "a4") -> list[Path]:

@@ -21,9 +21,8 @@ from manoeuvre_sim.analyses.common.pages import (
     page_text,
     write_study_pdf,
 )
-from manoeuvre_sim.analyses.hexgame.pairs import ALL, pair_name
+from manoeuvre_sim.analyses.hexgame.rows import ALL, OUTCOMES, pair_name
 from manoeuvre_sim.analyses.hexgame.study_footer import study_footer
-from manoeuvre_sim.analyses.hexgame.whatif import OUTCOMES
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HOW_TO_READ = (
