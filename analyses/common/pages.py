@@ -215,3 +215,9 @@ def study_head(title: str, path, m: Mapping, rules_version: str, *, backend: boo
     if backend:
         ran += f" ({m.get('backend', 'local')} backend)"
     return [("h2", title), ("p", f"directory: {path}"), ("p", made), ("p", ran)]
+
+
+def section(title: str, *paragraphs: str) -> list[tuple[str, str]]:
+    """A text section after another on a report's pages: a gap, its heading ``title`` and its
+    ``paragraphs``, (style, text) pairs for ``text_pages``."""
+    return [("gap", ""), ("h2", title), *(("p", p) for p in paragraphs)]

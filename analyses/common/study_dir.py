@@ -91,12 +91,6 @@ class StudyFiles:
 def _stats_dirs() -> list[str]:
     """Every registered game's per-game statistics directory (its ``STATS_DIR``), replaced
     with the store it sits beside."""
-    from manoeuvre_sim.core.games import GAMES, get_game
+    from manoeuvre_sim.core.games import installed
 
-    out = []
-    for key in GAMES:
-        try:
-            out.append(get_game(key).STATS_DIR)
-        except UsageError:  # registered but not installed
-            continue
-    return out
+    return [g.STATS_DIR for g in installed().values()]

@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from manoeuvre_sim.analyses.hexgame.rows import ALL, pair_name
 from manoeuvre_sim.core.stats import wilson_interval
 from manoeuvre_sim.core.study import Task
 from manoeuvre_sim.hexgame import GAME_TITLE
 from manoeuvre_sim.studies.balance import BalanceResult, BalanceSpec
 
-ALL = "all"  # the pooled rows: every pairing of a variant
 OPTION_COLUMNS = ("border", "quality_blue", "quality_red", "step_losses", "step_replacements")
 PDF_NAME = "hex_balance.pdf"
 
@@ -176,7 +176,7 @@ def summary(res: BalanceResult) -> list[str]:
         out.append(f"{'variant':<24} {'blue v red':<21} {'games':>6}  "
                    + "  ".join(f"{n:<20}" for n in names))  # fmt: skip
         for r in res.variants.itertuples(index=False):
-            pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+            pair = pair_name(r)
             out.append(f"{r.variant:<24} {pair:<21} {r.games:>6}  "
                        + "  ".join(cell(r, x) for x in cols))  # fmt: skip
         out.append("")

@@ -22,10 +22,10 @@ from manoeuvre_sim.analyses.common.pages import (
     write_study_pdf,
 )
 from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
+from manoeuvre_sim.analyses.hexgame.rows import ALL, pair_name
 from manoeuvre_sim.analyses.hexgame.study_footer import games_played, study_footer
 from manoeuvre_sim.hexgame import GAME_TITLE
 
-ALL = "all"
 RATES = (
     ("first_win_rate", "first player wins"),
     ("blue_win_rate", "blue wins"),
@@ -52,10 +52,9 @@ def row_layout(frame: pd.DataFrame) -> tuple[list[str], list[float], list[bool],
         labels.append("")
         y += 1
         for r in g.itertuples(index=False):
-            all_ = r.policy_blue == ALL
-            labels.append("all pairings" if all_ else f"{r.policy_blue} v {r.policy_red}")
+            labels.append(pair_name(r))
             ys.append(y)
-            pooled.append(all_)
+            pooled.append(r.policy_blue == ALL)
             y += 1
     return labels, ys, pooled, heads
 

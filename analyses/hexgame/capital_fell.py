@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-ALL = "all"  # the pooled rows (variants.ALL)
+from manoeuvre_sim.analyses.hexgame.rows import ALL
 
 
 def fallen_by_turn(capital_fell: pd.DataFrame, capital: str) -> pd.DataFrame:

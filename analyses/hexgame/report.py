@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from manoeuvre_sim.analyses.common.pages import study_head, text_pages
+from manoeuvre_sim.analyses.common.pages import section, study_head, text_pages
 from manoeuvre_sim.analyses.common.report_pdf import Section
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
@@ -377,11 +377,9 @@ def methods_items(studies: Sequence[HexStudy]) -> list[tuple[str, str]]:
                      "the whole board (the game hides nothing) and draw any randomness from "
                      "their own seeded stream, never from the game's dice. This report's "
                      "players:"))  # fmt: skip
-    for p in used:
-        out.append(("p", f"•  {p}: {PLAYER_NOTES.get(p.split(':')[0], 'see docs/hex.md')}"))
-    out.append(("gap", ""))
-    out.append(("h2", "What an interval means here"))
-    for line in (
+    out += [("p", f"•  {p}: {PLAYER_NOTES.get(p.split(':')[0], 'see docs/hex.md')}") for p in used]
+    out += section(
+        "What an interval means here",
         "Every interval is a 95 % interval for the uncertainty of playing a finite number of "
         "games with these players, this scenario and these rules: more games narrow it. It "
         "says nothing about how well the players play, or whether a rule is read right.",
@@ -394,35 +392,33 @@ def methods_items(studies: Sequence[HexStudy]) -> list[tuple[str, str]]:
         "base game and the variant game played on the same seed (paired).",
         "Two rows whose intervals overlap are not shown to differ; 20 independent intervals "
         "hold about one miss by chance.",
-    ):
-        out.append(("p", line))
-    out.append(("gap", ""))
-    out.append(("h2", "Common random numbers"))
-    out.append(("p", "Game i of a pairing is seeded from (the pairing's seed, i) alone, and the "
-                     "pairing's seed from (the study's seed, blue's player, red's player): every "
-                     "variant of a variant study, every rung of the ladder and both scenarios of "
-                     "a what-if play the same seeds, so their games start from the same draws "
-                     "and the differences between them are measured far more precisely than "
-                     "two independent studies would. Where two games take different turns the "
-                     "dice they meet differ from there on. Any game replays with hex replay "
-                     "--seed <the pairing's seed> --game i."))  # fmt: skip
-    out.append(("gap", ""))
-    out.append(("h2", "The scenario: an authored reconstruction"))
-    out.append(("p", "The counters' values and the border lines of the printed game are in no "
-                     "source we could find: the built-in scenario (data/hexgame/default.toml) "
-                     "is an authored reconstruction, not the printed game. Its figures measure "
-                     "that reconstruction; a different scenario file (cover: its sha256) is a "
-                     "different study. The readings of ambiguous rules are entries H1-H22 of "
-                     f"docs/RULE_INTERPRETATIONS.md (rules {RULES_VERSION})."))  # fmt: skip
-    out.append(("gap", ""))
-    out.append(("h2", "Known limits"))
-    for line in (
+    )
+    out += section(
+        "Common random numbers",
+        "Game i of a pairing is seeded from (the pairing's seed, i) alone, and the pairing's "
+        "seed from (the study's seed, blue's player, red's player): every variant of a variant "
+        "study, every rung of the ladder and both scenarios of a what-if play the same seeds, "
+        "so their games start from the same draws and the differences between them are "
+        "measured far more precisely than two independent studies would. Where two games take "
+        "different turns the dice they meet differ from there on. Any game replays with hex "
+        "replay --seed <the pairing's seed> --game i.",
+    )
+    out += section(
+        "The scenario: an authored reconstruction",
+        "The counters' values and the border lines of the printed game are in no source we "
+        "could find: the built-in scenario (data/hexgame/default.toml) is an authored "
+        "reconstruction, not the printed game. Its figures measure that reconstruction; a "
+        "different scenario file (cover: its sha256) is a different study. The readings of "
+        "ambiguous rules are entries H1-H22 of "
+        f"docs/RULE_INTERPRETATIONS.md (rules {RULES_VERSION}).",
+    )
+    out += section(
+        "Known limits",
         "•  The players are scripts: a human may find plans they miss; a variant that favours "
         "a side does so as these players play it.",
         "•  Games end by a capture of the enemy Capital with rule [12]'s two-unit margin or in "
         "a draw after the last turn: draw rates depend on the players as much as the rules.",
         "•  The set-up study's random Capitals (when its cover says so) are a study device, "
         "not a rule.",
-    ):
-        out.append(("p", line))
+    )
     return out

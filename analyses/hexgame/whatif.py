@@ -18,16 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from manoeuvre_sim.analyses.hexgame.rows import OUTCOMES, pair_name
 from manoeuvre_sim.hexgame import GAME_TITLE
-
-ALL = "all"
-# (column stem, what it counts): the rates of the what-if table, in the summary's order
-OUTCOMES = (
-    ("blue_win", "blue wins"),
-    ("red_win", "red wins"),
-    ("first_win", "first player wins"),
-    ("draw", "drawn"),
-)
 
 
 def write_pages(res, out_dir: Path, paper: str = "a4") -> list[Path]:
@@ -76,7 +68,7 @@ def summary_lines(res) -> list[str]:
         out.append(f"  {'blue v red':<24} {'games':>6} {'base':>6} {'variant':>8} "
                    f"{'change':>7}  95 % interval")  # fmt: skip
         for r in res.whatif.itertuples(index=False):
-            pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+            pair = pair_name(r)
             lo, hi = getattr(r, f"{stem}_change_ci_low"), getattr(r, f"{stem}_change_ci_high")
             out.append(
                 f"  {pair:<24} {r.games:>6} {100 * getattr(r, f'{stem}_rate_base'):>6.1f} "
@@ -85,7 +77,7 @@ def summary_lines(res) -> list[str]:
             )
     out += ["", "games whose outcome (the winner, or a draw) changed:"]
     for r in res.whatif.itertuples(index=False):
-        pair = "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
+        pair = pair_name(r)
         out.append(f"  {pair:<24} {r.changed_games:>6,} of {r.games:,} ({_pc(r.changed_share)} %)")
     return out
 

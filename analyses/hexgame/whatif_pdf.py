@@ -21,16 +21,10 @@ from manoeuvre_sim.analyses.common.pages import (
     page_text,
     write_study_pdf,
 )
+from manoeuvre_sim.analyses.hexgame.rows import ALL, OUTCOMES, pair_name
 from manoeuvre_sim.analyses.hexgame.study_footer import study_footer
 from manoeuvre_sim.hexgame import GAME_TITLE
 
-ALL = "all"
-CHANGES = (
-    ("blue_win", "blue wins"),
-    ("red_win", "red wins"),
-    ("first_win", "first player wins"),
-    ("draw", "drawn"),
-)
 HOW_TO_READ = (
     "Each row plays the base scenario and the variant on the same seeds (game i of a pairing "
     "seeded alike in both). A dot is the change in a rate, variant minus base, in percentage "
@@ -41,16 +35,13 @@ HOW_TO_READ = (
 
 
 def _labels(frame: pd.DataFrame) -> list[str]:
-    return [
-        "all pairings" if r.policy_blue == ALL else f"{r.policy_blue} v {r.policy_red}"
-        for r in frame.itertuples(index=False)
-    ]
+    return [pair_name(r) for r in frame.itertuples(index=False)]
 
 
 def common_span(whatif: pd.DataFrame) -> float:
     """The half-width of an x axis that holds every change and interval of the table, so
     that the four charts share one scale."""
-    cols = [f"{s}_change_ci_{e}" for s, _ in CHANGES for e in ("low", "high")]
+    cols = [f"{s}_change_ci_{e}" for s, _ in OUTCOMES for e in ("low", "high")]
     span = float(np.nanmax(np.abs(np.r_[whatif[cols].to_numpy(np.float64).ravel(), 0.0])))
     return max(0.01, float(np.ceil(span * 1.15 * 100) / 100))
 
@@ -98,11 +89,11 @@ def changed_counts(whatif: pd.DataFrame, ax) -> None:
 
 def rate_lines(whatif: pd.DataFrame) -> list[str]:
     """The rates behind the dots, base -> variant, per row (a small table under the charts)."""
-    out = [f"{'rates in %, base -> variant':<26}" + "".join(f"{lab:>20}" for _, lab in CHANGES)]
+    out = [f"{'rates in %, base -> variant':<26}" + "".join(f"{lab:>20}" for _, lab in OUTCOMES)]
     for lab, r in zip(_labels(whatif), whatif.itertuples(index=False), strict=True):
         cells = [
             f"{100 * getattr(r, f'{s}_rate_base'):.1f} -> {100 * getattr(r, f'{s}_rate_variant'):.1f}"
-            for s, _ in CHANGES
+            for s, _ in OUTCOMES
         ]
         out.append(f"{lab:<26}" + "".join(f"{c:>20}" for c in cells))
     return out
@@ -125,8 +116,8 @@ def whatif_page(whatif: pd.DataFrame, manifest: dict):
         span = common_span(whatif)
         label_w, count_w, gap = 1.55, 0.9, 0.3
         x = MARGIN_L + label_w
-        width = (w - x - 0.45 - count_w - gap * len(CHANGES)) / len(CHANGES)
-        for i, (stem, label) in enumerate(CHANGES):
+        width = (w - x - 0.45 - count_w - gap * len(OUTCOMES)) / len(OUTCOMES)
+        for i, (stem, label) in enumerate(OUTCOMES):
             ax = page_rect(fig, x, y0, width, height)
             change_whiskers(whatif, ax, stem, label, i == 0, span)
             x += width + gap

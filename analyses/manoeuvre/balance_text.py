@@ -60,6 +60,17 @@ def setup_note(manifest: dict) -> list[str]:
     return [f"{setup} — not the default random set-up (docs/game-options.md)"] if setup else []
 
 
+def study_notes(manifest: dict, interrupted: bool, *, status: str = "INTERRUPTED",
+                covered: str = "games") -> list[str]:  # fmt: skip
+    """The lines under a study summary's first: a set-up that is not the default
+    (:func:`setup_note`) and, for an ``interrupted`` study, what its tables cover (``status``:
+    how the interruption reads, ``covered``: the games counted)."""
+    out = setup_note(manifest)
+    if interrupted:
+        out.append(f"{status}: the tables cover the {covered} finished before the stop")
+    return out
+
+
 def _pct(x: float) -> str:
     return "  n/a" if not np.isfinite(x) else f"{100 * x:5.1f}"
 
@@ -106,12 +117,7 @@ def _study_lines(res) -> list[str]:
         + f" per ordered pairing), seed {man['seed']}, rules {man['rules_version']}, "
         f"data {man['data_hash']}"
     )
-    out += setup_note(man)
-    if res.interrupted:
-        out.append(
-            f"{interrupted_status(man)}: the tables cover the games finished before the stop"
-        )
-    return out
+    return out + study_notes(man, res.interrupted, status=interrupted_status(man))
 
 
 def _ranking_lines(res, label: str, marked: set) -> list[str]:

@@ -119,33 +119,18 @@ def _card_axis(ax, rows: pd.DataFrame, headings, n_rows: int, size: float) -> No
         ax.axhspan(y - 0.5, y + 0.5, color=_HEADING_FILL, lw=0, zorder=2.5)
         if y > 0:
             ax.axhline(y - 0.5, color="0.35", lw=0.7, zorder=2.6)
-        ax.annotate(
-            text,
-            (0.0, y),
-            xycoords=("axes fraction", "data"),
-            xytext=(4, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=size,
-            weight="bold",
-            color="0.1",
-            zorder=2.7,
-            gid="group",
-        )
+        _beside(ax, text, (0.0, y), size, xycoords=("axes fraction", "data"), weight="bold",
+                color="0.1", zorder=2.7, gid="group")  # fmt: skip
+
+
+def _beside(ax, text: str, xy, size: float, **style) -> None:
+    """``text`` 4 points right of ``xy``, centred on it (``style``: ``annotate``'s)."""
+    ax.annotate(text, xy, xytext=(4, 0), textcoords="offset points", va="center",
+                fontsize=size, **style)  # fmt: skip
 
 
 def _na(ax, x: float, y: float, size: float) -> None:
-    ax.annotate(
-        "n/a",
-        (x, y),
-        xytext=(4, 0),
-        textcoords="offset points",
-        va="center",
-        fontsize=size,
-        style="italic",
-        color="0.4",
-        gid="na",
-    )
+    _beside(ax, "n/a", (x, y), size, style="italic", color="0.4", gid="na")
 
 
 def card_value_limits(cards: pd.DataFrame, metric: str = "value") -> tuple[float, float]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.analyses.manoeuvre.balance_text import setup_note
+from manoeuvre_sim.analyses.manoeuvre.balance_text import study_notes
 from manoeuvre_sim.manoeuvre.studies.card_observed import MIN_GROUP
 
 
@@ -30,9 +30,7 @@ def summary_lines(res) -> list[str]:
         f"seed {m['seed']}, policy {res.spec.policy.label}, rules {m['rules_version']}, "
         f"data {m['data_hash']}"
     ]
-    out += setup_note(m)
-    if res.interrupted:
-        out.append("INTERRUPTED: the tables cover the games finished before the stop")
+    out += study_notes(m, res.interrupted)
     if "value" in c and c["value"].notna().any():
         a = c[c["value"].notna()].sort_values("value", ascending=False)
         out.append("")

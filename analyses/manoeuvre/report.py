@@ -24,7 +24,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from manoeuvre_sim.analyses.common.pages import Page, study_head, text_pages  # noqa: E402
+from manoeuvre_sim.analyses.common.pages import Page, section, study_head, text_pages  # noqa: E402
 from manoeuvre_sim.analyses.common.report_pdf import Section, flow_pages  # noqa: E402
 from manoeuvre_sim.analyses.common.study_dir import STORE  # noqa: E402
 from manoeuvre_sim.analyses.manoeuvre import balance as B  # noqa: E402
@@ -323,16 +323,14 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
     out.append(("p", "Every game is played by scripted players, never by people: each figure "
                      "measures the armies and cards as these players play them. The players "
                      "of this report's studies:"))  # fmt: skip
-    for name in used:
-        out.append(("p", f"•  {name}: {POLICY_NOTES.get(name, 'see docs/players.md')}"))
+    out += [("p", f"•  {name}: {POLICY_NOTES.get(name, 'see docs/players.md')}") for name in used]
     out.append(("p", "They judge combats by the exact results-table odds (the odds charts' "
                      "numbers), moves by a position value, discards by a value of each card in "
                      "context (docs/players.md). A card they misuse is undervalued; compare "
                      "play styles (balance --policies) before trusting a small difference."))  # fmt: skip
-    out.append(("gap", ""))
-    out += [("h2", "Under stronger play"), ("p", STRONG_PLAY), ("gap", "")]
-    out.append(("h2", "What an interval means here"))
-    for line in (
+    out += section("Under stronger play", STRONG_PLAY)
+    out += section(
+        "What an interval means here",
         "Every interval is a 95 % interval for the uncertainty that comes from playing a "
         "finite number of games with these players and these rules: more games narrow it. "
         "It says nothing about how well the players play or whether a rule is read right.",
@@ -349,19 +347,17 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
         "ablation.",
         "Two armies whose intervals overlap are not shown to differ; 20 independent "
         "intervals hold about one miss by chance.",
-    ):
-        out.append(("p", line))
-    out.append(("gap", ""))
-    out.append(("h2", f"Rule interpretations that can move results (rules {RULES_VERSION})"))
-    out.append(("p", "Where the rulebook leaves a question open, the engine takes one reading; "
-                     "each is an entry of docs/RULE_INTERPRETATIONS.md, by number:"))  # fmt: skip
-    for num, what, why in INTERPRETATIONS:
-        out.append(("p", f"•  #{num}: {what} — {why}."))
-    out.append(("gap", ""))
-    out.append(("h2", "Known limits"))
+    )
+    out += section(
+        f"Rule interpretations that can move results (rules {RULES_VERSION})",
+        "Where the rulebook leaves a question open, the engine takes one reading; each is an "
+        "entry of docs/RULE_INTERPRETATIONS.md, by number:",
+        *(f"•  #{num}: {what} — {why}." for num, what, why in INTERPRETATIONS),
+    )
     pool, left = map_pool(False)
     setups = {str((s.manifest.get("options") or {}).get("setup", "random")) for s in studies}
-    for line in (
+    out += section(
+        "Known limits",
         f"•  Map sections {_ranges(left)} are left out: their scans are unverified stand-ins; "
         f"the studies draw from sections {_ranges(pool)} unless a study's cover block says "
         "otherwise.",
@@ -375,8 +371,7 @@ def methods_items(studies: Sequence[Study]) -> list[tuple[str, str]]:
         "•  The players are scripts: a human may find lines they miss, and a card's value is "
         "its value as they play it. A study's figures hold for its data hashes (cover): an "
         "edited army file or map is a different study.",
-    ):
-        out.append(("p", line))
+    )
     return out
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from manoeuvre_sim.analyses.manoeuvre import tally as T
-from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, setup_note
+from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, study_notes
 from manoeuvre_sim.studies.whatif import BASE, VARIANT
 
 
@@ -46,9 +46,7 @@ def summary_lines(res) -> list[str]:
         f"same seeds), seed {m['seed']}, rules {m['rules_version']}, base data "
         f"{m['data_hash']}"
     ]
-    out += setup_note(m)
-    if res.interrupted:
-        out.append("INTERRUPTED: the tables cover the paired games finished before the stop")
+    out += study_notes(m, res.interrupted, covered="paired games")
     out.append("changes:")
     out += [f"  {c}" for c in res.spec.changes]
     if res.identical:

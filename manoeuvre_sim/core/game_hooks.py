@@ -105,6 +105,22 @@ def _function_of(*params: str) -> Callable[[Any], str | None]:
     return check
 
 
+def _function_of_one(v: Any) -> str | None:
+    """The check of a function called with one argument (a hook given the study's spec)."""
+    want = "a function of one argument (the spec)"
+    if not callable(v):
+        return want
+    try:
+        sig = inspect.signature(v)
+    except (TypeError, ValueError):  # a builtin without a signature: taken on trust
+        return None
+    try:
+        sig.bind(None)
+    except TypeError:
+        return want
+    return None
+
+
 @dataclass(frozen=True)
 class Hook:
     """An optional member of a game module: its one ``name``, how it is written
@@ -210,15 +226,13 @@ HOOKS: dict[str, Hook] = _hooks(
          "load_side reads; None: the game's choice) under options (None: the defaults); a "
          "bad player or side raises a UsageError (None: studies.tournament.mirror_plan)",
          None, _function_of("sides", "options")),
-    Hook("simulate_plan",
-         "simulate_plan(side_a: str, side_b: str, *, policy_a=None, policy_b=None, "
-         "params_a=None, params_b=None, seed=1, first=0, games=1000, block=5000, "
-         "threads=0, options=None, relax=False, flags=None) -> SimulatePlan",
+    Hook("simulate_plan", "simulate_plan(spec: SimulateSpec) -> SimulatePlan",
          "what simulate plays of one pairing (core.study.SimulatePlan: the pairing, its "
-         "options, what decides its games, what its output records); flags: play_block's "
-         "keywords (None: studies.simulate.pairing_plan)", None,
-         _function_of("policy_a", "policy_b", "params_a", "params_b", "seed", "first",
-                      "games", "block", "threads", "options", "relax", "flags")),
+         "options, what decides its games, what its output records) of a studies.simulate."
+         "SimulateSpec: its sides (specs load_side reads, with its relax), players, parameter "
+         "vectors, seed, first game, games, block, threads, options (None: the defaults) and "
+         "flags (play_block's keywords); a bad field raises a UsageError (None: "
+         "studies.simulate.pairing_plan)", None, _function_of_one),
     # --- the balance fixer (studies/fix*.py)
     Hook("FIX_EDIT_KINDS", "FIX_EDIT_KINDS: dict[str, tuple[int, int, str]]",
          "the balance fixer's edit kinds: kind -> (default cost of a step, default range, "

@@ -283,6 +283,18 @@ def keys() -> tuple[str, ...]:
     return tuple(GAMES)
 
 
+def installed() -> dict[str, Game]:
+    """Every registered game that is installed, by key, in registry order (a game whose
+    module is not in this installation left out)."""
+    out = {}
+    for key in GAMES:
+        try:
+            out[key] = get_game(key)
+        except UsageError:  # registered but not installed
+            continue
+    return out
+
+
 def get_game(key: str) -> Game:
     """The game of ``key`` (a key of :data:`GAMES`), its module imported on first use; a
     UsageError of one line for a key that names no game or a game that is not installed

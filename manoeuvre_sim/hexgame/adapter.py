@@ -200,47 +200,32 @@ def tournament_plan(players, games: int, seed: int, *, sides=None, options: Opti
     return TournamentPlan(pairs, seats, options, ident, man)
 
 
-def simulate_plan(
-    side_a: str,
-    side_b: str,
-    *,
-    policy_a: str | None = None,
-    policy_b: str | None = None,
-    params_a: tuple[float, ...] | None = None,
-    params_b: tuple[float, ...] | None = None,
-    seed: int = 1,
-    first: int = 0,
-    games: int = 1000,
-    block: int = 5000,
-    threads: int = 0,
-    options: Options | None = None,
-    relax: bool = False,
-    flags: dict | None = None,
-):
-    """``hex simulate`` as a study of one pairing (``studies/simulate.py``): games ``first ..
-    first + games - 1`` of blue (``policy_a``) against red (``policy_b``), their parameter
-    vectors (None: the players' own), under ``options``; ``side_a``, ``side_b``: blue and
-    red (Maneuver's are fixed). The plan's manifest is ``records.manifest``'s."""
+def simulate_plan(spec):
+    """``hex simulate`` as a study of one pairing (``studies/simulate.py``, its
+    ``SimulateSpec``): games ``first .. first + games - 1`` of blue (``policy_a``) against
+    red (``policy_b``), their parameter vectors (None: the players' own), under ``options``;
+    ``side_a``, ``side_b``: blue and red (Maneuver's are fixed). The plan's manifest is
+    ``records.manifest``'s."""
     from manoeuvre_sim.core.study import Pairing, SimulatePlan
     from manoeuvre_sim.hexgame import parse_policy
     from manoeuvre_sim.hexgame.players import policy_arrays
     from manoeuvre_sim.hexgame.records import manifest
     from manoeuvre_sim.hexgame.scenario import default_path
 
-    _fixed_sides((side_a, side_b))
-    if flags:
-        raise UsageError(f"simulate flags {sorted(flags)}: Maneuver's games take none")
-    options = options if options is not None else Options()
-    policies = (policy_a or DEFAULT_POLICY, policy_b or DEFAULT_POLICY)
+    _fixed_sides((spec.side_a, spec.side_b))
+    if spec.flags:
+        raise UsageError(f"simulate flags {sorted(spec.flags)}: Maneuver's games take none")
+    options = spec.options if spec.options is not None else Options()
+    policies = (spec.policy_a or DEFAULT_POLICY, spec.policy_b or DEFAULT_POLICY)
     for flag, p in zip(("--policy-a", "--policy-b"), policies, strict=True):
         try:
             parse_policy(p)
         except ValueError as e:
             raise UsageError(f"{flag}: {e}") from None
-    params = policy_arrays(*policies, params_a, params_b)[1]
+    params = policy_arrays(*policies, spec.params_a, spec.params_b)[1]
     source = options.scenario or default_path()
-    man = manifest(_scenario(options), source, _rules(options), seed, first, games, policies,
-                   params)  # fmt: skip
+    man = manifest(_scenario(options), source, _rules(options), spec.seed, spec.first,
+                   spec.games, policies, params)  # fmt: skip
     c = man["config"]
     pairing = Pairing(load_side("blue"), load_side("red"), c["policy_a"], c["policy_b"],
                       c["seed"], "games", params_a=tuple(c["params_a"]),
@@ -248,9 +233,9 @@ def simulate_plan(
     # what decides the games (a resumed store must match it; how many games and from which
     # one may differ: the tasks already on disk are checked one by one)
     ident = {k: man[k] for k in ("rules_version", "scenario_sha256", "options")}
-    ident |= {"study": "hex simulate", "block": block,
+    ident |= {"study": "hex simulate", "block": spec.block,
               "config": {k: v for k, v in c.items() if k not in ("games", "first_game")}}  # fmt: skip
-    return SimulatePlan(pairing, first, games, options, ident, None, man)
+    return SimulatePlan(pairing, spec.first, spec.games, options, ident, None, man)
 
 
 __all__ = [

@@ -20,6 +20,14 @@ from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.scenario import MAXU, SIDES
 
 VICTORY = np.array(S.VICTORY_NAMES)
+# the rule switches in words, as a run's description says those switched on (and a balance
+# variant's name, of the first two: variants.Variant)
+SWITCH_WORDS = (
+    ("step_losses", "step losses"),
+    ("step_replacements", "step replacements"),
+    ("captured_capital_zoc", "a captured Capital keeps its ZOC (H6)"),
+    ("retreat_apart", "retreating units never share a hex (H11)"),
+)
 
 
 @dataclass(frozen=True)
@@ -70,14 +78,7 @@ class HexOptions:
         ]
         if (self.quality_blue, self.quality_red) != ("front", "front"):
             adv.append(f"army quality blue {self.quality_blue}, red {self.quality_red}")
-        if self.step_losses:
-            adv.append("step losses")
-        if self.step_replacements:
-            adv.append("step replacements")
-        if self.captured_capital_zoc:
-            adv.append("a captured Capital keeps its ZOC (H6)")
-        if self.retreat_apart:
-            adv.append("retreating units never share a hex (H11)")
+        adv += [words for name, words in SWITCH_WORDS if getattr(self, name)]
         return "; ".join(adv)
 
 

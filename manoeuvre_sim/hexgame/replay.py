@@ -17,18 +17,7 @@ from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame import state as S
 from manoeuvre_sim.hexgame.crt import RESULT_NAMES
 from manoeuvre_sim.hexgame.grid import Grid
-from manoeuvre_sim.hexgame.scenario import (
-    H_SIDE,
-    MAXU,
-    SIDES,
-    TYPE_NAMES,
-    U_ATT0,
-    U_ATT1,
-    U_DEF0,
-    U_DEF1,
-    U_MA,
-    U_TYPE,
-)  # fmt: skip
+from manoeuvre_sim.hexgame.scenario import H_SIDE, MAXU, SIDES, TYPE_NAMES, U_TYPE, UNIT_VALUES
 
 LETTER = "ICAK"  # by unit type: infantry, cavalry, artillery, Capital
 CAUSES = {
@@ -139,10 +128,8 @@ def legend(packed) -> list[str]:
         for u in range(s * MAXU, s * MAXU + MAXU):
             row = packed.units[u]
             if row[U_TYPE] >= 0:
-                key = (
-                    int(row[U_TYPE]),
-                    *(int(row[i]) for i in (U_ATT0, U_DEF0, U_ATT1, U_DEF1, U_MA)),
-                )
+                # type, then attack and defence front and reduced, movement
+                key = (int(row[U_TYPE]), *(int(row[c]) for _, c in UNIT_VALUES))
                 kinds.setdefault(key, []).append(packed.names[u])
         text = []
         for (t, a0, d0, a1, d1, ma), names in kinds.items():

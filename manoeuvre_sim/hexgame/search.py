@@ -113,12 +113,21 @@ def _zero(a):
             a[s, i] = 0
 
 
-@kernel
-def _rollout_ctx(g, side, turn, opt, pol, params, rngs, tr, trn, srch):
-    """The rollouts' context for ``side``'s search in game turn ``turn``, in the caller's
-    scratch (its stack arrays): the game's options without checks and cut at the horizon,
-    both sides played by ``side``'s style and parameters, no trace, ``srch`` zeroed; the
-    game's tables and scratch rows (``wk``) shared."""
+@kernel(inline="always")
+def _rollout_ctx(g, side, turn):
+    """The rollouts' context for ``side``'s search in game turn ``turn``, its own arrays on
+    the caller's stack (this kernel is inlined into its callers, so its ``stack_empty``
+    arrays are theirs, living until the caller returns): the game's options without checks
+    and cut at the horizon, both sides played by ``side``'s style and parameters, its own
+    generators (``rngs``), no trace, its plan rows (``srch``) zeroed; the game's tables and
+    scratch rows (``wk``) shared."""
+    opt = stack_empty(NOPT, np.int32)
+    pol = stack_empty(2, np.int32)
+    params = stack_empty((2, NPARAM), np.float64)
+    rngs = stack_empty((3, 4), np.uint64)
+    tr = stack_empty((1, TRACE_COLS), np.int32)
+    trn = stack_empty(1, np.int32)
+    srch = stack_empty((2, SR_N), np.int32)
     for i in range(NOPT):
         opt[i] = g.opt[i]
     opt[S.O_CHECK] = 0
@@ -142,18 +151,12 @@ def plan_movement(st, g, side, turn, k):
     p = g.pol[side]
     nplans, nroll = plan_shape(PL.budget_of(p))
     seed = next_u64(g.rngs[1 + side])  # the player's own stream: one draw per phase
-    opt = stack_empty(NOPT, np.int32)
-    pol = stack_empty(2, np.int32)
-    params = stack_empty((2, NPARAM), np.float64)
-    rngs = stack_empty((3, 4), np.uint64)
-    tr = stack_empty((1, TRACE_COLS), np.int32)
-    trn = stack_empty(1, np.int32)
-    srch = stack_empty((2, SR_N), np.int32)
     plans = stack_empty((MAX_PLANS, SR_N), np.int32)
     vals = stack_empty(MAX_PLANS, np.float64)
     sp = stack_empty(STATE_SIZE, np.int32)
     sr = stack_empty(STATE_SIZE, np.int32)
-    h = _rollout_ctx(g, side, turn, opt, pol, params, rngs, tr, trn, srch)
+    h = _rollout_ctx(g, side, turn)
+    rngs, srch = h.rngs, h.srch
     best = -1.0
     bi = 0
     for j in range(nplans):
@@ -207,13 +210,6 @@ def plan_attack(st, g, side, turn, k):
     p = g.pol[side]
     _, nroll = plan_shape(PL.budget_of(p))
     seed = next_u64(g.rngs[1 + side])  # the player's own stream: one draw per attack
-    opt = stack_empty(NOPT, np.int32)
-    pol = stack_empty(2, np.int32)
-    params = stack_empty((2, NPARAM), np.float64)
-    rngs = stack_empty((3, 4), np.uint64)
-    tr = stack_empty((1, TRACE_COLS), np.int32)
-    trn = stack_empty(1, np.int32)
-    srch = stack_empty((2, SR_N), np.int32)
     cu = stack_empty(MAX_CAND, np.int32)
     cm = stack_empty(MAX_CAND, np.int32)
     cj = stack_empty(MAX_CAND, np.int32)
@@ -221,7 +217,8 @@ def plan_attack(st, g, side, turn, k):
     sr = stack_empty(STATE_SIZE, np.int32)
     base = stack_empty(MAX_ROLL, np.float64)
     # the game's scratch rows: between two attacks none holds anything the game reads again
-    h = _rollout_ctx(g, side, turn, opt, pol, params, rngs, tr, trn, srch)
+    h = _rollout_ctx(g, side, turn)
+    rngs, srch = h.rngs, h.srch
     for r in range(3):
         seed_state(seed, np.uint64(5000 + r), rngs[r])
     _copy(sp, st)

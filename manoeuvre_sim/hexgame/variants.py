@@ -22,6 +22,7 @@ from itertools import product
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, parse_policy
 from manoeuvre_sim.hexgame.options import Options
+from manoeuvre_sim.hexgame.records import SWITCH_WORDS
 
 DEFAULT_POLICIES = ("capital", "attrition")
 DEFAULT_GAMES = 2000
@@ -47,10 +48,8 @@ class Variant:
         parts = [self.border] if self.border != "basic" else []
         if (self.quality_blue, self.quality_red) != ("front", "front"):
             parts.append(f"quality {self.quality_blue}:{self.quality_red}")
-        if self.step_losses:
-            parts.append("step losses")
-        if self.step_replacements:
-            parts.append("step replacements")
+        # the switches a variant has (step losses, step replacements), as a run says them
+        parts += [words for name, words in SWITCH_WORDS if getattr(self, name, False)]
         return " + ".join(parts) or "basic"
 
     def options(self, turns: int = 10, scenario: str | None = None, **readings) -> Options:

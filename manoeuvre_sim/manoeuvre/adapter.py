@@ -284,26 +284,11 @@ def tournament_plan(
     return TournamentPlan(names, seats, options, ident, manifest)
 
 
-def simulate_plan(
-    side_a: str,
-    side_b: str,
-    *,
-    policy_a: str | None = None,
-    policy_b: str | None = None,
-    params_a: tuple[float, ...] | None = None,
-    params_b: tuple[float, ...] | None = None,
-    seed: int = 1,
-    first: int = 0,
-    games: int = 1000,
-    block: int = 5000,
-    threads: int = 0,
-    options: RuleOptions | None = None,
-    relax: bool = False,
-    flags: dict | None = None,
-):
-    """``simulate`` as a study of one pairing (``studies/simulate.py``): games ``first ..``
-    of army ``side_a`` against ``side_b`` (names or files, loaded with ``relax``; a fixed
-    map checked against the pool) as ``runner.SimConfig`` has them; ``flags``:
+def simulate_plan(spec):
+    """``simulate`` as a study of one pairing (``studies/simulate.py``, its
+    ``SimulateSpec``): games ``first ..`` of army ``side_a`` against ``side_b`` (names or
+    files, loaded with ``relax``; a fixed map checked against the pool) as
+    ``runner.SimConfig`` has them; ``flags``:
     ``{"card_bits": True}`` for the drawn/played columns. The plan's manifest is
     ``runner.run_manifest``'s, the run's figures filled in by the study."""
     from manoeuvre_sim.core.study import Pairing, SimulatePlan
@@ -315,15 +300,16 @@ def simulate_plan(
         run_manifest,
     )
 
-    options = options if options is not None else RuleOptions()
-    flags = dict(flags or {})
+    s = spec
+    options = s.options if s.options is not None else RuleOptions()
+    flags = dict(s.flags or {})
     unknown = set(flags) - {"card_bits"}
     if unknown:
         raise UsageError(f"simulate flags {sorted(unknown)}: Manoeuvre's are card_bits")
     card_bits = bool(flags.get("card_bits", False))
-    c = SimConfig(side_a, side_b, games=games, seed=seed, first_game=first,
-                  policy_a=policy_a or DEFAULT_POLICY, policy_b=policy_b or DEFAULT_POLICY,
-                  threads=threads, relax=relax, params_a=params_a, params_b=params_b,
+    c = SimConfig(s.side_a, s.side_b, games=s.games, seed=s.seed, first_game=s.first,
+                  policy_a=s.policy_a or DEFAULT_POLICY, policy_b=s.policy_b or DEFAULT_POLICY,
+                  threads=s.threads, relax=s.relax, params_a=s.params_a, params_b=s.params_b,
                   **options.sim_fields())  # fmt: skip
     a, b, P = prepare(c)  # armies loaded, a fixed map checked against the pool
     pairing = Pairing(a, b, c.policy_a, c.policy_b, c.seed, "games",
@@ -334,7 +320,7 @@ def simulate_plan(
         if k not in ("games", "threads", "chunk", "first_game")
     }
     ident = {"study": "simulate", "rules_version": RULES_VERSION, "data_hash": P.data_hash,
-             "config": settings, "card_bits": card_bits, "block": block}  # fmt: skip
+             "config": settings, "card_bits": card_bits, "block": s.block}  # fmt: skip
     params = policy_arrays(c)[1]
     # the run's figures (games done, interrupted, threads, seconds) keep their places
     manifest = run_manifest(c, a, b, P, params, 0, False, 0, 0.0)

@@ -3,31 +3,27 @@ interface's ``Options``, ``adapter.RuleOptions``), checked when made, before any
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import field, fields, make_dataclass
 
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.manoeuvre.runner import SimConfig, absolute
+
+# the fields of runner.SimConfig that are rule options, in RuleOptions' order (a manifest
+# records them so: runner.config_dict); each keeps SimConfig's type and default
+RULE_FIELDS = ("tournament_hand", "advance_to_contact", "digging_in", "dl_forced_march",
+               "max_turns", "include_unverified_maps", "setup", "fixed_map", "fixed_rot",
+               "sections_file")  # fmt: skip
 
 
-@dataclass(frozen=True)
-class RuleOptions:
-    """The rule switches every game of a study is played with (as ``simulate`` has them)."""
-
-    tournament_hand: bool = False
-    advance_to_contact: bool = False
-    digging_in: bool = False
-    dl_forced_march: bool = False  # Distant Lands 9.2 Forced March wording (--dl-forced-march)
-    max_turns: int = 200
-    include_unverified_maps: bool = False
-    setup: str = "random"  # rule 3 set-up, "random" or "rules" (runner.SimConfig)
-    fixed_map: tuple[int, ...] | None = None  # 4 section numbers NW, NE, SW, SE
-    fixed_rot: tuple[int, ...] | None = None  # their quarter turns clockwise (default 0)
-    sections_file: str | None = None  # a designer's map sections joining the pool (--sections)
+class _RuleOptions:
+    """:class:`RuleOptions`' checks and readers; its fields are ``runner.SimConfig``'s of
+    :data:`RULE_FIELDS` (rule 3 set-up ``setup``, a fixed map's sections ``fixed_map`` and
+    their turns ``fixed_rot``, a designer's ``sections_file``, the rule switches)."""
 
     def __post_init__(self) -> None:
         if self.max_turns < 1:
             raise UsageError(f"--max-turns: expected a positive number, got {self.max_turns}")
         from manoeuvre_sim.manoeuvre.engine.options import check_fixed_map, map_pool, setup_mode
-        from manoeuvre_sim.manoeuvre.runner import absolute
 
         setup_mode(self.setup)
         object.__setattr__(self, "sections_file", absolute(self.sections_file))
@@ -40,7 +36,7 @@ class RuleOptions:
         object.__setattr__(self, "fixed_rot", fixed_rot)
 
     @classmethod
-    def of(cls, config) -> RuleOptions:
+    def of(cls, config):
         """The rule options of a ``runner.SimConfig`` (its fields of the same names)."""
         return cls(**{f.name: getattr(config, f.name) for f in fields(cls)})
 
@@ -55,3 +51,16 @@ class RuleOptions:
         from manoeuvre_sim.manoeuvre.engine.options import describe_setup
 
         return describe_setup(self.setup, self.fixed_map, self.fixed_rot)
+
+
+_CONFIG = {f.name: f for f in fields(SimConfig)}
+RuleOptions = make_dataclass(
+    "RuleOptions",
+    [(n, _CONFIG[n].type, field(default=_CONFIG[n].default)) for n in RULE_FIELDS],
+    bases=(_RuleOptions,),
+    namespace={"__module__": __name__,
+               "__doc__": "The rule switches every game of a study is played with (as "
+                          "``simulate`` has them: ``runner.SimConfig``'s fields of "
+                          "``RULE_FIELDS``)."},
+    frozen=True,
+)  # fmt: skip

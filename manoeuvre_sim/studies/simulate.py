@@ -5,12 +5,13 @@ of one pairing in tasks of ``block`` games, each a part of the study store as it
 
 What a game's ``simulate`` plays (its pairing, rule options, what decides the games and
 what its output records) is its adapter's ``simulate_plan``, one signature for every game
-(declared in ``core.games.HOOKS``; a game without one: :func:`pairing_plan`); the commands
-(``simulate``, ``hex simulate``) are front ends over :func:`command_spec` and
-:func:`run_spec`. Game ``i`` is seeded from the pairing's seed and
+(declared in ``core.games.HOOKS``: it takes the :class:`SimulateSpec`; a game without one:
+:func:`pairing_plan`); the commands (``simulate``, ``hex simulate``) are front ends over
+:func:`command_spec` and :func:`run_spec`. Game ``i`` is seeded from the pairing's seed and
 ``i`` alone, so the frame is one local run's whatever the blocks, the backend or an
 interruption. The one-file output (``--out FILE``, the finished tasks in ``FILE.store/``
-while the run goes) is shared with the tournament (``studies/tournament.py``).
+while the run goes) and :func:`run_spec` are shared with the tournament
+(``studies/one_file.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ from manoeuvre_sim.core.study import (
     play,
 )
 from manoeuvre_sim.core.study_command import Option, StudyCommand
+from manoeuvre_sim.studies.one_file import (
+    OUTPUT_SUFFIXES,
+    Running,
+    check_positive,
+    one_file_store,
+    run_spec,
+)
 
 KIND = "simulate"
 DEFAULT_BLOCK = 5000
@@ -44,7 +52,6 @@ COMMAND = StudyCommand(
              Option("--policy-b", "As --policy-a.", "player",
                     default=lambda g: g.DEFAULT_POLICY)),
     face="simulate")  # fmt: skip
-OUTPUT_SUFFIXES = (".parquet", ".csv")
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,12 @@ class SimulateSpec:
     relax: bool = False
     flags: dict = field(default_factory=dict)
 
+    def play(self, running: Running) -> SimulateResult:
+        """These games played as ``running`` says (``one_file.run_spec``)."""
+        p = plan_of(self)
+        df, outcome = play_range(p, block=self.block, game=self.game, running=running)
+        return SimulateResult(df, output_manifest(p, outcome, len(df), block=self.block), outcome)
+
 
 @dataclass
 class SimulateResult:
@@ -87,46 +100,10 @@ class SimulateResult:
     def interrupted(self) -> bool:
         return self.outcome.interrupted
 
-
-def check_positive(*checks: tuple[str, int, int]) -> None:
-    """A UsageError naming the first ``(flag, value, least)`` whose value is below its
-    least (1: a positive number; 0: 0 or more)."""
-    for flag, value, least in checks:
-        if value < least:
-            what = "a positive number" if least else "0 or more"
-            raise UsageError(f"{flag}: expected {what}, got {value}")
-
-
-def one_file_store(out: str | Path | None, resume: bool, *, check_only: bool = False):
-    """The store of a one-file study's ``--out FILE``: ``FILE.store/``, cleared unless
-    ``resume`` (None without ``out``); ``out`` checked first (a .parquet or .csv file that
-    can be written) and ``resume`` refused without it. ``check_only``: the checks alone."""
-    if out is None:
-        if resume:
-            raise UsageError("--resume: needs --out (the finished tasks are kept in OUT.store/)")
-        return None
-    from manoeuvre_sim.core.results import check_output_path
-
-    check_output_path(out, OUTPUT_SUFFIXES)
-    if check_only:
-        return None
-    store = Path(f"{out}.store")
-    if store.exists() and not resume:
-        import shutil
-
-        shutil.rmtree(store)
-    return store
-
-
-def write_one_file(frame, out, manifest: dict, store: Path | None, interrupted: bool) -> None:
-    """``frame`` to ``out`` with ``manifest``; the store removed once the run is whole."""
-    import shutil
-
-    from manoeuvre_sim.core.results import write
-
-    write(frame, out, manifest)
-    if not interrupted and store is not None:
-        shutil.rmtree(store, ignore_errors=True)
+    @property
+    def file_manifest(self) -> dict:
+        """What the output file records: the manifest."""
+        return self.manifest
 
 
 def command_spec(
@@ -165,46 +142,21 @@ def command_spec(
     return spec
 
 
-def plan_of(spec: SimulateSpec) -> SimulatePlan:
-    """What ``spec`` plays: its game's ``simulate_plan`` (or :func:`pairing_plan`)."""
-    return plan(spec.game, spec.side_a, spec.side_b, policy_a=spec.policy_a,
-                policy_b=spec.policy_b, params_a=spec.params_a, params_b=spec.params_b,
-                seed=spec.seed, first=spec.first, games=spec.games, block=spec.block,
-                threads=spec.threads, options=spec.options, relax=spec.relax,
-                flags=spec.flags)  # fmt: skip
+def plan_of(spec: SimulateSpec, game=None) -> SimulatePlan:
+    """What ``spec`` plays: its game's ``simulate_plan(spec)`` (or :func:`pairing_plan`);
+    ``game``: the game module, when the caller holds it (None: the registry's of
+    ``spec.game``)."""
+    g = resolve(spec.game if game is None else game)
+    own = hook(g, "simulate_plan")
+    return pairing_plan(g, spec) if own is None else own(spec)
 
 
 def plan(game, side_a: str, side_b: str, **kw) -> SimulatePlan:
-    """What ``simulate`` plays of ``game`` (a key or a game module): its adapter's
-    ``simulate_plan(side_a, side_b, **kw)`` (the keywords ``core.games.HOOKS`` declares),
-    else :func:`pairing_plan`."""
+    """What ``simulate`` plays of ``game`` (a key or a game module) between ``side_a`` and
+    ``side_b``, ``kw`` the other fields of a :class:`SimulateSpec`: :func:`plan_of` the
+    spec."""
     g = resolve(game)
-    own = hook(g, "simulate_plan")
-    if own is None:
-        return pairing_plan(g, side_a, side_b, **kw)
-    return own(side_a, side_b, **kw)
-
-
-def run_spec(
-    spec: SimulateSpec,
-    out: str | Path | None = None,
-    *,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    backend=None,
-) -> SimulateResult:
-    """Play ``spec`` and, with ``out`` (a .parquet or .csv file), write its games with the
-    output's manifest (:func:`output_manifest`): the finished tasks go to ``OUT.store/`` as
-    they finish (cleared first unless ``resume``, which reads them back) and the store is
-    removed once the run is whole. Nothing is written when no game finished."""
-    p = plan_of(spec)
-    store = one_file_store(out, resume)
-    df, outcome = run(spec.game, p, block=spec.block, threads=spec.threads, store=store,
-                      backend=backend, resume=resume, progress=progress)  # fmt: skip
-    manifest = output_manifest(p, outcome, len(df), block=spec.block)
-    if out is not None and len(df):
-        write_one_file(df, out, manifest, store, outcome.interrupted)
-    return SimulateResult(df, manifest, outcome, store)
+    return plan_of(SimulateSpec(g.KEY, side_a, side_b, **kw), g)
 
 
 def output_manifest(plan: SimulatePlan, outcome: PlayOutcome, games_done: int, *,
@@ -231,84 +183,59 @@ def run(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Any, PlayOutcome]:
     """Play ``plan`` (a game's ``simulate_plan``) of ``game`` (a key of the registry, or a
-    game module): see :func:`play_range`."""
-    return play_range(plan.pairing, plan.first, plan.games, block=block, game=game,
-                      options=plan.options, manifest=plan.ident, threads=threads, store=store,
-                      backend=backend, resume=resume, progress=progress,
-                      flags=plan.flags)  # fmt: skip
+    game module): see :func:`play_range` (``threads``, ``store``, ``backend``, ``resume``,
+    ``progress``: :class:`one_file.Running`)."""
+    return play_range(plan, block=block, game=game,
+                      running=Running(threads, store, backend, resume, progress))  # fmt: skip
 
 
-def pairing_plan(
-    game,
-    side_a: str,
-    side_b: str,
-    *,
-    policy_a: str | None = None,
-    policy_b: str | None = None,
-    params_a: tuple[float, ...] | None = None,
-    params_b: tuple[float, ...] | None = None,
-    seed: int = 1,
-    first: int = 0,
-    games: int = 1000,
-    block: int = DEFAULT_BLOCK,
-    threads: int = 0,
-    options=None,
-    relax: bool = False,
-    flags: dict | None = None,
-) -> SimulatePlan:
+def pairing_plan(game, spec: SimulateSpec) -> SimulatePlan:
     """What ``simulate`` plays for a game without a ``simulate_plan`` of its own (its
-    signature, the game first): games ``first .. first + games - 1`` of ``side_a`` (seat a)
-    against ``side_b`` (specs the game's ``load_side`` reads), seeded from ``seed`` and the
-    game's number alone; ``flags``: the game's ``play_block`` keywords."""
-    g = resolve(game)
-    a, b = g.load_side(side_a, relax), g.load_side(side_b, relax)
-    pa, pb = policy_a or g.DEFAULT_POLICY, policy_b or g.DEFAULT_POLICY
-    check_positive(("--games", games, 1), ("--first-game", first, 0))
-    options = options if options is not None else g.Options()
+    signature, the game first): games ``first .. first + games - 1`` of ``spec.side_a``
+    (seat a) against ``side_b`` (specs the game's ``load_side`` reads), seeded from ``seed``
+    and the game's number alone; ``flags``: the game's ``play_block`` keywords."""
+    g, s = resolve(game), spec
+    a, b = g.load_side(s.side_a, s.relax), g.load_side(s.side_b, s.relax)
+    pa, pb = s.policy_a or g.DEFAULT_POLICY, s.policy_b or g.DEFAULT_POLICY
+    check_positive(("--games", s.games, 1), ("--first-game", s.first, 0))
+    options = s.options if s.options is not None else g.Options()
     ident = {"study": "simulate", "game": g.KEY, "rules_version": g.RULES_VERSION,
-             "data_hash": g.data_hash([a, b], options), "seed": seed,
+             "data_hash": g.data_hash([a, b], options), "seed": s.seed,
              "players": [pa, pb]}  # fmt: skip
     manifest = {"tool": "manoeuvre-sim", **ident, "sides": [a.name, b.name],
-                "first_game": first, "games_requested": games}  # fmt: skip
-    pairing = Pairing(a, b, pa, pb, seed, "games", params_a=params_a, params_b=params_b)
-    return SimulatePlan(pairing, first, games, options, ident, dict(flags or {}) or None,
+                "first_game": s.first, "games_requested": s.games}  # fmt: skip
+    pairing = Pairing(a, b, pa, pb, s.seed, "games", params_a=s.params_a, params_b=s.params_b)
+    return SimulatePlan(pairing, s.first, s.games, options, ident, dict(s.flags or {}) or None,
                         manifest)  # fmt: skip
 
 
 def play_range(
-    pairing: Pairing,
-    first: int,
-    games: int,
-    *,
-    block: int,
-    game,
-    options,
-    manifest: dict,
-    threads: int = 0,
-    store=None,
-    backend=None,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    flags: dict | None = None,
+    plan: SimulatePlan, *, block: int, game, running: Running
 ) -> tuple[Any, PlayOutcome]:
-    """Games ``first .. first + games - 1`` of one pairing in tasks of ``block`` games
-    (:func:`run`; ``game``: a key or a game module): each task a part of
-    ``store`` as it finishes, so ``resume`` reads it back; game ``i`` seeded from the
-    pairing's seed and ``i`` alone, so the frame is one local run's whatever the blocks,
+    """Games ``first .. first + games - 1`` of the plan's pairing in tasks of ``block``
+    games (:func:`run`; ``game``: a key or a game module), as ``running`` says: each task a
+    part of its ``store`` as it finishes, so ``resume`` reads it back; game ``i`` seeded from
+    the pairing's seed and ``i`` alone, so the frame is one local run's whatever the blocks,
     the backend or an interruption. Returns ``(frame, outcome)``: the games in order (the
-    game's columns, without ``pairing`` and ``label``) and :func:`play`'s outcome.
-    ``manifest``: what decides the games (a resumed store must match it);
+    game's columns, without ``pairing`` and ``label``) and :func:`play`'s outcome. The
+    plan's ``ident``: what decides the games (a resumed store must match it);
     ``progress(done, games)``."""
     import pandas as pd
 
     if block < 1:
         raise UsageError(f"--block: expected a positive number of games, got {block}")
     frames: list[pd.DataFrame] = []
-    out = play([pairing], blocks(0, first, first + games, block), game=game, options=options,
-               threads=threads, store=store, manifest=manifest,
-               on_frame=lambda t, df, cs: frames.append(df), progress=Progress(progress, games),
-               backend=backend,
-               resume=resume, flags=flags)  # fmt: skip
+    r, first = running, plan.first
+    out = play([plan.pairing], blocks(0, first, first + plan.games, block), game=game,
+               options=plan.options, threads=r.threads, store=r.store, manifest=plan.ident,
+               on_frame=lambda t, df, cs: frames.append(df),
+               progress=Progress(r.progress, plan.games), backend=r.backend, resume=r.resume,
+               flags=plan.flags)  # fmt: skip
     df = (pd.concat(frames, ignore_index=True).drop(columns=["pairing", "label"])
           if frames else pd.DataFrame())  # fmt: skip
     return df, out
+
+
+__all__ = ["DEFAULT_BLOCK", "KIND", "OUTPUT_SUFFIXES", "SimulateResult", "SimulateSpec",
+           "command_spec", "output_manifest", "pairing_plan", "plan", "plan_of", "play_range",
+           "run", "run_spec"]  # fmt: skip

@@ -8,8 +8,10 @@ each army in both seatings on one seed, Maneuver plays blue against red with the
 swapped, each seating on its own seed; a game without one: :func:`mirror_plan`. The rest is
 here once: one task per seat through ``study.play`` (so a tournament has the study store,
 ``--resume`` and the Dask backend), each pair's score from x's view (a draw half a win), the
-games of the pairs that finished, every seat of them, in seat order, and the output file
-(``--out FILE``, its finished tasks in ``FILE.store/`` while the run goes).
+games of the pairs that finished, every seat of them, in seat order. The output file
+(``--out FILE``, its finished tasks in ``FILE.store/`` while the run goes) and
+:func:`run_spec` are the one-file studies' (``studies/one_file.py``), shared with
+``simulate``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from manoeuvre_sim.core.study import (
     play,
 )
 from manoeuvre_sim.core.study_command import Option, StudyCommand, sides_option
-from manoeuvre_sim.studies.simulate import check_positive, one_file_store, write_one_file
+from manoeuvre_sim.studies.one_file import Running, check_positive, one_file_store, run_spec
 
 KIND = "tournament"
 # the command (core/study_command.py): a game without its own tournament command
@@ -61,6 +63,16 @@ class TournamentSpec:
     sides: tuple[str, ...] | None = None
     options: Any = None
     threads: int = 0
+
+    def play(self, running: Running) -> TournamentResult:
+        """This tournament played as ``running`` says (``one_file.run_spec``, :func:`run`).
+        The result's manifest is the plan's (what the output records) with how the run
+        went."""
+        p = plan(self)
+        res = play_seats(p.pairs, p.seats, game=self.game, options=p.options, manifest=p.ident,
+                         running=running)  # fmt: skip
+        res.manifest = p.manifest | res.manifest  # with how the run went
+        return res
 
 
 def _items(value) -> tuple:
@@ -103,29 +115,6 @@ def plan(spec: TournamentSpec) -> TournamentPlan:
                 options=spec.options)  # fmt: skip
 
 
-def run_spec(
-    spec: TournamentSpec,
-    out: str | Path | None = None,
-    *,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    backend=None,
-) -> TournamentResult:
-    """Play ``spec`` and, with ``out`` (a .parquet or .csv file), write its games with the
-    manifest (without ``tasks_resumed``: a resumed run writes what one run writes): the
-    finished tasks go to ``OUT.store/`` as they finish (cleared first unless ``resume``,
-    which reads them back) and the store is removed once the tournament is whole."""
-    store = one_file_store(out, resume)
-    res = run(spec.game, spec.players, spec.games, spec.seed, sides=spec.sides,
-              options=spec.options, threads=spec.threads, store=store, backend=backend,
-              resume=resume, progress=progress)  # fmt: skip
-    res.store = store
-    if out is not None and len(res.frame):
-        manifest = {k: v for k, v in res.manifest.items() if k != "tasks_resumed"}
-        write_one_file(res.frame, out, manifest, store, res.interrupted)
-    return res
-
-
 @dataclass
 class PairResult:
     """A pair's games and its score: ``wins_a``, x's wins with a draw half a win."""
@@ -149,6 +138,12 @@ class TournamentResult:
     interrupted: bool = False
     store: Path | None = None  # run_spec's OUT.store/ (removed once whole), else None
 
+    @property
+    def file_manifest(self) -> dict:
+        """What the output file records: the manifest without ``tasks_resumed`` (a resumed
+        run writes what one run writes)."""
+        return {k: v for k, v in self.manifest.items() if k != "tasks_resumed"}
+
 
 def play_seats(
     pairs: Sequence[tuple[str, str]],
@@ -157,17 +152,13 @@ def play_seats(
     game: str,
     options=None,
     manifest: dict,
-    threads: int = 0,
-    store=None,
-    backend=None,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    running: Running,
 ) -> TournamentResult:
     """Play every seat of ``pairs`` (x, y names) of ``game`` (a key of the registry) and
-    score each pair.
+    score each pair, as ``running`` says (its fields: as ``study.play``'s keywords).
 
     ``manifest``: what decides the games of a part of the store (the number of games is
-    the task's own); ``store``, ``backend``, ``resume``, ``threads``: as ``study.play``.
+    the task's own).
     A pair's games enter the frame once all its seats are played, so an interrupted
     tournament reports whole pairs only."""
     import pandas as pd
@@ -192,10 +183,11 @@ def play_seats(
         if len(pair_frames[s.pair]) == n_seats[s.pair]:  # the whole pair: every seat
             frames.extend(pair_frames.pop(s.pair))
 
-    out = play(pairings, tasks, game=game, options=options, threads=threads, store=store,
+    r = running
+    out = play(pairings, tasks, game=game, options=options, threads=r.threads, store=r.store,
                manifest=manifest, on_frame=on_frame,
-               progress=Progress(progress, sum(t.count for t in tasks)), backend=backend,
-               resume=resume)  # fmt: skip
+               progress=Progress(r.progress, sum(t.count for t in tasks)), backend=r.backend,
+               resume=r.resume)  # fmt: skip
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     finished = {k for k in range(len(pairs)) if k not in pair_frames and results[k].games}
     return TournamentResult(
@@ -223,17 +215,12 @@ def run(
     """The tournament of ``players`` (the game's player specs or player objects) in ``game``
     (a key of the registry): ``games`` games per pair as the game's ``tournament_plan``
     seats them on ``sides`` (None: the game's own), every seat one task of ``study.play``
-    (``store``, ``backend``, ``resume``, ``threads``: as there). The result's manifest is
-    the plan's (what the output records) with how the run went."""
-    g = get_game(game)
-    p = plan(TournamentSpec(g.KEY, tuple(players), games, seed,
-                            None if sides is None else tuple(sides), options, threads))  # fmt: skip
-    res = play_seats(
-        p.pairs, p.seats, game=g.KEY, options=p.options, manifest=p.ident,
-        threads=threads, store=store, backend=backend, resume=resume, progress=progress,
-    )  # fmt: skip
-    res.manifest = p.manifest | res.manifest  # with how the run went
-    return res
+    (``threads``, ``store``, ``backend``, ``resume``, ``progress``: as there,
+    :class:`one_file.Running`). The result's manifest is the plan's (what the output
+    records) with how the run went."""
+    spec = TournamentSpec(get_game(game).KEY, tuple(players), games, seed,
+                          None if sides is None else tuple(sides), options, threads)  # fmt: skip
+    return spec.play(Running(threads, store, backend, resume, progress))
 
 
 def mirror_plan(g, players: Sequence[str], games: int, seed: int, *,
@@ -274,3 +261,7 @@ def mirror_plan(g, players: Sequence[str], games: int, seed: int, *,
     }  # fmt: skip
     ident = {k: v for k, v in manifest.items() if k != "games_per_pair"}
     return TournamentPlan(pairs, seats, options, ident, manifest)
+
+
+__all__ = ["KIND", "PairResult", "TournamentResult", "TournamentSpec", "command_spec",
+           "mirror_plan", "plan", "play_seats", "run", "run_spec"]  # fmt: skip

@@ -34,6 +34,9 @@ without a name, still has its studies listed, opened and run as jobs by the gene
 ``WHATIF_PAGES``
     ``{manifest "study": web.studies.views.WhatifPage}``: its what-ifs, as
     ``/whatif/changed`` reads them (the sides' columns, the seats' names, its rankings).
+
+These names are :data:`PARTS`; a game's web package gathers those its submodules define
+(:func:`parts_of`) and exports them, so it lists none of them again.
 """
 
 from __future__ import annotations
@@ -44,7 +47,25 @@ from types import ModuleType
 from typing import Any
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import GAMES, get_game, hook
+from manoeuvre_sim.core.games import GAMES, get_game, hook, installed
+
+# every name a game's web module may define (the module docstring), in its order
+PARTS = ("ROUTES", "ODDS_HOME", "replay_game", "REPLAY_PARAMS", "replay_form", "STUDY_VIEWS",
+         "balance_form", "balance_job", "whatif_form", "whatif_job", "whatif_start",
+         "WHATIF_KIND", "library_defaults", "JOB_LINKS", "WHATIF_PAGES")  # fmt: skip
+
+
+def parts_of(*modules: ModuleType) -> dict[str, Any]:
+    """The names of :data:`PARTS` that ``modules`` (a game's web submodules) define, name ->
+    value, for its web package to export; a part defined by two of them is an error."""
+    out: dict[str, Any] = {}
+    for m in modules:
+        for name in PARTS:
+            if hasattr(m, name):
+                if name in out:
+                    raise ValueError(f"{m.__name__}: {name} is a web part of another module too")
+                out[name] = getattr(m, name)
+    return out
 
 
 @functools.cache
@@ -57,20 +78,15 @@ def web_module(key: str) -> ModuleType | None:
 def web_modules() -> dict[str, ModuleType]:
     """Every registered game's web module, by key, in the registry's order (a game that is
     not installed, or has none, left out)."""
-    out = {}
-    for key in GAMES:
-        try:
-            module = web_module(key)
-        except UsageError:  # registered but not installed
-            continue
-        if module is not None:
-            out[key] = module
-    return out
+    modules = {key: web_module(key) for key in installed()}
+    return {key: m for key, m in modules.items() if m is not None}
 
 
 def web_part(key: str, name: str, default: Any = None) -> Any:
-    """The name ``name`` of game ``key``'s web module, or ``default`` (no web module, or the
-    module does not define it; an unknown game too)."""
+    """The name ``name`` (one of :data:`PARTS`) of game ``key``'s web module, or ``default``
+    (no web module, or the module does not define it; an unknown game too)."""
+    if name not in PARTS:
+        raise ValueError(f"{name!r} is not a web part of a game (web.game_parts.PARTS)")
     try:
         module = web_module(key)
     except UsageError:

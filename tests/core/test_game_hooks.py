@@ -107,7 +107,7 @@ def test_a_hook_missing_takes_its_declared_default():
         (
             "simulate_plan",
             lambda side_a, side_b, *, options=None: None,
-            "expected a function taking the keywords policy_a, policy_b",
+            "expected a function of one argument (the spec), got function",
         ),
         (
             "apply_side_edits",

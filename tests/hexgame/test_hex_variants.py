@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.analyses.hexgame.balance import ALL
+from manoeuvre_sim.analyses.hexgame.rows import ALL
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION

@@ -19,6 +19,7 @@ import pytest
 
 from manoeuvre_sim.cli.main import cli, main
 from manoeuvre_sim.cli.manoeuvre_options import GAME_OPTION_NAMES, game_options, relax_option
+from manoeuvre_sim.core.errors import UsageError
 
 SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
 
@@ -245,6 +246,29 @@ def test_from_refuses_clearly(tmp_path, capsys):
     df.to_csv(tmp_path / "bad.csv", index=False)
     code, _, err = run(["replay", "--from", tmp_path / "bad.csv"], capsys)
     assert code == 2 and "is not the game recorded" in err and "vp_a" in err, err
+
+
+def test_the_rule_options_are_the_configs_fields_in_the_order_manifests_record():
+    """``RuleOptions`` is ``runner.SimConfig``'s rule fields (one declaration: their types and
+    defaults), in the order a manifest records them (``config_dict``), which stays put."""
+    from dataclasses import fields
+
+    from manoeuvre_sim.manoeuvre.adapter import RuleOptions
+    from manoeuvre_sim.manoeuvre.runner import SimConfig, config_dict
+
+    order = ["tournament_hand", "advance_to_contact", "digging_in", "dl_forced_march",
+             "max_turns", "include_unverified_maps", "setup", "fixed_map", "fixed_rot",
+             "sections_file"]  # fmt: skip
+    assert [f.name for f in fields(RuleOptions)] == order
+    config = {f.name: f for f in fields(SimConfig)}
+    for f in fields(RuleOptions):
+        assert (f.type, f.default) == (config[f.name].type, config[f.name].default), f.name
+    opts = RuleOptions(dl_forced_march=True, max_turns=9, sections_file=str(SECTIONS))
+    assert list(config_dict(opts)) == order
+    assert RuleOptions.of(SimConfig("France", "Spain", max_turns=9, dl_forced_march=True,
+                                    sections_file=str(SECTIONS))) == opts  # fmt: skip
+    with pytest.raises(UsageError, match="--max-turns: expected a positive number, got 0"):
+        RuleOptions(max_turns=0)
 
 
 def test_tune_plays_its_games_with_the_game_options():

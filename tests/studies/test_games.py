@@ -78,6 +78,22 @@ def test_a_registered_game_not_installed_is_one_clear_line(monkeypatch):
     assert "\n" not in msg and "Ghost (none)" in msg and "not in this installation" in msg
 
 
+def test_the_installed_games_leave_out_a_registered_game_not_installed(monkeypatch):
+    """``installed()``, what the workbench's lists and the statistics directories read: every
+    registered game that is installed, in registry order, a missing one left out."""
+    monkeypatch.setitem(G.GAMES, "ghost", ("manoeuvre_sim.core.games.ghost", "Ghost (none)"))
+    monkeypatch.setitem(G.GAMES, "coin", (coin_game.__name__, coin_game.TITLE))
+    games = G.installed()
+    assert list(games) == [k for k in G.GAMES if k != "ghost"] and "coin" in games
+    assert games["coin"] is coin_game and games["manoeuvre"] is G.get_game("manoeuvre")
+    from manoeuvre_sim.web.jobs.forms import balance_games
+    from manoeuvre_sim.web.jobs.kinds import job_kinds
+
+    assert "ghost" not in balance_games() and "coin" in balance_games()
+    assert {k.split()[0] for k in job_kinds() if " " in k} >= {"hex", "coin"}
+    assert not any(k.startswith("ghost") for k in job_kinds())
+
+
 def test_a_module_missing_part_of_the_interface_is_refused(monkeypatch):
     import types
 

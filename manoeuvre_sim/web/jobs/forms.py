@@ -42,16 +42,9 @@ def form_game(p: Params, hook: str, default: str | None = None) -> str:
 def balance_games() -> list[str]:
     """Every installed game of the registry, in its order: each has a new-study form (its
     web module's, else the generic one of ``jobs.balance_form``)."""
-    from manoeuvre_sim.core.games import GAMES, get_game
+    from manoeuvre_sim.core.games import installed
 
-    out = []
-    for key in GAMES:
-        try:
-            get_game(key)
-        except UsageError:  # registered but not installed
-            continue
-        out.append(key)
-    return out
+    return list(installed())
 
 
 def fix_games() -> list[str]:

@@ -85,16 +85,13 @@ def job_kinds() -> dict[str, JobKind]:
     ``coin balance``: the game's command group, ``games.command_group``, then the kind), for
     every game of the registry that is installed: its kinds (``studies.kinds``) whose
     ``COMMAND`` says ``job``."""
-    from manoeuvre_sim.core.games import GAMES, command_group
+    from manoeuvre_sim.core.games import command_group, installed
     from manoeuvre_sim.core.study_command import command_of
     from manoeuvre_sim.studies import find, kinds
 
     out = {}
-    for key in GAMES:
-        try:
-            group = command_group(key)
-        except UsageError:  # registered but not installed
-            continue
+    for key in installed():
+        group = command_group(key)
         for study in kinds(key):
             cmd = command_of(find(key, study))
             if cmd is not None and cmd.job and all(hook(get_game(key), h) for h in cmd.requires):

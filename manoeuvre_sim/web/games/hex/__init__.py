@@ -2,22 +2,14 @@
 the names ``web.game_parts`` documents. Its odds page (``odds.py``: ``/odds/hex``), its map
 (``board.py``), its replay (``replay.py``, played by ``hexgame/replay_game.py``), its job
 forms (``forms.py``) and its study pages (``views.py``: the variant study, the handicap
-ladder, the Capital map, the what-if).
+ladder, the Capital map, the what-if), whose parts are gathered here
+(``web.game_parts.parts_of``), not listed again.
 """
 
 from __future__ import annotations
 
-from manoeuvre_sim.web.games.hex.forms import (
-    balance_form,
-    balance_job,
-    library_defaults,
-    whatif_form,
-    whatif_job,
-    whatif_start,
-)
-from manoeuvre_sim.web.games.hex.odds import ROUTES
-from manoeuvre_sim.web.games.hex.replay import REPLAY_PARAMS, replay_game
-from manoeuvre_sim.web.games.hex.views import STUDY_VIEWS
+from manoeuvre_sim.web.game_parts import PARTS, parts_of
+from manoeuvre_sim.web.games.hex import forms, odds, replay, views
 from manoeuvre_sim.web.studies.views import WhatifPage
 
 ODDS_HOME = {  # its odds page, for the menu and the front page
@@ -32,7 +24,6 @@ WHATIF_KIND = "hex whatif"  # the job kind of its what-if form (``web.jobs.kinds
 # scenario file, which the replay page does not load (it replays the built-in scenario's)
 WHATIF_PAGES = {"hex whatif": WhatifPage(("policy_a", "policy_b"), ("blue", "red"), False)}
 
-__all__ = [
-    "JOB_LINKS", "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
-    "balance_job", "library_defaults", "replay_game", "whatif_form", "whatif_job", "whatif_start",
-]  # fmt: skip
+# its forms, odds pages, replay and study pages: the parts those modules define
+globals().update(parts_of(forms, odds, replay, views))
+__all__ = [name for name in PARTS if name in globals()]

@@ -11,8 +11,8 @@ import pandas as pd
 
 from manoeuvre_sim.analyses.common.chart_style import interval_text as cell_interval
 from manoeuvre_sim.analyses.common.chart_style import pct_text
-from manoeuvre_sim.analyses.hexgame.balance import ALL
 from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
+from manoeuvre_sim.analyses.hexgame.rows import ALL
 from manoeuvre_sim.core.errors import DataError
 from manoeuvre_sim.web.studies import charts as C
 from manoeuvre_sim.web.studies.tables import interval_text

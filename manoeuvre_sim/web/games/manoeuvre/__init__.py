@@ -1,22 +1,14 @@
 """Manoeuvre in the workbench (its adapter's ``WEB_MODULE``): what only Manoeuvre shows,
 under the names ``web.game_parts`` documents. Its odds pages (``odds.py``: ``/odds/manoeuvre``),
 its board (``board.py``), its replay (``replay.py``), its job forms (``forms.py``) and its
-study pages (``views.py``: the balance study, the card-value study, the what-if).
+study pages (``views.py``: the balance study, the card-value study, the what-if), whose
+parts are gathered here (``web.game_parts.parts_of``), not listed again.
 """
 
 from __future__ import annotations
 
-from manoeuvre_sim.web.games.manoeuvre.forms import (
-    balance_form,
-    balance_job,
-    library_defaults,
-    whatif_form,
-    whatif_job,
-    whatif_start,
-)
-from manoeuvre_sim.web.games.manoeuvre.odds import ROUTES
-from manoeuvre_sim.web.games.manoeuvre.replay import REPLAY_PARAMS, replay_form, replay_game
-from manoeuvre_sim.web.games.manoeuvre.views import STUDY_VIEWS
+from manoeuvre_sim.web.game_parts import PARTS, parts_of
+from manoeuvre_sim.web.games.manoeuvre import forms, odds, replay, views
 from manoeuvre_sim.web.studies.views import WhatifPage
 
 ODDS_HOME = {  # its odds page, for the menu and the front page
@@ -37,8 +29,6 @@ def _rankings(path):
 # how its what-if reads on /whatif/changed: armies as sides, every army ranked before and after
 WHATIF_PAGES = {"whatif": WhatifPage(rankings=_rankings)}
 
-__all__ = [
-    "JOB_LINKS", "ODDS_HOME", "REPLAY_PARAMS", "ROUTES", "STUDY_VIEWS", "WHATIF_KIND", "WHATIF_PAGES", "balance_form",
-    "balance_job", "library_defaults", "replay_form", "replay_game", "whatif_form", "whatif_job",
-    "whatif_start",
-]  # fmt: skip
+# its forms, odds pages, replay and study pages: the parts those modules define
+globals().update(parts_of(forms, odds, replay, views))
+__all__ = [name for name in PARTS if name in globals()]
