@@ -41,6 +41,15 @@ COMPILE_SECONDS = {k: hook(get_game(g), "WARMUP")[k] for k, g in _game_of_kind()
 KINDS = tuple(COMPILE_SECONDS)
 
 
+def first_kinds() -> tuple[str, ...]:
+    """Each game's first warm-up kind (its ``WARMUP``'s first: the kernel of its default
+    games), in the registry's order."""
+    firsts: dict[str, str] = {}
+    for kind, key in _game_of_kind().items():
+        firsts.setdefault(key, kind)
+    return tuple(firsts.values())
+
+
 def _kernel_and_args(kind: str):
     """The batch kernel of ``kind`` and the arguments of two games (its game's
     ``warmup_kernel``)."""
