@@ -175,11 +175,13 @@ def whatif_command(g) -> click.Command:
     W = find(g.KEY, "whatif")
 
     @click.command("whatif", short_help=KINDS_HELP["whatif"], help=f"{g.TITLE}. {KINDS_HELP['whatif']} A side's variant: "
-                   "--variant NAME=SIDE (read as --sides are); a rule option's: "
-                   "--variant-OPTION.")  # fmt: skip
+                   "--variant NAME=SIDE (read as --sides are) or --set edits of the game's "
+                   "(if it has any); a rule option's: --variant-OPTION.")  # fmt: skip
     @_sides_option()
     @click.option("--variant", "variants", multiple=True, metavar="NAME=SIDE",
                   help="A side of --sides by its name, and its variant (repeatable).")  # fmt: skip
+    @click.option("--set", "edits", multiple=True, metavar="EDIT",
+                  help="An edit of a side in the game's what-if language (repeatable).")  # fmt: skip
     @_players(g)
     @click.option("--games-per-pairing", type=int, default=W.DEFAULT_GAMES, show_default=True,
                   help="Games per ordered pairing, in the base and in the variant.")  # fmt: skip
@@ -198,8 +200,10 @@ def whatif_command(g) -> click.Command:
             if not sep or not name.strip() or not side.strip():
                 raise UsageError(f"--variant {item!r}: expected NAME=SIDE")
             variant_sides[name.strip()] = side.strip()
-        if not variant_sides and kw["variant_options"] is None:
-            raise UsageError("--variant: expected a side's variant or a --variant-OPTION")
+        kw["edits"] = list(kw["edits"])
+        if not variant_sides and not kw["edits"] and kw["variant_options"] is None:
+            raise UsageError("--variant: expected a side's variant, a --set edit or a "
+                             "--variant-OPTION")  # fmt: skip
         kw["sides"] = [s.strip() for s in kw["sides"].split(",") if s.strip()]
         common.run_kind(g.KEY, "whatif", kw, kinds=_kinds(g), done_key="paired_games")
 
