@@ -58,6 +58,12 @@ def generic_balance_form(game: str) -> bool:
     return part(game, "balance_job") is None
 
 
+def generic_whatif_games() -> list[str]:
+    """The installed games whose what-if form is the generic one (``jobs.whatif_form``: their
+    web module has no ``whatif_job``, or they have no web module)."""
+    return [k for k in balance_games() if part(k, "whatif_job") is None]
+
+
 def new_job_links() -> list[tuple[str, str]]:
     """The jobs page's buttons: every game's new-study form, then every game's what-if form
     (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``; a game
@@ -67,11 +73,10 @@ def new_job_links() -> list[tuple[str, str]]:
     modules = web_modules().values()
     own = [m.JOB_LINKS[form] for form in ("balance", "whatif") for m in modules
            if form in getattr(m, "JOB_LINKS", {})]  # fmt: skip
-    from manoeuvre_sim.web.jobs import whatif_form as WG
-
     generic = [(f"/jobs/new?game={k}", f"New {short_title(k)} balance study")
                for k in balance_games() if generic_balance_form(k)]  # fmt: skip
-    whatifs = [(f"/whatif/new?game={k}", f"New {short_title(k)} what-if") for k in WG.games()]
+    whatifs = [(f"/whatif/new?game={k}", f"New {short_title(k)} what-if")
+               for k in generic_whatif_games()]  # fmt: skip
     balance = sum(1 for m in modules if "balance" in getattr(m, "JOB_LINKS", {}))
     return own[:balance] + generic + own[balance:] + whatifs
 
@@ -122,9 +127,7 @@ def whatif_game(root: Path, p: Params) -> str:
     """The what-if form's ``game`` parameter: any installed game (each has a what-if form,
     its own or the generic one); by default the game of the study it starts from, else the
     registry's first game with a form of its own."""
-    from manoeuvre_sim.web.jobs import whatif_form as WG
-
-    games = [*form_games("whatif_job"), *WG.games()]
+    games = [*form_games("whatif_job"), *generic_whatif_games()]
     if not games:
         raise UsageError("game: no registered game has this form")
     default = None if p.has("game") else _study_game(root, p.string("from"))
@@ -164,11 +167,7 @@ def show(v) -> str:
 def whatif_context(root: Path, p: Params, sent: bool = False) -> dict:
     """The what-if form's context: the game, the study it starts from, the game's fields
     (its web module's ``whatif_form``)."""
-    from manoeuvre_sim.web.jobs import whatif_form as WG
-
     game = whatif_game(root, p)
-    if WG.generic(game):
-        return WG.context(root, p, game, sent)
     start = _from_study(root, p.string("from"))
     kind = part(game, "WHATIF_KIND")
     form = part(game, "library_defaults")(kind)
@@ -189,11 +188,6 @@ def more(p: Params) -> list[str]:
 
 
 def whatif_options(p: Params, root: Path) -> tuple[str, dict]:
-    """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``, or the generic
-    form's); ``root``: the studies folder, the only place a side's file may come from."""
-    from manoeuvre_sim.web.jobs import whatif_form as WG
-
-    game = whatif_game(root, p)
-    if WG.generic(game):
-        return WG.job(p, root, game)
-    return part(game, "whatif_job")(p, root)
+    """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``); ``root``: the
+    studies folder, the only place a side's file may come from."""
+    return part(whatif_game(root, p), "whatif_job")(p, root)

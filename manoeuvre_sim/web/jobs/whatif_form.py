@@ -42,7 +42,25 @@ def generic(game: str) -> bool:
 
 def games() -> list[str]:
     """The installed games of the registry whose what-if form is the generic one."""
-    return [k for k in F.balance_games() if generic(k)]
+    return F.generic_whatif_games()
+
+
+def any_context(root: Path, p: Params, sent: bool = False) -> dict:
+    """The what-if form's context of any game: this form's, or the game's own
+    (``forms.whatif_context``)."""
+    game = F.whatif_game(root, p)
+    if generic(game):
+        return context(root, p, game, sent)
+    return F.whatif_context(root, p, sent)
+
+
+def any_job(p: Params, root: Path) -> tuple[str, dict]:
+    """The what-if form's job of any game: this form's, or the game's own
+    (``forms.whatif_options``)."""
+    game = F.whatif_game(root, p)
+    if generic(game):
+        return job(p, root, game)
+    return F.whatif_options(p, root)
 
 
 def has_edits(game: str) -> bool:
