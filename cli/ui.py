@@ -21,18 +21,19 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-REPLAY_SECONDS = 60  # about how long the replays' traced engines compile cold, both games
+REPLAY_SECONDS = 30  # about how long a game's replay's traced engine compiles cold
 
 
 def _warm_replays(studies: str) -> None:
-    """Replay one game of each game, so that the traced kernels the replay pages play are
-    compiled (or loaded from numba's cache) before the first visitor asks: a minute the
-    first time after an install, a second or two after."""
+    """Replay one game of each game that names one (its ``REPLAY_WARMUP``), so that the
+    traced kernels the replay pages play are compiled (or loaded from numba's cache) before
+    the first visitor asks: a minute the first time after an install, a second or two
+    after."""
     from manoeuvre_sim.web.params import Params
-    from manoeuvre_sim.web.replay.data import replayed
+    from manoeuvre_sim.web.replay.data import replayed, warm_ups
 
-    replayed("manoeuvre", Params({"army_a": "France", "army_b": "Russia"}), studies)
-    replayed("hex", Params({}), studies)
+    for key, params in warm_ups().items():
+        replayed(key, Params(params), studies)
 
 
 def prepare(studies: str, warm=None, t0: float | None = None) -> str:
@@ -42,11 +43,12 @@ def prepare(studies: str, warm=None, t0: float | None = None) -> str:
     Returns the "ready" line: the seconds since ``t0`` (the command's start), and what
     took them."""
     from manoeuvre_sim.core import warmup as W
+    from manoeuvre_sim.web.replay.data import warm_ups
 
     t0 = time.perf_counter() if t0 is None else t0
     say = lambda text: click.echo(text, err=True)  # noqa: E731
     say("checking which game engines numba's cache holds...")
-    kinds = [k for k in ("games", "hex") if not W.is_compiled(k)]
+    kinds = [k for k in W.first_kinds() if not W.is_compiled(k)]
     steps = []
     if kinds:
         say(f"{W.compiling_message(kinds)} ({', '.join(kinds)}){W.load_note()} ...")
@@ -55,10 +57,11 @@ def prepare(studies: str, warm=None, t0: float | None = None) -> str:
         say(f"compiled the game engines ({', '.join(kinds)}) in {secs:.0f} s, "
             f"{ticker.functions} functions (kept in numba's cache)")  # fmt: skip
         steps.append(f"compiling {secs:.0f} s")
+    secs = REPLAY_SECONDS * len(warm_ups())
     say(f"preparing the replays: one game of each game played with its events traced "
-        f"(compiled once: about {REPLAY_SECONDS} s the first time){W.load_note()} ...")  # fmt: skip
+        f"(compiled once: about {secs} s the first time){W.load_note()} ...")  # fmt: skip
     t = time.perf_counter()
-    with W.Ticker(["replays"], estimate=REPLAY_SECONDS) as ticker:
+    with W.Ticker(["replays"], estimate=secs):
         (warm or _warm_replays)(studies)
     steps.append(f"replays {time.perf_counter() - t:.1f} s")
     return f"ready in {time.perf_counter() - t0:.1f} s ({', '.join(steps)})"

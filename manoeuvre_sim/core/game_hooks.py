@@ -254,10 +254,17 @@ HOOKS: dict[str, Hook] = _hooks(
     # --- the machinery: warm-up, numba cache, traces
     Hook("WARMUP", "WARMUP: dict[str, float]",
          "the warm-up kinds of core.warmup: kind -> about how many seconds it compiles "
-         "cold; with warmup_kernel", _NONE, _mapping(
+         "cold, the first the kernel of the game's default games (what manoeuvre-sim ui "
+         "compiles before it serves); with warmup_kernel", _NONE, _mapping(
              lambda x: isinstance(x, int | float), "a dict of str -> seconds")),
     Hook("warmup_kernel", "warmup_kernel(kind: str) -> tuple[Dispatcher, tuple]",
          "the batch kernel of a WARMUP kind and the arguments of two games", None, _function),
+    Hook("REPLAY_WARMUP", "REPLAY_WARMUP: dict[str, str]",
+         "the replay parameters (its web module's REPLAY_PARAMS, as a replay page's query "
+         "gives them) of the one game manoeuvre-sim ui replays before it serves, so that "
+         "its replay's traced kernels are compiled (or loaded from numba's cache) before "
+         "the first visitor asks (None: no replay warmed)", None,
+         _mapping(lambda x: isinstance(x, str), "a dict of str -> str")),
     Hook("NUMBA_CACHE", "NUMBA_CACHE: tuple[str, str | None]",
          "the prefix of the game's numba cache directories and its kernels' folder under "
          "manoeuvre_sim/ (None: every kernel outside another game's folder); read from the "

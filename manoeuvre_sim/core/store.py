@@ -1,5 +1,7 @@
 """The study store's files, for every game: one Parquet file per task with the study's
-manifest in its metadata, written atomically, and the whole directory read back as one table.
+manifest in its metadata, written atomically, and the whole directory read back as one table;
+and a study directory read back for one of its games (:func:`read_study`, its manifest;
+:func:`study_row`, one game's record), what every game's replay of a study's game reads.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.fileio import temp_beside
 
 STORE = "games.parquet"  # the study store's directory name inside a study's output directory
 
-__all__ = ["read_store", "write_part"]
+__all__ = ["read_store", "read_study", "study_row", "write_part"]
 
 
 def write_part(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
@@ -46,3 +49,44 @@ def read_store(path: str | Path) -> pd.DataFrame:
         return pd.DataFrame()
     df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
     return df.sort_values(["label", "pairing", "game"], kind="stable").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------------
+# a game of a study directory (any game's: the replays of a study's game read these)
+# ------------------------------------------------------------------------------------------
+def read_study(study: Path) -> dict:
+    """The manifest of a study directory (``manifest.json``), or a UsageError naming
+    ``--study``."""
+    path = Path(study) / "manifest.json"
+    if not path.is_file():
+        raise UsageError(f"--study: {study.name} has no manifest.json (not a study directory)")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise UsageError(f"--study: {study.name}/manifest.json is not valid JSON ({e})") from None
+
+
+def study_row(study: Path, pairing: int, game: int, label: str | None = None,
+              store: str = STORE) -> dict:  # fmt: skip
+    """The record of game ``game`` of pairing ``pairing`` (and policy label ``label`` when
+    the study has several) in ``study/games.parquet`` (or the study's ``store``, a path
+    inside it: a fix's confirmation games); a UsageError naming the option."""
+    name = store
+    store = Path(study) / store
+    if not store.is_dir() and not store.is_file():
+        raise UsageError(f"--study: {study.name} has no {name} (no games kept)")
+    filters = [("pairing", "==", pairing), ("game", "==", game)]
+    if label is not None:
+        filters.append(("label", "==", label))
+    try:
+        df = pd.read_parquet(store, filters=filters)
+    except Exception as e:  # pyarrow's errors for a store that is not Parquet
+        raise UsageError(f"--study: {study.name}/{name} is not readable ({e})") from None
+    if len(df) == 0:
+        what = f"pairing {pairing}" + (f", label {label!r}" if label is not None else "")
+        raise UsageError(f"--game {game}: {study.name} has no such game ({what})")
+    if len(df) > 1:
+        labels = sorted(set(map(str, df["label"]))) if "label" in df.columns else []
+        raise UsageError(f"--label: game {game} of pairing {pairing} is played under several "
+                         f"labels ({', '.join(labels)}); give one")  # fmt: skip
+    return df.iloc[0].to_dict()

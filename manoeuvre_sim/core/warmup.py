@@ -41,13 +41,22 @@ COMPILE_SECONDS = {k: hook(get_game(g), "WARMUP")[k] for k, g in _game_of_kind()
 KINDS = tuple(COMPILE_SECONDS)
 
 
+def first_kinds() -> tuple[str, ...]:
+    """Each game's first warm-up kind (its ``WARMUP``'s first: the kernel of its default
+    games), in the registry's order."""
+    firsts: dict[str, str] = {}
+    for kind, key in _game_of_kind().items():
+        firsts.setdefault(key, kind)
+    return tuple(firsts.values())
+
+
 def _kernel_and_args(kind: str):
     """The batch kernel of ``kind`` and the arguments of two games (its game's
     ``warmup_kernel``)."""
     return hook(get_game(_game_of_kind()[kind]), "warmup_kernel")(kind)
 
 
-def is_compiled(kind: str = "games") -> bool:
+def is_compiled(kind: str) -> bool:
     """Whether calling batch kernel ``kind`` now would find its machine code (in memory or
     in numba's cache) rather than compile it. Reads numba's cache index the way numba
     does on a call; if that cannot be read (another numba version), False."""
@@ -67,7 +76,7 @@ def is_compiled(kind: str = "games") -> bool:
         return False
 
 
-def compiling_message(kinds=("games",)) -> str:
+def compiling_message(kinds) -> str:
     """What a progress bar or the set-up says while the kernels ``kinds`` compile."""
     secs = sum(COMPILE_SECONDS[k] for k in kinds)
     return f"compiling the game engine, once, about {secs} s"
@@ -151,7 +160,7 @@ class Ticker:
             self.stream.flush()
 
 
-def compile_kernels(kinds=("games",), ticker: Ticker | None = None) -> float:
+def compile_kernels(kinds, ticker: Ticker | None = None) -> float:
     """Compile (or load from the cache) the batch kernels ``kinds`` by playing two games
     with each; returns the seconds taken. ``ticker``: told which kernel compiles."""
     t = time.perf_counter()
@@ -227,7 +236,8 @@ def side_by_side(groups: list[tuple[str, ...]]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    kinds = tuple(argv if argv is not None else sys.argv[1:]) or ("games",)
+    # no kind named: the registry's first game's default kernel (Manoeuvre's ``games``)
+    kinds = tuple(argv if argv is not None else sys.argv[1:]) or first_kinds()[:1]
     bad = [k for k in kinds if k not in COMPILE_SECONDS]
     if bad:
         print(

@@ -243,7 +243,7 @@ __all__ = [
     "RULES_VERSION", "STATS_DIR", "Side", "TITLE", "VICTORY_KINDS", "data_hash", "load_side",
     "play_block", "prepare", "read_stats", "side_hash", "simulate_plan", "STUDY_KINDS",
     "tournament_plan", "balance_cells",
-    "REPORT_MODULE", "policy_cost", "rebuild_trace",
+    "REPORT_MODULE", "policy_cost", "rebuild_trace", "REPLAY_WARMUP",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``), per
@@ -284,6 +284,9 @@ def policy_cost(spec: str) -> float:
 # player); the ``hex`` commands play with it
 WARMUP = {"hex": 80}
 WARMUP_KINDS = tuple(WARMUP)
+# the game the workbench replays before it serves (its traced kernels compiled: the
+# REPLAY_WARMUP hook): the replay page's defaults, the built-in scenario
+REPLAY_WARMUP: dict[str, str] = {}
 
 
 def warmup_kernel(kind: str):

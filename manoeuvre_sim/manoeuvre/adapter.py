@@ -63,7 +63,7 @@ __all__ = [
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
     "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
-    "fix_write", "rebuild_trace",
+    "fix_write", "rebuild_trace", "REPLAY_WARMUP",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a
@@ -336,6 +336,9 @@ def simulate_plan(spec):
 # (``python -m benchmarks speed``'s cold compile, docs/benchmarks.md, RESULTS-speed.md), 112 s
 # before the players went behind a function pointer.
 WARMUP = {"games": 100, "cards": 15, "search": 130}
+# the game the workbench replays before it serves (its traced kernels compiled: the
+# REPLAY_WARMUP hook), the built-in armies of warmup_kernel's games
+REPLAY_WARMUP = {"army_a": "France", "army_b": "Russia"}
 
 
 def warmup_kernel(kind: str):

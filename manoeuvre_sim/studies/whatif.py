@@ -77,18 +77,22 @@ def _command_options(g, kw: dict) -> None:
         if not sep or not name.strip() or not side.strip():
             raise UsageError(f"--variant {item!r}: expected NAME=SIDE")
         variant_sides[name.strip()] = side.strip()
-    if not variant_sides and kw["variant_options"] is None:
-        raise UsageError("--variant: expected a side's variant or a --variant-OPTION")
+    kw["edits"] = list(kw.get("edits") or ())
+    if not variant_sides and not kw["edits"] and kw["variant_options"] is None:
+        raise UsageError("--variant: expected a side's variant, a --set edit or a "
+                         "--variant-OPTION")  # fmt: skip
     kw["sides"] = [s.strip() for s in kw["sides"].split(",") if s.strip()]
 
 
 # the command and the job (core/study_command.py): a game without its own whatif command
 COMMAND = StudyCommand(
     help="A changed side or rule option against the base, paired games.",
-    details="A side's variant: --variant NAME=SIDE (read as --sides are); a rule option's: "
-    "--variant-OPTION.",
+    details="A side's variant: --variant NAME=SIDE (read as --sides are) or --set edits of "
+    "the game's (if it has any); a rule option's: --variant-OPTION.",
     options=(sides_option(), Option("--variant", "A side of --sides by its name, and its "
              "variant (repeatable).", name="variants", multiple=True, metavar="NAME=SIDE"),
+             Option("--set", "An edit of a side in the game's what-if language (repeatable).",
+                    name="edits", multiple=True, metavar="EDIT"),
              *PLAYERS, Option("--games-per-pairing", "Games per ordered pairing, in the base "
              "and in the variant.", "int", default=DEFAULT_GAMES)),
     game_options=("", "variant-"), prepare=_command_options, block=DEFAULT_BLOCK,
@@ -329,11 +333,15 @@ def spec_of(
     block: int = DEFAULT_BLOCK,
     threads: int = 0,
     relax: bool = False,
+    edits: Sequence[str] = (),
 ) -> WhatIfSpec:
     """The what-if of a game with no ``whatif_command`` of its own: the balance study of
     ``sides`` (specs ``load_side`` reads, or sides) against its variant. ``variant_sides``:
     side name -> the spec (or side) of its variant (seeded as the base side);
-    ``variant_options``: the variant's rule options (None: the base's)."""
+    ``variant_options``: the variant's rule options (None: the base's); ``edits``: lines of
+    the game's what-if language (``--set``), each applied by its ``apply_side_edits`` hook
+    to the one side it edits (after that side's ``variant_sides``), its printed changes
+    among the spec's changes."""
     g = resolve(game)
     loaded = [g.load_side(s, relax) if isinstance(s, str) else s for s in sides]
     sources = tuple(s if isinstance(s, str) else f"(object) {s.name}" for s in sides)
@@ -347,6 +355,7 @@ def spec_of(
         side = g.load_side(text, relax) if isinstance(text, str) else text
         changes.append(f"{name}: {g.side_hash(by_name[name])} -> {g.side_hash(side)}")
         by_name[name] = side
+    edited = _apply_edits(g, by_name, edits, relax, changes)
     base_options = options if options is not None else g.Options()
     if variant_options is not None and variant_options != base_options:
         changes.append(f"rules: {variant_options.describe() or 'the defaults'}")
@@ -355,8 +364,42 @@ def spec_of(
     return WhatIfSpec(
         g.KEY, tuple(loaded), ((pa, pb),), games_per_pairing, seed, base_options, block,
         threads, sources, tuple(by_name[n] for n in names),
-        tuple(n for n in names if n in (variant_sides or {})), variant_options, tuple(changes),
+        tuple(n for n in names if n in (variant_sides or {}) or n in edited), variant_options,
+        tuple(changes),
     )  # fmt: skip
+
+
+def _apply_edits(g, by_name: dict, edits: Sequence[str], relax: bool,
+                 changes: list[str]) -> set[str]:  # fmt: skip
+    """Apply each of ``edits`` (the game's what-if language) to the one side of ``by_name``
+    it edits, found by the game's ``apply_side_edits`` (an edit is a side's when that side
+    takes it); its printed changes appended to ``changes``; the names of the sides edited.
+    An edit no side takes is the game's message for the first side; one that several take
+    is refused as ambiguous."""
+    if not edits:
+        return set()
+    apply = hook(g, "apply_side_edits")
+    if apply is None:
+        raise UsageError(f"--set: {g.KEY} has no edits of its sides (no apply_side_edits); "
+                         "give a side's variant (--variant NAME=SIDE)")  # fmt: skip
+    edited = set()
+    for text in edits:
+        took, first_error = [], None
+        for name, side in by_name.items():
+            try:
+                took.append((name, *apply(side, [text], relax=relax)))
+            except UsageError as e:
+                first_error = first_error or e
+        if not took:
+            raise first_error
+        if len(took) > 1:
+            raise UsageError(f'--set "{text}": edits several sides '
+                             f"({', '.join(n for n, _, _ in took)}); expected one")  # fmt: skip
+        name, side, lines = took[0]
+        by_name[name] = side
+        changes.extend(lines)
+        edited.add(name)
+    return edited
 
 
 def command_spec(game: str, *args, **options) -> WhatIfSpec:

@@ -124,8 +124,12 @@ def test_tournament_and_simulate(coin, tmp_path, capsys):
         (["balance", "--sides", SIDES, "--policy", "cheat"],
          "error: --policy 'cheat': not a player of coin (fair, lucky)"),
         (["balance", "--sides", "fair,odd:300"], "error: coin odd:300: heads are 0..100 percent"),
-        (["whatif", "--sides", SIDES], "error: --variant: expected a side's variant or a "
-         "--variant-OPTION"),
+        (["whatif", "--sides", SIDES], "error: --variant: expected a side's variant, a --set "
+         "edit or a --variant-OPTION"),
+        (["whatif", "--sides", SIDES, "--set", "heavy/tails=3"],
+         'error: --set "heavy/tails=3": expected heavy/heads=PERCENT'),
+        (["whatif", "--sides", SIDES, "--set", "nobody/heads=3"],
+         'error: --set "nobody/heads=3": expected heavy/heads=PERCENT'),
         (["whatif", "--sides", SIDES, "--variant", "light"],
          "error: --variant 'light': expected NAME=SIDE"),
         (["whatif", "--sides", SIDES, "--variant-flips", "0"],

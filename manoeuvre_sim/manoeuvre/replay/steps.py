@@ -11,7 +11,6 @@ board, which :func:`~manoeuvre_sim.manoeuvre.replay.verify` checked against the 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -159,48 +158,8 @@ def final_positions(board: Board) -> dict[int, tuple[int, int]]:
 
 
 # ------------------------------------------------------------------------------------------
-# a game of a study directory
+# a game of a study directory (the directory read by core.store, every game's reader)
 # ------------------------------------------------------------------------------------------
-def read_study(study: Path) -> dict:
-    """The manifest of a study directory (``manifest.json``), or a UsageError naming
-    ``--study``."""
-    path = Path(study) / "manifest.json"
-    if not path.is_file():
-        raise UsageError(f"--study: {study.name} has no manifest.json (not a study directory)")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise UsageError(f"--study: {study.name}/manifest.json is not valid JSON ({e})") from None
-
-
-def study_row(study: Path, pairing: int, game: int, label: str | None = None,
-              store: str = "games.parquet") -> dict:  # fmt: skip
-    """The record of game ``game`` of pairing ``pairing`` (and policy label ``label`` when
-    the study has several) in ``study/games.parquet`` (or the study's ``store``, a path
-    inside it); a UsageError naming the option."""
-    import pandas as pd
-
-    name = store
-    store = Path(study) / store
-    if not store.is_dir() and not store.is_file():
-        raise UsageError(f"--study: {study.name} has no {name} (no games kept)")
-    filters = [("pairing", "==", pairing), ("game", "==", game)]
-    if label is not None:
-        filters.append(("label", "==", label))
-    try:
-        df = pd.read_parquet(store, filters=filters)
-    except Exception as e:  # pyarrow's errors for a store that is not Parquet
-        raise UsageError(f"--study: {study.name}/{name} is not readable ({e})") from None
-    if len(df) == 0:
-        what = f"pairing {pairing}" + (f", label {label!r}" if label is not None else "")
-        raise UsageError(f"--game {game}: {study.name} has no such game ({what})")
-    if len(df) > 1:
-        labels = sorted(set(map(str, df["label"]))) if "label" in df.columns else []
-        raise UsageError(f"--label: game {game} of pairing {pairing} is played under several "
-                         f"labels ({', '.join(labels)}); give one")  # fmt: skip
-    return df.iloc[0].to_dict()
-
-
 # the studies whose 'base' games are ordinary games of the built-in (or named) armies
 BASE_GAMES_OF = ("whatif", "cards")
 
@@ -239,6 +198,7 @@ def study_config(study: Path, pairing: int, game: int, label: str | None = None)
     A what-if's or card study's ``base`` games too (the base armies, the same seeds), and a
     what-if's variant games (its changed armies from the data the study keeps). Refuses
     another game's or another kind of study, and a card study's ablations."""
+    from manoeuvre_sim.core.store import read_study, study_row
     from manoeuvre_sim.manoeuvre.adapter import RuleOptions
     from manoeuvre_sim.manoeuvre.runner import SimConfig
 

@@ -5,7 +5,8 @@ defaults and job of each game's forms come from its web module (``balance_form``
 ``web/games/<game>/forms.py``), read into a job's options (``jobs.kinds``) in the command
 line's terms. A game without a balance form of its own (no ``balance_job``: a game with no
 web module) gets the generic one of ``jobs.balance_form``, read from its study and its
-``Options``.
+``Options``; one without a what-if form of its own (no ``whatif_job``) the generic one of
+``jobs.whatif_form``, read from the balance study it starts from.
 """
 
 from __future__ import annotations
@@ -28,15 +29,6 @@ def form_games(hook: str) -> list[str]:
     from manoeuvre_sim.web.game_parts import web_modules
 
     return [k for k, m in web_modules().items() if hasattr(m, hook)]
-
-
-def form_game(p: Params, hook: str, default: str | None = None) -> str:
-    """The form's ``game`` parameter, a game offering ``hook`` (by default ``default``, else
-    the registry's first such game)."""
-    games = form_games(hook)
-    if not games:
-        raise UsageError("game: no registered game has this form")
-    return p.choice("game", games, default if default in games else games[0])
 
 
 def balance_games() -> list[str]:
@@ -67,6 +59,12 @@ def generic_balance_form(game: str) -> bool:
     return part(game, "balance_job") is None
 
 
+def generic_whatif_games() -> list[str]:
+    """The installed games whose what-if form is the generic one (``jobs.whatif_form``: their
+    web module has no ``whatif_job``, or they have no web module)."""
+    return [k for k in balance_games() if part(k, "whatif_job") is None]
+
+
 def new_job_links() -> list[tuple[str, str]]:
     """The jobs page's buttons: every game's new-study form, then every game's what-if form
     (each web module's ``JOB_LINKS``: ``{"balance" | "whatif": (address, label)}``; a game
@@ -79,9 +77,11 @@ def new_job_links() -> list[tuple[str, str]]:
            if form in getattr(m, "JOB_LINKS", {})]  # fmt: skip
     generic = [(f"/jobs/new?game={k}", f"New {short_title(k)} balance study")
                for k in balance_games() if generic_balance_form(k)]  # fmt: skip
+    whatifs = [(f"/whatif/new?game={k}", f"New {short_title(k)} what-if")
+               for k in generic_whatif_games()]  # fmt: skip
     balance = sum(1 for m in modules if "balance" in getattr(m, "JOB_LINKS", {}))
     fixes = [(f"/fix/new?game={k}", f"New {short_title(k)} fix") for k in fix_games()]
-    return own[:balance] + generic + own[balance:] + fixes
+    return own[:balance] + generic + own[balance:] + whatifs + fixes
 
 
 def part(game: str, name: str):
@@ -108,6 +108,33 @@ def common(p: Params) -> dict:
     return {"games_per_pairing": p.integer("games_per_pairing", 1000),
             "seed": p.integer("seed", 1), "precision": precision,
             "block": p.integer("block", None, lo=1)}  # fmt: skip
+
+
+def _study_game(root: Path, rel: str | None) -> str | None:
+    """The game of the study ``rel`` a what-if starts from (None: no ``from``)."""
+    if rel is None:
+        return None
+    from manoeuvre_sim.core.study import game_of
+    from manoeuvre_sim.web.safety import confine
+
+    try:
+        m = json.loads((confine(root, rel, "--from") / "manifest.json").read_text())
+    except (OSError, ValueError):
+        raise UsageError(
+            f"--from: {rel!r} is not a finished study (no readable manifest)"
+        ) from None
+    return str(game_of(m)) if isinstance(m, dict) else None
+
+
+def whatif_game(root: Path, p: Params) -> str:
+    """The what-if form's ``game`` parameter: any installed game (each has a what-if form,
+    its own or the generic one); by default the game of the study it starts from, else the
+    registry's first game with a form of its own."""
+    games = [*form_games("whatif_job"), *generic_whatif_games()]
+    if not games:
+        raise UsageError("game: no registered game has this form")
+    default = None if p.has("game") else _study_game(root, p.string("from"))
+    return p.choice("game", games, default if default in games else games[0])
 
 
 def _from_study(root: Path, rel: str | None) -> dict:
@@ -143,8 +170,8 @@ def show(v) -> str:
 def whatif_context(root: Path, p: Params, sent: bool = False) -> dict:
     """The what-if form's context: the game, the study it starts from, the game's fields
     (its web module's ``whatif_form``)."""
+    game = whatif_game(root, p)
     start = _from_study(root, p.string("from"))
-    game = form_game(p, "whatif_job", start.get("game"))
     kind = part(game, "WHATIF_KIND")
     form = part(game, "library_defaults")(kind)
     form |= {k: str(v) for k, v in start.items() if v not in (None, "")}
@@ -166,4 +193,4 @@ def more(p: Params) -> list[str]:
 def whatif_options(p: Params, root: Path) -> tuple[str, dict]:
     """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``); ``root``: the
     studies folder, the only place a side's file may come from."""
-    return part(form_game(p, "whatif_job"), "whatif_job")(p, root)
+    return part(whatif_game(root, p), "whatif_job")(p, root)

@@ -125,15 +125,16 @@ def build(kind: str, opts: dict) -> Built:
     command_spec, run_spec = entry.library()
     game = entry.game
     _games(opts)
-    if entry.edits and not opts.get("edits"):
+    if entry.edits and not any(opts.get(k) for k in ("edits", "variant_sides", "variant_options")):
         raise UsageError("--set: expected at least one edit (a changed field or a line)")
     takes = _takes(command_spec)
     given = {k: v for k, v in opts.items() if v is not None and v != ""}
     for name in given:
         if name not in takes:
             raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
-    if isinstance(given.get("options"), dict):
-        given["options"] = rule_options(game, given["options"])
+    for name in ("options", "variant_options"):  # a game's rule options, as JSON holds them
+        if isinstance(given.get(name), dict):
+            given[name] = rule_options(game, given[name])
     spec = command_spec(**given)
     for flag in ("policy", "policies"):
         if given.get(flag):
@@ -209,7 +210,7 @@ def _too_costly(given: dict, games: int, cost: float, takes=("games_per_pairing"
     )
 
 
-_FLAGS = ("armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
+_FLAGS = ("sides", "armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
           "borders", "quality", "border", "step_losses", "step_replacements",
           "editable", "targets", "band", "budget", "games_per_look", "max_games",
           "confirm_games", "confirm_seed", "alpha")  # fmt: skip
@@ -238,6 +239,10 @@ def command_line(kind: str, opts: dict, out: str) -> str:
     if isinstance(edits, dict):  # a fix's costs: the file its study writes (fix.costs_toml)
         words += ["--edits", f"{out}/edits.toml"]
         edits = ()
+    for name, value in (opts.get("variant_sides") or {}).items():  # a generic what-if's
+        words += ["--variant", f"{name}={value}"]
+    for name, value in (opts.get("variant_options") or {}).items():
+        words += ["--variant-" + name.replace("_", "-"), str(value)]
     for e in edits:
         words += ["--set", e]
     words += ["--out", out]

@@ -38,6 +38,7 @@ from manoeuvre_sim.web import safety
 from manoeuvre_sim.web.jobs import balance_form as BF
 from manoeuvre_sim.web.jobs import fix_form as FF
 from manoeuvre_sim.web.jobs import forms as WF
+from manoeuvre_sim.web.jobs import whatif_form as WG
 from manoeuvre_sim.web.jobs.manager import job_name
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
@@ -161,19 +162,19 @@ resume_job = _job_action("resume")
 def new_whatif(request: Request) -> Response:
     p = Params(request.query_params)
     p.only(["game", "from", "army"])
-    ctx = WF.whatif_context(request.app.state.studies, p)
+    ctx = WG.any_context(request.app.state.studies, p)
     return _page("whatif_new.html", title="What-if", error=None, **ctx)
 
 
 async def post_whatif(request: Request) -> Response:
     p = await _form(request)
     try:
-        kind, opts = WF.whatif_options(p, request.app.state.studies)
+        kind, opts = WG.any_job(p, request.app.state.studies)
         name = job_name(p.string("job_name"))
         job = manager(request).submit(kind, opts)
         manager(request).rename(job.id, name)
     except ManoeuvreError as e:
-        ctx = WF.whatif_context(request.app.state.studies, p, sent=True)
+        ctx = WG.any_context(request.app.state.studies, p, sent=True)
         return _page("whatif_new.html", 400, title="What-if", error=str(e), **ctx)
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 

@@ -107,6 +107,19 @@ def replay_games() -> list[str]:
     return [k for k, m in web_modules().items() if hasattr(m, "replay_game")]
 
 
+def warm_ups() -> dict[str, dict[str, str]]:
+    """The replay parameters of the one game each game's replay warms up with (its
+    ``REPLAY_WARMUP`` hook), by key, for the games that have a replay and the hook."""
+    from manoeuvre_sim.core.games import get_game, hook
+
+    out = {}
+    for key in replay_games():
+        params = hook(get_game(key), "REPLAY_WARMUP")
+        if params is not None:
+            out[key] = dict(params)
+    return out
+
+
 def event_of(params: Params, rep: Replayed) -> int:
     """The step (0-based) the ``event`` parameter names: events are numbered from 1, as
     the page shows them; without it the last step of the set-up (:attr:`Replayed.start`)."""

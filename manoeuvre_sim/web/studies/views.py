@@ -139,10 +139,18 @@ class WhatifPage:
 
 
 def whatif_page(game: str, kind: str) -> WhatifPage | None:
-    """The game's reading of a what-if of ``kind`` (None: not a what-if of that game)."""
-    from manoeuvre_sim.web.game_parts import web_part
+    """The game's reading of a what-if of ``kind`` (None: not a what-if of that game); a
+    game whose web module lays out none (no ``WHATIF_PAGES``: the toy coin game) reads its
+    shared what-if (``studies.whatif.KIND``) as a what-if of sides, without rankings, its
+    games replayed if the game has a replay."""
+    from manoeuvre_sim.web.game_parts import has_replay, web_part
 
-    return (web_part(game, "WHATIF_PAGES") or {}).get(kind)
+    own = web_part(game, "WHATIF_PAGES")
+    if own is not None:
+        return own.get(kind)
+    from manoeuvre_sim.studies.whatif import KIND
+
+    return WhatifPage(variant_replayed=has_replay(game)) if kind == KIND else None
 
 
 def study_view(info: SF.StudyInfo, wanted_label: str | None) -> View:

@@ -22,6 +22,7 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common.whatif_changes import MAX_LISTED, changed_outcomes
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.study import game_of
+from manoeuvre_sim.web.game_parts import has_replay
 from manoeuvre_sim.web.page_cache import Memo, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
@@ -106,6 +107,7 @@ def changed_page(request: Request) -> Response:
         raise UsageError(f"--page: expected a page from 1 to {pages} ({total:,} changed "
                          f"games, {PAGE_SIZE} to a page), got {number}")  # fmt: skip
     seats = how.seat_names
+    replayed = has_replay(info.game)
     other = {"army_a": "policy_a", "army_b": "policy_b", "policy_a": "army_a",
              "policy_b": "army_b"}  # fmt: skip
     rows = []
@@ -114,11 +116,13 @@ def changed_page(request: Request) -> Response:
         rows.append(r | {"side_a": a, "side_b": b,
                          "winner_base": winner_name(r["winner_base"], a, b, seats),
                          "winner_variant": winner_name(r["winner_variant"], a, b, seats),
-                         "base_href": replay_href(info, r["pairing_base"], r["game"], "base"),
+                         "base_href": replay_href(info, r["pairing_base"], r["game"], "base")
+                         if replayed else None,
                          "variant_href": replay_href(info, r["pairing_variant"], r["game"],
                                                      "variant") if how.variant_replayed else None})  # fmt: skip
     first = (number - 1) * PAGE_SIZE + 1
     return page("whatif_changed.html", title=f"What-if {info.rel}", version=__version__,
                 info=info, cells=_cells(info), ranking=_ranking(info, how), games=rows,
                 total=total, page=number, pages=pages, first=first,
-                last=first + len(rows) - 1, hex_game=seats is not None)  # fmt: skip
+                last=first + len(rows) - 1, seats=seats, replayed=replayed,
+                variant_replayed=how.variant_replayed)  # fmt: skip

@@ -26,8 +26,8 @@ REPLAY_PARAMS = (
 
 def game_options(params: Params, root: Path):
     """``(load_game keywords, seed, game, record or None, where)``."""
+    from manoeuvre_sim.core.store import read_study, study_row
     from manoeuvre_sim.hexgame.replay_steps import GAME_DEFAULTS, study_options
-    from manoeuvre_sim.manoeuvre.replay.steps import read_study, study_row
 
     if params.has("study"):
         path, rel, pairing, game, label = D.study_game(params, root)
