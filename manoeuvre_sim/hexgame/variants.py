@@ -195,6 +195,10 @@ def balance_command(
 def balance_check(spec) -> None:
     """The players (distinct, each a player of ``POLICIES`` or ``search[:...]``) and every
     variant's border (one of the scenario's) and options."""
+    from manoeuvre_sim.hexgame import fix_edits
+
+    if fix_edits.is_scenario_sides(spec.sides):  # the balance fixer's: blue against red
+        return fix_edits.sides_check(spec)
     if spec.settings is None:
         object.__setattr__(spec, "settings", VariantSettings())
     check_players(spec.policies)
