@@ -18,6 +18,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "balance",
         "The variant study: win rates per rule variant and pairing, endings, Capital falls.",
     ),
+    "fix": (
+        "manoeuvre_sim.cli.hexgame.fix",
+        "fix",
+        "The balance fixer: the least-cost scenario errata that evens a variant.",
+    ),
     "ladder": (
         "manoeuvre_sim.cli.hexgame.ladder",
         "ladder",

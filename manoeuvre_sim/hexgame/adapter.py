@@ -57,7 +57,7 @@ REPORT_MODULE = "manoeuvre_sim.analyses.hexgame.report"
 @dataclass(frozen=True)
 class Side:
     """A side of the scenario: ``blue`` (side a) or ``red`` (side b). The balance fixer's
-    sides (``fix_edits.scenario_sides``) also carry ``scenario``, the canonical JSON of the
+    sides (:func:`scenario_sides`) also carry ``scenario``, the canonical JSON of the
     scenario content this side plays its own units from, and ``quality``, its army quality
     (rule [13] 2); None: the study's options decide (every other study)."""
 
@@ -448,10 +448,10 @@ def balance_pairings(spec):
     """Per variant (in order), every ordered pairing of the players, blue's player major,
     seeded by the two players alone (:func:`seat_seed`: every variant replays the same
     seeds), each variant's pairings under its own options. The balance fixer's spec (its
-    sides the scenario's two, ``fix_edits.scenario_sides``): blue against red per pair of
-    players, on the same seeds (``fix_edits.side_pairings``)."""
-    if _fix.is_scenario_sides(spec.sides):
-        return _fix.side_pairings(spec)
+    sides the scenario's two, :func:`scenario_sides`): blue against red per pair of
+    players, on the same seeds (:func:`fix_pairings`)."""
+    if _variants.is_scenario_sides(spec.sides):
+        return fix_pairings(spec)
     blue, red = load_side("blue"), load_side("red")
     pairings = [
         Pairing(blue, red, a, b, seat_seed(spec.seed, a, b), v.name)
@@ -494,4 +494,25 @@ COMMAND_GROUP = "hex"  # manoeuvre-sim hex balance
 FIX_EDIT_KINDS = _fix.FIX_EDIT_KINDS
 fix_edits = _fix.fix_edits
 apply_side_edits = _fix.apply_side_edits
-__all__ += ["FIX_EDIT_KINDS", "apply_side_edits", "fix_edits"]
+
+
+def scenario_sides(options: Options) -> tuple[Side, Side]:
+    """The two sides of ``options``' scenario (None: the built-in one) with their army
+    quality, as the fixer edits them: blue, red."""
+    text = _fix.canonical(_whatif.load_raw(options.scenario))
+    return tuple(Side(s, scenario=text, quality=getattr(options, f"quality_{s}"))
+                 for s in SIDE_NAMES)  # fmt: skip
+
+
+def fix_pairings(spec):
+    """The fixer's balance spec: per players' part, blue (side a) against red, seeded by the
+    two players alone as every Maneuver study seeds them (:func:`seat_seed`), all under
+    ``spec.options``."""
+    blue, red = spec.sides
+    out = [Pairing(blue, red, ps.policy_a, ps.policy_b,
+                   seat_seed(spec.seed, ps.policy_a, ps.policy_b), ps.label)
+           for ps in spec.policies]  # fmt: skip
+    return out, [(spec.options, range(len(out)))]
+
+
+__all__ += ["FIX_EDIT_KINDS", "apply_side_edits", "fix_edits", "fix_pairings", "scenario_sides"]

@@ -20,7 +20,7 @@ The kinds (a step's default cost, the default range in steps):
   the handicap ladder's rung 2; ``front`` is 0). ``hex whatif --set blue/quality=2`` plays
   the variant so (the base keeps ``--quality``).
 
-A side from :func:`scenario_sides` plays exactly the games of the plain side of the same
+A side from ``adapter.scenario_sides`` plays exactly the games of the plain side of the same
 scenario and quality (the adapter's ``prepare``): the base of a fix is the variant study's
 games, and the ladder's rung k is the fixer's ``SIDE/quality=k`` (tested).
 """
@@ -47,20 +47,10 @@ def canonical(raw: dict) -> str:
     return json.dumps(raw, sort_keys=True, separators=(",", ":"))
 
 
-def scenario_sides(options) -> tuple:
-    """The two sides of ``options``' scenario (None: the built-in one) with their army
-    quality, as the fixer edits them: blue, red."""
-    from manoeuvre_sim.hexgame.adapter import Side
-    from manoeuvre_sim.hexgame.whatif_variant import load_raw
-
-    text = canonical(load_raw(options.scenario))
-    return tuple(Side(s, scenario=text, quality=getattr(options, f"quality_{s}")) for s in SIDES)
-
-
 def _raw(side) -> dict:
     if side.scenario is None:
         raise UsageError(f"side {side.name!r}: the fixer edits a side built with its scenario "
-                         "(hexgame.fix_edits.scenario_sides(options))")  # fmt: skip
+                         "(hexgame.adapter.scenario_sides(options))")  # fmt: skip
     return json.loads(side.scenario)
 
 
@@ -132,7 +122,7 @@ def _candidates(side, costs: Mapping[str, tuple[int, int]]) -> list[tuple[str, s
 
 
 def fix_edits(side, costs: Mapping[str, tuple[int, int]]) -> list[tuple[str, str, int]]:
-    """The candidate edits of ``side`` (a side of :func:`scenario_sides`) under ``costs``
+    """The candidate edits of ``side`` (a side of ``adapter.scenario_sides``) under ``costs``
     (kind -> (cost of a step, range in steps)): ``(edit, kind, cost)``, only those the
     what-if's edit code accepts (the scenario revalidated: rule [5]'s two zero-strength
     units, the Capital's MA 0, set-up room under every border ...)."""
@@ -207,19 +197,11 @@ def apply_side_edits(side, edits: Sequence[str], *, relax: bool = False):
 # ------------------------------------------------- the fixer's balance study of the two sides
 
 
-def is_scenario_sides(sides) -> bool:
-    """Whether a balance spec's sides are the scenario's two sides (the fixer's), not the
-    variant study's variants."""
-    from manoeuvre_sim.hexgame.adapter import Side
-
-    return bool(sides) and all(isinstance(s, Side) for s in sides)
-
-
 def sides_check(spec) -> None:
     """The fixer's balance spec: blue then red, the players of each part valid, the
     border one of the scenario's."""
     from manoeuvre_sim.hexgame import parse_policy
-    from manoeuvre_sim.hexgame.scenario import load_scenario
+    from manoeuvre_sim.hexgame.scenario import Scenario, load_scenario
 
     if tuple(spec.names) != SIDES:
         raise UsageError(f"sides {','.join(spec.names)}: Maneuver's sides are blue, red")
@@ -229,24 +211,19 @@ def sides_check(spec) -> None:
                 parse_policy(p)
             except ValueError as e:
                 raise UsageError(f"{flag}: {e}") from None
-    borders = load_scenario(spec.options.scenario).borders
+    sc = load_scenario(spec.options.scenario)
+    borders = sc.borders
+    for side in spec.sides:  # a side's map and borders are the study's scenario's
+        theirs = {k: v for k, v in _raw(side).items() if k != "sides"}
+        ours = {k: v for k, v in json.loads(sc.canonical()).items() if k != "sides"}
+        if Scenario.model_validate(theirs | {"sides": _raw(side)["sides"]}).model_dump(
+                mode="json", exclude={"sides"}) != ours:  # fmt: skip
+            raise UsageError(f"side {side.name!r}: built from another scenario than the "
+                             f"study's ({sc.name}); build both from the same options")  # fmt: skip
     if spec.options.border not in borders:
         raise UsageError(f"--border: {spec.options.border!r} is not a border of the scenario "
                          f"({', '.join(borders)})")  # fmt: skip
 
 
-def side_pairings(spec):
-    """Per players' part, blue (side a) against red, seeded by the two players alone as every
-    Maneuver study seeds them (``adapter.seat_seed``), all under ``spec.options``."""
-    from manoeuvre_sim.core.study import Pairing
-    from manoeuvre_sim.hexgame.adapter import seat_seed
-
-    blue, red = spec.sides
-    out = [Pairing(blue, red, ps.policy_a, ps.policy_b, seat_seed(spec.seed, ps.policy_a,
-                                                                  ps.policy_b), ps.label)
-           for ps in spec.policies]  # fmt: skip
-    return out, [(spec.options, range(len(out)))]
-
-
 __all__ = ["FIX_EDIT_KINDS", "apply_side_edits", "canonical", "combat_units", "fix_edits",
-           "is_scenario_sides", "quality_k", "scenario_sides", "side_pairings", "sides_check"]  # fmt: skip
+           "quality_k", "sides_check"]  # fmt: skip

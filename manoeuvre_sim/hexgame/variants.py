@@ -197,7 +197,7 @@ def balance_check(spec) -> None:
     variant's border (one of the scenario's) and options."""
     from manoeuvre_sim.hexgame import fix_edits
 
-    if fix_edits.is_scenario_sides(spec.sides):  # the balance fixer's: blue against red
+    if is_scenario_sides(spec.sides):  # the balance fixer's: blue against red
         return fix_edits.sides_check(spec)
     if spec.settings is None:
         object.__setattr__(spec, "settings", VariantSettings())
@@ -209,6 +209,12 @@ def balance_check(spec) -> None:
                 f"--borders: {v.border!r} is not a border of the scenario ({', '.join(sc.borders)})"
             )
         spec.settings.options_of(v)  # checks quality and turns
+
+
+def is_scenario_sides(sides) -> bool:
+    """Whether a balance spec's sides are the scenario's two sides (the balance fixer's,
+    ``adapter.scenario_sides``), not variants."""
+    return bool(sides) and not any(isinstance(s, Variant) for s in sides)
 
 
 def check_players(pols) -> tuple[str, ...]:
@@ -246,4 +252,5 @@ def balance_manifest(spec) -> dict:
 
 __all__ = ["DEFAULT_POLICIES", "Variant", "VariantSettings", "balance_check",
            "balance_command", "balance_manifest", "check_players", "default_variants",
+           "is_scenario_sides",
            "one_variant", "parse_quality", "policy_names", "variant_grid"]  # fmt: skip
