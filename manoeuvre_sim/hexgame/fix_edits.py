@@ -98,12 +98,11 @@ def _candidates(side, costs: Mapping[str, tuple[int, int]]) -> list[tuple[str, s
         for k, cost in steps("strength"):
             for fld in (f for f in PAIR_FIELDS if f in u):
                 front, reduced = u[fld]
-                for v in (front - k, front + k):
-                    if v >= reduced:  # rule [3]: the front side is the stronger
-                        out.append((f"{ref}/{fld}={v}", "strength", cost))
+                for v in (front - k, front + k):  # rule [3] checked by apply_side_edits
+                    out.append((f"{ref}/{fld}={v}", "strength", cost))
                 for v in (reduced - k, reduced + k):
                     # the Capital's back is its captured side (rule [11]): no strength
-                    if u["type"] != "capital" and 0 <= v <= front:
+                    if u["type"] != "capital":
                         out.append((f"{ref}/{fld}={front}:{v}", "strength", cost))
         for k, cost in steps("movement"):
             for v in (u["ma"] - k, u["ma"] + k):

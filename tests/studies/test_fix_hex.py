@@ -42,7 +42,8 @@ def test_every_edit_offered_is_one_the_whatif_accepts_and_none_it_refuses_is_off
         "blue/Cavalry/strength=2:1",
         "blue/Infantry/strength=4:0",
         "blue/Cavalry/count=3",
-        "blue/Infantry/strength=1",
+        "blue/Artillery/defence=2:3",
+        "blue/Artillery/defence=0",
         "blue/quality=front",
     ):
         assert bad not in texts, bad
@@ -57,9 +58,11 @@ def test_every_edit_offered_is_one_the_whatif_accepts_and_none_it_refuses_is_off
     ):
         assert good in texts, good
     assert [c for t, _, c in offered if t == "blue/Infantry/strength=6"] == [2]  # two steps
-    # and every candidate edit's refusal, tried by hand, is the what-if's own
+    # the scenario's refusals are the what-if's own; a front side weaker than its reduced
+    # one the what-if lets through, the fixer does not (rule [3])
     with pytest.raises(DataError):
         WV.apply_edits(raw, ["blue/Capital/ma=1"])
+    WV.apply_edits(raw, ["blue/Artillery/defence=0"])
     assert not [t for t in FE.fix_edits(red, ALL) if not t[0].startswith("red/")]
 
 
