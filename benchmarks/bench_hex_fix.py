@@ -1,4 +1,4 @@
-"""Maneuver's balance fixer against its handicap ladder: the least-cost quality errata and the ladder's first rung in the band, on the same seeds.
+"""Maneuver's fixer held to army quality against the handicap ladder, on the same seeds.
 
     python -m benchmarks hex-fix [--quick] [--games N] [--look N] [--free-games N] [--seed 1]
 
