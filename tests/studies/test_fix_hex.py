@@ -172,6 +172,8 @@ def test_the_hex_errata_replays_in_hex_whatif(ladder_and_fix, tmp_path):
     moved = res.confirmation.moved.iloc[0]
     assert (moved["side_a"], moved["side_b"]) == ("blue", "red")
     assert change == pytest.approx(moved["change"], abs=1e-12)
+    base = w["blue_win_rate_base"] + w["draw_rate_base"] / 2  # the plain scenario's games
+    assert base == pytest.approx(res.confirmation.targets.iloc[0]["base_rate"], abs=1e-12)
     m = json.loads((tmp_path / "manifest.json").read_text())
     assert not m["identical"] and m["edits"] == list(res.manifest["errata"])
 
