@@ -1,6 +1,7 @@
 """``manoeuvre-sim fix``: the errata of least cost that brings the armies' field win rates
 into a band, searched on paired seeds with a sequential test and confirmed on fresh seeds
-(``studies/fix.py``; docs/fix.md)."""
+(``studies/fix.py``; docs/fix.md). Its options and its run are shared with ``hex fix``
+(:func:`fix_options`, :func:`run_fix`; ``cli/hexgame/fix.py``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from manoeuvre_sim.cli.common import (
     backend_options,
     invoked_command,
     pop_backend,
+    stack,
     start_description,
     threads_option,
 )
@@ -28,88 +30,85 @@ from manoeuvre_sim.cli.manoeuvre_options import (
 )
 
 
-@click.command(
-    short_help="The least-cost errata that evens the armies: paired, sequential, confirmed."
-)
-@armies_option
-@click.option("--edit", "editable", multiple=True, metavar="ARMY",
-              help="An army the errata may change (repeatable; default: every army).")  # fmt: skip
-@click.option("--army", "targets", multiple=True, metavar="ARMY",
-              help="An army whose field win rate must reach the band (repeatable; default: "
-              "every army).")  # fmt: skip
-@click.option("--target", "band", default="0.45:0.55", show_default=True, metavar="LO:HI",
-              help="The band of the field win rates (fractions).")  # fmt: skip
-@click.option("--budget", type=int, default=6, show_default=True,
-              help="The errata's total cost at most.")  # fmt: skip
-@click.option("--edits", "edits_file", type=click.Path(dir_okay=False),
-              help="A TOML file of the edit kinds allowed, [kind] with cost and range "
-              "(default: strength, command, hq, die, each cost 1, range 1).")  # fmt: skip
-@click.option("--policy", default=DEFAULT_POLICY, show_default=True,
-              help=f"Both seats' player: {POLICY_HELP}")  # fmt: skip
-@click.option("--games-per-look", type=int, default=200, show_default=True,
-              help="Games per pairing between two looks of the sequential test.")  # fmt: skip
-@click.option("--max-games", type=int, default=2000, show_default=True,
-              help="A candidate's most games per pairing (then: inconclusive).")  # fmt: skip
-@click.option("--confirm-games", type=int, default=2000, show_default=True,
-              help="Games per pairing of the confirmation on fresh seeds.")  # fmt: skip
-@click.option("--alpha", type=float, default=0.05, show_default=True,
-              help="The sequential test's error rates (alpha = beta).")  # fmt: skip
-@click.option("--seed", type=int, default=1, show_default=True, help="The search's seed.")
-@click.option("--confirm-seed", type=int,
-              help="The confirmation's seed (default: --seed + 1000003; never --seed).")  # fmt: skip
-@threads_option
-@click.option("--out", type=click.Path(file_okay=False), default="reports/fix",
-              show_default=True, help="Directory for errata.csv, trail.csv, the matrices, "
-              "moved.csv, summary.txt, manifest.json and the games.")  # fmt: skip
-@click.option("--force", is_flag=True, help="Replace the games of an earlier fix in --out.")
-@click.option("--quiet", is_flag=True, help="No progress lines.")
-@backend_options
-@rule_options
-def fix(**kw) -> None:
-    """Find the errata of least cost (fewest printed changes first) that brings the armies'
-    field win rates into the --target band: single edits, then combinations of the helpful
-    ones, each tested on the base's seeds by an always-valid sequential test; the answer
-    confirmed on fresh seeds with paired intervals per pairing (Holm over the pairings)."""
+def fix_options(*, side: str, flag: str, kinds: str, policy_default: str,
+                policy_help: str) -> callable:  # fmt: skip
+    """The fixer's options of a game's ``fix`` command: the sides edited and targeted
+    (``side``: what a side is called, ``flag``: the option naming a target), the band, the
+    budget, the edit kinds (``kinds``: the defaults in words), the player, the sequential
+    test, the confirmation, the seeds, the output and the backend."""
+    a, word = ("an" if side[0] in "aeiou" else "a"), side.upper()
+    o = click.option
+    return stack(
+        o("--edit", "editable", multiple=True, metavar=word,
+          help=f"{a.title()} {side} the errata may change (repeatable; default: every {side})."),
+        o(flag, "targets", multiple=True, metavar=word,
+          help=f"{a.title()} {side} whose field win rate must reach the band (repeatable; "
+          f"default: every {side})."),
+        o("--target", "band", default="0.45:0.55", show_default=True, metavar="LO:HI",
+          help="The band of the field win rates (fractions)."),
+        o("--budget", type=int, default=6, show_default=True,
+          help="The errata's total cost at most."),
+        o("--edits", "edits_file", type=click.Path(dir_okay=False),
+          help="A TOML file of the edit kinds allowed, [kind] with cost and range "
+          f"(default: {kinds}, each cost 1, range 1)."),
+        o("--policy", default=policy_default, show_default=True,
+          help=f"Both seats' player: {policy_help}"),
+        o("--games-per-look", type=int, default=200, show_default=True,
+          help="Games per pairing between two looks of the sequential test."),
+        o("--max-games", type=int, default=2000, show_default=True,
+          help="A candidate's most games per pairing (then: inconclusive)."),
+        o("--confirm-games", type=int, default=2000, show_default=True,
+          help="Games per pairing of the confirmation on fresh seeds."),
+        o("--alpha", type=float, default=0.05, show_default=True,
+          help="The sequential test's error rates (alpha = beta)."),
+        o("--seed", type=int, default=1, show_default=True, help="The search's seed."),
+        o("--confirm-seed", type=int,
+          help="The confirmation's seed (default: --seed + 1000003; never --seed)."),
+        threads_option,
+        o("--out", type=click.Path(file_okay=False), default="reports/fix", show_default=True,
+          help="Directory for errata.csv, trail.csv, the matrices, moved.csv, summary.txt, "
+          "manifest.json and the games."),
+        o("--force", is_flag=True, help="Replace the games of an earlier fix in --out."),
+        o("--quiet", is_flag=True, help="No progress lines."),
+        backend_options,
+    )  # fmt: skip
+
+
+def pop_fix(kw: dict) -> tuple[dict, dict]:
+    """The fixer's own options out of ``kw`` (:func:`fix_options`): ``command_spec``'s
+    keywords and the run's (out, quiet, force, the backend)."""
+    run = {"out": kw.pop("out"), "quiet": kw.pop("quiet"), "force": kw.pop("force"),
+           "backend": pop_backend(kw)}  # fmt: skip
+    spec = {"editable": kw.pop("editable") or None, "targets": kw.pop("targets") or None,
+            "band": kw.pop("band"), "edits": kw.pop("edits_file")}  # fmt: skip
+    for k in ("budget", "policy", "games_per_look", "max_games", "confirm_games", "alpha",
+              "seed", "confirm_seed", "threads"):  # fmt: skip
+        spec[k] = kw.pop(k)
+    return spec, run
+
+
+def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds) -> None:
+    """Play the fix of ``sides`` (checked already: ``command_spec``), write its files, print
+    its summary; an interrupted fix keeps its games and exits 130. ``kinds``: the batch
+    kernels it plays with (the first block's "compiling" line)."""
     from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.core.backend import make_backend
-    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
     from manoeuvre_sim.studies import fix as F
 
-    out, quiet, force = kw.pop("out"), kw.pop("quiet"), kw.pop("force")
-    be = pop_backend(kw)
-    relax = kw.pop("relax")
-    options = pop_game_options(kw)
-    F.parse_band(kw["band"])  # the cheap checks first: before any army is read
-    armies = kw.pop("armies")
-    names = [a.strip() for a in armies.split(",")] if armies else [
-        a.name for a in load_builtin_armies()]  # fmt: skip
-    if relax:
-        from manoeuvre_sim.manoeuvre.adapter import load_side
-
-        names = [load_side(n, relax=True) for n in names]
-    with army_option({"--armies": armies}):
-        spec_kw = {
-            "editable": kw.pop("editable") or None,
-            "targets": kw.pop("targets") or None,
-            "band": kw.pop("band"),
-            "edits": kw.pop("edits_file"),
-            "options": options,
-        }
-        spec_kw |= kw
-        F.command_spec("manoeuvre", names, **spec_kw)  # every option checked before a game
+    be, quiet = run["backend"], run["quiet"]
     resume = be.pop("resume", False)
-    out_dir = prepare_out_dir(out, force=force, resume=resume)
-    if force:
+    out_dir = prepare_out_dir(run["out"], force=run["force"], resume=resume)
+    if run["force"]:
         shutil.rmtree(Path(out_dir) / "confirm", ignore_errors=True)
 
     def say(line: str) -> None:
         if not quiet:
             click.echo(line, err=True)
 
-    say(start_description(engine_kernels([spec_kw["policy"]])))
+    say(start_description(kinds))
     with make_backend(threads=spec_kw["threads"], **be) as engine:
-        res = F.run("manoeuvre", names, out_dir=out_dir, backend=engine, resume=resume,
-                    say=say, **spec_kw)  # fmt: skip
+        res = F.run(game, sides, out_dir=out_dir, backend=engine, resume=resume, say=say,
+                    **spec_kw)  # fmt: skip
     if res.interrupted:
         click.echo(f"interrupted: {res.manifest.get('search_games', 0):,} games kept in "
                    f"{out_dir}; run again with --resume to go on", err=True)  # fmt: skip
@@ -122,3 +121,34 @@ def fix(**kw) -> None:
     m = res.manifest
     click.echo(f"\n{m['games']:,} games in {m['seconds']:.1f} s; wrote "
                f"{', '.join(p.name for p in written)} in {out_dir}", err=True)  # fmt: skip
+
+
+@click.command(
+    short_help="The least-cost errata that evens the armies: paired, sequential, confirmed."
+)
+@armies_option
+@fix_options(side="army", flag="--army", kinds="strength, command, hq, die",
+             policy_default=DEFAULT_POLICY, policy_help=POLICY_HELP)  # fmt: skip
+@rule_options
+def fix(**kw) -> None:
+    """Find the errata of least cost (fewest printed changes first) that brings the armies'
+    field win rates into the --target band: single edits, then combinations of the helpful
+    ones, each tested on the base's seeds by an always-valid sequential test; the answer
+    confirmed on fresh seeds with paired intervals per pairing (Holm over the pairings)."""
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.studies import fix as F
+
+    spec_kw, run = pop_fix(kw)
+    relax = kw.pop("relax")
+    spec_kw["options"] = pop_game_options(kw)
+    F.parse_band(spec_kw["band"])  # the cheap checks first: before any army is read
+    armies = kw.pop("armies")
+    names = [a.strip() for a in armies.split(",")] if armies else [
+        a.name for a in load_builtin_armies()]  # fmt: skip
+    if relax:
+        from manoeuvre_sim.manoeuvre.adapter import load_side
+
+        names = [load_side(n, relax=True) for n in names]
+    with army_option({"--armies": armies}):
+        F.command_spec("manoeuvre", names, **spec_kw)  # every option checked before a game
+    run_fix("manoeuvre", names, spec_kw, run, engine_kernels([spec_kw["policy"]]))

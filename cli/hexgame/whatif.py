@@ -27,6 +27,8 @@ base scenario (repeatable), SIDE/UNIT/FIELD=VALUE:
   UNIT   an entry of the side's units by its name (Infantry), its type (infantry: every
          entry of that type) or its position #N (1-based)
   FIELD  strength, attack, defence (VALUE F: the front side; F:R both sides), ma, count
+or SIDE/quality=Q (SIDE blue or red, Q front, back or K): the variant's army quality of
+that side (rule [13] 2; the base keeps --quality), as hex fix prints it.
 \b
 Example: manoeuvre-sim hex whatif --out reports/hex-whatif
   --set blue/infantry/strength=5 --games-per-pairing 2000

@@ -56,9 +56,14 @@ REPORT_MODULE = "manoeuvre_sim.analyses.hexgame.report"
 
 @dataclass(frozen=True)
 class Side:
-    """A side of the scenario: ``blue`` (side a) or ``red`` (side b)."""
+    """A side of the scenario: ``blue`` (side a) or ``red`` (side b). The balance fixer's
+    sides (:func:`scenario_sides`) also carry ``scenario``, the canonical JSON of the
+    scenario content this side plays its own units from, and ``quality``, its army quality
+    (rule [13] 2); None: the study's options decide (every other study)."""
 
     name: str
+    scenario: str | None = None
+    quality: str | None = None
 
 
 def seat_seed(seed: int, blue: str, red: str) -> int:
@@ -75,7 +80,11 @@ def load_side(spec: str, relax: bool = False) -> Side:
 
 
 def side_hash(side: Side) -> str:
-    return hashlib.sha256(side.name.encode()).hexdigest()[:16]
+    if side.scenario is None and side.quality is None:
+        return hashlib.sha256(side.name.encode()).hexdigest()[:16]
+    own = json.loads(side.scenario)["sides"][side.name] if side.scenario else None
+    doc = json.dumps([side.name, own, side.quality], sort_keys=True)
+    return hashlib.sha256(doc.encode()).hexdigest()[:16]
 
 
 def _scenario(options: Options):
@@ -102,8 +111,33 @@ def prepare(pairings, options: Options) -> dict:
                 "side b red; swap the players (policy_a/policy_b), not the sides"
             )
     sc = _scenario(options)
-    return {"packed": pack(sc, options.border), "opt": options.array(), "options": options,
-            "scenario": (sc.name, sc.sha256)}  # fmt: skip
+    out = {"packed": pack(sc, options.border), "opt": options.array(), "options": options,
+           "scenario": (sc.name, sc.sha256)}  # fmt: skip
+    own = {(p.army_a, p.army_b) for p in pairings if p.army_a.scenario or p.army_a.quality
+           or p.army_b.scenario or p.army_b.quality}  # fmt: skip
+    if own:  # the fixer's sides: each pairing's units and quality its sides' own
+        out["sides"] = {ab: _own_sides(sc, options, *ab) for ab in own}
+    return out
+
+
+def _own_sides(sc, options: Options, blue: Side, red: Side) -> tuple:
+    """The packed scenario and options of blue's and red's own units and quality (a side
+    without them: the options'): the map and borders stay the options' scenario's."""
+    from dataclasses import replace
+
+    from manoeuvre_sim.core.data import validate
+    from manoeuvre_sim.hexgame.scenario import Scenario, pack
+
+    raw = json.loads(sc.canonical())
+    for s in (blue, red):
+        if s.scenario is not None:
+            theirs = json.loads(s.scenario)
+            raw["sides"][s.name] = json.loads(
+                Scenario.model_validate(theirs).canonical())["sides"][s.name]  # fmt: skip
+    own = validate(Scenario, raw, "the fixer's sides")
+    opts = replace(options, **{f"quality_{s.name}": s.quality for s in (blue, red)
+                               if s.quality is not None})  # fmt: skip
+    return pack(own, opts.border), opts.array(), opts
 
 
 def play_block(prepared, pairing, first, count, threads, *, stats=False):
@@ -116,16 +150,15 @@ def play_block(prepared, pairing, first, count, threads, *, stats=False):
     pol, params = policy_arrays(
         pairing.policy_a, pairing.policy_b, pairing.params_a, pairing.params_b
     )
-    rec = batch.play_games(
-        pairing.seed, first, count, prepared["packed"], prepared["opt"], pol, params,
-        threads or None,
-    )  # fmt: skip
+    packed, opt, options = prepared.get("sides", {}).get(
+        (pairing.army_a, pairing.army_b), (prepared["packed"], prepared["opt"], prepared["options"]))  # fmt: skip
+    rec = batch.play_games(pairing.seed, first, count, packed, opt, pol, params, threads or None)
     man = {
         "army_a": SIDE_NAMES[0],
         "army_b": SIDE_NAMES[1],
         "config": {"seed": pairing.seed, "policy_a": pairing.policy_a,
                    "policy_b": pairing.policy_b},
-        "options": asdict(prepared["options"]),
+        "options": asdict(options),
     }  # fmt: skip
     return to_frame(rec, man, first), None
 
@@ -315,6 +348,7 @@ def warmup_kernel(kind: str):
 # summary and the PDF are the analyses' (WHATIF_PAGES)
 from collections.abc import Sequence  # noqa: E402
 
+from manoeuvre_sim.hexgame import fix_edits as _fix  # noqa: E402
 from manoeuvre_sim.hexgame import variants as _variants  # noqa: E402
 from manoeuvre_sim.hexgame import whatif_variant as _whatif  # noqa: E402
 
@@ -350,7 +384,8 @@ def whatif_command(
     if (variant is None) == (not edits):
         raise UsageError("expected the variant as either --variant FILE or --set edits, not both")
     raw = _whatif.load_raw(variant if variant else scenario)
-    content = raw if variant else _whatif.apply_edits(raw, edits)
+    unit_edits, variant_quality = _whatif.split_quality(edits)  # SIDE/quality=Q: the rules'
+    content = raw if variant else _whatif.apply_edits(raw, unit_edits)
     rules = _variants.one_variant(border, quality, step_losses, step_replacements)
     players = _variants.check_players(_variants.policy_names(policies))
     for sc in (load_scenario(scenario), _whatif.load_scenario_from(content)):
@@ -366,7 +401,7 @@ def whatif_command(
         "block": block, "threads": threads, "touched": ("blue", "red"),
         "changes": edits or (f"--variant {variant}",), "edits": edits,
         "details": {"scenario": content, "file": variant, "base_file": scenario,
-                    "rules": rules.record(),
+                    "rules": rules.record(), "variant_quality": variant_quality,
                     "players": players},
     }  # fmt: skip
 
@@ -400,7 +435,11 @@ BALANCE_PLAYERS = _variants.DEFAULT_POLICIES  # the players of a spec that names
 def balance_pairings(spec):
     """Per variant (in order), every ordered pairing of the players, blue's player major,
     seeded by the two players alone (:func:`seat_seed`: every variant replays the same
-    seeds), each variant's pairings under its own options."""
+    seeds), each variant's pairings under its own options. The balance fixer's spec (its
+    sides the scenario's two, :func:`scenario_sides`): blue against red per pair of
+    players, on the same seeds (:func:`fix_pairings`)."""
+    if _variants.is_scenario_sides(spec.sides):
+        return fix_pairings(spec)
     blue, red = load_side("blue"), load_side("red")
     pairings = [
         Pairing(blue, red, a, b, seat_seed(spec.seed, a, b), v.name)
@@ -435,3 +474,33 @@ OWN_STUDIES = {
 # never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
 WEB_MODULE = "manoeuvre_sim.web.games.hex"
 COMMAND_GROUP = "hex"  # manoeuvre-sim hex balance
+
+
+# --------------------------------------------------------------- the balance fixer's hooks
+# (studies/fix.py, issue 40): a side is the scenario's blue or red with its own units and
+# army quality; the edits are hex whatif --set's (hexgame/fix_edits.py)
+FIX_EDIT_KINDS = _fix.FIX_EDIT_KINDS
+fix_edits = _fix.fix_edits
+apply_side_edits = _fix.apply_side_edits
+
+
+def scenario_sides(options: Options) -> tuple[Side, Side]:
+    """The two sides of ``options``' scenario (None: the built-in one) with their army
+    quality, as the fixer edits them: blue, red."""
+    text = _fix.canonical(_whatif.load_raw(options.scenario))
+    return tuple(Side(s, scenario=text, quality=getattr(options, f"quality_{s}"))
+                 for s in SIDE_NAMES)  # fmt: skip
+
+
+def fix_pairings(spec):
+    """The fixer's balance spec: per players' part, blue (side a) against red, seeded by the
+    two players alone as every Maneuver study seeds them (:func:`seat_seed`), all under
+    ``spec.options``."""
+    blue, red = spec.sides
+    out = [Pairing(blue, red, ps.policy_a, ps.policy_b,
+                   seat_seed(spec.seed, ps.policy_a, ps.policy_b), ps.label)
+           for ps in spec.policies]  # fmt: skip
+    return out, [(spec.options, range(len(out)))]
+
+
+__all__ += ["FIX_EDIT_KINDS", "apply_side_edits", "fix_edits", "fix_pairings", "scenario_sides"]

@@ -194,6 +194,10 @@ def balance_command(
 def balance_check(spec) -> None:
     """The players (distinct, each a player of ``POLICIES`` or ``search[:...]``) and every
     variant's border (one of the scenario's) and options."""
+    from manoeuvre_sim.hexgame import fix_edits
+
+    if is_scenario_sides(spec.sides):  # the balance fixer's: blue against red
+        return fix_edits.sides_check(spec)
     if spec.settings is None:
         object.__setattr__(spec, "settings", VariantSettings())
     check_players(spec.policies)
@@ -204,6 +208,12 @@ def balance_check(spec) -> None:
                 f"--borders: {v.border!r} is not a border of the scenario ({', '.join(sc.borders)})"
             )
         spec.settings.options_of(v)  # checks quality and turns
+
+
+def is_scenario_sides(sides) -> bool:
+    """Whether a balance spec's sides are the scenario's two sides (the balance fixer's,
+    ``adapter.scenario_sides``), not variants."""
+    return bool(sides) and not any(isinstance(s, Variant) for s in sides)
 
 
 def check_players(pols) -> tuple[str, ...]:
@@ -241,4 +251,5 @@ def balance_manifest(spec) -> dict:
 
 __all__ = ["DEFAULT_POLICIES", "Variant", "VariantSettings", "balance_check",
            "balance_command", "balance_manifest", "check_players", "default_variants",
+           "is_scenario_sides",
            "one_variant", "parse_quality", "policy_names", "variant_grid"]  # fmt: skip

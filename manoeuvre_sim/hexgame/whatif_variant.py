@@ -11,7 +11,10 @@ Edits (``--set``): ``SIDE/UNIT/FIELD=VALUE``; SIDE ``blue``, ``red`` or ``both``
 entry of the side's ``[[sides.SIDE.units]]`` list by its ``name`` (e.g. ``Infantry``), by
 its type (``infantry``: every entry of that type) or by its position ``#N`` (1-based);
 FIELD ``strength``, ``attack``, ``defence`` (VALUE ``F`` sets the front side, ``F:R`` both
-sides), ``ma`` or ``count`` (an integer).
+sides), ``ma`` or ``count`` (an integer). And ``SIDE/quality=Q`` (SIDE ``blue`` or ``red``):
+the variant's army quality of that side (rule [13] 2: ``front``, ``back`` or K, its first K
+combat units set up weak), the base keeping ``--quality`` (:func:`split_quality`; the
+balance fixer's ``quality`` edits, ``fix_edits.py``).
 """
 
 from __future__ import annotations
@@ -109,6 +112,32 @@ def apply_edits(raw: dict, edits: Sequence[str]) -> dict:
     return raw
 
 
+def split_quality(edits: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """The ``--set`` edits of the scenario, and the variant's army quality per side of the
+    ``SIDE/quality=Q`` ones (``quality_blue``/``quality_red`` -> Q, checked as ``--quality``
+    is), in order (a later edit of a side's quality wins)."""
+    from manoeuvre_sim.hexgame.records import HexOptions
+
+    scenario, rules = [], {}
+    for e in edits:
+        path, sep, value = e.partition("=")
+        parts = [p.strip() for p in path.split("/")]
+        if len(parts) != 2 or parts[1] != "quality":
+            scenario.append(e)
+            continue
+        if not sep or parts[0] not in ("blue", "red"):
+            raise UsageError(f"--set {e!r}: expected blue/quality=Q or red/quality=Q, Q front, "
+                             "back or a number of units (rule [13] 2)")  # fmt: skip
+        key = f"quality_{parts[0]}"
+        try:
+            HexOptions(**{key: value.strip()})
+        except UsageError:
+            raise UsageError(f"--set {e!r}: expected the quality front, back or a number of "
+                             "combat units set up weak (rule [13] 2)") from None  # fmt: skip
+        rules[key] = value.strip()
+    return scenario, rules
+
+
 def load_scenario_from(raw: dict):
     """A scenario's content, validated as a scenario."""
     from manoeuvre_sim.core.data import validate
@@ -162,7 +191,7 @@ def whatif_variant_options(spec, where: Path):
         write_text(Path(vpath), to_toml(spec.details["scenario"]))
     if load_scenario(vpath).sha256 != load_scenario_from(spec.details["scenario"]).sha256:
         raise UsageError(f"{vpath}: does not hold the variant scenario (changed meanwhile?)")
-    return replace(spec.options, scenario=vpath)
+    return replace(spec.options, scenario=vpath, **spec.details.get("variant_quality", {}))
 
 
 def whatif_manifest(spec, variant_options, where: Path) -> dict:
@@ -184,7 +213,8 @@ def whatif_manifest(spec, variant_options, where: Path) -> dict:
         "base_scenario_file": str(d["base_file"] or default_path()),
         "base_scenario_sha256": base_sc.sha256,
         "variant_scenario_file": str(vpath), "variant_scenario_sha256": var_sc.sha256,
-        "identical": base_sc.sha256 == var_sc.sha256, "edits": list(spec.edits),
+        "identical": base_sc.sha256 == var_sc.sha256 and not d.get("variant_quality"),
+        "edits": list(spec.edits),
         "rules": d["rules"], "policies": list(d["players"]),
         "seeding": "pairing seed from (seed, 'hex:<blue player>@blue', 'hex:<red player>@red');"
         " base and variant play the same seeds",
@@ -208,5 +238,5 @@ def whatif_tables(res) -> dict:
 
 
 __all__ = ["VARIANT_FILE", "apply_edit", "apply_edits", "load_raw",
-           "load_scenario_from", "to_toml",
+           "load_scenario_from", "split_quality", "to_toml",
            "whatif_manifest", "whatif_tables", "whatif_variant_options"]  # fmt: skip

@@ -265,7 +265,10 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
     the same seeds until the sequential test's verdict (:func:`judge`) or the cap."""
     spec = player.spec
     band, look = spec.band, spec.games_per_look
-    v0 = 0.25 / (2 * len(player.sides) - 2)  # rho's design variance: a fair score, m pairings
+    # rho's design variance: a fair score's over the m pairings of a target (a field of n
+    # sides: 2 (n - 1), both seats; Maneuver's blue against red: 1)
+    m = sum(spec.targets[0] in (p.army_a.name, p.army_b.name) for p in player.base)
+    v0 = 0.25 / m
     trial = Trial(edits, against, step)
     # the reference (shared by every candidate tested against it) is played to the cap once:
     # its rates are then as narrow as they get, the candidate's looks pair with its games

@@ -162,8 +162,10 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
                  budget: int = DEFAULT_BUDGET, policy: str | None = None,
                  games_per_look: int = 200, max_games: int = 2000, confirm_games: int = 2000,
                  seed: int = 1, confirm_seed: int | None = None, alpha: float = DEFAULT_ALPHA,
-                 options=None, threads: int = 0) -> FixSpec:  # fmt: skip
-    """Every option checked (one line each) and every candidate edit listed, before any game."""
+                 options=None, threads: int = 0, target_flag: str = "--army") -> FixSpec:  # fmt: skip
+    """Every option checked (one line each) and every candidate edit listed, before any game;
+    ``target_flag``: the option that names the targets in the messages (``hex fix``:
+    ``--side``)."""
     from manoeuvre_sim.studies.balance import BalanceSpec
 
     g = resolve(game)
@@ -184,7 +186,7 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
                           seed=seed, options=options, block=games_per_look,
                           threads=threads)  # fmt: skip
     names = spec.names
-    tg = tuple(_side_flag(names, t, "--army") for t in targets) if targets else tuple(names)
+    tg = tuple(_side_flag(names, t, target_flag) for t in targets) if targets else tuple(names)
     ed = tuple(_side_flag(names, t, "--edit") for t in editable) if editable else tuple(names)
     if confirm_seed is None:
         confirm_seed = (seed + 1_000_003) % 2**63

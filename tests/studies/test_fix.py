@@ -223,6 +223,39 @@ def test_resume_replays_nothing_finished_and_reaches_the_same_errata(tmp_path, m
     assert played_before + resumed_blocks == total  # every block played exactly once
 
 
+def test_a_fix_on_dask_equals_the_local_one(tmp_path, monkeypatch):
+    # the candidates' games on a 2-worker Dask cluster: the same games, so the same search
+    # (every candidate's verdict, games and estimates) and the same errata and confirmation
+    pytest.importorskip("dask.distributed")
+    import os
+    from pathlib import Path
+
+    import pandas as pd
+
+    from manoeuvre_sim.core.backend import DaskBackend
+
+    local = F.run(coin_game, COINS, editable=["heavy"], **QUICK)
+    # the workers import the toy game by its module name, from the repository root
+    path = [str(Path(__file__).resolve().parents[2]), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
+    with DaskBackend(workers=2) as backend:
+        real, maps = backend.map, []
+
+        def counted(*a, **k):
+            maps.append(1)
+            return real(*a, **k)
+
+        backend.map = counted
+        dask = F.run(coin_game, COINS, editable=["heavy"], backend=backend,
+                     out_dir=tmp_path / "d", **QUICK)  # fmt: skip
+    assert len(maps) > 5  # the base's, every candidate's look, the confirmation's
+    pd.testing.assert_frame_equal(local.errata, dask.errata)
+    pd.testing.assert_frame_equal(local.trail, dask.trail)
+    pd.testing.assert_frame_equal(local.confirmation.moved, dask.confirmation.moved)
+    pd.testing.assert_frame_equal(local.confirmation.targets, dask.confirmation.targets)
+    assert local.manifest["search_games"] == dask.manifest["search_games"]
+
+
 def test_the_outputs_are_written(tmp_path):
     res = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path, **QUICK)
     names = {p.name for p in res.write(tmp_path)}
@@ -296,6 +329,9 @@ def test_a_manoeuvre_errata_replays_through_whatif_set(tmp_path):
         ([], "[banzai]\n", "error: --edits "),
         ([], "[command]\nrange = 0\n", "error: --edits: no edit of France, Russia is allowed"),
         (["--budget", "0"], None, "error: --budget 0: allows no edit"),
+        ([], "[strength]\ncost = 9\n",
+         "error: --budget 6: allows nothing (the cheapest allowed edit costs 9)"),
+        (["--edit", "Prussia"], None, "error: --edit 'Prussia': not a side of the study"),
     ],
 )  # fmt: skip
 def test_the_command_says_bad_input_in_one_line(tmp_path, capsys, args, toml, start):
