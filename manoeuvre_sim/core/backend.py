@@ -121,7 +121,9 @@ class DaskBackend:
         """``fn(shared, item)`` for each item on the cluster, results in order; ``shared`` is
         scattered to every worker once."""
         client = self.client
-        [data] = client.scatter([shared], broadcast=True)
+        # a key of its own (hash=False): two maps of equal data (a fix's looks) would share a
+        # content-hashed key, and the first one's release would take it from the second
+        [data] = client.scatter([shared], broadcast=True, hash=False)
         window = self.window or 2 * self.total_threads()
         pending: deque = deque()
         it = iter(items)

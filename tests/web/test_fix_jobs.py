@@ -55,7 +55,10 @@ def test_the_form_offers_the_games_edit_kinds_and_every_option(coin_client):
     manoeuvre = coin_client.get("/fix/new?game=manoeuvre").text
     for k in ("strength", "command", "hq", "die"):  # its FIX_EDIT_KINDS, each a row
         assert f'name="kind_{k}"' in manoeuvre, k
-    assert coin_client.get("/fix/new?game=hex").status_code == 400  # no fixer hooks yet
+    hexes = coin_client.get("/fix/new?game=hex")  # Maneuver's fixer hooks (hexgame/fix_edits)
+    for k in ("strength", "movement", "count", "quality"):
+        assert f'name="kind_{k}"' in hexes.text, k
+    assert coin_client.get("/fix/new?game=nosuch").status_code == 400
 
 
 @pytest.mark.parametrize(
