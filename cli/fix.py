@@ -49,8 +49,16 @@ from manoeuvre_sim.cli.manoeuvre_options import (
               help="A candidate's most games per pairing (then: inconclusive).")  # fmt: skip
 @click.option("--confirm-games", type=int, default=2000, show_default=True,
               help="Games per pairing of the confirmation on fresh seeds.")  # fmt: skip
+@click.option("--confirm-with", metavar="POLICY",
+              help="Confirm the answer again under this (stronger) player on the same fresh "
+              "seed, e.g. search:16:tuned:v2, and say whether the fix holds.")  # fmt: skip
+@click.option("--confirm-with-games", type=int, default=200, show_default=True,
+              help="Games per pairing of the --confirm-with confirmation.")  # fmt: skip
 @click.option("--alpha", type=float, default=0.05, show_default=True,
               help="The sequential test's error rates (alpha = beta).")  # fmt: skip
+@click.option("--min-gain", type=float, default=0.005, show_default=True,
+              help="A candidate whose gain in distance from the band is surely below this "
+              "(a fraction: 0.005 is half a point) is negligible, stopped.")  # fmt: skip
 @click.option("--seed", type=int, default=1, show_default=True, help="The search's seed.")
 @click.option("--confirm-seed", type=int,
               help="The confirmation's seed (default: --seed + 1000003; never --seed).")  # fmt: skip
@@ -77,6 +85,16 @@ def fix(**kw) -> None:
     relax = kw.pop("relax")
     options = pop_game_options(kw)
     F.parse_band(kw["band"])  # the cheap checks first: before any army is read
+    strong = {"confirm_with": kw.pop("confirm_with"),
+              "confirm_with_games": kw.pop("confirm_with_games")}  # fmt: skip
+    if strong["confirm_with"] is not None:
+        from manoeuvre_sim.core.errors import UsageError
+        from manoeuvre_sim.manoeuvre.runner import check_policy
+
+        check_policy(strong["confirm_with"], "--confirm-with")
+        if strong["confirm_with_games"] < 2:
+            raise UsageError(f"--confirm-with-games: expected at least 2 games, got "
+                                   f"{strong['confirm_with_games']}")  # fmt: skip
     armies = kw.pop("armies")
     names = [a.strip() for a in armies.split(",")] if armies else [
         a.name for a in load_builtin_armies()]  # fmt: skip
@@ -98,15 +116,17 @@ def fix(**kw) -> None:
     out_dir = prepare_out_dir(out, force=force, resume=resume)
     if force:
         shutil.rmtree(Path(out_dir) / "confirm", ignore_errors=True)
+        shutil.rmtree(Path(out_dir) / "confirm-strong", ignore_errors=True)
 
     def say(line: str) -> None:
         if not quiet:
             click.echo(line, err=True)
 
-    say(start_description(engine_kernels([spec_kw["policy"]])))
+    players = [spec_kw["policy"]] + ([strong["confirm_with"]] if strong["confirm_with"] else [])
+    say(start_description(engine_kernels(players)))
     with make_backend(threads=spec_kw["threads"], **be) as engine:
         res = F.run("manoeuvre", names, out_dir=out_dir, backend=engine, resume=resume,
-                    say=say, **spec_kw)  # fmt: skip
+                    say=say, **strong, **spec_kw)  # fmt: skip
     if res.interrupted:
         click.echo(f"interrupted: {res.manifest.get('search_games', 0):,} games kept in "
                    f"{out_dir}; run again with --resume to go on", err=True)  # fmt: skip

@@ -90,8 +90,10 @@ from manoeuvre_sim.studies.fix_spec import (  # noqa: E402
 )
 from manoeuvre_sim.studies.fix_stats import (  # noqa: E402
     Judgement,
+    Sequential,
     TargetStats,
     _Interrupted,
+    change_design_variance,
     cs_radius,
     distance,
     field_stats,
@@ -259,6 +261,7 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
     cap = spec.max_games
     player.ensure(against, cap)
     ref = field_stats(player.base, player.joint(against, against, cap), spec.targets)
+    test = Sequential(band, spec.alpha, spec.max_games, v0, spec.min_gain)
     n = 0
     while n < cap:
         n = min(n + look, cap)
@@ -268,7 +271,7 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
             for s, r in zip(field_stats(player.base, player.joint(edits, against, n),
                                         spec.targets), ref, strict=True)
         ]  # fmt: skip
-        j = judge(st, band, spec.alpha, spec.max_games, v0, last=n >= spec.max_games)
+        j = test.look(st, last=n >= spec.max_games)
         if j.verdict != "continue":
             break
     trial.games, trial.verdict = n, j.verdict
@@ -363,6 +366,7 @@ class FixResult:
     manifest: dict
     interrupted: bool = False
     meets: bool = False
+    strong: Confirmation | None = None  # the confirmation again under ``confirm_with``
 
     def summary(self) -> list[str]:
         m, s = self.manifest, self.spec
@@ -403,6 +407,20 @@ class FixResult:
             if len(c.moved):
                 out.append(f"pairings that moved (Holm, 5 %): {int(c.moved['moved'].sum())} of "
                            f"{len(c.moved)}")  # fmt: skip
+            out.append(f"distance from the band: base {c.distance_base:.3f}, fixed "
+                       f"{c.distance_fixed:.3f}")  # fmt: skip
+        w = self.strong
+        if w is not None:
+            out += ["", f"under {m['confirm_with']} ({w.games:,} games, "
+                    f"{m['confirm_with_games']} per pairing, the same fresh seed): "
+                    + ("CONFIRMED" if w.confirmed else "NOT confirmed") + "; the fix "
+                    + _holds(c, w), "field rate in %, base -> fixed [Bonferroni interval]"]  # fmt: skip
+            for r in w.targets.itertuples(index=False):
+                out.append(f"  {r.side:<16} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f}"
+                           f" [{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
+                           f"{'' if r.in_band else '  outside the band'}")  # fmt: skip
+            out.append(f"distance from the band: base {w.distance_base:.3f}, fixed "
+                       f"{w.distance_fixed:.3f}")  # fmt: skip
         if len(self.frontier):
             out += ["", "frontier (best estimated distance at each cost):"]
             for r in self.frontier.itertuples(index=False):
@@ -419,12 +437,37 @@ class FixResult:
         c = self.confirmation
         if c is not None:
             tables |= {"moved": c.moved, "targets": c.targets}
+        if self.strong is not None:
+            tables |= {"moved_strong": self.strong.moved, "targets_strong": self.strong.targets}
         written = write_study(out_dir, tables, self.manifest, self.summary())
         if c is not None:
             for name, mat in (("matrix_base", c.base_matrix), ("matrix_fixed", c.fixed_matrix)):
                 written.append(write_csv(mat.rename_axis("side_a").reset_index(),
                                          Path(out_dir) / f"{name}.csv"))  # fmt: skip
         return written
+
+
+def _holds(c: Confirmation | None, w: Confirmation) -> str:
+    """Whether the fix holds under the stronger player: confirmed there (every target's
+    interval inside the band), else whether the estimated distance still falls."""
+    if w.confirmed:
+        return "holds under the stronger player"
+    if c is not None and c.confirmed:
+        return "does not hold under the stronger player (a target's interval leaves the band)"
+    fell = w.distance_fixed < w.distance_base
+    return ("still brings the field nearer the band under the stronger player (estimate)"
+            if fell else "does not bring the field nearer the band under the stronger player")  # fmt: skip
+
+
+def strong_spec(spec: FixSpec, policy: str, games: int) -> FixSpec:
+    """``spec`` with both seats played by ``policy`` and ``games`` confirmation games per
+    pairing: the confirmation again under a stronger player (``--confirm-with``)."""
+    from manoeuvre_sim.core.study import PolicySpec
+
+    if games < 2:
+        raise UsageError(f"--confirm-with-games: expected at least 2 games, got {games}")
+    b = replace(spec.balance, policies=(PolicySpec(policy, policy),))
+    return replace(spec, balance=b, confirm_games=games)
 
 
 def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
@@ -448,12 +491,16 @@ def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
 
 def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=None,
         resume: bool = False, progress: Callable[[int, int], None] | None = None,
-        say: Callable[[str], None] | None = None, **kw) -> FixResult:  # fmt: skip
+        say: Callable[[str], None] | None = None, confirm_with: str | None = None,
+        confirm_with_games: int = 200, **kw) -> FixResult:  # fmt: skip
     """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): the search on the
     seed, the answer confirmed on the confirmation seed. ``out_dir``: the search's games in
     ``out_dir/games.parquet/``, the confirmation's in ``out_dir/confirm/games.parquet/``
     (``resume``: finished blocks read back; the search replays to the same answer);
-    ``progress(done, total)``: games; ``say``: a line per candidate."""
+    ``progress(done, total)``: games; ``say``: a line per candidate. ``confirm_with``: a
+    player (e.g. ``search:16:tuned:v2``) under whom the answer is confirmed again on the
+    same fresh seed, ``confirm_with_games`` per pairing (its games in
+    ``out_dir/confirm-strong/``); it decides no game of the search."""
     import pandas as pd
 
     from manoeuvre_sim.core.store import STORE
@@ -461,6 +508,7 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
 
     g = resolve(game)
     spec = command_spec(g, sides, **kw)
+    sspec = None if confirm_with is None else strong_spec(spec, confirm_with, confirm_with_games)
     t0 = time.perf_counter()
     say = say or (lambda line: None)
     manifest = B.base_manifest(spec.balance, "fix", B.describe_sides) | {"fix": spec.record()}
@@ -492,6 +540,22 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
             seen = done[0]
             conf = confirm(g, spec, best.edits, store=cstore, manifest=cman, backend=backend,
                            resume=resume, progress=lambda d, _t: tick(seen + d - done[0]))  # fmt: skip
+        strong = None
+        if best is not None and sspec is not None:
+            say(f"fix: confirming it again under {confirm_with}, {confirm_with_games} games "
+                "per pairing")  # fmt: skip
+            sstore = None if out_dir is None else Path(out_dir) / "confirm-strong" / STORE
+            if sstore is not None:
+                sstore.mkdir(parents=True, exist_ok=True)
+            sb = replace(sspec.balance, seed=spec.confirm_seed,
+                         games_per_pairing=confirm_with_games)  # fmt: skip
+            sman = B.base_manifest(sb, "fix-confirm", B.describe_sides) | {
+                "errata": [e.text for e in best.edits]
+            }
+            seen = done[0]
+            strong = confirm(g, sspec, best.edits, store=sstore, manifest=sman,
+                             backend=backend, resume=resume,
+                             progress=lambda d, _t: tick(seen + d - done[0]))  # fmt: skip
     except _Interrupted:
         return FixResult(
             spec,
@@ -513,15 +577,22 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
         "candidates": len(trail),
         "search_games": player.games,
         "confirm_games_played": 0 if conf is None else conf.games,
-        "games": player.games + (0 if conf is None else conf.games),
+        "games": player.games
+        + (0 if conf is None else conf.games)
+        + (0 if strong is None else strong.games),
+        "resumed_blocks": player.resumed,
         "seconds": round(time.perf_counter() - t0, 3),
         "interrupted": False,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
+    if sspec is not None:
+        manifest |= {"confirm_with": confirm_with, "confirm_with_games": confirm_with_games,
+                     "strong_confirmed": bool(strong is not None and strong.confirmed),
+                     "strong_games_played": 0 if strong is None else strong.games}  # fmt: skip
     return FixResult(spec, errata, pd.DataFrame([t.row() for t in trail]), frontier, conf,
-                     manifest, False, manifest["meets"])  # fmt: skip
+                     manifest, False, manifest["meets"], strong)  # fmt: skip
 
 
 __all__ = ["Edit", "FixResult", "FixSpec", "Judgement", "Player", "TargetStats", "command_spec",
-           "confirm", "cs_radius", "distance", "field_stats", "gain_range", "holm", "judge",
-           "parse_band", "read_costs", "run", "search"]  # fmt: skip
+           "change_design_variance", "confirm", "cs_radius", "distance", "field_stats", "gain_range", "holm", "judge",
+           "parse_band", "read_costs", "run", "search", "Sequential"]  # fmt: skip

@@ -11,7 +11,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from manoeuvre_sim.core.games import hook
-from manoeuvre_sim.studies.fix_stats import SCORE, _Interrupted, _moments, field_stats, holm
+from manoeuvre_sim.studies.fix_stats import (
+    SCORE,
+    _Interrupted,
+    _moments,
+    distance,
+    field_stats,
+    holm,
+)
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, play_paired
 from manoeuvre_sim.studies.whatif_tables import paired_row
 
@@ -24,6 +31,8 @@ class Confirmation:
     targets: object  # per target: base and fixed field rate, Bonferroni interval, in band
     confirmed: bool
     games: int
+    distance_base: float = float("nan")  # the objective D of the base's field rates
+    distance_fixed: float = float("nan")  # and of the fixed ones (estimates)
 
 
 def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
@@ -103,5 +112,7 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
                       "fixed_low": lo, "fixed_high": hi, "games": st.n * len(parts),
                       "in_band": spec.band[0] <= lo and hi <= spec.band[1]})  # fmt: skip
     targets = pd.DataFrame(trows)
+    d_base = sum(distance(r, spec.band) for r in targets["base_rate"])
+    d_fixed = sum(distance(r, spec.band) for r in targets["fixed_rate"])
     return Confirmation(mb, mf, moved, targets, bool(targets["in_band"].all()),
-                        int(sum(played.outcome.games.values())))  # fmt: skip
+                        int(sum(played.outcome.games.values())), d_base, d_fixed)  # fmt: skip
