@@ -261,7 +261,10 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
     cap = spec.max_games
     player.ensure(against, cap)
     ref = field_stats(player.base, player.joint(against, against, cap), spec.targets)
-    test = Sequential(band, spec.alpha, spec.max_games, v0, spec.min_gain)
+    # negligible: surely gaining less than min_gain, or than half the reference's estimated
+    # distance when that is smaller (an edit can gain no more than the whole distance)
+    d_ref = sum(distance(r.ref, band) for r in ref)
+    test = Sequential(band, spec.alpha, spec.max_games, v0, min(spec.min_gain, d_ref / 2))
     n = 0
     while n < cap:
         n = min(n + look, cap)
