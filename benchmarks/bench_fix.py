@@ -212,7 +212,8 @@ def report(rows: list[dict], args, armies, rates, base_secs: float) -> list[str]
     lines = [
         f"Field: {', '.join(armies)} (every ordered pairing, mirrors left out of the field "
         f"rates), the default player; base field rates from {args.base_games:,} games per "
-        f"ordered pairing on the check seed {args.seed + 7} ({base_secs:.0f} s): "
+        f"ordered pairing on the check seed {args.seed + 7} "
+        f"({'played in an earlier run' if base_secs is None else f'{base_secs:.0f} s'}): "
         + ", ".join(f"{a} {_pct(r)} %" for a, r in rates.items())
         + ".",
         "",
@@ -320,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the edit kinds planted and searched (strength,command)")  # fmt: skip
     ap.add_argument("--min-gain", type=float, default=0.01,
                     help="the fixer's --min-gain (0.01: a point)")  # fmt: skip
+    ap.add_argument("--start", type=int, default=1,
+                    help="the first case to play (two runs sharing --work can split the cases; a "
+                    "last run from 1 reads them all back and writes the table)")  # fmt: skip
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=0, help="0: all cores")
     ap.add_argument("--work", type=Path, help="keep each finished case here (a rerun resumes)")
@@ -330,19 +334,27 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("expected --screen-games <= --check-games <= --base-games (the planted "
                  "draws are paired with the base's games)")  # fmt: skip
     run = Run(args, ap.name)
-    t = time.perf_counter()
-    progress(f"fix: base field rates of {', '.join(armies)} ({args.base_games:,} games per "
-             "ordered pairing)")  # fmt: skip
-    player, rates = checker(armies, args)
-    base_secs = time.perf_counter() - t
-    progress("fix: base field rates " + ", ".join(f"{a} {_pct(r)} %" for a, r in rates.items()))
+    state: dict = {}  # the check seed's base, played when a case is first drawn
+
+    def base():
+        if not state:
+            t = time.perf_counter()
+            progress(f"fix: base field rates of {', '.join(armies)} ({args.base_games:,} games "
+                     "per ordered pairing)")  # fmt: skip
+            state["player"], state["rates"] = checker(armies, args)
+            state["secs"] = time.perf_counter() - t
+            progress("fix: base field rates "
+                     + ", ".join(f"{a} {_pct(r)} %" for a, r in state["rates"].items()))  # fmt: skip
+        return state["player"], state["rates"]
+
     rows = []
-    for i in range(args.cases):
+    for i in range(args.start - 1, args.cases):
         kept = args.work / f"case-{i + 1}.json" if args.work else None
         if kept is not None and kept.exists():
             rows.append(json.loads(kept.read_text(encoding="utf-8")))
             progress(f"case {i + 1}: read back from {kept}")
             continue
+        player, rates = base()
         row = one_case(i, args, armies, rates, player)
         rows.append(row)
         if kept is not None:
@@ -352,6 +364,9 @@ def main(argv: list[str] | None = None) -> int:
             with atomic_write(kept, encoding="utf-8") as f:
                 f.write(json.dumps(row, indent=1))
         progress(f"fix: {sum(r['success'] for r in rows)} of {len(rows)} cases so far")
+    # every case read back: the base rates of the armies drawn, as each case recorded them
+    rates = state.get("rates") or {r["army"]: r["base_rate"] for r in rows}
+    base_secs = state.get("secs")
     lines = run.header("The balance fixer against planted imbalances") + report(
         rows, args, armies, rates, base_secs)  # fmt: skip
     if args.real is not None:

@@ -80,7 +80,12 @@ from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 BASE_LABEL = "base"
 # the question, the statistics and the confirmation live beside this module, in fix_spec,
 # fix_stats and fix_confirm; their names are the fix's too
-from manoeuvre_sim.studies.fix_confirm import Confirmation, confirm  # noqa: E402
+from manoeuvre_sim.studies.fix_confirm import (  # noqa: E402
+    Confirmation,
+    _holds,
+    confirm,
+    strong_spec,
+)
 from manoeuvre_sim.studies.fix_spec import (  # noqa: E402
     Edit,
     FixSpec,
@@ -448,29 +453,6 @@ class FixResult:
                 written.append(write_csv(mat.rename_axis("side_a").reset_index(),
                                          Path(out_dir) / f"{name}.csv"))  # fmt: skip
         return written
-
-
-def _holds(c: Confirmation | None, w: Confirmation) -> str:
-    """Whether the fix holds under the stronger player: confirmed there (every target's
-    interval inside the band), else whether the estimated distance still falls."""
-    if w.confirmed:
-        return "holds under the stronger player"
-    if c is not None and c.confirmed:
-        return "does not hold under the stronger player (a target's interval leaves the band)"
-    fell = w.distance_fixed < w.distance_base
-    return ("still brings the field nearer the band under the stronger player (estimate)"
-            if fell else "does not bring the field nearer the band under the stronger player")  # fmt: skip
-
-
-def strong_spec(spec: FixSpec, policy: str, games: int) -> FixSpec:
-    """``spec`` with both seats played by ``policy`` and ``games`` confirmation games per
-    pairing: the confirmation again under a stronger player (``--confirm-with``)."""
-    from manoeuvre_sim.core.study import PolicySpec
-
-    if games < 2:
-        raise UsageError(f"--confirm-with-games: expected at least 2 games, got {games}")
-    b = replace(spec.balance, policies=(PolicySpec(policy, policy),))
-    return replace(spec, balance=b, confirm_games=games)
 
 
 def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
