@@ -61,6 +61,9 @@ def fix_options(*, side: str, flag: str, kinds: str, policy_default: str,
           help="Games per pairing of the confirmation on fresh seeds."),
         o("--alpha", type=float, default=0.05, show_default=True,
           help="The sequential test's error rates (alpha = beta)."),
+        o("--min-gain", type=float, default=0.005, show_default=True,
+          help="A candidate whose gain in distance from the band is surely below this "
+          "(a fraction: 0.005 is half a point) is negligible, stopped."),
         o("--seed", type=int, default=1, show_default=True, help="The search's seed."),
         o("--confirm-seed", type=int,
           help="The confirmation's seed (default: --seed + 1000003; never --seed)."),
@@ -82,15 +85,16 @@ def pop_fix(kw: dict) -> tuple[dict, dict]:
     spec = {"editable": kw.pop("editable") or None, "targets": kw.pop("targets") or None,
             "band": kw.pop("band"), "edits": kw.pop("edits_file")}  # fmt: skip
     for k in ("budget", "policy", "games_per_look", "max_games", "confirm_games", "alpha",
-              "seed", "confirm_seed", "threads"):  # fmt: skip
+              "min_gain", "seed", "confirm_seed", "threads"):  # fmt: skip
         spec[k] = kw.pop(k)
     return spec, run
 
 
-def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds) -> None:
+def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds, strong: dict | None = None) -> None:
     """Play the fix of ``sides`` (checked already: ``command_spec``), write its files, print
     its summary; an interrupted fix keeps its games and exits 130. ``kinds``: the batch
-    kernels it plays with (the first block's "compiling" line)."""
+    kernels it plays with (the first block's "compiling" line); ``strong``: ``confirm_with``
+    and ``confirm_with_games`` (the answer confirmed again under a stronger player)."""
     from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.core.backend import make_backend
     from manoeuvre_sim.studies import fix as F
@@ -100,6 +104,7 @@ def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds) -> None:
     out_dir = prepare_out_dir(run["out"], force=run["force"], resume=resume)
     if run["force"]:
         shutil.rmtree(Path(out_dir) / "confirm", ignore_errors=True)
+        shutil.rmtree(Path(out_dir) / "confirm-strong", ignore_errors=True)
 
     def say(line: str) -> None:
         if not quiet:
@@ -108,7 +113,7 @@ def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds) -> None:
     say(start_description(kinds))
     with make_backend(threads=spec_kw["threads"], **be) as engine:
         res = F.run(game, sides, out_dir=out_dir, backend=engine, resume=resume, say=say,
-                    **spec_kw)  # fmt: skip
+                    **(strong or {}), **spec_kw)  # fmt: skip
     if res.interrupted:
         click.echo(f"interrupted: {res.manifest.get('search_games', 0):,} games kept in "
                    f"{out_dir}; run again with --resume to go on", err=True)  # fmt: skip
@@ -129,6 +134,11 @@ def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds) -> None:
 @armies_option
 @fix_options(side="army", flag="--army", kinds="strength, command, hq, die",
              policy_default=DEFAULT_POLICY, policy_help=POLICY_HELP)  # fmt: skip
+@click.option("--confirm-with", metavar="POLICY",
+              help="Confirm the answer again under this (stronger) player on the same fresh "
+              "seed, e.g. search:16:tuned:v2, and say whether the fix holds.")  # fmt: skip
+@click.option("--confirm-with-games", type=int, default=200, show_default=True,
+              help="Games per pairing of the --confirm-with confirmation.")  # fmt: skip
 @rule_options
 def fix(**kw) -> None:
     """Find the errata of least cost (fewest printed changes first) that brings the armies'
@@ -142,6 +152,16 @@ def fix(**kw) -> None:
     relax = kw.pop("relax")
     spec_kw["options"] = pop_game_options(kw)
     F.parse_band(spec_kw["band"])  # the cheap checks first: before any army is read
+    strong = {"confirm_with": kw.pop("confirm_with"),
+              "confirm_with_games": kw.pop("confirm_with_games")}  # fmt: skip
+    if strong["confirm_with"] is not None:
+        from manoeuvre_sim.core.errors import UsageError
+        from manoeuvre_sim.manoeuvre.runner import check_policy
+
+        check_policy(strong["confirm_with"], "--confirm-with")
+        if strong["confirm_with_games"] < 2:
+            raise UsageError(f"--confirm-with-games: expected at least 2 games, got "
+                             f"{strong['confirm_with_games']}")  # fmt: skip
     armies = kw.pop("armies")
     names = [a.strip() for a in armies.split(",")] if armies else [
         a.name for a in load_builtin_armies()]  # fmt: skip
@@ -151,4 +171,5 @@ def fix(**kw) -> None:
         names = [load_side(n, relax=True) for n in names]
     with army_option({"--armies": armies}):
         F.command_spec("manoeuvre", names, **spec_kw)  # every option checked before a game
-    run_fix("manoeuvre", names, spec_kw, run, engine_kernels([spec_kw["policy"]]))
+    players = [spec_kw["policy"]] + ([strong["confirm_with"]] if strong["confirm_with"] else [])
+    run_fix("manoeuvre", names, spec_kw, run, engine_kernels(players), strong)

@@ -91,7 +91,9 @@ from manoeuvre_sim.studies.fix_confirm import (  # noqa: E402
     CONFIRM_FIXED,
     CONFIRM_STORE,
     Confirmation,
+    _holds,
     confirm,
+    strong_spec,
 )
 from manoeuvre_sim.studies.fix_spec import (  # noqa: E402
     Edit,
@@ -103,8 +105,10 @@ from manoeuvre_sim.studies.fix_spec import (  # noqa: E402
 )
 from manoeuvre_sim.studies.fix_stats import (  # noqa: E402
     Judgement,
+    Sequential,
     TargetStats,
     _Interrupted,
+    change_design_variance,
     cs_radius,
     distance,
     field_stats,
@@ -275,6 +279,10 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
     cap = spec.max_games
     player.ensure(against, cap)
     ref = field_stats(player.base, player.joint(against, against, cap), spec.targets)
+    # negligible: surely gaining less than min_gain, or than half the reference's estimated
+    # distance when that is smaller (an edit can gain no more than the whole distance)
+    d_ref = sum(distance(r.ref, band) for r in ref)
+    test = Sequential(band, spec.alpha, spec.max_games, v0, min(spec.min_gain, d_ref / 2))
     n = 0
     while n < cap:
         n = min(n + look, cap)
@@ -284,7 +292,7 @@ def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, 
             for s, r in zip(field_stats(player.base, player.joint(edits, against, n),
                                         spec.targets), ref, strict=True)
         ]  # fmt: skip
-        j = judge(st, band, spec.alpha, spec.max_games, v0, last=n >= spec.max_games)
+        j = test.look(st, last=n >= spec.max_games)
         if j.verdict != "continue":
             break
     trial.games, trial.verdict = n, j.verdict
@@ -384,6 +392,7 @@ class FixResult:
     manifest: dict
     interrupted: bool = False
     meets: bool = False
+    strong: Confirmation | None = None  # the confirmation again under ``confirm_with``
 
     def summary(self) -> list[str]:
         m, s = self.manifest, self.spec
@@ -424,6 +433,20 @@ class FixResult:
             if len(c.moved):
                 out.append(f"pairings that moved (Holm, 5 %): {int(c.moved['moved'].sum())} of "
                            f"{len(c.moved)}")  # fmt: skip
+            out.append(f"distance from the band: base {c.distance_base:.3f}, fixed "
+                       f"{c.distance_fixed:.3f}")  # fmt: skip
+        w = self.strong
+        if w is not None:
+            out += ["", f"under {m['confirm_with']} ({w.games:,} games, "
+                    f"{m['confirm_with_games']} per pairing, the same fresh seed): "
+                    + ("CONFIRMED" if w.confirmed else "NOT confirmed") + "; the fix "
+                    + _holds(c, w), "field rate in %, base -> fixed [Bonferroni interval]"]  # fmt: skip
+            for r in w.targets.itertuples(index=False):
+                out.append(f"  {r.side:<16} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f}"
+                           f" [{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
+                           f"{'' if r.in_band else '  outside the band'}")  # fmt: skip
+            out.append(f"distance from the band: base {w.distance_base:.3f}, fixed "
+                       f"{w.distance_fixed:.3f}")  # fmt: skip
         if len(self.frontier):
             out += ["", "frontier (best estimated distance at each cost):"]
             for r in self.frontier.itertuples(index=False):
@@ -446,6 +469,8 @@ class FixResult:
         c = self.confirmation
         if c is not None:
             tables |= {"moved": c.moved, "targets": c.targets}
+        if self.strong is not None:
+            tables |= {"moved_strong": self.strong.moved, "targets_strong": self.strong.targets}
         written = []
         if c is not None:
             for name, mat in (("matrix_base", c.base_matrix), ("matrix_fixed", c.fixed_matrix)):
@@ -496,30 +521,38 @@ def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
 
 def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=None,
         resume: bool = False, progress: Callable[[int, int], None] | None = None,
-        say: Callable[[str], None] | None = None, **kw) -> FixResult:  # fmt: skip
+        say: Callable[[str], None] | None = None, confirm_with: str | None = None,
+        confirm_with_games: int = 200, **kw) -> FixResult:  # fmt: skip
     """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): :func:`run_spec` of
     the spec they build."""
     spec = command_spec(resolve(game), sides, **kw)
-    return run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress, say=say)
+    return run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress, say=say,
+                    confirm_with=confirm_with, confirm_with_games=confirm_with_games)  # fmt: skip
 
 
 def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool = False,
              progress: Callable[[int, int], None] | None = None, backend=None,
              say: Callable[[str], None] | None = None,
-             status: Callable[[str], None] | None = None) -> FixResult:  # fmt: skip
+             status: Callable[[str], None] | None = None, confirm_with: str | None = None,
+             confirm_with_games: int = 200) -> FixResult:  # fmt: skip
     """The fix ``spec`` asks: the search on the seed, the answer confirmed on the
     confirmation seed. ``out_dir``: the search's games in ``out_dir/games.parquet/``, the
     confirmation's in ``out_dir/confirm/games.parquet/`` (``resume``: finished blocks read
     back; the search replays to the same answer); ``progress(done, total)``: games, the
     total an estimate that firms up as candidates end (``fix_progress``); ``say``: a line
     per candidate; ``status``: the search's state in a line (candidates tried, the best
-    errata so far), for the workbench's job page."""
+    errata so far), for the workbench's job page. ``confirm_with``: a player (e.g.
+    ``search:16:tuned:v2``) under whom the answer is confirmed again on the same fresh seed,
+    ``confirm_with_games`` per pairing (its games in ``out_dir/confirm-strong/``); it
+    decides no game of the search."""
     import pandas as pd
 
+    from manoeuvre_sim.core.store import STORE
     from manoeuvre_sim.studies import balance as B
     from manoeuvre_sim.studies.fix_progress import Estimate
 
     g = spec.balance.game_module()
+    sspec = None if confirm_with is None else strong_spec(spec, confirm_with, confirm_with_games)
     t0 = time.perf_counter()
     say = say or (lambda line: None)
     manifest = B.base_manifest(spec.balance, "fix", B.describe_sides) | {"fix": spec.record()}
@@ -548,6 +581,22 @@ def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool =
             }
             conf = confirm(g, spec, best.edits, store=cstore, manifest=cman, backend=backend,
                            resume=resume, progress=est.confirm_tick)  # fmt: skip
+        strong = None
+        if best is not None and sspec is not None:
+            say(f"fix: confirming it again under {confirm_with}, {confirm_with_games} games "
+                "per pairing")  # fmt: skip
+            est.confirming(best)
+            sstore = None if out_dir is None else Path(out_dir) / "confirm-strong" / STORE
+            if sstore is not None:
+                sstore.mkdir(parents=True, exist_ok=True)
+            sb = replace(sspec.balance, seed=spec.confirm_seed,
+                         games_per_pairing=confirm_with_games)  # fmt: skip
+            sman = B.base_manifest(sb, "fix-confirm", B.describe_sides) | {
+                "errata": [e.text for e in best.edits]
+            }
+            strong = confirm(g, sspec, best.edits, store=sstore, manifest=sman,
+                             backend=backend, resume=resume,
+                             progress=est.confirm_tick)  # fmt: skip
     except _Interrupted:
         return FixResult(
             spec,
@@ -569,17 +618,24 @@ def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool =
         "candidates": len(trail),
         "search_games": player.games,
         "confirm_games_played": 0 if conf is None else conf.games,
-        "games": player.games + (0 if conf is None else conf.games),
+        "games": player.games
+        + (0 if conf is None else conf.games)
+        + (0 if strong is None else strong.games),
+        "resumed_blocks": player.resumed,
         "seconds": round(time.perf_counter() - t0, 3),
         "interrupted": False,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }
+    if sspec is not None:
+        manifest |= {"confirm_with": confirm_with, "confirm_with_games": confirm_with_games,
+                     "strong_confirmed": bool(strong is not None and strong.confirmed),
+                     "strong_games_played": 0 if strong is None else strong.games}  # fmt: skip
     return FixResult(spec, errata, pd.DataFrame([t.row() for t in trail]), frontier, conf,
-                     manifest, False, manifest["meets"])  # fmt: skip
+                     manifest, False, manifest["meets"], strong)  # fmt: skip
 
 
 __all__ = ["Edit", "FixResult", "FixSpec", "Judgement", "Player", "TargetStats", "command_spec",
            "command_spec_of", "costs_toml", "run_spec", "CONFIRM_BASE", "CONFIRM_FIXED",
-           "CONFIRM_STORE",
-           "confirm", "cs_radius", "distance", "field_stats", "gain_range", "holm", "judge",
-           "parse_band", "read_costs", "run", "search"]  # fmt: skip
+           "CONFIRM_STORE", "change_design_variance", "confirm", "cs_radius", "distance",
+           "field_stats", "gain_range", "holm", "judge", "parse_band", "read_costs", "run",
+           "search", "Sequential"]  # fmt: skip

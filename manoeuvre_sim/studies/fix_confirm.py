@@ -1,7 +1,7 @@
 """The confirmation of a fix (``studies/fix.py``; docs/fix.md): the chosen errata against
 the base on a fresh seed it was never chosen on, paired per pairing, with Holm's correction
 over the pairings it touches and simultaneous (Bonferroni) intervals on the targets'
-field rates."""
+field rates; and the same again under a stronger player (``--confirm-with``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import hook
-from manoeuvre_sim.studies.fix_stats import SCORE, _Interrupted, _moments, field_stats, holm
+from manoeuvre_sim.studies.fix_stats import (
+    SCORE,
+    _Interrupted,
+    _moments,
+    distance,
+    field_stats,
+    holm,
+)
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, play_paired
 from manoeuvre_sim.studies.whatif_tables import paired_row
 
@@ -29,6 +37,8 @@ class Confirmation:
     targets: object  # per target: base and fixed field rate, Bonferroni interval, in band
     confirmed: bool
     games: int
+    distance_base: float = float("nan")  # the objective D of the base's field rates
+    distance_fixed: float = float("nan")  # and of the fixed ones (estimates)
 
 
 def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
@@ -108,5 +118,30 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
                       "fixed_low": lo, "fixed_high": hi, "games": st.n * len(parts),
                       "in_band": spec.band[0] <= lo and hi <= spec.band[1]})  # fmt: skip
     targets = pd.DataFrame(trows)
+    d_base = sum(distance(r, spec.band) for r in targets["base_rate"])
+    d_fixed = sum(distance(r, spec.band) for r in targets["fixed_rate"])
     return Confirmation(mb, mf, moved, targets, bool(targets["in_band"].all()),
-                        int(sum(played.outcome.games.values())))  # fmt: skip
+                        int(sum(played.outcome.games.values())), d_base, d_fixed)  # fmt: skip
+
+
+def _holds(c: Confirmation | None, w: Confirmation) -> str:
+    """Whether the fix holds under the stronger player: confirmed there (every target's
+    interval inside the band), else whether the estimated distance still falls."""
+    if w.confirmed:
+        return "holds under the stronger player"
+    if c is not None and c.confirmed:
+        return "does not hold under the stronger player (a target's interval leaves the band)"
+    fell = w.distance_fixed < w.distance_base
+    return ("still brings the field nearer the band under the stronger player (estimate)"
+            if fell else "does not bring the field nearer the band under the stronger player")  # fmt: skip
+
+
+def strong_spec(spec, policy: str, games: int):
+    """``spec`` (``fix.FixSpec``) with both seats played by ``policy`` and ``games`` confirmation games per
+    pairing: the confirmation again under a stronger player (``--confirm-with``)."""
+    from manoeuvre_sim.core.study import PolicySpec
+
+    if games < 2:
+        raise UsageError(f"--confirm-with-games: expected at least 2 games, got {games}")
+    b = replace(spec.balance, policies=(PolicySpec(policy, policy),))
+    return replace(spec, balance=b, confirm_games=games)

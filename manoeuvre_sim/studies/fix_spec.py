@@ -14,6 +14,7 @@ from manoeuvre_sim.core.games import hook, resolve
 DEFAULT_BAND = (0.45, 0.55)
 DEFAULT_BUDGET = 6
 DEFAULT_ALPHA = 0.05
+DEFAULT_MIN_GAIN = 0.005  # half a point of the objective: less is not worth an errata line
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class FixSpec:
     confirm_seed: int
     alpha: float
     edits: tuple[Edit, ...]
+    min_gain: float = DEFAULT_MIN_GAIN
 
     @property
     def threads(self) -> int:
@@ -141,9 +143,10 @@ class FixSpec:
         return {"targets": list(self.targets), "editable": list(self.editable),
                 "band": list(self.band), "costs": {k: list(v) for k, v in self.costs.items()},
                 "budget": self.budget, "games_per_look": self.games_per_look,
-                "max_games": self.max_games, "alpha": self.alpha,
+                "max_games": self.max_games, "alpha": self.alpha, "min_gain": self.min_gain,
                 "test": "asymptotic confidence sequences (Waudby-Smith et al. 2021), "
-                        "Bonferroni over the targets' rates and changes"}  # fmt: skip
+                        "Bonferroni over the targets' rates and changes, each change's rho "
+                        "tuned to its first look's paired variance"}  # fmt: skip
 
 
 def _side_flag(names: Sequence[str], typed: str, flag: str) -> str:
@@ -162,7 +165,8 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
                  budget: int = DEFAULT_BUDGET, policy: str | None = None,
                  games_per_look: int = 200, max_games: int = 2000, confirm_games: int = 2000,
                  seed: int = 1, confirm_seed: int | None = None, alpha: float = DEFAULT_ALPHA,
-                 options=None, threads: int = 0, target_flag: str = "--army") -> FixSpec:  # fmt: skip
+                 min_gain: float = DEFAULT_MIN_GAIN, options=None, threads: int = 0,
+                 target_flag: str = "--army") -> FixSpec:  # fmt: skip
     """Every option checked (one line each) and every candidate edit listed, before any game;
     ``target_flag``: the option that names the targets in the messages (``hex fix``:
     ``--side``)."""
@@ -172,6 +176,9 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
     band = parse_band(band)
     if not 0.0 < alpha < 0.5:
         raise UsageError(f"--alpha: expected an error rate between 0 and 0.5, got {alpha}")
+    if not 0.0 <= min_gain < 1.0:
+        raise UsageError(f"--min-gain: expected a distance between 0 and 1 (a fraction of a "
+                         f"win rate, e.g. 0.005), got {min_gain}")  # fmt: skip
     for flag, v in (("--games-per-look", games_per_look), ("--max-games", max_games),
                     ("--confirm-games", confirm_games)):  # fmt: skip
         if v < 2:
@@ -210,7 +217,7 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
         raise UsageError(f"--budget {budget}: allows nothing (the cheapest allowed edit "
                          f"costs {cheapest})")  # fmt: skip
     return FixSpec(spec, tg, ed, band, costs, budget, games_per_look, max_games, confirm_games,
-                   confirm_seed, alpha, within)  # fmt: skip
+                   confirm_seed, alpha, within, float(min_gain))  # fmt: skip
 
 
 def command_spec_of(game: str):

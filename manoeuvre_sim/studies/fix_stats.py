@@ -83,22 +83,27 @@ class TargetStats:
 
 @dataclass(frozen=True)
 class Judgement:
-    verdict: str  # helpful, not helpful, unchanged, continue
+    verdict: str  # helpful, not helpful, negligible, unchanged, continue, inconclusive
     gain_low: float
     gain_high: float
 
 
 def judge(stats: Sequence[TargetStats], band, alpha: float, t_star: float, v0: float,
-          last: bool = False) -> Judgement:  # fmt: skip
+          last: bool = False, v_change: Sequence[float] | None = None,
+          min_gain: float = 0.0) -> Judgement:  # fmt: skip
     """The sequential verdict on one candidate after a look (module docstring): the box of
     every target's reference rate and paired change, each from its confidence sequence at
     ``alpha / (2 x targets)``; ``last``: the cap is reached (``continue`` becomes
-    ``inconclusive``)."""
+    ``inconclusive``). ``v0``: the variance the reference's rho is tuned to; ``v_change``:
+    per target, the variance each change's rho is tuned to (None: ``v0``; the fixer's:
+    :class:`Sequential`); ``min_gain``: a candidate whose greatest gain over the box is
+    below it is ``negligible`` (an indifference zone: not worth a printed change)."""
     a = alpha / (2 * len(stats))
     low = high = 0.0
-    for s in stats:
+    for i, s in enumerate(stats):
         wr = float(cs_radius(s.ref_n or s.n, s.ref_var, a, t_star, v0))
-        wm = float(cs_radius(s.n, s.change_var, a, t_star, v0))
+        vm = v0 if v_change is None else v_change[i]
+        wm = float(cs_radius(s.n, s.change_var, a, t_star, vm))
         g0, g1 = gain_range((s.ref - wr, s.ref + wr), (s.change - wm, s.change + wm), band)
         low, high = low + g0, high + g1
     if all(s.changed_games == 0 for s in stats):
@@ -107,7 +112,42 @@ def judge(stats: Sequence[TargetStats], band, alpha: float, t_star: float, v0: f
         return Judgement("helpful", low, high)
     if high <= 0:
         return Judgement("not helpful", low, high)
+    if high < min_gain:
+        return Judgement("negligible", low, high)
     return Judgement("inconclusive" if last else "continue", low, high)
+
+
+# the change's design variance is the first look's, clipped to this range around v0 (a
+# first look of one changed game must not tune rho to a variance a thousand times too small)
+CHANGE_VAR_CLIP = (1 / 400, 4.0)
+
+
+def change_design_variance(first: float, v0: float) -> float:
+    """The variance a change's rho is tuned to: its sample variance at the first look,
+    clipped to ``CHANGE_VAR_CLIP`` x ``v0``."""
+    lo, hi = CHANGE_VAR_CLIP
+    return float(min(max(first, lo * v0), hi * v0))
+
+
+class Sequential:
+    """The sequential test of one candidate, look after look (:func:`judge`), with each
+    change's rho tuned to the paired variance seen at the first look and then held fixed
+    for the candidate's later looks (docs/fix.md, "The sequential test"): a paired change
+    varies far less than a score (most games come out the same), and a rho tuned to a
+    score's variance would leave its confidence sequence wider than it need be. ``v0``: the
+    reference's design variance (a fair score over the target's pairings)."""
+
+    def __init__(self, band, alpha: float, t_star: float, v0: float,
+                 min_gain: float = 0.0) -> None:  # fmt: skip
+        self.band, self.alpha, self.t_star, self.v0 = band, alpha, t_star, v0
+        self.min_gain = min_gain
+        self.v_change: list[float] | None = None
+
+    def look(self, stats: Sequence[TargetStats], last: bool = False) -> Judgement:
+        if self.v_change is None:
+            self.v_change = [change_design_variance(s.change_var, self.v0) for s in stats]
+        return judge(stats, self.band, self.alpha, self.t_star, self.v0, last, self.v_change,
+                     self.min_gain)  # fmt: skip
 
 
 def holm(p: Sequence[float]) -> np.ndarray:

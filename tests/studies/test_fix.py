@@ -74,23 +74,27 @@ def test_the_radius_is_where_the_mixture_martingale_reaches_one_over_alpha():
         assert m == pytest.approx(1 / alpha, rel=1e-6)
 
 
-def _verdicts(change_p, ref_rate=0.6, seed=2):
-    """The judge's verdict on each simulated candidate: its paired changes ``change_p``
-    (probabilities of VALUES), the reference's field rate ``ref_rate`` above the band."""
+def _verdicts(change_p, ref_rate=0.6, seed=2, min_gain=0.0, games=False):
+    """The fixer's sequential test's verdict on each simulated candidate (``Sequential``:
+    each change's rho tuned to its first look's variance): its paired changes ``change_p``
+    (probabilities of VALUES), the reference's field rate ``ref_rate`` above the band;
+    ``games``: also each candidate's games when it stopped."""
     rng = np.random.default_rng(seed)
     d = _streams(change_p, seed)
     x = (rng.random(d.shape) < ref_rate).astype(float)  # the reference's score per game
     n, dm, dv = _looks(d)
     _, xm, xv = _looks(x)
-    out = []
+    out, used = [], []
     for i in range(TRIALS):
+        test = F.Sequential((0.45, 0.55), ALPHA, n[-1], 0.25, min_gain)
         for k in range(LOOKS):
             s = F.TargetStats(int(n[k]), xm[i, k], xv[i, k], dm[i, k], dv[i, k], 1)
-            j = F.judge([s], (0.45, 0.55), ALPHA, n[-1], 0.25, last=k == LOOKS - 1)
+            j = test.look([s], last=k == LOOKS - 1)
             if j.verdict != "continue":
                 break
         out.append(j.verdict)
-    return np.array(out)
+        used.append(n[k])
+    return (np.array(out), np.array(used)) if games else np.array(out)
 
 
 def test_an_edit_that_changes_nothing_on_average_is_rarely_called_helpful():
@@ -98,6 +102,47 @@ def test_an_edit_that_changes_nothing_on_average_is_rarely_called_helpful():
     helpful = (v == "helpful").mean()
     print(f"null edits called helpful: {helpful:.4f}")
     assert helpful <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / TRIALS)
+
+
+# a paired difference as most edits give it: 97 % of the games unchanged
+SMALL_NULL_P = np.array([0.005, 0.01, 0.97, 0.01, 0.005])
+
+
+def test_a_confidence_sequence_tuned_to_its_first_look_still_holds_at_every_look():
+    # the fixer tunes each change's rho to the variance of its first look (then fixed): on
+    # null streams of small variance, as most edits' paired changes are, the sequence so
+    # tuned still excludes the true mean at some look in at most alpha of them, and it is
+    # narrower at the cap than the one tuned to a score's variance (the point of tuning)
+    for p in (NULL_P, SMALL_NULL_P):
+        n, mean, var = _looks(_streams(p, 3))
+        v1 = np.array([F.change_design_variance(v, 0.25) for v in var[:, 0]])
+        r = F.cs_radius(n[None, :], var, ALPHA, t_star=n[-1], v0=v1[:, None])
+        wrong = (np.abs(mean) > r).any(axis=1).mean()
+        print(f"false exclusions, rho tuned at the first look: {wrong:.4f}")
+        assert wrong <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / TRIALS)
+    fixed = F.cs_radius(n[-1], var[:, -1], ALPHA, t_star=n[-1], v0=0.25)
+    assert np.median(r[:, -1]) < 0.75 * np.median(fixed)  # measured 0.69
+
+
+def test_a_small_null_change_is_rarely_called_helpful():
+    v = _verdicts(SMALL_NULL_P, seed=4)
+    helpful = (v == "helpful").mean()
+    print(f"small null edits called helpful: {helpful:.4f}")
+    assert helpful <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / TRIALS)
+
+
+def test_negligible_stops_a_null_candidate_early_but_never_a_useful_one():
+    # min_gain: a candidate whose greatest gain is surely below it is stopped as negligible;
+    # one whose true gain is min_gain or more is called negligible at most alpha of the time
+    v, used = _verdicts(SMALL_NULL_P, seed=5, min_gain=0.01, games=True)
+    print(f"null, min_gain 0.01: negligible {(v == 'negligible').mean():.3f}, games "
+          f"{used.mean():.0f}")  # fmt: skip
+    assert (v == "negligible").mean() >= 0.5 and used.mean() < 0.8 * LOOK * LOOKS
+    assert (v == "helpful").mean() <= ALPHA
+    p = np.array([0.015, 0.01, 0.96, 0.01, 0.005])  # mean -0.01: a gain of exactly min_gain
+    v = _verdicts(p, seed=6, min_gain=0.01)
+    print(f"a gain of min_gain called negligible: {(v == 'negligible').mean():.4f}")
+    assert (v == "negligible").mean() <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / TRIALS)
 
 
 def test_the_sequential_test_finds_a_planted_effect():
@@ -369,3 +414,58 @@ def test_a_combination_the_game_refuses_is_skipped_not_fatal(monkeypatch):
                 **QUICK)  # fmt: skip
     assert not res.meets  # no single edit is enough (the test above)
     assert len(res.trail) and (res.trail["step"] == "single").all()
+
+
+# --------------------------------------------------------------------- --confirm-with
+
+
+def test_the_answer_is_confirmed_again_under_another_player(tmp_path):
+    # the coin game's "lucky" player adds 10 points to both coins: heavy 65 -> 50 still
+    # evens the field under it (both seats alike), on the same fresh seed, with its own games
+    res = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path, confirm_with="lucky",
+                confirm_with_games=400, **QUICK)  # fmt: skip
+    w, c = res.strong, res.confirmation
+    assert w is not None and w.confirmed and res.manifest["strong_confirmed"]
+    assert w.games == res.manifest["strong_games_played"] > 0
+    assert res.manifest["confirm_with"] == "lucky" and res.manifest["confirm_with_games"] == 400
+    assert res.manifest["games"] == res.manifest["search_games"] + c.games + w.games
+    # its games are the lucky player's (heavy's base rate is not the fair one's) on the
+    # confirmation's seed, 400 per pairing, in a store of their own
+    tw, tc = w.targets.set_index("side"), c.targets.set_index("side")
+    assert tw.loc["heavy", "base_rate"] != tc.loc["heavy", "base_rate"]
+    assert (tw["games"] == 400 * 4).all()
+    import pyarrow.parquet as pq
+
+    parts = sorted((tmp_path / "confirm-strong" / "games.parquet").glob("*.parquet"))
+    assert parts and set(pq.read_table(parts[0]).column("policy_a").to_pylist()) == {"lucky"}
+    names = {p.name for p in res.write(tmp_path)}
+    assert {"targets_strong.csv", "moved_strong.csv"} <= names
+    text = "\n".join(res.summary())
+    assert "under lucky (" in text and "the fix holds under the stronger player" in text
+
+
+def test_a_fix_that_does_not_hold_under_another_player_says_so():
+    # 40 games a pairing under "lucky": the intervals are far wider than the band, so the
+    # strong confirmation does not confirm, and the summary says the fix does not hold
+    res = F.run(coin_game, COINS, editable=["heavy"], confirm_with="lucky",
+                confirm_with_games=40, **QUICK)  # fmt: skip
+    assert res.confirmation.confirmed and not res.strong.confirmed
+    assert not res.manifest["strong_confirmed"]
+    text = "\n".join(res.summary())
+    assert "NOT confirmed; the fix does not hold under the stronger player" in text
+
+
+def test_confirm_with_bad_input_is_one_line(tmp_path, capsys):
+    from manoeuvre_sim.cli.main import main
+
+    for args, start in (
+        (["--confirm-with", "serach:16:tuned:v2"], "error: --confirm-with"),
+        (["--confirm-with", "tuned", "--confirm-with-games", "1"],
+         "error: --confirm-with-games: expected at least 2 games, got 1"),
+        (["--min-gain", "2"], "error: --min-gain: expected a distance between 0 and 1"),
+    ):  # fmt: skip
+        with pytest.raises(SystemExit) as e:
+            main(["fix", "--armies", "France,Russia", *args, "--out", str(tmp_path / "o")])
+        err = capsys.readouterr().err.strip()
+        assert e.value.code == 2 and err.startswith(start), err
+        assert "\n" not in err
