@@ -1,4 +1,4 @@
-"""The balance fixer against 10 planted edits of cost 1-3: each undone within its cost, confirmed on fresh seeds.
+"""The balance fixer against 10 planted edits of cost 1-3: each undone within its cost, confirmed afresh.
 
     python -m benchmarks fix [--quick] [--cases 10] [--seed 1] [--work DIR] [--real DIR]
 
