@@ -1,4 +1,4 @@
-"""Where a game's time goes today: per phase and per decision kind, µs per game, the default player and random play, on 1 and 2 threads.
+"""Where a game's time goes: µs per game by phase and decision kind, default and random play, 1 and 2 threads.
 
     python -m benchmarks profile [--quick] [--games 8000] [--speed-games 20000] [--repeat 3]
 
