@@ -430,15 +430,17 @@ def percent(p: float, width: int = 0) -> str:
     return f"{100.0 * p:{width}.2f}%"
 
 
-def run_kind(game: str, kind: str, kw: dict, *, kinds, done_key: str = "games"):
+def run_kind(game: str, kind: str, kw: dict, *, kinds, done_key: str = "games", **run_kw):
     """:func:`run_study` of a study kind of the game of key ``game``, found by
-    ``studies.find(game, kind)``: its ``command_spec(game, **kw)`` and ``run_spec``."""
+    ``studies.find(game, kind)``: its ``command_spec(game, **kw)`` and ``run_spec``
+    (with ``run_kw``: a what-if's ``base_study``; None values left out)."""
     from functools import partial
 
     from manoeuvre_sim.studies import find
 
     study = find(game, kind)
-    return run_study(partial(study.command_spec, game), study.run_spec, kw, kinds=kinds,
+    run_spec = partial(study.run_spec, **{k: v for k, v in run_kw.items() if v is not None})
+    return run_study(partial(study.command_spec, game), run_spec, kw, kinds=kinds,
                      done_key=done_key)  # fmt: skip
 
 

@@ -29,12 +29,20 @@ from manoeuvre_sim.cli.manoeuvre_options import army_study_options, engine_kerne
     "'France/Garde Imperial/card2/attack=2d8', 'France/leaders/Napoleon/command=5', "
     "'Russia/cards/Supply=3' (docs/whatif.md).",
 )
+@click.option(
+    "--base-study",
+    type=click.Path(file_okay=False),
+    help="A balance study's directory (the base's armies, player, seed) whose games are the "
+    "base's: read, not played again; only the variant's games and any base games it lacks "
+    "are played (the same records as without it).",
+)
 def whatif(**kw) -> None:
     """Play the balance study on the base data and, on the same seeds, every pairing of a
     changed army with the variant data; report each pairing's change of win rate with a
     paired 95% interval, the changed army's field win rate and rating, and the share of
     games whose outcome changed."""
     kw["options"] = pop_game_options(kw)
+    base_study = kw.pop("base_study")
     # every option checked, every army loaded, first
-    run_kind("manoeuvre", "whatif", kw, done_key="paired_games",
-              kinds=lambda spec: engine_kernels([x for p in spec.policies for x in p]))  # fmt: skip
+    run_kind("manoeuvre", "whatif", kw, done_key="paired_games", base_study=base_study,
+             kinds=lambda spec: engine_kernels([x for p in spec.policies for x in p]))  # fmt: skip

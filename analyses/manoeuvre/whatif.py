@@ -23,6 +23,7 @@ import pandas as pd
 from manoeuvre_sim.analyses.manoeuvre import tally as T
 from manoeuvre_sim.analyses.manoeuvre.balance_text import provenance, study_notes
 from manoeuvre_sim.studies.whatif import BASE, VARIANT
+from manoeuvre_sim.studies.whatif_base import base_line
 
 
 def write_pages(res, out_dir: Path, paper: str = "a4") -> list[Path]:
@@ -47,6 +48,8 @@ def summary_lines(res) -> list[str]:
         f"{m['data_hash']}"
     ]
     out += study_notes(m, res.interrupted, covered="paired games")
+    if m.get("base_study"):  # its base games read from a balance study, not played again
+        out.append(base_line(m["base_study"]))
     out.append("changes:")
     out += [f"  {c}" for c in res.spec.changes]
     if res.identical:

@@ -182,6 +182,7 @@ VOLATILE = frozenset(
         "interrupted", "games_per_pairing", "games_per_pairing_reached", "precision",
         "max_games", "precision_reached", "paired_games", "identical_variant", "backend",
         "first_player_elo", "first_game", "games_planned", "incomplete_armies",
+        "base_study",
     }
 )  # fmt: skip
 

@@ -160,6 +160,7 @@ def play_paired(
     variant_options=None,
     on_frame: Callable | None = None,
     progress: Callable[[int, int], None] | None = None,
+    base_games: Mapping[int, Any] | None = None,
     **play_kw,
 ) -> PairedPlay:
     """Play ``games`` games of every ``base`` pairing and, on the same seeds, of the
@@ -170,8 +171,11 @@ def play_paired(
     block right after its base block, so an interruption leaves whole pairs), else two: the
     base under ``options``, then the variants under ``variant_options``. The store's parts
     are named by the pairings' labels; ``on_frame(task, frame, stats, which)`` sees every
-    block; ``play_kw``: the rest of ``study.play``'s keywords (``threads``, ``store``,
-    ``manifest``, ``backend``, ``resume``)."""
+    block; ``base_games``: base index -> its games ``0 .. k - 1`` already had (read from
+    the study the what-if starts from, ``whatif_base.read_base``): handed on and written to
+    the store as the blocks they would have been played in, not played; ``play_kw``: the
+    rest of ``study.play``'s keywords (``threads``, ``store``, ``manifest``, ``backend``,
+    ``resume``)."""
     g = resolve(game)
     nb = len(base)
     touched = list(variant)
@@ -187,33 +191,43 @@ def play_paired(
         if on_frame is not None:
             on_frame(task, df, stats, which)
 
+    have = {i: len(f) for i, f in (base_games or {}).items()}
+    # per base pairing its tasks: the games it has (read), then those it plays; its
+    # variant's tasks are the same blocks, so Joint pairs them block by block
+    read = {i: blocks(i, 0, have.get(i, 0), block) for i in range(nb)}
+    plays = {i: blocks(i, have.get(i, 0), games, block) for i in range(nb)}
+
+    def twin(i: int, tasks: list[Task]) -> list[Task]:
+        return [Task(nb + touched.index(i), t.first_game, t.count) for t in tasks]
+
     same = variant_options is None or variant_options == options
     calls: list[tuple[object, list[Task]]] = []
     if same:
         per = []
         for i in range(nb):
-            tasks = blocks(i, 0, games, block)
+            tasks = plays[i]
             if i in variant:
-                k = nb + touched.index(i)
-                tasks = [x for t in tasks for x in (t, Task(k, t.first_game, t.count))]
+                tasks = twin(i, read[i]) + [x for t in tasks for x in (t, *twin(i, [t]))]
             per.append(tasks)
         calls.append((options, interleave(per)))
     else:
-        calls.append((options, interleave([blocks(i, 0, games, block) for i in range(nb)])))
-        calls.append((variant_options, interleave([blocks(nb + k, 0, games, block)
-                                                   for k in range(len(touched))])))  # fmt: skip
-    tick = Progress(progress, sum(t.count for _, ts in calls for t in ts))
-    outcome = None
-    for opts, tasks in calls:
+        calls.append((options, interleave([plays[i] for i in range(nb)])))
+        calls.append((variant_options, interleave([twin(i, read[i] + plays[i])
+                                                   for i in touched])))  # fmt: skip
+    tick = Progress(progress, sum(t.count for _, ts in calls for t in ts)
+                    + sum(have.values()))  # fmt: skip
+    from manoeuvre_sim.studies.whatif_base import hand_read
+
+    outcome = hand_read(base_games or {}, read, pairings, g, count, tick, play_kw)
+    for opts, tasks in calls if not outcome.interrupted else ():
         out = play(pairings, tasks, game=g, options=opts, on_frame=count, progress=tick,
                    **play_kw)  # fmt: skip
-        if outcome is None:
-            outcome = out
-        else:  # the two calls as one run
-            outcome = replace(out, games={**outcome.games, **out.games},
-                              tasks_done=outcome.tasks_done + out.tasks_done,
-                              tasks_resumed=outcome.tasks_resumed + out.tasks_resumed,
-                              seconds=outcome.seconds + out.seconds)  # fmt: skip
+        games_done = {k: outcome.games.get(k, 0) + out.games.get(k, 0)
+                      for k in {*outcome.games, *out.games}}  # fmt: skip
+        outcome = replace(out, games=games_done,  # the calls and the games read as one run
+                          tasks_done=outcome.tasks_done + out.tasks_done,
+                          tasks_resumed=outcome.tasks_resumed + out.tasks_resumed,
+                          seconds=outcome.seconds + out.seconds)  # fmt: skip
         if out.interrupted:
             break
     return PairedPlay(joint, outcome)
@@ -366,19 +380,26 @@ def run_spec(
     resume: bool = False,
     boot: int = 200,
     command: str | None = None,
+    base_study: str | Path | None = None,
 ) -> WhatIfResult:
     """Play the base study and, with the same seeds, every pairing of a touched side (all
     of them when the rule options change) with the variant; compare them pair by pair.
     ``out_dir``: the store (``games.parquet/``) and what the variant needs on disk (without
     it, a scratch directory for the run's length); ``boot``: the rating change's bootstrap
-    resamples; ``command``: the command line, recorded in the manifest."""
+    resamples; ``command``: the command line, recorded in the manifest; ``base_study``: a
+    balance study's directory whose games of the base are read, not played (those it lacks
+    are played; ``whatif_base.read_base``), the same records either way (the manifest's
+    ``base_study`` says how many games were read and played)."""
+    run = functools.partial(_run, spec, progress=progress, backend=backend, resume=resume,
+                            boot=boot, command=command, base_study=base_study)  # fmt: skip
     if out_dir is None:
         with tempfile.TemporaryDirectory(prefix="whatif-") as tmp:
-            return _run(spec, None, Path(tmp), progress, backend, resume, boot, command)
-    return _run(spec, Path(out_dir), Path(out_dir), progress, backend, resume, boot, command)
+            return run(None, Path(tmp))
+    return run(Path(out_dir), Path(out_dir))
 
 
-def _run(spec, out_dir, where, progress, backend, resume, boot, command) -> WhatIfResult:
+def _run(spec, out_dir, where, *, progress, backend, resume, boot, command,
+         base_study) -> WhatIfResult:  # fmt: skip
     import pandas as pd
 
     from manoeuvre_sim.studies.balance import make_store
@@ -393,12 +414,18 @@ def _run(spec, out_dir, where, progress, backend, resume, boot, command) -> What
     store = make_store(out_dir)
     base = spec.base_pairings()
     variant = spec.variant_pairings(base, v_options)
+    read = None
+    if base_study is not None:
+        from manoeuvre_sim.studies.whatif_base import read_base
+
+        read = read_base(spec, base_study, base, spec.games_per_pairing)
     kept: list = []
     played = play_paired(
         base, variant, game=g, games=spec.games_per_pairing, block=spec.block,
         options=spec.options, variant_options=v_options,
         on_frame=lambda task, df, cs, which: kept.append(df[list(KEEP)]), progress=progress,
-        threads=spec.threads, store=store, manifest=manifest, backend=backend, resume=resume,
+        base_games=read.frames if read is not None else None, threads=spec.threads,
+        store=store, manifest=manifest, backend=backend, resume=resume,
     )  # fmt: skip
     out, joint = played.outcome, played.joint
     games = (pd.concat(kept, ignore_index=True).sort_values(["pairing", "game"], kind="stable")
@@ -418,6 +445,12 @@ def _run(spec, out_dir, where, progress, backend, resume, boot, command) -> What
         "backend": out.backend,
         "finished": _dt.datetime.now().isoformat(timespec="seconds"),
     }  # fmt: skip
+    if read is not None:  # where its base games came from (read from a study, played)
+        from manoeuvre_sim.studies.whatif_base import base_record
+
+        done = [out.games.get(i, 0) for i in range(len(base) + len(variant))]
+        manifest["base_study"] = base_record(read, sum(done[: len(base)]) - read.games,
+                                             sum(done[len(base):]))  # fmt: skip
     if command is not None:
         manifest["command"] = command
     res = WhatIfResult(spec, {}, manifest, games, joint.counts, base, out.interrupted, store,

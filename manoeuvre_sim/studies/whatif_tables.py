@@ -243,6 +243,10 @@ def summary_lines(res) -> list[str]:
            f"rules {m['rules_version']}",
            "side's score (a win 1, a draw 1/2) in %, base -> variant, paired change "
            "[95 % interval]", ""]  # fmt: skip
+    if m.get("base_study"):  # its base games read from a balance study, not played again
+        from manoeuvre_sim.studies.whatif_base import base_line
+
+        out.insert(2, base_line(m["base_study"]))
     for r in res.whatif.itertuples(index=False):
         out.append(f"{r.army:>12} v {r.opponent:<12} {100 * r.base_win_rate:5.1f} -> "
                    f"{100 * r.variant_win_rate:5.1f}  {100 * r.delta:+5.1f} "

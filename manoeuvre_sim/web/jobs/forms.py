@@ -192,5 +192,12 @@ def more(p: Params) -> list[str]:
 
 def whatif_options(p: Params, root: Path) -> tuple[str, dict]:
     """A what-if form's job: ``(kind, options)`` (the game's ``whatif_job``); ``root``: the
-    studies folder, the only place a side's file may come from."""
-    return part(whatif_game(root, p), "whatif_job")(p, root)
+    studies folder, the only place a side's file may come from. A form started from a study
+    (``from``) reads that study's base games instead of playing them (``base_study``: the
+    study under ``root``, checked to be a finished study; ``jobs.kinds.build``)."""
+    kind, opts = part(whatif_game(root, p), "whatif_job")(p, root)
+    source = p.string("from")
+    if source:
+        _from_study(root, source)  # under the studies folder, a finished study, a form's game
+        opts["base_study"] = source
+    return kind, opts

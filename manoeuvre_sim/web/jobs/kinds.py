@@ -114,10 +114,13 @@ def _takes(command_spec) -> set[str]:
     return {n for n, p in params.items() if p.kind is not p.VAR_KEYWORD}
 
 
-def build(kind: str, opts: dict) -> Built:
+def build(kind: str, opts: dict, root=None) -> Built:
     """The job's study from its options, every option checked by the command's own builder
     (``command_spec``: a UsageError in the command line's words) before any game; an option
-    left empty takes the command's default, one the command does not take is refused."""
+    left empty takes the command's default, one the command does not take is refused. A
+    what-if's ``base_study`` (a study under the studies folder ``root``, as the form gave
+    it) is the balance study whose base games it reads instead of playing
+    (``studies.whatif_base``)."""
     kinds = job_kinds()
     if kind not in kinds:
         raise UsageError(f"job: unknown study {kind!r} (one of {', '.join(kinds)})")
@@ -129,6 +132,9 @@ def build(kind: str, opts: dict) -> Built:
         raise UsageError("--set: expected at least one edit (a changed field or a line)")
     takes = _takes(command_spec)
     given = {k: v for k, v in opts.items() if v is not None and v != ""}
+    base_study = given.pop("base_study", None)
+    if base_study is not None and not entry.edits:
+        raise UsageError(f"--base-study: not an option of {kind}")
     for name in given:
         if name not in takes:
             raise UsageError(f"--{name.replace('_', '-')}: not an option of {kind}")
@@ -166,7 +172,14 @@ def build(kind: str, opts: dict) -> Built:
     threads = spec.threads
     # a study that says its state in words (a fix: candidates tried, the best so far)
     status = "status" in inspect.signature(run_spec).parameters
-    return Built(partial(run_spec, spec), threads, game, games, cost, status)
+    run = partial(run_spec, spec)
+    if base_study is not None:
+        from manoeuvre_sim.web.safety import confine
+
+        if root is None:
+            raise UsageError("--base-study: a study of the workbench's studies folder only")
+        run = partial(run_spec, spec, base_study=confine(root, str(base_study), "--from"))
+    return Built(run, threads, game, games, cost, status)
 
 
 def rule_options(game: str, fields: dict):
@@ -245,5 +258,7 @@ def command_line(kind: str, opts: dict, out: str) -> str:
         words += ["--variant-" + name.replace("_", "-"), str(value)]
     for e in edits:
         words += ["--set", e]
+    if opts.get("base_study"):  # the study under the studies folder its base games are of
+        words += ["--base-study", str(opts["base_study"])]
     words += ["--out", out]
     return shlex.join(words)

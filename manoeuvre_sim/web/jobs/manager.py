@@ -138,7 +138,7 @@ class JobManager:
     def submit(self, kind: str, options: dict) -> Job:
         """Check the study (``jobs.kinds.build``: a UsageError in the command line's words),
         then write its state and queue it."""
-        built = build(kind, options)  # every option and the cost checked first
+        built = build(kind, options, self.root)  # every option and the cost checked first
         jid = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         rel = f"{JOBS_DIR}/{jid}-{kind.replace(' ', '-')}"
         job = Job(jid, kind, dict(options), rel, total=built.games,
@@ -271,7 +271,7 @@ class JobManager:
         from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
         from manoeuvre_sim.core.backend import make_backend
 
-        built = build(job.kind, job.options)
+        built = build(job.kind, job.options, self.root)
         out = self.root / job.dir
         with self.lock:
             job.state, job.started = "running", _now()
@@ -302,8 +302,12 @@ class JobManager:
             state = "cancelled" if job.id in self.cancelled else "interrupted"
             self._end(job, state, "stopped: the tables cover the games finished; resume "
                       "finishes the study")  # fmt: skip
-        else:
-            self._end(job, "done", job.message if job.resume else "")
+        else:  # a what-if says where its base games came from (read from a study, played)
+            from manoeuvre_sim.studies.whatif_base import base_line
+
+            said = base_line(res.manifest.get("base_study"))
+            self._end(job, "done", " ".join(x for x in (job.message if job.resume else "",
+                                                        said) if x))  # fmt: skip
 
     # ---- naming and deleting (the jobs pages' rename and delete) --------------------
     def rename(self, jid: str, name: str) -> Job | None:

@@ -99,10 +99,13 @@ def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
     terms = definitions(view.tables() if view else [], view.terms if view else (),
                         interrupted=info.status == SF.INTERRUPTED)  # fmt: skip
+    from manoeuvre_sim.studies.whatif_base import base_line
     from manoeuvre_sim.web.studies.views import whatif_page
 
+    read = base_line((info.manifest or {}).get("base_study"))  # a what-if's games' origin
     return page("study.html", title=f"Study {info.rel}", version=__version__, info=info,
                 heading=study_title(info), whatif=whatif_page(info.game, info.kind),
+                games_origin=read,
                 view=view, tables=SF.tables(info.path), q=urlencode,
                 summary=_summary(info.path), definitions=terms)  # fmt: skip
 
