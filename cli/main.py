@@ -66,6 +66,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "ui",
         "The browser workbench: odds, studies and replays in a local web page.",
     ),
+    "why": (
+        "manoeuvre_sim.cli.why",
+        "why",
+        "Why one army scores what it does against another: Shapley shares of the gap.",
+    ),
     "whatif": (
         "manoeuvre_sim.cli.whatif",
         "whatif",

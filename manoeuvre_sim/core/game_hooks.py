@@ -290,5 +290,8 @@ HOOKS: dict[str, Hook] = _hooks(
 )  # fmt: skip
 
 # hooks a game defines together or not at all
-TOGETHER = (("FIX_EDIT_KINDS", "fix_edits", "apply_side_edits"), ("WARMUP", "warmup_kernel"),
-            ("why_parts", "why_pairing"))
+TOGETHER = (
+    ("FIX_EDIT_KINDS", "fix_edits", "apply_side_edits"),
+    ("WARMUP", "warmup_kernel"),
+    ("why_parts", "why_pairing"),
+)

@@ -231,7 +231,7 @@ def play_samples(g, spec: WhySpec, *, store=None, manifest=None, backend=None,
             tasks = [Task(i, k * b.block, b.block) for i in range(len(pairings))]
             score = np.full(len(pairings), np.nan)
 
-            def keep(task: Task, df, stats=None) -> None:
+            def keep(task: Task, df, stats=None, score=score) -> None:
                 w = df["winner"].to_numpy()
                 mine = "a" if task.pairing % 2 == 0 else "b"  # X's seat in this seating
                 score[task.pairing] = (w == mine).sum() + 0.5 * (w == "draw").sum()
@@ -304,7 +304,8 @@ class WhyResult:
                 f"{m['efficiency_residual']:.1e})", "",
                 "contribution to X's score in points [95 % interval], largest first:"]  # fmt: skip
         table = self.contributions.reindex(
-            self.contributions["contribution"].abs().sort_values(ascending=False).index)
+            self.contributions["contribution"].abs().sort_values(ascending=False).index
+        )
         for r in table.itertuples(index=False):
             out.append(f"  {r.side:<16.16} {r.part:<34.34} {pts(r.contribution)} "
                        f"[{100 * r.lo:+.1f}, {100 * r.hi:+.1f}]")  # fmt: skip
@@ -347,13 +348,26 @@ def estimate(spec: WhySpec, got: Sampled) -> tuple[Any, Any, Any, dict]:
                 {"samples_done": 0})  # fmt: skip
     phi = np.vstack(got.phi)
     mean, se, lo, hi = t_interval(phi)
-    contributions = pd.DataFrame({
-        "part": [p.name for p in spec.parts], "side": [names[p.side] for p in spec.parts],
-        "kind": [p.kind for p in spec.parts], "contribution": mean, "se": se, "lo": lo, "hi": hi})
+    contributions = pd.DataFrame(
+        {
+            "part": [p.name for p in spec.parts],
+            "side": [names[p.side] for p in spec.parts],
+            "kind": [p.kind for p in spec.parts],
+            "contribution": mean,
+            "se": se,
+            "lo": lo,
+            "hi": hi,
+        }
+    )
     v_all, v_none = np.array(got.v_all), np.array(got.v_none)
     rows = []
-    for what, x in (("observed", v_all), ("all_off", v_none), ("gap", v_all - v_none),
-                    ("contributions_sum", phi.sum(axis=1)), ("mirror_offset", v_none - 0.5)):
+    for what, x in (
+        ("observed", v_all),
+        ("all_off", v_none),
+        ("gap", v_all - v_none),
+        ("contributions_sum", phi.sum(axis=1)),
+        ("mirror_offset", v_none - 0.5),
+    ):
         m, s, a, b = (float(v[0]) for v in t_interval(x[:, None]))
         rows.append({"quantity": what, "estimate": m, "se": s, "lo": a, "hi": b})
     totals = pd.DataFrame(rows)
@@ -366,10 +380,16 @@ def estimate(spec: WhySpec, got: Sampled) -> tuple[Any, Any, Any, dict]:
                             "side": [names[p.side] for p in spec.parts] * k,
                             "contribution": phi.ravel()})  # fmt: skip
     need = samples_for(float(np.nanmax(se)) if k > 1 else float("nan"), k, TARGET)
-    record = {"samples_done": k, "contributions_sum": float(mean.sum()),
-              "gap": float((v_all - v_none).mean()), "observed": float(v_all.mean()),
-              "all_off": float(v_none.mean()), "efficiency_residual": residual,
-              "samples_for_target": need, "games_for_target": need * spec.games_per_sample()}
+    record = {
+        "samples_done": k,
+        "contributions_sum": float(mean.sum()),
+        "gap": float((v_all - v_none).mean()),
+        "observed": float(v_all.mean()),
+        "all_off": float(v_none.mean()),
+        "efficiency_residual": residual,
+        "samples_for_target": need,
+        "games_for_target": need * spec.games_per_sample(),
+    }
     return contributions, totals, samples, record
 
 
@@ -391,15 +411,21 @@ def run_spec(g, spec: WhySpec, *, out_dir=None, backend=None, resume: bool = Fal
 
     t0 = time.perf_counter()
     manifest = B.base_manifest(spec.balance, KIND, B.describe_sides) | {
-        "why": spec.record(), "reference_hash": reference_hash(g, spec)}
+        "why": spec.record(),
+        "reference_hash": reference_hash(g, spec),
+    }
     store = B.make_store(out_dir)
     got = play_samples(g, spec, store=store, manifest=manifest, backend=backend,
                        resume=resume, progress=progress)  # fmt: skip
     contributions, totals, samples, record = estimate(spec, got)
     manifest |= record | {
-        "samples": spec.samples, "games": got.games, "tasks_resumed": got.resumed,
-        "interrupted": got.interrupted, "seconds": round(time.perf_counter() - t0, 3),
-        "finished": _dt.datetime.now().isoformat(timespec="seconds")}
+        "samples": spec.samples,
+        "games": got.games,
+        "tasks_resumed": got.resumed,
+        "interrupted": got.interrupted,
+        "seconds": round(time.perf_counter() - t0, 3),
+        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
+    }
     if command is not None:
         manifest["command"] = command
     return WhyResult(spec, contributions, totals, samples, manifest, got.interrupted)
