@@ -71,7 +71,8 @@ def why(**kw) -> None:
     armies = kw.pop("armies")
     names = [a.strip() for a in armies.split(",") if a.strip()]
     with army_option({"--armies": armies}):
-        sides = [load_side(n, relax=relax) for n in names]
+        # by name (the manifest's sources), as loaded only when --relax lifts the deck rules
+        sides = [load_side(n, relax=True) for n in names] if relax else names
         spec = W.command_spec("manoeuvre", sides, options=options, **kw)  # every check first
     resume = be.pop("resume", False)
     out_dir = prepare_out_dir(out, force=force, resume=resume)

@@ -12,6 +12,7 @@ Side X's parts are dark, side Y's light (hatched): a greyscale printer tells the
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -135,7 +136,7 @@ def write_pages(result, out_dir, paper: str = "a4") -> list[Path]:
             "neutral reference adds, averaged over the orders",
             "in which the parts are switched on (Shapley value); the whisker is its 95 % "
             f"interval. The parts add up to the gap, {100 * gap:+.1f} points, exactly.",
-            f"Neutral reference: {m['why']['reference']}."])  # fmt: skip
+            *textwrap.wrap(f"Neutral reference: {m['why']['reference']}.", 125)])  # fmt: skip
         w, h = f.get_size_inches()
         ax = page_rect(f, MARGIN_L + 2.4, 0.9, w - MARGIN_L - 2.4 - 1.0, h - top - 1.9)
         waterfall(result.contributions, result.totals, ax, names)

@@ -289,7 +289,9 @@ class WhyResult:
                f"reference {m['reference_hash']}",
                f"{m['samples_done']} samples ({s.method}: {s.coalitions_per_sample()} "
                f"coalitions x 2 seatings x {s.block} games each), {m['games']:,} games in "
-               f"{m['seconds']:.1f} s" + (" (interrupted)" if self.interrupted else ""),
+               f"{m['seconds']:.1f} s"
+               + (f" ({m['tasks_resumed']:,} blocks read back)" if m.get("tasks_resumed") else "")
+               + (" (interrupted)" if self.interrupted else ""),
                f"neutral reference: {s.reference}", ""]  # fmt: skip
         if len(self.contributions) == 0:
             return [*out, "no sample finished: nothing to share out"]
