@@ -251,6 +251,23 @@ HOOKS: dict[str, Hook] = _hooks(
          "the game's own files of a fix's fixed sides, written before its tables, each "
          "named in the manifest's fixed_sides (Manoeuvre: each edited army's data, what a "
          "replay of a fixed game loads; default: none)", _writes_nothing, _function),
+    # --- the why study (studies/why.py): the parts of a side and their neutral reference
+    Hook("why_parts", "why_parts(side) -> list[tuple[str, str]]",
+         "the parts of a side the why study shares a gap among, as (name, kind): names a "
+         "designer recognises, unique within the side (Manoeuvre: each unit with its cards, "
+         "each leader, the HQ cards by type, the tie-break place); a side the game cannot "
+         "cut raises a UsageError; with why_pairing", None, _function),
+    Hook("why_pairing",
+         "why_pairing(pairing: Pairing, off_a: frozenset[str], off_b: frozenset[str]) -> "
+         "Pairing",
+         "the pairing with side a's parts off_a and side b's off_b switched off, each "
+         "replaced by the game's neutral reference of its kind, the same for both sides (every "
+         "part of both off: both sides play as the same side, so the pairing is even); new "
+         "sides and the game's patches, the seed and label kept", None, _function),
+    Hook("WHY_REFERENCE", "WHY_REFERENCE: str",
+         "the neutral reference of a switched-off part, in words (the why study's summary "
+         "and manifest)", "each part's neutral reference (the game's why_pairing)",
+         _is(str, "a str")),
     # --- the machinery: warm-up, numba cache, traces
     Hook("WARMUP", "WARMUP: dict[str, float]",
          "the warm-up kinds of core.warmup: kind -> about how many seconds it compiles "
@@ -298,4 +315,8 @@ HOOKS: dict[str, Hook] = _hooks(
 )  # fmt: skip
 
 # hooks a game defines together or not at all
-TOGETHER = (("FIX_EDIT_KINDS", "fix_edits", "apply_side_edits"), ("WARMUP", "warmup_kernel"))
+TOGETHER = (
+    ("FIX_EDIT_KINDS", "fix_edits", "apply_side_edits"),
+    ("WARMUP", "warmup_kernel"),
+    ("why_parts", "why_pairing"),
+)

@@ -34,6 +34,9 @@ from manoeuvre_sim.manoeuvre.model import Army
 from manoeuvre_sim.manoeuvre.results import VICTORY
 from manoeuvre_sim.manoeuvre.rule_options import RuleOptions
 
+# the why study's hooks (studies/why.py): an army's parts and their neutral reference
+from manoeuvre_sim.manoeuvre.why_parts import WHY_REFERENCE, why_pairing, why_parts
+
 KEY = "manoeuvre"
 TITLE = "Manoeuvre (GMT Games)"
 POLICIES = tuple(POLICY_NAMES)
@@ -63,7 +66,8 @@ __all__ = [
     "prepare", "play_block", "read_stats", "RuleOptions", "army_hash", "study_data_hash",
     "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
-    "fix_write", "rebuild_trace", "REPLAY_WARMUP",
+    "fix_write", "rebuild_trace", "REPLAY_WARMUP", "WHY_REFERENCE", "why_pairing",
+    "why_parts",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a

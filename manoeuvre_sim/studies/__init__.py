@@ -9,6 +9,8 @@ a game by its key from the registry and never imports a game (an import-linter c
 - :mod:`.simulate`: games of one pairing into a store.
 - :mod:`.fix`: the balance fixer (the least-cost errata that brings every pairing into a
   target band).
+- :mod:`.why`: a pairing's gap from 50 % shared out among the two sides' parts (Shapley
+  values on paired seeds; the game's ``why_parts``, ``why_pairing``).
 
 Each plays through the study layer (``core/study.py``: tasks, the store, ``--resume``, the
 local and Dask backends). What differs between games is asked of the game's adapter
@@ -44,6 +46,7 @@ SHARED_KINDS: dict[str, str] = {
     "tournament": "manoeuvre_sim.studies.tournament",
     "simulate": "manoeuvre_sim.studies.simulate",
     "fix": "manoeuvre_sim.studies.fix",
+    "why": "manoeuvre_sim.studies.why",
 }
 
 

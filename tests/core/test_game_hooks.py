@@ -237,7 +237,8 @@ def coin(monkeypatch):
 
 
 def test_every_shared_kind_is_a_study_module(coin):
-    assert set(studies.SHARED_KINDS) == {"balance", "whatif", "tournament", "simulate", "fix"}
+    assert set(studies.SHARED_KINDS) == {"balance", "whatif", "tournament", "simulate", "fix",
+                                         "why"}  # fmt: skip
     for kind, path in studies.SHARED_KINDS.items():
         assert path == f"manoeuvre_sim.studies.{kind}"
         assert studies.find(coin, kind).__name__ == path
@@ -249,7 +250,7 @@ def test_a_kind_the_game_does_not_have_is_one_line(coin):
         studies.find(coin, "ladder")
     msg = _one_line(e)
     assert msg == ("study kind 'ladder': the game 'coin' has balance, whatif, tournament, "
-                   "simulate, fix"), msg  # fmt: skip
+                   "simulate, fix, why"), msg  # fmt: skip
 
 
 def test_a_games_own_kind_is_found_through_its_adapter(coin, monkeypatch):

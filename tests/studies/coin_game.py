@@ -43,20 +43,34 @@ class Options:
 @dataclass(frozen=True)
 class Coin:
     name: str
-    heads: int = 50  # percent
+    heads: int = 50  # percent, the parts' offsets included
+    # the why study's toy parts: (name, offset in percent points), heads = base + offsets
+    parts: tuple[tuple[str, int], ...] = ()
 
 
 def load_side(spec: str, relax: bool = False) -> Coin:
-    """``NAME`` or ``NAME:PERCENT``."""
-    name, _, pct = spec.partition(":")
-    coin = Coin(name, int(pct) if pct else 50)
+    """``NAME``, ``NAME:PERCENT`` or ``NAME:PERCENT/PART=OFFSET/...`` (heads: the percent
+    plus the parts' offsets)."""
+    head, *items = spec.split("/")
+    name, _, pct = head.partition(":")
+    parts = []
+    for item in items:
+        part, _, off = item.partition("=")
+        try:
+            parts.append((part.strip(), int(off)))
+        except ValueError:
+            raise UsageError(f"coin {spec}: part {item!r}: expected PART=OFFSET") from None
+    coin = Coin(name, (int(pct) if pct else 50) + sum(o for _, o in parts), tuple(parts))
     if not 0 <= coin.heads <= 100:
         raise UsageError(f"coin {spec}: heads are 0..100 percent")
     return coin
 
 
 def side_hash(side: Coin) -> str:
-    return hashlib.sha256(json.dumps(asdict(side)).encode()).hexdigest()[:16]
+    d = asdict(side)
+    if not side.parts:  # a coin without parts hashes as before they existed
+        del d["parts"]
+    return hashlib.sha256(json.dumps(d).encode()).hexdigest()[:16]
 
 
 def data_hash(sides, options: Options) -> str:
@@ -150,3 +164,30 @@ def apply_side_edits(side: Coin, edits, *, relax: bool = False) -> tuple[Coin, l
         lines.append(f"{side.name} / heads: {side.heads} -> {new.heads}")
         side = new
     return side, lines
+
+
+# ---- the why study's hooks (studies/why.py): a toy part set, the base and each offset
+
+WHY_REFERENCE = "the base: 50 percent; an offset: 0"
+
+
+def why_parts(side: Coin) -> list[tuple[str, str]]:
+    """The coin's base (its percent before the offsets) and each of its offsets."""
+    return [("base", "base")] + [(p, "offset") for p, _ in side.parts]
+
+
+def _off(side: Coin, off) -> Coin:
+    names = [n for n, _ in why_parts(side)]
+    if unknown := sorted(set(off) - set(names)):
+        raise UsageError(f"why: coin {side.name!r} has no part {unknown[0]!r}")
+    base = 50 if "base" in off else side.heads - sum(o for _, o in side.parts)
+    parts = tuple((p, 0 if p in off else o) for p, o in side.parts)
+    return Coin(side.name, base + sum(o for _, o in parts), parts)
+
+
+def why_pairing(pairing, off_a, off_b):
+    """The pairing with the parts switched off: a base at 50, an offset at 0."""
+    from dataclasses import replace
+
+    return replace(pairing, army_a=_off(pairing.army_a, off_a),
+                   army_b=_off(pairing.army_b, off_b))  # fmt: skip

@@ -1,0 +1,103 @@
+"""``manoeuvre-sim why``: why one army scores what it does against another: the gap from 50 %
+shared out among the two armies' units, leaders, HQ cards and tie-break places by their
+Shapley values on paired seeds (``studies/why.py``; docs/why.md)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from manoeuvre_sim.cli.common import (
+    backend_options,
+    invoked_command,
+    paper_option,
+    pop_backend,
+    progress_bar,
+)
+from manoeuvre_sim.cli.manoeuvre_options import (
+    DEFAULT_POLICY,
+    POLICY_HELP,
+    army_option,
+    engine_kernels,
+    pop_game_options,
+    rule_options,
+)
+
+
+@click.command(
+    short_help="Why one army scores what it does against another: Shapley shares of the gap."
+)
+@click.option("--armies", required=True, metavar="X,Y",
+              help="The two armies of the pairing (names or .toml files); the contributions "
+              "are to X's score.")  # fmt: skip
+@click.option("--policy", default=DEFAULT_POLICY, show_default=True,
+              help=f"Both seats' player: {POLICY_HELP}")  # fmt: skip
+@click.option("--samples", type=int, default=40, show_default=True,
+              help="Independent samples (each a random order of the parts and its reverse, "
+              "or every coalition with --method exact); the intervals are over them.")  # fmt: skip
+@click.option("--block", type=int, default=100, show_default=True,
+              help="Games of each coalition in each seating, per sample.")  # fmt: skip
+@click.option("--method", type=click.Choice(["auto", "exact", "permutation"]), default="auto",
+              show_default=True, help="Shapley values: exact (every coalition) or by "
+              "permutation sampling; auto: exact with at most 10 parts.")  # fmt: skip
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
+@click.option("--out", type=click.Path(file_okay=False), default="reports/why",
+              show_default=True, help="Directory for contributions.csv, totals.csv, "
+              "samples.csv, waterfall.png, why.pdf, summary.txt, manifest.json and the "
+              "games.")  # fmt: skip
+@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@paper_option
+@backend_options
+@rule_options
+def why(**kw) -> None:
+    """Share the gap between X's score against Y and 50 % out among the parts of both armies:
+    each unit with its cards, each leader, the HQ cards by type, the tie-break place. A
+    part switched off is its neutral reference (the median infantry unit of the base
+    armies; a blank card; no tie-break place), the same for both armies, so with every part
+    off the pairing is even; each part's Shapley value, with its 95 % interval, is played
+    on the same seeds as the pairing, and the values add up to the measured gap."""
+    from manoeuvre_sim.analyses.common import why_chart
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
+    from manoeuvre_sim.core.backend import make_backend
+    from manoeuvre_sim.core.games import get_game
+    from manoeuvre_sim.manoeuvre.adapter import load_side
+    from manoeuvre_sim.studies import why as W
+
+    out, quiet, force, paper = kw.pop("out"), kw.pop("quiet"), kw.pop("force"), kw.pop("paper")
+    be = pop_backend(kw)
+    relax = kw.pop("relax")
+    options = pop_game_options(kw)
+    armies = kw.pop("armies")
+    names = [a.strip() for a in armies.split(",") if a.strip()]
+    with army_option({"--armies": armies}):
+        # by name (the manifest's sources), as loaded only when --relax lifts the deck rules
+        sides = [load_side(n, relax=True) for n in names] if relax else names
+        spec = W.command_spec("manoeuvre", sides, options=options, **kw)  # every check first
+    resume = be.pop("resume", False)
+    out_dir = prepare_out_dir(out, force=force, resume=resume)
+    if not quiet:
+        click.echo(f"why: {spec.n} parts, {spec.method}; {spec.samples} samples of "
+                   f"{spec.games_per_sample():,} games", err=True)  # fmt: skip
+    bar, tick = progress_bar(quiet, "game", engine_kernels([kw["policy"]]))
+    try:
+        with make_backend(threads=spec.balance.threads, **be) as engine:
+            res = W.run_spec(get_game("manoeuvre"), spec, out_dir=out_dir, backend=engine,
+                             resume=resume, progress=tick, command=invoked_command())  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    if res.manifest["tasks_resumed"]:
+        click.echo(f"resumed: {res.manifest['tasks_resumed']:,} blocks read back from "
+                   f"{out_dir}", err=True)  # fmt: skip
+    if res.interrupted:
+        click.echo(f"interrupted after {res.manifest['samples_done']} samples; the games are "
+                   f"kept in {out_dir}: run again with --resume to go on", err=True)  # fmt: skip
+        sys.exit(130)
+    written = res.write(out_dir) + why_chart.write_pages(res, out_dir, paper)
+    click.echo("\n".join(res.summary()))
+    m = res.manifest
+    click.echo(f"\n{m['games']:,} games in {m['seconds']:.1f} s; wrote "
+               f"{', '.join(p.name for p in written)} in {out_dir}", err=True)  # fmt: skip
