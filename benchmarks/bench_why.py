@@ -1,4 +1,4 @@
-"""The why study of France against the United States: each part's contribution, its interval, the sum against the gap, the games and time.
+"""The why study of France v the United States: each part's share with its interval, their sum, games and time.
 
     python -m benchmarks why [--quick] [--armies France,"United States"] [--samples 80] [--block 20]
 

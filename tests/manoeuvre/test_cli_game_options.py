@@ -27,6 +27,7 @@ SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.
 # must be put in one of them, so no game-playing command can miss a game option
 PLAYS_GAMES = {
     "simulate", "tournament", "replay", "balance", "cards", "whatif", "tune", "report", "fix",
+    "why",
 }  # fmt: skip
 PLAYS_NONE = {
     "armies": "lists and checks army files",

@@ -49,8 +49,8 @@ class Coin:
 
 
 def load_side(spec: str, relax: bool = False) -> Coin:
-    """``NAME``, ``NAME:PERCENT`` or ``NAME:PERCENT/PART=OFFSET/...`` (heads: the percent
-    plus the parts' offsets)."""
+    """``NAME`` or ``NAME:PERCENT``, then optionally its parts ``/PART=OFFSET/...`` (heads:
+    the percent plus the parts' offsets)."""
     head, *items = spec.split("/")
     name, _, pct = head.partition(":")
     parts = []
