@@ -61,6 +61,7 @@ from manoeuvre_sim.studies.whatif_spec import (
     DEFAULT_GAMES,
     VARIANT,
     WhatIfSpec,
+    balance_spec,
     spec_of,
 )
 from manoeuvre_sim.studies.whatif_tables import outcome_row, side_tables, summary_lines
@@ -268,15 +269,9 @@ def base_manifest(g, spec: WhatIfSpec, variant_options, where: Path | None = Non
     own = hook(g, "whatif_manifest")
     if own is not None:
         return own(spec, variant_options, where)
-    from manoeuvre_sim.core.study import PolicySpec
     from manoeuvre_sim.studies import balance as B
 
-    (pa, pb), *more = spec.policies
-    if more:
-        raise UsageError("whatif: expected one pair of players")
-    bs = B.BalanceSpec(g, spec.sides, (PolicySpec(pa, pb),), spec.games_per_pairing,
-                       spec.seed, spec.options, block=spec.block, threads=spec.threads,
-                       sources=spec.sources)  # fmt: skip
+    bs = balance_spec(g, spec)
     changed = [spec.variant_of[n] for n in spec.touched]
     return B.base_manifest(bs, "whatif", B.describe_sides) | {
         "changes": list(spec.changes),

@@ -67,15 +67,9 @@ def balance_identity(spec) -> dict:
     ``whatif.WhatIfSpec``): ``balance.base_manifest`` of its sides, players, seed and
     options, without :data:`NOT_DECIDING`."""
     from manoeuvre_sim.studies import balance as B
+    from manoeuvre_sim.studies.whatif_spec import balance_spec
 
-    g = get_game(spec.game)
-    (pa, pb), *more = spec.policies
-    if more:
-        raise UsageError("whatif: expected one pair of players")
-    bs = B.BalanceSpec(g, spec.sides, (PolicySpec(pa, pb),), spec.games_per_pairing,
-                       spec.seed, spec.options, block=spec.block, threads=spec.threads,
-                       sources=spec.sources)  # fmt: skip
-    return _deciding(B.base_manifest(bs))
+    return _deciding(B.base_manifest(balance_spec(get_game(spec.game), spec)))
 
 
 def _pairing_key(p: Pairing) -> tuple:

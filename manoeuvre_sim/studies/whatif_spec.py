@@ -200,3 +200,18 @@ def _apply_edits(g, by_name: dict, edits: Sequence[str], relax: bool,
         changes.extend(lines)
         edited.add(name)
     return edited
+
+
+def balance_spec(g, spec: WhatIfSpec):
+    """The balance study a what-if's base is (``studies.balance.BalanceSpec``: its sides, its
+    one pair of players, games, seed, options), for its manifest and for reading a study's
+    games as its base (``whatif_base``); a UsageError for several pairs of players."""
+    from manoeuvre_sim.core.study import PolicySpec
+    from manoeuvre_sim.studies import balance as B
+
+    (pa, pb), *more = spec.policies
+    if more:
+        raise UsageError("whatif: expected one pair of players")
+    return B.BalanceSpec(g, spec.sides, (PolicySpec(pa, pb),), spec.games_per_pairing,
+                         spec.seed, spec.options, block=spec.block, threads=spec.threads,
+                         sources=spec.sources)  # fmt: skip
