@@ -59,10 +59,6 @@ def why(**kw) -> None:
     armies; a blank card; no tie-break place), the same for both armies, so with every part
     off the pairing is even; each part's Shapley value, with its 95 % interval, is played
     on the same seeds as the pairing, and the values add up to the measured gap."""
-    from manoeuvre_sim.analyses.common import why_chart
-    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
-    from manoeuvre_sim.core.backend import make_backend
-    from manoeuvre_sim.core.games import get_game
     from manoeuvre_sim.manoeuvre.adapter import load_side
     from manoeuvre_sim.studies import why as W
 
@@ -76,15 +72,38 @@ def why(**kw) -> None:
         # by name (the manifest's sources), as loaded only when --relax lifts the deck rules
         sides = [load_side(n, relax=True) for n in names] if relax else names
         spec = W.command_spec("manoeuvre", sides, options=options, **kw)  # every check first
+    play_and_write(
+        "manoeuvre",
+        spec,
+        be,
+        out=out,
+        quiet=quiet,
+        force=force,
+        paper=paper,
+        kinds=engine_kernels([kw["policy"]]),
+    )
+
+
+def play_and_write(game: str, spec, be: dict, *, out, quiet: bool, force: bool, paper: str,
+                   kinds) -> None:  # fmt: skip
+    """Play the why study ``spec`` of ``game`` (every option checked before) with the backend
+    ``be`` (``pop_backend``'s), write its tables and pages in ``out`` and print its summary:
+    the body of ``why`` and of ``hex why``; ``kinds``: the kernels, for the progress bar."""
+    from manoeuvre_sim.analyses.common import why_chart
+    from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
+    from manoeuvre_sim.core.backend import make_backend
+    from manoeuvre_sim.core.games import get_game
+    from manoeuvre_sim.studies import why as W
+
     resume = be.pop("resume", False)
     out_dir = prepare_out_dir(out, force=force, resume=resume)
     if not quiet:
         click.echo(f"why: {spec.n} parts, {spec.method}; {spec.samples} samples of "
                    f"{spec.games_per_sample():,} games", err=True)  # fmt: skip
-    bar, tick = progress_bar(quiet, "game", engine_kernels([kw["policy"]]))
+    bar, tick = progress_bar(quiet, "game", kinds)
     try:
         with make_backend(threads=spec.balance.threads, **be) as engine:
-            res = W.run_spec(get_game("manoeuvre"), spec, out_dir=out_dir, backend=engine,
+            res = W.run_spec(get_game(game), spec, out_dir=out_dir, backend=engine,
                              resume=resume, progress=tick, command=invoked_command())  # fmt: skip
     finally:
         if bar is not None:

@@ -16,6 +16,7 @@ Nothing here imports numba at module import: the engine loads when a block is pl
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass
@@ -64,6 +65,10 @@ class Side:
     name: str
     scenario: str | None = None
     quality: str | None = None
+    # the why study's sides (hexgame/why_parts.py): the border this side's pairing plays, as
+    # ``blue_rows`` (a coalition's line between the two sides' territories); None: the
+    # options' border
+    border: tuple[int, ...] | None = None
 
 
 def seat_seed(seed: int, blue: str, red: str) -> int:
@@ -80,10 +85,11 @@ def load_side(spec: str, relax: bool = False) -> Side:
 
 
 def side_hash(side: Side) -> str:
-    if side.scenario is None and side.quality is None:
+    if side.scenario is None and side.quality is None and side.border is None:
         return hashlib.sha256(side.name.encode()).hexdigest()[:16]
     own = json.loads(side.scenario)["sides"][side.name] if side.scenario else None
-    doc = json.dumps([side.name, own, side.quality], sort_keys=True)
+    doc = json.dumps([side.name, own, side.quality] + ([list(side.border)] if side.border
+                     else []), sort_keys=True)  # fmt: skip
     return hashlib.sha256(doc.encode()).hexdigest()[:16]
 
 
@@ -114,29 +120,43 @@ def prepare(pairings, options: Options) -> dict:
     out = {"packed": pack(sc, options.border), "opt": options.array(), "options": options,
            "scenario": (sc.name, sc.sha256)}  # fmt: skip
     own = {(p.army_a, p.army_b) for p in pairings if p.army_a.scenario or p.army_a.quality
-           or p.army_b.scenario or p.army_b.quality}  # fmt: skip
-    if own:  # the fixer's sides: each pairing's units and quality its sides' own
-        out["sides"] = {ab: _own_sides(sc, options, *ab) for ab in own}
+           or p.army_b.scenario or p.army_b.quality or p.army_a.border}  # fmt: skip
+    if own:  # the fixer's and the why study's sides: each pairing's units and quality its own
+        out["sides"] = {ab: _own_sides(sc.sha256, options, *ab) for ab in own}
     return out
 
 
-def _own_sides(sc, options: Options, blue: Side, red: Side) -> tuple:
+@functools.lru_cache(maxsize=1024)
+def _own_sides(sha256: str, options: Options, blue: Side, red: Side) -> tuple:
     """The packed scenario and options of blue's and red's own units and quality (a side
-    without them: the options'): the map and borders stay the options' scenario's."""
+    without them: the options'): the map stays the options' scenario's (of hash ``sha256``,
+    the cache's key), and so do the borders but for the why study's sides, whose pairing
+    plays its sides' ``border`` (the scenario's border of those rows if it has one, else a
+    border named ``why``). Cached: the why study asks for the same coalitions sample after
+    sample, and a scenario's validation costs a tenth of a second."""
     from dataclasses import replace
 
     from manoeuvre_sim.core.data import validate
     from manoeuvre_sim.hexgame.scenario import Scenario, pack
 
+    sc = _scenario(options)
     raw = json.loads(sc.canonical())
     for s in (blue, red):
         if s.scenario is not None:
             theirs = json.loads(s.scenario)
             raw["sides"][s.name] = json.loads(
                 Scenario.model_validate(theirs).canonical())["sides"][s.name]  # fmt: skip
+    border = options.border
+    if blue.border is not None or red.border is not None:
+        if blue.border != red.border:
+            raise ValueError(f"the why study's sides play one border, got {blue.border} and "
+                             f"{red.border}")  # fmt: skip
+        rows = list(blue.border)
+        border = next((k for k, b in raw["borders"].items() if b["blue_rows"] == rows), "why")
+        raw["borders"].setdefault(border, {"note": "the why study's coalition", "blue_rows": rows})
     own = validate(Scenario, raw, "the fixer's sides")
-    opts = replace(options, **{f"quality_{s.name}": s.quality for s in (blue, red)
-                               if s.quality is not None})  # fmt: skip
+    opts = replace(options, border=border, **{f"quality_{s.name}": s.quality
+                                              for s in (blue, red) if s.quality is not None})  # fmt: skip
     return pack(own, opts.border), opts.array(), opts
 
 
@@ -504,3 +524,22 @@ def fix_pairings(spec):
 
 
 __all__ += ["FIX_EDIT_KINDS", "apply_side_edits", "fix_edits", "fix_pairings", "scenario_sides"]
+
+
+# ---------------------------------------------------------------- the why study's hooks
+# (studies/why.py, issue 42): a side's unit types, army quality and territory, each switched
+# off to the built-in scenario's units, front, the half line (hexgame/why_parts.py)
+from manoeuvre_sim.hexgame import why_parts as _why  # noqa: E402
+
+WHY_REFERENCE = _why.WHY_REFERENCE
+why_parts = _why.why_parts
+why_pairing = _why.why_pairing
+
+
+def why_sides(options: Options, edits: Sequence[str] = ()) -> tuple[Side, Side]:
+    """The why study's two sides of ``options`` (its scenario, border and army quality)
+    after the ``--set`` ``edits`` of either side (``why_parts.why_sides``)."""
+    return _why.why_sides(scenario_sides(options), options, edits)
+
+
+__all__ += ["WHY_REFERENCE", "why_pairing", "why_parts", "why_sides"]

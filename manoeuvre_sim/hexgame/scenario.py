@@ -211,7 +211,7 @@ def hex_table(sc: Scenario, border: str) -> np.ndarray:
         out[h, H_CAPITAL_OK] = (
             not near_border and h not in edge and all(dist[h, c] >= 2 for c in corners)
         )
-        out[h, H_BORDER_DIST] = min(int(dist[h, k]) for k in range(g.n) if side[k] != side[h])
+        out[h, H_BORDER_DIST] = int(dist[h][side != side[h]].min())
     return out
 
 

@@ -231,6 +231,8 @@ def test_bad_input_is_one_line(kw, expected):
     assert expected in str(e.value) and "\n" not in str(e.value)
 
 
-def test_a_game_without_parts_is_told_so():
+def test_a_game_without_parts_is_told_so(monkeypatch):
+    for name in ("why_parts", "why_pairing"):
+        monkeypatch.delattr(coin_game, name)
     with pytest.raises(UsageError, match="has no parts to share a gap among"):
-        W.command_spec("hex", ["a", "b"])
+        W.command_spec(coin_game, [X, Y])
