@@ -1,20 +1,33 @@
-"""The why study of France v the United States: each part's share with its interval, their sum, games and time.
+"""The why study of France v the United States and of a Maneuver variant: shares, intervals, games, time.
 
-    python -m benchmarks why [--quick] [--armies France,"United States"] [--samples 80] [--block 20]
+    python -m benchmarks why [--quick] [--pairings manoeuvre,hex] [--samples 80] [--block 20]
+        [--hex-samples 40] [--hex-block 100]
 
-Issue 42: the gap of one pairing from 50 % shared out among both armies' parts by their
-Shapley values (``manoeuvre_sim/studies/why.py``, docs/why.md), under the default player.
-Writes every part's contribution with its 95 % interval, the observed rate, the mirror
-(every part off), the gap against the contributions' sum, the widest interval, what
-+/-1.5 points would cost, and the games, seconds and games per second of the run (the
-machine's load beside them: the cores are shared).
+Issue 42: the gap of one pairing from 50 % shared out among both sides' parts by their
+Shapley values (``manoeuvre_sim/studies/why.py``, docs/why.md), under each game's default
+player: France against the United States (Manoeuvre), and Maneuver's large_blue border
+with ``hex fix``'s errata of blue (``blue/Infantry/count=5``, ``blue/Artillery/count=1``:
+RESULTS-hex-fix.md), blue against red. Writes every part's contribution with its 95 %
+interval, the observed rate, the mirror (every part off), the gap against the
+contributions' sum, the widest interval, what +/-1.5 points would cost, and the games,
+seconds and games per second of each run (the machine's load beside them).
+
+``--pairings`` names the pairings played; a pairing not named keeps its section of the
+results file as it was written (its own date, commit and load): the Manoeuvre pairing takes
+about 11 minutes on the shared machine, and need not be replayed to add the other.
 """
 
 from __future__ import annotations
 
+import re
 import time
 
-from benchmarks.common import Parser, Run
+from benchmarks.common import Parser, Run, git_commit, load, results_path
+
+HEX_BORDER = "large_blue"
+HEX_EDITS = ("blue/Infantry/count=5", "blue/Artillery/count=1")
+TITLES = {"manoeuvre": "Manoeuvre: France against United States",
+          "hex": f"Maneuver: blue against red, border {HEX_BORDER}, " + ", ".join(HEX_EDITS)}  # fmt: skip
 
 
 def report(res, seconds: float) -> list[str]:
@@ -65,24 +78,90 @@ def report(res, seconds: float) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = Parser(__file__, __doc__)
-    ap.add_argument("--armies", default="France,United States")
-    ap.size("--samples", 80, 2, "independent samples (antithetic pairs of orders)")
-    ap.size("--block", 20, 2, "games of a coalition in each seating, per sample")
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    from manoeuvre_sim.core.warmup import compile_kernels
+def sections(text: str) -> dict[str, list[str]]:
+    """The sections of a results file by pairing (``## `` titles of :data:`TITLES`); a file
+    written before the sections (the Manoeuvre pairing alone) is that pairing's section,
+    its header's date, commit and load its provenance."""
+    lines = text.splitlines()
+    out: dict[str, list[str]] = {}
+    if not any(ln.startswith("## ") for ln in lines):
+        body = lines[lines.index("", 2) + 1 :] if "" in lines[2:] else []
+        made = next((ln for ln in lines if ln.startswith("- written by")), "")
+        when = re.search(r"on (\S+ \S+ UTC) at commit (\w+)", made)
+        was = next((ln[2:] for ln in lines if ln.startswith("- load:")), "")
+        prov = (
+            f"- played on {when[1]} at commit {when[2]}; {was}"
+            if when
+            else "- (provenance unknown)"
+        )
+        return {"manoeuvre": [prov, "", *body]} if body else {}
+    key = None
+    for ln in lines:
+        if ln.startswith("## "):
+            key = next((k for k, t in TITLES.items() if ln[3:].strip() == t), None)
+            out[key] = []
+        elif key is not None:
+            out[key].append(ln)
+    return {k: v for k, v in out.items() if k is not None}
+
+
+def play(game: str, args) -> list[str]:
+    """One pairing's study, played now: its section's lines."""
     from manoeuvre_sim.studies import why
 
-    run = Run(args, ap.name)
-    compile_kernels(("games",))
-    sides = [a.strip() for a in args.armies.split(",")]
+    started, load0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load()
     t0 = time.perf_counter()
-    res = why.run("manoeuvre", sides, samples=args.samples, block=args.block, seed=args.seed)
+    if game == "manoeuvre":
+        sides = [a.strip() for a in args.armies.split(",")]
+        res = why.run("manoeuvre", sides, samples=args.samples, block=args.block, seed=args.seed)
+    else:
+        from manoeuvre_sim.hexgame.adapter import Options, why_sides
+
+        options = Options(border=HEX_BORDER)
+        res = why.run("hex", list(why_sides(options, HEX_EDITS)), samples=args.hex_samples,
+                      block=args.hex_block, seed=args.seed, options=options)  # fmt: skip
     seconds = time.perf_counter() - t0
-    title = f"The why study: {sides[0]} against {sides[1]}"
-    run.write(run.header(title, data_hash=res.manifest["data_hash"]) + report(res, seconds))
+    prov = (f"- played on {started} at commit {git_commit()}; load: 1-minute load average "
+            f"{load0:.2f} at the start, {load():.2f} at the end; data hash "
+            f"`{res.manifest['data_hash']}`")  # fmt: skip
+    return [prov, "", *report(res, seconds)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = Parser(__file__, __doc__)
+    ap.add_argument("--pairings", default="manoeuvre,hex",
+                    help="the pairings to play (manoeuvre, hex); the others' sections are kept")  # fmt: skip
+    ap.add_argument("--armies", default="France,United States")
+    ap.size("--samples", 80, 2, "Manoeuvre: independent samples (antithetic pairs of orders)")
+    ap.size("--block", 20, 2, "Manoeuvre: games of a coalition in each seating, per sample")
+    ap.size("--hex-samples", 40, 2, "Maneuver: independent samples")
+    ap.size("--hex-block", 100, 10, "Maneuver: games of a coalition in each seating, per sample")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    games = [g.strip() for g in args.pairings.split(",") if g.strip()]
+    if not games or set(games) - set(TITLES):
+        ap.error(f"--pairings: expected some of {', '.join(TITLES)}, got {args.pairings!r}")
+    from manoeuvre_sim.core.warmup import compile_kernels
+
+    run = Run(args, ap.name)
+    path = args.out or results_path(ap.name)
+    kept = sections(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    body: list[str] = []
+    for game in TITLES:
+        if game in games:
+            compile_kernels(("games",) if game == "manoeuvre" else ("hex",))
+            lines = play(game, args)
+        elif game in kept:
+            lines = kept[game]
+        else:
+            continue
+        body += [f"## {TITLES[game]}", "", *[ln for ln in lines if ln.strip() or True]]
+        while body and not body[-1].strip():
+            body.pop()
+        body.append("")
+    title = "The why study: France against United States, and a Maneuver variant"
+    run.write(run.header(title, extra=[f"played now: {', '.join(games)}; each section says "
+                                       "when it was played"]) + body)  # fmt: skip
     return 0
 
 
