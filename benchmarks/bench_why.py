@@ -60,7 +60,7 @@ def report(res, seconds: float) -> list[str]:
         f"{len(c)}",
         f"- +/-1.5 points for every part would take about {m['games_for_target']:,} games "
         f"({m['samples_for_target']} samples; at this run's rate "
-        f"{m['games_for_target'] / (m['games'] / seconds) / 60:.0f} min)",
+        f"{m['games_for_target'] / (m['games'] / seconds) / 60:.1f} min)",
         f"- neutral reference: {s.reference} (reference hash `{m['reference_hash']}`)",
         "",
         "| quantity | estimate | 95 % interval |",
@@ -89,11 +89,9 @@ def sections(text: str) -> dict[str, list[str]]:
         made = next((ln for ln in lines if ln.startswith("- written by")), "")
         when = re.search(r"on (\S+ \S+ UTC) at commit (\w+)", made)
         was = next((ln[2:] for ln in lines if ln.startswith("- load:")), "")
-        prov = (
-            f"- played on {when[1]} at commit {when[2]}; {was}"
-            if when
-            else "- (provenance unknown)"
-        )
+        data = next((ln[2:] for ln in lines if ln.startswith("- data hash:")), "")
+        prov = (f"- played on {when[1]} at commit {when[2]}; {was}; {data}" if when
+                else "- (provenance unknown)")  # fmt: skip
         return {"manoeuvre": [prov, "", *body]} if body else {}
     key = None
     for ln in lines:
