@@ -23,14 +23,19 @@ from manoeuvre_sim.cli.manoeuvre_options import (
     pop_game_options,
     rule_options,
 )
+from manoeuvre_sim.core.errors import UsageError
 
 
 @click.command(
     short_help="Why one army scores what it does against another: Shapley shares of the gap."
 )
-@click.option("--armies", required=True, metavar="X,Y",
+@click.option("--armies", metavar="X,Y",
               help="The two armies of the pairing (names or .toml files); the contributions "
               "are to X's score.")  # fmt: skip
+@click.option("--army", metavar="X", help="With --field: the army to explain against the field.")
+@click.option("--field", is_flag=True,
+              help="X (--army) against every other base army, each pairing in both seatings, "
+              "pooled: X's parts and each opponent army share the gap.")  # fmt: skip
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True,
               help=f"Both seats' player: {POLICY_HELP}")  # fmt: skip
 @click.option("--samples", type=int, default=40, show_default=True,
@@ -58,7 +63,9 @@ def why(**kw) -> None:
     part switched off is its neutral reference (the median infantry unit of the base
     armies; a blank card; no tie-break place), the same for both armies, so with every part
     off the pairing is even; each part's Shapley value, with its 95 % interval, is played
-    on the same seeds as the pairing, and the values add up to the measured gap."""
+    on the same seeds as the pairing, and the values add up to the measured gap. With
+    --army X --field: X against every other base army, pooled; the parts are X's and each
+    opponent army whole (switched off: every part of it at the reference)."""
     from manoeuvre_sim.manoeuvre.adapter import load_side
     from manoeuvre_sim.studies import why as W
 
@@ -66,12 +73,18 @@ def why(**kw) -> None:
     be = pop_backend(kw)
     relax = kw.pop("relax")
     options = pop_game_options(kw)
-    armies = kw.pop("armies")
-    names = [a.strip() for a in armies.split(",") if a.strip()]
-    with army_option({"--armies": armies}):
-        # by name (the manifest's sources), as loaded only when --relax lifts the deck rules
-        sides = [load_side(n, relax=True) for n in names] if relax else names
-        spec = W.command_spec("manoeuvre", sides, options=options, **kw)  # every check first
+    armies, army, field = kw.pop("armies"), kw.pop("army"), kw.pop("field")
+    if field or army is not None:
+        spec = _field_spec(army, field, armies, relax, options, kw)
+    else:
+        if armies is None:
+            raise UsageError("--armies: expected X,Y, the two armies of the pairing (or "
+                             "--army X --field: X against every other base army)")  # fmt: skip
+        names = [a.strip() for a in armies.split(",") if a.strip()]
+        with army_option({"--armies": armies}):
+            # by name (the manifest's sources), as loaded only when --relax lifts the deck rules
+            sides = [load_side(n, relax=True) for n in names] if relax else names
+            spec = W.command_spec("manoeuvre", sides, options=options, **kw)  # every check
     play_and_write(
         "manoeuvre",
         spec,
@@ -84,6 +97,27 @@ def why(**kw) -> None:
     )
 
 
+def _field_spec(army, field: bool, armies, relax: bool, options, kw: dict):
+    """``--army X --field``: X against every other base army (``studies/why_field.py``),
+    every option checked before any game."""
+    from manoeuvre_sim.manoeuvre.adapter import load_side
+    from manoeuvre_sim.manoeuvre.model import load_builtin_armies
+    from manoeuvre_sim.studies import why_field
+
+    if not field:
+        raise UsageError("--army: only with --field (X against every other base army); a "
+                         "pairing is --armies X,Y")  # fmt: skip
+    if army is None or not army.strip():
+        raise UsageError("--field: expected --army X, the army to explain against the field")
+    if armies is not None:
+        raise UsageError("--armies: not with --field (the field is every other base army)")
+    with army_option({"--army": army}):
+        x = load_side(army.strip(), relax=relax)
+        field_names = [a.name for a in load_builtin_armies() if a.name != x.name]
+        side = x if relax else army.strip()
+        return why_field.command_spec("manoeuvre", side, field_names, options=options, **kw)
+
+
 def play_and_write(game: str, spec, be: dict, *, out, quiet: bool, force: bool, paper: str,
                    kinds) -> None:  # fmt: skip
     """Play the why study ``spec`` of ``game`` (every option checked before) with the backend
@@ -94,7 +128,9 @@ def play_and_write(game: str, spec, be: dict, *, out, quiet: bool, force: bool, 
     from manoeuvre_sim.core.backend import make_backend
     from manoeuvre_sim.core.games import get_game
     from manoeuvre_sim.studies import why as W
+    from manoeuvre_sim.studies import why_field
 
+    run_spec = why_field.run_spec if isinstance(spec, why_field.FieldSpec) else W.run_spec
     resume = be.pop("resume", False)
     out_dir = prepare_out_dir(out, force=force, resume=resume)
     if not quiet:
@@ -103,7 +139,7 @@ def play_and_write(game: str, spec, be: dict, *, out, quiet: bool, force: bool, 
     bar, tick = progress_bar(quiet, "game", kinds)
     try:
         with make_backend(threads=spec.balance.threads, **be) as engine:
-            res = W.run_spec(get_game(game), spec, out_dir=out_dir, backend=engine,
+            res = run_spec(get_game(game), spec, out_dir=out_dir, backend=engine,
                              resume=resume, progress=tick, command=invoked_command())  # fmt: skip
     finally:
         if bar is not None:

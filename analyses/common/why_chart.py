@@ -52,7 +52,7 @@ def rows(contributions, totals, most: int = MOST_ROWS) -> list[dict]:
     shown, rest = c.iloc[:most], c.iloc[most:]
     for r in shown.itertuples(index=False):
         out.append({"label": f"{r.side}: {r.part}", "start": at, "end": at + r.contribution,
-                    "lo": at + r.lo, "hi": at + r.hi, "side": sides.index(r.side)})  # fmt: skip
+                    "lo": at + r.lo, "hi": at + r.hi, "side": int(r.side != sides[0])})  # fmt: skip
         at += r.contribution
     if len(rest):
         s = float(rest["contribution"].sum())
@@ -113,7 +113,7 @@ def write_pages(result, out_dir, paper: str = "a4") -> list[Path]:
     if len(result.contributions) == 0:
         return []
     out = Path(out_dir)
-    names = result.spec.balance.names
+    names = result.sides_named()  # X and Y, or X and the field (every opponent's bars Y's)
     n = len(result.contributions)
     height = min(9.0, 1.2 + 0.2 * (min(n, MOST_ROWS) + 3))
     fig = plt.figure(figsize=(7.5, height + 1.2))

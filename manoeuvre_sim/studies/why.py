@@ -284,9 +284,16 @@ class WhyResult:
     def total(self, what: str) -> dict:
         return self.totals.set_index("quantity").loc[what].to_dict()
 
+    def sides_named(self) -> tuple[str, str]:
+        """X and Y in words: the pairing's two sides, or X and the field (``why_field``)."""
+        names = self.spec.balance.names
+        if len(names) == 2:
+            return names[0], names[1]
+        return names[0], f"the field ({len(names) - 1} armies: {', '.join(names[1:])})"
+
     def summary(self) -> list[str]:
         m, s = self.manifest, self.spec
-        x, y = s.balance.names
+        x, y = self.sides_named()
         pts = lambda v: f"{100 * v:+6.1f}"  # noqa: E731
         out = [f"{m['game_title']}: why {x} scores what it does against {y} "
                f"({m['why']['policy']} in both seats)",

@@ -55,7 +55,9 @@ def test_the_reference_is_the_built_in_scenarios_order_of_battle():
             "capital": "the Capital 1-0/4-0"}  # fmt: skip
     for u in units:  # WHY_REFERENCE says what the reference is, as the file has it
         if u["type"] == "capital":
-            text = f"the Capital {u['attack'][0]}-{u['attack'][1]}/{u['defence'][0]}-{u['defence'][1]}"
+            text = (
+                f"the Capital {u['attack'][0]}-{u['attack'][1]}/{u['defence'][0]}-{u['defence'][1]}"
+            )
         elif u.get("strength"):
             text = f"{u['count']} x {u['strength'][0]}-{u['strength'][1]} MA {u['ma']}"
         else:
@@ -69,8 +71,12 @@ def test_switching_a_part_off_changes_that_part_alone():
     own = json.loads(blue.scenario)["sides"]["blue"]["units"]
     ref = [json.loads(u) for u in WP.reference_units()]
     units, quality, gain = WP.switch_off(blue, {"infantry x5"})
-    assert [u for u in units if u["type"] == "infantry"] == [u for u in ref if u["type"] == "infantry"]
-    assert [u for u in units if u["type"] != "infantry"] == [u for u in own if u["type"] != "infantry"]
+    assert [u for u in units if u["type"] == "infantry"] == [
+        u for u in ref if u["type"] == "infantry"
+    ]
+    assert [u for u in units if u["type"] != "infantry"] == [
+        u for u in own if u["type"] != "infantry"
+    ]
     assert (quality, gain) == ("2", (2,) * 10)
     assert WP.switch_off(blue, {"army quality 2"})[1:] == ("front", (2,) * 10)
     assert WP.switch_off(blue, {"territory +20 hexes"})[2] == (0,) * 10
