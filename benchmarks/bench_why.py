@@ -92,7 +92,7 @@ def sections(text: str) -> dict[str, list[str]]:
         data = next((ln[2:] for ln in lines if ln.startswith("- data hash:")), "")
         prov = (f"- played on {when[1]} at commit {when[2]}; {was}; {data}" if when
                 else "- (provenance unknown)")  # fmt: skip
-        return {"manoeuvre": [prov, "", *body]} if body else {}
+        return {"manoeuvre": _trim([prov, "", *body])} if body else {}
     key = None
     for ln in lines:
         if ln.startswith("## "):
@@ -100,7 +100,16 @@ def sections(text: str) -> dict[str, list[str]]:
             out[key] = []
         elif key is not None:
             out[key].append(ln)
-    return {k: v for k, v in out.items() if k is not None}
+    return {k: _trim(v) for k, v in out.items() if k is not None}
+
+
+def _trim(lines: list[str]) -> list[str]:
+    """``lines`` without the blank lines at either end (a section as :func:`play` gives it)."""
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return lines
 
 
 def play(game: str, args) -> list[str]:
