@@ -36,6 +36,7 @@ from manoeuvre_sim.manoeuvre.rule_options import RuleOptions
 
 # the why study's hooks (studies/why.py): an army's parts and their neutral reference
 from manoeuvre_sim.manoeuvre.why_parts import WHY_REFERENCE, why_pairing, why_parts
+from manoeuvre_sim.manoeuvre.why_value import why_value
 
 KEY = "manoeuvre"
 TITLE = "Manoeuvre (GMT Games)"
@@ -67,7 +68,7 @@ __all__ = [
     "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
     "fix_write", "rebuild_trace", "REPLAY_WARMUP", "WHY_REFERENCE", "why_pairing",
-    "why_parts",
+    "why_parts", "why_value",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a
