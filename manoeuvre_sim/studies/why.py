@@ -65,8 +65,9 @@ from manoeuvre_sim.studies.why_stats import (
 KIND = "why"
 # the command (core/study_command.py): a game with the why study's hooks and a why command of
 # its own (Manoeuvre's cli/why.py)
+# and the workbench's job (web/jobs: command_spec_of, run_job; planned_games bounds it)
 COMMAND = StudyCommand(help="Why one army scores what it does against another: Shapley shares "
-                       "of the gap.", face="own", requires=("why_parts",))  # fmt: skip
+                       "of the gap.", face="own", requires=("why_parts",), job=True)  # fmt: skip
 DEFAULT_SAMPLES = 40
 DEFAULT_BLOCK = 100  # games of a coalition in each seating, per sample
 EXACT_AUTO = 10  # method "auto": exact with at most this many parts in all
@@ -103,6 +104,14 @@ class WhySpec:
     @property
     def block(self) -> int:
         return self.balance.block
+
+    @property
+    def threads(self) -> int:
+        return self.balance.threads
+
+    def planned_games(self) -> list[tuple[Pairing, int]]:
+        """Per seating, the games the study plays (what a job's cost is bounded by)."""
+        return [(p, self.samples * self.games_per_sample() // 2) for p in seatings(self)]
 
     def coalitions_per_sample(self) -> int:
         return 1 << self.n if self.method == "exact" else 2 * self.n
@@ -168,6 +177,32 @@ def command_spec(game, sides: Sequence, *, policy: str | None = None,
                          f"at most {EXACT_MOST} parts (use --method permutation)")  # fmt: skip
     reference = hook(g, "WHY_REFERENCE")
     return WhySpec(spec, tuple(parts), method, samples, reference)
+
+
+def command_spec_of(game: str):
+    """:func:`command_spec` of ``game`` as a job builds it (``web.jobs.kinds``): the two
+    sides as ``armies`` (comma-separated, read by the game's ``load_side``), the rest
+    :func:`command_spec`'s keywords; its signature lists them."""
+    import inspect
+
+    def build(*, armies=None, **options) -> WhySpec:
+        if armies is None or not str(armies).strip():
+            raise UsageError("--armies: expected the two sides of the pairing, X,Y")
+        names = [a.strip() for a in armies.split(",")] if isinstance(armies, str) else armies
+        return command_spec(game, [n for n in names if n], **options)
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    own = [n for n, p in inspect.signature(command_spec).parameters.items()
+           if p.kind is kw and n != "flag"]  # fmt: skip
+    build.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, kw) for n in ["armies", *own]]
+    )
+    return build
+
+
+def run_job(spec: WhySpec, **kw) -> WhyResult:
+    """:func:`run_spec` of the spec's own game (a job's run: ``web.jobs.kinds``)."""
+    return run_spec(spec.balance.game_module(), spec, **kw)
 
 
 # ----------------------------------------------------------------------- playing
@@ -475,4 +510,4 @@ def shown_games(g, spec: WhySpec, got: Sampled, record: dict):
 __all__ = ["DEFAULT_BLOCK", "DEFAULT_SAMPLES", "EXACT_AUTO", "EXACT_MOST", "KIND", "METHODS",
            "Part", "Sampled", "WhyResult", "WhySpec", "coalition_pairing", "command_spec",
            "estimate", "play_samples", "reference_hash", "run", "run_spec", "sample_plan",
-           "seatings", "shown_games"]  # fmt: skip
+           "seatings", "shown_games", "command_spec_of", "run_job"]  # fmt: skip

@@ -124,6 +124,7 @@ def create_app(
     from manoeuvre_sim.web.studies import compare as compare_pages
     from manoeuvre_sim.web.studies import fix_page
     from manoeuvre_sim.web.studies import pages as study_pages
+    from manoeuvre_sim.web.studies import why_page
 
     routes = [
         Route("/", home, name="home"),
@@ -132,6 +133,7 @@ def create_app(
         *study_pages.ROUTES,
         *compare_pages.ROUTES,
         *fix_page.ROUTES,
+        *why_page.ROUTES,
         *replay.ROUTES,
         *jobs.ROUTES,
         *jobs_edit.ROUTES,

@@ -95,6 +95,17 @@ def study_page(request: Request) -> Response:
     return _cached(request, info, lambda: _study_page(p, info))
 
 
+def _why_grid(info: SF.StudyInfo, view):
+    """The matrix's "why?" links (``why_page.why_grid``), in the heatmap's order."""
+    from manoeuvre_sim.web.studies.why_page import why_grid
+
+    if view is None or info.kind != "balance":
+        return None
+    specs = [spec for s in view.sections if s.id == "matrix" for _, spec in s.charts]
+    order = (specs[0].get("encoding", {}).get("y", {}).get("sort") or []) if specs else []
+    return why_grid(info, [str(a) for a in order])
+
+
 def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
     terms = definitions(view.tables() if view else [], view.terms if view else (),
@@ -107,6 +118,7 @@ def _study_page(p: Params, info: SF.StudyInfo) -> Response:
                 heading=study_title(info), whatif=whatif_page(info.game, info.kind),
                 games_origin=read,
                 view=view, tables=SF.tables(info.path), q=urlencode,
+                why_grid=_why_grid(info, view),
                 summary=_summary(info.path), definitions=terms)  # fmt: skip
 
 
