@@ -36,7 +36,6 @@ from manoeuvre_sim.manoeuvre.rule_options import RuleOptions
 
 # the why study's hooks (studies/why.py): an army's parts and their neutral reference
 from manoeuvre_sim.manoeuvre.why_parts import WHY_REFERENCE, why_pairing, why_parts
-from manoeuvre_sim.manoeuvre.why_value import why_value
 
 KEY = "manoeuvre"
 TITLE = "Manoeuvre (GMT Games)"
@@ -199,6 +198,16 @@ def read_stats(cs: np.ndarray) -> np.ndarray:
     if cs.shape[-1] < NCS:
         cs = np.concatenate([cs, np.zeros((*cs.shape[:-1], NCS - cs.shape[-1]), np.int32)], -1)
     return cs
+
+
+def why_value(pairing, game: int, options) -> tuple[str, list[dict]]:
+    """The learned position value along game ``game`` of ``pairing`` as a study played it
+    (the why study's hook, ``core/game_hooks.py``; ``why_value.value_along``)."""
+    from manoeuvre_sim.manoeuvre.why_value import value_along
+
+    prepared = prepare([pairing], options)
+    P = apply_patches(prepared["packed"][_pack_key(pairing)][2], pairing.patches)
+    return value_along(pairing, game, P.tables, prepared["opt"])
 
 
 def apply_patches(P, patches: Sequence[tuple[int, int, int]]):

@@ -1,5 +1,5 @@
-"""Manoeuvre's learned position value along one game of a study (the why study's
-``why_value`` hook, ``core/game_hooks.py``; docs/why.md, "The games that show it").
+"""Manoeuvre's learned position value along one game of a study (what the adapter's
+``why_value`` hook returns, ``core/game_hooks.py``; docs/why.md, "The games that show it").
 
 The game is played again exactly as the study played it (the pairing's packed armies and
 card patches, its players, the rule options, generator (seed, game)) by the search
@@ -58,19 +58,17 @@ def page_events(trace: np.ndarray) -> list[int]:
     return out
 
 
-def played_rows(pairing, game: int, options):
+def played_rows(pairing, game: int, tables, opt):
     """``(trace, x, meta, rows)`` of game ``game`` of ``pairing`` as a study plays it (the
-    module docstring); ``x[:rows]``/``meta[:rows]`` the features and (seat, mover, game
-    turn) of each seat at the start of each player turn."""
+    module docstring) from its packed ``tables`` (its patches applied) and the kernels'
+    rule options ``opt`` (the adapter's ``prepare``); ``x[:rows]``/``meta[:rows]`` the
+    features and (seat, mover, game turn) of each seat at the start of each player turn."""
     from manoeuvre_sim.core.rng import new_state
-    from manoeuvre_sim.manoeuvre.adapter import _pack_key, apply_patches, prepare
     from manoeuvre_sim.manoeuvre.engine import state as S
     from manoeuvre_sim.manoeuvre.engine.players import policy_arrays, search_config
     from manoeuvre_sim.manoeuvre.engine.players.features import NFEAT
     from manoeuvre_sim.manoeuvre.engine.search import play_search_game_rows
 
-    prepared = prepare([pairing], options)
-    P = apply_patches(prepared["packed"][_pack_key(pairing)][2], pairing.patches)
     pol, params = policy_arrays(pairing.policy_a, pairing.policy_b, params_a=pairing.params_a,
                                 params_b=pairing.params_b)  # fmt: skip
     scfg = search_config(pairing.policy_a, pairing.policy_b)
@@ -80,18 +78,19 @@ def played_rows(pairing, game: int, options):
     x = np.zeros((2 * MAX_TURNS, NFEAT), dtype=np.float64)
     meta = np.zeros((2 * MAX_TURNS, 3), dtype=np.int32)
     rng = new_state(pairing.seed, game)
-    rows = play_search_game_rows(st, P.tables, pol.copy(), params, scfg, rng, prepared["opt"],
-                                 tr, trn, x, meta)  # fmt: skip
+    rows = play_search_game_rows(st, tables, pol.copy(), params, scfg, rng, opt, tr, trn, x,
+                                 meta)  # fmt: skip
     return tr[: trn[0]].copy(), x, meta, int(rows)
 
 
-def why_value(pairing, game: int, options) -> tuple[str, list[dict]]:
-    """The learned value along game ``game`` of ``pairing`` (the module docstring): the
-    model's name and one row per decision (player turn): ``decision`` (1..), ``event`` (the
-    replay page's event it starts at), ``turn`` (the game turn), ``mover`` ("a"/"b"),
-    ``value_a``, ``value_b`` (each seat's chance to win at its start, from its own view)."""
+def value_along(pairing, game: int, tables, opt) -> tuple[str, list[dict]]:
+    """The learned value along game ``game`` of ``pairing`` (the module docstring; the
+    adapter's ``why_value`` packs its ``tables`` and ``opt``): the model's name and one row
+    per decision (player turn): ``decision`` (1..), ``event`` (the replay page's event it
+    starts at), ``turn`` (the game turn), ``mover`` ("a"/"b"), ``value_a``, ``value_b``
+    (each seat's chance to win at its start, from its own view)."""
     name, model = _model()
-    trace, x, meta, rows = played_rows(pairing, game, options)
+    trace, x, meta, rows = played_rows(pairing, game, tables, opt)
     v = values_of(model, x[:rows])
     events = page_events(trace)
     out = []
@@ -103,4 +102,4 @@ def why_value(pairing, game: int, options) -> tuple[str, list[dict]]:
     return name, out
 
 
-__all__ = ["page_events", "played_rows", "values_of", "why_value"]
+__all__ = ["page_events", "played_rows", "value_along", "values_of"]

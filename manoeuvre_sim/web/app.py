@@ -122,9 +122,8 @@ def create_app(
     from manoeuvre_sim.web.jobs import pages as jobs
     from manoeuvre_sim.web.replay import pages as replay
     from manoeuvre_sim.web.studies import compare as compare_pages
-    from manoeuvre_sim.web.studies import fix_page
+    from manoeuvre_sim.web.studies import fix_page, why_page
     from manoeuvre_sim.web.studies import pages as study_pages
-    from manoeuvre_sim.web.studies import why_page
 
     routes = [
         Route("/", home, name="home"),

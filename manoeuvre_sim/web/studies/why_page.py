@@ -1,4 +1,4 @@
-"""A why study's result page (issue 42, item 5) and the balance matrix's "why?" links.
+"""A why study's result page (issue 42, item 5).
 
 Routes::
 
@@ -12,9 +12,7 @@ learned value swings most, that decision marked on the replay's timeline (``mark
 with the value along the game as a small chart. Every figure is the study's own (its CSV
 tables and manifest); nothing is computed here.
 
-:func:`why_grid`: on a balance study's page, under the matrix, one "why?" link per cell
-(the row's army as X), to ``/why/new``: the finished why study of that pairing under the
-studies folder when there is one, else the why form prefilled from the study.
+The balance matrix's "why?" links are the study page's (``pages.why_grid``).
 """
 
 from __future__ import annotations
@@ -170,22 +168,6 @@ def why_result(request: Request) -> Response:
         names=names, waterfall=spec, contributions=contributions, totals=totals,
         games=_games(info, names), model=m.get("value_model") or "",
     )  # fmt: skip
-
-
-def why_grid(info, order: list[str]) -> dict | None:
-    """Under a balance study's matrix, a "why?" link per off-diagonal cell (row army X,
-    column army Y) in the heatmap's ``order``: ``/why/new``, which opens the finished why
-    study of the pairing under the studies folder when there is one (at the click, so the
-    link is never stale), else the form prefilled from this study; None for a game
-    without a why job."""
-    from manoeuvre_sim.web.jobs.why_form import why_games
-
-    if info.kind != "balance" or str(info.game) not in why_games() or len(order) < 2:
-        return None
-    cells = {(x, y): {"href": "/why/new?" + urlencode({"game": info.game, "armies": f"{x},{y}",
-                                                      "from": info.rel})}
-             for x in order for y in order if x != y}  # fmt: skip
-    return {"order": order, "cells": cells}
 
 
 ROUTES = [Route("/why/result", why_result, name="why_result")]
