@@ -70,7 +70,7 @@ def _shortest(games: pd.DataFrame) -> int | None:
 
 def choose(games: pd.DataFrame, observed: float) -> list[dict]:
     """The three games (module docstring) of ``games`` (:func:`full_frame`'s rows, any
-    order), each ``{"role", "rule", "index"}`` (``index``: its row in ``games``, None when
+    order), each ``{"role", "rule", "index"}`` (``index``: its row's position in ``games``, None when
     there is none of its kind); ``observed``: X's score in the pairing."""
     g = games.reset_index(drop=True)
     wins, losses = g[g["x"] == 1.0], g[g["x"] == 0.0]
