@@ -35,6 +35,8 @@ def test_the_valued_game_is_the_replayed_one_and_its_decisions_sit_on_the_pages_
         assert step.record["kind"] == "discard" or step.standing.phase in ("discard", "draw")
         assert step.standing.active == "ab".index(r["mover"])
         assert step.standing.game_turn == r["turn"]
+        before = page[r["event"] - 2]  # the event before: the other player's, or a new turn
+        assert before.record["kind"] == "turn" or before.standing.active != step.standing.active
         assert 0 < r["value_a"] < 1 and 0 < r["value_b"] < 1
     # the seats' views differ and lean apart as the game is decided
     assert any(abs(r["value_a"] + r["value_b"] - 1) > 1e-3 for r in rows)
