@@ -153,7 +153,23 @@ def chosen_tables(
             "mover", "before", "after", "swing"]  # fmt: skip
     values = pd.DataFrame(curve, columns=["role", "decision", "event", "turn", "mover",
                                           "value_a", "value_b"])  # fmt: skip
-    return pd.DataFrame(out).reindex(columns=cols), values, model
+    table = pd.DataFrame(out, dtype=object).reindex(columns=cols)
+    for col in (
+        "sample",
+        "seating",
+        "pairing",
+        "game",
+        "seed",
+        LENGTH,
+        "decision",
+        "event",
+        "turn",
+    ):  # whole numbers (a seed has 19 digits: never through a float)
+        table[col] = table[col].astype("Int64")
+    for col in ("x_result", "before", "after", "swing"):
+        table[col] = table[col].astype("Float64")
+    table["missing"] = table["missing"].astype(bool)
+    return table, values, model
 
 
 def summary_lines(table: pd.DataFrame, model: str) -> list[str]:
@@ -165,7 +181,7 @@ def summary_lines(table: pd.DataFrame, model: str) -> list[str]:
             continue
         line = (f"  {r.role:<13} game {r.game} (seed {r.seed}), {r.army_a} (a) against "
                 f"{r.army_b} (b): {r.winner} wins, {getattr(r, LENGTH)} game turns")  # fmt: skip
-        if isinstance(r.decision, int | float) and not pd.isna(r.decision):
+        if not pd.isna(r.decision):
             line += (
                 f"; swing at decision {int(r.decision)} (event {int(r.event)}, turn "
                 f"{int(r.turn)}, {r.mover}): {100 * r.before:.0f} -> {100 * r.after:.0f} %"

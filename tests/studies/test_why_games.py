@@ -12,7 +12,9 @@ from manoeuvre_sim.studies.why_games import choose, chosen_tables, mark
 def games(rows):
     """Rows (sample, seating, game, x, game_turns) as full_frame writes them."""
     df = pd.DataFrame(rows, columns=["sample", "seating", "game", "x", "game_turns"])
-    df["winner"] = ["a" if (x == 1) == (s == 0) else "b" for x, s in zip(df.x, df.seating)]
+    df["winner"] = [
+        "a" if (x == 1) == (s == 0) else "b" for x, s in zip(df.x, df.seating, strict=True)
+    ]
     df.loc[df.x == 0.5, "winner"] = "draw"
     return df.assign(seed=7, pairing=3, label="s0-f")
 
@@ -55,7 +57,7 @@ def test_a_kind_with_no_game_is_missing_and_the_upset_never_repeats_the_typical_
 
 def rows(values_a, movers):
     return [{"decision": k + 1, "event": 10 * (k + 1), "turn": k // 2 + 1, "mover": m,
-             "value_a": v, "value_b": 1 - v} for k, (v, m) in enumerate(zip(values_a, movers))]  # fmt: skip
+             "value_a": v, "value_b": 1 - v} for k, (v, m) in enumerate(zip(values_a, movers, strict=True))]  # fmt: skip
 
 
 def test_the_marked_decision_is_the_movers_largest_swing_the_last_one_not_a_candidate():
@@ -82,8 +84,26 @@ def test_the_chosen_games_carry_their_seeds_seats_and_marked_decision():
     table, values, model = chosen_tables(KNOWN, 0.6, ("X", "Y"), value, lambda s: f"p{s}")
     first = table.iloc[0]
     assert (first.role, first.game, first.seed, first.army_a, first.winner) == (
-        "typical win", 1, 7, "X", "X")
+        "typical win",
+        1,
+        7,
+        "X",
+        "X",
+    )
     assert first.decision == 1 and first.mover == "X"  # seat a is X in seating 0
     upset = table.iloc[2]
     assert (upset.army_a, upset.army_b, upset.winner, upset.mover) == ("Y", "X", "Y", "Y")
     assert seen == [("p0", 1), ("p1", 6), ("p1", 4)] and model == "m" and len(values) == 9
+
+
+def test_the_summary_names_each_games_seed_and_marked_decision():
+    from manoeuvre_sim.studies.why_games import summary_lines
+
+    table, _, model = chosen_tables(KNOWN, 0.6, ("X", "Y"), lambda p, g, o: (
+        "m", rows([0.5, 0.9, 0.8], "aba")), lambda s: s)  # fmt: skip
+    lines = summary_lines(table, model)
+    assert lines[0].endswith("value: m):") and len(lines) == 4
+    assert (
+        "game 1 (seed 7)" in lines[1]
+        and "swing at decision 1 (event 10, turn 1, X): 50 -> 90 %" in lines[1]
+    )

@@ -71,10 +71,9 @@ def waterfall_spec(rows: list[dict], names) -> dict:
         "width": 520,
         "height": max(120, 17 * len(data)),
         "data": {"values": data},
-        "encoding": {"y": y},
         "layer": [
             {"mark": {"type": "bar", "stroke": "#222", "strokeWidth": 0.6, "height": 12},
-             "encoding": {"x": {"field": "start", "type": "quantitative", "title":
+             "encoding": {"y": y, "x": {"field": "start", "type": "quantitative", "title":
                                 "side X's score (a win 1, a draw ½)", "axis": {"format": ".0%"},
                                 "scale": {"zero": False}},
                           "x2": {"field": "end"},
@@ -84,10 +83,10 @@ def waterfall_spec(rows: list[dict], names) -> dict:
                                     "legend": {"orient": "top"}},
                           "tooltip": tip}},
             {"mark": {"type": "rule", "color": "#000"},
-             "encoding": {"x": {"field": "lo", "type": "quantitative"}, "x2": {"field": "hi"},
+             "encoding": {"y": y, "x": {"field": "lo", "type": "quantitative"}, "x2": {"field": "hi"},
                           "tooltip": tip}},
             {"mark": {"type": "text", "align": "left", "dx": 4, "fontSize": 10},
-             "encoding": {"x": {"value": 524}, "text": {"field": "points"}}},
+             "encoding": {"y": y, "x": {"value": 524}, "text": {"field": "points"}}},
             {"data": {"values": [{"half": 0.5}]}, "mark": {"type": "rule", "strokeDash": [4, 3],
                                                            "color": "#888"},
              "encoding": {"x": {"field": "half", "type": "quantitative"}}},
@@ -120,13 +119,37 @@ def value_spec(values: list[dict], marked: dict | None, x_seat: str) -> dict:
     }  # fmt: skip
 
 
+_INTEGERS = ("sample", "seating", "pairing", "game", "seed", "game_turns", "decision", "event",
+             "turn")  # fmt: skip
+
+
+def _chosen(info) -> list[dict]:
+    """games.csv's rows as written: its integers whole (a seed has 19 digits: never a
+    float), an empty field None."""
+    import pandas as pd
+
+    df = pd.read_csv(info.path / "games.csv", dtype=str, keep_default_na=False)
+    out = []
+    for r in df.to_dict("records"):
+        row = {k: (None if v == "" else v) for k, v in r.items()}
+        for k in _INTEGERS:
+            if row.get(k) is not None:
+                row[k] = int(float(row[k])) if k != "seed" else int(row[k])
+        for k in ("x_result", "before", "after", "swing"):
+            if row.get(k) is not None:
+                row[k] = float(row[k])
+        row["missing"] = row.get("missing") == "True"
+        out.append(row)
+    return out
+
+
 def _games(info, names) -> list[dict]:
     """The chosen games, each with its replay address at the marked decision and the value
     along it."""
     values = _records(info, "game_values")
     out = []
-    for g in _records(info, "games"):
-        if g.get("missing") in (True, "True"):
+    for g in _chosen(info) if "games" in SF.tables(info.path) else []:
+        if g["missing"]:
             out.append(g | {"href": None, "chart": None})
             continue
         mine = [v for v in values if v["role"] == g["role"]]
