@@ -268,6 +268,15 @@ HOOKS: dict[str, Hook] = _hooks(
          "the neutral reference of a switched-off part, in words (the why study's summary "
          "and manifest)", "each part's neutral reference (the game's why_pairing)",
          _is(str, "a str")),
+    Hook("why_value",
+         "why_value(pairing: Pairing, game: int, options) -> tuple[str, list[dict]]",
+         "the learned position value along game `game` of the pairing, played again as the "
+         "study played it (seed pairing.seed, index game): the model's name and one row per "
+         "decision with 'decision' (1..), 'event' (the replay page's event it starts at), "
+         "'turn', 'mover' ('a' or 'b') and 'value_a', 'value_b' (each seat's chance to win at "
+         "its start, from its own view); Manoeuvre: a player turn, its learned value (the why "
+         "study's games mark the decision where it swings most); a game without it: its why "
+         "games are chosen and listed, no decision marked", None, _function),
     # --- the machinery: warm-up, numba cache, traces
     Hook("WARMUP", "WARMUP: dict[str, float]",
          "the warm-up kinds of core.warmup: kind -> about how many seconds it compiles "

@@ -67,7 +67,7 @@ __all__ = [
     "apply_patches", "simulate_plan", "tournament_plan", "STUDY_KINDS",
     "REPORT_MODULE", "policy_cost", "FIX_EDIT_KINDS", "fix_edits", "apply_side_edits",
     "fix_write", "rebuild_trace", "REPLAY_WARMUP", "WHY_REFERENCE", "why_pairing",
-    "why_parts",
+    "why_parts", "why_value",
 ]  # fmt: skip
 
 # What one seat's decisions cost, in games of the scripted players (``policy_cost``): a
@@ -198,6 +198,16 @@ def read_stats(cs: np.ndarray) -> np.ndarray:
     if cs.shape[-1] < NCS:
         cs = np.concatenate([cs, np.zeros((*cs.shape[:-1], NCS - cs.shape[-1]), np.int32)], -1)
     return cs
+
+
+def why_value(pairing, game: int, options) -> tuple[str, list[dict]]:
+    """The learned position value along game ``game`` of ``pairing`` as a study played it
+    (the why study's hook, ``core/game_hooks.py``; ``why_value.value_along``)."""
+    from manoeuvre_sim.manoeuvre.why_value import value_along
+
+    prepared = prepare([pairing], options)
+    P = apply_patches(prepared["packed"][_pack_key(pairing)][2], pairing.patches)
+    return value_along(pairing, game, P.tables, prepared["opt"])
 
 
 def apply_patches(P, patches: Sequence[tuple[int, int, int]]):

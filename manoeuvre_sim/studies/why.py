@@ -42,7 +42,7 @@ import hashlib
 import io
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.study import Pairing, Progress, Task, pairing_seed, play
 from manoeuvre_sim.core.study_command import StudyCommand
+from manoeuvre_sim.studies.why_games import chosen_tables, full_frame, summary_lines
 from manoeuvre_sim.studies.why_stats import (
     exact_shapley,
     orders,
@@ -64,8 +65,9 @@ from manoeuvre_sim.studies.why_stats import (
 KIND = "why"
 # the command (core/study_command.py): a game with the why study's hooks and a why command of
 # its own (Manoeuvre's cli/why.py)
+# and the workbench's job (web/jobs: command_spec_of, run_job; planned_games bounds it)
 COMMAND = StudyCommand(help="Why one army scores what it does against another: Shapley shares "
-                       "of the gap.", face="own", requires=("why_parts",))  # fmt: skip
+                       "of the gap.", face="own", requires=("why_parts",), job=True)  # fmt: skip
 DEFAULT_SAMPLES = 40
 DEFAULT_BLOCK = 100  # games of a coalition in each seating, per sample
 EXACT_AUTO = 10  # method "auto": exact with at most this many parts in all
@@ -102,6 +104,14 @@ class WhySpec:
     @property
     def block(self) -> int:
         return self.balance.block
+
+    @property
+    def threads(self) -> int:
+        return self.balance.threads
+
+    def planned_games(self) -> list[tuple[Pairing, int]]:
+        """Per seating, the games the study plays (what a job's cost is bounded by)."""
+        return [(p, self.samples * self.games_per_sample() // 2) for p in seatings(self)]
 
     def coalitions_per_sample(self) -> int:
         return 1 << self.n if self.method == "exact" else 2 * self.n
@@ -169,6 +179,32 @@ def command_spec(game, sides: Sequence, *, policy: str | None = None,
     return WhySpec(spec, tuple(parts), method, samples, reference)
 
 
+def command_spec_of(game: str):
+    """:func:`command_spec` of ``game`` as a job builds it (``web.jobs.kinds``): the two
+    sides as ``armies`` (comma-separated, read by the game's ``load_side``), the rest
+    :func:`command_spec`'s keywords; its signature lists them."""
+    import inspect
+
+    def build(*, armies=None, **options) -> WhySpec:
+        if armies is None or not str(armies).strip():
+            raise UsageError("--armies: expected the two sides of the pairing, X,Y")
+        names = [a.strip() for a in armies.split(",")] if isinstance(armies, str) else armies
+        return command_spec(game, [n for n in names if n], **options)
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    own = [n for n, p in inspect.signature(command_spec).parameters.items()
+           if p.kind is kw and n != "flag"]  # fmt: skip
+    build.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, kw) for n in ["armies", *own]]
+    )
+    return build
+
+
+def run_job(spec: WhySpec, **kw) -> WhyResult:
+    """:func:`run_spec` of the spec's own game (a job's run: ``web.jobs.kinds``)."""
+    return run_spec(spec.balance.game_module(), spec, **kw)
+
+
 # ----------------------------------------------------------------------- playing
 
 
@@ -219,6 +255,7 @@ class Sampled:
     games: int = 0
     resumed: int = 0  # tasks read back from the store
     interrupted: bool = False
+    full: list = field(default_factory=list)  # the all-on coalition's games (why_games)
 
 
 def play_samples(g, spec: WhySpec, *, store=None, manifest=None, backend=None,
@@ -236,10 +273,12 @@ def play_samples(g, spec: WhySpec, *, store=None, manifest=None, backend=None,
             tasks = [Task(i, k * b.block, b.block) for i in range(len(pairings))]
             score = np.full(len(pairings), np.nan)
 
-            def keep(task: Task, df, stats=None, score=score) -> None:
+            def keep(task: Task, df, stats=None, score=score, masks=masks, k=k) -> None:
                 w = df["winner"].to_numpy()
                 mine = "a" if task.pairing % 2 == 0 else "b"  # X's seat in this seating
                 score[task.pairing] = (w == mine).sum() + 0.5 * (w == "draw").sum()
+                if masks[task.pairing // 2] == full:  # the pairing itself: its games
+                    out.full.append(full_frame(df, k, task.pairing % 2))
 
             quiet = io.StringIO() if resume else None  # said once, at the end
             with contextlib.redirect_stderr(quiet) if quiet else contextlib.nullcontext():
@@ -280,6 +319,8 @@ class WhyResult:
     samples: Any  # DataFrame
     manifest: dict
     interrupted: bool = False
+    games: Any = None  # DataFrame: the games that show it (studies/why_games.py)
+    game_values: Any = None  # DataFrame: the learned value along each of them
 
     def total(self, what: str) -> dict:
         return self.totals.set_index("quantity").loc[what].to_dict()
@@ -327,15 +368,21 @@ class WhyResult:
         out += ["", f"widest interval +/-{100 * widest:.1f} points; +/-{100 * TARGET:.1f} "
                 f"for every part would take about {m['games_for_target']:,} games "
                 f"({m['samples_for_target']} samples)"]  # fmt: skip
+        if self.games is not None:
+            out += ["", *summary_lines(self.games, m.get("value_model", ""))]
         return out
 
-    def write(self, out_dir: str | Path) -> list[Path]:
-        """contributions.csv, totals.csv, samples.csv, manifest.json and summary.txt (each
-        atomically); the waterfall page is the analyses' (``analyses/common/why_chart``)."""
+    def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
+        """contributions.csv, totals.csv, samples.csv, games.csv and game_values.csv (the
+        games that show it), manifest.json and summary.txt (each atomically); the waterfall
+        page is the analyses' (``analyses/common/why_chart``); ``paper``: the jobs'
+        keyword."""
         from manoeuvre_sim.studies.balance import write_study
 
         tables = {"contributions": self.contributions, "totals": self.totals,
                   "samples": self.samples}  # fmt: skip
+        if self.games is not None:
+            tables |= {"games": self.games, "game_values": self.game_values}
         return write_study(out_dir, tables, self.manifest, self.summary())
 
 
@@ -432,6 +479,7 @@ def run_spec(g, spec: WhySpec, *, out_dir=None, backend=None, resume: bool = Fal
     got = play_samples(g, spec, store=store, manifest=manifest, backend=backend,
                        resume=resume, progress=progress)  # fmt: skip
     contributions, totals, samples, record = estimate(spec, got)
+    games, values, model = shown_games(g, spec, got, record)
     manifest |= record | {
         "samples": spec.samples,
         "games": got.games,
@@ -442,10 +490,31 @@ def run_spec(g, spec: WhySpec, *, out_dir=None, backend=None, resume: bool = Fal
     }
     if command is not None:
         manifest["command"] = command
-    return WhyResult(spec, contributions, totals, samples, manifest, got.interrupted)
+    if games is not None:
+        manifest["value_model"] = model
+    return WhyResult(spec, contributions, totals, samples, manifest, got.interrupted,
+                     games, values)  # fmt: skip
+
+
+def shown_games(g, spec: WhySpec, got: Sampled, record: dict):
+    """The games that show the gap and the learned value along each
+    (``why_games.chosen_tables``; the game's ``why_value`` hook, none without it); Nones
+    when no sample finished."""
+    import pandas as pd
+
+    if not got.full or not record.get("samples_done"):
+        return None, None, ""
+    base = seatings(spec)
+    full = (1 << spec.n) - 1
+    games = pd.concat(got.full, ignore_index=True)
+    games = games[games["sample"] < record["samples_done"]]  # the finished samples'
+    return chosen_tables(games, record["observed"],
+                         spec.balance.names, hook(g, "why_value"),
+                         lambda s: coalition_pairing(g, spec, base[s], s, full),
+                         spec.balance.options)  # fmt: skip
 
 
 __all__ = ["DEFAULT_BLOCK", "DEFAULT_SAMPLES", "EXACT_AUTO", "EXACT_MOST", "KIND", "METHODS",
            "Part", "Sampled", "WhyResult", "WhySpec", "coalition_pairing", "command_spec",
            "estimate", "play_samples", "reference_hash", "run", "run_spec", "sample_plan",
-           "seatings"]  # fmt: skip
+           "seatings", "shown_games", "command_spec_of", "run_job"]  # fmt: skip

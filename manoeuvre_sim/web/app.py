@@ -122,7 +122,7 @@ def create_app(
     from manoeuvre_sim.web.jobs import pages as jobs
     from manoeuvre_sim.web.replay import pages as replay
     from manoeuvre_sim.web.studies import compare as compare_pages
-    from manoeuvre_sim.web.studies import fix_page
+    from manoeuvre_sim.web.studies import fix_page, why_page
     from manoeuvre_sim.web.studies import pages as study_pages
 
     routes = [
@@ -132,6 +132,7 @@ def create_app(
         *study_pages.ROUTES,
         *compare_pages.ROUTES,
         *fix_page.ROUTES,
+        *why_page.ROUTES,
         *replay.ROUTES,
         *jobs.ROUTES,
         *jobs_edit.ROUTES,

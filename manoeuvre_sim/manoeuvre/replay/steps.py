@@ -164,6 +164,14 @@ def final_positions(board: Board) -> dict[int, tuple[int, int]]:
 BASE_GAMES_OF = ("whatif", "cards")
 
 
+def why_labels(m: dict) -> tuple[str, str]:
+    """The labels of a why study's games with every part on (``studies/why.py``
+    ``coalition_pairing``: ``s<seating>-<mask>``), the two seatings of the pairing itself."""
+    n = len((m.get("why") or {}).get("parts") or [])
+    full = (1 << n) - 1
+    return tuple(f"s{s}-{full:0{(n + 3) // 4}x}" for s in (0, 1))
+
+
 def _variant_sources(study: Path, m: dict, row: dict) -> dict[str, str]:
     """The changed armies of a what-if's variant game, from the army data the study keeps
     (``variant/*.army.json``, named in its manifest); a UsageError where it keeps none (a
@@ -206,13 +214,18 @@ def study_config(study: Path, pairing: int, game: int, label: str | None = None)
     if game_of(m) != "manoeuvre":  # study.LEGACY_GAME
         raise UsageError(f"--study: {study.name} holds games of {m.get('game')!r}, not Manoeuvre")
     kind = m.get("study")
-    if kind not in ("balance", "fix", *BASE_GAMES_OF):
+    if kind not in ("balance", "fix", "why", *BASE_GAMES_OF):
         raise UsageError(f"--study: {study.name} is a {kind!r} study; the replay page plays "
-                         "the games of a balance, what-if, card-value or fix study")  # fmt: skip
+                         "the games of a balance, what-if, card-value, fix or why "
+                         "study")  # fmt: skip
     replay = m.get("replay") or {}  # a fix's: its confirmation's labels and store
     confirmation = kind == "fix" and label in (replay.get("base"), replay.get("fixed"))
     store = replay.get("store", "games.parquet") if confirmation else "games.parquet"
     row = study_row(study, pairing, game, label, store)
+    if kind == "why" and str(row.get("label")) not in why_labels(m):
+        raise UsageError(f"--label: {study.name} is a why study; its {row.get('label')!r} "
+                         "games play armies with parts switched to the neutral reference: "
+                         "the games with every part on (the pairing itself) replay")  # fmt: skip
     sides = m.get("armies") or m.get("sides") or []
     sources = {s["name"]: s.get("source") or s["name"] for s in sides}
     relax = False

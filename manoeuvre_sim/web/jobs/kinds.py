@@ -77,7 +77,8 @@ class JobKind:
         from manoeuvre_sim.studies import find
 
         m = find(self.game, self.study)
-        return m.command_spec_of(self.game), m.run_spec
+        # a study whose run_spec takes the game first (the why study) names its job's run
+        return m.command_spec_of(self.game), getattr(m, "run_job", m.run_spec)
 
 
 def job_kinds() -> dict[str, JobKind]:
@@ -226,7 +227,7 @@ def _too_costly(given: dict, games: int, cost: float, takes=("games_per_pairing"
 _FLAGS = ("sides", "armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
           "borders", "quality", "border", "step_losses", "step_replacements",
           "editable", "targets", "band", "budget", "games_per_look", "max_games",
-          "confirm_games", "confirm_seed", "alpha")  # fmt: skip
+          "confirm_games", "confirm_seed", "alpha", "samples", "method")  # fmt: skip
 # a fix's options whose flag is another word, and those repeated once per value
 _RENAMED = {"editable": "edit", "targets": "army", "band": "target"}
 _REPEATED = ("editable", "targets")

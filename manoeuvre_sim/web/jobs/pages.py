@@ -14,6 +14,8 @@ Routes::
     /whatif/changed?dir=REL     a what-if's moved cells and the games that changed outcome
     /fix/new?game=G             the balance fixer's form (POST /fix queues it; a game with
                                 the fixer's hooks: ``jobs.fix_form``)
+    /why/new?game=G&armies=X,Y[&from=REL]   the why study's form, from a matrix cell's
+                                "why?" (POST /why queues it; ``jobs.why_form``)
 
 Every POST must come from the workbench's own pages: its ``Origin`` (or, without one, its
 ``Referer``) must be this server's address, so another site open in the same browser cannot
@@ -39,6 +41,7 @@ from manoeuvre_sim.web.jobs import balance_form as BF
 from manoeuvre_sim.web.jobs import fix_form as FF
 from manoeuvre_sim.web.jobs import forms as WF
 from manoeuvre_sim.web.jobs import whatif_form as WG
+from manoeuvre_sim.web.jobs import why_form as WY
 from manoeuvre_sim.web.jobs.manager import job_name
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
@@ -200,6 +203,32 @@ async def post_fix(request: Request) -> Response:
     return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
+def new_why(request: Request) -> Response:
+    p = Params(request.query_params)
+    p.only(["game", "armies", "from", "again"])
+    root = request.app.state.studies
+    if not p.has("again"):  # a matrix cell's "why?": the finished study of it, if any
+        done = WY.finished(root, p)
+        if done is not None:
+            return RedirectResponse("/why/result?" + urlencode({"dir": done}), status_code=303)
+    ctx = WY.context(root, p)
+    return _page("why_new.html", title="Why?", error=None, **ctx)
+
+
+async def post_why(request: Request) -> Response:
+    p = await _form(request)
+    game = WY.why_game(p)
+    try:
+        kind, opts = WY.job(p, game)
+        name = job_name(p.string("job_name"))
+        job = manager(request).submit(kind, opts)
+        manager(request).rename(job.id, name)
+    except ManoeuvreError as e:
+        ctx = WY.context(request.app.state.studies, p, sent=True)
+        return _page("why_new.html", 400, title="Why?", error=str(e), **ctx)
+    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
+
+
 ROUTES = [
     Route("/jobs", jobs_page, name="jobs"),
     Route("/jobs", post_job, methods=["POST"]),
@@ -213,6 +242,8 @@ ROUTES = [
     Route("/whatif/changed", whatif_changed.changed_page),
     Route("/fix/new", new_fix),
     Route("/fix", post_fix, methods=["POST"]),
+    Route("/why/new", new_why),
+    Route("/why", post_why, methods=["POST"]),
 ]
 
 

@@ -93,7 +93,7 @@ def replayed(game: str, params: Params, root: Path) -> Replayed:
         raise UsageError(f"no replay of {game!r}: expected one of "
                          f"{', '.join('/replay/' + k for k in replay_games())}")  # fmt: skip
     allowed = STUDY_PARAMS if params.has("study") else web_part(game, "REPLAY_PARAMS")
-    params.only(allowed)
+    params.only((*allowed, "mark"))  # mark: a span of events shown marked (:func:`mark_of`)
     key = (game, str(Path(root).resolve()),
            tuple(sorted((k, params.raw(k) or "") for k in allowed if k not in ("event", "step"))))  # fmt: skip
     return _REPLAYS.get_or_build(key, lambda: _titled(play(params, root), params, root))
@@ -126,6 +126,26 @@ def event_of(params: Params, rep: Replayed) -> int:
     if not params.has("event"):
         return rep.start
     return params.integer("event", lo=1, hi=len(rep.steps)) - 1
+
+
+def mark_of(params: Params, rep: Replayed) -> tuple[int, int] | None:
+    """The steps (0-based, first and last) of the ``mark`` parameter, ``N`` or ``N-M``
+    (events numbered from 1 as ``event``): the span the page marks on its timeline and in
+    its log (a why study's decision where the learned value swings most); None without
+    it."""
+    text = params.string("mark")
+    if text is None:
+        return None
+    n = len(rep.steps)
+    lo, _, hi = text.partition("-")
+    try:
+        first, last = int(lo), int(hi or lo)
+    except ValueError:
+        raise UsageError(f"--mark {text!r}: expected an event N or events N-M (from 1)") from None
+    if not 1 <= first <= last <= n:
+        raise UsageError(f"--mark {text!r}: expected events within 1..{n}, the first not after "
+                         "the last")  # fmt: skip
+    return first - 1, last - 1
 
 
 def old_step(params: Params, rep: Replayed) -> int | None:

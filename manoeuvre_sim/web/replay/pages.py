@@ -7,7 +7,8 @@ Routes (the studies pages link to them; docs/ui.md):
   ``/replay/manoeuvre?army_a=France&army_b=Russia&seed=1&game=0[&...]`` with ``replay``'s
   options; ``/replay/hex?...`` the same with ``hex replay``'s. The page: the board after
   event ``event=N`` (numbered from 1, as the page says "event N of M"; without it the
-  set-up's last event, every unit deployed), the controls, the standing of the game after
+  set-up's last event, every unit deployed; ``mark=N-M``: those events marked on the
+  timeline and in the log, a why study's decision), the controls, the standing of the game after
   that event, the key to the board, the event log, the record of the game. An old address
   with ``step=K`` (steps counted from 0) is sent on to ``event=K+1``, the same board.
 - ``/replay/<game>/board.svg?...&event=N``: the board after event N (what the page
@@ -33,7 +34,7 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.web.game_parts import short_title, web_modules
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
-from manoeuvre_sim.web.replay.data import event_of, old_step, replay_games, replayed
+from manoeuvre_sim.web.replay.data import event_of, mark_of, old_step, replay_games, replayed
 
 
 def replay_url(game: str, **params) -> str:
@@ -86,6 +87,7 @@ def replay_page(request: Request) -> Response:
         sep = "&" if query else ""
         return RedirectResponse(f"/replay/{game}?{query}{sep}event={old + 1}", status_code=301)
     step = event_of(params, rep)
+    mark = mark_of(params, rep)
     data = {
         "n": len(rep.steps),
         "step": step,
@@ -98,6 +100,7 @@ def replay_page(request: Request) -> Response:
     return page(
         "replay.html", title=f"Replay · {rep.title}", game=game, game_title=short_title(game),
         rep=rep, step=step, svg=rep.svg(step), data=data, standing=rep.steps[step]["standing"],
+        mark=mark,
         terrain_fill=rep.terrain_fill,
         trace_url=f"/replay/{game}/trace.jsonl?{query}", version=__version__,
     )  # fmt: skip

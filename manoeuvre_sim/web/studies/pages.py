@@ -95,6 +95,29 @@ def study_page(request: Request) -> Response:
     return _cached(request, info, lambda: _study_page(p, info))
 
 
+def why_grid(info: SF.StudyInfo, view) -> dict | None:
+    """Under a balance study's matrix, a "why?" link per off-diagonal cell (row army X,
+    column army Y) in the heatmap's order, to ``/why/new``: the finished why study of the
+    pairing under the studies folder when there is one (found at the click, so the link is
+    never stale), else the why form prefilled from this study; None for a game without
+    the why study's parts (``why_parts``)."""
+    from manoeuvre_sim.core.games import get_game, hook
+
+    if (
+        view is None
+        or info.kind != "balance"
+        or hook(get_game(str(info.game)), "why_parts") is None
+    ):
+        return None
+    specs = [spec for s in view.sections if s.id == "matrix" for _, spec in s.charts]
+    order = (specs[0].get("encoding", {}).get("y", {}).get("sort") or []) if specs else []
+    order = [str(a) for a in order]
+    cells = {(x, y): {"href": "/why/new?" + urlencode({"game": info.game, "armies": f"{x},{y}",
+                                                      "from": info.rel})}
+             for x in order for y in order if x != y}  # fmt: skip
+    return {"order": order, "cells": cells} if len(order) > 1 else None
+
+
 def _study_page(p: Params, info: SF.StudyInfo) -> Response:
     view = study_view(info, p.string("label")) if info.manifest else None
     terms = definitions(view.tables() if view else [], view.terms if view else (),
@@ -107,6 +130,7 @@ def _study_page(p: Params, info: SF.StudyInfo) -> Response:
                 heading=study_title(info), whatif=whatif_page(info.game, info.kind),
                 games_origin=read,
                 view=view, tables=SF.tables(info.path), q=urlencode,
+                why_grid=why_grid(info, view),
                 summary=_summary(info.path), definitions=terms)  # fmt: skip
 
 
