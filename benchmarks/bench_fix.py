@@ -146,7 +146,8 @@ def one_case(i: int, args, armies: list[str], rates: dict[str, float], player) -
             break
         redraws += 1
     else:
-        raise SystemExit(f"case {i + 1}: no planted edit out of the band in 200 draws")
+        progress(f"case {i + 1}: no planted edit out of the band in 200 draws: not a case")
+        return {"case": i + 1, "undrawn": True, "redraws": redraws}
     check_games = player.games - games0
     edited = hook(g, "apply_side_edits")(sides[army], [e.text for e in planted])[0]
     field = [edited if a == army else sides[a] for a in armies]
@@ -205,7 +206,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def report(rows: list[dict], args, armies, rates, base_secs: float) -> list[str]:
+def report(rows: list[dict], args, armies, rates, base_secs: float, undrawn=(),
+           final: bool = True) -> list[str]:  # fmt: skip
     ok = sum(r["success"] for r in rows)
     games = sum(r["games"] + r["check_games"] for r in rows)
     secs = sum(r["seconds"] + r["draw_seconds"] for r in rows)
@@ -229,11 +231,23 @@ def report(rows: list[dict], args, armies, rates, base_secs: float) -> list[str]
         f"only target, budget c, {args.games_per_look} games per look up to "
         f"{args.max_games:,} per pairing, min gain {args.min_gain}, its own search seed, and "
         f"its answer is confirmed on a fresh seed with {args.confirm_games:,} games per "
-        "pairing. Success: an errata of cost <= c that meets the band in the search and "
+        "pairing. Success: an errata of cost <= c that meets the band in the search (its rate "
+        "interval of the sequential test inside the band) and "
         "whose confirmed interval lies inside the band.",
         "",
         f"**{ok} of {len(rows)} cases succeeded**; {games:,} games in {secs:.0f} s "
-        "(draws, checks, searches and confirmations).",
+        "(draws, checks, searches and confirmations)."
+        + (
+            ""
+            if final
+            else f" **Partial**: {len(rows)} of {args.cases} cases finished so far "
+            "(the table is rewritten after each case)."
+        )
+        + "".join(
+            f" Case {u['case']}: no planted draw out of its band in 200 draws, so "
+            "not a case (the next number is drawn instead)."
+            for u in undrawn
+        ),
         "",
         "| case | army | planted (cost) | planted rate [95 %] (redraws) | band | found (cost) | "
         "reverses | confirmed rate [interval] | candidates | games | seconds | |",
@@ -310,7 +324,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.size("--screen-games", 200, 100, "games per pairing of a draw's first screen")
     ap.size("--check-games", 1000, 400, "games per pairing of the out-of-band check")
     ap.size("--games-per-look", 200, 100, "the fixer's games per pairing between two looks")
-    ap.size("--max-games", 2000, 300, "the fixer's cap per candidate and pairing")
+    ap.size(
+        "--max-games",
+        4000,
+        300,
+        "the fixer's cap per candidate and pairing (4,000: a "
+        "meeting errata's rate interval, about +-1.3 points there, inside the +-2.5 band)",
+    )
     ap.size("--confirm-games", 2000, 300, "the fixer's confirmation games per pairing")
     ap.size("--width", 2.5, 1.0, "the band: the army's base field rate +- this many points",
             type=float)  # fmt: skip
@@ -347,31 +367,39 @@ def main(argv: list[str] | None = None) -> int:
                      + ", ".join(f"{a} {_pct(r)} %" for a, r in state["rates"].items()))  # fmt: skip
         return state["player"], state["rates"]
 
-    rows = []
-    for i in range(args.start - 1, args.cases):
+    rows: list[dict] = []
+    undrawn: list[dict] = []
+
+    def write(final: bool) -> None:
+        # every case read back: the base rates of the armies drawn, as each case recorded them
+        rates = state.get("rates") or {r["army"]: r["base_rate"] for r in rows}
+        lines = run.header("The balance fixer against planted imbalances") + report(
+            rows, args, armies, rates, state.get("secs"), undrawn, final)  # fmt: skip
+        if args.real is not None:
+            lines += real_section(args.real)
+        run.write(lines)
+
+    i = args.start - 1
+    while len(rows) < args.cases - (args.start - 1):
         kept = args.work / f"case-{i + 1}.json" if args.work else None
         if kept is not None and kept.exists():
-            rows.append(json.loads(kept.read_text(encoding="utf-8")))
+            row = json.loads(kept.read_text(encoding="utf-8"))
             progress(f"case {i + 1}: read back from {kept}")
-            continue
-        player, rates = base()
-        row = one_case(i, args, armies, rates, player)
-        rows.append(row)
-        if kept is not None:
-            from manoeuvre_sim.core.fileio import atomic_write
+        else:
+            player, rates = base()
+            row = one_case(i, args, armies, rates, player)
+            if kept is not None:
+                from manoeuvre_sim.core.fileio import atomic_write
 
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            with atomic_write(kept, encoding="utf-8") as f:
-                f.write(json.dumps(row, indent=1))
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                with atomic_write(kept, encoding="utf-8") as f:
+                    f.write(json.dumps(row, indent=1))
+        i += 1
+        (undrawn if row.get("undrawn") else rows).append(row)
         progress(f"fix: {sum(r['success'] for r in rows)} of {len(rows)} cases so far")
-    # every case read back: the base rates of the armies drawn, as each case recorded them
-    rates = state.get("rates") or {r["army"]: r["base_rate"] for r in rows}
-    base_secs = state.get("secs")
-    lines = run.header("The balance fixer against planted imbalances") + report(
-        rows, args, armies, rates, base_secs)  # fmt: skip
-    if args.real is not None:
-        lines += real_section(args.real)
-    run.write(lines)
+        if rows and not row.get("undrawn"):
+            write(final=False)  # a partial table after every case: an interrupted run says it
+    write(final=True)
     return 0
 
 
