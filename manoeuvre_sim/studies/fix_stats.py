@@ -193,20 +193,21 @@ class Sequential:
                      self.min_gain, self.ref_fixed)  # fmt: skip
 
     def verdict(self, stats: Sequence[TargetStats], last: bool = False) -> tuple[str, Judgement]:
-        """The look's verdict with the band's (:meth:`Judgement.band`): ``meets`` when the
-        candidate is helpful and every target's rate interval lies inside the band; a
-        helpful candidate whose estimates are all inside the band but whose intervals
-        straddle an edge plays on (``continue``), and at the cap is ``helpful`` with the
-        band ``inconclusive``, never ``meets``."""
+        """The look's verdict with the band's (:meth:`Judgement.band`): a helpful candidate
+        whose estimates are all inside the band plays on to the cap, and there it *meets*
+        the objective when every target's rate interval lies inside the band, else it stays
+        ``helpful`` (the band inconclusive or outside). The band is read at the cap only:
+        stopping a candidate the moment its interval first enters the band would pick its
+        luckiest look, an estimate flattered towards the inside that fresh seeds undo."""
         j = self.look(stats, last)
         if j.verdict != "helpful":
             return j.verdict, j
-        where = j.band(self.band)
-        if where == "inside":
-            return "meets", j
         lo, hi = self.band
-        hopeful = where == "inconclusive" and all(lo <= s.rate <= hi for s in stats)
-        return ("continue" if hopeful and not last else "helpful"), j
+        if not all(lo <= s.rate <= hi for s in stats):
+            return "helpful", j
+        if not last:
+            return "continue", j
+        return ("meets" if j.band(self.band) == "inside" else "helpful"), j
 
 
 def holm(p: Sequence[float]) -> np.ndarray:
