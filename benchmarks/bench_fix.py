@@ -427,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         "read it back when it finished; resumed when interrupted) and report it",
     )
     ap.add_argument("--real-only", action="store_true",
-                    help="with --real: no planted cases, the real armies only")  # fmt: skip
+                    help="with --real: no planted case played (those --work holds are read back)")  # fmt: skip
     args = ap.parse_args(argv)
     armies = [a.strip() for a in args.armies.split(",") if a.strip()]
     if not args.screen_games <= args.check_games <= args.base_games:
@@ -462,8 +462,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.real is not None:
         run_real(args.real)
     i = args.start - 1
-    while not args.real_only and len(rows) < args.cases - (args.start - 1):
+    while len(rows) < args.cases - (args.start - 1):
         kept = args.work / f"case-{i + 1}.json" if args.work else None
+        if args.real_only and not (kept is not None and kept.exists()):
+            break  # --real-only: the cases --work holds are read back, none played
         if kept is not None and kept.exists():
             row = json.loads(kept.read_text(encoding="utf-8"))
             progress(f"case {i + 1}: read back from {kept}")
