@@ -64,6 +64,9 @@ def fix_options(*, side: str, flag: str, kinds: str, policy_default: str,
         o("--min-gain", type=float, default=0.005, show_default=True,
           help="A candidate whose gain in distance from the band is surely below this "
           "(a fraction: 0.005 is half a point) is negligible, stopped."),
+        o("--screen-keep", type=int, default=10, show_default=True,
+          help="The screen: after one look of every candidate, only this many of the most "
+          "promising undecided ones play on in the sequential test."),
         o("--seed", type=int, default=1, show_default=True, help="The search's seed."),
         o("--confirm-seed", type=int,
           help="The confirmation's seed (default: --seed + 1000003; never --seed)."),
@@ -85,7 +88,7 @@ def pop_fix(kw: dict) -> tuple[dict, dict]:
     spec = {"editable": kw.pop("editable") or None, "targets": kw.pop("targets") or None,
             "band": kw.pop("band"), "edits": kw.pop("edits_file")}  # fmt: skip
     for k in ("budget", "policy", "games_per_look", "max_games", "confirm_games", "alpha",
-              "min_gain", "seed", "confirm_seed", "threads"):  # fmt: skip
+              "min_gain", "screen_keep", "seed", "confirm_seed", "threads"):  # fmt: skip
         spec[k] = kw.pop(k)
     return spec, run
 

@@ -14,33 +14,29 @@ The objective
 The test (one candidate errata against a reference: the base, or the errata it extends)
     Every candidate plays the base's seeds (common random numbers: a pairing's variant keeps
     the base pairing's seed, game ``i`` is seeded from ``(seed, i)`` alone), so per game
-    index the target's field score of the candidate minus that of the reference is a paired
-    difference. It is played in *looks* of ``games_per_look`` games per pairing, and after
-    each look two confidence sequences per target are formed: one for the reference's field
-    rate r and one for the paired change m. They are the asymptotic normal-mixture
-    confidence sequences of Waudby-Smith, Arnold, Wu & Ramdas (2021), "Time-uniform central
-    limit theory and asymptotic confidence sequences", arXiv:2103.06476, Theorem 2.2
-    (:func:`cs_radius`): valid at every look at once, so the candidate may be looked at as
-    often as we like. Each holds with probability 1 - alpha / (2 x targets) (Bonferroni), so
-    the whole box of (r, m) of every target holds with probability >= 1 - alpha at every
-    look. The candidate is *helpful* when D(r + m) < D(r) at every point of the box, *not
-    helpful* when D(r + m) >= D(r) at every point, and plays another look otherwise, up to
-    ``max_games`` per pairing (then *inconclusive*). So a candidate that does not improve
-    the objective is called helpful with probability <= alpha, and one that does is called
-    not helpful with probability <= alpha (alpha = beta = 0.05 by default; asymptotic
-    guarantees, measured in tests/studies/test_fix.py). A candidate whose games are all the
-    reference's games after a look is *unchanged* (the edit changed no game on these seeds).
-    Stopping when a fixed 95 % interval excludes the target, looked at after every look,
-    would be wrong far more than 5 % of the time (measured in the same test).
+    index its target's field score minus the reference's is a paired difference. It is
+    played in *looks* of ``games_per_look`` games per pairing; after each look the box of
+    every target's reference rate r (a fixed normal interval: the reference is played once,
+    to the cap, before the candidate) and paired change m (an always-valid confidence
+    sequence: Waudby-Smith, Arnold, Wu & Ramdas 2021, arXiv:2103.06476, Theorem 2.2,
+    :func:`cs_radius`), each at alpha / (2 x targets), holds with probability >= 1 - alpha
+    at every look at once. *helpful*: D(r + m) < D(r) all over the box; *not helpful*:
+    D(r + m) >= D(r) all over it; *meets*: helpful and every target's rate interval
+    (r + m over the box) inside the band; a helpful candidate whose estimates are inside
+    but whose intervals straddle an edge plays on, and at the cap stays *helpful* (its band
+    inconclusive). So a null candidate is called helpful, and one whose rate lies outside
+    the band is called meeting, with probability <= alpha (measured in
+    tests/studies/test_fix.py; docs/fix.md).
 The search
-    Every single edit of the editable sides within the budget, least cost first; then,
-    greedily, the helpful singles added one at a time to the best errata so far (the
-    combination played on the same seeds and tested against the errata it extends; of the
-    helpful additions the cheapest that meets the objective, else the one of the smallest
-    estimated D), until the estimate is in the band or the budget is spent. An errata *meets* the objective when it is helpful and
-    every target's estimated rate is in the band; the answer is the meeting errata of least
-    cost (then fewest printed changes, then the smallest D), else the best errata of the
-    frontier (the smallest estimated D at each cost).
+    A screen first: one look of every single edit, the undecided ones ranked by their
+    estimated objective (its gain's paired standard error reported), only the first
+    ``screen_keep`` played on to their verdicts, the rest *screened out*. Then, greedily,
+    the helpful singles (or, when none is certified, the promising ones: estimated gain
+    above twice its standard error) added one at a time to the best errata so far, each
+    round screened alike and tested against the errata it extends; until an errata meets
+    the objective, nothing helps or the budget is spent. The answer is the meeting errata
+    of least cost (then fewest changes, then the rates most surely inside the band), else
+    the best of the frontier (the smallest estimated D at each cost, with its interval).
 The confirmation
     The answer played against the base on a fresh master seed (``confirm_seed``, never used
     in the search), ``confirm_games`` per pairing, paired: per pairing the paired change
@@ -111,6 +107,7 @@ from manoeuvre_sim.studies.fix_stats import (  # noqa: E402
     cs_radius,
     distance,
     field_stats,
+    gain_estimate,
     gain_range,
     holm,
     judge,
@@ -226,7 +223,10 @@ class Player:
 
 @dataclass
 class Trial:
-    """One candidate tried: its edits, what it was tested against, its games and verdict."""
+    """One candidate tried: its edits, what it was tested against, its games and verdict
+    (``meets``, helpful, not helpful, negligible, unchanged, inconclusive, screened out),
+    where its box puts its rates (``band``: inside, outside, inconclusive), the screen's
+    estimated gain in the objective with its paired standard error."""
 
     edits: tuple[Edit, ...]
     against: tuple[Edit, ...]
@@ -237,14 +237,33 @@ class Trial:
     gain_high: float = float("nan")
     rates: dict = field(default_factory=dict)
     distance: float = float("nan")
+    band: str = ""
+    margin: float = float("nan")  # the least clearance of a rate interval inside the band
+    distance_low: float = float("nan")  # the objective over the box of the rates
+    distance_high: float = float("nan")
+    gain: float = float("nan")  # estimated D(reference) - D(candidate)
+    gain_se: float = float("nan")
+    rate_low: dict = field(default_factory=dict)
+    rate_high: dict = field(default_factory=dict)
 
     @property
     def cost(self) -> int:
         return sum(e.cost for e in self.edits)
 
-    def meets(self, band) -> bool:
-        return self.verdict == "helpful" and all(band[0] <= r <= band[1]
-                                                 for r in self.rates.values())  # fmt: skip
+    def meets(self, band=None) -> bool:
+        """Helpful, and every target's rate interval of the box inside the band."""
+        return self.verdict == "meets"
+
+    @property
+    def helpful(self) -> bool:
+        return self.verdict in ("meets", "helpful")
+
+    @property
+    def promising(self) -> bool:
+        """Estimated to help by more than twice its paired standard error (not certified:
+        what the frontier extends when no candidate is certified helpful)."""
+        return self.verdict not in ("not helpful", "unchanged", "screened out", "negligible") and (
+            self.gain > 2 * self.gain_se and self.gain > 0)  # fmt: skip
 
     def row(self) -> dict:
         return {"step": self.step, "edits": "; ".join(e.text for e in self.edits),
@@ -253,58 +272,127 @@ class Trial:
                 "against": "; ".join(e.text for e in self.against) or "base",
                 "games_per_pairing": self.games, "verdict": self.verdict,
                 "gain_low": self.gain_low, "gain_high": self.gain_high,
-                "est_distance": self.distance} | {
-                f"rate {t}": r for t, r in self.rates.items()}  # fmt: skip
+                "est_distance": self.distance, "distance_low": self.distance_low,
+                "distance_high": self.distance_high, "band": self.band,
+                "est_gain": self.gain, "gain_se": self.gain_se} | {
+                f"rate {t}": r for t, r in self.rates.items()} | {
+                f"low {t}": r for t, r in self.rate_low.items()} | {
+                f"high {t}": r for t, r in self.rate_high.items()}  # fmt: skip
 
 
 def _rank(t: Trial) -> tuple:
-    return (t.cost, len(t.edits), t.distance, [e.text for e in t.edits])
+    """Meeting errata: least cost, fewest changes, then the most surely inside the band."""
+    return (t.cost, len(t.edits), -t.margin, [e.text for e in t.edits])
+
+
+def _span(lo: float, hi: float, band) -> tuple[float, float]:
+    """The least and the greatest distance from the band over the interval [lo, hi]."""
+    near = 0.0 if hi >= band[0] and lo <= band[1] else min(distance(lo, band), distance(hi, band))
+    return near, max(distance(lo, band), distance(hi, band))
+
+
+class Candidate:
+    """One candidate errata's sequential test, a look at a time (``step``), against the
+    errata ``against`` (the base: ``()``) on the same seeds, until its verdict or the cap."""
+
+    def __init__(self, player: Player, edits: tuple[Edit, ...], against: tuple[Edit, ...] = (),
+                 step: str = "single") -> None:  # fmt: skip
+        spec = self.spec = player.spec
+        self.player, self.n, self.done = player, 0, False
+        self.trial = Trial(edits, against, step)
+        # rho's design variance: a fair score's over the m pairings of a target (a field of
+        # n sides: 2 (n - 1), both seats; Maneuver's blue against red: 1)
+        m = sum(spec.targets[0] in (p.army_a.name, p.army_b.name) for p in player.base)
+        # the reference (shared by every candidate tested against it) is played to the cap
+        # once, before the candidate's first look: a fixed interval of it is valid as it is
+        player.ensure(against, spec.max_games)
+        self.ref = field_stats(player.base, player.joint(against, against, spec.max_games),
+                               spec.targets)  # fmt: skip
+        # negligible: surely gaining less than min_gain, or than half the reference's
+        # estimated distance when that is smaller (no edit gains more than the whole distance)
+        d_ref = sum(distance(r.ref, spec.band) for r in self.ref)
+        self.test = Sequential(spec.band, spec.alpha, spec.max_games, 0.25 / m,
+                               min(spec.min_gain, d_ref / 2), ref_fixed=True)  # fmt: skip
+
+    def step(self) -> str:
+        """Play one more look and judge it: the verdict (``continue``: not yet)."""
+        spec, p, t = self.spec, self.player, self.trial
+        self.n = n = min(self.n + spec.games_per_look, spec.max_games)
+        p.ensure(t.edits, n)
+        joint = p.joint(t.edits, t.against, n)
+        st = [replace(s, ref=r.ref, ref_var=r.ref_var, ref_n=r.n)
+              for s, r in zip(field_stats(p.base, joint, spec.targets), self.ref, strict=True)]  # fmt: skip
+        verdict, j = self.test.verdict(st, last=n >= spec.max_games)
+        band, names = spec.band, spec.targets
+        t.games, t.verdict, t.gain_low, t.gain_high = n, verdict, j.gain_low, j.gain_high
+        t.rates = {x: s.rate for x, s in zip(names, st, strict=True)}
+        t.rate_low = dict(zip(names, j.rate_low, strict=True))
+        t.rate_high = dict(zip(names, j.rate_high, strict=True))
+        t.distance = sum(distance(r, band) for r in t.rates.values())
+        spans = [_span(a, b, band) for a, b in zip(j.rate_low, j.rate_high, strict=True)]
+        t.distance_low, t.distance_high = sum(x for x, _ in spans), sum(y for _, y in spans)
+        t.band, t.margin = j.band(band), j.margin(band)
+        t.gain, t.gain_se = gain_estimate(p.base, joint, st, names, band)
+        self.done = verdict != "continue"
+        return verdict
+
+    def finish(self) -> Trial:
+        while not self.done:
+            self.step()
+        return self.trial
+
+
+def _screen_key(c: Candidate) -> tuple:
+    """The screen's order: the smallest estimated objective, then the rates most inside the
+    band, then the cheaper (docs/fix.md, "The screen")."""
+    t = c.trial
+    inner = min(min(r - c.spec.band[0], c.spec.band[1] - r) for r in t.rates.values())
+    return (t.distance, -inner, t.cost, [e.text for e in t.edits])
 
 
 def try_candidate(player: Player, edits: tuple[Edit, ...], against: tuple[Edit, ...] = (),
                    step: str = "single", trail: list | None = None,
                    say: Callable[[str], None] | None = None) -> Trial:  # fmt: skip
     """Play ``edits`` against the errata ``against`` (the base: ``()``) a look at a time on
-    the same seeds until the sequential test's verdict (:func:`judge`) or the cap."""
-    spec = player.spec
-    band, look = spec.band, spec.games_per_look
-    # rho's design variance: a fair score's over the m pairings of a target (a field of n
-    # sides: 2 (n - 1), both seats; Maneuver's blue against red: 1)
-    m = sum(spec.targets[0] in (p.army_a.name, p.army_b.name) for p in player.base)
-    v0 = 0.25 / m
-    trial = Trial(edits, against, step)
-    # the reference (shared by every candidate tested against it) is played to the cap once:
-    # its rates are then as narrow as they get, the candidate's looks pair with its games
-    cap = spec.max_games
-    player.ensure(against, cap)
-    ref = field_stats(player.base, player.joint(against, against, cap), spec.targets)
-    # negligible: surely gaining less than min_gain, or than half the reference's estimated
-    # distance when that is smaller (an edit can gain no more than the whole distance)
-    d_ref = sum(distance(r.ref, band) for r in ref)
-    test = Sequential(band, spec.alpha, spec.max_games, v0, min(spec.min_gain, d_ref / 2))
-    n = 0
-    while n < cap:
-        n = min(n + look, cap)
-        player.ensure(edits, n)
-        st = [
-            replace(s, ref=r.ref, ref_var=r.ref_var, ref_n=r.n)
-            for s, r in zip(field_stats(player.base, player.joint(edits, against, n),
-                                        spec.targets), ref, strict=True)
-        ]  # fmt: skip
-        j = test.look(st, last=n >= spec.max_games)
-        if j.verdict != "continue":
-            break
-    trial.games, trial.verdict = n, j.verdict
-    trial.gain_low, trial.gain_high = j.gain_low, j.gain_high
-    trial.rates = {t: s.rate for t, s in zip(spec.targets, st, strict=True)}
-    trial.distance = sum(distance(r, band) for r in trial.rates.values())
+    the same seeds until the sequential test's verdict or the cap."""
+    trial = Candidate(player, edits, against, step).finish()
+    _tell(player, trial, trail, say)
+    return trial
+
+
+def _tell(player: Player, t: Trial, trail: list | None, say) -> None:
     if trail is not None:
-        trail.append(trial)
+        trail.append(t)
     if say is not None:
         say(f"fix: {len(trail or ())} tried ({player.games:,} games): "
-            f"{'; '.join(e.text for e in edits)} (cost {trial.cost}) {trial.verdict} after "
-            f"{n} games, est. distance {trial.distance:.3f}")  # fmt: skip
-    return trial
+            f"{'; '.join(e.text for e in t.edits)} (cost {t.cost}) {t.verdict} after "
+            f"{t.games} games, est. distance {t.distance:.3f}")  # fmt: skip
+
+
+def screened(player: Player, cands: list[Candidate], keep: int, trail: list, say,
+             on_trial=None) -> list[Trial]:  # fmt: skip
+    """The screen: one look of every candidate (a verdict then is kept), the undecided ones
+    ranked by :func:`_screen_key`, the first ``keep`` played on to their verdict, the rest
+    ``screened out`` (their one look's estimates kept in the trail)."""
+    out = []
+
+    def end(c: Candidate) -> None:
+        _tell(player, c.trial, trail, say)
+        out.append(c.trial)
+        if on_trial is not None:
+            on_trial(trail)
+
+    for c in cands:
+        if c.step() != "continue":
+            end(c)
+    open_ = sorted((c for c in cands if not c.done), key=_screen_key)
+    for i, c in enumerate(open_):
+        if i < keep:
+            c.finish()
+        else:
+            c.trial.verdict = "screened out"
+        end(c)
+    return out
 
 
 def search(player: Player, say: Callable[[str], None],
@@ -314,49 +402,49 @@ def search(player: Player, say: Callable[[str], None],
     estimated distance (module docstring, "The search"); ``on_trial(trail)`` after each
     candidate (the job's progress: ``fix_progress``)."""
     spec = player.spec
-    band = spec.band
     trail: list[Trial] = []
-
-    def test(edits, against, step):
-        t = try_candidate(player, edits, against, step, trail, say)
-        if on_trial is not None:
-            on_trial(trail)
-        return t
-
     player.ensure((), spec.max_games)
     st0 = field_stats(player.base, player.joint((), (), spec.max_games), spec.targets)
-    d0 = sum(distance(s.ref, band) for s in st0)
+    d0 = sum(distance(s.ref, spec.band) for s in st0)
     say(f"fix: the base's estimated distance from the band {d0:.3f}; "
         f"{len(spec.edits)} single edits to try")  # fmt: skip
     if d0 == 0:
         return trail, None, d0
-    singles = [test((e,), (), "single") for e in spec.edits]
-    helpful = [t for t in singles if t.verdict == "helpful"]
-    meeting = sorted((t for t in singles if t.meets(band)), key=_rank)
+    singles = screened(player, [Candidate(player, (e,)) for e in spec.edits],
+                       spec.screen_keep, trail, say, on_trial)  # fmt: skip
+    meeting = sorted((t for t in singles if t.meets()), key=_rank)
     best = meeting[0] if meeting else None
     cap = best.cost - 1 if best else spec.budget
-    pool = sorted((t for t in helpful if t.cost <= cap), key=lambda t: (t.distance, t.cost))
+    # the greedy step extends the certified helpful singles; when none is (many targets:
+    # the box too wide), the promising ones, for the frontier (confirmed afresh in the end)
+    helpful = [t for t in singles if t.helpful] or [t for t in singles if t.promising]
+    helpful = sorted(helpful, key=_rank_distance)[: spec.screen_keep]
+    pool = [t for t in helpful if t.cost <= cap]
     current = pool[0] if pool else None
-    while current is not None and not current.meets(band):
-        tried = []
+    while current is not None and not current.meets():
+        cands = []
         for h in sorted(helpful, key=lambda t: (t.cost, t.distance)):
             e = h.edits[0]
             if e.slot in {x.slot for x in current.edits} or current.cost + e.cost > cap:
                 continue
             try:
-                tried.append(test(_key((*current.edits, e)), current.edits, "combination"))
+                cands.append(Candidate(player, _key((*current.edits, e)), current.edits,
+                                       "combination"))  # fmt: skip
+                player.pairings(cands[-1].trial.edits)
             except UsageError as err:  # two legal edits the game refuses together
+                cands.pop()
                 say(f"fix: skipped {e.text} with {_label(current.edits)}: {err}")
-        better = [t for t in tried if t.verdict == "helpful"]
+        tried = screened(player, cands, spec.screen_keep, trail, say, on_trial)
+        better = [t for t in tried if t.helpful] or [t for t in tried if t.promising]
         if not better:
             break
-        meeting = [t for t in better if t.meets(band)]
+        meeting = [t for t in better if t.meets()]
         current = min(meeting, key=_rank) if meeting else min(better, key=_rank_distance)
-        if current.meets(band):
+        if current.meets():
             best = current
     if best is None:
         frontier = _frontier(trail)
-        best = min(frontier, key=lambda t: (t.distance, t.cost)) if frontier else None
+        best = min(frontier, key=_rank_distance) if frontier else None
     say(
         f"fix: search done: {len(trail)} candidates, {player.games:,} games"
         + (f" ({player.resumed:,} blocks read back from the store)" if player.resumed else "")
@@ -365,15 +453,21 @@ def search(player: Player, say: Callable[[str], None],
 
 
 def _rank_distance(t: Trial) -> tuple:
-    return (t.distance, len(t.edits), [e.text for e in t.edits])
+    return (t.distance, t.cost, len(t.edits), [e.text for e in t.edits])
 
 
 def _frontier(trail: Sequence[Trial]) -> list[Trial]:
-    """The best helpful errata (smallest estimated distance) at each cost."""
+    """The best errata (smallest estimated distance) at each cost among the certified
+    helpful ones, or the promising ones at a cost no certified errata has."""
     best: dict[int, Trial] = {}
     for t in trail:
-        if t.verdict == "helpful" and (t.cost not in best or _rank_distance(t) <
-                                       _rank_distance(best[t.cost])):  # fmt: skip
+        if not (t.helpful or t.promising):
+            continue
+        old = best.get(t.cost)
+        if old is None or (t.helpful, t.meets()) > (old.helpful, old.meets()) or (
+            (t.helpful, t.meets()) == (old.helpful, old.meets())
+            and _rank_distance(t) < _rank_distance(old)
+        ):  # fmt: skip
             best[t.cost] = t
     return [best[c] for c in sorted(best)]
 
@@ -474,7 +568,7 @@ def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool =
     manifest |= {
         "errata": [] if best is None else [e.text for e in best.edits],
         "errata_cost": 0 if best is None else best.cost,
-        "meets": bool(best is not None and best.meets(spec.band)),
+        "meets": bool(best is not None and best.meets()),
         "confirmed": bool(conf is not None and conf.confirmed),
         "base_distance": d0,
         "candidates": len(trail),

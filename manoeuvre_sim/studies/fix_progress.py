@@ -60,7 +60,7 @@ class Estimate:
         words = f"{singles} of {len(spec.edits)} single edits tried"
         if combos:
             words += f", {combos} combination{'s' if combos > 1 else ''}"
-        helpful = [t for t in self.trail if t.verdict == "helpful"]
+        helpful = [t for t in self.trail if t.helpful]
         if helpful:
             best = min(helpful, key=lambda t: (t.distance, t.cost, len(t.edits)))
             words += (f"; best so far: {'; '.join(e.text for e in best.edits)} (cost "

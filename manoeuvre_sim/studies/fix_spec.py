@@ -15,6 +15,7 @@ DEFAULT_BAND = (0.45, 0.55)
 DEFAULT_BUDGET = 6
 DEFAULT_ALPHA = 0.05
 DEFAULT_MIN_GAIN = 0.005  # half a point of the objective: less is not worth an errata line
+DEFAULT_SCREEN_KEEP = 10  # the candidates of a step that play on after the screen's look
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class FixSpec:
     alpha: float
     edits: tuple[Edit, ...]
     min_gain: float = DEFAULT_MIN_GAIN
+    screen_keep: int = DEFAULT_SCREEN_KEEP
 
     @property
     def threads(self) -> int:
@@ -144,9 +146,12 @@ class FixSpec:
                 "band": list(self.band), "costs": {k: list(v) for k, v in self.costs.items()},
                 "budget": self.budget, "games_per_look": self.games_per_look,
                 "max_games": self.max_games, "alpha": self.alpha, "min_gain": self.min_gain,
-                "test": "asymptotic confidence sequences (Waudby-Smith et al. 2021), "
-                        "Bonferroni over the targets' rates and changes, each change's rho "
-                        "tuned to its first look's paired variance"}  # fmt: skip
+                "screen_keep": self.screen_keep,
+                "test": "asymptotic confidence sequences (Waudby-Smith et al. 2021) for the "
+                        "paired changes, each change's rho tuned to its first look's paired "
+                        "variance, a fixed normal interval for the reference played once; "
+                        "Bonferroni over the targets' rates and changes; meets: every "
+                        "target's rate interval of the box inside the band"}  # fmt: skip
 
 
 def _side_flag(names: Sequence[str], typed: str, flag: str) -> str:
@@ -165,7 +170,8 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
                  budget: int = DEFAULT_BUDGET, policy: str | None = None,
                  games_per_look: int = 200, max_games: int = 2000, confirm_games: int = 2000,
                  seed: int = 1, confirm_seed: int | None = None, alpha: float = DEFAULT_ALPHA,
-                 min_gain: float = DEFAULT_MIN_GAIN, options=None, threads: int = 0,
+                 min_gain: float = DEFAULT_MIN_GAIN, screen_keep: int = DEFAULT_SCREEN_KEEP,
+                 options=None, threads: int = 0,
                  target_flag: str = "--army") -> FixSpec:  # fmt: skip
     """Every option checked (one line each) and every candidate edit listed, before any game;
     ``target_flag``: the option that names the targets in the messages (``hex fix``:
@@ -186,6 +192,9 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
     if max_games < games_per_look:
         raise UsageError(f"--max-games {max_games}: expected at least --games-per-look "
                          f"({games_per_look})")  # fmt: skip
+    if screen_keep < 1:
+        raise UsageError(f"--screen-keep {screen_keep}: expected at least 1 candidate to play "
+                         "on after the screen")  # fmt: skip
     if budget < 1:
         raise UsageError(f"--budget {budget}: allows no edit (expected a total cost >= 1)")
     costs = read_costs(g, edits)
@@ -217,7 +226,7 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
         raise UsageError(f"--budget {budget}: allows nothing (the cheapest allowed edit "
                          f"costs {cheapest})")  # fmt: skip
     return FixSpec(spec, tg, ed, band, costs, budget, games_per_look, max_games, confirm_games,
-                   confirm_seed, alpha, within, float(min_gain))  # fmt: skip
+                   confirm_seed, alpha, within, float(min_gain), int(screen_keep))  # fmt: skip
 
 
 def command_spec_of(game: str):

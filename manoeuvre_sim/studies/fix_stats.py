@@ -86,35 +86,78 @@ class Judgement:
     verdict: str  # helpful, not helpful, negligible, unchanged, continue, inconclusive
     gain_low: float
     gain_high: float
+    # per target, the rate's interval of the box (r + m: the reference's interval plus the
+    # change's sequence): inside the band at a look, the candidate *meets* the objective
+    rate_low: tuple[float, ...] = ()
+    rate_high: tuple[float, ...] = ()
+
+    def band(self, band) -> str:
+        """Where the box puts the candidate's rates: ``inside`` (every target's interval in
+        the band), ``outside`` (some target's interval wholly out of it) or
+        ``inconclusive`` (an interval straddles an edge)."""
+        lo, hi = band
+        if all(lo <= a and b <= hi for a, b in zip(self.rate_low, self.rate_high, strict=True)):
+            return "inside"
+        if any(b < lo or a > hi for a, b in zip(self.rate_low, self.rate_high, strict=True)):
+            return "outside"
+        return "inconclusive"
+
+    def margin(self, band) -> float:
+        """The least clearance of a target's rate interval from the band's edges (negative:
+        an interval crosses an edge): the meeting errata most surely inside ranks first."""
+        lo, hi = band
+        return min(min(a - lo, hi - b) for a, b in zip(self.rate_low, self.rate_high,
+                                                         strict=True))  # fmt: skip
+
+
+def ref_radius(n, var, a: float, t_star: float, v0: float, fixed: bool) -> float:
+    """The reference rate's half-width at level ``1 - a``: a confidence sequence
+    (:func:`cs_radius`) when the reference grows look by look, the fixed-sample normal
+    interval when it was played once to ``n`` games before the candidate's first look and
+    is never looked at again (the fixer's: a fixed interval read once is valid as it is,
+    and about 0.7 times the sequence's width)."""
+    if fixed:
+        from scipy.stats import norm
+
+        return float(norm.ppf(1.0 - a / 2) * math.sqrt(var / n))
+    return float(cs_radius(n, var, a, t_star, v0))
 
 
 def judge(stats: Sequence[TargetStats], band, alpha: float, t_star: float, v0: float,
           last: bool = False, v_change: Sequence[float] | None = None,
-          min_gain: float = 0.0) -> Judgement:  # fmt: skip
+          min_gain: float = 0.0, ref_fixed: bool = False) -> Judgement:  # fmt: skip
     """The sequential verdict on one candidate after a look (module docstring): the box of
-    every target's reference rate and paired change, each from its confidence sequence at
-    ``alpha / (2 x targets)``; ``last``: the cap is reached (``continue`` becomes
-    ``inconclusive``). ``v0``: the variance the reference's rho is tuned to; ``v_change``:
-    per target, the variance each change's rho is tuned to (None: ``v0``; the fixer's:
-    :class:`Sequential`); ``min_gain``: a candidate whose greatest gain over the box is
-    below it is ``negligible`` (an indifference zone: not worth a printed change)."""
+    every target's reference rate and paired change, each at ``alpha / (2 x targets)``;
+    ``last``: the cap is reached (``continue`` becomes ``inconclusive``). ``v0``: the
+    variance the reference's rho is tuned to; ``v_change``: per target, the variance each
+    change's rho is tuned to (None: ``v0``; the fixer's: :class:`Sequential`);
+    ``min_gain``: a candidate whose greatest gain over the box is below it is
+    ``negligible`` (an indifference zone: not worth a printed change); ``ref_fixed``: the
+    reference was played once to its games before the candidate (:func:`ref_radius`). The
+    box holds at every look with probability >= 1 - alpha, so its rate intervals
+    (:meth:`Judgement.band`) decide whether the candidate meets the band at the same
+    rate."""
     a = alpha / (2 * len(stats))
     low = high = 0.0
+    rlo, rhi = [], []
     for i, s in enumerate(stats):
-        wr = float(cs_radius(s.ref_n or s.n, s.ref_var, a, t_star, v0))
+        wr = ref_radius(s.ref_n or s.n, s.ref_var, a, t_star, v0, ref_fixed)
         vm = v0 if v_change is None else v_change[i]
         wm = float(cs_radius(s.n, s.change_var, a, t_star, vm))
         g0, g1 = gain_range((s.ref - wr, s.ref + wr), (s.change - wm, s.change + wm), band)
         low, high = low + g0, high + g1
+        rlo.append(s.rate - wr - wm)
+        rhi.append(s.rate + wr + wm)
+    box = (tuple(rlo), tuple(rhi))
     if all(s.changed_games == 0 for s in stats):
-        return Judgement("unchanged", low, high)
+        return Judgement("unchanged", low, high, *box)
     if low > 0:
-        return Judgement("helpful", low, high)
+        return Judgement("helpful", low, high, *box)
     if high <= 0:
-        return Judgement("not helpful", low, high)
+        return Judgement("not helpful", low, high, *box)
     if high < min_gain:
-        return Judgement("negligible", low, high)
-    return Judgement("inconclusive" if last else "continue", low, high)
+        return Judgement("negligible", low, high, *box)
+    return Judgement("inconclusive" if last else "continue", low, high, *box)
 
 
 # the change's design variance is the first look's, clipped to this range around v0 (a
@@ -138,16 +181,33 @@ class Sequential:
     reference's design variance (a fair score over the target's pairings)."""
 
     def __init__(self, band, alpha: float, t_star: float, v0: float,
-                 min_gain: float = 0.0) -> None:  # fmt: skip
+                 min_gain: float = 0.0, ref_fixed: bool = False) -> None:  # fmt: skip
         self.band, self.alpha, self.t_star, self.v0 = band, alpha, t_star, v0
-        self.min_gain = min_gain
+        self.min_gain, self.ref_fixed = min_gain, ref_fixed
         self.v_change: list[float] | None = None
 
     def look(self, stats: Sequence[TargetStats], last: bool = False) -> Judgement:
         if self.v_change is None:
             self.v_change = [change_design_variance(s.change_var, self.v0) for s in stats]
         return judge(stats, self.band, self.alpha, self.t_star, self.v0, last, self.v_change,
-                     self.min_gain)  # fmt: skip
+                     self.min_gain, self.ref_fixed)  # fmt: skip
+
+    def verdict(self, stats: Sequence[TargetStats], last: bool = False) -> tuple[str, Judgement]:
+        """The look's verdict with the band's (:meth:`Judgement.band`): a helpful candidate
+        whose estimates are all inside the band plays on to the cap, and there it *meets*
+        the objective when every target's rate interval lies inside the band, else it stays
+        ``helpful`` (the band inconclusive or outside). The band is read at the cap only:
+        stopping a candidate the moment its interval first enters the band would pick its
+        luckiest look, an estimate flattered towards the inside that fresh seeds undo."""
+        j = self.look(stats, last)
+        if j.verdict != "helpful":
+            return j.verdict, j
+        lo, hi = self.band
+        if not all(lo <= s.rate <= hi for s in stats):
+            return "helpful", j
+        if not last:
+            return "continue", j
+        return ("meets" if j.band(self.band) == "inside" else "helpful"), j
 
 
 def holm(p: Sequence[float]) -> np.ndarray:
@@ -190,3 +250,29 @@ def field_stats(base: Sequence[Pairing], joint: Joint, targets: Sequence[str]) -
                                sum(x[3] for x in parts) / m, sum(x[4] for x in parts) / m**2,
                                sum(x[5] for x in parts)))  # fmt: skip
     return out
+
+
+def gain_estimate(base: Sequence[Pairing], joint: Joint, stats: Sequence[TargetStats],
+                  targets: Sequence[str], band) -> tuple[float, float]:  # fmt: skip
+    """The objective's estimated improvement ``D(r) - D(r + m)`` at the estimates and its
+    paired standard error (the screen's ranking: docs/fix.md, "The screen"): each target's
+    gain linearised along its chord (slope ``(distance(r) - distance(r + m)) / m``), so the
+    gain is a weighted sum of the pairings' paired changes; the pairings are independent
+    and a pairing's two sides' changes are opposite (their scores add to 1), so its
+    variance is the sum over the pairings of (w_a - w_b)^2 x the change's variance."""
+    gain, slope = 0.0, {}
+    for t, s in zip(targets, stats, strict=True):
+        g = distance(s.ref, band) - distance(s.rate, band)
+        gain += g
+        slope[t] = g / s.change if s.change else 0.0
+    m = {t: sum(t in (p.army_a.name, p.army_b.name) for p in base) for t in targets}
+    var, n = 0.0, None
+    for k, p in enumerate(base):
+        wa = slope.get(p.army_a.name, 0.0) / m.get(p.army_a.name, 1)
+        wb = slope.get(p.army_b.name, 0.0) / m.get(p.army_b.name, 1)
+        if wa == wb:
+            continue
+        nk, _, _, _, vd, _ = _moments(joint.counts[k], "a")
+        var += (wa - wb) ** 2 * vd
+        n = nk if n is None else min(n, nk)
+    return gain, (math.sqrt(var / n) if n else 0.0)
