@@ -16,22 +16,25 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.fileio import temp_beside
 
 STORE = "games.parquet"  # the study store's directory name inside a study's output directory
+META = b"manoeuvre_sim"  # the key of a part's manifest in its Parquet schema's metadata
 
 __all__ = ["read_store", "read_study", "study_row", "write_part"]
 
 
-def write_part(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
+def write_part(df, path: str | Path, manifest: dict) -> Path:
     """Write one block of a study store: Parquet with ``manifest`` in its metadata,
-    atomically (a temporary name beginning with '.', which dataset readers skip)."""
+    atomically (a temporary name beginning with '.', which dataset readers skip). ``df``:
+    a DataFrame, or a pyarrow Table as a part read back holds it (its pandas metadata kept:
+    a what-if's base games read from a study, ``studies.whatif_base``)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     path = Path(path)
     tmp = temp_beside(path)
     try:
-        table = pa.Table.from_pandas(df, preserve_index=False)
+        table = df if isinstance(df, pa.Table) else pa.Table.from_pandas(df, preserve_index=False)
         meta = dict(table.schema.metadata or {})
-        meta[b"manoeuvre_sim"] = json.dumps(manifest, default=str).encode()
+        meta[META] = json.dumps(manifest, default=str).encode()
         pq.write_table(table.replace_schema_metadata(meta), tmp)
         os.replace(tmp, path)
     except BaseException:
