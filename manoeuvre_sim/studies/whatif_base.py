@@ -185,12 +185,13 @@ __all__ = ["NOT_DECIDING", "BaseGames", "balance_identity", "base_line", "base_r
 
 def hand_read(frames, read, pairings, game, count, tick, play_kw: dict, tables=None):
     """The games read (``frames``: base index -> its games; ``read``: base index -> the
-    tasks they fill) handed to ``count(task, frame)`` and ``tick`` as the blocks
-    ``study.play`` would have played, each written to the store (``play_kw['store']``,
-    with ``play_kw['manifest']`` and its task, as a played block is; from ``tables``, base
-    index -> the same games as pyarrow Tables, when given: no conversion); returns the
+    tasks they fill) handed to ``count(task, frame)`` as the blocks ``study.play`` would
+    have played, each written to the store (``play_kw['store']``, with
+    ``play_kw['manifest']`` and its task, as a played block is; from ``tables``, base index
+    -> the same games as pyarrow Tables, when given: no conversion), then to ``tick`` at
+    once (so a job's games per second count only the games played); returns the
     ``study.PlayOutcome`` of the games read (``interrupted`` when ``tick`` raised
-    KeyboardInterrupt, the cancel of a job)."""
+    KeyboardInterrupt, the cancel of a job: every block read is then in the store)."""
     from manoeuvre_sim.core.store import write_part
     from manoeuvre_sim.core.study import PlayOutcome, part_name, task_meta
 
@@ -198,22 +199,22 @@ def hand_read(frames, read, pairings, game, count, tick, play_kw: dict, tables=N
     store = play_kw.get("store")
     manifest = dict(play_kw.get("manifest") or {})
     manifest.setdefault("game", game.KEY)
+    tables = tables or {}
+    for i, tasks in read.items():
+        df = frames.get(i)
+        for t in tasks:
+            part = df.iloc[t.first_game : t.first_game + t.count].reset_index(drop=True)
+            p = pairings[t.pairing]
+            if store is not None:
+                rows = part if i not in tables else tables[i].slice(t.first_game, t.count)
+                write_part(rows, Path(store) / part_name(p.label, t),
+                           manifest | {"task": task_meta(p, t)})  # fmt: skip
+            count(t, part)
+            out.games[t.pairing] = out.games.get(t.pairing, 0) + t.count
+            out.tasks_done += 1
     try:
-        for i, tasks in read.items():
-            df = frames.get(i)
-            for t in tasks:
-                part = df.iloc[t.first_game : t.first_game + t.count].reset_index(drop=True)
-                p = pairings[t.pairing]
-                if store is not None:
-                    rows = (
-                        part if i not in (tables or {}) else tables[i].slice(t.first_game, t.count)
-                    )
-                    write_part(rows, Path(store) / part_name(p.label, t),
-                               manifest | {"task": task_meta(p, t)})  # fmt: skip
-                count(t, part)
-                out.games[t.pairing] = out.games.get(t.pairing, 0) + t.count
-                out.tasks_done += 1
-                tick(t.count)
+        if out.games:
+            tick(sum(out.games.values()))
     except KeyboardInterrupt:
         out.interrupted = True
     return out
