@@ -73,9 +73,9 @@ def default_study(studies: Path | None, quick: bool, scratch: Path) -> Path:
 class Server:
     """``manoeuvre-sim ui`` in its own process on a free loopback port."""
 
-    def __init__(self, studies: Path) -> None:
+    def __init__(self, studies: Path, exe: Path | None = None) -> None:
         self.port = free_port()
-        exe = Path(sys.executable).with_name("manoeuvre-sim")
+        exe = exe or Path(sys.executable).with_name("manoeuvre-sim")  # another checkout's
         self.proc = subprocess.Popen(
             [str(exe), "ui", "--studies", str(studies), "--port", str(self.port)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -86,7 +86,8 @@ def prepare(studies: str, warm=None, t0: float | None = None) -> str:
 @click.option(
     "--no-warmup",
     is_flag=True,
-    help="Do not compile the game engines before serving (the first replay then compiles).",
+    help="Do not compile the game engines before serving (the first replay then compiles), "
+    "nor load what a job's end needs (the first job's result then waits a second more).",
 )
 @backend_options(resume=False)  # where the jobs started from the pages play
 def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
@@ -116,7 +117,7 @@ def ui(studies: str, host: str, port: int, no_warmup: bool, **kw) -> None:
             err=True,
         )
     ready = None if no_warmup else prepare(studies, t0=t0)
-    app = create_app(studies, backend, host=host)
+    app = create_app(studies, backend, host=host, warm_jobs=not no_warmup)
     if ready:
         click.echo(ready, err=True)
     shown = f"[{host}]" if ":" in host else host

@@ -127,6 +127,8 @@ def read_records(path: Path, what: str, max_games: int = MAX_GAMES) -> pd.DataFr
     """The study's game records (the columns compared), at most ``max_games`` of them."""
     import pyarrow.parquet as pq
 
+    from manoeuvre_sim.core.store import read_parts
+
     store = path / STORE
     files = sorted(p for p in store.glob("*.parquet") if not p.name.startswith("."))
     if not files:
@@ -136,13 +138,9 @@ def read_records(path: Path, what: str, max_games: int = MAX_GAMES) -> pd.DataFr
         if rows > max_games:
             raise UsageError(f"{what}: {path.name} has {rows:,} games, more than the "
                              f"{max_games:,} compared at most")  # fmt: skip
-        frames = []
-        for f in files:
-            names = pq.read_schema(f).names
-            frames.append(pd.read_parquet(f, columns=[c for c in COLUMNS if c in names]))
+        df = read_parts(files, columns=COLUMNS)
     except (OSError, ValueError) as e:
         raise DataError(f"{what}: {STORE}: cannot read the game records ({e})") from None
-    df = pd.concat(frames, ignore_index=True)
     if "label" not in df:
         df["label"] = ""
     df["label"] = df["label"].astype(str)

@@ -225,18 +225,26 @@ def _store_files(path: Path) -> list[Path]:
 
 
 def _read(files: list[Path], columns=None, filters=None) -> pd.DataFrame:
+    from manoeuvre_sim.core.store import read_parts
+
+    try:
+        df = read_parts(files, columns, filters)
+    except (OSError, ValueError) as e:  # pyarrow's errors are ValueErrors (ArrowInvalid)
+        bad = _unreadable(files)
+        raise DataError(f"{STORE}/{bad}: cannot read the game records ({e})") from None
+    return df if len(df) else pd.DataFrame(columns=columns)
+
+
+def _unreadable(files: list[Path]) -> str:
+    """The name of the first part pyarrow cannot open (the error's file), else the first."""
     import pyarrow.parquet as pq
 
-    frames = []
     for f in files:
         try:
-            names = pq.read_schema(f).names
-            cols = [c for c in columns if c in names] if columns else None
-            frames.append(pd.read_parquet(f, columns=cols, filters=filters))
-        except (OSError, ValueError) as e:
-            raise DataError(f"{STORE}/{f.name}: cannot read the game records ({e})") from None
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+            pq.read_schema(f)
+        except (OSError, ValueError):
+            return f.name
+    return files[0].name if files else ""
 
 
 INDEX_COLUMNS = ["label", "pairing", "army_a", "army_b", "policy_a", "policy_b"]

@@ -253,6 +253,46 @@ def bradley_terry(
     return BradleyTerry(tuple(players), r, r - z * se, r + z * se, h, h_lo, h_hi, cov, converged)
 
 
+def bradley_terry_ratings(k: int, i, j, score_i, games, first=None):
+    """The ratings alone of :func:`bradley_terry`'s fit (Elo, summing to zero), by Newton's
+    method on the same binomial likelihood, iterated to machine precision: what a bootstrap
+    refits hundreds of times (``studies.whatif_tables``), some 50 times faster than the GLM
+    (which also builds the covariance, unused there). Returns ``(ratings, params)``, or
+    ``None`` when Newton does not converge (separation, a singular design): then fit with
+    :func:`bradley_terry`. The two agree to about 1e-9 Elo (a test compares them)."""
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    s = np.asarray(score_i, dtype=np.float64)
+    n = np.asarray(games, dtype=np.float64)
+    keep = n > 0
+    if first is None:
+        keep &= i != j
+    i, j, s, n = i[keep], j[keep], s[keep], n[keep]
+    T = np.vstack([np.eye(k - 1), -np.ones((1, k - 1))])
+    X = T[i] - T[j]
+    if first is not None:
+        X = np.column_stack([X, np.asarray(first, dtype=np.float64)[keep]])
+    beta = np.zeros(X.shape[1])
+    for _ in range(NEWTON_STEPS):
+        p = 1.0 / (1.0 + np.exp(-(X @ beta)))
+        w = n * p * (1.0 - p)
+        try:
+            step = np.linalg.solve((X * w[:, None]).T @ X, X.T @ (s - n * p))
+        except np.linalg.LinAlgError:
+            return None
+        beta = beta + step
+        if not np.all(np.isfinite(beta)) or np.max(np.abs(beta)) > NEWTON_BOUND:
+            return None
+        if np.max(np.abs(step)) < NEWTON_TOL:
+            return T @ beta[: k - 1] * ELO_PER_LOGIT, beta
+    return None
+
+
+NEWTON_STEPS = 50  # a well-posed fit converges in 4 to 8
+NEWTON_TOL = 1e-13  # logits: far below the GLM's own stopping point
+NEWTON_BOUND = 12.0  # logits (2,085 Elo): beyond it the data separate (no finite ratings)
+
+
 def ranks_from_ratings(ratings: np.ndarray) -> np.ndarray:
     """1-based ranks, best (highest rating) first; ties share the better rank."""
     from scipy.stats import rankdata

@@ -16,22 +16,25 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.fileio import temp_beside
 
 STORE = "games.parquet"  # the study store's directory name inside a study's output directory
+META = b"manoeuvre_sim"  # the key of a part's manifest in its Parquet schema's metadata
 
-__all__ = ["read_store", "read_study", "study_row", "write_part"]
+__all__ = ["META", "STORE", "read_parts", "read_store", "read_study", "study_row", "write_part"]
 
 
-def write_part(df: pd.DataFrame, path: str | Path, manifest: dict) -> Path:
+def write_part(df, path: str | Path, manifest: dict) -> Path:
     """Write one block of a study store: Parquet with ``manifest`` in its metadata,
-    atomically (a temporary name beginning with '.', which dataset readers skip)."""
+    atomically (a temporary name beginning with '.', which dataset readers skip). ``df``:
+    a DataFrame, or a pyarrow Table as a part read back holds it (its pandas metadata kept:
+    a what-if's base games read from a study, ``studies.whatif_base``)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     path = Path(path)
     tmp = temp_beside(path)
     try:
-        table = pa.Table.from_pandas(df, preserve_index=False)
+        table = df if isinstance(df, pa.Table) else pa.Table.from_pandas(df, preserve_index=False)
         meta = dict(table.schema.metadata or {})
-        meta[b"manoeuvre_sim"] = json.dumps(manifest, default=str).encode()
+        meta[META] = json.dumps(manifest, default=str).encode()
         pq.write_table(table.replace_schema_metadata(meta), tmp)
         os.replace(tmp, path)
     except BaseException:
@@ -47,8 +50,40 @@ def read_store(path: str | Path) -> pd.DataFrame:
     files = sorted(p for p in path.glob("*.parquet") if not p.name.startswith("."))
     if not files:
         return pd.DataFrame()
-    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    df = read_parts(files)
     return df.sort_values(["label", "pairing", "game"], kind="stable").reset_index(drop=True)
+
+
+def read_parts(files, columns=None, filters=None) -> pd.DataFrame:
+    """The parts ``files`` of a store as one frame, in their order: the frame
+    ``pd.concat([pd.read_parquet(f, columns=..., filters=...) for f in files])`` gives,
+    some ten times sooner (issue 41). Each part is read by pyarrow on one thread (a part is
+    a block of some thousand rows), its manifest left out of the schema (the pandas
+    conversion would parse it), and the parts converted to pandas once, together.
+    ``columns``: those of them each part has (a part without one lacks it); ``filters``:
+    pyarrow's, as ``pd.read_parquet`` takes them. Parts whose columns differ are converted
+    one by one and concatenated by pandas, as before."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    expr = pq.filters_to_expression(filters) if filters else None
+    tables = []
+    for f in files:
+        pf = pq.ParquetFile(f)
+        names = pf.schema_arrow.names
+        cols = [c for c in columns if c in names] if columns else None
+        table = pf.read(columns=cols, use_threads=False)
+        if expr is not None:
+            table = table.filter(expr)
+        meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != META}
+        tables.append(table.replace_schema_metadata(meta))
+    if not tables:
+        return pd.DataFrame(columns=columns)
+    first = tables[0].schema
+    if all(t.schema.equals(first, check_metadata=True) for t in tables[1:]):
+        return pa.concat_tables(tables).to_pandas()
+    frames = [t.to_pandas() for t in tables if t.num_rows] or [tables[0].to_pandas()]
+    return pd.concat(frames, ignore_index=True)
 
 
 # ------------------------------------------------------------------------------------------

@@ -162,6 +162,7 @@ def play_paired(
     on_frame: Callable | None = None,
     progress: Callable[[int, int], None] | None = None,
     base_games: Mapping[int, Any] | None = None,
+    base_tables: Mapping[int, Any] | None = None,
     **play_kw,
 ) -> PairedPlay:
     """Play ``games`` games of every ``base`` pairing and, on the same seeds, of the
@@ -174,7 +175,8 @@ def play_paired(
     are named by the pairings' labels; ``on_frame(task, frame, stats, which)`` sees every
     block; ``base_games``: base index -> its games ``0 .. k - 1`` already had (read from
     the study the what-if starts from, ``whatif_base.read_base``): handed on and written to
-    the store as the blocks they would have been played in, not played; ``play_kw``: the
+    the store as the blocks they would have been played in, not played (``base_tables``:
+    the same games as the pyarrow Tables they were read as, written as they are); ``play_kw``: the
     rest of ``study.play``'s keywords (``threads``, ``store``, ``manifest``, ``backend``,
     ``resume``)."""
     g = resolve(game)
@@ -219,7 +221,7 @@ def play_paired(
                     + sum(have.values()))  # fmt: skip
     from manoeuvre_sim.studies.whatif_base import hand_read
 
-    outcome = hand_read(base_games or {}, read, pairings, g, count, tick, play_kw)
+    outcome = hand_read(base_games or {}, read, pairings, g, count, tick, play_kw, base_tables)
     for opts, tasks in calls if not outcome.interrupted else ():
         out = play(pairings, tasks, game=g, options=opts, on_frame=count, progress=tick,
                    **play_kw)  # fmt: skip
@@ -419,7 +421,8 @@ def _run(spec, out_dir, where, *, progress, backend, resume, boot, command,
         base, variant, game=g, games=spec.games_per_pairing, block=spec.block,
         options=spec.options, variant_options=v_options,
         on_frame=lambda task, df, cs, which: kept.append(df[list(KEEP)]), progress=progress,
-        base_games=read.frames if read is not None else None, threads=spec.threads,
+        base_games=read.frames if read is not None else None,
+        base_tables=read.tables if read is not None else None, threads=spec.threads,
         store=store, manifest=manifest, backend=backend, resume=resume,
     )  # fmt: skip
     out, joint = played.outcome, played.joint

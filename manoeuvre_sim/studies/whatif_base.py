@@ -30,10 +30,9 @@ import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import get_game, hook
-from manoeuvre_sim.core.store import STORE
+from manoeuvre_sim.core.store import META, STORE
 from manoeuvre_sim.core.study import Pairing, PolicySpec, _first_difference, identity
 
-META = b"manoeuvre_sim"  # the part's manifest in its Parquet schema (core/store.py)
 # manifest keys that are in a balance part's identity but decide none of its pairings' games
 NOT_DECIDING = frozenset({"block", "first_game", "command"})
 
@@ -41,11 +40,14 @@ NOT_DECIDING = frozenset({"block", "first_game", "command"})
 @dataclass
 class BaseGames:
     """What :func:`read_base` found: ``frames`` (base pairing index -> its games
-    ``0 .. k - 1`` as the store holds them, relabelled as the what-if's base), ``study``
-    (the study read, as given), ``note`` (why nothing was read; empty when games were)."""
+    ``0 .. k - 1`` as the store holds them, relabelled as the what-if's base), ``tables``
+    (the same games as the pyarrow Tables they were read as: what the what-if's store is
+    written from, with no conversion back), ``study`` (the study read, as given), ``note``
+    (why nothing was read; empty when games were)."""
 
     study: str
     frames: dict[int, object] = field(default_factory=dict)
+    tables: dict[int, object] = field(default_factory=dict)
     note: str = ""
 
     @property
@@ -118,26 +120,42 @@ def read_base(spec, study: str | Path, base: Sequence[Pairing], games: int) -> B
         if got != want:
             mismatch = mismatch or _first_difference(got, want)
             continue
-        parts.setdefault(i, []).append(pf.read())
+        # one thread: a part is a block of some thousand rows, and the cores play games
+        parts.setdefault(i, []).append(pf.read(use_threads=False))
     for i, tables in parts.items():
         table = pa.concat_tables(tables)
         meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != META}
-        # the frame pandas.read_parquet gives, without the manifest in the schema (which
-        # makes pyarrow's conversion some 40 times slower)
-        df = table.replace_schema_metadata(meta).to_pandas()
-        df = df.sort_values("game", kind="stable").drop_duplicates("game")
-        ok = df["game"].to_numpy() == np.arange(len(df))  # the games 0 .. k - 1 held
+        table = table.replace_schema_metadata(meta)
+        game = table.column("game").to_numpy()
+        order = np.argsort(game, kind="stable")
+        first = np.ones(len(order), dtype=bool)  # the first part's copy of each game
+        first[1:] = game[order][1:] != game[order][:-1]
+        order = order[first]
+        ok = game[order] == np.arange(len(order))  # the games 0 .. k - 1 held
         k = min(len(ok) if ok.all() else int(np.argmin(ok)), games)
         if k:
-            df = df.iloc[:k].reset_index(drop=True)
-            df["pairing"] = np.int32(i)
-            df["label"] = base[i].label
-            out.frames[i] = df
+            table = _relabel(table.take(order[:k]), i, base[i].label)
+            out.tables[i] = table
+            # the frame pandas.read_parquet gives (the manifest left out of the schema,
+            # which makes pyarrow's conversion some 40 times slower)
+            out.frames[i] = table.to_pandas()
     if not out.frames:
         out.note = ("the study's games are of another study "
                     f"({mismatch}): played" if mismatch else
                     "the study holds none of these pairings' games: played")  # fmt: skip
     return out
+
+
+def _relabel(table, pairing: int, label: str):
+    """A base pairing's games as the what-if's base pairing ``pairing`` of label ``label``:
+    the two columns set, of their own types."""
+    import pyarrow as pa
+
+    for name, value in (("pairing", pairing), ("label", label)):
+        k = table.schema.get_field_index(name)
+        col = pa.array([value] * len(table), type=table.schema.field(k).type)
+        table = table.set_column(k, table.schema.field(k), col)
+    return table
 
 
 def base_record(read: BaseGames | None, base_played: int, variant_played: int) -> dict:
@@ -165,13 +183,15 @@ __all__ = ["NOT_DECIDING", "BaseGames", "balance_identity", "base_line", "base_r
            "read_base"]  # fmt: skip
 
 
-def hand_read(frames, read, pairings, game, count, tick, play_kw: dict):
+def hand_read(frames, read, pairings, game, count, tick, play_kw: dict, tables=None):
     """The games read (``frames``: base index -> its games; ``read``: base index -> the
-    tasks they fill) handed to ``count(task, frame)`` and ``tick`` as the blocks
-    ``study.play`` would have played, each written to the store (``play_kw['store']``,
-    with ``play_kw['manifest']`` and its task, as a played block is); returns the
+    tasks they fill) handed to ``count(task, frame)`` as the blocks ``study.play`` would
+    have played, each written to the store (``play_kw['store']``, with
+    ``play_kw['manifest']`` and its task, as a played block is; from ``tables``, base index
+    -> the same games as pyarrow Tables, when given: no conversion), then to ``tick`` at
+    once (so a job's games per second count only the games played); returns the
     ``study.PlayOutcome`` of the games read (``interrupted`` when ``tick`` raised
-    KeyboardInterrupt, the cancel of a job)."""
+    KeyboardInterrupt, the cancel of a job: every block read is then in the store)."""
     from manoeuvre_sim.core.store import write_part
     from manoeuvre_sim.core.study import PlayOutcome, part_name, task_meta
 
@@ -179,19 +199,22 @@ def hand_read(frames, read, pairings, game, count, tick, play_kw: dict):
     store = play_kw.get("store")
     manifest = dict(play_kw.get("manifest") or {})
     manifest.setdefault("game", game.KEY)
+    tables = tables or {}
+    for i, tasks in read.items():
+        df = frames.get(i)
+        for t in tasks:
+            part = df.iloc[t.first_game : t.first_game + t.count].reset_index(drop=True)
+            p = pairings[t.pairing]
+            if store is not None:
+                rows = part if i not in tables else tables[i].slice(t.first_game, t.count)
+                write_part(rows, Path(store) / part_name(p.label, t),
+                           manifest | {"task": task_meta(p, t)})  # fmt: skip
+            count(t, part)
+            out.games[t.pairing] = out.games.get(t.pairing, 0) + t.count
+            out.tasks_done += 1
     try:
-        for i, tasks in read.items():
-            df = frames.get(i)
-            for t in tasks:
-                part = df.iloc[t.first_game : t.first_game + t.count].reset_index(drop=True)
-                p = pairings[t.pairing]
-                if store is not None:
-                    write_part(part, Path(store) / part_name(p.label, t),
-                               manifest | {"task": task_meta(p, t)})  # fmt: skip
-                count(t, part)
-                out.games[t.pairing] = out.games.get(t.pairing, 0) + t.count
-                out.tasks_done += 1
-                tick(t.count)
+        if out.games:
+            tick(sum(out.games.values()))
     except KeyboardInterrupt:
         out.interrupted = True
     return out

@@ -161,19 +161,25 @@ def _groups_from_joint(c: np.ndarray, which: str) -> np.ndarray:
     return (c.sum(axis=(2, 3)) if which == "base" else c.sum(axis=(0, 1))).reshape(6)
 
 
-def _fit_groups(pairings, groups: dict[int, np.ndarray], names) -> np.ndarray:
+def _fit_groups(pairings, groups: dict[int, np.ndarray], names, fast: bool = False) -> np.ndarray:
     """Bradley-Terry ratings (with the first-player term, as the balance study fits them)
-    straight from per-pairing (first player x winner) counts."""
+    straight from per-pairing (first player x winner) counts; ``fast``: by
+    ``stats.bradley_terry_ratings`` (a bootstrap's refits), the GLM where it fails."""
     pos = {a: k for k, a in enumerate(names)}
-    rows = []
-    for i, g in groups.items():
-        p = pairings[i]
-        for f in range(2):
-            wins, losses, draws = (int(x) for x in g[f * 3 : f * 3 + 3])
-            if wins + losses + draws:
-                rows.append((pos[p.army_a.name], pos[p.army_b.name], wins + 0.5 * draws,
-                             wins + losses + draws, 1 if f == 0 else -1))  # fmt: skip
-    a = np.array(rows, dtype=np.float64)
+    order = list(groups)
+    g = np.array([groups[i] for i in order], dtype=np.float64).reshape(len(order) * 2, 3)
+    side = np.array([(pos[pairings[i].army_a.name], pos[pairings[i].army_b.name])
+                     for i in order], dtype=np.float64).repeat(2, axis=0)  # fmt: skip
+    n = g.sum(axis=1)
+    # a row per (pairing, first player) with games, in that order: a's index, b's, a's
+    # score, the games, +1 when a moved first (-1 when b did)
+    a = np.column_stack([side, g[:, 0] + 0.5 * g[:, 2], n,
+                         np.tile([1.0, -1.0], len(order))])[n > 0]  # fmt: skip
+    if fast:
+        got = stats.bradley_terry_ratings(len(names), a[:, 0], a[:, 1], a[:, 2], a[:, 3],
+                                          first=a[:, 4])  # fmt: skip
+        if got is not None:
+            return got[0]
     fit = stats.bradley_terry(names, a[:, 0], a[:, 1], a[:, 2], a[:, 3], first=a[:, 4])
     return fit.ratings
 
@@ -191,8 +197,9 @@ def _rating_change(res, base_groups: dict[int, np.ndarray], boot: int):
                 "rating_delta_high", "base_rank", "variant_rank"]  # fmt: skip
         return pd.DataFrame({c: [nan] * len(spec.touched) for c in cols}, index=spec.touched)
 
-    def fit(groups_base, groups_var):
-        return _fit_groups(pairings, groups_base, names), _fit_groups(pairings, groups_var, names)
+    def fit(groups_base, groups_var, fast=False):
+        return (_fit_groups(pairings, groups_base, names, fast),
+                _fit_groups(pairings, groups_var, names, fast))  # fmt: skip
 
     def split(jt):
         gb = dict(base_groups)
@@ -217,7 +224,7 @@ def _rating_change(res, base_groups: dict[int, np.ndarray], boot: int):
         gv = dict(gb)
         for i, c in jt.items():
             gv[i] = _groups_from_joint(c, "variant")
-        x, y = fit(gb, gv)
+        x, y = fit(gb, gv, fast=True)
         deltas[b] = y - x
     lo = np.quantile(deltas, 0.025, axis=0) if boot > 0 else np.full(len(names), np.nan)
     hi = np.quantile(deltas, 0.975, axis=0) if boot > 0 else np.full(len(names), np.nan)

@@ -99,6 +99,7 @@ def create_app(
     *,
     run_jobs: bool = True,
     host: str | None = None,
+    warm_jobs: bool = False,
 ) -> Starlette:
     """The workbench over the study directories under ``studies``.
 
@@ -116,6 +117,10 @@ def create_app(
         The address ``ui --host`` listens on. Requests whose ``Host`` header names anything
         but loopback (``127.0.0.1``, ``localhost``, ``[::1]``) or this address are refused
         with a 400 (``safety.allowed_hosts``: DNS rebinding).
+    warm_jobs : bool
+        The job worker first loads what a job's end needs (``jobs.manager.warm_up``), so
+        the first job's result is as quick as the next one's (``ui`` without
+        ``--no-warmup``).
     """
     from manoeuvre_sim.web.game_parts import web_modules
     from manoeuvre_sim.web.jobs import edit as jobs_edit
@@ -149,5 +154,6 @@ def create_app(
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))],
     )
     app.state.studies = Path(studies)
-    app.state.jobs = jobs.start_manager(Path(studies), backend) if run_jobs else None
+    app.state.jobs = (jobs.start_manager(Path(studies), backend, warm=warm_jobs) if run_jobs
+                      else None)  # fmt: skip
     return app

@@ -170,3 +170,35 @@ def test_bradley_terry_first_player_term_recovers_a_known_advantage():
     assert (fit.first_player_low, fit.first_player_high) == pytest.approx(
         (fit.first_player - half, fit.first_player + half), rel=1e-6
     )
+
+
+def _random_groups(rng, k=6):
+    """Grouped results of every ordered pairing (mirrors included), each first-player
+    order its own group, with draws: what a what-if's bootstrap refits."""
+    rows = []
+    for i in range(k):
+        for j in range(k):
+            for first in (1, -1):
+                n = int(rng.integers(20, 600))
+                w = rng.binomial(n, rng.uniform(0.1, 0.9))
+                rows.append((i, j, w + 0.5 * rng.binomial(n - w, 0.05), n, first))
+    return np.array(rows, dtype=np.float64)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bradley_terry_ratings_equal_the_glm_fit(seed):
+    """Newton's ratings (the bootstrap's refits) against the GLM's, first-player term and
+    all: the same maximum, to far below the 6 digits a table prints."""
+    t = _random_groups(np.random.default_rng(seed))
+    k = 6
+    fit = stats.bradley_terry([str(x) for x in range(k)], *t[:, :4].T, first=t[:, 4])
+    ratings, params = stats.bradley_terry_ratings(k, *t[:, :4].T, first=t[:, 4])
+    np.testing.assert_allclose(ratings, fit.ratings, rtol=0, atol=1e-7)  # Elo
+    assert params[-1] * stats.ELO_PER_LOGIT == pytest.approx(fit.first_player, abs=1e-7)
+
+
+def test_bradley_terry_ratings_without_a_finite_fit_is_none():
+    """A side that wins every game (separation): no finite ratings, so None (the caller
+    fits with the GLM, which says it did not converge)."""
+    t = np.array([(0, 1, 100, 100), (0, 2, 100, 100), (1, 2, 60, 100)], dtype=np.float64)
+    assert stats.bradley_terry_ratings(3, *t.T) is None

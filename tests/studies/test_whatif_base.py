@@ -101,3 +101,18 @@ def test_manoeuvres_whatif_reads_its_base_from_the_balance_study(tmp_path):
     assert read.manifest["base_study"]["base_played"] == 0
     assert read.manifest["base_study"]["variant_played"] == 5 * 24
     _same(read, played)
+
+
+def test_the_games_read_are_one_step_of_progress_before_any_game_plays(coin, tmp_path):  # noqa: F811
+    """A job's games per second count only the games played (issue 41): the base games
+    read come as one progress call, first, then each played block as its own."""
+    study = _balance(coin, tmp_path, 200, 100)
+    kw = dict(variant_sides=EDIT, games_per_pairing=300, block=100, seed=5)
+    calls = []
+    spec = whatif.command_spec(coin, SIDES, **kw)
+    whatif.run_spec(spec, tmp_path / "read", base_study=study,
+                    progress=lambda done, total: calls.append((done, total)))  # fmt: skip
+    total = 9 * 300 + 5 * 300
+    assert calls[0] == (9 * 200, total)  # every base game read, at once
+    steps = [b[0] - a[0] for a, b in zip(calls, calls[1:], strict=False)]
+    assert steps and all(s == 100 for s in steps) and calls[-1] == (total, total)

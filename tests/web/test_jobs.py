@@ -239,3 +239,59 @@ def test_a_whatif_started_from_a_study_takes_its_armies_players_and_seeds(client
         assert re.search(f'name="{name}"[^>]* value="{value}"', r.text), name
     r = client.get("/whatif/new", params={"from": "../../etc"})
     assert r.status_code == 400 and "--from" in r.text
+
+
+def test_a_job_plays_as_it_was_built_at_its_submission_and_warms_up_first(tmp_path, monkeypatch):
+    """Issue 41: the study a job's submission checked is the one played (built once), and a
+    warm manager loads what a job's end needs before its first job."""
+    from manoeuvre_sim.web.jobs import manager as M
+
+    calls = {"build": 0, "warm": 0}
+    real = M.build
+
+    def counted(*a, **kw):
+        calls["build"] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(M, "build", counted)
+    monkeypatch.setattr(M, "warm_up", lambda: calls.__setitem__("warm", calls["warm"] + 1))
+    jm = M.JobManager(tmp_path, warm=True)
+    job = jm.submit("balance", {"armies": ARMIES.split(","), "games_per_pairing": 10})
+    assert job.id in jm.built
+    jm.start()
+    try:
+        wait(lambda: job, lambda j: j.state == "done")
+    finally:
+        jm.stop()
+    assert calls == {"build": 1, "warm": 1} and not jm.built
+
+
+def test_the_jobs_list_polls_faster_once_the_games_are_about_to_end():
+    from manoeuvre_sim.web.jobs.manager import Job
+    from manoeuvre_sim.web.jobs.pages import POLL, POLL_END, poll_seconds
+
+    job = Job("a", "balance", {}, "jobs/a", state="running", done=100, total=1000, left=9.0)
+    assert poll_seconds([job]) == POLL
+    assert poll_seconds([Job("b", "balance", {}, "jobs/b", state="running", done=900,
+                             total=1000, left=0.4)]) == POLL_END  # fmt: skip
+    ended = Job("c", "balance", {}, "jobs/c", state="running", done=1000, total=1000, left=None)
+    assert poll_seconds([job, ended]) == POLL_END  # its tables being written
+    assert poll_seconds([ended.to_dict()]) == POLL_END  # the JSON the benchmark polls
+    assert poll_seconds([Job("d", "balance", {}, "jobs/d", state="done", done=1000,
+                             total=1000)]) == POLL  # fmt: skip
+
+
+def test_the_jobs_list_page_refreshes_at_the_pace_poll_seconds_says(client, monkeypatch):
+    from manoeuvre_sim.web.jobs import pages
+
+    big = TINY | {"games_per_pairing": "3000", "block": "20"}  # seconds: still running
+    r = client.post("/jobs", data=big, headers=ORIGIN, follow_redirects=False)
+    wait(lambda: job_of(client, r.headers["location"]), lambda j: j["state"] == "running")
+    monkeypatch.setattr(pages, "poll_seconds", lambda jobs: 0.5)
+    assert 'hx-trigger="every 500ms"' in client.get("/jobs/list").text
+    monkeypatch.setattr(pages, "poll_seconds", lambda jobs: 0.15)
+    assert 'hx-trigger="every 150ms"' in client.get("/jobs/list").text
+    assert 'hx-trigger="every 150ms"' in client.get("/jobs").text
+    jid = r.headers["location"].split("job=")[1]
+    client.post(f"/jobs/{jid}/cancel", headers=ORIGIN)
+    wait(lambda: job_of(client, r.headers["location"]), done)

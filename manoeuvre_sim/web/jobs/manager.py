@@ -88,8 +88,9 @@ class JobManager:
     start : start the worker now (``create_app`` starts it with the application).
     """
 
-    def __init__(self, root: Path, backend: dict | None = None) -> None:
+    def __init__(self, root: Path, backend: dict | None = None, warm: bool = False) -> None:
         self.root = Path(root)
+        self.warm = warm  # the worker loads what a job's end needs before its first job
         self.backend = dict(backend or {"name": "local"})
         self.lock = threading.Lock()
         self.jobs: dict[str, Job] = {}
@@ -98,6 +99,9 @@ class JobManager:
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
         self.current: str | None = None
+        # the study each queued job was checked as at its submission, played as it is
+        # (not built a second time); a job recovered or resumed is built again
+        self.built: dict = {}
 
     # ---- state on disk -------------------------------------------------------------
     def _state_path(self, job: Job) -> Path:
@@ -145,6 +149,7 @@ class JobManager:
                   command=command_line(kind, options, rel))  # fmt: skip
         with self.lock:
             self.jobs[jid] = job
+            self.built[jid] = built
             self.save(job)
         self.queue.put(jid)
         return job
@@ -165,6 +170,7 @@ class JobManager:
                 return job
             self.cancelled.add(jid)
             if job.state == "queued":
+                self.built.pop(jid, None)
                 job.state, job.finished = "cancelled", _now()
                 job.message = "cancelled before it started"
             else:
@@ -204,6 +210,8 @@ class JobManager:
             self.thread = None
 
     def _work(self) -> None:
+        if self.warm:
+            warm_up()
         while not self.stopping.is_set():
             jid = self.queue.get()
             if jid is None:
@@ -211,6 +219,7 @@ class JobManager:
             with self.lock:  # taken as current at once: no delete in between
                 job = self.jobs.get(jid)
                 if job is None or job.state != "queued" or jid in self.cancelled:
+                    self.built.pop(jid, None)
                     continue
                 self.current = jid
             try:
@@ -271,7 +280,10 @@ class JobManager:
         from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
         from manoeuvre_sim.core.backend import make_backend
 
-        built = build(job.kind, job.options, self.root)
+        with self.lock:
+            built = self.built.pop(job.id, None)
+        if built is None or job.resume:
+            built = build(job.kind, job.options, self.root)
         out = self.root / job.dir
         with self.lock:
             job.state, job.started = "running", _now()
@@ -355,6 +367,36 @@ class JobManager:
                 self.jobs[jid] = job
             raise UsageError(f"--job: {job.dir} was not deleted entirely ({e})") from None
         return job
+
+
+def warm_up() -> float:
+    """Load what a job's first run would otherwise load between its last game and its
+    result (a second or so on an idle machine, issue 41): every job kind's study module and
+    its game's table and page modules, the statistics (one Bradley-Terry fit) and the PDF
+    pages' drawing (a page rendered to memory: matplotlib's fonts). The server's worker
+    runs it before its first job (``ui``; ``--no-warmup`` skips it); returns its seconds."""
+    import io
+
+    from manoeuvre_sim.core import stats
+    from manoeuvre_sim.core.games import get_game, pages_module
+    from manoeuvre_sim.studies import find
+
+    t = time.perf_counter()
+    for entry in job_kinds().values():
+        find(entry.game, entry.study)
+        for name in ("BALANCE_TABLES", "WHATIF_PAGES"):
+            pages_module(get_game(entry.game), name)
+    stats.bradley_terry(["a", "b"], [0, 1], [1, 0], [3.0, 2.0], [5, 5])
+    from manoeuvre_sim.analyses.common import pages
+
+    fig = pages.plt.figure(figsize=pages.page_size("a4"))
+    try:
+        pages.page_title(fig, "warm-up")
+        with pages.PdfPages(io.BytesIO()) as pdf:
+            pdf.savefig(fig)
+    finally:
+        pages.plt.close(fig)
+    return time.perf_counter() - t
 
 
 MAX_NAME = 80

@@ -79,9 +79,33 @@ def _page(template: str, status_code: int = 200, **ctx) -> Response:
                 whatif_games=whatif_games, **ctx)  # fmt: skip
 
 
+POLL = 0.5  # seconds between two refreshes of the jobs list while a job runs
+POLL_END = 0.15  # ... once the running job's games end within ENDING seconds (or have ended)
+ENDING = 1.5
+
+
+def poll_seconds(jobs) -> float:
+    """How soon the jobs list refreshes itself (``jobs_list.html``): every :data:`POLL`
+    seconds while a job runs, every :data:`POLL_END` once a running job's games are about
+    to end or have ended (its tables being written), so the page sees it done within a
+    fraction of a second (issue 41); each job a :class:`~manoeuvre_sim.web.jobs.manager.Job`
+    or its ``to_dict()``."""
+    for j in jobs:
+        j = j if isinstance(j, dict) else j.to_dict()
+        left = j.get("left")
+        if j.get("state") == "running" and (
+            (j.get("total") and j.get("done", 0) >= j["total"])
+            or (left is not None and left < ENDING)
+        ):
+            return POLL_END
+    return POLL
+
+
 def jobs_page(request: Request) -> Response:
     Params(request.query_params).only(["job"])
-    return _page("jobs.html", title="Jobs", jobs=manager(request).listed(),
+    listed = manager(request).listed()
+    return _page("jobs.html", title="Jobs", jobs=listed,
+                 poll_ms=round(1000 * poll_seconds(listed)),
                  backend=manager(request).backend.get("name", "local"),
                  new_job_links=WF.new_job_links(),
                  shown=request.query_params.get("job"))  # fmt: skip
@@ -89,7 +113,9 @@ def jobs_page(request: Request) -> Response:
 
 def jobs_list(request: Request) -> Response:
     Params(request.query_params).only(["job"])
-    return _page("jobs_list.html", title="Jobs", jobs=manager(request).listed(),
+    listed = manager(request).listed()
+    return _page("jobs_list.html", title="Jobs", jobs=listed,
+                 poll_ms=round(1000 * poll_seconds(listed)),
                  shown=request.query_params.get("job"))  # fmt: skip
 
 
@@ -247,12 +273,13 @@ ROUTES = [
 ]
 
 
-def start_manager(root, backend: dict | None = None):
+def start_manager(root, backend: dict | None = None, warm: bool = False):
     """The application's job manager over the studies folder ``root``, its worker started
-    (the jobs a stopped server left unfinished are queued again first)."""
+    (the jobs a stopped server left unfinished are queued again first; ``warm``: it first
+    loads what a job's end needs, ``manager.warm_up``)."""
     from manoeuvre_sim.web.jobs.manager import JobManager
 
-    jm = JobManager(root, backend)
+    jm = JobManager(root, backend, warm=warm)
     jm.start()
     return jm
 
