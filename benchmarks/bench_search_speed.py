@@ -29,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.check_study_identity import store_hash
 from benchmarks.common import ROOT, Parser, Run, git_commit, load, progress
 
 NEEDS = "an untouched checkout with its .venv (--base DIR)"
@@ -44,13 +45,6 @@ t = time.perf_counter()
 res = simulate(cfg)
 dt = time.perf_counter() - t
 print(json.dumps({"gps": games / dt, "hash": hashlib.sha256(res.records.tobytes()).hexdigest()}))
-"""
-
-STORE_SNIPPET = r"""
-import sys
-sys.path.insert(0, ".")
-from benchmarks.check_study_identity import store_hash
-print(store_hash(sys.argv[1])[0])
 """
 
 
@@ -105,8 +99,7 @@ def study_row(trees: dict, tmp: Path, args) -> dict:
                    f"tuned,{args.spec}", "--seed", "1", "--out", str(out)]  # fmt: skip
             got[k].append(_run(tree, cmd)[1])
             loads.append(load())
-            hashes.add(_run(ROOT, [_python(ROOT), "-c", STORE_SNIPPET,
-                                   str(out / "games.parquet")])[0].strip())  # fmt: skip
+            hashes.add(store_hash(out / "games.parquet")[0])
     return {
         "what": f"`balance --games-per-pairing {args.study_games} --policies tuned,{args.spec}`"
         " (s)",
