@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -41,10 +42,11 @@ spec, opp, threads, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.
 simulate(SimConfig("France", "Russia", games=2, seed=1, policy_a=spec, policy_b=opp))
 cfg = SimConfig("France", "Russia", games=games, seed=2, policy_a=spec, policy_b=opp,
                 threads=threads)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 res = simulate(cfg)
-dt = time.perf_counter() - t
-print(json.dumps({"gps": games / dt, "hash": hashlib.sha256(res.records.tobytes()).hexdigest()}))
+dt, dc = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"gps": games / dt, "cpu_gps": games / dc,
+                  "hash": hashlib.sha256(res.records.tobytes()).hexdigest()}))
 """
 
 
@@ -52,21 +54,28 @@ def _python(tree: Path) -> str:
     return str(tree / ".venv" / "bin" / "python")
 
 
-def _run(tree: Path, argv: list[str]) -> tuple[str, float]:
-    """stdout and wall seconds of ``argv`` run in ``tree``."""
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _run(tree: Path, argv: list[str]) -> tuple[str, float, float]:
+    """stdout, wall seconds and CPU seconds of ``argv`` run in ``tree``."""
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     env.pop("NUMBA_DISABLE_JIT", None)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), _cpu()
     out = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True)
     dt = time.perf_counter() - t
+    c = _cpu() - c
     if out.returncode != 0:
         sys.exit(f"bench_search_speed: {' '.join(argv[:3])} in {tree} failed:\n"
                  f"{out.stderr[-3000:]}")  # fmt: skip
-    return out.stdout, dt
+    return out.stdout, dt, c
 
 
-def games_row(trees: dict, threads: int, args) -> dict:
-    """Games/s of the spec on ``threads`` threads, the checkouts alternating."""
+def games_rows(trees: dict, threads: int, args) -> list[dict]:
+    """Games/s of the spec on ``threads`` threads, the checkouts alternating: by the wall
+    clock, and per CPU second of the process."""
     got = {k: [] for k in trees}
     for r in range(args.rounds):
         for k, tree in trees.items():
@@ -76,18 +85,21 @@ def games_row(trees: dict, threads: int, args) -> dict:
             got[k].append(
                 json.loads(_run(tree, argv)[0].strip().splitlines()[-1]) | {"load": load()}
             )
-    return {
-        "what": f"`{args.spec}` vs `{args.opponent}`, {threads} thread(s), games/s",
-        "best": {k: max(g["gps"] for g in got[k]) for k in trees},
-        "loads": [g["load"] for k in trees for g in got[k]],
-        "same": len({g["hash"] for k in trees for g in got[k]}) == 1,
-        "higher": True,
-    }
+    same = len({g["hash"] for k in trees for g in got[k]}) == 1
+    loads = [g["load"] for k in trees for g in got[k]]
+    what = f"`{args.spec}` vs `{args.opponent}`, {threads} thread(s), games"
+    return [
+        {"what": what + "/s", "best": {k: max(g["gps"] for g in got[k]) for k in trees},
+         "loads": loads, "same": same, "higher": True},
+        {"what": what + " per CPU second", "loads": loads, "same": same, "higher": True,
+         "best": {k: max(g["cpu_gps"] for g in got[k]) for k in trees}},
+    ]  # fmt: skip
 
 
-def study_row(trees: dict, tmp: Path, args) -> dict:
-    """Seconds of the strong study's slice, the checkouts alternating."""
+def study_rows(trees: dict, tmp: Path, args) -> list[dict]:
+    """Seconds of the strong study's slice, the checkouts alternating: wall and CPU."""
     got = {k: [] for k in trees}
+    cpu = {k: [] for k in trees}
     hashes = set()
     loads = []
     for r in range(args.study_rounds):
@@ -97,17 +109,18 @@ def study_row(trees: dict, tmp: Path, args) -> dict:
             cmd = [str(tree / ".venv" / "bin" / "manoeuvre-sim"), "balance", "--quiet",
                    "--force", "--games-per-pairing", str(args.study_games), "--policies",
                    f"tuned,{args.spec}", "--seed", "1", "--out", str(out)]  # fmt: skip
-            got[k].append(_run(tree, cmd)[1])
+            _, wall, c = _run(tree, cmd)
+            got[k].append(wall)
+            cpu[k].append(c)
             loads.append(load())
             hashes.add(store_hash(out / "games.parquet")[0])
-    return {
-        "what": f"`balance --games-per-pairing {args.study_games} --policies tuned,{args.spec}`"
-        " (s)",
-        "best": {k: min(got[k]) for k in trees},
-        "loads": loads,
-        "same": len(hashes) == 1,
-        "higher": False,
-    }
+    what = f"`balance --games-per-pairing {args.study_games} --policies tuned,{args.spec}`"
+    return [
+        {"what": what + " (s)", "best": {k: min(got[k]) for k in trees}, "loads": loads,
+         "same": len(hashes) == 1, "higher": False},
+        {"what": "its CPU time (s)", "best": {k: min(cpu[k]) for k in trees}, "loads": loads,
+         "same": len(hashes) == 1, "higher": False},
+    ]  # fmt: skip
 
 
 def report(rows: list[dict], args) -> list[str]:
@@ -126,7 +139,10 @@ def report(rows: list[dict], args) -> list[str]:
         f"of {args.study_rounds} runs per checkout, {args.study_games} games per ordered "
         f"pairing of the 8 base armies and each of the two policies ({args.study_games * 128:,} "
         "games, a slice of the study's 200 per pairing). after / before is the speed-up (for the "
-        "study, before's seconds over after's). The 1-minute load average after each run: "
+        "study, before's seconds over after's). Per CPU second: the games over the process's "
+        "CPU time (on 2 threads both threads' time, so it shows the work, not the wait), less "
+        "sensitive than the wall clock to other work on the cores. The 1-minute load average "
+        "after each run: "
         f"{min(loads):.1f} to {max(loads):.1f}.",
         "",
         "The study's slice includes the command's fixed start-up (loading the engine, "
@@ -153,8 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     run = Run(args, ap.name)
     trees = {"before": base, "after": ROOT}
     with tempfile.TemporaryDirectory(prefix="bench-search-speed-") as tmp:
-        rows = [games_row(trees, 1, args), games_row(trees, 2, args),
-                study_row(trees, Path(tmp), args)]  # fmt: skip
+        rows = [*games_rows(trees, 1, args), *games_rows(trees, 2, args),
+                *study_rows(trees, Path(tmp), args)]  # fmt: skip
     lines = run.header("The value search before and after: games/s and the strong study", extra=[
         f"before = {git_commit(base)} ({base}), after = {git_commit(ROOT)}; the checkouts "
         "alternate run by run, each run a fresh process on its warm numba cache; only the "
