@@ -19,6 +19,7 @@ from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.manoeuvre.engine.policy_ids import POLICY_NAMES, is_search
 
 POLICIES = POLICY_NAMES  # the policy names (engine/policy_ids.py, a leaf: no numba)
+SEARCH_CHUNK = 16  # a search player's games per thread in one kernel call (search_chunks)
 
 
 def check_policy(spec: str, where: str) -> str:
@@ -314,14 +315,16 @@ def set_threads(threads: int) -> int:
 
 def search_chunks(policy_a: str, policy_b: str, chunk: int, threads: int):
     """``(scfg, chunk)``: the search player's configuration (None when neither seat
-    searches) and the games per kernel call. A search game takes about a second: chunks of
-    a few games per thread keep progress moving and an interruption cheap (the records do
-    not depend on the chunking)."""
+    searches) and the games per kernel call. A search game takes from tens of milliseconds
+    (the value search) to a second: chunks of 16 games per thread keep progress moving and
+    an interruption cheap, and make the threads' wait for the chunk's last game (they take
+    its games one by one, ``batch.play_games_search``) a small share (the records do not
+    depend on the chunking)."""
     if not (is_search(policy_a) or is_search(policy_b)):
         return None, chunk
     from manoeuvre_sim.manoeuvre.engine.players.dispatch import search_config
 
-    return search_config(policy_a, policy_b), min(chunk, 4 * threads)
+    return search_config(policy_a, policy_b), min(chunk, SEARCH_CHUNK * threads)
 
 
 def play_chunk(seed, first, n, tables, pol, params, opt, out, cs, scfg) -> None:

@@ -53,6 +53,27 @@ def test_features_read_only_what_the_seat_sees(seed):
     assert x0[0] == -x1[0] and x0[3] == x1[4] and x0[9] == -x1[9]
 
 
+def test_the_features_count_control_as_the_rules_do():
+    """The features' count of the squares each side controls (``features.control_pair``, on
+    bit sets) is the rules' square by square (``control.control_score``, rule 2.2), on
+    random boards from empty to crowded, units on every edge and corner among them."""
+    from manoeuvre_sim.manoeuvre.engine.control import control_score
+    from manoeuvre_sim.manoeuvre.engine.players.features import control_pair
+
+    rng = np.random.default_rng(41)
+    uowner = (np.arange(S.NUNITS) // S.MAXU_SIDE).astype(np.int32)
+    counts = set()
+    for _ in range(3000):
+        occ = np.full(64, -1, dtype=np.int32)
+        n = int(rng.integers(0, 33))
+        occ[rng.choice(64, size=n, replace=False)] = rng.permutation(S.NUNITS)[:n]
+        for s in (0, 1):
+            want = (control_score(occ, uowner, s), control_score(occ, uowner, 1 - s))
+            assert control_pair(occ, uowner, s) == want, (occ.reshape(8, 8), s)
+            counts.add(want)
+    assert len(counts) > 50  # the boards were varied
+
+
 def _model(tmp_path, **change):
     from manoeuvre_sim.manoeuvre.engine.players.features import NFEAT
 

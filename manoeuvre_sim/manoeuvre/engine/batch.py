@@ -192,12 +192,32 @@ def play_range_search(seed, first_game, lo, hi, tables, pol, params, scfg, opt, 
 def play_games_search(seed, first_game, n, tables, pol, params, scfg, opt, out, cstats):
     """As :func:`play_games` and :func:`play_games_cards` with a search player in a seat
     (``engine/search.py``; ``scfg``: its budget). Card statistics are taken when
-    ``cstats.shape[2] > 0``; returns the number of games whose trace overflowed."""
+    ``cstats.shape[2] > 0``; returns the number of games whose trace overflowed.
+
+    A search game takes tens of milliseconds, some twice as long as others: the threads
+    take the games one at a time as they come free (``_one_by_one``), not a range each, so
+    none waits idle on another's longer range."""
     return sum(
-        _split(
+        _one_by_one(
             n,
-            lambda lo, hi: play_range_search(
-                seed, first_game, lo, hi, tables, pol, params, scfg, opt, out, cstats
+            lambda k: play_range_search(
+                seed, first_game, k, k + 1, tables, pol, params, scfg, opt, out, cstats
             ),
         )
     )
+
+
+def _one_by_one(n, run):
+    """``run(k)`` for each game k of ``0..n`` on numba's thread count of Python threads,
+    each taking the next game not yet taken when it is free; returns the results."""
+    threads = max(1, min(nb.get_num_threads(), n))
+    if threads == 1:
+        return [run(k) for k in range(n)]
+    games = iter(range(n))  # next() on it is atomic under the GIL: each game taken once
+
+    def worker():
+        return [run(k) for k in games]
+
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [pool.submit(worker) for _ in range(threads)]
+        return [x for f in futures for x in f.result()]

@@ -45,9 +45,9 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.core.rng import seed_state, splitmix64, uniform_below
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
@@ -58,7 +58,7 @@ from manoeuvre_sim.manoeuvre.engine.combat_phase import (
     declare_combat,
     stage_options,
 )
-from manoeuvre_sim.manoeuvre.engine.decisions import CB_NATT, CB_STAGE
+from manoeuvre_sim.manoeuvre.engine.decisions import CB_NATT, CB_STAGE, MAXOPT
 from manoeuvre_sim.manoeuvre.engine.game import Context, new_context
 from manoeuvre_sim.manoeuvre.engine.movement import first_move_options
 from manoeuvre_sim.manoeuvre.engine.options import (
@@ -82,6 +82,7 @@ from manoeuvre_sim.manoeuvre.engine.policy_ids import (
     VALUE_NFEAT,
 )
 from manoeuvre_sim.manoeuvre.engine.rules import EV_END, EV_PHASE, EV_TURN, PHASE_COMBAT, log
+from manoeuvre_sim.manoeuvre.engine.state import HMAX, MAXC, STATE_SIZE
 from manoeuvre_sim.manoeuvre.engine.turns import (
     PH_COMBAT,
     PH_DISCARD,
@@ -102,12 +103,21 @@ from manoeuvre_sim.manoeuvre.engine.turns import (
 MARGIN = 0.01  # a rollout's score per point of the final margin (the module docstring)
 MOVE_CANDIDATES = SEARCH_MOVES  # first moves weighed unless the spec says (policy_ids)
 CHALLENGE_Z = 1.0  # how sure the search must be to overrule its style (search_decision)
+ALT_MAX = HMAX + 1  # the discards a search weighs at most (candidates)
 
 # the parts of a turn the search decides, and the decision each begins with
 _PARTS = (PH_DISCARD, PH_MOVE, PH_COMBAT)
 
 
-@nb.njit(cache=True)
+@kernel(inline="always")
+def copy_into(dst, src):
+    """``dst[:] = src`` for two distinct arrays of one length, with no temporary copy (a
+    slice assignment that may overlap needs numba's runtime)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
 def search_seed(rng, seat, part):
     """A seed for one decision's worlds, from the game generator's state without advancing
     it: hashed, so the worlds tell nothing of the game's coming dice."""
@@ -118,22 +128,23 @@ def search_seed(rng, seat, part):
     return out
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(ws, st, dsize, seat, rng):
     """Write into ``ws`` a copy of ``st`` whose hidden cards are dealt at random: for each
     player, the cards ``seat`` cannot see (all but its visible hand and the table) are
     shuffled into the hidden hand, the draw pile and the discard pile, at their sizes."""
-    ws[:] = st
+    copy_into(ws, st)
+    seen = stack_empty(MAXC, np.int8)
+    pool = stack_empty(MAXC, np.int32)
     for x in range(2):
         n = dsize[x]
-        seen = np.zeros(n, dtype=np.int8)
+        seen[:n] = 0
         hidden_hand = x != seat and st[S.REVEALED + seat] == 0
         for i in range(st[S.TABLE_N + x]):
             seen[st[S.TABLE + x * S.TMAX + i]] = 1
         if not hidden_hand:
             for i in range(st[S.HAND_N + x]):
                 seen[st[S.HAND + x * S.HMAX + i]] = 1
-        pool = np.empty(n, dtype=np.int32)
         m = 0
         for c in range(n):
             if seen[c] == 0:
@@ -159,7 +170,16 @@ def determinize(ws, st, dsize, seat, rng):
             raise AssertionError("search: the hidden cards do not add up")
 
 
-@nb.njit(cache=True)
+@kernel
+def world(ws, st, dsize, seat, base, w):
+    """World ``w`` of the decision seeded ``base`` into ``ws`` (``determinize``, its deal
+    seeded by ``(base, 2 w)``): every option of the decision is played in the same worlds."""
+    drng = stack_empty(4, np.uint64)
+    seed_state(base, np.uint64(2 * w), drng)
+    determinize(ws, st, dsize, seat, drng)
+
+
+@kernel
 def first_options(st, g, opt, p, part, cand):
     """The options of the decision that begins ``part`` of p's turn, into ``cand``, listed
     exactly as the rules list them: returns (decision kind, number of options)."""
@@ -177,7 +197,7 @@ def first_options(st, g, opt, p, part, cand):
     return D.D_COMBAT, combat_options(st, units, g.cards, tprops, p, cand)  # rule 6
 
 
-@nb.njit(cache=True)
+@kernel
 def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg):
     """Seat's result (1 win, 0.5 draw, 0 loss) of taking option k of its decision that
     begins ``part`` of p's player turn — or, in p's Combat Phase with a combat under way
@@ -186,11 +206,16 @@ def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg):
     (``cfg``, seat's row of ``scfg``: ``SC_HORIZON`` h > 0) the rollout stops at the start
     of the h-th player turn after this one and scores seat's chance to win by the value
     model (``engine/players/value.py``), which reads only what seat sees in the world."""
-    drng = np.zeros(4, dtype=np.uint64)
-    seed_state(base, np.uint64(2 * w), drng)
-    determinize(ws, st, gr.dsize, seat, drng)
-    seed_state(base, np.uint64(2 * w + 1), gr.rng)  # the world's dice, never the game's
-    gr.cb[:] = cb
+    world(ws, st, gr.dsize, seat, base, w)
+    return play_out(ws, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg)
+
+
+@kernel
+def play_out(ws, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg):
+    """``rollout`` from ``ws``, which holds world ``w`` (``world``), played on in place:
+    the world's dice seeded by ``(base, 2 w + 1)``, never the game's."""
+    seed_state(base, np.uint64(2 * w + 1), gr.rng)
+    copy_into(gr.cb, cb)
     pol = gr.pol
     pol[POL_PLAN_DK] = dk
     pol[POL_PLAN_SEAT] = seat
@@ -204,7 +229,7 @@ def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg):
         if pol[POL_PLAN_DK] != 0:
             raise AssertionError("search: a rollout never reached the planned decision")
         if nxt >= 0:
-            x = np.empty(VALUE_NFEAT)
+            x = stack_empty(VALUE_NFEAT, np.float64)
             return position_value(ws, gr.units, gr.cards, gr.uowner, gr.dsize, seat, nxt,
                                   cfg[SC_VALUE:], x)  # fmt: skip
     if pol[POL_PLAN_DK] != 0:
@@ -219,29 +244,29 @@ def rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, k, n, base, w, cfg):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def style_choice(st, gr, opts, p, dk, n, base, salt):
     """The option among ``opts[:n]`` the rollout style would take (tie-breaks seeded);
     ``gr.cb`` holds the current combat."""
-    rng = np.zeros(4, dtype=np.uint64)
+    rng = stack_empty(4, np.uint64)
     seed_state(base, np.uint64(0xFFFF0000 + salt), rng)
     return gr.player(st, gr.units, gr.cards, gr.tprops, gr.uowner, gr.pol, gr.params, rng,
                      opts, gr.cb, p, dk, n)  # fmt: skip
 
 
-@nb.njit(cache=True)
+@kernel
 def candidates(st, cb, gr, cand, p, dk, n, base, out, moves):
     """The options the search weighs, into ``out``, the rollout style's own choice first;
     returns how many. Discard: the style's discard, keeping every card, and the style's
     discard with one card more or less. First move: the style's ``moves`` best
     (its choice, then its choice with that one struck off the list, and so on). The combat
     and the decisions of a combat under way (``cb``): every option."""
-    gr.cb[:] = cb
+    copy_into(gr.cb, cb)
     k0 = style_choice(st, gr, cand, p, dk, n, base, 0)
     out[0] = k0
     nc = 1
     if dk == D.D_DISCARD:
-        alt = np.empty(S.HMAX + 1, dtype=np.int64)
+        alt = stack_empty(ALT_MAX, np.int64)
         alt[0] = 0
         na = 1
         for s in range(st[S.HAND_N + p]):
@@ -257,8 +282,8 @@ def candidates(st, cb, gr, cand, p, dk, n, base, out, moves):
                 nc += 1
         return nc
     if dk == D.D_MOVE:
-        left = np.empty(n, dtype=np.int64)  # the options not yet taken, in listed order
-        tmp = np.empty_like(cand)
+        left = stack_empty(MAXOPT, np.int64)  # the options not yet taken, in listed order
+        tmp = stack_empty((MAXOPT, 4), np.int32)
         m = 0
         for k in range(n):
             if k != k0:
@@ -266,7 +291,8 @@ def candidates(st, cb, gr, cand, p, dk, n, base, out, moves):
                 m += 1
         while nc < moves and m > 0:
             for i in range(m):
-                tmp[i] = cand[left[i]]
+                for f in range(4):
+                    tmp[i, f] = cand[left[i], f]
             j = style_choice(st, gr, tmp, p, dk, m, base, nc) if m > 1 else 0
             out[nc] = left[j]
             nc += 1
@@ -281,7 +307,7 @@ def candidates(st, cb, gr, cand, p, dk, n, base, out, moves):
     return nc
 
 
-@nb.njit(cache=True)
+@kernel(nrt=True)
 def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc, cfg):
     """The option seat's search takes among ``cands[:nc]`` (the style's choice first) at
     its decision in p's turn (``rollout``: ``part``, ``cb``) with
@@ -290,7 +316,6 @@ def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, c
     it scores better by more than ``CHALLENGE_Z`` standard errors of the paired difference."""
     if nc == 1:
         return cands[0]
-    ws = np.empty_like(st)
     rounds = 0
     while (1 << rounds) < nc - 1:
         rounds += 1
@@ -298,23 +323,8 @@ def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, c
     res = np.zeros((nc, budget + rounds + 1))  # each candidate's score in each world
     total = np.zeros(nc)
     alive = np.arange(1, nc)  # the challengers, by position in cands
-    na = nc - 1
-    w0 = 0
-    while True:
-        m = max(1, budget // ((na + 1) * rounds))
-        for i in range(na + 1):
-            c = 0 if i == na else alive[i]
-            for w in range(w0, w0 + m):
-                v = rollout(ws, st, cb, gr, opt, rank, p, seat, part, dk, cands[c], n, base, w,
-                            cfg)  # fmt: skip
-                res[c, w] = v
-                total[c] += v
-        w0 += m
-        if na == 1:
-            break
-        order = np.argsort(-total[alive[:na]], kind="mergesort")  # stable: ties keep order
-        na = (na + 1) // 2
-        alive[:na] = np.sort(alive[order[:na]])
+    w0 = halving(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc, cfg,
+                 rounds, res, total, alive)  # fmt: skip
     best = alive[0]
     d = res[best, :w0] - res[0, :w0]
     if w0 < 2:
@@ -325,7 +335,56 @@ def search_decision(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, c
     return cands[0]
 
 
-@nb.njit(cache=True)
+@kernel
+def halving(st, cb, gr, opt, rank, p, seat, part, dk, n, budget, base, cands, nc, cfg, rounds,
+            res, total, alive):  # fmt: skip
+    """``search_decision``'s rounds of sequential halving: each round plays the challengers
+    left (``alive[:na]``) and the style's choice in its worlds, a world dealt once for all of
+    them (``world``) and copied for each rollout; each candidate's scores go to ``res`` and
+    ``total``, summed world by world; the better half of the challengers by ``total`` stays
+    (ties in listed order), at the end ``alive[0]`` alone. Returns the worlds played."""
+    wd = stack_empty(STATE_SIZE, np.int32)  # the world
+    ws = stack_empty(STATE_SIZE, np.int32)  # a rollout's copy of it
+    order = stack_empty(MAXOPT, np.int64)
+    na = nc - 1
+    w0 = 0
+    while True:
+        m = max(1, budget // ((na + 1) * rounds))
+        for w in range(w0, w0 + m):
+            world(wd, st, gr.dsize, seat, base, w)
+            for i in range(na + 1):
+                c = 0 if i == na else alive[i]
+                copy_into(ws, wd)
+                v = play_out(ws, cb, gr, opt, rank, p, seat, part, dk, cands[c], n, base, w,
+                             cfg)  # fmt: skip
+                res[c, w] = v
+                total[c] += v
+        w0 += m
+        if na == 1:
+            return w0
+        # the challengers by total, highest first, ties in listed order (a stable sort)
+        for i in range(na):
+            j = i
+            while j > 0 and total[alive[order[j - 1]]] < total[alive[i]]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+        na = (na + 1) // 2
+        for i in range(na):  # the better half, back in listed order
+            order[i] = alive[order[i]]
+        for i in range(na):
+            j = i
+            while j > 0 and order[j - 1] > order[i]:
+                j -= 1
+            v = order[i]
+            for t in range(i, j, -1):
+                order[t] = order[t - 1]
+            order[j] = v
+        for i in range(na):
+            alive[i] = order[i]
+
+
+@kernel
 def combat_salt(st, cb):
     """Tells apart the decisions of one combat, which may share the game generator's state
     (no dice between them): ``search_seed``'s ``part`` for a stage decision (>= 8, a multiple
@@ -334,7 +393,7 @@ def combat_salt(st, cb):
     return 8 + 8 * code
 
 
-@nb.njit(cache=True)
+@kernel(nrt=True)  # it owns the fair-play check's fog copy
 def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, cfg, cand):
     """Search seat's decision (``dk``, options ``cand[:n]``) that begins ``part`` of p's turn
     or the current stage of the combat under way (``cfg``: seat's row of ``scfg``), and hand
@@ -346,7 +405,7 @@ def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, cfg, cand):
     gr.pol[1] = pol[POL_ROLLOUT + seat]
     gr.params[0] = g.params[seat]
     gr.params[1] = g.params[seat]
-    cands = np.empty(D.MAXOPT, dtype=np.int64)
+    cands = stack_empty(MAXOPT, np.int64)
     base = search_seed(g.rng, seat, salt)
     budget = int(cfg[SC_BUDGET])
     moves = int(cfg[SC_MOVES])
@@ -367,7 +426,7 @@ def plan_search(st, g, gr, opt, rank, p, seat, part, salt, dk, n, cfg, cand):
     pol[POL_PLAN_N] = n
 
 
-@nb.njit(cache=True)
+@kernel
 def search_turn(st, g, gr, opt, rank, p, scfg, cand):
     """p's player turn with the searching seats' decisions chosen by search (the rest by
     their rollout styles, or by the policy of a seat that does not search): if p searches,
@@ -396,7 +455,7 @@ def search_turn(st, g, gr, opt, rank, p, scfg, cand):
     return after_combat(st, g, opt, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def search_combat(st, g, gr, opt, rank, p, scfg, cand):
     """Play the Assault or Ambush under way in p's turn (``cb[CB_STAGE]``) stage by stage
     (rule 6.1), each stage's decision searched when a searching seat takes it."""
@@ -412,7 +471,7 @@ def search_combat(st, g, gr, opt, rank, p, scfg, cand):
             raise AssertionError("search: the rules never asked the planned decision")
 
 
-@nb.njit(cache=True)
+@kernel(nrt=True)
 def rollout_context(g):
     """The rollouts' context beside the game's ``g``: its own policies, parameters (both
     seats play the searching seat's rollout style, set by ``plan_search``), generator,
@@ -424,7 +483,7 @@ def rollout_context(g):
     )  # fmt: skip
 
 
-@nb.njit(cache=True)
+@kernel(nrt=True)
 def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
     """``game.play_game`` with the search player in the seats whose policy is
     ``POLICY_SEARCH`` (``scfg[seat, SC_BUDGET]`` rollouts per decision)."""
@@ -433,7 +492,7 @@ def play_game_search(st, tables, pol, params, scfg, rng, opt, tr, trn):
     play_search_game_rows(st, tables, pol, params, scfg, rng, opt, tr, trn, x, meta)
 
 
-@nb.njit(cache=True)
+@kernel(nrt=True)
 def play_search_game_rows(st, tables, pol, params, scfg, rng, opt, tr, trn, x, meta):
     """``play_game_search``, traced into ``tr`` (none when it has no rows), that also writes,
     before each player turn of p while ``x`` has room for two more rows, seat 0's and seat

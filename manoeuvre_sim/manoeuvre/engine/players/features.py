@@ -33,8 +33,7 @@ import numpy as np
 
 from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.manoeuvre.engine import state as S
-from manoeuvre_sim.manoeuvre.engine.control import control_score
-from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value, _n_reduced
+from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value
 from manoeuvre_sim.manoeuvre.engine.policy_ids import VALUE_NFEAT
 from manoeuvre_sim.manoeuvre.engine.rules import strength
 
@@ -69,21 +68,73 @@ NFEAT = len(FEATURE_NAMES)
 _NO_WEIGHTS = np.zeros(1)  # _card_value takes the style's weights and reads none of them
 
 
+# the board as bit sets (bit ``sq`` = square ``sq``, ``row * 8 + col``; control.py): each
+# player's enemy half (rule 2.2: rows 0-3 for player 0) and the squares not in the last
+# (col 7) or first (col 0) column, whose units influence the square to their right or left
+_HALF = (np.uint64(0x00000000FFFFFFFF), np.uint64(0xFFFFFFFF00000000))
+_NOT_COL7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_NOT_COL0 = np.uint64(0xFEFEFEFEFEFEFEFE)
+_ONE = np.uint64(1)
+
+
+@kernel(inline="always")
+def _influence(x):
+    """The squares orthogonally adjacent to a square of the bit set ``x``."""
+    return ((x << np.uint64(8)) | (x >> np.uint64(8)) | ((x & _NOT_COL7) << _ONE)
+            | ((x & _NOT_COL0) >> _ONE))  # fmt: skip
+
+
+@kernel(inline="always")
+def _count(x):
+    n = 0
+    while x != np.uint64(0):
+        x &= x - _ONE
+        n += 1
+    return n
+
+
+@kernel
+def control_pair(occ, uowner, s):
+    """(squares of the enemy half ``s`` controls, those its opponent controls): rule 2.2 as
+    ``control.control_score`` reads it (occupied by one of the player's units, or next to
+    one and neither occupied by nor next to an enemy unit), counted on bit sets."""
+    own = np.uint64(0)
+    opp = np.uint64(0)
+    for sq in range(64):
+        u = occ[sq]
+        if u >= 0:
+            if uowner[u] == s:
+                own |= _ONE << np.uint64(sq)
+            else:
+                opp |= _ONE << np.uint64(sq)
+    free = ~(own | opp)
+    near_own = _influence(own)
+    near_opp = _influence(opp)
+    c_s = _count(_HALF[s] & (own | (free & near_own & ~near_opp)))
+    c_o = _count(_HALF[1 - s] & (opp | (free & near_opp & ~near_own)))
+    return c_s, c_o
+
+
 @kernel
 def _side(st, units, p):
-    """(units on the board, their total strength, units in p's enemy half) of p."""
+    """(units on the board, their total strength, units in p's enemy half, units at reduced
+    strength) of p."""
     n = 0
     tot = 0
     half = 0
+    red = 0
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
-        if st[S.U_STEP + u] > 0:
+        step = st[S.U_STEP + u]
+        if step > 0:
             n += 1
             tot += strength(st, units, u)
             r = st[S.U_SQ + u] // 8
             if (p == 0 and r <= 3) or (p == 1 and r >= 4):  # player 0's enemy half: rows 0-3
                 half += 1
-    return n, tot, half
+            if step == 1:
+                red += 1
+    return n, tot, half, red
 
 
 @kernel
@@ -91,12 +142,9 @@ def features(st, units, cards, uowner, dsize, s, to_move, out):
     """Write seat ``s``'s ``NFEAT`` features of ``st`` into ``out`` (the module docstring);
     ``to_move``: the seat that plays the next player turn."""
     o = 1 - s
-    n_s, str_s, half_s = _side(st, units, s)
-    n_o, str_o, half_o = _side(st, units, o)
-    occ = st[S.OCC : S.OCC + 64]
-    c_s = control_score(occ, uowner, s)
-    c_o = control_score(occ, uowner, o)
-    red_s = _n_reduced(st, s)
+    n_s, str_s, half_s, red_s = _side(st, units, s)
+    n_o, str_o, half_o, red_o = _side(st, units, o)
+    c_s, c_o = control_pair(st[S.OCC : S.OCC + 64], uowner, s)
     worth = 0.0
     for i in range(st[S.HAND_N + s]):  # s's own hand: the one hand it sees
         worth += _card_value(st, units, cards, _NO_WEIGHTS, s, st[S.HAND + s * S.HMAX + i], red_s)
@@ -107,7 +155,7 @@ def features(st, units, cards, uowner, dsize, s, to_move, out):
     late = 1.0 - max(left_s, left_o)
     out[0] = n_s - n_o
     out[1] = str_s - str_o
-    out[2] = red_s - _n_reduced(st, o)
+    out[2] = red_s - red_o
     out[3] = e_s
     out[4] = e_o
     out[5] = 1.0 if e_s >= 4 else 0.0
