@@ -14,7 +14,7 @@ seconds and games per second of each run (the machine's load beside them).
 
 ``--pairings`` names the pairings played; a pairing not named keeps its section of the
 results file as it was written (its own date, commit and load): the Manoeuvre pairing takes
-about 11 minutes on the shared machine, and need not be replayed to add the other.
+about 100 s at load 4 (11 minutes at load 20), and need not be replayed to add the other.
 """
 
 from __future__ import annotations
