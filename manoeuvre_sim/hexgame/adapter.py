@@ -454,9 +454,11 @@ def balance_pairings(spec):
 
 
 BALANCE_STUDY = "hex balance"  # the manifests' "study"
+BALANCE_ROWS = "labels"  # compare: a row per variant (the label), each game once
 BALANCE_SIDES = {"flag": "variants", "one": "a variant", "least": 1,
                  "fewer": "variants: expected at least one"}  # fmt: skip
 BALANCE_TABLES = "manoeuvre_sim.analyses.hexgame.balance"
+TEXT_COLUMNS = {"capital_hexes": ("hex", "side")}  # hexes are CCRR: "0101", not 101
 
 
 # --- this game's own study kinds (issue 39) --------------------------------------------------

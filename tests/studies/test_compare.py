@@ -84,7 +84,7 @@ def _records(wins_a: int, n: int, seed: int, draws: int = 0) -> pd.DataFrame:
 
 def _study(df: pd.DataFrame, seed: int) -> C.Study:
     m = {"game": "manoeuvre", "study": "balance", "seed": seed, "policies": []}
-    return C.Study(None, f"s{seed}", m, "x", C.perspective(df, "balance", "x"))
+    return C.Study(None, f"s{seed}", m, "x", C.perspective(df, False, "x"))
 
 
 def test_independent_cells_take_the_wald_interval_of_two_proportions():

@@ -75,11 +75,11 @@ def open_study(root: Path, rel: str | None) -> SF.StudyInfo:
 def studies_page(request: Request) -> Response:
     Params(request.query_params).only(())
     root = request.app.state.studies
-    from manoeuvre_sim.analyses.common.compare import KINDS as COMPARED
+    from manoeuvre_sim.analyses.common.compare import compared_kinds
 
     return page("studies.html", title="Studies", version=__version__,
                 studies=list_studies(root), folder=str(root), cap=SF.MAX_STUDIES,
-                compared=tuple(COMPARED))  # fmt: skip
+                compared=compared_kinds())  # fmt: skip
 
 
 def _cached(request: Request, info: SF.StudyInfo, render) -> Response:
