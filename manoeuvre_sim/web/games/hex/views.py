@@ -148,6 +148,12 @@ def hex_whatif_view(ctx: Ctx, wanted: str | None) -> View:
     return View(secs)
 
 
+# a pairing's table of games: its columns after the shared ones (web.studies.pages); how a
+# game ended is its victory as it is (capital, draw ...)
+PAIRING_COLUMNS = ("eliminated_a", "eliminated_b", "capital_hex_a", "capital_hex_b",
+                   "capital_fell_turn_a", "capital_fell_turn_b")  # fmt: skip
+
+
 STUDY_VIEWS = {
     "hex balance": (hex_balance_view, ("variants",)),
     "hex ladder": (hex_ladder_view, ("ladder",)),

@@ -174,6 +174,23 @@ def whatif_view(ctx: Ctx, wanted: str | None) -> View:
     return View(secs)
 
 
+# a pairing's table of games: its columns after the shared ones (web.studies.pages)
+PAIRING_COLUMNS = ("vp_a", "vp_b", "eliminated_a", "eliminated_b")
+
+
+def ended_by(rec: dict) -> str:
+    """How a game ended in words, from its record's ``victory``, ``tiebreak`` and
+    ``turn_limit``: ``attrition``, ``nightfall, on squares`` (rule 2.2's tie-break that
+    decided it), ``the turn limit, ...``."""
+    how = str(rec["victory"])
+    if bool(rec.get("turn_limit", False)):
+        how = "the turn limit"
+    tb = str(rec.get("tiebreak") or "")
+    if tb and tb != "nan":
+        how += f", on {tb}" if tb != "none" else ", tied"
+    return how
+
+
 STUDY_VIEWS = {
     "balance": (balance_view, ("matrix",)),
     "cards": (cards_view, ("cards",)),
