@@ -303,6 +303,12 @@ HOOKS: dict[str, Hook] = _hooks(
          "the word the game's commands follow on the command line and in a job's name "
          "(``hex`` for ``manoeuvre-sim hex balance``; \"\" for commands at the top, as "
          "Manoeuvre's); default: the game's key", None, _is(str, "a str")),
+    Hook("COMMAND_FLAGS", "COMMAND_FLAGS: dict[str, str]",
+         "the options of the game's own study commands (cli/) flagged otherwise than its "
+         "study kinds declare them (core.study_command.Option), keyword -> the flag as typed "
+         "(Manoeuvre's sides are --armies; Maneuver's fixer targets a --side): the words of "
+         "a job's command line (web.jobs.kinds.command_line)", _NONE, _mapping(
+             lambda x: isinstance(x, str) and x.startswith("--"), "a dict of keyword -> --flag")),
     Hook("rebuild_trace", "rebuild_trace(header: dict, events: list[dict]) -> dict",
          "the final position of a JSONL trace of the game, rebuilt from its events alone "
          "(core.trace_reader.rebuild; a contradiction raises trace_reader.TraceError; None: "

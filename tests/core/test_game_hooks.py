@@ -100,6 +100,7 @@ def test_a_hook_missing_takes_its_declared_default():
         ("BALANCE_TABLES", "analyses/balance.py", "expected a module's dotted name"),
         ("BALANCE_ROWS", "variants", "expected sides or labels, got str"),
         ("TEXT_COLUMNS", {"capital_hexes": "hex"}, "expected a dict of table -> a tuple of"),
+        ("COMMAND_FLAGS", {"armies": "armies"}, "expected a dict of keyword -> --flag"),
         ("WHATIF_PAGES", None, "expected a module's dotted name"),
         (
             "tournament_plan",

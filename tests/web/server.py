@@ -68,3 +68,17 @@ def ui_process(root: Path, port: int):
             time.sleep(0.2)
     proc.kill()
     raise AssertionError("the workbench did not start")
+
+
+@contextlib.contextmanager
+def ui_running(root: Path):
+    """Yield the base URL of ``manoeuvre-sim ui`` over ``root``, run as a child process on a
+    free port (:func:`ui_process`: a game registered by the environment is the child's
+    too), stopped on exit."""
+    port = free_port()
+    proc = ui_process(root, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -11,7 +11,6 @@ import time
 import pytest
 
 from tests.web.server import LOCAL, local_client
-from tests.web.test_coin_faces import coin_registered  # noqa: F401 (a fixture)
 
 POST = {"origin": LOCAL, "content-type": "application/x-www-form-urlencoded"}
 # heavy's coin 15 points above the others: three steps of 5 (cost 3) even it
@@ -32,7 +31,7 @@ def wait(get, until, timeout=90.0):
 
 
 @pytest.fixture
-def coin_client(coin_registered, tmp_path):  # noqa: F811 (the fixture imported above)
+def coin_client(coin_registered, tmp_path):
     from manoeuvre_sim.web.app import create_app
 
     root = tmp_path / "studies"
