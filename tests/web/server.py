@@ -82,3 +82,25 @@ def ui_running(root: Path):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def wait(get, until, timeout: float = 90.0):
+    """``get()`` polled until ``until`` of it holds (a job's state, read from its page or its
+    manager), returned; an AssertionError with the last one after ``timeout`` seconds."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        job = get()
+        if until(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job not there in {timeout} s: {job}")
+
+
+def finished(job: dict) -> bool:
+    """Whether a job (its ``/jobs/<id>.json``) has ended: neither queued nor running."""
+    return job["state"] not in ("queued", "running")
+
+
+def job_done(client, jid: str, timeout: float = 120.0) -> dict:
+    """The job ``jid`` of the workbench ``client`` once it has ended."""
+    return wait(lambda: client.get(f"/jobs/{jid}.json").json(), finished, timeout)

@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
-from tests.web.server import LOCAL, local_client, ui_running
+from tests.web.server import LOCAL, job_done, local_client, ui_running
 
 SIDES = "heavy:70,fair,light:30"
 POST = {"origin": LOCAL, "content-type": "application/x-www-form-urlencoded"}
@@ -109,10 +108,7 @@ def test_a_balance_job_runs_from_the_form(coin_registered, tmp_path):
         r = c.post("/jobs", data=sent, headers=POST, follow_redirects=False)
         assert r.status_code == 303, r.text
         jid = r.headers["location"].split("job=")[1]
-        deadline = time.monotonic() + 120
-        while (job := c.get(f"/jobs/{jid}.json").json())["state"] in ("queued", "running"):
-            assert time.monotonic() < deadline, job
-            time.sleep(0.2)
+        job = job_done(c, jid)
         assert job["state"] == "done" and job["done"] == job["total"] == 9 * 30, job
         assert job["kind"] == "coin balance"
         assert job["command"].startswith(f"manoeuvre-sim coin balance --sides {SIDES} "

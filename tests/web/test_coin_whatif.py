@@ -13,14 +13,13 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
 from manoeuvre_sim.core import games as G
-from tests.web.server import LOCAL, local_client, ui_running
+from tests.web.server import LOCAL, job_done, local_client, ui_running
 
 SIDES = "heavy:70,fair,light:30"
 POST = {"origin": LOCAL, "content-type": "application/x-www-form-urlencoded"}
@@ -41,14 +40,6 @@ def studies(coin_registered, tmp_path):
                    games_per_pairing=10, out_dir=root / "coin-whatif")  # fmt: skip
     w.write(root / "coin-whatif")
     return root
-
-
-def _wait(c, jid: str) -> dict:
-    deadline = time.monotonic() + 120
-    while (job := c.get(f"/jobs/{jid}.json").json())["state"] in ("queued", "running"):
-        assert time.monotonic() < deadline, job
-        time.sleep(0.2)
-    return job
 
 
 def test_the_form_picks_a_base_study_then_shows_its_sides_and_options(studies):
@@ -132,7 +123,7 @@ def test_a_whatif_job_runs_is_listed_and_opened_and_its_command_replays_it(studi
                        "more": "light/heads=35", "games_per_pairing": "20"}  # fmt: skip
         r = c.post("/whatif", data=sent, headers=POST, follow_redirects=False)
         assert r.status_code == 303, r.text[:2000]
-        job = _wait(c, r.headers["location"].split("job=")[1])
+        job = job_done(c, r.headers["location"].split("job=")[1])
         assert job["state"] == "done" and job["kind"] == "coin whatif", job
         # a rule option changed: every ordered pairing (mirrors too) played base and variant
         assert job["done"] == job["total"] == 2 * 9 * 20
