@@ -476,6 +476,7 @@ OWN_STUDIES = {
 # never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
 WEB_MODULE = "manoeuvre_sim.web.games.hex"
 COMMAND_GROUP = "hex"  # manoeuvre-sim hex balance
+COMMAND_FLAGS = {"targets": "--side"}  # hex fix's targets (cli/hexgame/fix.py)
 
 
 # --------------------------------------------------------------- the balance fixer's hooks

@@ -235,6 +235,24 @@ def _words(flag: str, value, option) -> list[str]:
     return [flag, ",".join(map(str, value)) if isinstance(value, list | tuple) else str(value)]
 
 
+def _flags(game: str, study: str) -> tuple[dict, dict]:
+    """The kind's declared options by keyword (its ``COMMAND``) and the game's own flags
+    (its ``COMMAND_FLAGS``)."""
+    from manoeuvre_sim.core.study_command import command_of
+    from manoeuvre_sim.studies import find
+
+    cmd = command_of(find(game, study))
+    return {o.key: o for o in cmd.options}, hook(get_game(game), "COMMAND_FLAGS")
+
+
+def option_flag(game: str, study: str, name: str) -> str:
+    """The flag of the option ``name`` (a keyword) of ``game``'s command of ``study`` as
+    typed: the game's own word, else the kind's declared flag, else the name's words."""
+    declared, own = _flags(game, study)
+    o = declared.get(name)
+    return own.get(name) or (o.flag if o is not None else "--" + name.replace("_", "-"))
+
+
 def command_line(kind: str, opts: dict, out: str) -> str:
     """The command a user would type for the job (``manoeuvre-sim whatif --set ...``), in
     the words of its study kind's declared options (its ``COMMAND``'s: the flag, whether
@@ -245,16 +263,15 @@ def command_line(kind: str, opts: dict, out: str) -> str:
     from manoeuvre_sim.studies import find
 
     entry = job_kinds()[kind]
+    declared, _ = _flags(entry.game, entry.study)
     cmd = command_of(find(entry.game, entry.study))
-    declared = {o.key: o for o in cmd.options}
-    own = hook(get_game(entry.game), "COMMAND_FLAGS")
     rules = {f"{p.replace('-', '_')}options": p for p in cmd.game_options}
     words = ["manoeuvre-sim", *kind.split()]
     given = {k: v for k, v in opts.items() if v is not None and v is not False
              and v != "" and v != [] and k not in rules and k != "base_study"}  # fmt: skip
     for name in [*(k for k in declared if k in given), *(k for k in given if k not in declared)]:
         o = declared.get(name)
-        flag = own.get(name) or (o.flag if o is not None else "--" + name.replace("_", "-"))
+        flag = option_flag(entry.game, entry.study, name)
         if o is not None and o.file is not None and isinstance(given[name], dict):
             words += [flag, f"{out}/{o.file}"]  # the table the study writes in its directory
         else:
