@@ -218,3 +218,12 @@ def test_tau_s_bootstrap_interval(compare_root):  # noqa: F811
     rows = [str(x) for x in cmp.table["army"]]
     (rates,) = C._Resampler(study.games, ["s"], rows).rates(_Ones())
     np.testing.assert_allclose(rates, cmp.table["rate_a"])
+
+
+def test_what_a_row_is_comes_from_each_games_adapter(coin):
+    """No list of kinds in compare: each game's ``BALANCE_STUDY``, ``BALANCE_ROWS`` and
+    ``BALANCE_SIDES`` say what its balance study's rows are, the toy game's by default."""
+    assert C.rows_of("manoeuvre") == C.Rows("balance", "army", False)
+    assert C.rows_of("hex") == C.Rows("hex balance", "variant", True)
+    assert C.rows_of("coin") == C.Rows("balance", "side", False)
+    assert C.compared_kinds() == ("balance", "hex balance")
