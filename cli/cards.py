@@ -6,10 +6,9 @@ import click
 
 from manoeuvre_sim.cli.common import pop_output, run_and_write, study_options
 from manoeuvre_sim.cli.manoeuvre_options import (
-    DEFAULT_POLICY,
-    POLICY_HELP,
     army_option,
     engine_kernels,
+    policy_option,
     pop_game_options,
     rule_options,
 )
@@ -48,9 +47,7 @@ DEFAULT_GAMES = 14000
     hidden=True,
     help="Deprecated: --games-per-variant.",
 )
-@click.option(
-    "--policy", default=DEFAULT_POLICY, show_default=True, help=f"Both seats: {POLICY_HELP}"
-)
+@policy_option
 @click.option(
     "--replace",
     "replace_",

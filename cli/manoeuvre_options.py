@@ -32,6 +32,10 @@ army_options = stack(
 )
 army_options.__doc__ = "``--army-a`` / ``--army-b``, as every command that plays games takes them."
 
+policy_option = click.option("--policy", default=DEFAULT_POLICY, show_default=True,
+                             help=f"Both seats' player: {POLICY_HELP}")  # fmt: skip
+policy_option.__doc__ = "``--policy``: both seats' player (a study of one pair of players)."
+
 policy_options = stack(
     click.option(
         "--policy-a",
@@ -172,12 +176,7 @@ def army_study_options(*, out: str, out_help: str, block: int | None = None):
             show_default=True,
             help="Games per ordered pairing (army A in seat a, army B in seat b).",
         ),
-        click.option(
-            "--policy",
-            default=DEFAULT_POLICY,
-            show_default=True,
-            help=f"Both seats' player: {POLICY_HELP}",
-        ),
+        policy_option,
         click.option("--policy-a", help="Seat a's player (default: --policy)."),
         click.option("--policy-b", help="Seat b's player (default: --policy)."),
         study_options(out=out, out_help=out_help, block=block),

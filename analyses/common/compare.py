@@ -12,6 +12,10 @@ What is compared, read from each study's game records (``games.parquet/``):
 * a variant study (``manoeuvre-sim hex balance``): per variant blue's score (a draw half a
   win), the mean over the pairings of players; a cell is (variant, blue's player v red's).
 
+Which of the two a study is, and the word of its rows, its game's adapter says
+(:func:`rows_of`: ``BALANCE_STUDY``, ``BALANCE_ROWS``, ``BALANCE_SIDES``), so compare reads
+the balance study of any registered game and lists no game or kind of its own.
+
 **Paired** when the two studies played the same games on the same seeds (the same master
 seed and, for every cell, the same games with the same seeds in the records: e.g. one study
 under two players, or before and after an edit): then a difference is the mean of the
@@ -47,11 +51,50 @@ from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import game_of
 
-KINDS = {"balance": "army", "hex balance": "variant"}  # study kind -> what a row is
 COLUMNS = ["label", "army_a", "army_b", "policy_a", "policy_b", "game", "seed", "winner"]
 MAX_GAMES = 5_000_000  # game records read per study at most (a page's bound)
 PROVENANCE = ("study", "game_title", "seed", "rules_version", "data_hash", "games", "version",
               "finished", "command")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rows:
+    """What a row of a game's balance study is, as its adapter says (``BALANCE_STUDY``,
+    ``BALANCE_ROWS``, ``BALANCE_SIDES``' one): the manifests' ``kind``, the rows' ``word``
+    (``army``, ``variant``: the tables' column) and whether the rows are the pairings'
+    labels (``by_label``) or the sides."""
+
+    kind: str
+    word: str
+    by_label: bool
+
+
+def rows_of(game: str) -> Rows:
+    """The :class:`Rows` of the balance study of ``game`` (a key of the registry)."""
+    from manoeuvre_sim.core.games import get_game, hook
+    from manoeuvre_sim.studies import balance
+
+    g = get_game(game)
+    one = (balance.SIDE_WORDS | hook(g, "BALANCE_SIDES"))["one"]
+    return Rows(hook(g, "BALANCE_STUDY") or balance.KIND, one.split(" ", 1)[-1],
+                hook(g, "BALANCE_ROWS") == "labels")  # fmt: skip
+
+
+def compared_kinds() -> tuple[str, ...]:
+    """The study kinds compare reads: each installed game's balance study, registry order."""
+    from manoeuvre_sim.core.games import installed
+
+    return tuple(dict.fromkeys(rows_of(key).kind for key in installed()))
+
+
+def _rows(m: dict) -> Rows | None:
+    """The :class:`Rows` of the study of manifest ``m``: None when it is not its game's
+    balance study (or its game is not installed)."""
+    try:
+        rows = rows_of(game_of(m))
+    except UsageError:
+        return None
+    return rows if rows.kind == str(m.get("study")) else None
 
 
 @dataclass
@@ -117,9 +160,9 @@ def _manifest(path: Path, what: str) -> dict:
         raise UsageError(f"{what}: {path.name} is not a finished study (a part of its games "
                          "is being written: a run is adding to it)")  # fmt: skip
     kind = str(m.get("study"))
-    if kind not in KINDS:
+    if _rows(m) is None:
         raise UsageError(f"{what}: {path.name} is a {kind!r} study; compare reads balance "
-                         f"studies ({', '.join(repr(k) for k in KINDS)})")  # fmt: skip
+                         f"studies ({', '.join(repr(k) for k in compared_kinds())})")  # fmt: skip
     return m
 
 
@@ -152,11 +195,12 @@ def _score_a(df: pd.DataFrame) -> np.ndarray:
     return np.where(w == "a", 1.0, np.where(w == "b", 0.0, 0.5))
 
 
-def perspective(df: pd.DataFrame, kind: str, label: str | None) -> pd.DataFrame:
-    """Each game as ``row, col, pair, game, seed, s``: a balance study's game twice (from
-    each army, mirrors left out), a variant study's once (blue's score). ``pair`` and
-    ``game`` identify the game across two studies played on the same seeds."""
-    if kind == "hex balance":
+def perspective(df: pd.DataFrame, by_label: bool, label: str | None) -> pd.DataFrame:
+    """Each game as ``row, col, pair, game, seed, s``: a study of sides' game twice (from
+    each side, mirrors left out), a study whose rows are its labels (``by_label``:
+    Maneuver's variants) once (side a's score). ``pair`` and ``game`` identify the game
+    across two studies played on the same seeds."""
+    if by_label:
         s = _score_a(df)
         col = df["policy_a"].astype(str) + " v " + df["policy_b"].astype(str)
         pair = df["label"].astype(str) + "\x1f" + col
@@ -184,11 +228,12 @@ def load(path: str | Path, what: str = "A", label: str | None = None,
     df = read_records(path, what, max_games)
     labels = [str(p.get("label")) for p in m.get("policies", []) if isinstance(p, dict)]
     labels = [x for x in labels if x in set(df["label"])] or sorted(set(df["label"]))
-    if m.get("study") == "hex balance":
+    rows = _rows(m)
+    if rows.by_label:
         use = None
         if label is not None:
-            raise UsageError(f"--label-{what.lower()}: a variant study's rows are its variants; "
-                             "it takes no label")  # fmt: skip
+            raise UsageError(f"--label-{what.lower()}: a {rows.word} study's rows are its "
+                             f"{rows.word}s; it takes no label")  # fmt: skip
     elif label is None:
         use = labels[0]
     elif label not in labels:
@@ -196,7 +241,7 @@ def load(path: str | Path, what: str = "A", label: str | None = None,
                          f"{', '.join(repr(x) for x in labels)}")  # fmt: skip
     else:
         use = label
-    games = perspective(df, str(m.get("study")), use)
+    games = perspective(df, rows.by_label, use)
     return Study(path, path.name, m, use or "", games, tuple(labels) if use else ())
 
 
@@ -408,6 +453,7 @@ class Comparison:
     tau_low: float = float("nan")
     tau_high: float = float("nan")
     boot: int = BOOT
+    by_label: bool = False  # the rows are the pairings' labels (Rows.by_label)
 
     @property
     def moved(self) -> list[str]:
@@ -470,14 +516,15 @@ def compare_studies(a: Study, b: Study, confidence: float = 0.95,
     if a.kind != b.kind:
         raise UsageError(f"compare: A ({a.name}) is a {a.kind!r} study and B ({b.name}) a "
                          f"{b.kind!r} study; compare two studies of the same kind")  # fmt: skip
-    unit = KINDS[a.kind]
+    rows = _rows(a.manifest)
+    unit = rows.word
     ra, rb = set(a.games["row"]), set(b.games["row"])
     common = ra & rb
     if len(common) < 1:
         raise UsageError(f"compare: A and B have no {unit} in common")
     only = {"A": sorted(ra - rb), "B": sorted(rb - ra)}
-    a = replace(a, games=_keep(a.games, common, unit))
-    b = replace(b, games=_keep(b.games, common, unit))
+    a = replace(a, games=_keep(a.games, common, rows.by_label))
+    b = replace(b, games=_keep(b.games, common, rows.by_label))
     paired, why = pairing_check(a, b)
     cells = cell_table(a, b, paired, confidence)
     table = field_table(cells, unit, paired, confidence)
@@ -485,13 +532,14 @@ def compare_studies(a: Study, b: Study, confidence: float = 0.95,
     lo, hi = tau_interval(a, b, [str(x) for x in table[unit]], paired, boot, confidence)
     cells = cells[CELL_COLUMNS]
     return Comparison(str(ga), a.kind, unit, table, cells, tau, p, paired, why,
-                      a.provenance(), b.provenance(), only, lo, hi, boot)  # fmt: skip
+                      a.provenance(), b.provenance(), only, lo, hi, boot,
+                      rows.by_label)  # fmt: skip
 
 
-def _keep(games: pd.DataFrame, rows: set, unit: str) -> pd.DataFrame:
-    """The games between rows both studies have (an army's field: the common armies)."""
+def _keep(games: pd.DataFrame, rows: set, by_label: bool) -> pd.DataFrame:
+    """The games between rows both studies have (a side's field: the common sides)."""
     keep = games["row"].isin(rows)
-    if unit == "army":
+    if not by_label:
         keep &= games["col"].isin(rows)
     return games[keep]
 
@@ -506,5 +554,6 @@ def compare(a: str | Path, b: str | Path, *, label_a: str | None = None,
                            confidence, boot)  # fmt: skip
 
 
-__all__ = ["BOOT", "KINDS", "Comparison", "Study", "cell_table", "compare", "compare_studies",
-           "field_table", "kendall", "load", "pairing_check", "tau_interval"]  # fmt: skip
+__all__ = ["BOOT", "Comparison", "Rows", "Study", "cell_table", "compare", "compare_studies",
+           "compared_kinds", "field_table", "kendall", "load", "pairing_check", "rows_of",
+           "tau_interval"]  # fmt: skip

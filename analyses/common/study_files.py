@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from manoeuvre_sim.core import stats
-from manoeuvre_sim.core.errors import DataError
+from manoeuvre_sim.core.errors import DataError, UsageError
 from manoeuvre_sim.core.store import STORE
 from manoeuvre_sim.core.study import game_of
 
@@ -201,13 +201,25 @@ def tables(path: str | Path) -> list[str]:
     )
 
 
-def read_table(path: str | Path, name: str) -> pd.DataFrame:
-    """One of the study's CSV tables as written (a table of no rows and no columns, as a
-    fix with no candidate writes its trail: an empty frame); a DataError when it cannot be
-    read."""
+def text_columns(game: str | None, name: str) -> dict[str, type]:
+    """The columns of the table ``name`` of a study of ``game`` read as text (its
+    ``TEXT_COLUMNS``; a game not installed, or None: none), as ``pd.read_csv``'s dtype."""
+    from manoeuvre_sim.core.games import get_game, hook
+
+    try:
+        cols = hook(get_game(game), "TEXT_COLUMNS").get(name, ()) if game else ()
+    except UsageError:
+        cols = ()
+    return dict.fromkeys(cols, str)
+
+
+def read_table(path: str | Path, name: str, game: str | None = None) -> pd.DataFrame:
+    """One of the study's CSV tables as written, the columns its ``game`` says are text read
+    as text (:func:`text_columns`; a table of no rows and no columns, as a fix with no
+    candidate writes its trail: an empty frame); a DataError when it cannot be read."""
     f = Path(path) / f"{name}.csv"
     try:
-        return pd.read_csv(f, dtype={"hex": str})
+        return pd.read_csv(f, dtype=text_columns(game, name) or None)
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
     except (OSError, ValueError) as e:

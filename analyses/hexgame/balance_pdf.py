@@ -19,11 +19,10 @@ from manoeuvre_sim.analyses.common.pages import (
     MARGIN_L,
     page_head,
     page_rect,
-    write_study_pdf,
 )
 from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
 from manoeuvre_sim.analyses.hexgame.rows import ALL, pair_name
-from manoeuvre_sim.analyses.hexgame.study_footer import games_played, study_footer
+from manoeuvre_sim.analyses.hexgame.study_footer import games_played, study_footer, write_hex_pdf
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 RATES = (
@@ -312,5 +311,5 @@ def variant_pages(frames: dict[str, pd.DataFrame]) -> list[tuple[object, str]]:
 def write_balance_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_balance.pdf`` atomically: the three question pages and the summary."""
     pages = [(d, None) for d, _ in variant_pages(res.frames())]
-    return write_study_pdf(path, pages, provenance(res.manifest), paper,
-                           f"{GAME_TITLE}: variant study", res.summary())  # fmt: skip
+    return write_hex_pdf(path, pages, provenance(res.manifest), paper, "variant study",
+                         res.summary())  # fmt: skip

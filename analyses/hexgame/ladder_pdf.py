@@ -11,14 +11,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import PercentFormatter
 
-from manoeuvre_sim.analyses.common.pages import (
-    MARGIN_L,
-    page_head,
-    page_rect,
-    page_text,
-    write_study_pdf,
-)
-from manoeuvre_sim.analyses.hexgame.study_footer import study_footer
+from manoeuvre_sim.analyses.common.pages import MARGIN_L, page_head, page_rect
+from manoeuvre_sim.analyses.hexgame.study_footer import study_footer, text_block, write_hex_pdf
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HOW_TO_READ = (
@@ -88,8 +82,7 @@ def ladder_page(ladder: pd.DataFrame, fit: dict, manifest: dict, summary: list[s
         )
         ladder_chart(ladder, fit, ax, favoured)
         lines = [x for line in summary[3:] for x in (textwrap.wrap(line, 100) or [""])]
-        page_text(fig, MARGIN_L, h * 0.38 - 0.55, "\n".join(lines), fontsize=7,
-              family="monospace", va="top", linespacing=1.3)  # fmt: skip
+        text_block(fig, h * 0.38 - 0.55, lines, fontsize=7, linespacing=1.3)
 
     return draw
 
@@ -102,5 +95,5 @@ def provenance(manifest: dict) -> dict[str, str]:
 def write_ladder_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_ladder.pdf`` atomically: the ladder page, then the summary."""
     pages = [(ladder_page(res.ladder, res.fit, res.manifest, res.summary()), None)]
-    return write_study_pdf(path, pages, provenance(res.manifest), paper,
-                           f"{GAME_TITLE}: handicap ladder", res.summary())  # fmt: skip
+    return write_hex_pdf(path, pages, provenance(res.manifest), paper, "handicap ladder",
+                         res.summary())  # fmt: skip

@@ -27,6 +27,7 @@ import pandas as pd
 
 from manoeuvre_sim.analyses.common.pages import section, study_head, text_pages
 from manoeuvre_sim.analyses.common.report_pdf import Section
+from manoeuvre_sim.analyses.common.study_files import text_columns
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 
@@ -40,7 +41,6 @@ REQUIRED = {
     "hex setup": ("capital_hexes.csv",),
     "hex whatif": ("whatif.csv",),
 }
-DTYPES = {"capital_hexes.csv": {"hex": str, "side": str}}  # hexes are CCRR: "0101", not 101
 
 
 def _bad(path: Path, what: str) -> UsageError:
@@ -111,7 +111,7 @@ class HexStudy:
 
 def _read_csv(path: Path, name: str) -> pd.DataFrame:
     try:
-        return pd.read_csv(path / name, dtype=DTYPES.get(name))
+        return pd.read_csv(path / name, dtype=text_columns(GAME, name.removesuffix(".csv")) or None)
     except (OSError, ValueError) as e:
         raise _bad(path, f"{name}: cannot read it as a CSV table ({e})") from None
 

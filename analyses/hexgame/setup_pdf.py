@@ -25,10 +25,9 @@ from manoeuvre_sim.analyses.common.pages import (  # noqa: E402
     MARGIN_L,
     page_head,
     page_rect,
-    write_study_pdf,
 )
 from manoeuvre_sim.analyses.hexgame.replay_pdf import hex_centre, nation_hexes  # noqa: E402
-from manoeuvre_sim.hexgame import GAME_TITLE  # noqa: E402
+from manoeuvre_sim.analyses.hexgame.study_footer import write_hex_pdf  # noqa: E402
 
 HOW_TO_READ = (
     "Each hex on which rule [3] lets a Capital stand is coloured by the first player's win rate "
@@ -148,5 +147,5 @@ def setup_provenance(manifest: dict) -> dict[str, str]:
 def write_setup_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_setup.pdf`` atomically: the two maps and the summary."""
     pages = [(d, None) for d, _ in setup_pages(res.hexes, res.manifest, res.spec.load_scenario())]
-    return write_study_pdf(path, pages, setup_provenance(res.manifest), paper,
-                           f"{GAME_TITLE}: where the Capital stands", res.summary())  # fmt: skip
+    return write_hex_pdf(path, pages, setup_provenance(res.manifest), paper,
+                         "where the Capital stands", res.summary())  # fmt: skip

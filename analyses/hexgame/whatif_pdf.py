@@ -14,15 +14,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
-from manoeuvre_sim.analyses.common.pages import (
-    MARGIN_L,
-    page_head,
-    page_rect,
-    page_text,
-    write_study_pdf,
-)
+from manoeuvre_sim.analyses.common.pages import MARGIN_L, page_head, page_rect
 from manoeuvre_sim.analyses.hexgame.rows import ALL, OUTCOMES, pair_name
-from manoeuvre_sim.analyses.hexgame.study_footer import study_footer
+from manoeuvre_sim.analyses.hexgame.study_footer import study_footer, text_block, write_hex_pdf
 from manoeuvre_sim.hexgame import GAME_TITLE
 
 HOW_TO_READ = (
@@ -122,8 +116,7 @@ def whatif_page(whatif: pd.DataFrame, manifest: dict):
             change_whiskers(whatif, ax, stem, label, i == 0, span)
             x += width + gap
         changed_counts(whatif, page_rect(fig, x, y0, count_w, height))
-        page_text(fig, MARGIN_L, y0 - 0.75, "\n".join(rate_lines(whatif)), fontsize=7.5,
-              va="top", family="monospace", linespacing=1.4)  # fmt: skip
+        text_block(fig, y0 - 0.75, rate_lines(whatif), fontsize=7.5, linespacing=1.4)
 
     return draw
 
@@ -137,5 +130,5 @@ def provenance(manifest: dict) -> dict[str, str]:
 
 def write_whatif_pdf(path: str | Path, res, *, paper: str = "a4") -> Path:
     """Write ``hex_whatif.pdf`` atomically: one page."""
-    return write_study_pdf(path, [(whatif_page(res.whatif, res.manifest), None)], provenance(res.manifest), paper,
-                  f"{GAME_TITLE}: what-if")  # fmt: skip
+    pages = [(whatif_page(res.whatif, res.manifest), None)]
+    return write_hex_pdf(path, pages, provenance(res.manifest), paper, "what-if")

@@ -182,12 +182,24 @@ HOOKS: dict[str, Hook] = _hooks(
     Hook("BALANCE_STUDY", "BALANCE_STUDY: str",
          "the balance manifests' study (None: studies.balance.KIND, balance)", None,
          _is(str, "a str")),
+    Hook("BALANCE_ROWS", "BALANCE_ROWS: str",
+         "what a row of the game's balance study is where two are compared (manoeuvre-sim "
+         "compare, the workbench's /compare): sides (each game counted from both sides, "
+         "mirrors left out; a study of several players compared on one label) or labels "
+         "(each pairing's label a row, Maneuver's variants: each game counted once, from "
+         "side a, its column the players); the rows' word is BALANCE_SIDES' one", "sides",
+         lambda v: None if v in ("sides", "labels") else "sides or labels"),
     Hook("BALANCE_TABLES", "BALANCE_TABLES: str",
          "the module of analyses/ that counts a balance study's games and lays out the "
          "game's tables: counter(spec, *, keep), build(spec, count, manifest, played, *, "
          "boot), summary(result), pdf(result, path, *, paper) and, if it writes a PDF, "
          "PDF_NAME; imported by pages_module (None: studies.balance's own counter and "
          "build, the tables every game has)", None, module_path),
+    Hook("TEXT_COLUMNS", "TEXT_COLUMNS: dict[str, tuple[str, ...]]",
+         "the columns of the game's study tables that are text though they read as numbers, "
+         "by table (a CSV file's name without .csv): read back as written (Maneuver's hexes, "
+         "0101, not 101)", _NONE, _mapping(
+             lambda x: _strings(x) is None, "a dict of table -> a tuple of column names")),
     # --- the paired what-if (studies/whatif.py)
     Hook("whatif_command", "whatif_command(*args, **options) -> dict",
          "the what-if command's options (Python names, the command's defaults) -> the "
@@ -300,6 +312,12 @@ HOOKS: dict[str, Hook] = _hooks(
          "the word the game's commands follow on the command line and in a job's name "
          "(``hex`` for ``manoeuvre-sim hex balance``; \"\" for commands at the top, as "
          "Manoeuvre's); default: the game's key", None, _is(str, "a str")),
+    Hook("COMMAND_FLAGS", "COMMAND_FLAGS: dict[str, str]",
+         "the options of the game's own study commands (cli/) flagged otherwise than its "
+         "study kinds declare them (core.study_command.Option), keyword -> the flag as typed "
+         "(Manoeuvre's sides are --armies; Maneuver's fixer targets a --side): the words of "
+         "a job's command line (web.jobs.kinds.command_line)", _NONE, _mapping(
+             lambda x: isinstance(x, str) and x.startswith("--"), "a dict of keyword -> --flag")),
     Hook("rebuild_trace", "rebuild_trace(header: dict, events: list[dict]) -> dict",
          "the final position of a JSONL trace of the game, rebuilt from its events alone "
          "(core.trace_reader.rebuild; a contradiction raises trace_reader.TraceError; None: "

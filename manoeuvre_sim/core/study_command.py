@@ -44,7 +44,9 @@ class Option:
     game's ``POLICIES``, checked in one line naming the option), ``default`` a value or a
     function of the game module (its ``DEFAULT_POLICY``), ``help`` a text that may name
     ``{policies}``, ``{default_policy}``, ``{title}`` and ``{key}`` of the game, ``games``
-    the keys of the games whose command takes it (empty: every game's)."""
+    the keys of the games whose command takes it (empty: every game's); ``file``, the file
+    of the study's directory that holds the option's value when a job gives it as a table
+    (the fixer's costs, ``--edits``: ``edits.toml``), which a job's command line names."""
 
     flag: str
     help: str = ""
@@ -55,6 +57,7 @@ class Option:
     multiple: bool = False
     required: bool = False
     games: tuple[str, ...] = ()
+    file: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in TYPES:

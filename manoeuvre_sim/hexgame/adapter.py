@@ -474,9 +474,11 @@ def balance_pairings(spec):
 
 
 BALANCE_STUDY = "hex balance"  # the manifests' "study"
+BALANCE_ROWS = "labels"  # compare: a row per variant (the label), each game once
 BALANCE_SIDES = {"flag": "variants", "one": "a variant", "least": 1,
                  "fewer": "variants: expected at least one"}  # fmt: skip
 BALANCE_TABLES = "manoeuvre_sim.analyses.hexgame.balance"
+TEXT_COLUMNS = {"capital_hexes": ("hex", "side")}  # hexes are CCRR: "0101", not 101
 
 
 # --- this game's own study kinds (issue 39) --------------------------------------------------
@@ -494,6 +496,7 @@ OWN_STUDIES = {
 # never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
 WEB_MODULE = "manoeuvre_sim.web.games.hex"
 COMMAND_GROUP = "hex"  # manoeuvre-sim hex balance
+COMMAND_FLAGS = {"targets": "--side"}  # hex fix's targets (cli/hexgame/fix.py)
 
 
 # --------------------------------------------------------------- the balance fixer's hooks

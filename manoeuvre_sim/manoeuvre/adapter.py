@@ -594,3 +594,4 @@ OWN_STUDIES = {
 # never imported, here (a game cannot import the web layer), as REPORT_MODULE is.
 WEB_MODULE = "manoeuvre_sim.web.games.manoeuvre"
 COMMAND_GROUP = ""  # its commands are the top-level ones (manoeuvre-sim balance)
+COMMAND_FLAGS = {"armies": "--armies"}  # its own commands' sides (cli/balance.py, fix.py)

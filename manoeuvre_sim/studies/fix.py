@@ -71,15 +71,21 @@ from pathlib import Path
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
-from manoeuvre_sim.core.study_command import StudyCommand
+from manoeuvre_sim.core.study_command import Option, StudyCommand
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
 KIND = "fix"
 BASE_LABEL = "base"
 # the command (core/study_command.py): a game with the fixer's hooks and a fix command of its
-# own (Manoeuvre's cli/fix.py); the others have none yet
+# own (Manoeuvre's cli/fix.py); the others have none yet. Its options that a job's command
+# line flags otherwise than by their names (cli/fix.py's fix_options; a game's own word for
+# the targets is its COMMAND_FLAGS')
 COMMAND = StudyCommand(help="The least-cost errata that evens the sides: paired, sequential, "
-                       "confirmed.", face="own", requires=("FIX_EDIT_KINDS",), job=True)  # fmt: skip
+                       "confirmed.", face="own", requires=("FIX_EDIT_KINDS",), job=True,
+                       options=(Option("--edit", name="editable", multiple=True),
+                                Option("--army", name="targets", multiple=True),
+                                Option("--target", name="band"),
+                                Option("--edits", type="path", file="edits.toml")))  # fmt: skip
 # the question, the statistics and the confirmation live beside this module, in fix_spec,
 # fix_stats and fix_confirm; their names are the fix's too
 from manoeuvre_sim.studies.fix_confirm import (  # noqa: E402

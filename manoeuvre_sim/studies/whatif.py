@@ -76,12 +76,13 @@ KEEP = ("label", "pairing", "game", "seed", "army_a", "army_b", "policy_a", "pol
 def _command_options(g, kw: dict) -> None:
     """The generic command's ``--variant NAME=SIDE`` items as ``variant_sides`` and its
     ``--sides`` as a list (``COMMAND.prepare``); one line naming the option."""
-    variant_sides = kw["variant_sides"] = {}
-    for item in kw.pop("variants"):
+    variant_sides = {}
+    for item in kw.pop("variant_sides"):
         name, sep, side = item.partition("=")
         if not sep or not name.strip() or not side.strip():
             raise UsageError(f"--variant {item!r}: expected NAME=SIDE")
         variant_sides[name.strip()] = side.strip()
+    kw["variant_sides"] = variant_sides
     kw["edits"] = list(kw.get("edits") or ())
     if not variant_sides and not kw["edits"] and kw["variant_options"] is None:
         raise UsageError("--variant: expected a side's variant, a --set edit or a "
@@ -95,7 +96,7 @@ COMMAND = StudyCommand(
     details="A side's variant: --variant NAME=SIDE (read as --sides are) or --set edits of "
     "the game's (if it has any); a rule option's: --variant-OPTION.",
     options=(sides_option(), Option("--variant", "A side of --sides by its name, and its "
-             "variant (repeatable).", name="variants", multiple=True, metavar="NAME=SIDE"),
+             "variant (repeatable).", name="variant_sides", multiple=True, metavar="NAME=SIDE"),
              Option("--set", "An edit of a side in the game's what-if language (repeatable).",
                     name="edits", multiple=True, metavar="EDIT"),
              *PLAYERS, Option("--games-per-pairing", "Games per ordered pairing, in the base "

@@ -17,6 +17,10 @@ without a name, still has its studies listed, opened and run as jobs by the gene
 ``STUDY_VIEWS``
     ``{manifest "study": view(ctx, label) -> web.studies.views.View}``: the game's study
     pages (sections of charts and tables); a study of another kind shows its tables.
+``PAIRING_COLUMNS``; ``ended_by(record: dict) -> str``
+    the game's record columns a pairing's table of games shows after the shared ones
+    (Manoeuvre's victory points and eliminations; the rest: the CSV), and how a game ended
+    in words from its record (default: its ``victory`` as it is).
 ``balance_form() -> dict``, ``balance_job(p, root) -> (kind, options)``
     the new-study form's context (``defaults``, ``heading``, ``command`` and what its fields,
     ``templates/games/<key>/balance_fields.html``, show), and its job (a kind of
@@ -51,7 +55,7 @@ from manoeuvre_sim.core.games import GAMES, get_game, hook, installed
 
 # every name a game's web module may define (the module docstring), in its order
 PARTS = ("ROUTES", "ODDS_HOME", "replay_game", "REPLAY_PARAMS", "replay_form", "STUDY_VIEWS",
-         "balance_form", "balance_job", "whatif_form", "whatif_job", "whatif_start",
+         "PAIRING_COLUMNS", "ended_by", "balance_form", "balance_job", "whatif_form", "whatif_job", "whatif_start",
          "WHATIF_KIND", "library_defaults", "JOB_LINKS", "WHATIF_PAGES")  # fmt: skip
 
 

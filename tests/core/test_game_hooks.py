@@ -98,6 +98,9 @@ def test_a_hook_missing_takes_its_declared_default():
         ("BALANCE_GAMES", 0, "expected a positive int, got int"),
         ("BALANCE_SIDES", {"flag": 2}, "expected a dict of flag, one, fewer (str) and least"),
         ("BALANCE_TABLES", "analyses/balance.py", "expected a module's dotted name"),
+        ("BALANCE_ROWS", "variants", "expected sides or labels, got str"),
+        ("TEXT_COLUMNS", {"capital_hexes": "hex"}, "expected a dict of table -> a tuple of"),
+        ("COMMAND_FLAGS", {"armies": "armies"}, "expected a dict of keyword -> --flag"),
         ("WHATIF_PAGES", None, "expected a module's dotted name"),
         (
             "tournament_plan",

@@ -8,25 +8,16 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.cli.main import cli, main
+from manoeuvre_sim.cli.main import cli
 from manoeuvre_sim.hexgame import GAME_TITLE, RULES_VERSION
 from manoeuvre_sim.hexgame.crt import RESULT_NAMES
+from tests.main_run import run
 
 
 def invoke(*args):
     r = CliRunner().invoke(cli, ["hex", "odds", *args])
     assert r.exit_code == 0, (r.output, r.exception)
     return r.output
-
-
-def run(args, capsys):
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_json_contract():

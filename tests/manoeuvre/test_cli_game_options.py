@@ -17,9 +17,10 @@ import click
 import pandas as pd
 import pytest
 
-from manoeuvre_sim.cli.main import cli, main
+from manoeuvre_sim.cli.main import cli
 from manoeuvre_sim.cli.manoeuvre_options import GAME_OPTION_NAMES, game_options, relax_option
 from manoeuvre_sim.core.errors import UsageError
+from tests.main_run import run
 
 SECTIONS = Path(__file__).parents[1] / "fixtures" / "distant_lands" / "sections.toml"
 
@@ -80,16 +81,6 @@ def test_every_game_command_takes_every_game_option(name):
         assert a.to_info_dict() == b.to_info_dict(), (
             f"{name} {b.opts[0]} differs from cli/manoeuvre_options.py game_options"
         )
-
-
-def run(args, capsys):
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def expect_summary(row) -> re.Pattern:

@@ -11,18 +11,8 @@ import sys
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from manoeuvre_sim.cli.main import main
 from manoeuvre_sim.manoeuvre.combat import BAND_NAMES
-
-
-def run(args, capsys):
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from tests.main_run import run
 
 
 def test_assault_json_contract(capsys):

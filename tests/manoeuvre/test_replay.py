@@ -10,7 +10,6 @@ import sys
 import numpy as np
 import pytest
 
-from manoeuvre_sim.cli.main import main
 from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.trace import play_traced
@@ -23,21 +22,12 @@ from manoeuvre_sim.manoeuvre.replay import (
     square_name,
     verify,
 )
+from tests.main_run import run
 
 ARMIES = ("France", "Russia", "Austria", "Prussia", "Great Britain", "Spain", "United States",
           "Ottoman Empire")  # fmt: skip
 FR_RU = ["--army-a", "France", "--army-b", "Russia", "--seed", "1", "--policy-a", "random",
          "--policy-b", "random"]  # fmt: skip
-
-
-def run(args, capsys):
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_square_names():

@@ -84,7 +84,7 @@ def _records(wins_a: int, n: int, seed: int, draws: int = 0) -> pd.DataFrame:
 
 def _study(df: pd.DataFrame, seed: int) -> C.Study:
     m = {"game": "manoeuvre", "study": "balance", "seed": seed, "policies": []}
-    return C.Study(None, f"s{seed}", m, "x", C.perspective(df, "balance", "x"))
+    return C.Study(None, f"s{seed}", m, "x", C.perspective(df, False, "x"))
 
 
 def test_independent_cells_take_the_wald_interval_of_two_proportions():
@@ -218,3 +218,12 @@ def test_tau_s_bootstrap_interval(compare_root):  # noqa: F811
     rows = [str(x) for x in cmp.table["army"]]
     (rates,) = C._Resampler(study.games, ["s"], rows).rates(_Ones())
     np.testing.assert_allclose(rates, cmp.table["rate_a"])
+
+
+def test_what_a_row_is_comes_from_each_games_adapter(coin):
+    """No list of kinds in compare: each game's ``BALANCE_STUDY``, ``BALANCE_ROWS`` and
+    ``BALANCE_SIDES`` say what its balance study's rows are, the toy game's by default."""
+    assert C.rows_of("manoeuvre") == C.Rows("balance", "army", False)
+    assert C.rows_of("hex") == C.Rows("hex balance", "variant", True)
+    assert C.rows_of("coin") == C.Rows("balance", "side", False)
+    assert C.compared_kinds() == ("balance", "hex balance")

@@ -16,31 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from manoeuvre_sim.cli.main import cli, main
-from manoeuvre_sim.core import games as G
+from manoeuvre_sim.cli.main import cli
+from tests.main_run import run
 from tests.studies import coin_game
 
 ROOT = Path(__file__).parents[2]
 SIDES = "heavy:70,fair,light:30"
-
-
-@pytest.fixture
-def coin(monkeypatch):
-    """The coin game in the registry (and on a worker process's path)."""
-    monkeypatch.setitem(G.GAMES, "coin", (coin_game.__name__, coin_game.TITLE))
-    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
-    return "coin"
-
-
-def run(args, capsys):
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_help_lists_a_registered_game_by_its_title_without_numba():

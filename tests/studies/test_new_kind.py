@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from manoeuvre_sim import studies
-from manoeuvre_sim.cli.main import cli, main
+from manoeuvre_sim.cli.main import cli
 from manoeuvre_sim.core import games as G
+from tests.main_run import run
 from tests.studies import coin_game, toy_kind
 
 ROOT = Path(__file__).parents[2]
@@ -27,27 +28,9 @@ TOY = toy_kind.__name__
 
 
 @pytest.fixture
-def coin(monkeypatch):
-    monkeypatch.setitem(G.GAMES, "coin", (coin_game.__name__, coin_game.TITLE))
-    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
-    return "coin"
-
-
-@pytest.fixture
 def shared(monkeypatch, coin):
     """The toy kind as a shared kind: every game has it."""
     monkeypatch.setitem(studies.SHARED_KINDS, "seats", TOY)
-
-
-def run(args, capsys):
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def listed(args) -> dict[str, str]:

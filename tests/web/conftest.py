@@ -9,6 +9,7 @@ Without it every browser test is deselected and the summary says so in one line
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,25 @@ def client(tmp_path):
     with local_client(create_app(root), raise_server_exceptions=False) as c:
         c.studies = root
         yield c
+
+
+COIN = "coin=tests.studies.coin_game"  # the toy game's registration (docs/games.md)
+
+
+@pytest.fixture
+def coin_registered(monkeypatch):
+    """The coin game registered by the environment alone: ``MANOEUVRE_SIM_GAMES`` set (and
+    the repository on ``PYTHONPATH``, for the processes a test starts), and the registry
+    made to read it again (``core.games.GAMES`` reads the variable once, on its first use;
+    restored after the test)."""
+    from manoeuvre_sim.core import games as G
+
+    monkeypatch.setenv(G.ENV, COIN)
+    path = [str(Path(__file__).parents[2]), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
+    monkeypatch.setattr(G.GAMES, "_games", dict(G.BUILT_IN))
+    monkeypatch.setattr(G.GAMES, "_read", False)
+    assert list(G.GAMES) == ["manoeuvre", "hex", "coin"]
 
 
 @pytest.fixture(scope="session")

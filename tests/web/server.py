@@ -68,3 +68,39 @@ def ui_process(root: Path, port: int):
             time.sleep(0.2)
     proc.kill()
     raise AssertionError("the workbench did not start")
+
+
+@contextlib.contextmanager
+def ui_running(root: Path):
+    """Yield the base URL of ``manoeuvre-sim ui`` over ``root``, run as a child process on a
+    free port (:func:`ui_process`: a game registered by the environment is the child's
+    too), stopped on exit."""
+    port = free_port()
+    proc = ui_process(root, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def wait(get, until, timeout: float = 90.0):
+    """``get()`` polled until ``until`` of it holds (a job's state, read from its page or its
+    manager), returned; an AssertionError with the last one after ``timeout`` seconds."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        job = get()
+        if until(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job not there in {timeout} s: {job}")
+
+
+def finished(job: dict) -> bool:
+    """Whether a job (its ``/jobs/<id>.json``) has ended: neither queued nor running."""
+    return job["state"] not in ("queued", "running")
+
+
+def job_done(client, jid: str, timeout: float = 120.0) -> dict:
+    """The job ``jid`` of the workbench ``client`` once it has ended."""
+    return wait(lambda: client.get(f"/jobs/{jid}.json").json(), finished, timeout)

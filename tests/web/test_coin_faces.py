@@ -8,36 +8,17 @@ process), and its study in a site written by ``manoeuvre-sim site``."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
-from manoeuvre_sim.core import games as G
-from tests.web.server import LOCAL, free_port, local_client, ui_process
+from tests.web.server import LOCAL, job_done, local_client, ui_running
 
-ROOT = Path(__file__).parents[2]
-REGISTERED = "coin=tests.studies.coin_game"
 SIDES = "heavy:70,fair,light:30"
 POST = {"origin": LOCAL, "content-type": "application/x-www-form-urlencoded"}
-
-
-@pytest.fixture
-def coin_registered(monkeypatch):
-    """The coin game registered by the environment alone: ``MANOEUVRE_SIM_GAMES`` set (and
-    the repository on ``PYTHONPATH``, for the processes a test starts), and the registry
-    made to read it again (``core.games.GAMES`` reads the variable once, on its first use;
-    restored after the test)."""
-    monkeypatch.setenv(G.ENV, REGISTERED)
-    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
-    monkeypatch.setattr(G.GAMES, "_games", dict(G.BUILT_IN))
-    monkeypatch.setattr(G.GAMES, "_read", False)
-    assert list(G.GAMES) == ["manoeuvre", "hex", "coin"]
 
 
 @pytest.fixture
@@ -127,13 +108,10 @@ def test_a_balance_job_runs_from_the_form(coin_registered, tmp_path):
         r = c.post("/jobs", data=sent, headers=POST, follow_redirects=False)
         assert r.status_code == 303, r.text
         jid = r.headers["location"].split("job=")[1]
-        deadline = time.monotonic() + 120
-        while (job := c.get(f"/jobs/{jid}.json").json())["state"] in ("queued", "running"):
-            assert time.monotonic() < deadline, job
-            time.sleep(0.2)
+        job = job_done(c, jid)
         assert job["state"] == "done" and job["done"] == job["total"] == 9 * 30, job
         assert job["kind"] == "coin balance"
-        assert job["command"].startswith(f"manoeuvre-sim coin balance --armies {SIDES} "
+        assert job["command"].startswith(f"manoeuvre-sim coin balance --sides {SIDES} "
                                          "--policy lucky --games-per-pairing 30 --seed 4")  # fmt: skip
         assert "--flips 7" in job["command"]
         m = json.loads((tmp_path / job["dir"] / "manifest.json").read_text())
@@ -148,10 +126,7 @@ def test_a_balance_job_runs_from_the_form(coin_registered, tmp_path):
 def test_a_balance_job_starts_and_finishes_in_chromium(coin_registered, tmp_path, page):
     root = tmp_path / "studies"
     root.mkdir()
-    port = free_port()
-    proc = ui_process(root, port)  # ``manoeuvre-sim ui``: the game registered by its env
-    try:
-        url = f"http://127.0.0.1:{port}"
+    with ui_running(root) as url:  # ``manoeuvre-sim ui``: the game registered by its env
         page.goto(f"{url}/jobs")
         with page.expect_navigation():
             page.click("a.button[href='/jobs/new?game=coin']")
@@ -174,9 +149,6 @@ def test_a_balance_job_starts_and_finishes_in_chromium(coin_registered, tmp_path
         m = json.loads((root / rel / "manifest.json").read_text())
         assert m["game"] == "coin" and m["games"] == 9 * 25 and "3 flips" in json.dumps(m)
         assert page.problems == []
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def test_its_study_is_in_a_static_site(coin_study, tmp_path):

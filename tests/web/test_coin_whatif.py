@@ -13,31 +13,16 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
 from manoeuvre_sim.core import games as G
-from tests.web.server import LOCAL, free_port, local_client, ui_process
+from tests.web.server import LOCAL, job_done, local_client, ui_running
 
-ROOT = Path(__file__).parents[2]
-REGISTERED = "coin=tests.studies.coin_game"
 SIDES = "heavy:70,fair,light:30"
 POST = {"origin": LOCAL, "content-type": "application/x-www-form-urlencoded"}
-
-
-@pytest.fixture
-def coin_registered(monkeypatch):
-    """The coin game registered by the environment alone (and the repository on
-    ``PYTHONPATH`` for the processes a test starts); the registry made to read it again."""
-    monkeypatch.setenv(G.ENV, REGISTERED)
-    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(path))
-    monkeypatch.setattr(G.GAMES, "_games", dict(G.BUILT_IN))
-    monkeypatch.setattr(G.GAMES, "_read", False)
-    assert list(G.GAMES) == ["manoeuvre", "hex", "coin"]
 
 
 @pytest.fixture
@@ -55,14 +40,6 @@ def studies(coin_registered, tmp_path):
                    games_per_pairing=10, out_dir=root / "coin-whatif")  # fmt: skip
     w.write(root / "coin-whatif")
     return root
-
-
-def _wait(c, jid: str) -> dict:
-    deadline = time.monotonic() + 120
-    while (job := c.get(f"/jobs/{jid}.json").json())["state"] in ("queued", "running"):
-        assert time.monotonic() < deadline, job
-        time.sleep(0.2)
-    return job
 
 
 def test_the_form_picks_a_base_study_then_shows_its_sides_and_options(studies):
@@ -146,7 +123,7 @@ def test_a_whatif_job_runs_is_listed_and_opened_and_its_command_replays_it(studi
                        "more": "light/heads=35", "games_per_pairing": "20"}  # fmt: skip
         r = c.post("/whatif", data=sent, headers=POST, follow_redirects=False)
         assert r.status_code == 303, r.text[:2000]
-        job = _wait(c, r.headers["location"].split("job=")[1])
+        job = job_done(c, r.headers["location"].split("job=")[1])
         assert job["state"] == "done" and job["kind"] == "coin whatif", job
         # a rule option changed: every ordered pairing (mirrors too) played base and variant
         assert job["done"] == job["total"] == 2 * 9 * 20
@@ -176,10 +153,7 @@ def test_a_whatif_job_runs_is_listed_and_opened_and_its_command_replays_it(studi
 
 
 def test_a_whatif_job_starts_and_finishes_in_chromium(studies, page):
-    port = free_port()
-    proc = ui_process(studies, port)  # ``manoeuvre-sim ui``: the game registered by its env
-    try:
-        url = f"http://127.0.0.1:{port}"
+    with ui_running(studies) as url:  # ``manoeuvre-sim ui``: the game registered by its env
         page.goto(f"{url}/jobs")
         with page.expect_navigation():
             page.click("a.button[href='/whatif/new?game=coin']")
@@ -207,6 +181,3 @@ def test_a_whatif_job_starts_and_finishes_in_chromium(studies, page):
         m = json.loads((studies / rel / "manifest.json").read_text())
         assert m["game"] == "coin" and m["paired_games"] > 0
         assert page.problems == []
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)

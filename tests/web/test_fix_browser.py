@@ -12,8 +12,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.web.server import free_port, serve, ui_process
-from tests.web.test_coin_faces import coin_registered  # noqa: F401 (a fixture)
+from tests.web.server import serve, ui_running
 
 SHOTS = Path("/tmp/shots")
 FIXED = "United States/1st Infantry Regiment/full=9"
@@ -25,16 +24,13 @@ def shot(page, name: str) -> None:
 
 
 def test_a_fix_starts_from_the_page_shows_its_search_and_opens_its_result(
-    coin_registered,  # noqa: F811 (the fixture imported above)
+    coin_registered,
     tmp_path,
     page,
 ):
     root = tmp_path / "studies"
     root.mkdir()
-    port = free_port()
-    proc = ui_process(root, port)
-    try:
-        url = f"http://127.0.0.1:{port}"
+    with ui_running(root) as url:
         page.goto(f"{url}/jobs")
         with page.expect_navigation():
             page.click("a.button[href='/fix/new?game=coin']")
@@ -72,9 +68,6 @@ def test_a_fix_starts_from_the_page_shows_its_search_and_opens_its_result(
         rel = unquote(page.url.split("dir=")[1])
         assert json.loads((root / rel / "manifest.json").read_text())["confirmed"]
         assert page.problems == []
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,10 @@ a restart that resumes it to the same errata, the static site and the report's p
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
-from tests.web.server import LOCAL, local_client
-from tests.web.test_coin_faces import coin_registered  # noqa: F401 (a fixture)
+from tests.web.server import LOCAL, local_client, wait
 
 POST = {"origin": LOCAL, "content-type": "application/x-www-form-urlencoded"}
 # heavy's coin 15 points above the others: three steps of 5 (cost 3) even it
@@ -21,18 +19,8 @@ OPTIONS = {"armies": "heavy:65,mid,low", "editable": ["heavy"], "edits": {"heads
            "games_per_look": 100, "max_games": 600, "confirm_games": 800, "seed": 3}  # fmt: skip
 
 
-def wait(get, until, timeout=90.0):
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        job = get()
-        if until(job):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job not there in {timeout} s: {job}")
-
-
 @pytest.fixture
-def coin_client(coin_registered, tmp_path):  # noqa: F811 (the fixture imported above)
+def coin_client(coin_registered, tmp_path):
     from manoeuvre_sim.web.app import create_app
 
     root = tmp_path / "studies"

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from tests.web.server import finished, wait
 
 ARMIES = "France,Russia,Prussia"
 ORIGIN = {"origin": "http://127.0.0.1:8765"}
@@ -18,23 +19,9 @@ TINY = {"game": "manoeuvre", "armies": ARMIES, "games_per_pairing": "20", "seed"
         "block": "5"}  # fmt: skip
 
 
-def wait(get, until, timeout=60.0):
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        job = get()
-        if until(job):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job not there in {timeout} s: {job}")
-
-
 def job_of(client, location: str) -> dict:
     jid = location.split("job=")[1]
     return client.get(f"/jobs/{jid}.json").json()
-
-
-def done(job):
-    return job["state"] not in ("queued", "running")
 
 
 def test_a_form_refuses_bad_input_in_the_command_lines_words(client):
@@ -103,7 +90,7 @@ def test_a_post_from_another_site_is_refused(client):
 def test_a_tiny_job_writes_an_ordinary_study(client):
     r = client.post("/jobs", data=TINY, headers=ORIGIN, follow_redirects=False)
     assert r.status_code == 303
-    job = wait(lambda: job_of(client, r.headers["location"]), done)
+    job = wait(lambda: job_of(client, r.headers["location"]), finished)
     assert job["state"] == "done", job
     assert job["done"] == job["total"] == 9 * 20
     out = client.studies / job["dir"]
@@ -214,7 +201,7 @@ def test_a_maneuver_whatif_from_the_form_runs_to_its_study(client):
             "policies": "capital", "border": "basic", "quality": "front:front"}  # fmt: skip
     r = client.post("/whatif", data=form, headers=ORIGIN, follow_redirects=False)
     assert r.status_code == 303, r.text
-    job = wait(lambda: job_of(client, r.headers["location"]), done)
+    job = wait(lambda: job_of(client, r.headers["location"]), finished)
     assert job["state"] == "done", job
     assert "--set 'blue/#2/strength=5:2'" in job["command"]
     m = json.loads((client.studies / job["dir"] / "manifest.json").read_text())

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.server import local_client, ui_process
-from tests.web.test_jobs import ARMIES, ORIGIN, TINY, wait
+from tests.web.server import local_client, ui_process, wait
+from tests.web.test_jobs import ARMIES, ORIGIN, TINY
 
 FOREIGN = "evil.example:8765"
 

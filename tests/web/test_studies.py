@@ -446,6 +446,36 @@ def test_a_pairing_says_how_its_games_ended_in_words(web):
     assert "ended by" in games
 
 
+def test_a_pairings_games_show_their_games_own_columns(web):
+    """The shared columns, then the game's own (its web module's ``PAIRING_COLUMNS``):
+    Manoeuvre's victory points, Maneuver's Capital hexes as written (0101, not 101)."""
+
+    def table(rel, pairing=1, **q):
+        r = web.get("/study/pairing", params={"dir": rel, "pairing": pairing} | q)
+        assert r.status_code == 200, error_line(r)
+        games = r.text.split('id="table-games"')[1].split("</table>")[0]
+        head = re.findall(r"<thead>.*?</thead>", games, re.S)[0]
+        return re.findall(r"<th[^>]*>([^<]*)</th>", head), games
+
+    cols, _ = table("balance")
+    assert cols.index("winner") < cols.index("vp a") < cols.index("eliminated a"), cols
+    assert not any("capital" in c for c in cols)
+    cols, games = table("hex/balance", 5, label="large_blue")
+    assert "capital hex a" in cols and "vp a" not in cols, cols
+    assert re.search(r">0\d{3}<", games)  # a hex of the first column, as written
+
+
+def test_the_capital_hexes_are_read_as_written(web):
+    """Maneuver's ``TEXT_COLUMNS``: the set-up study's hexes are text, CCRR (0101, not 101),
+    in its table and in the Capital map's hover."""
+    page = web.get("/study", params={"dir": "hex/setup"}).text
+    table = page.split('id="table-capital_hexes"')[1].split("</table>")[0]
+    hexes = re.findall(r'<td class="name" data-sort="[^"]*">(\d+)</td>', table)
+    assert hexes and all(len(h) == 4 for h in hexes), hexes[:5]
+    cells = [d for spec in specs(page).values() for d in spec.get("data", {}).get("values", [])]
+    assert cells and all(len(c["hex"]) == 4 for c in cells if "hex" in c)
+
+
 def test_the_length_chart_has_a_bar_centred_on_each_whole_turn(web):
     spec = specs(web.get("/study/pairing", params={"dir": "balance", "pairing": 1}).text)
     spec = spec["lengths-chart"]

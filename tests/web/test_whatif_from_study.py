@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import re
 
-from tests.web.test_jobs import ORIGIN, done, job_of, wait
+from tests.web.server import finished as done
+from tests.web.server import wait
+from tests.web.test_jobs import ORIGIN, job_of
 
 ARMIES = "France,Russia,Prussia"
 FORM = {"game": "manoeuvre", "army": "France", "armies": ARMIES, "policy": "random",

@@ -19,8 +19,10 @@ import re
 import pandas as pd
 import pytest
 
+from tests.web.server import finished as done
+from tests.web.server import wait
 from tests.web.study_fixtures import run_cli, studies_root  # noqa: F401 - a fixture
-from tests.web.test_jobs import ORIGIN, done, job_of, wait
+from tests.web.test_jobs import ORIGIN, job_of
 
 MANY = ["whatif", "--armies", "France,Russia", "--set", "France/cards/Supply=5",
         "--games-per-pairing", "1000", "--policy", "random"]  # fmt: skip

@@ -81,7 +81,15 @@ def context(game: str, sent: Params | None = None) -> dict:
             "command": kind(game), "kinds": kinds, "fields": FIELDS, "form": form,
             "defaults": _defaults(game), "players": tuple(g.POLICIES),
             "side_hint": f"one of {example}" if example else BF._side_hint(game),
-            "sides_example": ",".join(str(example).split(",")[:3]) if example else ""}  # fmt: skip
+            "sides_example": ",".join(str(example).split(",")[:3]) if example else "",
+            "target_flag": _flag(game, "targets")}  # fmt: skip
+
+
+def _flag(game: str, name: str) -> str:
+    """The flag of the fix's option ``name`` as the game's fix command has it."""
+    from manoeuvre_sim.web.jobs.kinds import option_flag
+
+    return option_flag(game, "fix", name)
 
 
 def _names(p: Params, name: str, flag: str) -> list[str] | None:
@@ -117,8 +125,12 @@ def edits(p: Params, game: str) -> dict:
 def job(p: Params, game: str) -> tuple[str, dict]:
     """The form's job: ``("<group> fix", options)`` in the fix builder's names
     (``studies.fix_spec.command_spec_of``)."""
-    opts: dict = {"armies": BF._sides(p), "editable": _names(p, "editable", "--edit"),
-                  "targets": _names(p, "targets", "--army"), "edits": edits(p, game),
+
+    def names(name: str) -> list[str] | None:
+        return _names(p, name, _flag(game, name))
+
+    opts: dict = {"armies": BF._sides(p), "editable": names("editable"),
+                  "targets": names("targets"), "edits": edits(p, game),
                   "policy": BF._player(p, game), "band": p.string("band")}  # fmt: skip
     for name in INTEGERS:
         opts[name] = p.integer(name, None)

@@ -224,41 +224,62 @@ def _too_costly(given: dict, games: int, cost: float, takes=("games_per_pairing"
     )
 
 
-_FLAGS = ("sides", "armies", "policy", "policies", "games_per_pairing", "seed", "precision", "block",
-          "borders", "quality", "border", "step_losses", "step_replacements",
-          "editable", "targets", "band", "budget", "games_per_look", "max_games",
-          "confirm_games", "confirm_seed", "alpha", "samples", "method")  # fmt: skip
-# a fix's options whose flag is another word, and those repeated once per value
-_RENAMED = {"editable": "edit", "targets": "army", "band": "target"}
-_REPEATED = ("editable", "targets")
+def _words(flag: str, value, option) -> list[str]:
+    """One option of a job as typed: a flag alone when on, once per item when the option
+    is repeated (a table's items as ``NAME=VALUE``), a list's items joined by commas."""
+    if value is True:
+        return [flag]
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in (flag, f"{k}={v}")]
+    if option is not None and option.multiple and isinstance(value, list | tuple):
+        return [w for v in value for w in (flag, str(v))]
+    return [flag, ",".join(map(str, value)) if isinstance(value, list | tuple) else str(value)]
+
+
+def _flags(game: str, study: str) -> tuple[dict, dict]:
+    """The kind's declared options by keyword (its ``COMMAND``) and the game's own flags
+    (its ``COMMAND_FLAGS``)."""
+    from manoeuvre_sim.core.study_command import command_of
+    from manoeuvre_sim.studies import find
+
+    cmd = command_of(find(game, study))
+    return {o.key: o for o in cmd.options}, hook(get_game(game), "COMMAND_FLAGS")
+
+
+def option_flag(game: str, study: str, name: str) -> str:
+    """The flag of the option ``name`` (a keyword) of ``game``'s command of ``study`` as
+    typed: the game's own word, else the kind's declared flag, else the name's words."""
+    declared, own = _flags(game, study)
+    o = declared.get(name)
+    return own.get(name) or (o.flag if o is not None else "--" + name.replace("_", "-"))
 
 
 def command_line(kind: str, opts: dict, out: str) -> str:
-    """The command a user would type for the job (``manoeuvre-sim whatif --set ...``)."""
+    """The command a user would type for the job (``manoeuvre-sim whatif --set ...``), in
+    the words of its study kind's declared options (its ``COMMAND``'s: the flag, whether
+    repeated, the file a table is written to), the game's own (its ``COMMAND_FLAGS``) and
+    its rule options (each ``COMMAND.game_options`` prefix: ``--flips``, ``--variant-flips``);
+    any other option by its name (``games_per_pairing``: ``--games-per-pairing``)."""
+    from manoeuvre_sim.core.study_command import command_of
+    from manoeuvre_sim.studies import find
+
+    entry = job_kinds()[kind]
+    declared, _ = _flags(entry.game, entry.study)
+    cmd = command_of(find(entry.game, entry.study))
+    rules = {f"{p.replace('-', '_')}options": p for p in cmd.game_options}
     words = ["manoeuvre-sim", *kind.split()]
-    for name in _FLAGS:
-        value = opts.get(name)
-        if value is None or value is False or value == "" or value == []:
-            continue
-        flag = "--" + _RENAMED.get(name, name).replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif name in _REPEATED and isinstance(value, list | tuple):
-            words += [w for v in value for w in (flag, str(v))]
+    given = {k: v for k, v in opts.items() if v is not None and v is not False
+             and v != "" and v != [] and k not in rules and k != "base_study"}  # fmt: skip
+    for name in [*(k for k in declared if k in given), *(k for k in given if k not in declared)]:
+        o = declared.get(name)
+        flag = option_flag(entry.game, entry.study, name)
+        if o is not None and o.file is not None and isinstance(given[name], dict):
+            words += [flag, f"{out}/{o.file}"]  # the table the study writes in its directory
         else:
-            words += [flag, ",".join(value) if isinstance(value, list | tuple) else str(value)]
-    for name, value in (opts.get("options") or {}).items():  # a game's rule options
-        words += ["--" + name.replace("_", "-"), str(value)]
-    edits = opts.get("edits") or ()
-    if isinstance(edits, dict):  # a fix's costs: the file its study writes (fix.costs_toml)
-        words += ["--edits", f"{out}/edits.toml"]
-        edits = ()
-    for name, value in (opts.get("variant_sides") or {}).items():  # a generic what-if's
-        words += ["--variant", f"{name}={value}"]
-    for name, value in (opts.get("variant_options") or {}).items():
-        words += ["--variant-" + name.replace("_", "-"), str(value)]
-    for e in edits:
-        words += ["--set", e]
+            words += _words(flag, given[name], o)
+    for key, prefix in rules.items():  # the game's rule options, as JSON holds them
+        for name, value in (opts.get(key) or {}).items():
+            words += ["--" + prefix + name.replace("_", "-"), str(value)]
     if opts.get("base_study"):  # the study under the studies folder its base games are of
         words += ["--base-study", str(opts["base_study"])]
     words += ["--out", out]

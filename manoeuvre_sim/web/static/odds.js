@@ -1,6 +1,7 @@
-// The odds pages (manoeuvre_sim/web/odds.py): draw the result's Vega-Lite chart, switch its
-// view, keep the matchup's unit and leader lists to the chosen army, add scenario units to
-// a side, and let htmx swap a 400 fragment (the command line's error line) into the result.
+// The odds pages (manoeuvre_sim/web/odds/): draw the result's Vega-Lite chart, switch its
+// view, keep the matchup's unit and leader lists to the chosen army, and let htmx swap a 400
+// fragment (the command line's error line) into the result (a game's own clicks: its
+// static/games/<key>/ script, as Maneuver's units of the scenario).
 (function () {
   "use strict";
 
@@ -84,21 +85,6 @@
     var b = e.target.closest("button[data-view]");
     if (b) {
       document.getElementById("odds-view").value = b.getAttribute("data-view");
-      submit();
-      return;
-    }
-    var add = e.target.closest("button.odds-add");
-    if (add) {
-      var input = document.querySelector('#odds-form input[name="' + add.getAttribute("data-target") + '"]');
-      var v = input.value.trim();
-      var token = add.getAttribute("data-token");
-      // the flags the checkboxes ask for: u (unsupplied) for any unit not in its Capital's
-      // hex, h (in its Capital's hex) for an attacker only; the server checks the rest
-      var u = document.getElementById("odds-flag-u"), h = document.getElementById("odds-flag-h");
-      var capital = token.indexOf("c") >= 0;
-      if (u && u.checked && !capital && !(h && h.checked)) token += "u";
-      if (h && h.checked && !capital && add.getAttribute("data-target") === "attack") token += "h";
-      input.value = (v ? v + "," : "") + token;
       submit();
     }
   });

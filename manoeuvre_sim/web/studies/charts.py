@@ -1,14 +1,15 @@
 """The study pages' Vega-Lite specs, built from the study's own tables (nothing computed
 here but the layout: every rate, interval and fitted value is the study's or the library's).
 
-Each spec is a plain dict for ``vega-embed``; ``static/studies.js`` embeds every
+Only the charts every game's pages may use live here; a chart of one game's own study (the
+Capital map, the handicap ladder, the card values) is in that game's web package
+(``web/games/<key>/charts.py``). Each spec is a plain dict for ``vega-embed``; ``static/studies.js`` embeds every
 ``<script type="application/json" class="vega-spec">`` of a page, and a mark whose datum
 has an ``href`` navigates there when clicked (the heatmap's cells open their pairing).
 """
 
 from __future__ import annotations
 
-import json
 import math
 
 import pandas as pd
@@ -36,7 +37,8 @@ def records(df: pd.DataFrame, columns=None) -> list[dict]:
         index=False, name=None)]  # fmt: skip
 
 
-def _pct(field: str, title: str) -> dict:
+def pct_field(field: str, title: str) -> dict:
+    """A quantitative field shown as a percentage (a tooltip's, an axis')."""
     return {"field": field, "type": "quantitative", "title": title, "format": ".1%"}
 
 
@@ -74,7 +76,7 @@ def heatmap(
     tooltip = [
         {"field": row, "type": "nominal", "title": row_title},
         {"field": col, "type": "nominal", "title": col_title},
-        _pct("rate", what),
+        pct_field("rate", what),
         {"field": "interval", "type": "nominal", "title": "95% interval"},
         {"field": "games", "type": "quantitative", "title": "games", "format": ","},
     ]
@@ -107,56 +109,6 @@ def heatmap(
             },
         ],
         "config": {"view": {"stroke": None}},
-    }  # fmt: skip
-
-
-def card_scatter(cards: list[dict], *, observed: str, observed_title: str) -> dict:
-    """Each card's observed improvement (x) against its ablation value (y), both with their
-    intervals in the tooltip; a text box finds any card by name (the matching points stay
-    solid and are named, the rest fade)."""
-    find = "find && indexof(lower(datum.card), lower(find)) >= 0"
-    tooltip = [
-        {"field": "card", "type": "nominal", "title": "card"},
-        {"field": "kind", "type": "nominal", "title": "kind"},
-        _pct(observed, observed_title),
-        _pct("value", "ablation value"),
-        {"field": "value_interval", "type": "nominal", "title": "value, 95% interval"},
-        {"field": "games", "type": "quantitative", "title": "games"},
-    ]
-    base = {
-        "x": {"field": observed, "type": "quantitative", "title": observed_title,
-              "axis": {"format": ".2~%"}, "scale": {"zero": False, "nice": True}},
-        "y": {"field": "value", "type": "quantitative",
-              "title": "ablation: win rate lost without the card", "axis": {"format": ".2~%"}},
-    }  # fmt: skip
-    return {
-        "$schema": SCHEMA,
-        "width": 640,
-        "height": 400,
-        "params": [{"name": "find", "value": "",
-                    "bind": {"input": "search", "name": "find a card ",
-                             "placeholder": "name, e.g. Garde"}}],
-        "data": {"values": cards},
-        "encoding": base,
-        "layer": [
-            {
-                "mark": {"type": "point", "filled": True, "size": 60},
-                "encoding": {
-                    "shape": {"field": "kind", "type": "nominal"},
-                    "color": {"field": "kind", "type": "nominal"},
-                    "opacity": {"condition": {"test": f"!find || ({find})", "value": 0.9},
-                                "value": 0.12},
-                    "tooltip": tooltip,
-                },
-            },
-            {
-                "transform": [{"filter": find}],
-                "mark": {"type": "text", "align": "left", "dx": 7, "fontSize": 11},
-                "encoding": {"text": {"field": "card"}},
-            },
-            {"mark": {"type": "rule", "color": "#999", "strokeDash": [3, 3]},
-             "encoding": {"y": {"datum": 0}, "x": None}},
-        ],
     }  # fmt: skip
 
 
@@ -193,9 +145,9 @@ def interval_bars(
     axis, scale = delta_axis(rows, low, high)
     tooltip = [
         {"field": label, "type": "nominal", "title": label_title},
-        _pct(value, title),
-        _pct(low, "95% low"),
-        _pct(high, "95% high"),
+        pct_field(value, title),
+        pct_field(low, "95% low"),
+        pct_field(high, "95% high"),
     ]
     return {
         "$schema": SCHEMA,
@@ -213,106 +165,6 @@ def interval_bars(
             {"mark": {"type": "rule", "color": "#999", "strokeDash": [3, 3]},
              "encoding": {"x": {"datum": 0}}},
         ],
-    }  # fmt: skip
-
-
-def ladder(points: list[dict], curve: list[dict], k_star: dict | None) -> dict:
-    """The handicap ladder: the favoured side's score on each rung k with its interval, the
-    fitted curve, and the even point k* (with its interval) when the fit found one."""
-    x = {"field": "k", "type": "quantitative", "title": "k: units weakened (rung)"}
-    y_title = "favoured side's score (win 1, draw 1/2)"
-    layers = [
-        {"data": {"values": curve}, "mark": {"type": "line", "color": "#23518c"},
-         "encoding": {"x": x, "y": {"field": "score", "type": "quantitative", "title": y_title,
-                                    "scale": {"domain": [0, 1]}, "axis": {"format": ".0%"}}}},
-        {"data": {"values": points}, "mark": {"type": "rule"},
-         "encoding": {"x": x, "y": {"field": "score_ci_low", "type": "quantitative"},
-                      "y2": {"field": "score_ci_high"}}},
-        {"data": {"values": points}, "mark": {"type": "point", "filled": True, "size": 70},
-         "encoding": {"x": x, "y": {"field": "score", "type": "quantitative"},
-                      "tooltip": [{"field": "k", "title": "k"}, _pct("score", "score"),
-                                  {"field": "interval", "title": "95% interval"},
-                                  {"field": "games", "title": "games"}]}},
-        {"data": {"values": [{"y": 0.5}]}, "mark": {"type": "rule", "strokeDash": [3, 3],
-                                                    "color": "#999"},
-         "encoding": {"y": {"field": "y", "type": "quantitative"}}},
-    ]  # fmt: skip
-    if k_star:
-        layers.append({"data": {"values": [k_star]}, "mark": {"type": "rect", "opacity": 0.15,
-                                                              "color": "#a4262c"},
-                       "encoding": {"x": {"field": "low", "type": "quantitative"},
-                                    "x2": {"field": "high"}}})  # fmt: skip
-    return {"$schema": SCHEMA, "width": 560, "height": 320, "layer": layers}
-
-
-HEX_PATH = "M -1 0 L -0.5 -0.866 L 0.5 -0.866 L 1 0 L 0.5 0.866 L -0.5 0.866 Z"
-
-
-def capital_map(cells: list[dict], *, title: str) -> dict:
-    """Where the Capital stood: one hexagon per legal hex (``x``, ``y``: its centre on the
-    map, flat-topped columns), coloured by the share of games it stood there, faint when
-    few games; hover for the hex, its games and the first player's win rate there."""
-    tooltip = [
-        {"field": "hex", "title": "hex"},
-        {"field": "games", "title": "games"},
-        _pct("share", "share of games"),
-        _pct("first_win_rate", "first player's win rate"),
-        {"field": "interval", "title": "95% interval"},
-    ]
-    xs = [c["x"] for c in cells] or [0.0]
-    ys = [c["y"] for c in cells] or [0.0]
-    unit = 17  # pixels per hex radius; the scales keep the map's proportions
-    x_dom, y_dom = [min(xs) - 1.2, max(xs) + 1.2], [min(ys) - 1.2, max(ys) + 1.2]
-    return {
-        "$schema": SCHEMA,
-        "title": title,
-        "width": round((x_dom[1] - x_dom[0]) * unit),
-        "height": round((y_dom[1] - y_dom[0]) * unit),
-        "data": {"values": cells},
-        # a custom shape of radius 1 is drawn at radius sqrt(size) / 2 pixels
-        "mark": {"type": "point", "shape": HEX_PATH, "filled": True,
-                 "size": (2 * unit * 0.95) ** 2, "stroke": "#888", "strokeWidth": 0.6},
-        "encoding": {
-            "x": {"field": "x", "type": "quantitative", "axis": None,
-                  "scale": {"domain": x_dom, "nice": False, "zero": False}},
-            "y": {"field": "y", "type": "quantitative", "axis": None,
-                  "scale": {"domain": y_dom, "nice": False, "zero": False, "reverse": True}},
-            "color": {"field": "share", "type": "quantitative", "title": "share of games",
-                      "scale": {"scheme": "blues"}, "legend": {"format": ".0%"}},
-            "opacity": {"condition": {"test": "datum.few_games", "value": 0.45}, "value": 1},
-            "tooltip": tooltip,
-        },
-    }  # fmt: skip
-
-
-def fallen_lines(rows: list[dict], *, capital: str, current: str | None = None) -> dict:
-    """When ``capital``'s Capital fell: the share of games in which it had fallen by the end
-    of each turn, a line per variant (``rows``: ``variant``, ``turn``, ``fallen``, as
-    :func:`~manoeuvre_sim.analyses.hexgame.capital_fell.fallen_by_turn` gives them; the
-    ``current`` variant's line drawn thicker)."""
-    turns = [int(r["turn"]) for r in rows] or [1]
-    width = {"condition": {"test": f"datum.variant === {json.dumps(current)}", "value": 3.2},
-             "value": 1.2}  # fmt: skip
-    return {
-        "$schema": SCHEMA,
-        "title": {"text": f"{capital}'s Capital", "anchor": "start", "fontSize": 13},
-        "width": 400,
-        "height": 200,
-        "data": {"values": rows},
-        "mark": {"type": "line", "point": {"filled": True, "size": 30}},
-        "encoding": {
-            "x": {"field": "turn", "type": "quantitative", "title": "game turn",
-                  "scale": {"domain": [min(turns), max(turns)], "nice": False},
-                  "axis": {"format": "d", "tickMinStep": 1,
-                           "values": list(range(min(turns), max(turns) + 1))}},
-            "y": {"field": "fallen", "type": "quantitative", "title": "fallen by then",
-                  "scale": {"domain": [0, 1]}, "axis": {"format": ".0%"}},
-            "color": {"field": "variant", "type": "nominal", "title": "variant"},
-            "strokeWidth": width,
-            "tooltip": [{"field": "variant", "type": "nominal", "title": "variant"},
-                        {"field": "turn", "type": "quantitative", "title": "by the end of turn"},
-                        _pct("fallen", "games in which it had fallen")],
-        },
     }  # fmt: skip
 
 

@@ -146,7 +146,7 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
     if c.empty:
         return None
     rows = [str(x) for x in cmp.table.sort_values("rank_a")[cmp.unit]]
-    cols = rows if cmp.unit == "army" else sorted({str(x) for x in c["col"]})
+    cols = rows if not cmp.by_label else sorted({str(x) for x in c["col"]})
     data = records(in_points(c).assign(row=c["row"].astype(str), col=c["col"].astype(str),
                             text=[cell_text(d, m) for d, m in zip(c["diff"], c["moved"],
                                                                     strict=True)]),
@@ -156,7 +156,7 @@ def cells_chart(cmp: C.Comparison) -> dict | None:
     size = max(30, min(60, 480 // max(len(rows), len(cols), 1)))
     pct = POINTS
     enc = {"x": {"field": "col", "type": "nominal", "sort": cols,
-                 "title": "opponent" if cmp.unit == "army" else "players (blue v red)",
+                 "title": "opponent" if not cmp.by_label else "players (blue v red)",
                  "axis": {"labelAngle": -35, "labelLimit": 160}},
            "y": {"field": "row", "type": "nominal", "sort": rows, "title": cmp.unit,
                  "axis": {"labelLimit": 180}}}  # fmt: skip

@@ -40,7 +40,7 @@ CHANGED = Memo(8)  # a fix's changed confirmation games, by its files' state
 def _records(info, name: str) -> list[dict]:
     if name not in SF.tables(info.path):
         return []
-    df = SF.read_table(info.path, name)
+    df = SF.read_table(info.path, name, info.game)
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
             for r in df.to_dict("records")]  # fmt: skip
 

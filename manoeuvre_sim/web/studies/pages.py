@@ -27,7 +27,7 @@ from starlette.routing import Route
 from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import ManoeuvreError, UsageError
-from manoeuvre_sim.web.game_parts import has_replay
+from manoeuvre_sim.web.game_parts import has_replay, web_part
 from manoeuvre_sim.web.page_cache import PageCache, study_state
 from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import download, page
@@ -38,11 +38,10 @@ from manoeuvre_sim.web.studies.views import study_view
 
 MAX_PAGE_SIZE = 200  # games on one page of a pairing's table
 DEFAULT_PAGE_SIZE = 50
-# the columns of a pairing's games table, when the records hold them (the rest: the CSV)
+# the columns of a pairing's games table, when the records hold them, before the game's own
+# (its web module's PAIRING_COLUMNS; the rest: the CSV)
 GAME_COLUMNS = ("game", "seed", "label", "army_a", "army_b", "policy_a", "policy_b",
-                "first_player", "winner", "ended_by", "game_turns",
-                "vp_a", "vp_b", "eliminated_a", "eliminated_b", "capital_hex_a",
-                "capital_hex_b", "capital_fell_turn_a", "capital_fell_turn_b")  # fmt: skip
+                "first_player", "winner", "ended_by", "game_turns")  # fmt: skip
 PAGES = PageCache()  # rendered study and pairing pages, by query and study state
 OUTCOME_TITLES = {
     "seats": "Each seat",
@@ -75,11 +74,11 @@ def open_study(root: Path, rel: str | None) -> SF.StudyInfo:
 def studies_page(request: Request) -> Response:
     Params(request.query_params).only(())
     root = request.app.state.studies
-    from manoeuvre_sim.analyses.common.compare import KINDS as COMPARED
+    from manoeuvre_sim.analyses.common.compare import compared_kinds
 
     return page("studies.html", title="Studies", version=__version__,
                 studies=list_studies(root), folder=str(root), cap=SF.MAX_STUDIES,
-                compared=tuple(COMPARED))  # fmt: skip
+                compared=compared_kinds())  # fmt: skip
 
 
 def _cached(request: Request, info: SF.StudyInfo, render) -> Response:
@@ -206,8 +205,9 @@ def _pairing_page(p: Params, info: SF.StudyInfo) -> Response:
         raise UsageError(f"--page: expected an integer from 1 to {pages}, got {number}")
     shown = SF.page_of(games, (number - 1) * size, size)
     many = len(labels) > 1
-    shown = ended_by(shown)
-    cols = [c for c in GAME_COLUMNS if c in shown.columns]
+    shown = ended_by(shown, str(info.game))
+    own = web_part(str(info.game), "PAIRING_COLUMNS", ())
+    cols = [c for c in (*GAME_COLUMNS, *own) if c in shown.columns]
     replays = has_replay(str(info.game))  # a game without a replay: no links to one
     hrefs = [replay_href(info, pairing, g, label if many else None) for g in shown["game"]]
     hrefs = hrefs if replays else None
@@ -232,23 +232,13 @@ def _pairing_page(p: Params, info: SF.StudyInfo) -> Response:
     )  # fmt: skip
 
 
-def ended_by(games):
-    """``games`` with how each ended in words (``ended_by``) in place of the records' codes
-    (``victory``, ``tiebreak``, ``turn_limit``): ``attrition``, ``nightfall, on squares``
-    (rule 2.2's tie-break that decided it), ``the turn limit, ...``; Maneuver's ``capital``
-    or ``draw`` as they are."""
+def ended_by(games, game: str):
+    """``games`` with how each ended in words (``ended_by``), as its game says (its web
+    module's ``ended_by(record)``; default: the record's ``victory`` as it is)."""
     if "victory" not in games:
         return games
-    words = []
-    for rec in games.to_dict("records"):
-        how = str(rec["victory"])
-        if bool(rec.get("turn_limit", False)):
-            how = "the turn limit"
-        tb = str(rec.get("tiebreak") or "")
-        if tb and tb != "nan":
-            how += f", on {tb}" if tb != "none" else ", tied"
-        words.append(how)
-    return games.assign(ended_by=words)
+    words = web_part(game, "ended_by", lambda rec: str(rec["victory"]))
+    return games.assign(ended_by=[words(rec) for rec in games.to_dict("records")])
 
 
 def _reverse(index, games, label) -> int | None:

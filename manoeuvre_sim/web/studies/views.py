@@ -56,8 +56,8 @@ def pairing_href(rel: str, pairing: int, label: str | None, many: bool) -> str:
 class Ctx:
     """One study directory being laid out: its tables read once, its pairings' index."""
 
-    def __init__(self, path: Path, rel: str, names: list[str]):
-        self.path, self.rel, self.names = path, rel, names
+    def __init__(self, path: Path, rel: str, names: list[str], game: str | None = None):
+        self.path, self.rel, self.names, self.game = path, rel, names, game
         self._frames: dict[str, pd.DataFrame] = {}
         self._index: pd.DataFrame | None = None
         self.shown: set[str] = set()
@@ -67,7 +67,7 @@ class Ctx:
 
     def frame(self, name: str) -> pd.DataFrame:
         if name not in self._frames:
-            self._frames[name] = SF.read_table(self.path, name)
+            self._frames[name] = SF.read_table(self.path, name, self.game)
         return self._frames[name]
 
     def table(self, name: str, title: str, df: pd.DataFrame | None = None, **kw) -> TableView:
@@ -156,7 +156,7 @@ def whatif_page(game: str, kind: str) -> WhatifPage | None:
 def study_view(info: SF.StudyInfo, wanted_label: str | None) -> View:
     """The page's content for the study ``info`` (its kind's view when the directory holds
     the tables it needs), then every other table of the directory as it is."""
-    ctx = Ctx(info.path, info.rel, SF.tables(info.path))
+    ctx = Ctx(info.path, info.rel, SF.tables(info.path), info.game)
     from manoeuvre_sim.web.game_parts import web_part
 
     views = web_part(info.game, "STUDY_VIEWS")

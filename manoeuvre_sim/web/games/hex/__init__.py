@@ -1,8 +1,8 @@
 """Maneuver in the workbench (its adapter's ``WEB_MODULE``): what only Maneuver shows, under
 the names ``web.game_parts`` documents. Its odds page (``odds.py``: ``/odds/hex``), its map
 (``board.py``), its replay (``replay.py``, played by ``hexgame/replay_game.py``), its job
-forms (``forms.py``) and its study pages (``views.py``: the variant study, the handicap
-ladder, the Capital map, the what-if), whose parts are gathered here
+forms (``forms.py``) and its study pages (``views.py``, their charts ``charts.py``: the
+variant study, the handicap ladder, the Capital map, the what-if), whose parts are gathered here
 (``web.game_parts.parts_of``), not listed again.
 """
 

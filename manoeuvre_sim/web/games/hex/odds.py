@@ -21,6 +21,7 @@ from manoeuvre_sim.web.odds.http import csv_response, pdf_response, query_of, re
 from manoeuvre_sim.web.params import Params
 
 BASE = "/odds/hex"
+HERE = "games/hex"  # its templates (templates/games/hex/)
 EXAMPLE = "attack=4%2C3&defend=4"
 NOTE = (
     "The results are ordered in the attacker's favour, AE < AR < NE < DR < DE: 'at least DR' "
@@ -84,7 +85,7 @@ def result(params: Params, query: str) -> dict:
         f"{res.difference:+d}"
     )
     return {
-        "result_template": "odds_hex_result.html",
+        "result_template": f"{HERE}/odds_result.html",
         "title_line": title,
         "table": table,
         "view": view,
@@ -134,6 +135,7 @@ def _form_ctx(kind: str, params: Params) -> dict:
         "max_repeat": forms.MAX_REPEAT,
         "kind": kind,
         "scenario": scenario_units() if kind == "combat" else None,
+        "more_fields": f"{HERE}/odds_units.html" if kind == "combat" else None,
         "version": __version__,
     }
 
@@ -159,7 +161,7 @@ def chart_page(request: Request) -> Response:
     def compute():
         args = forms.read(params, HEX_FORMS["chart"], extra=("view",))
         q.parse_differences(args["differences"])
-        return {"result_template": "odds_chart.html", "kind": "hexchart", "args": args,
+        return {"result_template": "odds_chart.html", "chart_about": f"{HERE}/odds_chart_about.html", "args": args,
                 "query": query_of(request), "base": BASE}  # fmt: skip
 
     return respond(request, compute, _form_ctx("chart", params), "odds_page.html")

@@ -14,6 +14,7 @@ from manoeuvre_sim.analyses.common.chart_style import pct_text
 from manoeuvre_sim.analyses.hexgame.capital_fell import fallen_by_turn
 from manoeuvre_sim.analyses.hexgame.rows import ALL
 from manoeuvre_sim.core.errors import DataError
+from manoeuvre_sim.web.games.hex import charts as GC
 from manoeuvre_sim.web.studies import charts as C
 from manoeuvre_sim.web.studies.tables import interval_text
 from manoeuvre_sim.web.studies.views import Ctx, Section, View, pick_label, rows_of
@@ -52,7 +53,7 @@ def hex_balance_view(ctx: Ctx, wanted: str | None) -> View:
         secs[1].tables.append(ctx.table("endings", "How games end"))
     if ctx.has("capital_fell"):  # as the PDF's page: a line per variant, the table collapsed
         cf = ctx.frame("capital_fell")
-        charts = [(f"fell-{side}", C.fallen_lines(C.records(fallen_by_turn(cf, side)),
+        charts = [(f"fell-{side}", GC.fallen_lines(C.records(fallen_by_turn(cf, side)),
                                                   capital=side, current=label))
                   for side in ("blue", "red") if (cf["capital"] == side).any()]  # fmt: skip
         secs.append(Section("fell", "When the Capital fell", "The share of games in which "
@@ -91,7 +92,7 @@ def hex_ladder_view(ctx: Ctx, wanted: str | None) -> View:
         k_text = str(fit.get("note") or "no even point")
     secs = [Section("ladder", "Handicap ladder", f"The favoured side ({fit.get('favoured', '?')}"
                     f") weakened by k units: its score on each rung, the fitted curve; {k_text}.",
-                    [("ladder-chart", C.ladder(pts, curve, star))],
+                    [("ladder-chart", GC.ladder(pts, curve, star))],
                     [ctx.table("ladder", "Rungs")])]  # fmt: skip
     return View(secs)
 
@@ -114,7 +115,8 @@ def hex_setup_view(ctx: Ctx, wanted: str | None) -> View:
                 "interval": interval_text(r["first_win_rate_ci_low"], r["first_win_rate_ci_high"]),
                 "few_games": bool(r.get("few_games", False)),
             })  # fmt: skip
-        charts.append((f"capital-{who}", C.capital_map(cells, title=f"the {who} player's Capital")))
+        spec = GC.capital_map(cells, title=f"the {who} player's Capital")
+        charts.append((f"capital-{who}", spec))
     secs = [Section("capital", "Where the Capital stood", "Each legal hex coloured by the share "
                     "of games the Capital stood there (faint: too few games to say). Hover for "
                     "the first player's win rate there.", charts,
@@ -144,6 +146,12 @@ def hex_whatif_view(ctx: Ctx, wanted: str | None) -> View:
         )
     ]
     return View(secs)
+
+
+# a pairing's table of games: its columns after the shared ones (web.studies.pages); how a
+# game ended is its victory as it is (capital, draw ...)
+PAIRING_COLUMNS = ("eliminated_a", "eliminated_b", "capital_hex_a", "capital_hex_b",
+                   "capital_fell_turn_a", "capital_fell_turn_b")  # fmt: skip
 
 
 STUDY_VIEWS = {

@@ -1,7 +1,8 @@
 """Manoeuvre in the workbench (its adapter's ``WEB_MODULE``): what only Manoeuvre shows,
 under the names ``web.game_parts`` documents. Its odds pages (``odds.py``: ``/odds/manoeuvre``),
 its board (``board.py``), its replay (``replay.py``), its job forms (``forms.py``) and its
-study pages (``views.py``: the balance study, the card-value study, the what-if), whose
+study pages (``views.py``, their charts ``charts.py``: the balance study, the card-value
+study, the what-if), whose
 parts are gathered here (``web.game_parts.parts_of``), not listed again.
 """
 

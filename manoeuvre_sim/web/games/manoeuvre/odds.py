@@ -27,6 +27,7 @@ from manoeuvre_sim.web.odds.http import csv_response, pdf_response, query_of, re
 from manoeuvre_sim.web.params import Params
 
 BASE = "/odds/manoeuvre"
+HERE = "games/manoeuvre"  # its templates (templates/games/manoeuvre/)
 TITLES = {
     "assault": "Assault · Ambush",
     "bombard": "Bombard",
@@ -141,7 +142,7 @@ def _distribution(kind: str, args: dict, view: str) -> dict:
         if not isinstance(v, dict | bool)
     ]
     return {
-        "result_template": "odds_result.html",
+        "result_template": f"{HERE}/odds_result.html",
         "title_line": rep.title,
         "table": table,
         "ordered": ordered,
@@ -161,16 +162,17 @@ def result(kind: str, params: Params, query: str = "") -> dict:
     ctx: dict = {"kind": kind, "query": query, "base": BASE}
     if kind == "matchup":
         m = matchup(args)
-        ctx.update(result_template="odds_matchup.html", m=m, bands=_band_labels())
+        ctx.update(result_template=f"{HERE}/odds_matchup.html", m=m, bands=_band_labels())
         ctx["spec"] = _matchup_spec(m)
     elif kind == "table":
         text, n = _table(args)
         lines = text.splitlines()
-        ctx.update(result_template="odds_table.html", header=lines[0].split(","),
+        ctx.update(result_template=f"{HERE}/odds_table.html", header=lines[0].split(","),
                    preview=[ln.split(",") for ln in lines[1 : PREVIEW_ROWS + 1]], n=n)  # fmt: skip
     elif kind == "chart":
         _chart_args(args)
-        ctx.update(result_template="odds_chart.html", args=args)
+        ctx.update(result_template="odds_chart.html", chart_about=f"{HERE}/odds_chart_about.html",
+                   args=args)  # fmt: skip
     else:
         ctx.update(_distribution(kind, args, view))
     return ctx
@@ -241,7 +243,7 @@ def _form_ctx(kind: str, params: Params) -> dict:
         "terrains": forms.terrain_names(),
         "max_repeat": MAX_REPEAT,
         "kind": kind,
-        "scenario": None,
+        "more_fields": None,
     }
 
 

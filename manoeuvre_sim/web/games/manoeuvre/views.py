@@ -8,6 +8,7 @@ import pandas as pd
 from manoeuvre_sim.analyses.common.chart_style import interval_text as cell_interval
 from manoeuvre_sim.analyses.common.chart_style import pct_text
 from manoeuvre_sim.analyses.manoeuvre.balance import by_rank, rank_ordered
+from manoeuvre_sim.web.games.manoeuvre import charts as GC
 from manoeuvre_sim.web.studies import charts as C
 from manoeuvre_sim.web.studies.tables import interval_text
 from manoeuvre_sim.web.studies.views import Ctx, Section, View, in_order, pick_label, rows_of
@@ -130,7 +131,7 @@ def cards_view(ctx: Ctx, wanted: str | None) -> View:
                   "oiwd": "observed: in the opening hand − not (OIWD)",
                   "drawn_win_rate": "observed: win rate when drawn (too few games for IWD)",
                   }  # fmt: skip
-        spec = C.card_scatter(pts, observed=observed, observed_title=titles[observed])
+        spec = GC.card_scatter(pts, observed=observed, observed_title=titles[observed])
         secs.append(Section("observed", "Observed against ablation", (
             "Each card's observed improvement (x) against its ablation value: the win rate "
             "the army loses when the card is blanked (y). Type a name to find a card."),
@@ -171,6 +172,23 @@ def whatif_view(ctx: Ctx, wanted: str | None) -> View:
     if ctx.has("whatif_field"):
         secs[0].tables.append(ctx.table("whatif_field", "Against the field, and ratings"))
     return View(secs)
+
+
+# a pairing's table of games: its columns after the shared ones (web.studies.pages)
+PAIRING_COLUMNS = ("vp_a", "vp_b", "eliminated_a", "eliminated_b")
+
+
+def ended_by(rec: dict) -> str:
+    """How a game ended in words, from its record's ``victory``, ``tiebreak`` and
+    ``turn_limit``: ``attrition``, ``nightfall, on squares`` (rule 2.2's tie-break that
+    decided it), ``the turn limit, ...``."""
+    how = str(rec["victory"])
+    if bool(rec.get("turn_limit", False)):
+        how = "the turn limit"
+    tb = str(rec.get("tiebreak") or "")
+    if tb and tb != "nan":
+        how += f", on {tb}" if tb != "none" else ", tied"
+    return how
 
 
 STUDY_VIEWS = {
