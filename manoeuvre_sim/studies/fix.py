@@ -76,10 +76,8 @@ from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
 KIND = "fix"
 BASE_LABEL = "base"
-# the command (core/study_command.py): a game with the fixer's hooks and a fix command of its
-# own (Manoeuvre's cli/fix.py); the others have none yet. Its options that a job's command
-# line flags otherwise than by their names (cli/fix.py's fix_options; a game's own word for
-# the targets is its COMMAND_FLAGS')
+# the command (core/study_command.py), for a game with the fixer's hooks (cli/fix.py); the
+# options a job's command line flags otherwise than by their names (a game's own: COMMAND_FLAGS)
 COMMAND = StudyCommand(help="The least-cost errata that evens the sides: paired, sequential, "
                        "confirmed.", face="own", requires=("FIX_EDIT_KINDS",), job=True,
                        options=(Option("--edit", name="editable", multiple=True),
@@ -118,8 +116,6 @@ from manoeuvre_sim.studies.fix_stats import (  # noqa: E402
     holm,
     judge,
 )
-
-# ----------------------------------------------------------------------- playing
 
 
 def _key(edits: Sequence[Edit]) -> tuple[Edit, ...]:

@@ -281,4 +281,4 @@ def test_the_jobs_list_page_refreshes_at_the_pace_poll_seconds_says(client, monk
     assert 'hx-trigger="every 150ms"' in client.get("/jobs").text
     jid = r.headers["location"].split("job=")[1]
     client.post(f"/jobs/{jid}/cancel", headers=ORIGIN)
-    wait(lambda: job_of(client, r.headers["location"]), done)
+    wait(lambda: job_of(client, r.headers["location"]), finished)
