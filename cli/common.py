@@ -98,6 +98,27 @@ def backend_options(f=None, *, resume: bool = True):
     return stack(*_BACKEND, *((_RESUME,) if resume else ()))(f)
 
 
+def why_options(out: str) -> Callable:
+    """The options of every game's ``why`` command after its own (``studies/why.py``): the
+    samples, the block, the method, the seed, the threads, ``--out`` (``out`` its default),
+    --force, --quiet, --paper and the backend's."""
+    return stack(
+        click.option("--samples", type=int, default=40, show_default=True,
+                     help="Independent samples (each a random order of the parts and its "
+                     "reverse, or every coalition with --method exact); the intervals are "
+                     "over them."),
+        block_option(100, "Games of each coalition in each seating, per sample."),
+        click.option("--method", type=click.Choice(["auto", "exact", "permutation"]),
+                     default="auto", show_default=True, help="Shapley values: exact (every "
+                     "coalition) or by permutation sampling; auto: exact with at most 10 "
+                     "parts."),
+        seed_option, threads_option,
+        out_dir_option(out, "Directory for contributions.csv, totals.csv, samples.csv, "
+                       "waterfall.png, why.pdf, summary.txt, manifest.json and the games."),
+        force_option(), quiet_option, paper_option, backend_options,
+    )  # fmt: skip
+
+
 def study_options(*, out: str, out_help: str, block: int | None = 1000,
                   block_help: str = BLOCK_HELP, force: str | None = None) -> Callable:  # fmt: skip
     """The options every study command that writes a directory takes (both games'

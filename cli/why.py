@@ -8,13 +8,7 @@ import sys
 
 import click
 
-from manoeuvre_sim.cli.common import (
-    backend_options,
-    invoked_command,
-    paper_option,
-    pop_backend,
-    progress_bar,
-)
+from manoeuvre_sim.cli.common import invoked_command, pop_backend, progress_bar, why_options
 from manoeuvre_sim.cli.manoeuvre_options import (
     DEFAULT_POLICY,
     POLICY_HELP,
@@ -38,24 +32,7 @@ from manoeuvre_sim.core.errors import UsageError
               "pooled: X's parts and each opponent army share the gap.")  # fmt: skip
 @click.option("--policy", default=DEFAULT_POLICY, show_default=True,
               help=f"Both seats' player: {POLICY_HELP}")  # fmt: skip
-@click.option("--samples", type=int, default=40, show_default=True,
-              help="Independent samples (each a random order of the parts and its reverse, "
-              "or every coalition with --method exact); the intervals are over them.")  # fmt: skip
-@click.option("--block", type=int, default=100, show_default=True,
-              help="Games of each coalition in each seating, per sample.")  # fmt: skip
-@click.option("--method", type=click.Choice(["auto", "exact", "permutation"]), default="auto",
-              show_default=True, help="Shapley values: exact (every coalition) or by "
-              "permutation sampling; auto: exact with at most 10 parts.")  # fmt: skip
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--out", type=click.Path(file_okay=False), default="reports/why",
-              show_default=True, help="Directory for contributions.csv, totals.csv, "
-              "samples.csv, waterfall.png, why.pdf, summary.txt, manifest.json and the "
-              "games.")  # fmt: skip
-@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@paper_option
-@backend_options
+@why_options("reports/why")
 @rule_options
 def why(**kw) -> None:
     """Share the gap between X's score against Y and 50 % out among the parts of both armies:

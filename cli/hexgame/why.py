@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from manoeuvre_sim.cli.common import backend_options, paper_option, pop_backend
+from manoeuvre_sim.cli.common import pop_backend, why_options
 from manoeuvre_sim.cli.hexgame._options import POLICY_HELP, scenario_option, turns_option
 from manoeuvre_sim.hexgame import GAME_TITLE
 
@@ -45,24 +45,7 @@ Example: manoeuvre-sim hex why --border large_blue --set blue/Infantry/count=5
 @turns_option
 @click.option("--policy", default="capital", show_default=True,
               help=f"Both seats' player: {POLICY_HELP}")  # fmt: skip
-@click.option("--samples", type=int, default=40, show_default=True,
-              help="Independent samples (each a random order of the parts and its reverse, "
-              "or every coalition with --method exact); the intervals are over them.")  # fmt: skip
-@click.option("--block", type=int, default=100, show_default=True,
-              help="Games of each coalition in each seating, per sample.")  # fmt: skip
-@click.option("--method", type=click.Choice(["auto", "exact", "permutation"]), default="auto",
-              show_default=True, help="Shapley values: exact (every coalition) or by "
-              "permutation sampling; auto: exact with at most 10 parts.")  # fmt: skip
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--threads", type=int, default=0, show_default=True, help="0: all cores.")
-@click.option("--out", type=click.Path(file_okay=False), default="reports/hex-why",
-              show_default=True, help="Directory for contributions.csv, totals.csv, "
-              "samples.csv, waterfall.png, why.pdf, summary.txt, manifest.json and the "
-              "games.")  # fmt: skip
-@click.option("--force", is_flag=True, help="Replace the games of an earlier study in --out.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
-@paper_option
-@backend_options
+@why_options("reports/hex-why")
 def why(**kw) -> None:
     from dataclasses import replace
 

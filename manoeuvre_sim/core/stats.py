@@ -213,19 +213,7 @@ def bradley_terry(
     import statsmodels.api as sm
 
     k = len(players)
-    i = np.asarray(i, dtype=np.int64)
-    j = np.asarray(j, dtype=np.int64)
-    s = np.asarray(score_i, dtype=np.float64)
-    n = np.asarray(games, dtype=np.float64)
-    keep = n > 0
-    if first is None:
-        keep &= i != j
-    i, j, s, n = i[keep], j[keep], s[keep], n[keep]
-    T = np.vstack([np.eye(k - 1), -np.ones((1, k - 1))])  # full ratings = T @ theta
-    X = T[i] - T[j]
-    if first is not None:
-        f = np.asarray(first, dtype=np.float64)[keep]
-        X = np.column_stack([X, f])
+    T, X, s, n = _bt_design(k, i, j, score_i, games, first)
     endog = np.column_stack([s, n - s])
     z = z_value(confidence)
     nan = float("nan")
@@ -253,13 +241,11 @@ def bradley_terry(
     return BradleyTerry(tuple(players), r, r - z * se, r + z * se, h, h_lo, h_hi, cov, converged)
 
 
-def bradley_terry_ratings(k: int, i, j, score_i, games, first=None):
-    """The ratings alone of :func:`bradley_terry`'s fit (Elo, summing to zero), by Newton's
-    method on the same binomial likelihood, iterated to machine precision: what a bootstrap
-    refits hundreds of times (``studies.whatif_tables``), some 50 times faster than the GLM
-    (which also builds the covariance, unused there). Returns ``(ratings, params)``, or
-    ``None`` when Newton does not converge (separation, a singular design): then fit with
-    :func:`bradley_terry`. The two agree to about 1e-9 Elo (a test compares them)."""
+def _bt_design(k: int, i, j, score_i, games, first):
+    """The Bradley-Terry fit's design (:func:`bradley_terry`, :func:`bradley_terry_ratings`):
+    the sum-to-zero coding ``T`` (full ratings = T @ theta), the rows' differences (and the
+    first player's column), the scores and the games, of the cells with games (a mirror
+    cell only with a first-player column)."""
     i = np.asarray(i, dtype=np.int64)
     j = np.asarray(j, dtype=np.int64)
     s = np.asarray(score_i, dtype=np.float64)
@@ -272,6 +258,17 @@ def bradley_terry_ratings(k: int, i, j, score_i, games, first=None):
     X = T[i] - T[j]
     if first is not None:
         X = np.column_stack([X, np.asarray(first, dtype=np.float64)[keep]])
+    return T, X, s, n
+
+
+def bradley_terry_ratings(k: int, i, j, score_i, games, first=None):
+    """The ratings alone of :func:`bradley_terry`'s fit (Elo, summing to zero), by Newton's
+    method on the same binomial likelihood, iterated to machine precision: what a bootstrap
+    refits hundreds of times (``studies.whatif_tables``), some 50 times faster than the GLM
+    (which also builds the covariance, unused there). Returns ``(ratings, params)``, or
+    ``None`` when Newton does not converge (separation, a singular design): then fit with
+    :func:`bradley_terry`. The two agree to about 1e-9 Elo (a test compares them)."""
+    T, X, s, n = _bt_design(k, i, j, score_i, games, first)
     beta = np.zeros(X.shape[1])
     for _ in range(NEWTON_STEPS):
         p = 1.0 / (1.0 + np.exp(-(X @ beta)))

@@ -280,24 +280,14 @@ def play_samples(g, spec: WhySpec, *, store=None, manifest=None, backend=None,
                 if masks[task.pairing // 2] == full:  # the pairing itself: its games
                     out.full.append(full_frame(df, k, task.pairing % 2))
 
-            quiet = io.StringIO() if resume else None  # said once, at the end
-            with contextlib.redirect_stderr(quiet) if quiet else contextlib.nullcontext():
-                res = play(pairings, tasks, game=g, options=b.options, threads=b.threads,
-                           store=store, manifest=manifest, on_frame=keep, progress=tick,
-                           backend=backend, resume=resume)  # fmt: skip
+            res = play_quietly(g, b, pairings, tasks, store=store, manifest=manifest,
+                               on_frame=keep, progress=tick, backend=backend, resume=resume)  # fmt: skip
             out.resumed += res.tasks_resumed
             if res.interrupted:
                 raise _Interrupted
             value = {m: (score[2 * i] + score[2 * i + 1]) / (2 * b.block)
                      for i, m in enumerate(masks)}  # fmt: skip
-            if paths is None:
-                phi = exact_shapley(np.array([value[m] for m in range(1 << spec.n)]))
-            else:
-                phi = path_shapley(paths, value, spec.n)
-            out.phi.append(phi)
-            out.v_all.append(value[full])
-            out.v_none.append(value[0])
-            out.games += len(tasks) * b.block
+            add_sample(out, value, paths, spec.n, full, len(tasks) * b.block)
     except (_Interrupted, KeyboardInterrupt):
         out.interrupted = True
     return out
@@ -480,6 +470,39 @@ def run_spec(g, spec: WhySpec, *, out_dir=None, backend=None, resume: bool = Fal
                        resume=resume, progress=progress)  # fmt: skip
     contributions, totals, samples, record = estimate(spec, got)
     games, values, model = shown_games(g, spec, got, record)
+    ended(manifest, record, spec, got, t0, command)
+    if games is not None:
+        manifest["value_model"] = model
+    return WhyResult(spec, contributions, totals, samples, manifest, got.interrupted,
+                     games, values)  # fmt: skip
+
+
+def play_quietly(g, b, pairings, tasks, *, resume: bool, **kw):
+    """``study.play`` of one sample's tasks (a pairing's here, the field's in
+    ``why_field``), the store's resume notes kept for the end (said once)."""
+    quiet = io.StringIO() if resume else None
+    with contextlib.redirect_stderr(quiet) if quiet else contextlib.nullcontext():
+        return play(pairings, tasks, game=g, options=b.options, threads=b.threads,
+                    resume=resume, **kw)  # fmt: skip
+
+
+def add_sample(out: Sampled, value: dict, paths, n: int, full: int, games: int) -> None:
+    """One sample's Shapley values (exactly, or along its orders ``paths``) from its
+    coalitions' ``value``s, and its values with every part on and off, added to ``out``."""
+    if paths is None:
+        phi = exact_shapley(np.array([value[m] for m in range(1 << n)]))
+    else:
+        phi = path_shapley(paths, value, n)
+    out.phi.append(phi)
+    out.v_all.append(value[full])
+    out.v_none.append(value[0])
+    out.games += games
+
+
+def ended(manifest: dict, record: dict, spec, got: Sampled, t0: float, command) -> None:
+    """A why study's manifest completed once its samples are played (a pairing's here, the
+    field's in ``why_field``): the estimate's record, the games, what was resumed or
+    interrupted, the seconds, the time it finished and the command typed."""
     manifest |= record | {
         "samples": spec.samples,
         "games": got.games,
@@ -490,10 +513,6 @@ def run_spec(g, spec: WhySpec, *, out_dir=None, backend=None, resume: bool = Fal
     }
     if command is not None:
         manifest["command"] = command
-    if games is not None:
-        manifest["value_model"] = model
-    return WhyResult(spec, contributions, totals, samples, manifest, got.interrupted,
-                     games, values)  # fmt: skip
 
 
 def shown_games(g, spec: WhySpec, got: Sampled, record: dict):

@@ -26,10 +26,7 @@ Python API::
 
 from __future__ import annotations
 
-import contextlib
-import datetime as _dt
 import hashlib
-import io
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -39,9 +36,8 @@ import numpy as np
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import hook, resolve
-from manoeuvre_sim.core.study import Pairing, Progress, Task, pairing_seed, play
+from manoeuvre_sim.core.study import Pairing, Progress, Task, pairing_seed
 from manoeuvre_sim.studies import why as W
-from manoeuvre_sim.studies.why_stats import exact_shapley, path_shapley
 
 FIELD = "the field"  # how the summary names Y
 
@@ -142,25 +138,15 @@ def play_samples(g, spec: FieldSpec, *, store=None, manifest=None, backend=None,
                 mine = seat_x[task.pairing]
                 score[task.pairing] = (w == mine).sum() + 0.5 * (w == "draw").sum()
 
-            quiet = io.StringIO() if resume else None
-            with contextlib.redirect_stderr(quiet) if quiet else contextlib.nullcontext():
-                res = play(pairings, tasks, game=g, options=b.options, threads=b.threads,
-                           store=store, manifest=manifest, on_frame=keep, progress=tick,
-                           backend=backend, resume=resume)  # fmt: skip
+            res = W.play_quietly(g, b, pairings, tasks, store=store, manifest=manifest,
+                                 on_frame=keep, progress=tick, backend=backend, resume=resume)  # fmt: skip
             out.resumed += res.tasks_resumed
             if res.interrupted:
                 raise KeyboardInterrupt
             per = len(bases)
             value = {m: score[i * per : (i + 1) * per].sum() / (per * b.block)
                      for i, m in enumerate(masks)}  # fmt: skip
-            if paths is None:
-                phi = exact_shapley(np.array([value[m] for m in range(1 << spec.n)]))
-            else:
-                phi = path_shapley(paths, value, spec.n)
-            out.phi.append(phi)
-            out.v_all.append(value[full])
-            out.v_none.append(value[0])
-            out.games += len(tasks) * b.block
+            W.add_sample(out, value, paths, spec.n, full, len(tasks) * b.block)
     except KeyboardInterrupt:
         out.interrupted = True
     return out
@@ -197,16 +183,7 @@ def run_spec(g, spec: FieldSpec, *, out_dir=None, backend=None, resume: bool = F
     got = play_samples(g, spec, store=B.make_store(out_dir), manifest=manifest,
                        backend=backend, resume=resume, progress=progress)  # fmt: skip
     contributions, totals, samples, record = W.estimate(spec, got)
-    manifest |= record | {
-        "samples": spec.samples,
-        "games": got.games,
-        "tasks_resumed": got.resumed,
-        "interrupted": got.interrupted,
-        "seconds": round(time.perf_counter() - t0, 3),
-        "finished": _dt.datetime.now().isoformat(timespec="seconds"),
-    }
-    if command is not None:
-        manifest["command"] = command
+    W.ended(manifest, record, spec, got, t0, command)
     return W.WhyResult(spec, contributions, totals, samples, manifest, got.interrupted)
 
 
