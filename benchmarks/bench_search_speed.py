@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.bench_speed import _cpu, _python
 from benchmarks.check_study_identity import store_hash
 from benchmarks.common import ROOT, Parser, Run, git_commit, load, progress
 
@@ -48,15 +48,6 @@ dt, dc = time.perf_counter() - t, time.process_time() - c
 print(json.dumps({"gps": games / dt, "cpu_gps": games / dc,
                   "hash": hashlib.sha256(res.records.tobytes()).hexdigest()}))
 """
-
-
-def _python(tree: Path) -> str:
-    return str(tree / ".venv" / "bin" / "python")
-
-
-def _cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def _run(tree: Path, argv: list[str]) -> tuple[str, float, float]:
