@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -89,6 +91,9 @@ def prepare(pairings, options: Options) -> dict:
 def play_block(prepared, pairing, first, count, threads, *, stats=False, flips_column=False):
     from manoeuvre_sim.core.rng import new_state, roll_die, uniform_below
 
+    # a browser test that watches a job move sets this: a block then takes at least that
+    # long, so the job cannot end before the page's first poll however fast the machine
+    time.sleep(float(os.environ.get("COIN_BLOCK_SECONDS", "0")))
     flips = prepared["options"].flips
     luck = {"fair": 0, "lucky": 10}
     pct = (prepared["heads"][pairing.army_a] + luck[pairing.policy_a],

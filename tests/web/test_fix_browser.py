@@ -27,9 +27,13 @@ def test_a_fix_starts_from_the_page_shows_its_search_and_opens_its_result(
     coin_registered,
     tmp_path,
     page,
+    monkeypatch,
 ):
     root = tmp_path / "studies"
     root.mkdir()
+    # the coin game plays a search in a fraction of a second on a fast machine: slowed per
+    # block (in the ui process: it inherits the environment) so the page sees it move
+    monkeypatch.setenv("COIN_BLOCK_SECONDS", "0.02")
     with ui_running(root) as url:
         page.goto(f"{url}/jobs")
         with page.expect_navigation():
