@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import command_group, get_game, hook
+from manoeuvre_sim.core.games import get_game, hook
 from manoeuvre_sim.web.jobs import balance_form as BF
 from manoeuvre_sim.web.jobs import forms as F
 from manoeuvre_sim.web.params import Params
@@ -37,15 +37,12 @@ INTEGERS = ("budget", "games_per_look", "max_games", "confirm_games", "seed", "c
 
 
 def fix_game(p: Params) -> str:
-    games = F.fix_games()
-    if not games:
-        raise UsageError("game: no registered game has the fixer's hooks (FIX_EDIT_KINDS)")
-    return p.choice("game", games, games[0])
+    return F.study_game(p, F.fix_games(), "the fixer's hooks (FIX_EDIT_KINDS)")
 
 
 def kind(game: str) -> str:
     """The job kind of the game's fix: ``<command group> fix``."""
-    return f"{command_group(game)} fix".strip()
+    return F.study_kind(game, "fix")
 
 
 def _defaults(game: str) -> dict:

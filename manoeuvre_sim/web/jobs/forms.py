@@ -47,6 +47,21 @@ def fix_games() -> list[str]:
     return [k for k in balance_games() if hook(get_game(k), "FIX_EDIT_KINDS")]
 
 
+def study_game(p: Params, games: list[str], what: str) -> str:
+    """The ``game`` parameter of a study's form: one of ``games`` (the registered games with
+    the study's hooks; by default the first), else one line saying none has ``what``."""
+    if not games:
+        raise UsageError(f"game: no registered game has {what}")
+    return p.choice("game", games, games[0])
+
+
+def study_kind(game: str, study: str) -> str:
+    """The job kind of the game's study ``study``: ``<command group> <study>``."""
+    from manoeuvre_sim.core.games import command_group
+
+    return f"{command_group(game)} {study}".strip()
+
+
 def balance_game(p: Params) -> str:
     """The new-study form's ``game`` parameter (by default the registry's first game)."""
     games = balance_games()

@@ -155,19 +155,24 @@ def new_job(request: Request) -> Response:
                  error=None, **ctx)  # fmt: skip
 
 
+def _submit(request: Request, p: Params, kind: str, opts: dict) -> Response:
+    """A form's job submitted under the name the form gave it, and the jobs page showing it
+    (a ``ManoeuvreError`` of the name or the manager goes to the form's own page)."""
+    name = job_name(p.string("job_name"))
+    job = manager(request).submit(kind, opts)
+    manager(request).rename(job.id, name)
+    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
+
+
 async def post_job(request: Request) -> Response:
     p = await _form(request)
     game = WF.balance_game(p)
     try:
-        kind, opts = BF.job(p, game, request.app.state.studies)
-        name = job_name(p.string("job_name"))
-        job = manager(request).submit(kind, opts)
-        manager(request).rename(job.id, name)
+        return _submit(request, p, *BF.job(p, game, request.app.state.studies))
     except ManoeuvreError as e:
         return _page("jobs_new.html", 400, title="New study", game=game,
                      form=dict(p._q.items()), error=str(e),
                      **BF.context(game))  # fmt: skip
-    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
 def _job_action(verb: str):
@@ -198,14 +203,10 @@ def new_whatif(request: Request) -> Response:
 async def post_whatif(request: Request) -> Response:
     p = await _form(request)
     try:
-        kind, opts = WG.any_job(p, request.app.state.studies)
-        name = job_name(p.string("job_name"))
-        job = manager(request).submit(kind, opts)
-        manager(request).rename(job.id, name)
+        return _submit(request, p, *WG.any_job(p, request.app.state.studies))
     except ManoeuvreError as e:
         ctx = WG.any_context(request.app.state.studies, p, sent=True)
         return _page("whatif_new.html", 400, title="What-if", error=str(e), **ctx)
-    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
 def new_fix(request: Request) -> Response:
@@ -219,14 +220,10 @@ async def post_fix(request: Request) -> Response:
     p = await _form(request)
     game = FF.fix_game(p)
     try:
-        kind, opts = FF.job(p, game)
-        name = job_name(p.string("job_name"))
-        job = manager(request).submit(kind, opts)
-        manager(request).rename(job.id, name)
+        return _submit(request, p, *FF.job(p, game))
     except ManoeuvreError as e:
         return _page("fix_new.html", 400, title="New fix", error=str(e),
                      **FF.context(game, sent=p))  # fmt: skip
-    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
 def new_why(request: Request) -> Response:
@@ -245,14 +242,10 @@ async def post_why(request: Request) -> Response:
     p = await _form(request)
     game = WY.why_game(p)
     try:
-        kind, opts = WY.job(p, game)
-        name = job_name(p.string("job_name"))
-        job = manager(request).submit(kind, opts)
-        manager(request).rename(job.id, name)
+        return _submit(request, p, *WY.job(p, game))
     except ManoeuvreError as e:
         ctx = WY.context(request.app.state.studies, p, sent=True)
         return _page("why_new.html", 400, title="Why?", error=str(e), **ctx)
-    return RedirectResponse(f"/jobs?{urlencode({'job': job.id})}", status_code=303)
 
 
 ROUTES = [

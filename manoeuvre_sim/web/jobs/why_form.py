@@ -12,8 +12,9 @@ matrix's "why?" link then opens it instead of the form.
 from __future__ import annotations
 
 from manoeuvre_sim.core.errors import UsageError
-from manoeuvre_sim.core.games import command_group, get_game
+from manoeuvre_sim.core.games import get_game
 from manoeuvre_sim.web.jobs import balance_form as BF
+from manoeuvre_sim.web.jobs.forms import study_game, study_kind
 from manoeuvre_sim.web.params import Params
 
 MAX_SAMPLES = 400  # the most samples a form may ask (the job's games are bounded besides)
@@ -36,15 +37,12 @@ def why_games() -> list[str]:
 
 
 def why_game(p: Params) -> str:
-    games = why_games()
-    if not games:
-        raise UsageError("game: no registered game has the why study's parts (why_parts)")
-    return p.choice("game", games, games[0])
+    return study_game(p, why_games(), "the why study's parts (why_parts)")
 
 
 def kind(game: str) -> str:
     """The job kind of the game's why study: ``<command group> why``."""
-    return f"{command_group(game)} why".strip()
+    return study_kind(game, "why")
 
 
 def _defaults(game: str) -> dict:

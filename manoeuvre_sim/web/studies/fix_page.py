@@ -28,9 +28,8 @@ from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.web.game_parts import has_replay
 from manoeuvre_sim.web.page_cache import Memo, study_state
-from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
-from manoeuvre_sim.web.studies.pages import open_study, replay_href
+from manoeuvre_sim.web.studies.pages import open_kind, replay_href
 
 REPLAYS_PER_PAIRING = 4  # games of a touched pairing listed with their two replays
 TRAIL_SHOWN = 30  # the trail's rows shown open (the rest behind "show all")
@@ -109,11 +108,7 @@ def _replays(info, moved: list[dict]) -> list[dict]:
 
 
 def fix_result(request: Request) -> Response:
-    p = Params(request.query_params)
-    p.only(["dir"])
-    info = open_study(request.app.state.studies, p.string("dir"))
-    if info.kind != "fix":
-        raise UsageError(f"--dir: {info.rel!r} is a {info.kind} study, not a fix")
+    info = open_kind(request, "fix", "a fix")
     if info.status != SF.COMPLETE:
         raise UsageError(f"--dir: {info.rel!r} is {info.status}: the fix writes its errata "
                          "when it ends (resume it from the jobs page)")  # fmt: skip

@@ -71,6 +71,17 @@ def open_study(root: Path, rel: str | None) -> SF.StudyInfo:
     return SF.read_info(path, name)
 
 
+def open_kind(request: Request, kind: str, noun: str) -> SF.StudyInfo:
+    """The study of a result page's only parameter ``dir`` (:func:`open_study`), which must
+    be of the study kind ``kind``; else one line: what it is, not ``noun``."""
+    p = Params(request.query_params)
+    p.only(["dir"])
+    info = open_study(request.app.state.studies, p.string("dir"))
+    if info.kind != kind:
+        raise UsageError(f"--dir: {info.rel!r} is a {info.kind} study, not {noun}")
+    return info
+
+
 def studies_page(request: Request) -> Response:
     Params(request.query_params).only(())
     root = request.app.state.studies

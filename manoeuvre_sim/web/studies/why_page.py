@@ -28,10 +28,9 @@ from manoeuvre_sim import __version__
 from manoeuvre_sim.analyses.common import study_files as SF
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.web.game_parts import has_replay
-from manoeuvre_sim.web.params import Params
 from manoeuvre_sim.web.render import page
 from manoeuvre_sim.web.studies.charts import SCHEMA
-from manoeuvre_sim.web.studies.pages import open_study, replay_href
+from manoeuvre_sim.web.studies.pages import open_kind, replay_href
 
 SIDE_COLOURS = ("#3f4a5a", "#b9c2cf")  # side X dark, side Y light (the PDF's greys, tinted)
 
@@ -168,11 +167,7 @@ def _games(info, names) -> list[dict]:
 
 
 def why_result(request: Request) -> Response:
-    p = Params(request.query_params)
-    p.only(["dir"])
-    info = open_study(request.app.state.studies, p.string("dir"))
-    if info.kind != "why":
-        raise UsageError(f"--dir: {info.rel!r} is a {info.kind} study, not a why study")
+    info = open_kind(request, "why", "a why study")
     if info.status not in (SF.COMPLETE, SF.INTERRUPTED) or "contributions" not in SF.tables(
             info.path):  # fmt: skip
         raise UsageError(f"--dir: {info.rel!r} is {info.status}: a why study writes its tables "
