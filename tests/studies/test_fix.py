@@ -201,6 +201,62 @@ def test_a_candidate_just_outside_the_band_is_rarely_said_to_meet_it():
     assert not (v == "meets").any() and (v == "helpful").mean() <= ALPHA
 
 
+def _meets_then_confirms(mu, guarded, seed, trials=1000, m=6, cap=4000, look=200):
+    """The planted benchmark's first case, simulated: a band of +-2.5 points (46.3-51.3 %),
+    the reference at 55.7 % played once to the cap, a candidate whose true rate is ``mu``
+    (each of the reference's wins lost with one probability: a paired change), judged look
+    by look as the fixer does; then the confirmation on fresh games, the fixer's default
+    size and guard (``guarded``) or the old 2,000 games and none. (meets, confirmed, both)
+    rates over the trials."""
+    from manoeuvre_sim.studies.fix_stats import confirm_games_for, confirm_halfwidth
+
+    band, ref = (0.463, 0.513), 0.557
+    n_c = confirm_games_for(band, ALPHA, 1, m) if guarded else 2000
+    guard = confirm_halfwidth(ALPHA, 1, m, n_c) if guarded else 0.0
+    rng = np.random.default_rng(seed)
+    wins = rng.binomial(m, ref, size=(trials, cap))
+    lost = rng.binomial(wins, (ref - mu) / ref)
+    x, d = wins / m, -lost / m
+    n = look * np.arange(1, cap // look + 1)
+    dm = np.cumsum(d, axis=1)[:, n - 1] / n
+    dv = (np.cumsum(d * d, axis=1)[:, n - 1] - n * dm * dm) / (n - 1)
+    meets = np.zeros(trials, dtype=bool)
+    for i in range(trials):
+        test = F.Sequential(band, ALPHA, cap, 0.25 / m, ref_fixed=True, guard=guard)
+        xm, xv = x[i].mean(), x[i].var(ddof=1)
+        for k in range(len(n)):
+            s = F.TargetStats(int(n[k]), xm, xv, dm[i, k], dv[i, k], 1, ref_n=cap)
+            verdict, _ = test.verdict([s], last=k == len(n) - 1)
+            if verdict != "continue":
+                break
+        meets[i] = verdict == "meets"
+    est = rng.binomial(m * n_c, mu, size=trials) / (m * n_c)  # the fresh seeds' fixed rate
+    half = st.norm.ppf(1 - ALPHA / 2) * np.sqrt(est * (1 - est) / m / n_c)
+    confirmed = (est - half >= band[0]) & (est + half <= band[1])
+    return meets.mean(), confirmed.mean(), (meets & confirmed).mean()
+
+
+def test_the_guard_makes_a_meeting_errata_pass_its_confirmation():
+    # an errata 0.8 points inside the band's edge (the planted case 1's 50.5 %): without the
+    # guard the search says it meets in 12 % of the trials (measured) and the 2,000-game
+    # confirmation then fails more than half of those (met, not confirmed: 6.8 % of all);
+    # with the guard and the confirmation's default size (6,403 games, a half-width of 0.5
+    # points) it meets in 8 % and 0.7 % fail, and the confirmation passes it in 87 % (44 %
+    # without). A central errata (48.8 %) meets and passes either way; one just outside the
+    # band (51.6 %) never meets
+    rows = {}
+    for mu in (0.505, 0.488, 0.516):
+        for guarded in (False, True):
+            rows[mu, guarded] = _meets_then_confirms(mu, guarded, seed=int(1000 * mu) + guarded)
+            print(f"true rate {mu}: guard {guarded}: meets, confirmed, both "
+                  f"{np.round(rows[mu, guarded], 3).tolist()}")  # fmt: skip
+    (m0, c0, b0), (m1, c1, b1) = rows[0.505, False], rows[0.505, True]
+    assert m0 - b0 >= 0.04  # met, then not confirmed: the failure the guard is for
+    assert m1 - b1 <= 0.02 and c1 >= 0.8 and c0 <= 0.6
+    assert min(rows[0.488, True][2], rows[0.488, False][2]) >= 0.8
+    assert max(rows[0.516, True][0], rows[0.516, False][0]) <= ALPHA
+
+
 def test_the_box_extremes_are_exact():
     # distance(r) - distance(r + m) over a rectangle, against a fine grid
     band = (0.45, 0.55)
@@ -268,6 +324,53 @@ def test_a_combination_when_no_single_edit_is_enough():
     assert len(combos) and (combos["against"] != "base").all()
     singles = res.trail[res.trail["step"] == "single"]
     assert not ((singles["verdict"] == "helpful") & (singles["est_distance"] == 0)).any()
+
+
+def test_the_guard_band_moves_a_near_edge_errata_inward():
+    # heavy at 65 % heads (about 68 % against the field), the band 44-59 %, a confirmation of
+    # 150 games a pairing: its half-width for heavy, the guard, is 4.0 points, so the search
+    # aims at 48-55 %. heavy/heads=55 alone (cost 2) lands at about 56.6 %: inside the band,
+    # 2.4 points from its edge, its box inside the band, but outside the search's band. With
+    # the guard the greedy step goes on from it (its inner distance is not 0) and adds
+    # low/heads=55, which lowers heavy's rate by about 3 points: the answer is the more
+    # central errata. Without the guard (0: the search on the band itself) the near-edge
+    # single meets and is the answer, and the confirmation passes it far less surely
+    from dataclasses import replace
+
+    kw = {"editable": ["heavy", "low"], "targets": ["heavy"], "band": (0.44, 0.59),
+          "edits": {"heads": {"range": 2}}, "budget": 3, "games_per_look": 500,
+          "max_games": 4000, "confirm_games": 150, "seed": 3}  # fmt: skip
+    spec = F.command_spec(coin_game, COINS, **kw)
+    assert spec.guard == pytest.approx(1.96 * math.sqrt(0.25 / 4 / 150), rel=1e-3)
+    assert spec.search_band == pytest.approx((0.44 + spec.guard, 0.59 - spec.guard))
+    assert spec.record()["guard"] == spec.guard
+    res = F.run_spec(spec)
+    assert res.meets and res.manifest["errata"] == ["heavy/heads=55", "low/heads=55"]
+    trail = res.trail.set_index("edits")
+    near, both = trail.loc["heavy/heads=55"], trail.loc["heavy/heads=55; low/heads=55"]
+    assert near["verdict"] == "helpful" and near["est_distance"] > 0  # on the search's band
+    assert 0.55 < near["rate heavy"] < 0.59 and both["against"] == "heavy/heads=55"
+    lo, hi = spec.search_band
+    assert lo <= both["rate heavy"] <= hi and both["verdict"] == "meets"
+    plain = F.run_spec(replace(spec, guard=0.0))
+    assert plain.meets and plain.manifest["errata"] == ["heavy/heads=55"]
+    # the guarded answer's confirmed rate is the more central one
+    mid = sum(spec.band) / 2
+    fixed = [abs(r.confirmation.targets.iloc[0]["fixed_rate"] - mid) for r in (res, plain)]
+    assert fixed[0] < fixed[1]
+
+
+def test_the_confirmation_s_default_size_comes_from_the_band():
+    # a half-width at most a fifth of the band's (a fair score's variance, Bonferroni over
+    # the targets), within 200..10,000 games per pairing
+    spec = F.command_spec(coin_game, COINS, band=(0.45, 0.55), games_per_look=100)
+    z = st.norm.ppf(1 - ALPHA / 6)  # three targets
+    want = math.ceil(z * z * 0.25 / 4 / 0.01**2)
+    assert spec.confirm_games == want and spec.guard <= 0.01 < spec.guard * 1.001
+    narrow = F.command_spec(coin_game, COINS, band=(0.49, 0.51), targets=["heavy"],
+                            games_per_look=100)  # fmt: skip
+    assert narrow.confirm_games == 10_000 and narrow.guard > 0.002
+    assert F.command_spec(coin_game, COINS, band=(0.1, 0.9)).confirm_games == 200
 
 
 def _player(sides=COINS, **kw):
