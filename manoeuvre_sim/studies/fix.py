@@ -480,12 +480,13 @@ def _frontier(trail: Sequence[Trial]) -> list[Trial]:
 def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=None,
         resume: bool = False, progress: Callable[[int, int], None] | None = None,
         say: Callable[[str], None] | None = None, confirm_with: str | None = None,
-        confirm_with_games: int = 200, **kw) -> FixResult:  # fmt: skip
+        confirm_with_games: int = 200, status=None, **kw) -> FixResult:  # fmt: skip
     """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): :func:`run_spec` of
     the spec they build."""
     spec = command_spec(resolve(game), sides, **kw)
     return run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress, say=say,
-                    confirm_with=confirm_with, confirm_with_games=confirm_with_games)  # fmt: skip
+                    status=status, confirm_with=confirm_with,
+                    confirm_with_games=confirm_with_games)  # fmt: skip
 
 
 def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool = False,

@@ -1,6 +1,7 @@
 """A fix's progress as it runs (``studies/fix.py``; docs/fix.md): the games played, an
 estimate of the games in all (so a job page can say the time left) and the search's state in
-one line (candidates tried, the best errata so far), for the workbench's job page.
+one line (candidates tried, the best errata so far), for the workbench's job page and, with
+the time left, the command line's progress (:class:`TimeLeft`).
 
 The search's length is not known in advance (a candidate stops as soon as its sequential
 test decides), so the total is an estimate that firms up as candidates end: the games
@@ -88,9 +89,9 @@ class Estimate:
         if t.step == "single":
             _, touched = self._pairings()
             self.singles_games += t.games * touched
+        self._tell()  # the total first: a status line reads it
         if self.status is not None:
             self.status(self.line())
-        self._tell()
 
     def confirming(self, best) -> None:
         self.confirm_at = self.done
@@ -105,4 +106,56 @@ class Estimate:
         self._tell()
 
 
-__all__ = ["Estimate"]
+class TimeLeft:
+    """The command line's progress: ``progress(done, total)`` and ``status(line)`` of an
+    :class:`Estimate`; every minute, and whenever the best errata so far changes, a line
+    ``fix: STATE; G of about T games, about M min left`` through ``say``. The rate is that of
+    the last few minutes' games (blocks a resume reads back come fast and are not a rate);
+    the games of the greedy step's rounds not begun are not foreseen (the estimate grows when
+    they begin: the line says so)."""
+
+    WINDOW = 180.0  # seconds of ticks the rate is measured over
+
+    def __init__(self, say: Callable[[str], None], clock=None, every: float = 60.0) -> None:
+        import time
+
+        self.say, self.clock, self.every = say, clock or time.monotonic, every
+        self.ticks: list[tuple[float, int]] = []
+        self.done = self.total = 0
+        self.state, self.best, self.told = "", (), None  # (): no status yet
+
+    def progress(self, done: int, total: int) -> None:
+        now = self.clock()
+        self.done, self.total = done, total
+        self.ticks.append((now, done))
+        while len(self.ticks) > 2 and now - self.ticks[1][0] > self.WINDOW:
+            self.ticks.pop(0)
+        if self.told is None:
+            self.told = now
+        elif now - self.told >= self.every:
+            self.tell(now)
+
+    def status(self, line: str) -> None:
+        self.state = line
+        best = line.partition("; best so far: ")[2] or None
+        if best != self.best:
+            self.best = best
+            self.tell(self.clock())
+
+    def minutes_left(self) -> float | None:
+        if len(self.ticks) < 2 or self.ticks[-1][0] <= self.ticks[0][0]:
+            return None
+        (t0, g0), (t1, g1) = self.ticks[0], self.ticks[-1]
+        rate = (g1 - g0) / (t1 - t0)
+        return None if rate <= 0 else max(self.total - self.done, 0) / rate / 60
+
+    def tell(self, now: float) -> None:
+        self.told = now
+        left = self.minutes_left()
+        more = "" if "confirming" in self.state else " (the greedy rounds to come not counted)"
+        self.say(f"fix: {self.state or 'playing the base'}; {self.done:,} of about "
+                 f"{self.total:,} games"
+                 + ("" if left is None else f", about {left:.0f} min left{more}"))  # fmt: skip
+
+
+__all__ = ["Estimate", "TimeLeft"]
