@@ -1,0 +1,138 @@
+"""``python -m benchmarks fix --real DIR``: the real armies' fix run in a child process and
+reported in its own results file (RESULTS-fix-real.md): its sessions summed over an
+interruption and a resume, a Ctrl-C passed on to the fix (never a kill), the quick sizes,
+a results file's command naming no machine folder; and the fix command's time-left line."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+from benchmarks import bench_fix as BF
+from benchmarks.common import ROOT, Run
+
+
+def _real_dir(tmp_path, finished: bool = True):
+    d = tmp_path / "real"
+    (d / "out").mkdir(parents=True)
+    (d / "command.txt").write_text(
+        "manoeuvre-sim fix --edit France --out out\n"
+        "started 2026-12-02T19:00:00\ninterrupted 2026-12-02T19:10:00\n"
+        "resumed 2026-12-02T19:20:00\n" + ("stopped 2026-12-02T19:50:30\n" if finished else ""),
+        encoding="utf-8",
+    )
+    (d / "stderr.txt").write_text("fix: the base's estimated distance from the band 0.542; 208 "
+                                  "single edits to try\nfix: 3 tried (43,120 games): x (cost 1) "
+                                  "unchanged after 20 games, est. distance 0.542\n")  # fmt: skip
+    (d / "load.log").write_text("19:00:00 load average: 2.00, 1, 1\n"
+                                "19:01:00 load average: 4.00, 1, 1\n")  # fmt: skip
+    if finished:
+        (d / "out" / "manifest.json").write_text(json.dumps(
+            {"candidates": 240, "search_games": 1_000_000, "confirm_games_played": 82_000,
+             "strong_games_played": 2_460, "seconds": 1830.0}))  # fmt: skip
+        (d / "out" / "summary.txt").write_text("errata, cost 2:\n")
+    return d
+
+
+def test_the_real_runs_time_is_the_sum_of_its_sessions(tmp_path):
+    text = "\n".join(BF.real_section(_real_dir(tmp_path)))
+    # 10 minutes, then 30.5 after the resume: the manifest's own count is the last session's
+    assert "40.5 minutes in 2 sessions (the last one's own count: 1830 s)" in text
+    assert "- started (interrupted) 19:00:00, stopped 19:10:00 UTC: 10.0 min" in text
+    assert "- resumed 19:20:00, stopped 19:50:30 UTC: 30.5 min" in text
+    assert "1,000,000 search games, 82,000 confirmation games, 2,460 under" in text
+    assert "min 2.0, median 4.0, max 4.0" in text
+
+
+def test_an_unfinished_real_run_says_so_and_its_time_so_far(tmp_path):
+    text = "\n".join(BF.real_section(_real_dir(tmp_path, finished=False)))
+    assert "**Unfinished.** the base's estimated distance from the band 0.542; 208 single" in text
+    assert "10.0 minutes so far" in text and "- resumed 19:20:00, not stopped" in text
+
+
+def test_the_quick_real_fix_changes_only_the_counts():
+    quick, full = BF.real_args(quick=True), BF.real_args()
+    assert full == BF.REAL_ARGS
+    changed = {full[i - 1]: (full[i], quick[i]) for i in range(len(full)) if quick[i] != full[i]}
+    assert set(changed) == set(BF.QUICK_SIZES)
+    assert quick[quick.index("--max-games") + 1] == "60"
+
+
+class _Child:
+    """A fix that a Ctrl-C reaches while the benchmark waits for it."""
+
+    def __init__(self, *a, **kw):
+        self.kw, self.signals, self.waits = kw, [], 0
+        _Child.last = self
+
+    def wait(self):
+        self.waits += 1
+        if self.waits == 1:
+            raise KeyboardInterrupt
+        return 130
+
+    def send_signal(self, sig):
+        self.signals.append(sig)
+
+
+def test_a_ctrl_c_is_passed_to_the_fix_and_the_report_written(tmp_path, monkeypatch, capsys):
+    import subprocess
+
+    real = subprocess.Popen
+
+    def popen(cmd, *a, **kw):  # the fix is the fake child; git (the header) the real one
+        return _Child(cmd, **kw) if str(cmd[0]).endswith("manoeuvre-sim") else real(cmd, *a, **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    out = tmp_path / "RESULTS-fix-real.md"
+    d = tmp_path / "run"
+    term = signal.getsignal(signal.SIGTERM)
+    assert BF.main(["--real", str(d), "--real-only", "--real-out", str(out)]) == 130
+    child = _Child.last
+    # the fix is signalled once and waited for (it keeps its blocks), never killed
+    assert child.signals == [signal.SIGINT] and child.waits == 2
+    assert child.kw["start_new_session"]  # a terminal's Ctrl-C reaches the benchmark alone
+    assert child.kw["preexec_fn"] is not None  # SIGINT obeyed though nohup ... & ignores it
+    assert signal.getsignal(signal.SIGTERM) is term  # the benchmark's handlers put back
+    info = (d / "command.txt").read_text().splitlines()
+    assert info[0].startswith("manoeuvre-sim fix --edit France") and "--resume" not in info[0]
+    assert [x.split()[0] for x in info[1:]] == ["started", "interrupted"]
+    text = out.read_text()
+    assert text.startswith("# The balance fixer on the real armies\n")
+    assert "**Unfinished.**" in text and "- started (interrupted) " in text
+    # the same command resumes it
+    (d / "out" / "games.parquet").mkdir(parents=True)
+    monkeypatch.setattr(_Child, "wait", lambda self: 0)
+    assert BF.main(["--real", str(d), "--real-only", "--real-out", str(out)]) == 0
+    info = (d / "command.txt").read_text().splitlines()
+    assert [x.split()[0] for x in info[1:]] == ["started", "interrupted", "resumed", "stopped"]
+
+
+def test_a_results_files_command_names_no_machine_folder(tmp_path):
+    import argparse
+
+    far = ROOT.parent / "fixreal-run"
+    run = Run(argparse.Namespace(argv=["--real", str(far), "--real-only"]), "fix")
+    assert run.command == "python -m benchmarks fix --real ../fixreal-run --real-only"
+
+
+def test_the_time_left_line_comes_every_minute_and_when_the_best_changes():
+    from manoeuvre_sim.studies.fix_progress import TimeLeft
+
+    lines, now = [], [0.0]
+    left = TimeLeft(lines.append, clock=lambda: now[0])
+    left.status("3 of 208 single edits tried; no helpful edit yet")  # no best: said once
+    assert lines == ["fix: 3 of 208 single edits tried; no helpful edit yet; 0 of about 0 games"]
+    for t in range(0, 61, 10):  # 100 games a second, 60,000 games left of 66,000
+        now[0] = float(t)
+        left.progress(100 * t, 66_000)
+    assert len(lines) == 2 and lines[1].endswith(
+        "6,000 of about 66,000 games, about 10 min left (the greedy rounds to come not counted)"
+    )
+    now[0] = 65.0
+    left.status("9 of 208 single edits tried; best so far: France/x=1 (cost 1, estimated "
+                "distance 0.500)")  # fmt: skip
+    assert len(lines) == 3 and "best so far: France/x=1" in lines[2]
+    left.status("10 of 208 single edits tried; best so far: France/x=1 (cost 1, estimated "
+                "distance 0.500)")  # fmt: skip
+    assert len(lines) == 3  # the same best: nothing said until the minute is up
