@@ -26,9 +26,12 @@ from manoeuvre_sim.analyses.common.pages import (  # first: it sets matplotlib's
 )
 from manoeuvre_sim.analyses.common.report_pdf import Section
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.studies.fix_result import rate_lines
 
 KIND = "fix"
-TABLES = ("errata", "targets", "matrix_base", "matrix_fixed", "moved")
+TABLES = ("errata", "targets", "matrix_base", "matrix_fixed", "moved", "targets_strong")
+TITLE_NAMES = 3  # targets named in the title (more: counted, the page lists them)
+LINE_CHARS = 112  # a line of the page's monospace text at most (longer ones wrapped)
 MOVED_SHADE = "#fde8c8"
 MOVED_LISTED = 16  # pairings listed on the page (the rest: moved.csv)
 
@@ -56,7 +59,9 @@ class FixStudy:
     def title(self) -> str:
         fx = self.manifest.get("fix") or {}
         lo, hi = fx.get("band") or (0, 1)
-        return f"Fix — {', '.join(fx.get('targets') or [])} into {100 * lo:.0f}-{100 * hi:.0f} %"
+        t = fx.get("targets") or []
+        names = ", ".join(t) if len(t) <= TITLE_NAMES else f"{len(t)} sides"
+        return f"Fix — {names} into {100 * lo:.0f}-{100 * hi:.0f} %"
 
     @classmethod
     def load(cls, path: Path, manifest: dict) -> FixStudy:
@@ -158,13 +163,17 @@ def _lines(s: FixStudy) -> list[str]:
                    f"whatif {r.whatif_set}")  # fmt: skip
     if not len(errata):
         out.append("  none")
+    band = fx.get("band") or (0, 1)
     t = s.frames.get("targets")
     if t is not None and len(t):
         out += ["", "Field win rate, base -> fixed [interval simultaneous over the targets]"]
-        for r in t.itertuples(index=False):
-            out.append(f"  {r.side:<18} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f} "
-                       f"[{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
-                       f"{'' if r.in_band else '   outside the band'}")  # fmt: skip
+        out += rate_lines(t, band, 18)
+    w = s.frames.get("targets_strong")
+    if w is not None and len(w) and m.get("confirm_with"):
+        ok = "CONFIRMED" if m.get("strong_confirmed") else "NOT confirmed"
+        out += ["", f"Under {m['confirm_with']} ({m.get('strong_games_played', 0):,} games, "
+                f"{m.get('confirm_with_games')} per pairing, the same fresh seed): {ok}"]  # fmt: skip
+        out += rate_lines(w, band, 18)
     mv = s.frames.get("moved")
     if mv is not None and len(mv):
         out += ["", "What else moved: row's score, base -> fixed, paired change [95 %], Holm p"]
@@ -175,7 +184,16 @@ def _lines(s: FixStudy) -> list[str]:
                        f"{r.p_holm:.2g}{'  moved' if r.moved else ''}")  # fmt: skip
         if len(mv) > MOVED_LISTED:
             out.append(f"  ... {len(mv) - MOVED_LISTED} more in moved.csv")
-    return out
+    return [x for line in out for x in _wrap(line)]
+
+
+def _wrap(line: str) -> list[str]:
+    """A line of at most :data:`LINE_CHARS` (the page's width), else wrapped, indented."""
+    import textwrap
+
+    if len(line) <= LINE_CHARS:
+        return [line]
+    return textwrap.wrap(line, LINE_CHARS, subsequent_indent="      ", break_long_words=False)
 
 
 def draw_fix_page(fig, s: FixStudy) -> None:
@@ -194,7 +212,8 @@ def draw_fix_page(fig, s: FixStudy) -> None:
     marked = ({(r.side_a, r.side_b) for r in moved.itertuples() if r.moved}
               if len(moved) and "moved" in moved else set())  # fmt: skip
     n = len(base)
-    side = min((w - MARGIN_L - MARGIN_R - 1.6) / 2, 0.42 * n + 0.3, h - used - 2.2)
+    # two matrices, each with 1 inch of row labels left of it and 0.2 between: 2.2 inches
+    side = min((w - MARGIN_L - MARGIN_R - 2.2) / 2, 0.42 * n + 0.3, h - used - 2.2)
     bottom = h - used - 0.5 - side
     for k, (df, title, mark) in enumerate(((base, "Base: row's score v column, %", None),
                                            (fixed, "Fixed (moved cells shaded)", marked))):  # fmt: skip

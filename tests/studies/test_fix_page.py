@@ -1,0 +1,84 @@
+"""What a fix says of its answer, in its summary and on its report page (issue 40's real
+armies: eight targets, a stronger player's confirmation): a rate interval across the band's
+edge is not called outside it, the stronger player's verdict says how sure its estimate is,
+and the page names the targets in a title that fits, wraps its long lines, draws both
+matrices on the page and gives the stronger player's confirmation."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from manoeuvre_sim.studies import fix as F
+from manoeuvre_sim.studies.fix_confirm import Confirmation, _holds, where
+from tests.studies import coin_game
+from tests.studies.test_fix import COINS, QUICK
+
+
+def test_an_interval_across_the_bands_edge_is_not_outside_it():
+    band = (0.45, 0.55)
+    assert where(0.46, 0.54, band) == ""
+    assert where(0.30, 0.44, band) == "outside the band"
+    assert where(0.56, 0.60, band) == "outside the band"
+    assert where(0.43, 0.47, band) == "across the band's edge"
+    assert where(0.40, 0.60, band) == "across the band's edge"
+
+
+def _conf(d_base, d_fixed, se):
+    return Confirmation(None, None, pd.DataFrame(), pd.DataFrame(), False, 10, d_base, d_fixed,
+                        se)  # fmt: skip
+
+
+def test_the_stronger_players_estimate_says_its_standard_error():
+    weak = _holds(None, _conf(0.8, 0.66, 0.10))
+    assert weak == ("still brings the field nearer the band under the stronger player "
+                    "(estimate: the distance falls by 0.140, its standard error 0.100)")  # fmt: skip
+    sure = _holds(None, _conf(0.8, 0.5, 0.10))
+    assert sure.endswith("falls by 0.300, its standard error 0.100, more than twice its "
+                         "standard error)")  # fmt: skip
+    assert _holds(None, _conf(0.5, 0.6, 0.01)).startswith("does not bring the field nearer")
+
+
+def test_the_summary_and_the_page_of_a_fix_confirmed_under_another_player(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from manoeuvre_sim.analyses.common.fix_pdf import LINE_CHARS, FixStudy, _lines
+
+    # 40 games a pairing under "lucky": its intervals cross the band's edges
+    res = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path, confirm_with="lucky",
+                confirm_with_games=40, **QUICK)  # fmt: skip
+    res.write(tmp_path)
+    text = "\n".join(res.summary())
+    assert "across the band's edge" in text and "outside the band" not in text
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    s = FixStudy.load(tmp_path, m)
+    assert s.title == "Fix — heavy, mid, low into 45-55 %"
+    lines = _lines(s)
+    assert all(len(x) <= LINE_CHARS for x in lines)
+    at = next(i for i, x in enumerate(lines) if x.startswith("Under lucky ("))
+    assert lines[at].endswith("40 per pairing, the same fresh seed): NOT confirmed")
+    assert [x.split()[0] for x in lines[at + 1 : at + 4]] == ["heavy", "mid", "low"]
+
+    def inside(study) -> None:
+        fig = plt.figure(figsize=(8.27, 11.69))  # A4
+        study.page()(fig)
+        assert len(fig.axes) >= 2
+        for ax in fig.axes:  # both matrices inside the page
+            box = ax.get_position()
+            assert min(box.x0, box.y0) >= 0 and max(box.x1, box.y1) <= 1, box
+        plt.close(fig)
+
+    inside(s)
+    # eight targets: counted in the title, which would not fit the page's width, and two
+    # matrices of eight (the fixed one ran off the page's right edge)
+    eight = [f"Army {i}" for i in range(8)]
+    s.manifest = m | {"fix": m["fix"] | {"targets": eight, "editable": eight}}
+    assert s.title == "Fix — 8 sides into 45-55 %"
+    assert all(len(x) <= LINE_CHARS for x in _lines(s))
+    mat = pd.DataFrame(0.5, index=eight, columns=eight).rename_axis("side_a").reset_index()
+    s.frames |= {"matrix_base": mat, "matrix_fixed": mat, "moved": pd.DataFrame()}
+    inside(s)
