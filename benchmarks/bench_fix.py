@@ -26,7 +26,9 @@ each army's base field rate. Then each case, drawn from ``--seed`` and the case'
 4. the fixer on the planted field (``studies.fix.run``): the planted army the only one
    editable and the only target, the band above, the same kinds, budget c (so any answer
    costs at most the planted edit), ``--min-gain``, its own search seed, its answer
-   confirmed on its own fresh confirmation seed.
+   confirmed on its own fresh confirmation seed with ``--confirm-games`` per pairing
+   (default: the fixer's own, from the band: a half-width at most a fifth of the band's;
+   the search aims at the band shrunk by that half-width, the fixer's guard).
 
 A case succeeds (the issue's test) when the fixer returns an errata of cost <= c that is
 *confirmed* (the target's interval on the fresh seed inside the band), whether the search
@@ -164,7 +166,8 @@ def one_case(i: int, args, armies: list[str], rates: dict[str, float], player) -
     res = F.run(g, field, editable=[army], targets=[army], band=band, budget=cost,
                 seed=args.seed * 1_000 + i, games_per_look=args.games_per_look,
                 min_gain=args.min_gain, edits=kinds(args),
-                max_games=args.max_games, confirm_games=args.confirm_games,
+                max_games=args.max_games,
+                confirm_games=args.confirm_games or (300 if args.quick else None),
                 threads=args.threads, say=lambda line: progress(f"case {i + 1}: {line}"))  # fmt: skip
     secs = time.perf_counter() - t1
     c = res.confirmation
@@ -177,7 +180,8 @@ def one_case(i: int, args, armies: list[str], rates: dict[str, float], player) -
            "meets": bool(res.meets), "confirmed": bool(c is not None and c.confirmed),
            "candidates": len(res.trail), "search_games": res.manifest["search_games"],
            "games": res.manifest["games"], "seconds": round(secs, 1),
-           "draw_seconds": round(t1 - t0, 1)}  # fmt: skip
+           "draw_seconds": round(t1 - t0, 1), "confirm_games": res.spec.confirm_games,
+           "guard": res.spec.guard}  # fmt: skip
     if c is not None:
         r = c.targets.iloc[0]
         row |= {"fixed_rate": float(r.fixed_rate), "fixed_low": float(r.fixed_low),
@@ -228,6 +232,19 @@ def report(rows: list[dict], args, armies, rates, base_secs: float, undrawn=(),
     met_ok = sum(bool(r["meets"]) and _success(r) for r in rows)
     games = sum(r["games"] + r["check_games"] for r in rows)
     secs = sum(r["seconds"] + r["draw_seconds"] for r in rows)
+    cg = sorted({r.get("confirm_games", args.confirm_games) for r in rows} - {None})
+    guards = sorted({round(100 * r["guard"], 2) for r in rows if "guard" in r})
+    conf = (f"{' or '.join(f'{x:,}' for x in cg) or 'the fixer default'} games per pairing"
+            + ("" if args.confirm_games else " (the fixer's default, from the band: a "
+               "half-width at most a fifth of the band's)"))  # fmt: skip
+    guard = (
+        f" The search aims at the band shrunk at each edge by the fixer's guard, the "
+        f"confirmation's half-width for a fair score ({' or '.join(map(str, guards))} "
+        "points): its objective, estimates and ranking on that inner band, *meets* "
+        "its estimate inside it and its rate interval inside the band."
+        if guards
+        else ""
+    )
     lines = [
         f"Field: {', '.join(armies)} (every ordered pairing, mirrors left out of the field "
         f"rates), the default player; base field rates from {args.base_games:,} games per "
@@ -247,9 +264,8 @@ def report(rows: list[dict], args, armies, rates, base_secs: float, undrawn=(),
         "fixer then runs on the planted field with that army the only one editable and the "
         f"only target, budget c, {args.games_per_look} games per look up to "
         f"{args.max_games:,} per pairing, min gain {args.min_gain}, its own search seed, and "
-        f"its answer is confirmed on a fresh seed with {args.confirm_games:,} games per "
-        "pairing. Success (the issue's test): an errata of cost <= c returned whose confirmed "
-        "interval lies inside the band; *met*: the search certified it as meeting the band "
+        f"its answer is confirmed on a fresh seed with {conf}.{guard} Success (the issue's "
+        "test): an errata of cost <= c returned whose confirmed interval lies inside the band; *met*: the search certified it as meeting the band "
         "(its rate interval of the sequential test inside the band at the cap), else it is "
         "the best of the frontier.",
         "",
@@ -472,7 +488,9 @@ def main(argv: list[str] | None = None) -> int:
         "the fixer's cap per candidate and pairing (4,000: a "
         "meeting errata's rate interval, about +-1.3 points there, inside the +-2.5 band)",
     )
-    ap.size("--confirm-games", 2000, 300, "the fixer's confirmation games per pairing")
+    ap.add_argument("--confirm-games", type=int,
+                    help="the fixer's confirmation games per pairing (default: the fixer's "
+                    "own, from the band; --quick 300)")  # fmt: skip
     ap.size("--width", 2.5, 1.0, "the band: the army's base field rate +- this many points",
             type=float)  # fmt: skip
     ap.add_argument("--margin", type=float, default=1.0,

@@ -20,13 +20,13 @@ The test (one candidate errata against a reference: the base, or the errata it e
     to the cap, before the candidate) and paired change m (an always-valid confidence
     sequence: Waudby-Smith, Arnold, Wu & Ramdas 2021, arXiv:2103.06476, Theorem 2.2,
     :func:`cs_radius`), each at alpha / (2 x targets), holds with probability >= 1 - alpha
-    at every look at once. *helpful*: D(r + m) < D(r) all over the box; *not helpful*:
-    D(r + m) >= D(r) all over it; *meets*: helpful and every target's rate interval
-    (r + m over the box) inside the band; a helpful candidate whose estimates are inside
-    but whose intervals straddle an edge plays on, and at the cap stays *helpful* (its band
-    inconclusive). So a null candidate is called helpful, and one whose rate lies outside
-    the band is called meeting, with probability <= alpha (measured in
-    tests/studies/test_fix.py; docs/fix.md).
+    at every look at once. D and the estimates are read on the band shrunk at each edge by
+    the *guard*, the confirmation's half-width (``FixSpec.search_band``). *helpful*:
+    D(r + m) < D(r) all over the box; *not helpful*: D(r + m) >= D(r) all over it; *meets*:
+    helpful, every target's estimate inside the shrunk band and its rate interval (r + m
+    over the box) inside the band, read at the cap. So a null candidate is called helpful,
+    and one whose rate lies outside the band is called meeting, with probability <= alpha
+    (measured in tests/studies/test_fix.py; docs/fix.md).
 The search
     A screen first: one look of every single edit, the undecided ones ranked by their
     estimated objective (its gain's paired standard error reported), only the first
@@ -312,9 +312,9 @@ class Candidate:
                                spec.targets)  # fmt: skip
         # negligible: surely gaining less than min_gain, or than half the reference's
         # estimated distance when that is smaller (no edit gains more than the whole distance)
-        d_ref = sum(distance(r.ref, spec.band) for r in self.ref)
+        d_ref = sum(distance(r.ref, spec.search_band) for r in self.ref)
         self.test = Sequential(spec.band, spec.alpha, spec.max_games, 0.25 / m,
-                               min(spec.min_gain, d_ref / 2), ref_fixed=True)  # fmt: skip
+                               min(spec.min_gain, d_ref / 2), True, spec.guard)  # fmt: skip
 
     def step(self) -> str:
         """Play one more look and judge it: the verdict (``continue``: not yet)."""
@@ -325,7 +325,7 @@ class Candidate:
         st = [replace(s, ref=r.ref, ref_var=r.ref_var, ref_n=r.n)
               for s, r in zip(field_stats(p.base, joint, spec.targets), self.ref, strict=True)]  # fmt: skip
         verdict, j = self.test.verdict(st, last=n >= spec.max_games)
-        band, names = spec.band, spec.targets
+        band, names = spec.search_band, spec.targets
         t.games, t.verdict, t.gain_low, t.gain_high = n, verdict, j.gain_low, j.gain_high
         t.rates = {x: s.rate for x, s in zip(names, st, strict=True)}
         t.rate_low = dict(zip(names, j.rate_low, strict=True))
@@ -333,7 +333,7 @@ class Candidate:
         t.distance = sum(distance(r, band) for r in t.rates.values())
         spans = [_span(a, b, band) for a, b in zip(j.rate_low, j.rate_high, strict=True)]
         t.distance_low, t.distance_high = sum(x for x, _ in spans), sum(y for _, y in spans)
-        t.band, t.margin = j.band(band), j.margin(band)
+        t.band, t.margin = j.band(spec.band), j.margin(spec.band)
         t.gain, t.gain_se = gain_estimate(p.base, joint, st, names, band)
         self.done = verdict != "continue"
         return verdict
@@ -348,7 +348,8 @@ def _screen_key(c: Candidate) -> tuple:
     """The screen's order: the smallest estimated objective, then the rates most inside the
     band, then the cheaper (docs/fix.md, "The screen")."""
     t = c.trial
-    inner = min(min(r - c.spec.band[0], c.spec.band[1] - r) for r in t.rates.values())
+    lo, hi = c.spec.search_band
+    inner = min(min(r - lo, hi - r) for r in t.rates.values())
     return (t.distance, -inner, t.cost, [e.text for e in t.edits])
 
 
@@ -407,10 +408,10 @@ def search(player: Player, say: Callable[[str], None],
     trail: list[Trial] = []
     player.ensure((), spec.max_games)
     st0 = field_stats(player.base, player.joint((), (), spec.max_games), spec.targets)
-    d0 = sum(distance(s.ref, spec.band) for s in st0)
-    say(f"fix: the base's estimated distance from the band {d0:.3f}; "
-        f"{len(spec.edits)} single edits to try")  # fmt: skip
-    if d0 == 0:
+    d0, d_in = (sum(distance(s.ref, b) for s in st0) for b in (spec.band, spec.search_band))
+    say(f"fix: the base's estimated distance from the band {d0:.3f}, {d_in:.3f} from the "
+        f"search's (guard {spec.guard:.4f}); {len(spec.edits)} single edits to try")  # fmt: skip
+    if d_in == 0:
         return trail, None, d0
     singles = screened(player, [Candidate(player, (e,)) for e in spec.edits],
                        spec.screen_keep, trail, say, on_trial)  # fmt: skip

@@ -116,6 +116,16 @@ class FixSpec:
     edits: tuple[Edit, ...]
     min_gain: float = DEFAULT_MIN_GAIN
     screen_keep: int = DEFAULT_SCREEN_KEEP
+    # the confirmation's half-width at a fair score's variance (fix_stats.confirm_halfwidth):
+    # the search reads its objective and estimates on the band shrunk by it at each edge
+    guard: float = 0.0
+
+    @property
+    def search_band(self) -> tuple[float, float]:
+        """The band the search aims at: the band shrunk by the guard (docs/fix.md)."""
+        from manoeuvre_sim.studies.fix_stats import inner_band
+
+        return inner_band(self.band, self.guard)
 
     @property
     def threads(self) -> int:
@@ -146,12 +156,14 @@ class FixSpec:
                 "band": list(self.band), "costs": {k: list(v) for k, v in self.costs.items()},
                 "budget": self.budget, "games_per_look": self.games_per_look,
                 "max_games": self.max_games, "alpha": self.alpha, "min_gain": self.min_gain,
-                "screen_keep": self.screen_keep,
+                "screen_keep": self.screen_keep, "guard": self.guard,
+                "search_band": list(self.search_band),
                 "test": "asymptotic confidence sequences (Waudby-Smith et al. 2021) for the "
                         "paired changes, each change's rho tuned to its first look's paired "
                         "variance, a fixed normal interval for the reference played once; "
                         "Bonferroni over the targets' rates and changes; meets: every "
-                        "target's rate interval of the box inside the band"}  # fmt: skip
+                        "target's rate interval of the box inside the band and its estimate inside "
+                        "the band shrunk by the guard (the confirmation's half-width)"}  # fmt: skip
 
 
 def _side_flag(names: Sequence[str], typed: str, flag: str) -> str:
@@ -168,15 +180,16 @@ def _side_flag(names: Sequence[str], typed: str, flag: str) -> str:
 def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None,
                  targets: Sequence[str] | None = None, band=DEFAULT_BAND, edits=None,
                  budget: int = DEFAULT_BUDGET, policy: str | None = None,
-                 games_per_look: int = 200, max_games: int = 2000, confirm_games: int = 2000,
+                 games_per_look: int = 200, max_games: int = 2000, confirm_games: int | None = None,
                  seed: int = 1, confirm_seed: int | None = None, alpha: float = DEFAULT_ALPHA,
                  min_gain: float = DEFAULT_MIN_GAIN, screen_keep: int = DEFAULT_SCREEN_KEEP,
                  options=None, threads: int = 0,
                  target_flag: str = "--army") -> FixSpec:  # fmt: skip
     """Every option checked (one line each) and every candidate edit listed, before any game;
     ``target_flag``: the option that names the targets in the messages (``hex fix``:
-    ``--side``)."""
+    ``--side``); ``confirm_games`` None: from the band (``fix_stats.confirm_games_for``)."""
     from manoeuvre_sim.studies.balance import BalanceSpec
+    from manoeuvre_sim.studies.fix_stats import confirm_games_for, confirm_halfwidth
 
     g = resolve(game)
     band = parse_band(band)
@@ -186,7 +199,7 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
         raise UsageError(f"--min-gain: expected a distance between 0 and 1 (a fraction of a "
                          f"win rate, e.g. 0.005), got {min_gain}")  # fmt: skip
     for flag, v in (("--games-per-look", games_per_look), ("--max-games", max_games),
-                    ("--confirm-games", confirm_games)):  # fmt: skip
+                    ("--confirm-games", 2 if confirm_games is None else confirm_games)):  # fmt: skip
         if v < 2:
             raise UsageError(f"{flag}: expected at least 2 games, got {v}")
     if max_games < games_per_look:
@@ -225,8 +238,14 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
     if not within:
         raise UsageError(f"--budget {budget}: allows nothing (the cheapest allowed edit "
                          f"costs {cheapest})")  # fmt: skip
+    # the guard: the confirmation's half-width for the target with the fewest pairings
+    m = min(sum(t in (p.army_a.name, p.army_b.name) for p in spec.pairings()
+                if p.army_a.name != p.army_b.name) for t in tg)  # fmt: skip
+    if confirm_games is None:
+        confirm_games = confirm_games_for(band, alpha, len(tg), m)
+    guard = confirm_halfwidth(alpha, len(tg), m, confirm_games)
     return FixSpec(spec, tg, ed, band, costs, budget, games_per_look, max_games, confirm_games,
-                   confirm_seed, alpha, within, float(min_gain), int(screen_keep))  # fmt: skip
+                   confirm_seed, alpha, within, float(min_gain), int(screen_keep), guard)  # fmt: skip
 
 
 def command_spec_of(game: str):

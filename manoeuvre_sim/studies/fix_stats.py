@@ -172,37 +172,81 @@ def change_design_variance(first: float, v0: float) -> float:
     return float(min(max(first, lo * v0), hi * v0))
 
 
+# the confirmation's default size (``confirm_games_for``): games per pairing so that its
+# half-width for a fair score is at most this fraction of the band's half-width, within
+CONFIRM_FRACTION = 0.2
+CONFIRM_GAMES_RANGE = (200, 10_000)
+
+
+def confirm_halfwidth(alpha: float, targets: int, pairings: int, games: int) -> float:
+    """The confirmation's half-width for a target's field rate (``fix_confirm.confirm``: a
+    Bonferroni normal interval at ``alpha / (2 x targets)``) over ``games`` per pairing and
+    ``pairings`` pairings of the target, at a fair score's variance (1/4 a game: no score of
+    a win 1, a draw 1/2, a loss 0 varies more), so never narrower than the one it will be:
+    the *guard* of the search (docs/fix.md, "The guard band")."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(1.0 - alpha / (2 * targets)))
+    return z * math.sqrt(0.25 / pairings / games)
+
+
+def confirm_games_for(band, alpha: float, targets: int, pairings: int) -> int:
+    """The confirmation's default games per pairing: the fewest whose half-width
+    (:func:`confirm_halfwidth`) is at most ``CONFIRM_FRACTION`` of the band's half-width,
+    within ``CONFIRM_GAMES_RANGE``."""
+    from scipy.stats import norm
+
+    z = float(norm.ppf(1.0 - alpha / (2 * targets)))
+    want = CONFIRM_FRACTION * (band[1] - band[0]) / 2
+    n = math.ceil(z * z * 0.25 / pairings / (want * want))
+    lo, hi = CONFIRM_GAMES_RANGE
+    return int(min(max(n, lo), hi))
+
+
+def inner_band(band, guard: float) -> tuple[float, float]:
+    """The search's band: ``band`` shrunk at each edge by ``guard`` (at most to its centre).
+    An errata whose true rate is inside it is confirmed with probability >= 1/2 (more as it
+    is more central); one whose rate is outside it but inside the band, with less."""
+    lo, hi = band
+    g = min(max(guard, 0.0), (hi - lo) / 2)
+    return (lo + g, hi - g)
+
+
 class Sequential:
     """The sequential test of one candidate, look after look (:func:`judge`), with each
     change's rho tuned to the paired variance seen at the first look and then held fixed
     for the candidate's later looks (docs/fix.md, "The sequential test"): a paired change
     varies far less than a score (most games come out the same), and a rho tuned to a
     score's variance would leave its confidence sequence wider than it need be. ``v0``: the
-    reference's design variance (a fair score over the target's pairings)."""
+    reference's design variance (a fair score over the target's pairings); ``guard``: the
+    confirmation's half-width, the objective D and the estimates read on the band shrunk by
+    it (:func:`inner_band`), the box on the band itself."""
 
-    def __init__(self, band, alpha: float, t_star: float, v0: float,
-                 min_gain: float = 0.0, ref_fixed: bool = False) -> None:  # fmt: skip
+    def __init__(self, band, alpha: float, t_star: float, v0: float, min_gain: float = 0.0,
+                 ref_fixed: bool = False, guard: float = 0.0) -> None:  # fmt: skip
         self.band, self.alpha, self.t_star, self.v0 = band, alpha, t_star, v0
         self.min_gain, self.ref_fixed = min_gain, ref_fixed
+        self.inner = inner_band(band, guard)
         self.v_change: list[float] | None = None
 
     def look(self, stats: Sequence[TargetStats], last: bool = False) -> Judgement:
         if self.v_change is None:
             self.v_change = [change_design_variance(s.change_var, self.v0) for s in stats]
-        return judge(stats, self.band, self.alpha, self.t_star, self.v0, last, self.v_change,
+        return judge(stats, self.inner, self.alpha, self.t_star, self.v0, last, self.v_change,
                      self.min_gain, self.ref_fixed)  # fmt: skip
 
     def verdict(self, stats: Sequence[TargetStats], last: bool = False) -> tuple[str, Judgement]:
         """The look's verdict with the band's (:meth:`Judgement.band`): a helpful candidate
-        whose estimates are all inside the band plays on to the cap, and there it *meets*
-        the objective when every target's rate interval lies inside the band, else it stays
-        ``helpful`` (the band inconclusive or outside). The band is read at the cap only:
-        stopping a candidate the moment its interval first enters the band would pick its
-        luckiest look, an estimate flattered towards the inside that fresh seeds undo."""
+        (on the inner band) whose estimates are all inside the *inner* band plays on to the
+        cap, and there it *meets* the objective when every target's rate interval lies
+        inside the band, else it stays ``helpful`` (the band inconclusive or outside). The
+        band is read at the cap only: stopping a candidate the moment its interval first
+        enters the band would pick its luckiest look, an estimate flattered towards the
+        inside that fresh seeds undo."""
         j = self.look(stats, last)
         if j.verdict != "helpful":
             return j.verdict, j
-        lo, hi = self.band
+        lo, hi = self.inner
         if not all(lo <= s.rate <= hi for s in stats):
             return "helpful", j
         if not last:

@@ -270,6 +270,53 @@ def test_a_combination_when_no_single_edit_is_enough():
     assert not ((singles["verdict"] == "helpful") & (singles["est_distance"] == 0)).any()
 
 
+def test_the_guard_band_moves_a_near_edge_errata_inward():
+    # heavy at 65 % heads (about 68 % against the field), the band 44-59 %, a confirmation of
+    # 150 games a pairing: its half-width for heavy, the guard, is 4.0 points, so the search
+    # aims at 48-55 %. heavy/heads=55 alone (cost 2) lands at about 56.6 %: inside the band,
+    # 2.4 points from its edge, its box inside the band, but outside the search's band. With
+    # the guard the greedy step goes on from it (its inner distance is not 0) and adds
+    # low/heads=55, which lowers heavy's rate by about 3 points: the answer is the more
+    # central errata. Without the guard (0: the search on the band itself) the near-edge
+    # single meets and is the answer, and the confirmation passes it far less surely
+    from dataclasses import replace
+
+    kw = {"editable": ["heavy", "low"], "targets": ["heavy"], "band": (0.44, 0.59),
+          "edits": {"heads": {"range": 2}}, "budget": 3, "games_per_look": 500,
+          "max_games": 4000, "confirm_games": 150, "seed": 3}  # fmt: skip
+    spec = F.command_spec(coin_game, COINS, **kw)
+    assert spec.guard == pytest.approx(1.96 * math.sqrt(0.25 / 4 / 150), rel=1e-3)
+    assert spec.search_band == pytest.approx((0.44 + spec.guard, 0.59 - spec.guard))
+    assert spec.record()["guard"] == spec.guard
+    res = F.run_spec(spec)
+    assert res.meets and res.manifest["errata"] == ["heavy/heads=55", "low/heads=55"]
+    trail = res.trail.set_index("edits")
+    near, both = trail.loc["heavy/heads=55"], trail.loc["heavy/heads=55; low/heads=55"]
+    assert near["verdict"] == "helpful" and near["est_distance"] > 0  # on the search's band
+    assert 0.55 < near["rate heavy"] < 0.59 and both["against"] == "heavy/heads=55"
+    lo, hi = spec.search_band
+    assert lo <= both["rate heavy"] <= hi and both["verdict"] == "meets"
+    plain = F.run_spec(replace(spec, guard=0.0))
+    assert plain.meets and plain.manifest["errata"] == ["heavy/heads=55"]
+    # the guarded answer's confirmed rate is the more central one
+    mid = sum(spec.band) / 2
+    fixed = [abs(r.confirmation.targets.iloc[0]["fixed_rate"] - mid) for r in (res, plain)]
+    assert fixed[0] < fixed[1]
+
+
+def test_the_confirmation_s_default_size_comes_from_the_band():
+    # a half-width at most a fifth of the band's (a fair score's variance, Bonferroni over
+    # the targets), within 200..10,000 games per pairing
+    spec = F.command_spec(coin_game, COINS, band=(0.45, 0.55), games_per_look=100)
+    z = st.norm.ppf(1 - ALPHA / 6)  # three targets
+    want = math.ceil(z * z * 0.25 / 4 / 0.01**2)
+    assert spec.confirm_games == want and spec.guard <= 0.01 < spec.guard * 1.001
+    narrow = F.command_spec(coin_game, COINS, band=(0.49, 0.51), targets=["heavy"],
+                            games_per_look=100)  # fmt: skip
+    assert narrow.confirm_games == 10_000 and narrow.guard > 0.002
+    assert F.command_spec(coin_game, COINS, band=(0.1, 0.9)).confirm_games == 200
+
+
 def _player(sides=COINS, **kw):
     spec = F.command_spec(coin_game, sides, **(QUICK | kw))
     return spec, F.Player(coin_game, spec)

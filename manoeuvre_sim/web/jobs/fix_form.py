@@ -57,6 +57,7 @@ def _defaults(game: str) -> dict:
         d = sig[name].default
         out[name] = ":".join(str(x) for x in d) if isinstance(d, tuple) else F.show(d)
     out["confirm_seed"] = "the seed + 1000003"
+    out["confirm_games"] = "from the band: a fifth of its half-width"
     out["policy"] = get_game(game).DEFAULT_POLICY
     return out
 
