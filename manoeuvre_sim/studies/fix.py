@@ -482,8 +482,7 @@ def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=Non
         resume: bool = False, progress: Callable[[int, int], None] | None = None,
         say: Callable[[str], None] | None = None, confirm_with: str | None = None,
         confirm_with_games: int = 200, status=None, **kw) -> FixResult:  # fmt: skip
-    """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): :func:`run_spec` of
-    the spec they build."""
+    """:func:`run_spec` of the spec ``command_spec``'s keywords build for ``sides``."""
     spec = command_spec(resolve(game), sides, **kw)
     return run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress, say=say,
                     status=status, confirm_with=confirm_with,
