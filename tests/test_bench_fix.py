@@ -136,3 +136,30 @@ def test_the_time_left_line_comes_every_minute_and_when_the_best_changes():
     left.status("10 of 208 single edits tried; best so far: France/x=1 (cost 1, estimated "
                 "distance 0.500)")  # fmt: skip
     assert len(lines) == 3  # the same best: nothing said until the minute is up
+
+
+def test_the_fix_estimates_its_games_by_the_screen_and_names_a_promising_best():
+    from types import SimpleNamespace as NS
+
+    from manoeuvre_sim.studies.fix import Edit, Trial
+    from manoeuvre_sim.studies.fix_progress import Estimate
+
+    # the real armies: 8 sides (56 pairings, 14 touched by an edit), 208 single edits
+    edits = tuple(Edit("A", f"A/u{i}/full=5", "strength", 1) for i in range(208))
+    spec = NS(balance=NS(names=[f"S{i}" for i in range(8)]), edits=edits, games_per_look=100,
+              max_games=1000, screen_keep=10, confirm_games=1000)  # fmt: skip
+    est = Estimate(spec, None, None)
+    # the base to the cap, one look of every single, 10 on to the cap, the confirmation:
+    # not every single to the cap (3,038,100, 95 minutes where the run took a third)
+    assert est.total() == 56_000 + 14 * (208 * 100 + 10 * 900) + 1000 * (56 + 14)
+    est.done = 600_000  # more than the plan: the games played
+    assert est.total() == 600_000 + 70_000
+    t = Trial((edits[0],), (), "single", 100, "inconclusive", distance=0.5, gain=0.06,
+              gain_se=0.02)  # fmt: skip
+    est.trail = [t]
+    assert est.line().endswith("best so far: A/u0/full=5 (cost 1, estimated distance 0.500, "
+                               "promising, not certified)")  # fmt: skip
+    est.trail = [Trial((edits[0],), (), "single", 100, "inconclusive", distance=0.5)]
+    assert est.line().endswith("; no helpful edit yet")
+    est.trail = [Trial((e,), (), "single", 100, "unchanged") for e in edits]
+    assert est.total() == 600_000 + 70_000  # every single ended: the games played

@@ -4,12 +4,14 @@ one line (candidates tried, the best errata so far), for the workbench's job pag
 the time left, the command line's progress (:class:`TimeLeft`).
 
 The search's length is not known in advance (a candidate stops as soon as its sequential
-test decides), so the total is an estimate that firms up as candidates end: the games
-played, plus the single edits left times the mean games a single edit has played so far
-(before any ends: the cap, ``max_games`` on every pairing it touches), plus the
-confirmation (``confirm_games`` on every pairing, the touched ones twice). The combinations
-the greedy step tries after the singles are not foreseen: when they begin, the total grows
-by what each of them plays. During the confirmation the total is exact.
+test decides), so the total is an estimate that firms up as candidates end. Until every
+single edit has ended it is the screen's plan (docs/fix.md, "The screen"): the base to the
+cap on every pairing, one look of every single edit on the pairings it touches and the
+first ``screen_keep`` of them on to the cap (a bound: they may stop sooner), or the games
+played when more; then the games played; plus the confirmation (``confirm_games`` on every
+pairing, the touched ones twice). The combinations the greedy step tries after the singles
+are not foreseen: when they begin, the total grows by what each of them plays. During the
+confirmation the total is exact.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ class Estimate:
         self.player = None  # fix.Player, set once made
         self.done = 0
         self.trail: list = []
-        self.singles_games = 0  # games the ended single candidates played
         self.confirm_at: int | None = None  # games done when the confirmation began
         self.confirm_total = 0
 
@@ -45,13 +46,13 @@ class Estimate:
             return self.confirm_at + self.confirm_total
         pairings, touched = self._pairings()
         spec = self.spec
-        singles = [t for t in self.trail if t.step == "single"]
-        left = max(len(spec.edits) - len(singles), 0)
-        per = self.singles_games / len(singles) if singles else spec.max_games * touched
-        rest = left * per + spec.confirm_games * (pairings + touched)
-        if not self.trail:  # the base is played first, to the cap on every pairing
-            rest += max(pairings * spec.max_games - self.done, 0)
-        return int(self.done + rest)
+        confirm = spec.confirm_games * (pairings + touched)
+        n = len(spec.edits)
+        if sum(1 for t in self.trail if t.step == "single") >= n:
+            return int(self.done + confirm)
+        look, cap = spec.games_per_look, spec.max_games
+        plan = pairings * cap + touched * (n * look + min(spec.screen_keep, n) * (cap - look))
+        return int(max(plan, self.done) + confirm)
 
     def line(self) -> str:
         """The search's state in words: the candidates tried, the best errata so far."""
@@ -61,11 +62,14 @@ class Estimate:
         words = f"{singles} of {len(spec.edits)} single edits tried"
         if combos:
             words += f", {combos} combination{'s' if combos > 1 else ''}"
+        # the certified helpful ones, else the promising ones the greedy step extends then
         helpful = [t for t in self.trail if t.helpful]
-        if helpful:
-            best = min(helpful, key=lambda t: (t.distance, t.cost, len(t.edits)))
+        promising = [t for t in self.trail if t.promising] if not helpful else []
+        if helpful or promising:
+            best = min(helpful or promising, key=lambda t: (t.distance, t.cost, len(t.edits)))
             words += (f"; best so far: {'; '.join(e.text for e in best.edits)} (cost "
-                      f"{best.cost}, estimated distance {best.distance:.3f})")  # fmt: skip
+                      f"{best.cost}, estimated distance {best.distance:.3f}"
+                      f"{'' if helpful else ', promising, not certified'})")  # fmt: skip
         elif self.trail:
             words += "; no helpful edit yet"
         else:
@@ -85,10 +89,6 @@ class Estimate:
 
     def trial(self, trail: list) -> None:
         self.trail = list(trail)
-        t = trail[-1]
-        if t.step == "single":
-            _, touched = self._pairings()
-            self.singles_games += t.games * touched
         self._tell()  # the total first: a status line reads it
         if self.status is not None:
             self.status(self.line())
