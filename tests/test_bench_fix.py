@@ -163,3 +163,22 @@ def test_the_fix_estimates_its_games_by_the_screen_and_names_a_promising_best():
     assert est.line().endswith("; no helpful edit yet")
     est.trail = [Trial((e,), (), "single", 100, "unchanged") for e in edits]
     assert est.total() == 600_000 + 70_000  # every single ended: the games played
+
+
+def test_the_time_left_of_the_stronger_players_confirmation_is_at_its_own_rate():
+    from manoeuvre_sim.studies.fix_progress import TimeLeft
+
+    lines, now = [], [0.0]
+    left = TimeLeft(lines.append, clock=lambda: now[0])
+    left.status("confirming on fresh seeds; 208 of 208 single edits tried")
+    for t in range(0, 121, 10):  # the default player: 1,000 games a second
+        now[0] = float(t)
+        left.progress(1000 * t, 200_000)
+    left.status("confirming on fresh seeds again under search:16:tuned:v2; 208 of 208 single "
+                "edits tried")  # fmt: skip
+    for t in range(121, 190, 1):  # the search player: 5 games a second, 3,000 to play
+        now[0] = float(t)
+        left.progress(120_000 + 5 * (t - 120), 123_000)
+    assert "again under search:16:tuned:v2" in lines[-1]
+    # 2,655 games left at 5 a second: 9 minutes, not the default player's 0
+    assert lines[-1].endswith("of about 123,000 games, about 9 min left"), lines[-1]

@@ -544,7 +544,7 @@ def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool =
         if best is not None and sspec is not None:
             say(f"fix: confirming it again under {confirm_with}, {confirm_with_games} games "
                 "per pairing")  # fmt: skip
-            est.confirming(best)
+            est.confirming(best, confirm_with)
             sstore = None if out_dir is None else Path(out_dir) / "confirm-strong" / STORE
             if sstore is not None:
                 sstore.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ class Estimate:
         self.done = 0
         self.trail: list = []
         self.confirm_at: int | None = None  # games done when the confirmation began
+        self.under = ""  # the confirmation's player, when another ("again under ...")
         self.confirm_total = 0
 
     # ---- the figures ---------------------------------------------------------------
@@ -75,7 +76,7 @@ class Estimate:
         else:
             words += "; playing the base"
         if self.confirm_at is not None:
-            words = "confirming on fresh seeds; " + words
+            words = f"confirming on fresh seeds{self.under}; " + words
         return words
 
     # ---- the callbacks -------------------------------------------------------------
@@ -93,7 +94,9 @@ class Estimate:
         if self.status is not None:
             self.status(self.line())
 
-    def confirming(self, best) -> None:
+    def confirming(self, best, player: str | None = None) -> None:
+        """The confirmation begins (``player``: again under that player, ``--confirm-with``)."""
+        self.under = "" if player is None else f" again under {player}"
         self.confirm_at = self.done
         pairings, touched = self._pairings()
         self.confirm_total = self.spec.confirm_games * (pairings + touched)
@@ -123,6 +126,7 @@ class TimeLeft:
         self.ticks: list[tuple[float, int]] = []
         self.done = self.total = 0
         self.state, self.best, self.told = "", (), None  # (): no status yet
+        self.phase = "search"
 
     def progress(self, done: int, total: int) -> None:
         now = self.clock()
@@ -136,7 +140,10 @@ class TimeLeft:
             self.tell(now)
 
     def status(self, line: str) -> None:
-        self.state = line
+        phase = line.partition(";")[0] if line.startswith("confirming") else "search"
+        if self.state and phase != self.phase:  # another player's games: another rate
+            self.ticks = self.ticks[-1:]
+        self.state, self.phase = line, phase
         best = line.partition("; best so far: ")[2] or None
         if best != self.best:
             self.best = best
