@@ -34,7 +34,7 @@ class FixResult:
                f"search seed {m['seed']}, confirmation seed {m['confirm_seed']}; rules "
                f"{m['rules_version']}; data {m['data_hash']}",
                f"{len(self.trail)} candidates tried, {m['search_games']:,} search games; "
-               f"base estimated distance {m['base_distance']:.3f}", ""]  # fmt: skip
+               f"base estimated distance {m['base_distance']:.3f}{self._searched()}", ""]  # fmt: skip
         if self.errata is None or not len(self.errata):
             out.append(
                 "no errata: "
@@ -74,10 +74,28 @@ class FixResult:
             out.append(f"distance from the band: base {w.distance_base:.3f}, fixed "
                        f"{w.distance_fixed:.3f}")  # fmt: skip
         if len(self.frontier):
-            out += ["", "frontier (best estimated distance at each cost):"]
+            out += [
+                "",
+                "frontier (best estimated distance at each cost"
+                + (", from the search's band):" if self._searched() else "):"),
+            ]
             for r in self.frontier.itertuples(index=False):
                 out.append(f"  cost {r.cost}: {r.est_distance:.3f}  {r.edits}")
         return out
+
+    def _searched(self) -> str:
+        """The base's distance from the search's band (the band shrunk by the guard: what
+        the trail's and the frontier's distances are from), when it is not the band: a
+        single edit's reference is the base, its distance plus its estimated gain."""
+        s, t = self.spec, self.trail
+        band = getattr(s, "search_band", s.band)
+        if tuple(band) == tuple(s.band) or not len(t) or "est_gain" not in t:
+            return ""
+        one = t[(t["step"] == "single") & (t["against"] == "base")].iloc[0]
+        return (
+            f", {one['est_distance'] + one['est_gain']:.3f} from the search's band "
+            f"{100 * band[0]:.1f}-{100 * band[1]:.1f} % (guard {100 * s.guard:.2f} points)"
+        )
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """errata.csv, trail.csv, frontier.csv, matrix_base.csv, matrix_fixed.csv,

@@ -49,11 +49,18 @@ def test_the_summary_and_the_page_of_a_fix_confirmed_under_another_player(tmp_pa
     from manoeuvre_sim.analyses.common.fix_pdf import LINE_CHARS, FixStudy, _lines
 
     # 40 games a pairing under "lucky": its intervals cross the band's edges
+    said = []
     res = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path, confirm_with="lucky",
-                confirm_with_games=40, **QUICK)  # fmt: skip
+                confirm_with_games=40, say=said.append, **QUICK)  # fmt: skip
     res.write(tmp_path)
     text = "\n".join(res.summary())
     assert "across the band's edge" in text and "outside the band" not in text
+    # the base's distance from the search's band (the trail's and the frontier's), as the
+    # search said it: the summary's 0.565 beside a frontier of 0.599 read as a worse errata
+    inner = said[0].split(", ")[1].split(" from")[0]
+    lo, hi = res.spec.search_band
+    assert (f"base estimated distance {res.manifest['base_distance']:.3f}, {inner} from the "
+            f"search's band {100 * lo:.1f}-{100 * hi:.1f} % (guard ") in text  # fmt: skip
     m = json.loads((tmp_path / "manifest.json").read_text())
     s = FixStudy.load(tmp_path, m)
     assert s.title == "Fix — heavy, mid, low into 45-55 %"
