@@ -18,6 +18,7 @@ from matplotlib.patches import Rectangle  # noqa: E402 (after pages: its backend
 from manoeuvre_sim.analyses.common.pages import (  # first: it sets matplotlib's backend
     MARGIN_L,
     MARGIN_R,
+    MARGIN_T,
     Page,
     page_head,
     page_rect,
@@ -149,7 +150,9 @@ def matrix_ax(ax, matrix: pd.DataFrame, title: str, marked: set | None = None):
     return ax
 
 
-def _lines(s: FixStudy) -> list[str]:
+def _lines(s: FixStudy, moved_rows: int = MOVED_LISTED) -> list[str]:
+    """The page's text; of the pairings "what else moved" lists, the ones that moved first
+    and ``moved_rows`` at most (the rest in moved.csv)."""
     m = s.manifest
     fx = m.get("fix") or {}
     out = [verdict(m), f"editable: {', '.join(fx.get('editable') or [])}; budget "
@@ -176,14 +179,16 @@ def _lines(s: FixStudy) -> list[str]:
         out += rate_lines(w, band, 18)
     mv = s.frames.get("moved")
     if mv is not None and len(mv):
-        out += ["", "What else moved: row's score, base -> fixed, paired change [95 %], Holm p"]
-        for r in mv.head(MOVED_LISTED).itertuples(index=False):
+        mv = mv.sort_values("p_holm", kind="stable") if "p_holm" in mv else mv
+        out += ["", "What else moved: row's score, base -> fixed, paired change [95 %], Holm p"
+                + (f" ({int(mv['moved'].sum())} of {len(mv)} moved)" if "moved" in mv else "")]  # fmt: skip
+        for r in mv.head(moved_rows).itertuples(index=False):
             out.append(f"  {r.side_a:>16} v {r.side_b:<16} {100 * r.base_score:5.1f} -> "
                        f"{100 * r.variant_score:5.1f}  {100 * r.change:+5.1f} "
                        f"[{100 * r.change_low:+.1f}, {100 * r.change_high:+.1f}]  "
                        f"{r.p_holm:.2g}{'  moved' if r.moved else ''}")  # fmt: skip
-        if len(mv) > MOVED_LISTED:
-            out.append(f"  ... {len(mv) - MOVED_LISTED} more in moved.csv")
+        if len(mv) > moved_rows:
+            out.append(f"  ... {len(mv) - moved_rows} more in moved.csv")
     return [x for line in out for x in _wrap(line)]
 
 
@@ -200,20 +205,25 @@ def draw_fix_page(fig, s: FixStudy) -> None:
     """The page: its head and lines (the verdict, the errata, the targets), the base and
     fixed matrices side by side beneath (the fixed cells that moved shaded)."""
     w, h = fig.get_size_inches()
-    lines = _lines(s)
+    base, fixed = s.frames.get("matrix_base"), s.frames.get("matrix_fixed")
+    n = 0 if base is None else len(base)
+    # two matrices, each with 1 inch of row labels left of it and 0.2 between: 2.2 inches;
+    # the pairings listed are cut (moved first) until the matrices have their full size
+    want = min((w - MARGIN_L - MARGIN_R - 2.2) / 2, 0.42 * n + 0.3)
+    for rows in range(MOVED_LISTED, -1, -1):
+        lines = _lines(s, rows)
+        if h - (MARGIN_T + 0.55 + 0.25 + 0.135 * len(lines)) - 2.2 >= want or not n:
+            break
     top = page_head(fig, s.title, f"{s.manifest.get('game_title', s.game)} · the errata of "
                     "least cost, confirmed on fresh seeds", lines, family="monospace",
                     fontsize=7)  # fmt: skip
     used = top + 0.25 + 0.135 * len(lines)
-    base, fixed = s.frames.get("matrix_base"), s.frames.get("matrix_fixed")
     if base is None or fixed is None or not len(base):
         return
     moved = s.frames.get("moved", pd.DataFrame())
     marked = ({(r.side_a, r.side_b) for r in moved.itertuples() if r.moved}
               if len(moved) and "moved" in moved else set())  # fmt: skip
-    n = len(base)
-    # two matrices, each with 1 inch of row labels left of it and 0.2 between: 2.2 inches
-    side = min((w - MARGIN_L - MARGIN_R - 2.2) / 2, 0.42 * n + 0.3, h - used - 2.2)
+    side = min(want, h - used - 2.2)
     bottom = h - used - 0.5 - side
     for k, (df, title, mark) in enumerate(((base, "Base: row's score v column, %", None),
                                            (fixed, "Fixed (moved cells shaded)", marked))):  # fmt: skip

@@ -89,3 +89,23 @@ def test_the_summary_and_the_page_of_a_fix_confirmed_under_another_player(tmp_pa
     mat = pd.DataFrame(0.5, index=eight, columns=eight).rename_axis("side_a").reset_index()
     s.frames |= {"matrix_base": mat, "matrix_fixed": mat, "moved": pd.DataFrame()}
     inside(s)
+    # 44 pairings touched (the real armies' errata), two of them moved: the list is cut,
+    # the moved ones first, so that the matrices keep their size (they shrank to 1.6 inches)
+    row = {"base_score": 0.5, "variant_score": 0.5, "change": 0.0, "change_low": -0.01,
+           "change_high": 0.01}  # fmt: skip
+    moved = pd.DataFrame([{"side_a": eight[i % 8], "side_b": eight[(i + 1) % 8], **row,
+                           "p_holm": 0.001 if i in (30, 40) else 1.0, "moved": i in (30, 40)}
+                          for i in range(44)])  # fmt: skip
+    rates = pd.DataFrame([{"side": a, "base_rate": 0.5, "fixed_rate": 0.5, "fixed_low": 0.44,
+                           "fixed_high": 0.56, "in_band": False} for a in eight])  # fmt: skip
+    s.frames |= {"moved": moved, "targets": rates, "targets_strong": rates}
+    lines = _lines(s, 5)
+    at = next(i for i, x in enumerate(lines) if x.startswith("What else moved"))
+    assert lines[at].endswith("(2 of 44 moved)")
+    assert lines[at + 1].endswith("moved") and lines[at + 2].endswith("moved")
+    assert lines[at + 6] == "  ... 39 more in moved.csv"
+    fig = plt.figure(figsize=(8.27, 11.69))
+    s.page()(fig)
+    full = min((8.27 - 0.6 - 0.55 - 2.2) / 2, 0.42 * 8 + 0.3)  # the page's width allows
+    assert min(ax.get_position().width * 8.27 for ax in fig.axes) >= full - 1e-9
+    plt.close(fig)
