@@ -110,8 +110,9 @@ def test_a_ctrl_c_is_passed_to_the_fix_and_the_report_written(tmp_path, monkeypa
 
 def test_a_results_files_command_names_no_machine_folder(tmp_path):
     import argparse
+    import os
 
-    far = ROOT.parent / "fixreal-run"
+    far = os.path.normpath(os.path.join(ROOT, os.pardir, "fixreal-run"))  # beside the checkout
     run = Run(argparse.Namespace(argv=["--real", str(far), "--real-only"]), "fix")
     assert run.command == "python -m benchmarks fix --real ../fixreal-run --real-only"
 
