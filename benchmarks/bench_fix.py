@@ -38,16 +38,22 @@ rewritten after every case. ``--work DIR`` keeps each finished case (JSON), so t
 interrupted run goes on from the next case (the base is played again); a case with no
 planted draw out of its band in 200 draws is listed and the next number drawn. ``--real
 DIR``: the real-armies fix the issue asks for, played into DIR (``run_real``; read back when
-it finished, resumed when not) and reported (``real_section``); ``--real-only``: that alone.
+it finished, resumed when not) and reported (``real_section``) in its own results file,
+``benchmarks/RESULTS-fix-real.md`` (``--real-out``); ``--real-only``: that alone (no planted
+case, RESULTS-fix.md untouched). With ``--quick`` the real armies' fix is the same command
+with test-sized counts (``QUICK_SIZES``), its report printed unless ``--real-out`` names a
+file. A Ctrl-C (SIGINT) stops the fix cleanly (its finished blocks kept) and writes the
+report as it stands; the same command resumes it.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
 
-from benchmarks.common import Parser, Run, progress
+from benchmarks.common import Parser, Run, progress, results_path
 
 FIELD = "Prussia,Russia,Austria,Ottoman Empire"
 GAME = "manoeuvre"
@@ -302,18 +308,39 @@ def report(rows: list[dict], args, armies, rates, base_secs: float, undrawn=(),
     return lines
 
 
-def real_section(d: Path) -> list[str]:
-    """The real-armies fix of ``d``: ``d/command.txt`` (the command, then lines ``started
-    ISO``, ``stopped ISO`` and free notes), ``d/stderr.txt`` (its progress lines, of every
-    run of it: a resumed run appends), ``d/load.log`` (``uptime`` each minute) and, when it
-    finished, ``d/out/`` (its ``--out``: manifest, summary)."""
+def sessions(info: list[str]) -> list[tuple[str, object, object]]:
+    """The sessions of a real-armies run from ``command.txt``'s lines after the command:
+    ``(how, start, stop)``, each ``started`` or ``resumed`` line paired with the
+    ``stopped`` or ``interrupted`` line after it (``stop`` None: still running or killed)."""
     import datetime as dt
 
+    out: list = []
+    for x in info:
+        k, _, v = x.partition(" ")
+        if k in ("started", "resumed"):
+            out.append([k, dt.datetime.fromisoformat(v), None])
+        elif k in ("stopped", "interrupted", "stopped-again") and out and out[-1][2] is None:
+            out[-1][2] = dt.datetime.fromisoformat(v)
+            out[-1][0] += " (interrupted)" if k == "interrupted" else ""
+    return [tuple(x) for x in out]
+
+
+SESSION_WORDS = ("started", "resumed", "stopped", "interrupted", "stopped-again")
+
+
+def real_section(d: Path) -> list[str]:
+    """The real-armies fix of ``d``: ``d/command.txt`` (the command, then lines ``started
+    ISO``, ``stopped ISO`` (``interrupted ISO``), ``resumed ISO`` and free notes),
+    ``d/stderr.txt`` (its progress lines, of every run of it: a resumed run appends),
+    ``d/load.log`` (the load each minute) and, when it finished, ``d/out/`` (its ``--out``:
+    manifest, summary). The time is the sum of its sessions (a resumed run's manifest
+    counts its last session only)."""
     info = (d / "command.txt").read_text(encoding="utf-8").splitlines()
-    lines = ["", "## The real armies", "", f"`{info[0]}`", ""]
-    times = {k: dt.datetime.fromisoformat(v) for k, _, v in (x.partition(" ") for x in info[1:])
-             if k in ("started", "stopped", "resumed", "stopped-again")}  # fmt: skip
-    lines += [x for x in info[1:] if x.split(" ", 1)[0] not in times] + [""]
+    lines = [f"`{info[0]}` (in the run's directory)", ""]
+    notes = [x for x in info[1:] if x.split(" ", 1)[0] not in SESSION_WORDS]
+    lines += [*notes, ""] if notes else []
+    runs = sessions(info[1:])
+    secs = sum((b - a).total_seconds() for _, a, b in runs if b is not None)
     man = d / "out" / "manifest.json"
     if man.exists():
         m = json.loads(man.read_text(encoding="utf-8"))
@@ -321,25 +348,27 @@ def real_section(d: Path) -> list[str]:
                   "", f"{m['candidates']} candidates, {m['search_games']:,} search games, "
                   f"{m['confirm_games_played']:,} confirmation games, "
                   f"{m.get('strong_games_played', 0):,} under the stronger player; "
-                  f"{m['seconds']:.0f} s."]  # fmt: skip
+                  f"{secs / 60:.1f} minutes in {len(runs)} session"
+                  f"{'s' if len(runs) > 1 else ''} (the last one's own count: "
+                  f"{m['seconds']:.0f} s)."]  # fmt: skip
     else:
-        prog = [x for x in (d / "stderr.txt").read_text(errors="replace").splitlines()
-                if x.startswith("fix: ") and " tried (" in x]  # fmt: skip
-        first = next((x for x in (d / "stderr.txt").read_text(errors="replace").splitlines()
-                      if "single edits to try" in x), "")  # fmt: skip
+        text = (d / "stderr.txt").read_text(errors="replace").splitlines()
+        prog = [x for x in text if x.startswith("fix: ") and " tried (" in x]
+        first = next((x for x in text if "single edits to try" in x), "")
         lines.append(f"**Unfinished.** {first.removeprefix('fix: ')}. The last progress "
-                     f"line: `{prog[-1] if prog else 'none'}`.")  # fmt: skip
-    for a, b in (("started", "stopped"), ("resumed", "stopped-again")):
-        if a in times and b in times:
-            lines.append(f"- {a} {times[a]:%H:%M:%S}, {b.replace('-', ' ')} "
-                         f"{times[b]:%H:%M:%S} UTC: {(times[b] - times[a]).seconds / 60:.1f} min")  # fmt: skip
+                     f"line: `{prog[-1] if prog else 'none'}`; {secs / 60:.1f} minutes so "
+                     "far.")  # fmt: skip
+    for how, a, b in runs:
+        lines.append(f"- {how} {a:%H:%M:%S}, "
+                     + ("not stopped (still running, or killed)" if b is None else
+                        f"stopped {b:%H:%M:%S} UTC: {(b - a).total_seconds() / 60:.1f} min"))  # fmt: skip
     log = d / "load.log"
     if log.exists():
         loads = [float(x.rsplit("load average:", 1)[1].split(",")[0])
                  for x in log.read_text().splitlines() if "load average:" in x]  # fmt: skip
         if loads:
-            lines.append(f"- load (1-minute average, `uptime` each minute from its start to the "
-                         f"end of this benchmark, {len(loads)} samples): min {min(loads):.1f}, "
+            lines.append(f"- load (1-minute average each minute of its sessions, "
+                         f"{len(loads)} samples): min {min(loads):.1f}, "
                          f"median {sorted(loads)[len(loads) // 2]:.1f}, max {max(loads):.1f} "
                          "on the 2 shared cores")  # fmt: skip
     return lines
@@ -353,34 +382,50 @@ REAL_ARGS = ["--target", "0.45:0.55", "--budget", "6", "--edits", "strength-comm
              "--games-per-look", "100", "--max-games", "1000", "--confirm-games", "1000",
              "--confirm-with", "search:16:tuned:v2", "--confirm-with-games", "30",
              "--threads", "2", "--out", "out"]  # fmt: skip
+# --quick: the same command with test-sized counts (a few minutes: the path shaken out)
+QUICK_SIZES = {"--games-per-look": "20", "--max-games": "60", "--confirm-games": "60",
+               "--confirm-with-games": "2"}  # fmt: skip
 
 
-def run_real(d: Path) -> None:
+def real_args(quick: bool = False) -> list[str]:
+    """REAL_ARGS, or under ``--quick`` the same with :data:`QUICK_SIZES`."""
+    if not quick:
+        return list(REAL_ARGS)
+    return [QUICK_SIZES.get(REAL_ARGS[i - 1], x) if i else x for i, x in enumerate(REAL_ARGS)]
+
+
+def run_real(d: Path, quick: bool = False) -> int:
     """Play the real-armies fix into ``d`` unless ``d/out/manifest.json`` says it finished
     (an interrupted one is resumed): ``d/command.txt`` (the command, ``started``/``stopped``
     lines), ``d/stderr.txt`` (its progress), ``d/load.log`` (the load each minute), ``d/out``
-    (its --out); :func:`real_section` reports it."""
+    (its --out); :func:`real_section` reports it. The fix runs in its own process group:
+    a Ctrl-C (SIGINT) of the benchmark is passed to it once and waited for (it keeps its
+    finished blocks), then ``interrupted`` is written and KeyboardInterrupt raised again.
+    The fix's exit status (0 when it had finished)."""
     import datetime as dt
     import os
     import shlex
+    import signal
     import subprocess
     import sys
     import threading
 
+    def now() -> str:
+        return dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat()
+
     if (d / "out" / "manifest.json").exists():
-        return
+        return 0
     d.mkdir(parents=True, exist_ok=True)
     (d / "strength-command.toml").write_text("[strength]\n[command]\n", encoding="utf-8")
     edit = [x for a in REAL_EDIT for x in ("--edit", a)]
     resume = ["--resume"] if (d / "out" / "games.parquet").exists() else []
-    argv = ["manoeuvre-sim", "fix", *edit, *REAL_ARGS, *resume]
+    argv = ["manoeuvre-sim", "fix", *edit, *real_args(quick), *resume]
     info = d / "command.txt"
     first = not info.exists()
-    words = "started" if first else "resumed"
     with info.open("a", encoding="utf-8") as f:
         if first:
             f.write(shlex.join(argv[:-1] if resume else argv) + "\n")
-        f.write(f"{words} {dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat()}\n")
+        f.write(f"{'started' if first else 'resumed'} {now()}\n")
     done = threading.Event()
 
     def sample() -> None:
@@ -394,15 +439,38 @@ def run_real(d: Path) -> None:
 
     threading.Thread(target=sample, daemon=True).start()
     progress(f"fix: the real armies: {shlex.join(argv)} (in {d})")
+
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    # a run started in the background (nohup ... &) inherits SIGINT ignored: kill -INT, and
+    # kill -TERM, still stop it cleanly; the fix's own SIGINT is restored for it to obey
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     with (d / "stderr.txt").open("a", encoding="utf-8") as err:
-        code = subprocess.call([str(Path(sys.executable).parent / argv[0]), *argv[1:]],
-                               cwd=d, stderr=err)  # fmt: skip
+        child = subprocess.Popen([str(Path(sys.executable).parent / argv[0]), *argv[1:]],
+                                 cwd=d, stderr=err, start_new_session=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+        try:
+            code = child.wait()
+        except KeyboardInterrupt:
+            for sig in old:  # one stop: a second signal does not cut the wait short
+                signal.signal(sig, signal.SIG_IGN)
+            child.send_signal(signal.SIGINT)  # the fix keeps its finished blocks and exits
+            child.wait()
+            done.set()
+            with info.open("a", encoding="utf-8") as f:
+                f.write(f"interrupted {now()}\n")
+            progress("fix: the real-armies fix interrupted; run the same command to resume it")
+            raise
+        finally:
+            for sig, h in old.items():
+                signal.signal(sig, h)
     done.set()
     with info.open("a", encoding="utf-8") as f:
-        f.write(f"{'stopped' if first else 'stopped-again'} "
-                f"{dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat()}\n")  # fmt: skip
+        f.write(f"stopped {now()}\n")
     if code:
         progress(f"fix: the real-armies fix stopped with exit status {code}; see {d}/stderr.txt")
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -445,7 +513,10 @@ def main(argv: list[str] | None = None) -> int:
         "read it back when it finished; resumed when interrupted) and report it",
     )
     ap.add_argument("--real-only", action="store_true",
-                    help="with --real: no planted case played (those --work holds are read back)")  # fmt: skip
+                    help="with --real: no planted case played, RESULTS-fix.md left as it is")  # fmt: skip
+    ap.add_argument("--real-out", type=Path,
+                    help="the real armies' results file (default benchmarks/RESULTS-fix-real.md; "
+                    "a --quick run writes none unless given)")  # fmt: skip
     args = ap.parse_args(argv)
     armies = [a.strip() for a in args.armies.split(",") if a.strip()]
     if not args.screen_games <= args.check_games <= args.base_games:
@@ -473,12 +544,23 @@ def main(argv: list[str] | None = None) -> int:
         rates = state.get("rates") or {r["army"]: r["base_rate"] for r in rows}
         lines = run.header("The balance fixer against planted imbalances") + report(
             rows, args, armies, rates, state.get("secs"), undrawn, final)  # fmt: skip
-        if args.real is not None:
-            lines += real_section(args.real)
         run.write(lines)
 
     if args.real is not None:
-        run_real(args.real)
+        # its own results file (RESULTS-fix-real.md), so that the planted table's runs and the
+        # real armies' run never rewrite each other's figures
+        real = Run(argparse.Namespace(**{**vars(args), "out": args.real_out}), ap.name)
+        stopped = False
+        try:
+            run_real(args.real, args.quick)
+        except KeyboardInterrupt:
+            stopped = True
+        real.write(real.header("The balance fixer on the real armies")
+                   + real_section(args.real), results_path("fix-real"))  # fmt: skip
+        if stopped:
+            return 130
+        if args.real_only:
+            return 0
     i = args.start - 1
     while len(rows) < args.cases - (args.start - 1):
         kept = args.work / f"case-{i + 1}.json" if args.work else None

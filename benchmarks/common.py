@@ -176,7 +176,10 @@ class Run:
 
     @property
     def command(self) -> str:
-        return shlex.join(["python", "-m", "benchmarks", self.name, *self.argv])
+        """The command as typed, an absolute path written relative to the checkout
+        (``../run``: a results file names no machine's folders)."""
+        argv = [os.path.relpath(a, ROOT) if os.path.isabs(a) else a for a in self.argv]
+        return shlex.join(["python", "-m", "benchmarks", self.name, *argv])
 
     def header(self, title: str, *, data_hash: str | None = None,
                extra: Iterable[str] = (), modules: Iterable[str] = ()) -> list[str]:  # fmt: skip

@@ -102,6 +102,7 @@ def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds, strong: dict | No
     from manoeuvre_sim.analyses.common.study_dir import prepare_out_dir
     from manoeuvre_sim.core.backend import make_backend
     from manoeuvre_sim.studies import fix as F
+    from manoeuvre_sim.studies.fix_progress import TimeLeft
 
     be, quiet = run["backend"], run["quiet"]
     resume = be.pop("resume", False)
@@ -115,9 +116,11 @@ def run_fix(game: str, sides, spec_kw: dict, run: dict, kinds, strong: dict | No
             click.echo(line, err=True)
 
     say(start_description(kinds))
+    left = TimeLeft(say)  # a line with the best so far and the time left, every minute
     with make_backend(threads=spec_kw["threads"], **be) as engine:
         res = F.run(game, sides, out_dir=out_dir, backend=engine, resume=resume, say=say,
-                    **(strong or {}), **spec_kw)  # fmt: skip
+                    progress=left.progress, status=left.status, **(strong or {}),
+                    **spec_kw)  # fmt: skip
     if res.interrupted:
         click.echo(f"interrupted: {res.manifest.get('search_games', 0):,} games kept in "
                    f"{out_dir}; run again with --resume to go on", err=True)  # fmt: skip

@@ -18,6 +18,7 @@ from matplotlib.patches import Rectangle  # noqa: E402 (after pages: its backend
 from manoeuvre_sim.analyses.common.pages import (  # first: it sets matplotlib's backend
     MARGIN_L,
     MARGIN_R,
+    MARGIN_T,
     Page,
     page_head,
     page_rect,
@@ -26,9 +27,12 @@ from manoeuvre_sim.analyses.common.pages import (  # first: it sets matplotlib's
 )
 from manoeuvre_sim.analyses.common.report_pdf import Section
 from manoeuvre_sim.core.errors import UsageError
+from manoeuvre_sim.studies.fix_result import rate_lines
 
 KIND = "fix"
-TABLES = ("errata", "targets", "matrix_base", "matrix_fixed", "moved")
+TABLES = ("errata", "targets", "matrix_base", "matrix_fixed", "moved", "targets_strong")
+TITLE_NAMES = 3  # targets named in the title (more: counted, the page lists them)
+LINE_CHARS = 112  # a line of the page's monospace text at most (longer ones wrapped)
 MOVED_SHADE = "#fde8c8"
 MOVED_LISTED = 16  # pairings listed on the page (the rest: moved.csv)
 
@@ -56,7 +60,9 @@ class FixStudy:
     def title(self) -> str:
         fx = self.manifest.get("fix") or {}
         lo, hi = fx.get("band") or (0, 1)
-        return f"Fix — {', '.join(fx.get('targets') or [])} into {100 * lo:.0f}-{100 * hi:.0f} %"
+        t = fx.get("targets") or []
+        names = ", ".join(t) if len(t) <= TITLE_NAMES else f"{len(t)} sides"
+        return f"Fix — {names} into {100 * lo:.0f}-{100 * hi:.0f} %"
 
     @classmethod
     def load(cls, path: Path, manifest: dict) -> FixStudy:
@@ -144,7 +150,9 @@ def matrix_ax(ax, matrix: pd.DataFrame, title: str, marked: set | None = None):
     return ax
 
 
-def _lines(s: FixStudy) -> list[str]:
+def _lines(s: FixStudy, moved_rows: int = MOVED_LISTED) -> list[str]:
+    """The page's text; of the pairings "what else moved" lists, the ones that moved first
+    and ``moved_rows`` at most (the rest in moved.csv)."""
     m = s.manifest
     fx = m.get("fix") or {}
     out = [verdict(m), f"editable: {', '.join(fx.get('editable') or [])}; budget "
@@ -158,43 +166,64 @@ def _lines(s: FixStudy) -> list[str]:
                    f"whatif {r.whatif_set}")  # fmt: skip
     if not len(errata):
         out.append("  none")
+    band = fx.get("band") or (0, 1)
     t = s.frames.get("targets")
     if t is not None and len(t):
         out += ["", "Field win rate, base -> fixed [interval simultaneous over the targets]"]
-        for r in t.itertuples(index=False):
-            out.append(f"  {r.side:<18} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f} "
-                       f"[{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
-                       f"{'' if r.in_band else '   outside the band'}")  # fmt: skip
+        out += rate_lines(t, band, 18)
+    w = s.frames.get("targets_strong")
+    if w is not None and len(w) and m.get("confirm_with"):
+        ok = "CONFIRMED" if m.get("strong_confirmed") else "NOT confirmed"
+        out += ["", f"Under {m['confirm_with']} ({m.get('strong_games_played', 0):,} games, "
+                f"{m.get('confirm_with_games')} per pairing, the same fresh seed): {ok}"]  # fmt: skip
+        out += rate_lines(w, band, 18)
     mv = s.frames.get("moved")
     if mv is not None and len(mv):
-        out += ["", "What else moved: row's score, base -> fixed, paired change [95 %], Holm p"]
-        for r in mv.head(MOVED_LISTED).itertuples(index=False):
+        mv = mv.sort_values("p_holm", kind="stable") if "p_holm" in mv else mv
+        out += ["", "What else moved: row's score, base -> fixed, paired change [95 %], Holm p"
+                + (f" ({int(mv['moved'].sum())} of {len(mv)} moved)" if "moved" in mv else "")]  # fmt: skip
+        for r in mv.head(moved_rows).itertuples(index=False):
             out.append(f"  {r.side_a:>16} v {r.side_b:<16} {100 * r.base_score:5.1f} -> "
                        f"{100 * r.variant_score:5.1f}  {100 * r.change:+5.1f} "
                        f"[{100 * r.change_low:+.1f}, {100 * r.change_high:+.1f}]  "
                        f"{r.p_holm:.2g}{'  moved' if r.moved else ''}")  # fmt: skip
-        if len(mv) > MOVED_LISTED:
-            out.append(f"  ... {len(mv) - MOVED_LISTED} more in moved.csv")
-    return out
+        if len(mv) > moved_rows:
+            out.append(f"  ... {len(mv) - moved_rows} more in moved.csv")
+    return [x for line in out for x in _wrap(line)]
+
+
+def _wrap(line: str) -> list[str]:
+    """A line of at most :data:`LINE_CHARS` (the page's width), else wrapped, indented."""
+    import textwrap
+
+    if len(line) <= LINE_CHARS:
+        return [line]
+    return textwrap.wrap(line, LINE_CHARS, subsequent_indent="      ", break_long_words=False)
 
 
 def draw_fix_page(fig, s: FixStudy) -> None:
     """The page: its head and lines (the verdict, the errata, the targets), the base and
     fixed matrices side by side beneath (the fixed cells that moved shaded)."""
     w, h = fig.get_size_inches()
-    lines = _lines(s)
+    base, fixed = s.frames.get("matrix_base"), s.frames.get("matrix_fixed")
+    n = 0 if base is None else len(base)
+    # two matrices, each with 1 inch of row labels left of it and 0.2 between: 2.2 inches;
+    # the pairings listed are cut (moved first) until the matrices have their full size
+    want = min((w - MARGIN_L - MARGIN_R - 2.2) / 2, 0.42 * n + 0.3)
+    for rows in range(MOVED_LISTED, -1, -1):
+        lines = _lines(s, rows)
+        if h - (MARGIN_T + 0.55 + 0.25 + 0.135 * len(lines)) - 2.2 >= want or not n:
+            break
     top = page_head(fig, s.title, f"{s.manifest.get('game_title', s.game)} · the errata of "
                     "least cost, confirmed on fresh seeds", lines, family="monospace",
                     fontsize=7)  # fmt: skip
     used = top + 0.25 + 0.135 * len(lines)
-    base, fixed = s.frames.get("matrix_base"), s.frames.get("matrix_fixed")
     if base is None or fixed is None or not len(base):
         return
     moved = s.frames.get("moved", pd.DataFrame())
     marked = ({(r.side_a, r.side_b) for r in moved.itertuples() if r.moved}
               if len(moved) and "moved" in moved else set())  # fmt: skip
-    n = len(base)
-    side = min((w - MARGIN_L - MARGIN_R - 1.6) / 2, 0.42 * n + 0.3, h - used - 2.2)
+    side = min(want, h - used - 2.2)
     bottom = h - used - 0.5 - side
     for k, (df, title, mark) in enumerate(((base, "Base: row's score v column, %", None),
                                            (fixed, "Fixed (moved cells shaded)", marked))):  # fmt: skip

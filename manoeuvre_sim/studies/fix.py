@@ -45,15 +45,13 @@ The confirmation
     *confirmed* when every target's interval lies in the band.
 
 The game's hooks ``FIX_EDIT_KINDS``, ``fix_edits`` and ``apply_side_edits`` (all three or
-none), declared in ``core.games.HOOKS`` and read through ``games.hook``: the edits are in
-the game's what-if language, each legal by the game's own edit code, and their change
-lines read "WHERE: BEFORE -> AFTER".
+none; ``core.games.HOOKS``, ``games.hook``): the edits are in the game's what-if language,
+each legal by its own edit code, their change lines "WHERE: BEFORE -> AFTER".
 
 Python API::
 
     from manoeuvre_sim.studies import fix
-    res = fix.run("manoeuvre", ["France", "Russia", "Austria"], editable=["France"],
-                  band=(0.45, 0.55), out_dir="reports/fix")
+    res = fix.run("manoeuvre", ["France", "Russia", "Austria"], editable=["France"])
     res.errata      # the chosen edits; res.trail: every candidate tried
 """
 
@@ -158,11 +156,6 @@ class Player:
             out[name] = hook(self.g, "apply_side_edits")(self.sides[name], texts)[0]
         return out
 
-    def touches(self, edits: Sequence[Edit], k: int) -> bool:
-        p = self.base[k]
-        names = {e.side for e in edits}
-        return p.army_a.name in names or p.army_b.name in names
-
     def pairings(self, edits: tuple[Edit, ...]) -> list[Pairing]:
         if edits not in self.variants:
             changed = self.edited_sides(edits)
@@ -174,26 +167,34 @@ class Player:
             ]  # fmt: skip
         return self.variants[edits]
 
+    def sub(self, edits: tuple[Edit, ...], k: int) -> tuple[Edit, ...]:
+        """The edits of pairing ``k``'s two sides: its games under ``edits`` are theirs."""
+        return tuple(e for e in edits if e.side in (self.base[k].army_a.name,
+                                                    self.base[k].army_b.name))  # fmt: skip
+
     def ensure(self, edits: Sequence[Edit], n: int) -> None:
-        """Games 0 .. n-1 of every pairing the errata ``edits`` touches (the base: all)."""
+        """Games 0 .. n-1 of every pairing the errata ``edits`` touches (the base: all), each
+        played as its sides' edits (:meth:`sub`): a combination plays only the pairings its
+        new edit touches, the others' games being its reference's (none played twice)."""
         key = _key(edits)
-        have = self.played.get(key, 0)
-        if have >= n:
+        if self.played.get(key, 0) >= n:
             return
-        pairings = self.pairings(key) if key else self.base
-        look = self.spec.games_per_look
-        todo = [k for k in range(len(self.base)) if not key or self.touches(key, k)]
-        tasks = [t for k in todo for t in blocks(k, have, n, look)]
-        got = self.frames.setdefault(key, {})
+        look, pairings, tasks, subs = self.spec.games_per_look, list(self.base), [], {}
+        for k in range(len(self.base)):
+            sk = subs[k] = self.sub(key, k)
+            have = self.played.get((sk, k), 0)
+            if (sk or not key) and have < n:
+                pairings[k] = self.pairings(sk)[k] if sk else self.base[k]
+                tasks += blocks(k, have, n, look)
 
         def keep(task: Task, df, stats=None) -> None:
+            got = self.frames.setdefault(subs[task.pairing], {})
             got[(task.pairing, task.first_game)] = df[["game", "first_player", "winner"]]
             self.games += task.count
             if self.progress is not None:
                 self.progress(task.count)
 
-        # study.play says what it read back on every call (a look of a candidate): the fix
-        # says it once, at the end of the search (``resumed``)
+        # what study.play reads back the fix says once, at the search's end (``resumed``)
         quiet = io.StringIO() if self.kw["resume"] else None
         with contextlib.redirect_stderr(quiet) if quiet else contextlib.nullcontext():
             out = play(pairings, tasks, game=self.g, options=self.spec.balance.options,
@@ -201,11 +202,10 @@ class Player:
         self.resumed += out.tasks_resumed
         if out.interrupted:
             raise _Interrupted
-        self.played[key] = n
+        self.played |= {(subs[t.pairing], t.pairing): n for t in tasks} | {key: n}
 
     def frames_of(self, edits: tuple[Edit, ...], k: int, n: int) -> list[tuple[int, object]]:
-        key = edits if edits and self.touches(edits, k) else ()
-        got = self.frames[key]
+        got = self.frames[self.sub(edits, k)]
         return [(t.first_game, got[(k, t.first_game)])
                 for t in blocks(k, 0, n, self.spec.games_per_look)]  # fmt: skip
 
@@ -481,12 +481,12 @@ def _frontier(trail: Sequence[Trial]) -> list[Trial]:
 def run(game, sides: Sequence, *, out_dir: str | Path | None = None, backend=None,
         resume: bool = False, progress: Callable[[int, int], None] | None = None,
         say: Callable[[str], None] | None = None, confirm_with: str | None = None,
-        confirm_with_games: int = 200, **kw) -> FixResult:  # fmt: skip
-    """The fix of ``sides`` in ``game`` (``command_spec``'s keywords): :func:`run_spec` of
-    the spec they build."""
+        confirm_with_games: int = 200, status=None, **kw) -> FixResult:  # fmt: skip
+    """:func:`run_spec` of the spec ``command_spec``'s keywords build for ``sides``."""
     spec = command_spec(resolve(game), sides, **kw)
     return run_spec(spec, out_dir, backend=backend, resume=resume, progress=progress, say=say,
-                    confirm_with=confirm_with, confirm_with_games=confirm_with_games)  # fmt: skip
+                    status=status, confirm_with=confirm_with,
+                    confirm_with_games=confirm_with_games)  # fmt: skip
 
 
 def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool = False,
@@ -544,7 +544,7 @@ def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool =
         if best is not None and sspec is not None:
             say(f"fix: confirming it again under {confirm_with}, {confirm_with_games} games "
                 "per pairing")  # fmt: skip
-            est.confirming(best)
+            est.confirming(best, confirm_with)
             sstore = None if out_dir is None else Path(out_dir) / "confirm-strong" / STORE
             if sstore is not None:
                 sstore.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from manoeuvre_sim.studies.fix_stats import (
     _moments,
     distance,
     field_stats,
+    gain_estimate,
     holm,
 )
 from manoeuvre_sim.studies.whatif import BASE, VARIANT, play_paired
@@ -39,6 +40,7 @@ class Confirmation:
     games: int
     distance_base: float = float("nan")  # the objective D of the base's field rates
     distance_fixed: float = float("nan")  # and of the fixed ones (estimates)
+    gain_se: float = float("nan")  # the paired standard error of their difference
 
 
 def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
@@ -120,8 +122,18 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
     targets = pd.DataFrame(trows)
     d_base = sum(distance(r, spec.band) for r in targets["base_rate"])
     d_fixed = sum(distance(r, spec.band) for r in targets["fixed_rate"])
+    st = field_stats(base, joint, spec.targets)
+    _, se = gain_estimate(base, joint, st, spec.targets, spec.band)
     return Confirmation(mb, mf, moved, targets, bool(targets["in_band"].all()),
-                        int(sum(played.outcome.games.values())), d_base, d_fixed)  # fmt: skip
+                        int(sum(played.outcome.games.values())), d_base, d_fixed, se)  # fmt: skip
+
+
+def where(lo: float, hi: float, band) -> str:
+    """A rate interval against the band, in words: ``""`` inside, ``outside the band``
+    wholly outside, else ``across the band's edge`` (inside not shown)."""
+    if band[0] <= lo and hi <= band[1]:
+        return ""
+    return "outside the band" if hi < band[0] or lo > band[1] else "across the band's edge"
 
 
 def _holds(c: Confirmation | None, w: Confirmation) -> str:
@@ -132,8 +144,15 @@ def _holds(c: Confirmation | None, w: Confirmation) -> str:
     if c is not None and c.confirmed:
         return "does not hold under the stronger player (a target's interval leaves the band)"
     fell = w.distance_fixed < w.distance_base
-    return ("still brings the field nearer the band under the stronger player (estimate)"
-            if fell else "does not bring the field nearer the band under the stronger player")  # fmt: skip
+    gain = w.distance_base - w.distance_fixed
+    # the estimate's paired standard error: a change beyond twice it is said to be one
+    sure = "" if not gain > 2 * w.gain_se else ", more than twice its standard error"
+    size = (
+        f" (estimate: the distance {'falls' if fell else 'rises'} by {abs(gain):.3f}, its "
+        f"standard error {w.gain_se:.3f}{sure})"
+    )
+    return ("still brings the field nearer the band under the stronger player" if fell else
+            "does not bring the field nearer the band under the stronger player") + size  # fmt: skip
 
 
 def strong_spec(spec, policy: str, games: int):

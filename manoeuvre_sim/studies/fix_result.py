@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from manoeuvre_sim.core.games import hook
-from manoeuvre_sim.studies.fix_confirm import Confirmation, _holds
+from manoeuvre_sim.studies.fix_confirm import Confirmation, _holds, where
 from manoeuvre_sim.studies.fix_spec import Edit, FixSpec
 
 
@@ -34,7 +34,7 @@ class FixResult:
                f"search seed {m['seed']}, confirmation seed {m['confirm_seed']}; rules "
                f"{m['rules_version']}; data {m['data_hash']}",
                f"{len(self.trail)} candidates tried, {m['search_games']:,} search games; "
-               f"base estimated distance {m['base_distance']:.3f}", ""]  # fmt: skip
+               f"base estimated distance {m['base_distance']:.3f}{self._searched()}", ""]  # fmt: skip
         if self.errata is None or not len(self.errata):
             out.append(
                 "no errata: "
@@ -58,10 +58,7 @@ class FixResult:
             out += ["", f"confirmation ({c.games:,} games, {s.confirm_games} per pairing): "
                     + ("CONFIRMED" if c.confirmed else "NOT confirmed"),
                     "field rate in %, base -> fixed [Bonferroni interval]"]  # fmt: skip
-            for r in c.targets.itertuples(index=False):
-                out.append(f"  {r.side:<16} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f}"
-                           f" [{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
-                           f"{'' if r.in_band else '  outside the band'}")  # fmt: skip
+            out += rate_lines(c.targets, s.band)
             if len(c.moved):
                 out.append(f"pairings that moved (Holm, 5 %): {int(c.moved['moved'].sum())} of "
                            f"{len(c.moved)}")  # fmt: skip
@@ -73,17 +70,32 @@ class FixResult:
                     f"{m['confirm_with_games']} per pairing, the same fresh seed): "
                     + ("CONFIRMED" if w.confirmed else "NOT confirmed") + "; the fix "
                     + _holds(c, w), "field rate in %, base -> fixed [Bonferroni interval]"]  # fmt: skip
-            for r in w.targets.itertuples(index=False):
-                out.append(f"  {r.side:<16} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f}"
-                           f" [{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
-                           f"{'' if r.in_band else '  outside the band'}")  # fmt: skip
+            out += rate_lines(w.targets, s.band)
             out.append(f"distance from the band: base {w.distance_base:.3f}, fixed "
                        f"{w.distance_fixed:.3f}")  # fmt: skip
         if len(self.frontier):
-            out += ["", "frontier (best estimated distance at each cost):"]
+            out += [
+                "",
+                "frontier (best estimated distance at each cost"
+                + (", from the search's band):" if self._searched() else "):"),
+            ]
             for r in self.frontier.itertuples(index=False):
                 out.append(f"  cost {r.cost}: {r.est_distance:.3f}  {r.edits}")
         return out
+
+    def _searched(self) -> str:
+        """The base's distance from the search's band (the band shrunk by the guard: what
+        the trail's and the frontier's distances are from), when it is not the band: a
+        single edit's reference is the base, its distance plus its estimated gain."""
+        s, t = self.spec, self.trail
+        band = getattr(s, "search_band", s.band)
+        if tuple(band) == tuple(s.band) or not len(t) or "est_gain" not in t:
+            return ""
+        one = t[(t["step"] == "single") & (t["against"] == "base")].iloc[0]
+        return (
+            f", {one['est_distance'] + one['est_gain']:.3f} from the search's band "
+            f"{100 * band[0]:.1f}-{100 * band[1]:.1f} % (guard {100 * s.guard:.2f} points)"
+        )
 
     def write(self, out_dir: str | Path, paper: str = "a4") -> list[Path]:
         """errata.csv, trail.csv, frontier.csv, matrix_base.csv, matrix_fixed.csv,
@@ -125,6 +137,18 @@ class FixResult:
             texts = list(self.errata.loc[self.errata["side"] == name, "edit"])
             out[name] = hook(g, "apply_side_edits")(sides[name], texts)[0]
         return out
+
+
+def rate_lines(targets, band, width: int = 16) -> list[str]:
+    """Per target (a ``targets.csv`` table): base -> fixed field rate [interval] in %, and
+    where the interval lies when not inside the band (:func:`fix_confirm.where`)."""
+    out = []
+    for r in targets.itertuples(index=False):
+        note = where(r.fixed_low, r.fixed_high, band)
+        out.append(f"  {r.side:<{width}} {100 * r.base_rate:5.1f} -> {100 * r.fixed_rate:5.1f}"
+                   f" [{100 * r.fixed_low:.1f}, {100 * r.fixed_high:.1f}]"
+                   + (f"  {note}" if note else ""))  # fmt: skip
+    return out
 
 
 def costs_toml(costs: dict) -> str:

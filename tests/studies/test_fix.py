@@ -388,6 +388,24 @@ def test_an_identical_edit_is_never_helpful():
     assert F.judge([s], (0.45, 0.55), ALPHA, 1000, 0.25).verdict == "unchanged"
 
 
+def test_a_combination_plays_only_the_pairings_its_new_edit_touches():
+    # heavy's edit, then low's added: heavy v mid (both seats) is the same game under both
+    # errata, so the combination plays only low's four pairings and reuses the rest
+    spec, player = _player()
+    a, b = F.Edit("heavy", "heavy/heads=60", "heads", 1), F.Edit("low", "low/heads=55", "heads", 1)
+    n = spec.games_per_look
+    player.ensure((), n)  # the base first, as the search plays it
+    player.ensure((a,), n)
+    before = player.games
+    player.ensure(F._key((a, b)), n)
+    assert player.games - before == 4 * n
+    j = player.joint(F._key((a, b)), (a,), n)
+    for k, p in enumerate(player.base):  # the same games where low does not play
+        if "low" not in (p.army_a.name, p.army_b.name):
+            c = j.counts[k].reshape(2, 3, 2, 3).sum(axis=(0, 2))
+            assert c.sum() == n and np.trace(c) == n
+
+
 def test_resume_replays_nothing_finished_and_reaches_the_same_errata(tmp_path, monkeypatch):
     full = F.run(coin_game, COINS, editable=["heavy"], out_dir=tmp_path / "a", **QUICK)
     calls = {"n": 0}
