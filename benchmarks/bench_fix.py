@@ -379,8 +379,8 @@ def real_section(d: Path) -> list[str]:
 # budget 6, the default player, confirmed on fresh seeds and again under the strong player
 REAL_EDIT = ("France", "Great Britain", "Austria", "Spain", "United States")
 REAL_ARGS = ["--target", "0.45:0.55", "--budget", "6", "--edits", "strength-command.toml",
-             "--games-per-look", "100", "--max-games", "1000", "--confirm-games", "1000",
-             "--confirm-with", "search:16:tuned:v2", "--confirm-with-games", "30",
+             "--games-per-look", "100", "--max-games", "1000",
+             "--confirm-with", "search:16:tuned:v2", "--confirm-with-games", "100",
              "--threads", "2", "--out", "out"]  # fmt: skip
 # --quick: the same command with test-sized counts (a few minutes: the path shaken out)
 QUICK_SIZES = {"--games-per-look": "20", "--max-games": "60", "--confirm-games": "60",
@@ -389,9 +389,13 @@ QUICK_SIZES = {"--games-per-look": "20", "--max-games": "60", "--confirm-games":
 
 def real_args(quick: bool = False) -> list[str]:
     """REAL_ARGS, or under ``--quick`` the same with :data:`QUICK_SIZES`."""
-    if not quick:
-        return list(REAL_ARGS)
-    return [QUICK_SIZES.get(REAL_ARGS[i - 1], x) if i else x for i, x in enumerate(REAL_ARGS)]
+    out = list(REAL_ARGS)
+    for flag, v in QUICK_SIZES.items() if quick else ():
+        if flag in out:
+            out[out.index(flag) + 1] = v
+        else:  # a count the real run leaves to the tool's default (the confirmation's)
+            out[out.index("--out") : out.index("--out")] = [flag, v]
+    return out
 
 
 def run_real(d: Path, quick: bool = False) -> int:

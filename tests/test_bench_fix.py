@@ -53,9 +53,13 @@ def test_an_unfinished_real_run_says_so_and_its_time_so_far(tmp_path):
 def test_the_quick_real_fix_changes_only_the_counts():
     quick, full = BF.real_args(quick=True), BF.real_args()
     assert full == BF.REAL_ARGS
-    changed = {full[i - 1]: (full[i], quick[i]) for i in range(len(full)) if quick[i] != full[i]}
-    assert set(changed) == set(BF.QUICK_SIZES)
-    assert quick[quick.index("--max-games") + 1] == "60"
+    pairs = dict(zip(quick[::2], quick[1::2], strict=True))
+    assert {
+        f: v for f, v in pairs.items() if v != dict(zip(full[::2], full[1::2], strict=True)).get(f)
+    } == (BF.QUICK_SIZES)
+    # the real run's confirmation takes the tool's size from the band; the quick one its own
+    assert "--confirm-games" not in full and pairs["--confirm-games"] == "60"
+    assert quick[quick.index("--max-games") + 1] == "60" and quick[-2:] == ["--out", "out"]
 
 
 class _Child:
