@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         "on the usual (warm) numba caches" if args.quick else "cold into a numba cache of its own"
     )
     lines = run.header("Before and after: the compile and the speed", extra=[
-        f"before = {_rev(base)} ({base}), after = {_rev(HERE)}; each checkout compiled {cold}; "
+        f"before = {_rev(base)} ({os.path.relpath(base, HERE)}), after = {_rev(HERE)}; each checkout compiled {cold}; "
         "only the ratios, measured in this one run, compare", *args.note])  # fmt: skip
     run.write(lines + report(compiled, first_run, rows, args))
     shutil.rmtree(tmp, ignore_errors=True)
