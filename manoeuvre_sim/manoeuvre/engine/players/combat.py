@@ -110,8 +110,9 @@ def _with_step5_card(st, units, cards, weights, p, u, s_init, n, sd, a0, df, tsq
     (per slot); ``ev`` (the initiating card alone) if none adds more. A leader's Command
     (support, rule 6.4) is not credited."""
     pmf = stack_empty(LMAX, np.float64)
+    pmf[:] = 0.0
     top = n * sd
-    for x in range(top + 1):  # what follows reads pmf[0..top] only: the rest left unset
+    for x in range(top + 1):
         pmf[x] = DICE_PMF[n, sd, x]
     tmp = stack_empty(LMAX, np.float64)
     tail = stack_empty(LMAX, np.float64)
