@@ -261,33 +261,3 @@ def test_a_unit_cards_worth_grows_with_its_dice_and_stops_at_two_hits():
         worth.append(_card_value(st, P.units, P.cards, BALANCED, 0, c, 0))
     assert worth[0] < worth[1] < worth[2], worth
     assert worth[3] == pytest.approx(worth[2]), worth
-
-
-def test_a_hand_valued_at_once_is_worth_what_each_card_is_alone():
-    """The players value a hand with the enemy's mean strength read once for it
-    (``cards._hand_worth``, issue 41): each slot's worth is the one ``_card_value`` gives
-    the card alone, exactly (the same choices): unit cards of units on the board, full and
-    reduced, of a unit off it (nothing), leaders and HQ cards, for both sides."""
-    from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value, _hand_worth, _n_reduced
-    from manoeuvre_sim.manoeuvre.engine.players.params import TUNED
-
-    P = packed("Russia", "France")
-    bare = setup(TOWN_BOARD, P, {}, reduced=(10,))
-    for p in (0, 1):
-        first = {}
-        for c in range(P.deck_size[p]):
-            row = P.cards[p, c]
-            if row[S.CF_KIND] == S.KIND_UNIT:
-                step = int(bare[S.U_STEP + p * S.MAXU_SIDE + row[S.CF_UNIT]])
-                key = ("unit", step)
-            else:
-                key = (int(row[S.CF_KIND]), int(row[S.CF_HQ]))
-            first.setdefault(key, c)
-        hand = sorted(first.values(), key=lambda c: P.cards[p, c, S.CF_KIND])[:5]
-        st = setup(TOWN_BOARD, P, {p: hand}, reduced=(10,))
-        n_red = _n_reduced(st, p)
-        out = np.full(S.HMAX, np.nan)
-        _hand_worth(st, P.units, P.cards, p, n_red, out)
-        alone = [_card_value(st, P.units, P.cards, TUNED, p, c, n_red) for c in hand]
-        assert list(out[: len(hand)]) == alone, (p, hand)
-        assert 0.0 in alone and len(set(alone)) >= 3, alone  # a dead unit's card, and others
