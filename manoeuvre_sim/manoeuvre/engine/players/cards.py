@@ -62,23 +62,6 @@ def _enemy_reach(st, p, sq, maxd):
 
 
 @kernel
-def _enemy_distance(st, p, sq):
-    """Manhattan distance from sq to the nearest enemy unit of p (99 if none): how soon a
-    card in p's hand will meet one."""
-    r0 = sq // 8
-    c0 = sq % 8
-    q = 1 - p
-    best = 99
-    for i in range(S.MAXU_SIDE):
-        t = q * S.MAXU_SIDE + i
-        if st[S.U_STEP + t] == 0:
-            continue
-        tsq = st[S.U_SQ + t]
-        best = min(best, abs(tsq // 8 - r0) + abs(tsq % 8 - c0))
-    return best
-
-
-@kernel
 def _enemy_distance_and_strength(st, units, p, sq):
     """(Manhattan distance from sq to the nearest enemy unit (99 if none), mean strength of
     the enemy's units on the board (0 if none)) in one pass: what a card in p's hand will
@@ -101,22 +84,6 @@ def _enemy_distance_and_strength(st, units, p, sq):
 
 
 @kernel
-def _enemy_mean_strength(st, units, p):
-    """Mean strength of p's enemy's units on the board (0 if none): what a unit card in p's
-    hand will meet. The same for every card, so a decision reads it once."""
-    q = 1 - p
-    tot = 0
-    k = 0
-    for i in range(S.MAXU_SIDE):
-        t = q * S.MAXU_SIDE + i
-        if st[S.U_STEP + t] == 0:
-            continue
-        tot += strength(st, units, t)
-        k += 1
-    return tot / k if k > 0 else 0.0
-
-
-@kernel
 def _assault_hits(n, s, a0, d):
     """Expected hits of an assault rolling n d s on attack total a0 against defence d: one
     when the total beats d, a second when it reaches 2d (the results table's bands, as the
@@ -132,25 +99,20 @@ _ATK_SPREAD = np.array([[1, 10], [2, 6], [2, 8], [2, 10]], dtype=np.int64)
 
 
 @kernel
-def _card_worth(st, units, cards, p, c, n_reduced, mean):
-    """Worth of holding card c for p (0: none), ``mean`` being the enemy's mean strength
-    (``_enemy_mean_strength``; negative: not known, read here with the distance). A unit
-    card is worth what it does against the enemy units it may meet (of the enemy's mean
-    strength), so its worth stops growing where more dice or defence change nothing: an
-    attack by its expected hits (at most 2) over the defences of ``_DEF_SPREAD``, a
-    bombardment by its chance of a hit, a defence by the expected hits it saves against the
-    attacks of ``_ATK_SPREAD``. The scales make the printed cards (2d8 or 1d10 on a unit of
-    strength 6, defence 5) worth about what the earlier worth, linear in the printed pips,
-    gave them."""
+def _card_value(st, units, cards, weights, p, c, n_reduced):
+    """Worth of holding card c for p (0: none). A unit card is worth what it does against
+    the enemy units it may meet (of the enemy's mean strength), so its worth stops growing
+    where more dice or defence change nothing: an attack by its expected hits (at most 2)
+    over the defences of ``_DEF_SPREAD``, a bombardment by its chance of a hit, a defence by
+    the expected hits it saves against the attacks of ``_ATK_SPREAD``. The scales make the
+    printed cards (2d8 or 1d10 on a unit of strength 6, defence 5) worth about what the
+    earlier worth, linear in the printed pips, gave them."""
     kind = cards[p, c, S.CF_KIND]
     if kind == S.KIND_UNIT:
         u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
         if st[S.U_STEP + u] == 0:
             return 0.0  # the card of an eliminated unit
-        if mean < 0.0:
-            dist, mean = _enemy_distance_and_strength(st, units, p, st[S.U_SQ + u])
-        else:
-            dist = _enemy_distance(st, p, st[S.U_SQ + u])
+        dist, mean = _enemy_distance_and_strength(st, units, p, st[S.U_SQ + u])
         near = dist <= 2
         own = strength(st, units, u)
         foe = int(mean + 0.5)
@@ -194,23 +156,6 @@ def _card_worth(st, units, cards, p, c, n_reduced, mean):
             if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
                 return 3.0  # an enemy redoubt to cancel
     return v
-
-
-@kernel
-def _card_value(st, units, cards, weights, p, c, n_reduced):
-    """Worth of holding card c for p (0: none): ``_card_worth``. A decision that values
-    several cards reads the enemy's mean strength once (``_hand_worth``,
-    ``_enemy_mean_strength``); ``weights`` are not read."""
-    return _card_worth(st, units, cards, p, c, n_reduced, -1.0)
-
-
-@kernel
-def _hand_worth(st, units, cards, p, n_reduced, out):
-    """``out[s]``: the worth of the card in p's hand slot s (``_card_value``), the enemy's
-    mean strength read once for the hand."""
-    mean = _enemy_mean_strength(st, units, p)
-    for s in range(st[S.HAND_N + p]):
-        out[s] = _card_worth(st, units, cards, p, st[S.HAND + p * S.HMAX + s], n_reduced, mean)
 
 
 @kernel

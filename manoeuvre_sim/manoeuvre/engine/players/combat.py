@@ -10,12 +10,7 @@ from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import TP_NO_ASSAULT, adjacent
-from manoeuvre_sim.manoeuvre.engine.players.cards import (
-    _card_worth,
-    _enemy_mean_strength,
-    _hand_worth,
-    _n_reduced,
-)
+from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value, _n_reduced
 from manoeuvre_sim.manoeuvre.engine.players.moves import _own_def_cards, _skirmish_move_gain
 from manoeuvre_sim.manoeuvre.engine.players.odds import (
     DICE_PMF,
@@ -218,10 +213,12 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
 
 @kernel
 def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
+    n_reduced = _n_reduced(st, p)
     cost = stack_empty(HMAX, np.float64)
-    _hand_worth(st, units, cards, p, _n_reduced(st, p), cost)
     for s in range(st[S.HAND_N + p]):
-        cost[s] = weights[H_CARD] * cost[s]
+        cost[s] = weights[H_CARD] * _card_value(
+            st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
+        )
     ret = stack_empty(NUNITS, np.int8)  # can the target retreat (computed once)
     ret[:] = -1
     best = weights[H_ATTACK]
@@ -285,7 +282,6 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     cum2 = stack_empty(LMAX, np.float64)
     base = _ev_cum(tail, top, a0, d, vals)
     n_reduced = _n_reduced(st, p)
-    mean = _enemy_mean_strength(st, units, p)  # once for every card the options spend
     best = base
     bi = 0
     for i in range(1, n):
@@ -303,11 +299,11 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
                 bi = i
             continue
         c = st[S.HAND + p * S.HMAX + s]
-        cost = weights[H_CARD] * _card_worth(st, units, cards, p, c, n_reduced, mean)
+        cost = weights[H_CARD] * _card_value(st, units, cards, weights, p, c, n_reduced)
         if what == D.AC_MAHARAJA_COMBAT or what == D.AC_MAHARAJA_COMMAND:
             # Distant Lands 9.1: the Maharaja played with the leader costs its worth too
             m = st[S.HAND + p * S.HMAX + opts[i, 2]]
-            cost += weights[H_CARD] * _card_worth(st, units, cards, p, m, n_reduced, mean)
+            cost += weights[H_CARD] * _card_value(st, units, cards, weights, p, m, n_reduced)
         v = base
         if what == D.AC_UNIT:
             na, sa = attack_dice(cards, p, c)  # a Japanese leader's 1d6 (Distant Lands 9.1)
@@ -329,7 +325,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             # rule 9.2: the combat is cancelled, the initiating card returns to the hand
             # (going on spends it) and the unit may move up to 2 squares
             ci = cb[D.CB_INIT_CARD]
-            v = weights[H_CARD] * _card_worth(st, units, cards, p, ci, n_reduced, mean)
+            v = weights[H_CARD] * _card_value(st, units, cards, weights, p, ci, n_reduced)
             v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
         elif what == D.AC_LEADER_COMBAT or what == D.AC_MAHARAJA_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
@@ -455,11 +451,10 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     best = -lose
     bi = 0
     n_reduced = _n_reduced(st, q)
-    mean = _enemy_mean_strength(st, units, q)
     for i in range(1, n):
         c = st[S.HAND + q * S.HMAX + opts[i, 0]]
         cost = (
-            weights[H_CARD] * _card_worth(st, units, cards, q, c, n_reduced, mean)
+            weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced)
             + weights[H_GROUND]
         )
         if cards[q, c, S.CF_KIND] == S.KIND_HQ:
@@ -481,7 +476,6 @@ def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     best = 0.0
     bi = 0
     n_reduced = _n_reduced(st, q)
-    mean = _enemy_mean_strength(st, units, q)
     for i in range(1, n):
         c = st[S.HAND + q * S.HMAX + opts[i, 0]]
         if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
@@ -491,10 +485,10 @@ def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
         if add <= 0:
             continue
         gain = lose - _defender_loss(st, units, cards, tprops, weights, q, cb, add, tail, top, vals)
-        v = gain - weights[H_CARD] * _card_worth(st, units, cards, q, c, n_reduced, mean) * 0.5
+        v = gain - weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced) * 0.5
         if opts[i, 2] > 0:  # with a Maharaja (Distant Lands 9.1): its worth spent too
             m = st[S.HAND + q * S.HMAX + opts[i, 2] - 1]
-            v -= weights[H_CARD] * _card_worth(st, units, cards, q, m, n_reduced, mean) * 0.5
+            v -= weights[H_CARD] * _card_value(st, units, cards, weights, q, m, n_reduced) * 0.5
         if v > best + 1e-9:
             best = v
             bi = i

@@ -38,7 +38,6 @@ from manoeuvre_sim.manoeuvre.engine.board import TP_DEF, TP_REDOUBT
 from manoeuvre_sim.manoeuvre.engine.players.cards import (
     _card_value,
     _enemy_reach,
-    _hand_worth,
     _n_reduced,
     _posture_weights,
 )
@@ -66,7 +65,6 @@ from manoeuvre_sim.manoeuvre.engine.players.params import (
     NPARAM,
 )
 from manoeuvre_sim.manoeuvre.engine.rules import can_retreat
-from manoeuvre_sim.manoeuvre.engine.state import HMAX  # a name: a constant for stack_empty
 
 
 # ------------------------------------------------------------------------------------------
@@ -95,13 +93,12 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
     if dk == D.D_DISCARD:
         # keep what is worth keeping; ahead late in the day, cycle faster (rule 2.3)
         keep = weights[H_KEEP] + weights[H_CYCLE]
-        worth = stack_empty(HMAX, np.float64)
-        _hand_worth(st, units, cards, p, _n_reduced(st, p), worth)
+        n_reduced = _n_reduced(st, p)
         mask = 0
         low = 1e9
         lows = -1
         for s in range(st[S.HAND_N + p]):
-            v = worth[s]
+            v = _card_value(st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced)
             if v < keep:
                 mask |= 1 << s
             elif v < low:

@@ -17,12 +17,7 @@ from manoeuvre_sim.manoeuvre.engine.board import (
     TP_REDOUBT,
     move_destinations,
 )
-from manoeuvre_sim.manoeuvre.engine.players.cards import (
-    _card_value,
-    _card_worth,
-    _enemy_mean_strength,
-    _n_reduced,
-)
+from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value, _n_reduced
 from manoeuvre_sim.manoeuvre.engine.players.odds import _dice_at_least, _loss, _progress_rows
 from manoeuvre_sim.manoeuvre.engine.players.params import (
     H_ADVANCE,
@@ -248,9 +243,6 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
         st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
     )
     n_reduced = _n_reduced(st, p)
-    mean = -1.0  # the enemy's mean strength, once for every card slot an option spends
-    if dk == D.D_SUPPLY_MOVE or dk == D.D_FORCED_MARCH:
-        mean = _enemy_mean_strength(st, units, p)
     slot_cost = stack_empty(HMAX, np.float64)
     slot_cost[:] = np.nan
     unit_known = stack_empty(NUNITS, np.bool_)
@@ -269,8 +261,8 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 to = opts[i, 2] if dk == D.D_SUPPLY_MOVE else opts[i, 1]
                 if np.isnan(slot_cost[o0]):
                     c = st[S.HAND + p * S.HMAX + o0]
-                    slot_cost[o0] = -weights[H_CARD] * _card_worth(
-                        st, units, cards, p, c, n_reduced, mean
+                    slot_cost[o0] = -weights[H_CARD] * _card_value(
+                        st, units, cards, weights, p, c, n_reduced
                     )
                 v = slot_cost[o0]
             elif dk == D.D_ADVANCE:
