@@ -3,6 +3,7 @@
     git worktree add ../base f1a194b && make -C ../base setup   # the "before" checkout
     python -m benchmarks speed --base ../base [--games 20000] [--rounds 3]
     python -m benchmarks speed --quick      # this checkout against itself, warm caches
+    python -m benchmarks speed --base ../base --note "what was tried, measured how"
 
 Issue 13, in one run: the cold compile (where it goes, per kernel), the first ``make run``
 and games per second (random and the default player, 1 and 2 threads) of an untouched
@@ -13,7 +14,9 @@ so both compiles are cold and neither touches the other's cache; the games-per-s
 alternate between the two checkouts so that other work on the machine falls on both alike,
 and each row checks that both played the same games (equal records). A ``--quick`` run
 compares this checkout with itself on their usual (warm) numba caches, so its "cold
-compile" row is a load from the cache, not a compile.
+compile" row is a load from the cache, not a compile. Each ``--note`` adds a bullet to the
+file's head: what the run compares, and what was tried and measured on the way (gains and
+non-gains).
 """
 
 from __future__ import annotations
@@ -70,10 +73,11 @@ pol, threads, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 simulate(SimConfig("France", "Russia", games=64, seed=1, policy_a=pol, policy_b=pol))
 cfg = SimConfig("France", "Russia", games=games, seed=2, policy_a=pol, policy_b=pol,
                 threads=threads, chunk=4096)
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 res = simulate(cfg)
-dt = time.perf_counter() - t
-print(json.dumps({"gps": games / dt, "turns": float(res.records[:, 3].mean()),
+dt, dc = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"gps": games / dt, "cpu_gps": games / dc,
+                  "turns": float(res.records[:, 3].mean()),
                   "hash": hashlib.sha256(res.records.tobytes()).hexdigest()}))
 """
 
@@ -153,7 +157,9 @@ def games_rows(trees: dict, caches: dict, args) -> list[tuple]:
                     got[k].append(json.loads(out))
             hashes = {g["hash"] for k in trees for g in got[k]}
             best = {k: max(got[k], key=lambda g: g["gps"]) for k in trees}
-            rows.append((pol, threads, best["before"], best["after"], len(hashes) == 1))
+            cpu = {k: max(g["cpu_gps"] for g in got[k]) for k in trees}
+            rows.append((pol, threads, best["before"] | {"cpu_gps": cpu["before"]},
+                         best["after"] | {"cpu_gps": cpu["after"]}, len(hashes) == 1))  # fmt: skip
     return rows
 
 
@@ -176,12 +182,17 @@ def report(compiled: dict, first_run: dict, rows: list, args) -> list[str]:
     for pol, threads, b, a, _same in rows:
         L.append(f"| {pol} vs {pol}, {threads} thread(s), games/s | {b['gps']:,.0f} | "
                  f"{a['gps']:,.0f} | {ratio(a['gps'], b['gps'])} |")  # fmt: skip
+        L.append(f"| {pol} vs {pol}, {threads} thread(s), games per CPU second | "
+                 f"{b['cpu_gps']:,.0f} | {a['cpu_gps']:,.0f} | "
+                 f"{ratio(a['cpu_gps'], b['cpu_gps'])} |")  # fmt: skip
     same = all(r[4] for r in rows)
     L += [
         "",
         f"Games per second: France vs Russia, {args.games:,} games per row (seed 2), warm "
         f"cache, the best of {args.rounds} runs per checkout, the checkouts alternating run "
-        "by run (the best is the run least slowed by the other work). The same games before "
+        "by run (the best is the run least slowed by the other work). Per CPU second: the "
+        "games over the process's CPU time (on 2 threads both threads' time, so it shows the "
+        "work, not the wait for the cores), the best of the same runs. The same games before "
         "and after (equal records) in every run: "
         + ("**yes**." if same else "**NO** — "
            + ", ".join(f"{r[0]}/{r[1]}" for r in rows if not r[4]) + " differ."),
@@ -212,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.size("--games", 20000, 2000, "games per games/s row")
     ap.size("--rounds", 3, 1, "runs per row and checkout (the best kept)")
     ap.size("--balance-games", 0, 10, "games per pairing of the make run job (0: its default)")
+    ap.add_argument("--note", action="append", default=[],
+                    help="a line on what the run compares or what was tried (repeatable)")  # fmt: skip
     args = ap.parse_args(argv)
     if args.base is None and not args.quick:
         ap.error("--base DIR is needed (or --quick: this checkout against itself)")
@@ -229,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         "on the usual (warm) numba caches" if args.quick else "cold into a numba cache of its own"
     )
     lines = run.header("Before and after: the compile and the speed", extra=[
-        f"before = {_rev(base)} ({base}), after = {_rev(HERE)}; each checkout compiled {cold}; "
-        "only the ratios, measured in this one run, compare"])  # fmt: skip
+        f"before = {_rev(base)} ({os.path.relpath(base, HERE)}), after = {_rev(HERE)}; each checkout compiled {cold}; "
+        "only the ratios, measured in this one run, compare", *args.note])  # fmt: skip
     run.write(lines + report(compiled, first_run, rows, args))
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
