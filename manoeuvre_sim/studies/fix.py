@@ -34,7 +34,8 @@ The search
     the helpful singles (or, when none is certified, the promising ones: estimated gain
     above twice its standard error) added one at a time to the best errata so far, each
     round screened alike and tested against the errata it extends; until an errata meets
-    the objective, nothing helps or the budget is spent. The answer is the meeting errata
+    the objective, or nothing helps or the budget is spent and ``BACKTRACKS`` returns to the
+    next best errata not yet extended are used up. The answer is the meeting errata
     of least cost (then fewest changes, then the rates most surely inside the band), else
     the best of the frontier (the smallest estimated D at each cost, with its interval).
 The confirmation
@@ -74,6 +75,9 @@ from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
 
 KIND = "fix"
 BASE_LABEL = "base"
+# greedy with backtracking: how often the greedy step goes back to the next best errata
+# not yet extended when nothing extends the current one (docs/fix.md, "The search")
+BACKTRACKS = 3
 # the command (core/study_command.py), for a game with the fixer's hooks (cli/fix.py); the
 # options a job's command line flags otherwise than by their names (a game's own: COMMAND_FLAGS)
 COMMAND = StudyCommand(help="The least-cost errata that evens the sides: paired, sequential, "
@@ -84,6 +88,7 @@ COMMAND = StudyCommand(help="The least-cost errata that evens the sides: paired,
                                 Option("--edits", type="path", file="edits.toml")))  # fmt: skip
 # the question, the statistics and the confirmation live beside this module, in fix_spec,
 # fix_stats and fix_confirm; their names are the fix's too
+from manoeuvre_sim.studies import fix_result as R  # noqa: E402
 from manoeuvre_sim.studies.fix_confirm import (  # noqa: E402
     CONFIRM_BASE,
     CONFIRM_FIXED,
@@ -118,6 +123,10 @@ from manoeuvre_sim.studies.fix_stats import (  # noqa: E402
 
 def _key(edits: Sequence[Edit]) -> tuple[Edit, ...]:
     return tuple(sorted(edits, key=lambda e: (e.side, e.text)))
+
+
+def _text(edits: Sequence[Edit]) -> str:
+    return "; ".join(e.text for e in edits)
 
 
 def _label(edits: Sequence[Edit]) -> str:
@@ -421,10 +430,12 @@ def search(player: Player, say: Callable[[str], None],
     # the greedy step extends the certified helpful singles; when none is (many targets:
     # the box too wide), the promising ones, for the frontier (confirmed afresh in the end)
     helpful = [t for t in singles if t.helpful] or [t for t in singles if t.promising]
-    helpful = sorted(helpful, key=_rank_distance)[: spec.screen_keep]
+    helpful = sorted(helpful, key=R._rank_distance)[: spec.screen_keep]
     pool = [t for t in helpful if t.cost <= cap]
     current = pool[0] if pool else None
+    others, extended, back = pool[1:], set(), BACKTRACKS
     while current is not None and not current.meets():
+        extended.add(_key(current.edits))
         cands = []
         for h in sorted(helpful, key=lambda t: (t.cost, t.distance)):
             e = h.edits[0]
@@ -436,43 +447,31 @@ def search(player: Player, say: Callable[[str], None],
                 player.pairings(cands[-1].trial.edits)
             except UsageError as err:  # two legal edits the game refuses together
                 cands.pop()
-                say(f"fix: skipped {e.text} with {_label(current.edits)}: {err}")
+                say(f"fix: skipped {e.text} with {_text(current.edits)}: {err}")
         tried = screened(player, cands, spec.screen_keep, trail, say, on_trial)
         better = [t for t in tried if t.helpful] or [t for t in tried if t.promising]
+        others = sorted({_key(t.edits): t for t in sorted([*others, *better], key=R._rank_distance,
+                         reverse=True) if _key(t.edits) not in extended and t.cost < cap
+                         }.values(), key=R._rank_distance)  # to go back to  # fmt: skip
         if not better:
-            break
+            if not (back and others):
+                break
+            back, current = back - 1, others.pop(0)
+            say(f"fix: nothing extends the errata; back to {_text(current.edits)}")
+            continue
         meeting = [t for t in better if t.meets()]
-        current = min(meeting, key=_rank) if meeting else min(better, key=_rank_distance)
+        current = min(meeting, key=_rank) if meeting else min(better, key=R._rank_distance)
+        others = [t for t in others if t is not current]
         if current.meets():
             best = current
     if best is None:
-        frontier = _frontier(trail)
-        best = min(frontier, key=_rank_distance) if frontier else None
+        frontier = R._frontier(trail)
+        best = min(frontier, key=R._rank_distance) if frontier else None
     say(
         f"fix: search done: {len(trail)} candidates, {player.games:,} games"
         + (f" ({player.resumed:,} blocks read back from the store)" if player.resumed else "")
     )
     return trail, best, d0
-
-
-def _rank_distance(t: Trial) -> tuple:
-    return (t.distance, t.cost, len(t.edits), [e.text for e in t.edits])
-
-
-def _frontier(trail: Sequence[Trial]) -> list[Trial]:
-    """The best errata (smallest estimated distance) at each cost among the certified
-    helpful ones, or the promising ones at a cost no certified errata has."""
-    best: dict[int, Trial] = {}
-    for t in trail:
-        if not (t.helpful or t.promising):
-            continue
-        old = best.get(t.cost)
-        if old is None or (t.helpful, t.meets()) > (old.helpful, old.meets()) or (
-            (t.helpful, t.meets()) == (old.helpful, old.meets())
-            and _rank_distance(t) < _rank_distance(old)
-        ):  # fmt: skip
-            best[t.cost] = t
-    return [best[c] for c in sorted(best)]
 
 
 # ----------------------------------------------------------------------- the study
@@ -566,7 +565,7 @@ def run_spec(spec: FixSpec, out_dir: str | Path | None = None, *, resume: bool =
             manifest | {"interrupted": True, "search_games": player.games},
             True,
         )
-    frontier = pd.DataFrame([t.row() for t in _frontier(trail)])
+    frontier = pd.DataFrame([t.row() for t in R._frontier(trail)])
     errata = errata_table(g, spec, best.edits if best is not None else ())
     manifest |= {
         "errata": [] if best is None else [e.text for e in best.edits],

@@ -173,3 +173,23 @@ def errata_table(g, spec: FixSpec, edits: Sequence[Edit]):
                      "change": "; ".join(lines), "whatif_set": f'--set "{e.text}"'})  # fmt: skip
     return pd.DataFrame(rows, columns=["edit", "side", "kind", "cost", "field", "before",
                                        "after", "change", "whatif_set"])  # fmt: skip
+
+
+def _rank_distance(t) -> tuple:
+    return (t.distance, t.cost, len(t.edits), [e.text for e in t.edits])
+
+
+def _frontier(trail: Sequence) -> list:
+    """The best errata (smallest estimated distance) at each cost among the certified
+    helpful ones, or the promising ones at a cost no certified errata has."""
+    best: dict[int, object] = {}
+    for t in trail:
+        if not (t.helpful or t.promising):
+            continue
+        old = best.get(t.cost)
+        if old is None or (t.helpful, t.meets()) > (old.helpful, old.meets()) or (
+            (t.helpful, t.meets()) == (old.helpful, old.meets())
+            and _rank_distance(t) < _rank_distance(old)
+        ):  # fmt: skip
+            best[t.cost] = t
+    return [best[c] for c in sorted(best)]

@@ -326,6 +326,33 @@ def test_a_combination_when_no_single_edit_is_enough():
     assert not ((singles["verdict"] == "helpful") & (singles["est_distance"] == 0)).any()
 
 
+def test_greedy_goes_back_when_the_best_single_is_a_dead_end(monkeypatch):
+    # heavy at 65 % heads (67 % against the field here), the band 56.5-62 %, 4,000 games to
+    # confirm (guard 0.8 points: the search aims at 57.3-61.2 %), budget 2. The best single,
+    # heavy/heads=55 (cost 2: two steps), lands at 56-57 %, at the searched band's lower edge
+    # (exactly 56.1 %), and the budget leaves it no edit to take: a dead end. heavy/heads=60
+    # (cost 1) lands at 62 %, farther out, but with mid or low 5 points up (cost 1) at
+    # 59.2 %, inside. Greedy alone answers the dead end, not meeting; greedy with
+    # backtracking goes back to heavy/heads=60 and meets at the same cost
+    kw = {"editable": ["heavy", "mid", "low"], "targets": ["heavy"], "band": (0.565, 0.62),
+          "edits": {"heads": {"range": 2}}, "budget": 2, "games_per_look": 500,
+          "max_games": 4000, "confirm_games": 4000, "seed": 3}  # fmt: skip
+    spec = F.command_spec(coin_game, COINS, **kw)
+    lo, hi = spec.search_band
+    said = []
+    res = F.run_spec(spec, say=said.append)
+    assert res.meets, res.summary()
+    assert res.manifest["errata"][0] == "heavy/heads=60" and len(res.manifest["errata"]) == 2
+    assert any("back to heavy/heads=60" in line for line in said)
+    assert res.confirmation.confirmed and int(res.errata["cost"].sum()) == 2
+    trail = res.trail.set_index("edits")
+    assert trail.loc["heavy/heads=55", "rate heavy"] < lo + 0.005  # the dead end, at the edge
+    assert trail.loc["heavy/heads=60", "rate heavy"] > hi
+    monkeypatch.setattr(F, "BACKTRACKS", 0)
+    plain = F.run_spec(spec)
+    assert not plain.meets and plain.manifest["errata"] == ["heavy/heads=55"]
+
+
 def test_the_guard_band_moves_a_near_edge_errata_inward():
     # heavy at 65 % heads (about 68 % against the field), the band 44-59 %, a confirmation of
     # 150 games a pairing: its half-width for heavy, the guard, is 4.0 points, so the search
