@@ -16,6 +16,7 @@ from manoeuvre_sim.studies.fix_stats import (
     SCORE,
     _Interrupted,
     _moments,
+    confirm_z,
     distance,
     field_stats,
     gain_estimate,
@@ -101,9 +102,9 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
         s = SCORE["a"]
         mb.loc[p.army_a.name, p.army_b.name] = float((c.sum(axis=1) * s).sum() / c.sum())
         mf.loc[p.army_a.name, p.army_b.name] = float((c.sum(axis=0) * s).sum() / c.sum())
-    z = float(norm.ppf(1.0 - spec.alpha / (2 * len(spec.targets))))
-    trows = []
-    for t, st in zip(spec.targets, field_stats(base, joint, spec.targets), strict=True):
+    z = confirm_z(spec.alpha, len(spec.targets))
+    trows, stats = [], field_stats(base, joint, spec.targets)
+    for t, st in zip(spec.targets, stats, strict=True):
         # the fixed rate's own variance: the candidate's games (ref + change, paired)
         parts = []
         for k, p in enumerate(base):
@@ -122,8 +123,7 @@ def confirm(g, spec, edits: tuple, *, store=None, manifest=None,
     targets = pd.DataFrame(trows)
     d_base = sum(distance(r, spec.band) for r in targets["base_rate"])
     d_fixed = sum(distance(r, spec.band) for r in targets["fixed_rate"])
-    st = field_stats(base, joint, spec.targets)
-    _, se = gain_estimate(base, joint, st, spec.targets, spec.band)
+    _, se = gain_estimate(base, joint, stats, spec.targets, spec.band)
     return Confirmation(mb, mf, moved, targets, bool(targets["in_band"].all()),
                         int(sum(played.outcome.games.values())), d_base, d_fixed, se)  # fmt: skip
 

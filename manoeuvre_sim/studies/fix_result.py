@@ -88,7 +88,7 @@ class FixResult:
         the trail's and the frontier's distances are from), when it is not the band: a
         single edit's reference is the base, its distance plus its estimated gain."""
         s, t = self.spec, self.trail
-        band = getattr(s, "search_band", s.band)
+        band = s.search_band
         if tuple(band) == tuple(s.band) or not len(t) or "est_gain" not in t:
             return ""
         one = t[(t["step"] == "single") & (t["against"] == "base")].iloc[0]

@@ -198,8 +198,8 @@ def command_spec(game, sides: Sequence, *, editable: Sequence[str] | None = None
     if not 0.0 <= min_gain < 1.0:
         raise UsageError(f"--min-gain: expected a distance between 0 and 1 (a fraction of a "
                          f"win rate, e.g. 0.005), got {min_gain}")  # fmt: skip
-    for flag, v in (("--games-per-look", games_per_look), ("--max-games", max_games),
-                    ("--confirm-games", 2 if confirm_games is None else confirm_games)):  # fmt: skip
+    counts = [("--games-per-look", games_per_look), ("--max-games", max_games)]
+    for flag, v in counts + ([] if confirm_games is None else [("--confirm-games", confirm_games)]):
         if v < 2:
             raise UsageError(f"{flag}: expected at least 2 games, got {v}")
     if max_games < games_per_look:

@@ -178,25 +178,28 @@ CONFIRM_FRACTION = 0.2
 CONFIRM_GAMES_RANGE = (200, 10_000)
 
 
+def confirm_z(alpha: float, targets: int) -> float:
+    """The confirmation's normal quantile: its target intervals are Bonferroni intervals at
+    ``alpha / (2 x targets)`` each (``fix_confirm.confirm``)."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(1.0 - alpha / (2 * targets)))
+
+
 def confirm_halfwidth(alpha: float, targets: int, pairings: int, games: int) -> float:
     """The confirmation's half-width for a target's field rate (``fix_confirm.confirm``: a
     Bonferroni normal interval at ``alpha / (2 x targets)``) over ``games`` per pairing and
     ``pairings`` pairings of the target, at a fair score's variance (1/4 a game: no score of
     a win 1, a draw 1/2, a loss 0 varies more), so never narrower than the one it will be:
     the *guard* of the search (docs/fix.md, "The guard band")."""
-    from scipy.stats import norm
-
-    z = float(norm.ppf(1.0 - alpha / (2 * targets)))
-    return z * math.sqrt(0.25 / pairings / games)
+    return confirm_z(alpha, targets) * math.sqrt(0.25 / pairings / games)
 
 
 def confirm_games_for(band, alpha: float, targets: int, pairings: int) -> int:
     """The confirmation's default games per pairing: the fewest whose half-width
     (:func:`confirm_halfwidth`) is at most ``CONFIRM_FRACTION`` of the band's half-width,
     within ``CONFIRM_GAMES_RANGE``."""
-    from scipy.stats import norm
-
-    z = float(norm.ppf(1.0 - alpha / (2 * targets)))
+    z = confirm_z(alpha, targets)
     want = CONFIRM_FRACTION * (band[1] - band[0]) / 2
     n = math.ceil(z * z * 0.25 / pairings / (want * want))
     lo, hi = CONFIRM_GAMES_RANGE
