@@ -261,3 +261,71 @@ def test_a_unit_cards_worth_grows_with_its_dice_and_stops_at_two_hits():
         worth.append(_card_value(st, P.units, P.cards, BALANCED, 0, c, 0))
     assert worth[0] < worth[1] < worth[2], worth
     assert worth[3] == pytest.approx(worth[2]), worth
+
+
+def test_a_cards_tabulated_sums_equal_the_summed_loops_bit_for_bit():
+    """``_card_value`` looks up its two sums (an attack card's expected hits over the
+    defences of _DEF_SPREAD, a defence's saved hits over the attacks of _ATK_SPREAD) in
+    tables built with numpy: every entry must equal the kernel's own loop of
+    ``_assault_hits`` exactly, or a game's choices could change on a last bit."""
+    import numba as nb
+
+    from manoeuvre_sim.manoeuvre.engine.players import cards as C
+
+    @nb.njit
+    def summed(att, saves):
+        bad = 0
+        for n in range(att.shape[0]):
+            for s in range(att.shape[1]):
+                for own in range(att.shape[2]):
+                    for foe in range(att.shape[3]):
+                        e = 0.0
+                        for k in range(C._DEF_SPREAD.shape[0]):
+                            e += C._assault_hits(n, s, own, foe + C._DEF_SPREAD[k])
+                        bad += e != att[n, s, own, foe]
+        for foe in range(saves.shape[0]):
+            for own in range(saves.shape[1]):
+                for df in range(saves.shape[2]):
+                    e = 0.0
+                    for k in range(C._ATK_SPREAD.shape[0]):
+                        an = C._ATK_SPREAD[k, 0]
+                        asd = C._ATK_SPREAD[k, 1]
+                        e += C._assault_hits(an, asd, foe, own) - C._assault_hits(
+                            an, asd, foe, own + df
+                        )
+                    bad += e != saves[foe, own, df]
+        return bad
+
+    assert C.ATK_HITS.shape == (11, 21, C.SPREAD_MAX, C.SPREAD_MAX)
+    assert summed(C.ATK_HITS, C.DEF_SAVES) == 0
+    assert C.ATK_HITS[2, 6, 6, 5] > 0.5  # 2d6 on strength 6 against strength 5: hits
+    altered = C.DEF_SAVES.copy()
+    altered[5, 6, 3] = np.nextafter(altered[5, 6, 3], 9.0)  # one last bit off
+    assert summed(C.ATK_HITS, altered) == 1
+
+
+def test_the_hand_table_is_each_units_best_attack_card_and_defence():
+    """``_hand_unit_table`` reads the hand once for every unit: the best attack card of a
+    unit is the one of most n * (s + 1) (the first of equals), its defence the sum of its
+    cards' defence values; a unit without cards has (0, 0, 0)."""
+    from manoeuvre_sim.manoeuvre.engine.players.moves import _hand_unit_table
+
+    cards = np.zeros((2, S.MAXC, S.NCF), np.int32)
+    # (hand card, unit, attack n, attack sides, defence)
+    hand = ((7, 4, 1, 10, 3), (9, 4, 2, 6, 5), (11, 4, 1, 13, 0), (12, 2, 1, 8, 4))
+    for c, u, n, sides, df in hand:
+        cards[0, c, S.CF_KIND] = S.KIND_UNIT
+        cards[0, c, S.CF_UNIT] = u
+        cards[0, c, S.CF_ATK_N], cards[0, c, S.CF_ATK_S] = n, sides
+        cards[0, c, S.CF_DEF] = df
+    cards[0, 3, S.CF_KIND] = S.KIND_HQ  # not a unit card: no row
+    st = S.new_state()
+    for j, c in enumerate([h[0] for h in hand] + [3]):
+        st[S.HAND + j] = c
+    st[S.HAND_N] = len(hand) + 1
+    tab = np.full((S.MAXU_SIDE, 3), 99, np.int64)
+    _hand_unit_table(st, cards, 0, tab)
+    # 1d10: 1 * 11 = 11 < 2d6: 2 * 7 = 14 = 1d13: 1 * 14, the first of equals kept
+    assert tuple(tab[4]) == (2, 6, 3 + 5 + 0)
+    assert tuple(tab[2]) == (1, 8, 4)
+    assert tab[[i for i in range(S.MAXU_SIDE) if i not in (2, 4)]].sum() == 0

@@ -8,7 +8,12 @@ import numpy as np
 
 from manoeuvre_sim.core.jit import kernel
 from manoeuvre_sim.manoeuvre.engine import state as S
-from manoeuvre_sim.manoeuvre.engine.players.odds import _dice_at_least, _progress_rows
+from manoeuvre_sim.manoeuvre.engine.players.odds import (
+    DICE_GE,
+    KMAX,
+    _dice_at_least,
+    _progress_rows,
+)
 from manoeuvre_sim.manoeuvre.engine.players.params import (
     H_ADVANCE,
     H_ATTACK,
@@ -97,6 +102,40 @@ def _assault_hits(n, s, a0, d):
 _DEF_SPREAD = np.array([0, 3, 5, 7], dtype=np.int64)
 _ATK_SPREAD = np.array([[1, 10], [2, 6], [2, 8], [2, 10]], dtype=np.int64)
 
+# The two sums of ``_card_value`` tabulated for strengths below SPREAD_MAX (every printed
+# army; a larger one is summed as it stands): ATK_HITS[n, s, own, foe] the expected hits of
+# an attack card n d s over _DEF_SPREAD, DEF_SAVES[foe, own, df] the hits a defence df
+# saves over _ATK_SPREAD. Built with the kernel's own operations in its order (numpy's
+# element-wise double arithmetic), so a looked-up sum equals the summed one bit for bit.
+SPREAD_MAX = 16
+
+
+def _spread_tables() -> tuple[np.ndarray, np.ndarray]:
+    def at_least(n, s, x):  # _dice_at_least, element-wise over the integer array x
+        return np.where(
+            x <= 0, 1.0, np.where(x >= KMAX, 0.0, DICE_GE[n, s, np.clip(x, 0, KMAX - 1)])
+        )
+
+    def hits(n, s, a0, d):  # _assault_hits
+        return at_least(n, s, d + 1 - a0) + at_least(n, s, 2 * d - a0)
+
+    own, foe = np.meshgrid(np.arange(SPREAD_MAX), np.arange(SPREAD_MAX), indexing="ij")
+    att = np.zeros((DICE_GE.shape[0], DICE_GE.shape[1], SPREAD_MAX, SPREAD_MAX))
+    for n in range(DICE_GE.shape[0]):
+        for s in range(DICE_GE.shape[1]):
+            e = np.zeros(own.shape)
+            for d in _DEF_SPREAD:
+                e = e + hits(n, s, own, foe + d)
+            att[n, s] = e
+    f3, o3, d3 = np.meshgrid(*(np.arange(SPREAD_MAX),) * 3, indexing="ij")
+    saves = np.zeros(f3.shape)
+    for an, asd in _ATK_SPREAD:
+        saves = saves + (hits(an, asd, f3, o3) - hits(an, asd, f3, o3 + d3))
+    return att, saves
+
+
+ATK_HITS, DEF_SAVES = _spread_tables()
+
 
 @kernel
 def _card_value(st, units, cards, weights, p, c, n_reduced):
@@ -118,10 +157,14 @@ def _card_value(st, units, cards, weights, p, c, n_reduced):
         foe = int(mean + 0.5)
         v = 0.0
         n = cards[p, c, S.CF_ATK_N]
+        small = own < SPREAD_MAX and foe < SPREAD_MAX
         if n > 0:
-            e = 0.0
-            for k in range(_DEF_SPREAD.shape[0]):
-                e += _assault_hits(n, cards[p, c, S.CF_ATK_S], own, foe + _DEF_SPREAD[k])
+            if small:
+                e = ATK_HITS[n, cards[p, c, S.CF_ATK_S], own, foe]
+            else:
+                e = 0.0
+                for k in range(_DEF_SPREAD.shape[0]):
+                    e += _assault_hits(n, cards[p, c, S.CF_ATK_S], own, foe + _DEF_SPREAD[k])
             v += e / _DEF_SPREAD.shape[0] * (3.6 if near else 2.0)
         if cards[p, c, S.CF_BOMB_N] > 0:
             e = _dice_at_least(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S], foe + 1)
@@ -129,7 +172,9 @@ def _card_value(st, units, cards, weights, p, c, n_reduced):
         if cards[p, c, S.CF_VOL_N] > 0:
             v += 0.5 if near else 0.2
         df = cards[p, c, S.CF_DEF]
-        if df > 0:
+        if df > 0 and small and df < SPREAD_MAX:
+            v += DEF_SAVES[foe, own, df] / _ATK_SPREAD.shape[0] * (2.6 if near else 0.8)
+        elif df > 0:
             e = 0.0
             for k in range(_ATK_SPREAD.shape[0]):
                 an = _ATK_SPREAD[k, 0]

@@ -104,8 +104,7 @@ def _with_step5_card(st, units, cards, weights, p, u, s_init, n, sd, a0, df, tsq
     leader's Combat value — valued as ``_choose_att_card`` values it, net of its ``cost``
     (per slot); ``ev`` (the initiating card alone) if none adds more. A leader's Command
     (support, rule 6.4) is not credited."""
-    pmf = stack_empty(LMAX, np.float64)
-    pmf[:] = 0.0
+    pmf = stack_empty(LMAX, np.float64)  # only 0..top is ever read (_convolve, _tail)
     top = n * sd
     for x in range(top + 1):
         pmf[x] = DICE_PMF[n, sd, x]

@@ -49,9 +49,9 @@ from manoeuvre_sim.manoeuvre.engine.players.combat import (
     _choose_withdraw,
 )
 from manoeuvre_sim.manoeuvre.engine.players.moves import (
-    _best_attack_card,
     _choose_move,
     _choose_unit_move,
+    _hand_unit_table,
 )
 from manoeuvre_sim.manoeuvre.engine.players.odds import _loss, _progress_rows
 from manoeuvre_sim.manoeuvre.engine.players.params import (
@@ -65,6 +65,7 @@ from manoeuvre_sim.manoeuvre.engine.players.params import (
     NPARAM,
 )
 from manoeuvre_sim.manoeuvre.engine.rules import can_retreat
+from manoeuvre_sim.manoeuvre.engine.state import MAXU_SIDE  # names: constants for stack_empty
 
 
 # ------------------------------------------------------------------------------------------
@@ -123,17 +124,20 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
 def _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dk, cb, vals, rng):
     """The other decisions: the option of highest ``_option_value`` (inlined here, so an
     option costs no call)."""
+    hand = stack_empty((MAXU_SIDE, 3), np.int64)
+    if dk == D.D_PLACE:
+        _hand_unit_table(st, cards, p, hand)
     best = -1e18
     bi = 0
     ties = 0
     for i in range(n):
-        v = _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals)
+        v = _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, hand)
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
 
 @kernel(inline="always")  # one call site
-def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
+def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, hand):
     o0 = opts[i, 0]
     o1 = opts[i, 1]
     o2 = opts[i, 2]
@@ -188,7 +192,7 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals):
         u = o1
         front = sq // 8 == (6 if p == 0 else 1)
         tdef = tprops[st[S.TERR + sq], TP_DEF]
-        atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
+        atk_dice_n = hand[u % S.MAXU_SIDE, 0]  # _hand_unit_table: its best attack card's dice
         v = tdef * 0.3 + (units[u, S.UF_FULL] * 0.1 if front else 0.0)
         if front and atk_dice_n > 0:
             v += 0.5

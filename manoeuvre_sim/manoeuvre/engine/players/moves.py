@@ -41,21 +41,6 @@ from manoeuvre_sim.manoeuvre.engine.state import (  # names: constants for stack
 # positions
 # ------------------------------------------------------------------------------------------
 @kernel(inline="always")
-def _best_attack_card(st, cards, p, u):
-    """(n, s) of the best attack card p holds for unit u, (0, 0) if none."""
-    atk_dice_n = 0
-    atk_dice_sides = 0
-    for s in range(st[S.HAND_N + p]):
-        c = st[S.HAND + p * S.HMAX + s]
-        if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_UNIT] == u % 16:
-            n = cards[p, c, S.CF_ATK_N]
-            if n * (cards[p, c, S.CF_ATK_S] + 1) > atk_dice_n * (atk_dice_sides + 1):
-                atk_dice_n = n
-                atk_dice_sides = cards[p, c, S.CF_ATK_S]
-    return atk_dice_n, atk_dice_sides
-
-
-@kernel(inline="always")
 def _own_def_cards(st, cards, p, u):
     """Sum of the defence values of the unit cards p holds for unit u."""
     d = 0
@@ -64,6 +49,27 @@ def _own_def_cards(st, cards, p, u):
         if cards[p, c, S.CF_KIND] == S.KIND_UNIT and cards[p, c, S.CF_UNIT] == u % 16:
             d += cards[p, c, S.CF_DEF]
     return d
+
+
+@kernel(inline="always")
+def _hand_unit_table(st, cards, p, tab):
+    """The unit cards p holds, in one pass over the hand: row i of ``tab`` (int64,
+    (MAXU_SIDE, 3)) for p's unit i holds (n, s) of its best attack card ((0, 0): none; the
+    best by n * (s + 1), the first of equals in hand order) and the sum of its cards'
+    defence values (``_own_def_cards`` for one unit)."""
+    for i in range(S.MAXU_SIDE):
+        tab[i, 0] = 0
+        tab[i, 1] = 0
+        tab[i, 2] = 0
+    for s in range(st[S.HAND_N + p]):
+        c = st[S.HAND + p * S.HMAX + s]
+        if cards[p, c, S.CF_KIND] == S.KIND_UNIT:
+            i = cards[p, c, S.CF_UNIT]
+            n = cards[p, c, S.CF_ATK_N]
+            if n * (cards[p, c, S.CF_ATK_S] + 1) > tab[i, 0] * (tab[i, 1] + 1):
+                tab[i, 0] = n
+                tab[i, 1] = cards[p, c, S.CF_ATK_S]
+            tab[i, 2] += cards[p, c, S.CF_DEF]
 
 
 def _diamonds():
@@ -188,12 +194,15 @@ def _position_value(
 
 @kernel
 def _move_value(
-    st, units, cards, tprops, weights, p, u, fr, to, enemy_rows, enemy_hit_values, grid, near_mask
+    st, units, tprops, weights, p, u, fr, to, hand, enemy_rows, enemy_hit_values, grid, near_mask
 ):
-    """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table).
-    ``_position_value`` is inlined at one call site (each costs its compile), on to, then fr."""
-    atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
-    own_card_def = _own_def_cards(st, cards, p, u)
+    """Change of unit u's position value moving from fr to to (enemy tables: _enemy_table;
+    ``hand``: _hand_unit_table). ``_position_value`` is inlined at one call site (each costs
+    its compile), on to, then fr."""
+    i = u % S.MAXU_SIDE
+    atk_dice_n = hand[i, 0]
+    atk_dice_sides = hand[i, 1]
+    own_card_def = hand[i, 2]
     v = 0.0
     for k in range(2):
         pv = _position_value(
@@ -215,13 +224,15 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
     near_mask = _enemy_table(
         st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
     )
+    hand = stack_empty((MAXU_SIDE, 3), np.int64)
+    _hand_unit_table(st, cards, p, hand)
     buf = stack_empty(16, np.int32)
     fr = st[S.U_SQ + u]
     m = move_destinations(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops, fr, 1, buf)
     best = 0.0
     for j in range(m):
         v = _move_value(
-            st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows, enemy_hit_values,
+            st, units, tprops, weights, p, u, fr, buf[j], hand, enemy_rows, enemy_hit_values,
             grid, near_mask,
         )  # fmt: skip
         if v > best:
@@ -248,7 +259,8 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     unit_known = stack_empty(NUNITS, np.bool_)
     unit_known[:] = False
     unit_base = stack_empty(NUNITS, np.float64)
-    unit_card = stack_empty((NUNITS, 3), np.int64)  # best attack n, its sides, defence
+    hand = stack_empty((MAXU_SIDE, 3), np.int64)  # per unit: best attack n, its sides, defence
+    _hand_unit_table(st, cards, p, hand)
     best = -1e18
     bi = 0
     ties = 0
@@ -272,17 +284,16 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 u, to = opts[i, 1], o0
             if not unit_known[u]:
                 unit_known[u] = True
-                unit_card[u, 0], unit_card[u, 1] = _best_attack_card(st, cards, p, u)
-                unit_card[u, 2] = _own_def_cards(st, cards, p, u)
                 unit_base[u] = np.nan
+            ui = u % S.MAXU_SIDE
             # one call site of the inlined _position_value: the unit's present square (once
             # per unit), then the option's
             while True:
                 first = np.isnan(unit_base[u])
                 pv = _position_value(
                     st, units, tprops, weights, u, st[S.U_SQ + u] if first else to,
-                    unit_card[u, 0], unit_card[u, 1], unit_card[u, 2], enemy_rows,
-                    enemy_hit_values, grid, near_mask, p,
+                    hand[ui, 0], hand[ui, 1], hand[ui, 2], enemy_rows, enemy_hit_values, grid,
+                    near_mask, p,
                 )  # fmt: skip
                 if first:
                     unit_base[u] = pv
@@ -295,7 +306,7 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
 
 @kernel
 def _banzai_second_moves(
-    st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid, near_mask, top
+    st, units, tprops, weights, p, hand, enemy_rows, enemy_hit_values, grid, near_mask, top
 ):
     """The two best Banzai Charge moves of distinct units (Distant Lands 9.2: up to two
     squares by the cavalry rules) as ``top``: float64 (2, 2) rows (gain, unit), the best
@@ -317,7 +328,7 @@ def _banzai_second_moves(
         b = -1e18
         for j in range(m):
             v = _move_value(
-                st, units, cards, tprops, weights, p, u, fr, buf[j], enemy_rows,
+                st, units, tprops, weights, p, u, fr, buf[j], hand, enemy_rows,
                 enemy_hit_values, grid, near_mask,
             )  # fmt: skip
             if v > b:
@@ -346,6 +357,8 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
     near_mask = _enemy_table(
         st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
     )
+    hand = stack_empty((MAXU_SIDE, 3), np.int64)
+    _hand_unit_table(st, cards, p, hand)
     top = stack_empty((2, 2), np.float64)
     banzai_cost = np.nan
     best = -1e18
@@ -368,8 +381,9 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
         else:
             if u != cu:
                 cu = u
-                atk_dice_n, atk_dice_sides = _best_attack_card(st, cards, p, u)
-                own_card_def = _own_def_cards(st, cards, p, u)
+                atk_dice_n = hand[u % S.MAXU_SIDE, 0]
+                atk_dice_sides = hand[u % S.MAXU_SIDE, 1]
+                own_card_def = hand[u % S.MAXU_SIDE, 2]
                 base = np.nan
             # one call site of the inlined _position_value: the unit's present square (once
             # per unit), then the option's
@@ -387,7 +401,7 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
                     break
             if opts[i, 3] == 1 and opts[i, 2] >= 0:  # this move plays Banzai Charge
                 if np.isnan(banzai_cost):
-                    _banzai_second_moves(st, units, cards, tprops, weights, p, enemy_rows,
+                    _banzai_second_moves(st, units, tprops, weights, p, hand, enemy_rows,
                                          enemy_hit_values, grid, near_mask, top)  # fmt: skip
                     c = st[S.HAND + p * S.HMAX + opts[i, 2]]
                     banzai_cost = weights[H_CARD] * _card_value(
