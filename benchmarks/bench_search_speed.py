@@ -123,22 +123,28 @@ def report(rows: list[dict], args) -> list[str]:
         L.append(f"| {row['what']} | {fmt.format(b)} | {fmt.format(a)} | **{ratio:.2f}x** | "
                  f"{'yes' if row['same'] else '**NO**'} |")  # fmt: skip
     loads = [x for row in rows for x in row["loads"]]
+    whole = args.study_games >= 200
+    part = "the whole study" if whole else "a slice of the study's 200 per pairing"
+    runs = "run" if args.study_rounds == 1 else "runs"
     L += [
         "",
         f"Games per second: France vs Russia, {args.games:,} games per run (seed 2), the best of "
-        f"{args.rounds} runs per checkout; the strong study: its command's wall time, the best "
-        f"of {args.study_rounds} runs per checkout, {args.study_games} games per ordered "
+        f"{args.rounds} {'run' if args.rounds == 1 else 'runs'} per checkout; the strong study: its command's wall time, the best "
+        f"of {args.study_rounds} {runs} per checkout, {args.study_games} games per ordered "
         f"pairing of the 8 base armies and each of the two policies ({args.study_games * 128:,} "
-        "games, a slice of the study's 200 per pairing). after / before is the speed-up (for the "
+        f"games, {part}). after / before is the speed-up (for the "
         "study, before's seconds over after's). Per CPU second: the games over the process's "
         "CPU time (on 2 threads both threads' time, so it shows the work, not the wait), less "
         "sensitive than the wall clock to other work on the cores. The 1-minute load average "
         "after each run: "
         f"{min(loads):.1f} to {max(loads):.1f}.",
-        "",
-        "The study's slice includes the command's fixed start-up (loading the engine, "
-        "the armies and the value model), which weighs more in a slice than in the whole study.",
     ]
+    if not whole:
+        L += [
+            "",
+            "The study's slice includes the command's fixed start-up (loading the engine, the "
+            "armies and the value model), which weighs more in a slice than in the whole study.",
+        ]
     return L
 
 
