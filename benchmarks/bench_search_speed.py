@@ -169,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = [*games_rows(trees, 1, args), *games_rows(trees, 2, args),
                 *study_rows(trees, Path(tmp), args)]  # fmt: skip
     lines = run.header("The value search before and after: games/s and the strong study", extra=[
-        f"before = {git_commit(base)} ({base}), after = {git_commit(ROOT)}; the checkouts "
+        f"before = {git_commit(base)} ({os.path.relpath(base, ROOT)}), after = "
+        f"{git_commit(ROOT)}; the checkouts "
         "alternate run by run, each run a fresh process on its warm numba cache; only the "
         "ratios, measured in this one run, compare"])  # fmt: skip
     run.write(lines + report(rows, args))
