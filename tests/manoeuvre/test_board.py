@@ -916,3 +916,50 @@ def test_kernels_compile_nopython_for_engine_argument_types():
     same("distance", sq, i1)
     assert nbrs(sq) == [at(1, 0), at(0, 1)]  # the corner: down, right (rule 1.1: orthogonal)
     assert B.distance(sq, i1) == 1 and B.adjacent(sq, i1)
+
+
+def moves_from_masks(b, sq, cavalry):
+    """The movement phase's way (``free_squares`` once, then ``move_destinations_from``)."""
+    out = np.full(MAX_MOVE_DESTINATIONS, -9, dtype=np.int32)
+    enter, through = B.free_squares(b.occ, b.terr, b.tprops)
+    return out[: B.move_destinations_from(sq, cavalry, enter, through, out)].tolist()
+
+
+def test_move_destinations_from_the_free_squares_equal_move_destinations():
+    """The movement phase reads the board's free squares once (bits) for all its units:
+    on random battlefields (every terrain of the table, a third of the squares occupied)
+    every unit's destinations, infantry and cavalry, are ``move_destinations``' exactly,
+    in the same order; and on the ASCII board of the blocked cavalry above."""
+    letters, tprops = packed_terrain()
+    rng = np.random.default_rng(41)
+    checked = 0
+    for _ in range(400):
+        terr = rng.integers(0, len(letters), 64).astype(np.int32)
+        occ = np.where(rng.random(64) < 0.33, rng.integers(0, 32, 64), -1).astype(np.int32)
+        b = type("Board", (), {"occ": occ, "terr": terr, "tprops": tprops})()
+        for sq in np.nonzero(occ >= 0)[0]:
+            for cavalry in (0, 1):
+                assert moves_from_masks(b, int(sq), cavalry) == moves(b, int(sq), cavalry)
+                checked += 1
+    assert checked > 15_000
+    b = parse_board("""
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . a . . .
+        . . . 1 2 . . .
+        . . . . . . . .
+        . . . . . . . .
+        . . . . . . . .
+    """)
+    assert moves_from_masks(b, at(4, 4), 1) == [
+        at(3, 5), at(4, 5), at(4, 6), at(5, 3), at(5, 4), at(5, 5), at(6, 4)
+    ]  # fmt: skip
+    corner = parse_board(EMPTY.replace(". . . . . . . .\n", "2 . . . . . . .\n", 1))
+    assert moves_from_masks(corner, at(0, 0), 1) == [
+        at(0, 1),
+        at(0, 2),
+        at(1, 0),
+        at(1, 1),
+        at(2, 0),
+    ]

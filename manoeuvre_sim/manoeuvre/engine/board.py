@@ -26,7 +26,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.jit import kernel, lowest_bit
 from manoeuvre_sim.manoeuvre.engine.control import (
     control_score as control_score,  # rule 2.2, re-exported
 )
@@ -257,6 +257,60 @@ def move_destinations(occ, terr, tprops, sq, cavalry, out):
             if ok:
                 out[n] = t
                 n += 1
+    return n
+
+
+def _orthogonal_neighbours() -> np.ndarray:
+    """NEIGHBOURS[sq]: the squares one orthogonal step from sq, as bits of an int64 (bit k:
+    square k)."""
+    out = np.zeros(N_SQUARES, dtype=np.int64)
+    for sq in range(N_SQUARES):
+        r, c = divmod(sq, BOARD_SIZE)
+        m = 0
+        for rr, cc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
+            if 0 <= rr < BOARD_SIZE and 0 <= cc < BOARD_SIZE:
+                m |= 1 << (rr * BOARD_SIZE + cc)
+        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
+    return out
+
+
+NEIGHBOURS = _orthogonal_neighbours()
+
+
+@kernel
+def free_squares(occ, terr, tprops):
+    """``(enter, through)``: the squares a unit may end a step in (empty and enterable, as
+    ``_can_enter``) and those a cavalry unit may move on through (also not must-stop, as
+    ``_can_pass``), as bits of an int64 (bit k: square k), for ``move_destinations_from``."""
+    enter = 0
+    through = 0
+    for t in range(N_SQUARES):
+        if occ[t] < 0 and tprops[terr[t], TP_ENTER] != 0:
+            enter |= np.int64(1) << t
+            if tprops[terr[t], TP_STOP] == 0:
+                through |= np.int64(1) << t
+    return enter, through
+
+
+@kernel(inline="always")
+def move_destinations_from(sq, cavalry, enter, through, out):
+    """``move_destinations`` on the board's ``free_squares`` (read once for every unit
+    that may move): the same squares in the same ascending order. A square two steps away
+    is reached through an orthogonal neighbour a cavalry unit may move on through (rule 5):
+    the one between for a square in line, either corner for one at an angle; two steps
+    from sq lead only to squares at distance 2 or back to sq, which is left out."""
+    m = NEIGHBOURS[sq] & enter
+    if cavalry:
+        a = NEIGHBOURS[sq] & through
+        while a != 0:
+            m |= NEIGHBOURS[lowest_bit(a)] & enter
+            a &= a - 1
+    m &= ~(np.int64(1) << sq)
+    n = 0
+    while m != 0:
+        out[n] = lowest_bit(m)
+        n += 1
+        m &= m - 1
     return n
 
 

@@ -14,7 +14,8 @@ from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import (
     forced_march_destinations,
-    move_destinations,
+    free_squares,
+    move_destinations_from,
     move_via,
 )
 from manoeuvre_sim.manoeuvre.engine.checks import decide
@@ -87,8 +88,7 @@ def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
     Banzai Charge moves (``banzai`` 1) are (unit, to, slot, 1), every unit reaching up to 2
     squares by the cavalry movement rules (Distant Lands 9.2: "two units may be moved two
     spaces", interpretation DL14), ``slot`` the card's hand slot (-1: already played)."""
-    occ = st[S.OCC : S.OCC + 64]
-    terr = st[S.TERR : S.TERR + 64]
+    enter, through = free_squares(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops)
     buf = stack_empty(16, np.int32)
     n = start
     for i in range(S.MAXU_SIDE):
@@ -96,7 +96,8 @@ def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
         if st[S.U_STEP + u] == 0 or moved[i]:
             continue
         reach = 1 if banzai == 1 else units[u, S.UF_CAV]
-        m = move_destinations(occ, terr, tprops, st[S.U_SQ + u], reach, buf)
+        # move_destinations, the board's free squares read once for every unit
+        m = move_destinations_from(st[S.U_SQ + u], reach, enter, through, buf)
         for j in range(m):
             if n >= D.MAXOPT:
                 break
