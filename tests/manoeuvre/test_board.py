@@ -942,6 +942,19 @@ def test_move_destinations_from_the_free_squares_equal_move_destinations():
                 assert moves_from_masks(b, int(sq), cavalry) == moves(b, int(sq), cavalry)
                 checked += 1
     assert checked > 15_000
+    # as plain Python too (NUMBA_DISABLE_JIT=1 runs it so): square 63's bit is the sign bit
+    # of the int64 masks, which must be cleared without overflowing
+    import warnings
+
+    full = parse_board(EMPTY.replace(". . . . . . . .\n", "2 . . . . . . .\n", 1))
+    out = np.zeros(MAX_MOVE_DESTINATIONS, np.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        full.occ[:] = -1
+        full.occ[at(7, 6)] = 2
+        enter, through = B.free_squares.py_func(full.occ, full.terr, full.tprops)
+        got = out[: B.move_destinations_from.py_func(at(7, 6), 1, enter, through, out)]
+    assert got.tolist() == moves(full, at(7, 6), 1) and at(7, 7) in got.tolist()
     b = parse_board("""
         . . . . . . . .
         . . . . . . . .

@@ -303,14 +303,16 @@ def move_destinations_from(sq, cavalry, enter, through, out):
     if cavalry:
         a = NEIGHBOURS[sq] & through
         while a != 0:
-            m |= NEIGHBOURS[lowest_bit(a)] & enter
-            a &= a - 1
+            b = lowest_bit(a)
+            m |= NEIGHBOURS[b] & enter
+            a ^= np.int64(1) << b  # not a & (a - 1): square 63's bit is the sign bit
     m &= ~(np.int64(1) << sq)
     n = 0
     while m != 0:
-        out[n] = lowest_bit(m)
+        b = lowest_bit(m)
+        out[n] = b
         n += 1
-        m &= m - 1
+        m ^= np.int64(1) << b
     return n
 
 
