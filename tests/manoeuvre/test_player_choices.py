@@ -329,3 +329,55 @@ def test_the_hand_table_is_each_units_best_attack_card_and_defence():
     assert tuple(tab[4]) == (2, 6, 3 + 5 + 0)
     assert tuple(tab[2]) == (1, 8, 4)
     assert tab[[i for i in range(S.MAXU_SIDE) if i not in (2, 4)]].sum() == 0
+
+
+# --------------------------------------------------------------------------------------------
+# the decision context: one pass over the units for every card worth and the posture
+# --------------------------------------------------------------------------------------------
+def test_the_decision_context_equals_the_passes_it_replaces_on_random_boards():
+    """``_decision_context`` gathers in one pass what each card worth and the posture used
+    to compute by a pass of their own: the enemy's mean strength rounded, whether an enemy
+    unit stands within 2 (a unit card's "near") or 3 squares (a bombardment's) of each
+    square, p's reduced units and its ground lead (rule 2.2). On 300 random battlefields
+    (units anywhere, some reduced, some eliminated), compiled and as plain Python, it must
+    give what those passes gave, written here as the loops they were."""
+    from manoeuvre_sim.manoeuvre.engine import rules as R
+    from manoeuvre_sim.manoeuvre.engine.players import cards as C
+
+    P = packed()
+    rng = np.random.default_rng(20261203)
+    dc_j = np.zeros(C.DC_SIZE, np.int64)
+    dc_p = np.zeros(C.DC_SIZE, np.int64)
+    for trial in range(300):
+        st = S.new_state()
+        squares = rng.permutation(64)
+        for u in range(S.NUNITS):
+            step = int(rng.choice([0, 1, 2], p=[0.2, 0.3, 0.5]))
+            st[S.U_STEP + u] = step
+            st[S.U_SQ + u] = squares[u] if step else -1
+        for p in range(2):
+            q = 1 - p
+            alive = [q * S.MAXU_SIDE + i for i in range(S.MAXU_SIDE) if st[S.U_STEP + q * 16 + i]]
+            sq_of = [int(st[S.U_SQ + t]) for t in alive]
+            tot = sum(int(R.strength(st, P.units, t)) for t in alive)
+            mean = tot / len(alive) if alive else 0.0
+
+            def rows(side, sq):
+                return 7 - sq // 8 if side == 0 else sq // 8
+
+            lead = sum(
+                1
+                for i in range(S.MAXU_SIDE)
+                if st[S.U_STEP + p * 16 + i] > 0 and rows(p, st[S.U_SQ + p * 16 + i]) >= 4
+            ) - sum(1 for t in alive if rows(q, st[S.U_SQ + t]) >= 4)
+            reduced = sum(1 for i in range(S.MAXU_SIDE) if st[S.U_STEP + p * 16 + i] == 1)
+            C._decision_context(st, P.units, p, dc_j)
+            C._decision_context.py_func(st, P.units, p, dc_p)
+            assert dc_j.tolist() == dc_p.tolist(), trial
+            assert dc_j[C.DC_FOE] == int(mean + 0.5), trial
+            assert dc_j[C.DC_REDUCED] == reduced, trial
+            assert dc_j[C.DC_LEAD] == lead, trial
+            for sq in range(64):
+                dist = min((abs(t // 8 - sq // 8) + abs(t % 8 - sq % 8) for t in sq_of), default=99)
+                assert ((C.DIAMOND2[sq] & dc_j[C.DC_ENEMY]) != 0) == (dist <= 2), (trial, sq)
+                assert ((C.DIAMOND3[sq] & dc_j[C.DC_ENEMY]) != 0) == (dist <= 3), (trial, sq)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.players.odds import (
     DICE_GE,
@@ -66,26 +66,62 @@ def _enemy_reach(st, p, sq, maxd):
     return k, best
 
 
+def _diamonds(reach: int) -> np.ndarray:
+    """[sq]: the squares within ``reach`` orthogonal steps of sq (sq itself included), as
+    bits of an int64 (bit k: square k)."""
+    out = np.zeros(64, dtype=np.int64)
+    for sq in range(64):
+        m = 0
+        for t in range(64):
+            if abs(t // 8 - sq // 8) + abs(t % 8 - sq % 8) <= reach:
+                m |= 1 << t
+        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
+    return out
+
+
+DIAMOND2 = _diamonds(2)
+DIAMOND3 = _diamonds(3)
+
+# the decision context (``_decision_context``): what every card worth and the posture of one
+# decision read of the units, gathered in one pass (int64 entries)
+DC_FOE = 0  # the enemy's mean strength on the board, rounded (0 if none)
+DC_ENEMY = 1  # the enemy units' squares, as bits of an int64
+DC_REDUCED = 2  # p's reduced units
+DC_LEAD = 3  # p's units in the enemy half minus the enemy's in p's half (rule 2.2)
+DC_SIZE = 4
+
+
 @kernel
-def _enemy_distance_and_strength(st, units, p, sq):
-    """(Manhattan distance from sq to the nearest enemy unit (99 if none), mean strength of
-    the enemy's units on the board (0 if none)) in one pass: what a card in p's hand will
-    meet, and how soon."""
-    r0 = sq // 8
-    c0 = sq % 8
+def _decision_context(st, units, p, dc):
+    """The decision context ``dc`` (``DC_*``) of player p, in one pass over the units: the
+    numbers ``_card_worth`` and ``_posture_weights`` read, the same as their own passes gave
+    (an enemy unit near a square, ``_n_reduced``, the ground lead of rule 2.2)."""
     q = 1 - p
-    best = 99
+    enemy = np.int64(0)
     tot = 0
     k = 0
+    reduced = 0
+    lead = 0
     for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 1:
+            reduced += 1
+        if st[S.U_STEP + u] > 0 and _progress_rows(p, st[S.U_SQ + u]) >= 4:
+            lead += 1
         t = q * S.MAXU_SIDE + i
         if st[S.U_STEP + t] == 0:
             continue
         tsq = st[S.U_SQ + t]
-        best = min(best, abs(tsq // 8 - r0) + abs(tsq % 8 - c0))
+        enemy |= np.int64(1) << tsq
         tot += strength(st, units, t)
         k += 1
-    return best, (tot / k if k > 0 else 0.0)
+        if st[S.U_STEP + t] > 0 and _progress_rows(q, tsq) >= 4:
+            lead -= 1
+    mean = tot / k if k > 0 else 0.0
+    dc[DC_FOE] = int(mean + 0.5)
+    dc[DC_ENEMY] = enemy
+    dc[DC_REDUCED] = reduced
+    dc[DC_LEAD] = lead
 
 
 @kernel
@@ -139,7 +175,16 @@ ATK_HITS, DEF_SAVES = _spread_tables()
 
 @kernel
 def _card_value(st, units, cards, weights, p, c, n_reduced):
-    """Worth of holding card c for p (0: none). A unit card is worth what it does against
+    """``_card_worth`` of card c for p, its decision context gathered for it alone."""
+    dc = stack_empty(DC_SIZE, np.int64)
+    _decision_context(st, units, p, dc)
+    return _card_worth(st, units, cards, weights, p, c, n_reduced, dc)
+
+
+@kernel
+def _card_worth(st, units, cards, weights, p, c, n_reduced, dc):
+    """Worth of holding card c for p (0: none), ``dc`` being p's decision context
+    (``_decision_context``). A unit card is worth what it does against
     the enemy units it may meet (of the enemy's mean strength), so its worth stops growing
     where more dice or defence change nothing: an attack by its expected hits (at most 2)
     over the defences of ``_DEF_SPREAD``, a bombardment by its chance of a hit, a defence by
@@ -151,10 +196,10 @@ def _card_value(st, units, cards, weights, p, c, n_reduced):
         u = p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT]
         if st[S.U_STEP + u] == 0:
             return 0.0  # the card of an eliminated unit
-        dist, mean = _enemy_distance_and_strength(st, units, p, st[S.U_SQ + u])
-        near = dist <= 2
+        usq = st[S.U_SQ + u]
+        near = (DIAMOND2[usq] & dc[DC_ENEMY]) != 0  # an enemy unit within 2 squares
         own = strength(st, units, u)
-        foe = int(mean + 0.5)
+        foe = dc[DC_FOE]  # the enemy's mean strength
         v = 0.0
         n = cards[p, c, S.CF_ATK_N]
         small = own < SPREAD_MAX and foe < SPREAD_MAX
@@ -168,7 +213,7 @@ def _card_value(st, units, cards, weights, p, c, n_reduced):
             v += e / _DEF_SPREAD.shape[0] * (3.6 if near else 2.0)
         if cards[p, c, S.CF_BOMB_N] > 0:
             e = _dice_at_least(cards[p, c, S.CF_BOMB_N], cards[p, c, S.CF_BOMB_S], foe + 1)
-            v += e * (4.0 if dist <= 3 else 2.0)
+            v += e * (4.0 if (DIAMOND3[usq] & dc[DC_ENEMY]) != 0 else 2.0)
         if cards[p, c, S.CF_VOL_N] > 0:
             v += 0.5 if near else 0.2
         df = cards[p, c, S.CF_DEF]
@@ -216,25 +261,10 @@ def _n_reduced(st, p):
 # posture (balanced style)
 # ------------------------------------------------------------------------------------------
 @kernel
-def _ground_lead(st, p):
-    """p's units in the enemy half minus the enemy's units in p's half (rule 2.2)."""
-    q = 1 - p
-    lead = 0
-    for i in range(S.MAXU_SIDE):
-        u = p * S.MAXU_SIDE + i
-        if st[S.U_STEP + u] > 0 and _progress_rows(p, st[S.U_SQ + u]) >= 4:
-            lead += 1
-        t = q * S.MAXU_SIDE + i
-        if st[S.U_STEP + t] > 0 and _progress_rows(q, st[S.U_SQ + t]) >= 4:
-            lead -= 1
-    return lead
-
-
-@kernel
-def _posture_weights(st, weights, p, out):
+def _posture_weights(st, weights, p, out, lead):
     """The effective weights: the style's ``weights`` written to ``out``, shifted by the
-    posture switch when H_SWITCH is on. The ground lead is read only where it counts (every
-    decision asks for the weights)."""
+    posture switch when H_SWITCH is on; ``lead`` is p's ground lead (``DC_LEAD``: its units
+    in the enemy half minus the enemy's in its half, rule 2.2)."""
     for i in range(weights.shape[0]):  # a loop: a slice copy would need numba's NRT
         out[i] = weights[i]
     q = 1 - p
@@ -245,7 +275,7 @@ def _posture_weights(st, weights, p, out):
     )
     late = left < 20
     if weights[H_SWITCH] == 0:
-        if _ground_lead(st, p) <= 0:
+        if lead <= 0:
             out[H_CYCLE] = 0.0  # the fixed styles hurry the day on whenever they hold more ground
         return
     kills = st[S.ELIM + q]
@@ -261,7 +291,7 @@ def _posture_weights(st, weights, p, out):
         out[H_OPP] = weights[H_OPP] * 1.5
         out[H_ELIM] = weights[H_ELIM] * 1.3
     if late:
-        if _ground_lead(st, p) > 0:
+        if lead > 0:
             out[H_THREAT] = out[H_THREAT] * 1.3
             out[H_CONTROL] = weights[H_CONTROL] * 1.3
         else:

@@ -10,7 +10,7 @@ from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import TP_NO_ASSAULT, adjacent
-from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value, _n_reduced
+from manoeuvre_sim.manoeuvre.engine.players.cards import DC_REDUCED, _card_worth
 from manoeuvre_sim.manoeuvre.engine.players.moves import _own_def_cards, _skirmish_move_gain
 from manoeuvre_sim.manoeuvre.engine.players.odds import (
     DICE_PMF,
@@ -211,12 +211,12 @@ def _combat_value(st, units, cards, tprops, weights, p, kind, u, s, t, cost, can
 
 
 @kernel
-def _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals):
-    n_reduced = _n_reduced(st, p)
+def _choose_combat(st, units, cards, tprops, weights, p, opts, n, dc, vals):
+    n_reduced = dc[DC_REDUCED]
     cost = stack_empty(HMAX, np.float64)
     for s in range(st[S.HAND_N + p]):
-        cost[s] = weights[H_CARD] * _card_value(
-            st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced
+        cost[s] = weights[H_CARD] * _card_worth(
+            st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced, dc
         )
     ret = stack_empty(NUNITS, np.int8)  # can the target retreat (computed once)
     ret[:] = -1
@@ -271,7 +271,7 @@ def _attacker_view(st, units, cards, tprops, weights, p, cb, pmf, tail, vals):
 
 
 @kernel
-def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
+def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, dc, cb, vals):
     """Rule 6.1 step 5: the defender's cards are on the table, so the defence is known."""
     tsq = st[S.U_SQ + cb[D.CB_DEF_U]]
     pmf = stack_empty(LMAX, np.float64)
@@ -280,7 +280,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
     tmp = stack_empty(LMAX, np.float64)
     cum2 = stack_empty(LMAX, np.float64)
     base = _ev_cum(tail, top, a0, d, vals)
-    n_reduced = _n_reduced(st, p)
+    n_reduced = dc[DC_REDUCED]
     best = base
     bi = 0
     for i in range(1, n):
@@ -298,11 +298,11 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
                 bi = i
             continue
         c = st[S.HAND + p * S.HMAX + s]
-        cost = weights[H_CARD] * _card_value(st, units, cards, weights, p, c, n_reduced)
+        cost = weights[H_CARD] * _card_worth(st, units, cards, weights, p, c, n_reduced, dc)
         if what == D.AC_MAHARAJA_COMBAT or what == D.AC_MAHARAJA_COMMAND:
             # Distant Lands 9.1: the Maharaja played with the leader costs its worth too
             m = st[S.HAND + p * S.HMAX + opts[i, 2]]
-            cost += weights[H_CARD] * _card_value(st, units, cards, weights, p, m, n_reduced)
+            cost += weights[H_CARD] * _card_worth(st, units, cards, weights, p, m, n_reduced, dc)
         v = base
         if what == D.AC_UNIT:
             na, sa = attack_dice(cards, p, c)  # a Japanese leader's 1d6 (Distant Lands 9.1)
@@ -324,7 +324,7 @@ def _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals):
             # rule 9.2: the combat is cancelled, the initiating card returns to the hand
             # (going on spends it) and the unit may move up to 2 squares
             ci = cb[D.CB_INIT_CARD]
-            v = weights[H_CARD] * _card_value(st, units, cards, weights, p, ci, n_reduced)
+            v = weights[H_CARD] * _card_worth(st, units, cards, weights, p, ci, n_reduced, dc)
             v += _skirmish_move_gain(st, units, cards, tprops, weights, p, opts[i, 2])
         elif what == D.AC_LEADER_COMBAT or what == D.AC_MAHARAJA_COMBAT:
             v = _ev_cum(tail, top, a0 + cards[p, c, S.CF_CBT_A], d, vals)
@@ -440,7 +440,7 @@ def _defender_loss(st, units, cards, tprops, weights, q, cb, extra_def, tail, to
 
 
 @kernel
-def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
+def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, dc, cb, vals):
     t = cb[D.CB_DEF_U]
     tail = stack_empty(LMAX, np.float64)
     top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)
@@ -449,11 +449,11 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
     lose = _defender_loss(st, units, cards, tprops, weights, q, cb, hold, tail, top, vals)
     best = -lose
     bi = 0
-    n_reduced = _n_reduced(st, q)
+    n_reduced = dc[DC_REDUCED]
     for i in range(1, n):
         c = st[S.HAND + q * S.HMAX + opts[i, 0]]
         cost = (
-            weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced)
+            weights[H_CARD] * _card_worth(st, units, cards, weights, q, c, n_reduced, dc)
             + weights[H_GROUND]
         )
         if cards[q, c, S.CF_KIND] == S.KIND_HQ:
@@ -468,13 +468,13 @@ def _choose_withdraw(st, units, cards, tprops, weights, q, opts, n, cb, vals):
 
 
 @kernel
-def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
+def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, dc, cb, vals):
     tail = stack_empty(LMAX, np.float64)
     top = _defender_view(st, tprops, weights, cards, q, cb, tail, vals)
     lose = _defender_loss(st, units, cards, tprops, weights, q, cb, 0, tail, top, vals)
     best = 0.0
     bi = 0
-    n_reduced = _n_reduced(st, q)
+    n_reduced = dc[DC_REDUCED]
     for i in range(1, n):
         c = st[S.HAND + q * S.HMAX + opts[i, 0]]
         if cards[q, c, S.CF_KIND] == S.KIND_LEADER:
@@ -484,10 +484,13 @@ def _choose_def_card(st, units, cards, tprops, weights, q, opts, n, cb, vals):
         if add <= 0:
             continue
         gain = lose - _defender_loss(st, units, cards, tprops, weights, q, cb, add, tail, top, vals)
-        v = gain - weights[H_CARD] * _card_value(st, units, cards, weights, q, c, n_reduced) * 0.5
+        v = (
+            gain
+            - weights[H_CARD] * _card_worth(st, units, cards, weights, q, c, n_reduced, dc) * 0.5
+        )
         if opts[i, 2] > 0:  # with a Maharaja (Distant Lands 9.1): its worth spent too
             m = st[S.HAND + q * S.HMAX + opts[i, 2] - 1]
-            v -= weights[H_CARD] * _card_value(st, units, cards, weights, q, m, n_reduced) * 0.5
+            v -= weights[H_CARD] * _card_worth(st, units, cards, weights, q, m, n_reduced, dc) * 0.5
         if v > best + 1e-9:
             best = v
             bi = i

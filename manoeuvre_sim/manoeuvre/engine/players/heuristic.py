@@ -36,9 +36,12 @@ from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import TP_DEF, TP_REDOUBT
 from manoeuvre_sim.manoeuvre.engine.players.cards import (
-    _card_value,
+    DC_LEAD,
+    DC_REDUCED,
+    DC_SIZE,
+    _card_worth,
+    _decision_context,
     _enemy_reach,
-    _n_reduced,
     _posture_weights,
 )
 from manoeuvre_sim.manoeuvre.engine.players.combat import (
@@ -76,30 +79,34 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
     """Index of the option the heuristic style with parameters ``style_params`` picks."""
     if dk == D.D_SPY or dk == D.D_GUERRILLA:
         return n - 1  # play it: Scout/Spy is replaced at once; negate what it can
+    dc = stack_empty(DC_SIZE, np.int64)  # what the card worths and the posture read, once
+    _decision_context(st, units, p, dc)
     weights = stack_empty(NPARAM, np.float64)
-    _posture_weights(st, style_params, p, weights)
+    _posture_weights(st, style_params, p, weights, dc[DC_LEAD])
     vals = stack_empty(6, np.float64)
     if dk == D.D_MOVE:
-        return _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals)
+        return _choose_move(st, units, cards, tprops, weights, p, opts, n, dc, rng, vals)
     if dk == D.D_COMBAT:
-        return _choose_combat(st, units, cards, tprops, weights, p, opts, n, vals)
+        return _choose_combat(st, units, cards, tprops, weights, p, opts, n, dc, vals)
     if dk == D.D_ATT_CARD:
-        return _choose_att_card(st, units, cards, tprops, weights, p, opts, n, cb, vals)
+        return _choose_att_card(st, units, cards, tprops, weights, p, opts, n, dc, cb, vals)
     if dk == D.D_SUPPORT:
         return _choose_support(st, units, cards, tprops, weights, p, opts, n, cb, vals)
     if dk == D.D_WITHDRAW:
-        return _choose_withdraw(st, units, cards, tprops, weights, p, opts, n, cb, vals)
+        return _choose_withdraw(st, units, cards, tprops, weights, p, opts, n, dc, cb, vals)
     if dk == D.D_DEF_CARD:
-        return _choose_def_card(st, units, cards, tprops, weights, p, opts, n, cb, vals)
+        return _choose_def_card(st, units, cards, tprops, weights, p, opts, n, dc, cb, vals)
     if dk == D.D_DISCARD:
         # keep what is worth keeping; ahead late in the day, cycle faster (rule 2.3)
         keep = weights[H_KEEP] + weights[H_CYCLE]
-        n_reduced = _n_reduced(st, p)
+        n_reduced = dc[DC_REDUCED]
         mask = 0
         low = 1e9
         lows = -1
         for s in range(st[S.HAND_N + p]):
-            v = _card_value(st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced)
+            v = _card_worth(
+                st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], n_reduced, dc
+            )
             if v < keep:
                 mask |= 1 << s
             elif v < low:
@@ -116,12 +123,12 @@ def choose_heuristic(st, units, cards, tprops, style_params, rng, opts, cb, p, d
         or dk == D.D_SKIRMISH_MOVE
         or dk == D.D_RETREAT_SQ
     ):
-        return _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng)
-    return _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dk, cb, vals, rng)
+        return _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dc, dk, rng)
+    return _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dc, dk, cb, vals, rng)
 
 
 @kernel
-def _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dk, cb, vals, rng):
+def _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dc, dk, cb, vals, rng):
     """The other decisions: the option of highest ``_option_value`` (inlined here, so an
     option costs no call)."""
     hand = stack_empty((MAXU_SIDE, 3), np.int64)
@@ -131,13 +138,13 @@ def _choose_by_value(st, units, cards, tprops, weights, p, opts, n, dk, cb, vals
     bi = 0
     ties = 0
     for i in range(n):
-        v = _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, hand)
+        v = _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, hand, dc)
         best, bi, ties = keep_best(v, i, best, bi, ties, 1e-9, rng)
     return bi
 
 
 @kernel(inline="always")  # one call site
-def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, hand):
+def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, hand, dc):
     o0 = opts[i, 0]
     o1 = opts[i, 1]
     o2 = opts[i, 2]
@@ -172,10 +179,10 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, h
         if cards[p, c, S.CF_KIND] == S.KIND_LEADER and cards[p, c, S.CF_RALLY_AUTO] == 0:
             ok = cards[p, c, S.CF_RALLY] / 6.0
         gain = (units[u, S.UF_FULL] - units[u, S.UF_REDUCED]) * 0.2 + weights[H_ELIM] * 0.5
-        v = ok * gain - weights[H_CARD] * _card_value(st, units, cards, weights, p, c, 0) * 0.5
+        v = ok * gain - weights[H_CARD] * _card_worth(st, units, cards, weights, p, c, 0, dc) * 0.5
         if o2 > 0:  # a Maharaja played with the leader (Distant Lands 9.1): spent too
             m = st[S.HAND + p * S.HMAX + o2 - 1]
-            v -= weights[H_CARD] * _card_value(st, units, cards, weights, p, m, 0) * 0.5
+            v -= weights[H_CARD] * _card_worth(st, units, cards, weights, p, m, 0, dc) * 0.5
         return v
     if dk == D.D_REDOUBT:
         if o0 < 0:
@@ -185,7 +192,7 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, h
         c = st[S.HAND + p * S.HMAX + o0]
         if cards[p, c, S.CF_KIND] == S.KIND_UNIT:
             # an Indian unit card's Redoubt (Distant Lands 8): the unit card is spent
-            v -= weights[H_CARD] * _card_value(st, units, cards, weights, p, c, 0) * 0.5
+            v -= weights[H_CARD] * _card_worth(st, units, cards, weights, p, c, 0, dc) * 0.5
         return v
     if dk == D.D_PLACE:
         sq = o0
@@ -212,5 +219,5 @@ def _option_value(st, units, cards, tprops, weights, p, opts, i, dk, cb, vals, h
                 + nb_ * (cards[p, c, S.CF_BOMB_S] + 1) * 0.5 * 0.3
                 + cards[p, c, S.CF_DEF] * 0.3
             )
-        return _card_value(st, units, cards, weights, p, c, 0)
+        return _card_worth(st, units, cards, weights, p, c, 0, dc)
     return 0.0

@@ -17,7 +17,7 @@ from manoeuvre_sim.manoeuvre.engine.board import (
     TP_REDOUBT,
     move_destinations,
 )
-from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value, _n_reduced
+from manoeuvre_sim.manoeuvre.engine.players.cards import DC_REDUCED, DIAMOND2, _card_worth
 from manoeuvre_sim.manoeuvre.engine.players.odds import _dice_at_least, _loss, _progress_rows
 from manoeuvre_sim.manoeuvre.engine.players.params import (
     H_ADVANCE,
@@ -70,22 +70,6 @@ def _hand_unit_table(st, cards, p, tab):
                 tab[i, 0] = n
                 tab[i, 1] = cards[p, c, S.CF_ATK_S]
             tab[i, 2] += cards[p, c, S.CF_DEF]
-
-
-def _diamonds():
-    """DIAMOND2[sq]: the squares within 2 orthogonal steps of sq (sq itself included), as
-    bits of an int64 (bit k: square k)."""
-    out = np.zeros(64, dtype=np.int64)
-    for sq in range(64):
-        m = 0
-        for t in range(64):
-            if abs(t // 8 - sq // 8) + abs(t % 8 - sq % 8) <= 2:
-                m |= 1 << t
-        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
-    return out
-
-
-DIAMOND2 = _diamonds()
 
 
 @kernel
@@ -241,7 +225,7 @@ def _skirmish_move_gain(st, units, cards, tprops, weights, p, u):
 
 
 @kernel(inline="always")  # one call site: no call overhead per decision
-def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
+def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dc, dk, rng):
     """Supply and Forced March moves, Skirmish moves, retreat squares and advances: the
     option whose unit gains most position value (net of the card spent). The options repeat
     cards and units (a Supply move lists every card x unit x square), so the cost of each
@@ -253,7 +237,7 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
     near_mask = _enemy_table(
         st, units, cards, tprops, weights, p, enemy_rows, enemy_hit_values, grid
     )
-    n_reduced = _n_reduced(st, p)
+    n_reduced = dc[DC_REDUCED]
     slot_cost = stack_empty(HMAX, np.float64)
     slot_cost[:] = np.nan
     unit_known = stack_empty(NUNITS, np.bool_)
@@ -273,8 +257,8 @@ def _choose_unit_move(st, units, cards, tprops, weights, p, opts, n, dk, rng):
                 to = opts[i, 2] if dk == D.D_SUPPLY_MOVE else opts[i, 1]
                 if np.isnan(slot_cost[o0]):
                     c = st[S.HAND + p * S.HMAX + o0]
-                    slot_cost[o0] = -weights[H_CARD] * _card_value(
-                        st, units, cards, weights, p, c, n_reduced
+                    slot_cost[o0] = -weights[H_CARD] * _card_worth(
+                        st, units, cards, weights, p, c, n_reduced, dc
                     )
                 v = slot_cost[o0]
             elif dk == D.D_ADVANCE:
@@ -346,7 +330,7 @@ def _banzai_second_moves(
 
 
 @kernel(inline="always")  # one call site: no call overhead per decision
-def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
+def _choose_move(st, units, cards, tprops, weights, p, opts, n, dc, rng, vals):
     """Movement (rule 5): the move that raises its unit's position value most. The options
     come grouped by unit, so each unit's cards and present value are computed once. A move
     that plays Banzai Charge (Distant Lands 9.2) adds the best second unit's move and costs
@@ -375,8 +359,8 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
             # Digging In (Distant Lands): the whole hand is discarded
             v = -0.5
             for s in range(st[S.HAND_N + p]):
-                v -= weights[H_CARD] * _card_value(
-                    st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], 0
+                v -= weights[H_CARD] * _card_worth(
+                    st, units, cards, weights, p, st[S.HAND + p * S.HMAX + s], 0, dc
                 )
         else:
             if u != cu:
@@ -404,8 +388,8 @@ def _choose_move(st, units, cards, tprops, weights, p, opts, n, rng, vals):
                     _banzai_second_moves(st, units, tprops, weights, p, hand, enemy_rows,
                                          enemy_hit_values, grid, near_mask, top)  # fmt: skip
                     c = st[S.HAND + p * S.HMAX + opts[i, 2]]
-                    banzai_cost = weights[H_CARD] * _card_value(
-                        st, units, cards, weights, p, c, _n_reduced(st, p)
+                    banzai_cost = weights[H_CARD] * _card_worth(
+                        st, units, cards, weights, p, c, dc[DC_REDUCED], dc
                     )
                 second = top[1, 0] if top[0, 1] == u else top[0, 0]
                 if second > -1e17:
