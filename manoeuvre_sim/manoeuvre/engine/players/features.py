@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.core.jit import kernel
+from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.manoeuvre.engine import state as S
-from manoeuvre_sim.manoeuvre.engine.players.cards import _card_value
+from manoeuvre_sim.manoeuvre.engine.players.cards import DC_SIZE, _card_worth, _decision_context
 from manoeuvre_sim.manoeuvre.engine.policy_ids import VALUE_NFEAT
 from manoeuvre_sim.manoeuvre.engine.rules import strength
 
@@ -65,7 +65,7 @@ FEATURE_NAMES = (
     "late_x_enemy_half_diff",
 )
 NFEAT = len(FEATURE_NAMES)
-_NO_WEIGHTS = np.zeros(1)  # _card_value takes the style's weights and reads none of them
+_NO_WEIGHTS = np.zeros(1)  # _card_worth takes the style's weights and reads none of them
 
 
 # the board as bit sets (bit ``sq`` = square ``sq``, ``row * 8 + col``; control.py): each
@@ -146,8 +146,11 @@ def features(st, units, cards, uowner, dsize, s, to_move, out):
     n_o, str_o, half_o, red_o = _side(st, units, o)
     c_s, c_o = control_pair(st[S.OCC : S.OCC + 64], uowner, s)
     worth = 0.0
+    dc = stack_empty(DC_SIZE, np.int64)  # the units read once for the hand's worths
+    _decision_context(st, units, s, dc)
     for i in range(st[S.HAND_N + s]):  # s's own hand: the one hand it sees
-        worth += _card_value(st, units, cards, _NO_WEIGHTS, s, st[S.HAND + s * S.HMAX + i], red_s)
+        c = st[S.HAND + s * S.HMAX + i]
+        worth += _card_worth(st, units, cards, _NO_WEIGHTS, s, c, red_s, dc)
     e_s = st[S.ELIM + s]
     e_o = st[S.ELIM + o]
     left_s = 0.0 if st[S.FIRST_DECK_DONE + s] == 1 else st[S.DECK_N + s] / max(dsize[s], 1)
