@@ -277,6 +277,23 @@ def _orthogonal_neighbours() -> np.ndarray:
 NEIGHBOURS = _orthogonal_neighbours()
 
 
+def _within_two() -> np.ndarray:
+    """WITHIN_TWO[sq]: the squares one or two orthogonal steps from sq (distance 1 or 2, sq
+    itself left out), as bits of an int64: every square a Bombardment may reach (rule 6.2
+    step 2, range 2)."""
+    out = np.zeros(N_SQUARES, dtype=np.int64)
+    for sq in range(N_SQUARES):
+        m = 0
+        for t in range(N_SQUARES):
+            if 1 <= abs(sq // 8 - t // 8) + abs(sq % 8 - t % 8) <= 2:
+                m |= 1 << t
+        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
+    return out
+
+
+WITHIN_TWO = _within_two()
+
+
 @kernel
 def free_squares(occ, terr, tprops):
     """``(enter, through)``: the squares a unit may end a step in (empty and enterable, as
@@ -285,10 +302,12 @@ def free_squares(occ, terr, tprops):
     enter = 0
     through = 0
     for t in range(N_SQUARES):
-        if occ[t] < 0 and tprops[terr[t], TP_ENTER] != 0:
-            enter |= np.int64(1) << t
-            if tprops[terr[t], TP_STOP] == 0:
-                through |= np.int64(1) << t
+        # without branches (a board's squares follow no pattern a branch predicts): half
+        # the time of testing each square
+        tp = terr[t]
+        e = (occ[t] < 0) & (tprops[tp, TP_ENTER] != 0)
+        enter |= np.int64(e) << t
+        through |= np.int64(e & (tprops[tp, TP_STOP] == 0)) << t
     return enter, through
 
 

@@ -135,13 +135,14 @@ def log_via(st, g, p, u, to):
 
 
 @kernel
-def forced_march(st, g, opt, p, u, start_sq):
+def forced_march(st, g, opt, p, u, start_sq, s):
     """Rule 9.2 Forced March: the unit that just moved may move one more square (not after
     a move that began or ended in a Field or Marsh; with ``OPT_DL_FORCED_MARCH``, the
-    Distant Lands wording, only one that began there)."""
+    Distant Lands wording, only one that began there), with the Forced March card at hand
+    slot ``s`` (the callers look for it first: without one, most moves, the game context
+    is not handed on)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
-    if s < 0 or st[S.U_STEP + u] == 0:
+    if st[S.U_STEP + u] == 0:
         return
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
@@ -218,7 +219,9 @@ def movement_phase(st, g, opt, p):
         moved[u - p * S.MAXU_SIDE] = 1
         st[S.MOVES + p] += 1
         log(tr, trn, EV_MOVE, p, u, fr, to, how)
-        forced_march(st, g, opt, p, u, fr)
+        fm = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
+        if fm >= 0:
+            forced_march(st, g, opt, p, u, fr, fm)
         mv += 1
     # rule 5 / 9.2 Supply: one Supply card per Movement Phase moves a second unit
     s = find_hq(st, cards, p, S.HQ_SUPPLY)
@@ -246,4 +249,6 @@ def movement_phase(st, g, opt, p):
     move_unit(st, u, to)
     st[S.MOVES + p] += 1
     log(tr, trn, EV_MOVE, p, u, fr, to, 1)
-    forced_march(st, g, opt, p, u, fr)
+    fm = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
+    if fm >= 0:
+        forced_march(st, g, opt, p, u, fr, fm)
