@@ -19,6 +19,7 @@ from manoeuvre_sim.manoeuvre.engine import rules as R
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import TP_ENTER, TP_NO_ASSAULT
 from manoeuvre_sim.manoeuvre.engine.combat_phase import combat_options, rocket_unit
+from manoeuvre_sim.manoeuvre.engine.movement import move_options
 from tests.manoeuvre.engine_helpers import CHINA, INDIA, JAPAN, SWEDEN, packed
 
 # (army A, army B, the combat kinds their random states give): every kind in one of them
@@ -151,3 +152,45 @@ def test_combat_options_equal_the_plain_loop(a, b, kinds_seen):
             assert (got[:n] == want[:n]).all()
             kinds |= {int(k) for k in got[1:n, 0]}
     assert kinds == kinds_seen
+
+
+def plain_move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
+    """``move_options`` as the plain loop: ``move_destinations`` unit by unit."""
+    occ = st[S.OCC : S.OCC + 64]
+    terr = st[S.TERR : S.TERR + 64]
+    buf = np.zeros(B.MAX_MOVE_DESTINATIONS, np.int32)
+    n = start
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 0 or moved[i]:
+            continue
+        reach = 1 if banzai == 1 else units[u, S.UF_CAV]
+        for j in range(B.move_destinations(occ, terr, tprops, st[S.U_SQ + u], reach, buf)):
+            if n >= D.MAXOPT:
+                break
+            n = D.add_option(opts, n, u, buf[j], slot, banzai)
+    return n
+
+
+@pytest.mark.parametrize("a, b", [m[:2] for m in MATCHES], ids=[f"match{i}" for i in range(4)])
+def test_move_options_equal_the_plain_loop(a, b):
+    """Every move (rule 5; a Banzai Charge's, Distant Lands 9.2) of the units not moved
+    yet, in the plain loop's order, on 300 random states per match-up, for either side."""
+    P = packed(a, b)
+    rng = np.random.default_rng(5)
+    got = np.zeros((D.MAXOPT, 4), np.int32)
+    want = np.zeros((D.MAXOPT, 4), np.int32)
+    moves = 0
+    for _ in range(300):
+        st = random_state(P, rng)
+        for p in range(2):
+            moved = (rng.random(S.MAXU_SIDE) < 0.2).astype(np.int32)
+            start = int(rng.integers(0, 2))
+            banzai = int(rng.integers(0, 2))
+            slot = int(rng.integers(-1, 5)) if banzai else 0
+            n = move_options(st, P.units, P.tprops, p, moved, got, start, banzai, slot)
+            m = plain_move_options(st, P.units, P.tprops, p, moved, want, start, banzai, slot)
+            assert n == m
+            assert (got[start:n] == want[start:n]).all()
+            moves += n - start
+    assert moves > 5_000

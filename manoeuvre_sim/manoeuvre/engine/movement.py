@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.core.jit import kernel, stack_empty
+from manoeuvre_sim.core.jit import kernel, lowest_bit, stack_empty
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import (
     forced_march_destinations,
     free_squares,
-    move_destinations_from,
+    move_mask,
     move_via,
 )
 from manoeuvre_sim.manoeuvre.engine.checks import decide
@@ -89,19 +89,21 @@ def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
     squares by the cavalry movement rules (Distant Lands 9.2: "two units may be moved two
     spaces", interpretation DL14), ``slot`` the card's hand slot (-1: already played)."""
     enter, through = free_squares(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops)
-    buf = stack_empty(16, np.int32)
     n = start
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
         if st[S.U_STEP + u] == 0 or moved[i]:
             continue
         reach = 1 if banzai == 1 else units[u, S.UF_CAV]
-        # move_destinations, the board's free squares read once for every unit
-        m = move_destinations_from(st[S.U_SQ + u], reach, enter, through, buf)
-        for j in range(m):
+        # move_destinations, the board's free squares read once for every unit, in
+        # ascending order (move_destinations_from) straight into the options
+        m = move_mask(st[S.U_SQ + u], reach, enter, through)
+        while m != 0:
             if n >= D.MAXOPT:
                 break
-            n = D.add_option(opts, n, u, buf[j], slot, banzai)
+            b = lowest_bit(m)
+            n = D.add_option(opts, n, u, b, slot, banzai)
+            m ^= np.int64(1) << b
     return n
 
 
