@@ -20,6 +20,7 @@ from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import TP_ENTER, TP_NO_ASSAULT
 from manoeuvre_sim.manoeuvre.engine.combat_phase import combat_options, rocket_unit
 from manoeuvre_sim.manoeuvre.engine.movement import move_options
+from manoeuvre_sim.manoeuvre.engine.restoration import restore_options
 from tests.manoeuvre.engine_helpers import CHINA, INDIA, JAPAN, SWEDEN, packed
 
 # (army A, army B, the combat kinds their random states give): every kind in one of them
@@ -194,3 +195,51 @@ def test_move_options_equal_the_plain_loop(a, b):
             assert (got[start:n] == want[start:n]).all()
             moves += n - start
     assert moves > 5_000
+
+
+def plain_restore_options(st, units, cards, p, opts):
+    """``restore_options`` as the plain loop over every hand card and every unit."""
+    n = D.add_option(opts, 0, -1, -1, 0, 0)
+    ms = R.find_hq(st, cards, p, S.HQ_MAHARAJA)
+    for s in range(st[S.HAND_N + p]):
+        c = R.hand_card(st, p, s)
+        kind = cards[p, c, S.CF_KIND]
+        for i in range(S.MAXU_SIDE):
+            u = p * S.MAXU_SIDE + i
+            if st[S.U_STEP + u] != 1 or n >= D.MAXOPT:
+                continue
+            ok = False
+            with_m = 0
+            if kind == S.KIND_LEADER:
+                ok = R.leader_acts_for(units, cards, p, c, u)
+                if not ok and ms >= 0:
+                    ok = True
+                    with_m = 1 + ms
+            elif kind == S.KIND_UNIT:
+                ok = R.card_unit(cards, p, c) == u
+            elif kind == S.KIND_HQ:
+                ok = cards[p, c, S.CF_HQ] in (S.HQ_SUPPLY, S.HQ_REGROUP)
+            if ok:
+                n = D.add_option(opts, n, s, u, with_m, 0)
+    return n
+
+
+@pytest.mark.parametrize("a, b", [m[:2] for m in MATCHES], ids=[f"match{i}" for i in range(4)])
+def test_restore_options_equal_the_plain_loop(a, b):
+    """Every restoration (rule 7: unit cards, Supply, Regroup, leaders; Distant Lands 9.1:
+    restricted leaders, the Maharaja) in the plain loop's order, on 300 random states per
+    match-up, for either side."""
+    P = packed(a, b)
+    rng = np.random.default_rng(7)
+    got = np.zeros((D.MAXOPT, 4), np.int32)
+    want = np.zeros((D.MAXOPT, 4), np.int32)
+    kinds = set()
+    for _ in range(300):
+        st = random_state(P, rng)
+        for p in range(2):
+            n = restore_options(st, P.units, P.cards, p, got)
+            m = plain_restore_options(st, P.units, P.cards, p, want)
+            assert n == m
+            assert (got[:n] == want[:n]).all()
+            kinds |= {int(P.cards[p, R.hand_card(st, p, s), S.CF_KIND]) for s in got[1:n, 0]}
+    assert kinds == {S.KIND_UNIT, S.KIND_LEADER, S.KIND_HQ}

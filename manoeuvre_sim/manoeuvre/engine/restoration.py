@@ -43,12 +43,11 @@ from manoeuvre_sim.manoeuvre.engine.state import MAXU_SIDE  # names: constants f
 # restoration (rule 7) and redoubts (rule 9.2)
 # ------------------------------------------------------------------------------------------
 @kernel
-def restoration_phase(st, g, p):
-    """Rule 7: one restoration attempt — a Supply or Regroup card, a unit card of the unit,
-    a leader's rally roll (Distant Lands 9.1: a restricted leader only for a unit it acts
-    for, or with a Maharaja, which lifts the restriction) — then one Redoubt (rule 9.2; or
-    an Indian unit card's Redoubt, Distant Lands 8)."""
-    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
+def restore_options(st, units, cards, p, opts):
+    """The options of p's restoration attempt (rule 7, D_RESTORE) into ``opts``: none, then
+    per hand card in hand order the reduced units it may restore, in unit order — a unit
+    card its own unit, a Supply or Regroup card any, a leader those it acts for or, with a
+    Maharaja in hand, any (Distant Lands 9.1). Returns their count."""
     n = D.add_option(opts, 0, -1, -1, 0, 0)
     # p's reduced units, in unit order (only those may be restored): read once, and with
     # none (most player turns) the hand is not read at all
@@ -67,24 +66,43 @@ def restoration_phase(st, g, p):
     for s in range(h):
         c = hand_card(st, p, s)
         kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            # a unit card restores its own unit only: one option at most
+            u = card_unit(cards, p, c)
+            if st[S.U_STEP + u] == 1 and n < D.MAXOPT:
+                n = D.add_option(opts, n, s, u, 0, 0)
+            continue
+        if kind == S.KIND_HQ:
+            hq = cards[p, c, S.CF_HQ]
+            if hq != S.HQ_SUPPLY and hq != S.HQ_REGROUP:
+                continue
+        elif kind != S.KIND_LEADER:
+            continue
+        # a Supply or Regroup card restores any reduced unit, a leader those it acts for
         for r in range(nr):
             u = red[r]
             if n >= D.MAXOPT:
                 continue
-            ok = False
+            ok = True
             with_m = 0
             if kind == S.KIND_LEADER:
                 ok = leader_acts_for(units, cards, p, c, u)
                 if not ok and ms >= 0:
                     ok = True
                     with_m = 1 + ms
-            elif kind == S.KIND_UNIT:
-                ok = card_unit(cards, p, c) == u
-            elif kind == S.KIND_HQ:
-                hq = cards[p, c, S.CF_HQ]
-                ok = hq == S.HQ_SUPPLY or hq == S.HQ_REGROUP
             if ok:
                 n = D.add_option(opts, n, s, u, with_m, 0)
+    return n
+
+
+@kernel
+def restoration_phase(st, g, p):
+    """Rule 7: one restoration attempt — a Supply or Regroup card, a unit card of the unit,
+    a leader's rally roll (Distant Lands 9.1: a restricted leader only for a unit it acts
+    for, or with a Maharaja, which lifts the restriction) — then one Redoubt (rule 9.2; or
+    an Indian unit card's Redoubt, Distant Lands 8)."""
+    units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
+    n = restore_options(st, units, cards, p, opts)
     if n > 1:
         k = decide(st, g, p, D.D_RESTORE, n)
         s = opts[k, 0]
