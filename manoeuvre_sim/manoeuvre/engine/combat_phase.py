@@ -21,7 +21,9 @@ from manoeuvre_sim.manoeuvre.combat import (
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import (
+    NEIGHBOURS,
     TP_NO_ASSAULT,
+    WITHIN_TWO,
     adjacent,
     in_fire_range,
     in_rocket_range,
@@ -91,6 +93,7 @@ from manoeuvre_sim.manoeuvre.engine.rules import (
     roll_logged,
     table_defence,
 )
+from manoeuvre_sim.manoeuvre.engine.state import MAXU_SIDE  # names: constants for stack_empty
 
 
 # ------------------------------------------------------------------------------------------
@@ -109,6 +112,17 @@ def combat_options(st, units, cards, tprops, p, opts):
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
     q = 1 - p
+    # the enemy units on the board, in unit order (every target below is one), and their
+    # squares as bits (bit k: square k), read once for the whole hand
+    foes = stack_empty(MAXU_SIDE, np.int32)
+    nf = 0
+    fbits = 0
+    for i in range(S.MAXU_SIDE):
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] != 0:
+            foes[nf] = t
+            nf += 1
+            fbits |= np.int64(1) << st[S.U_SQ + t]
     n = D.add_option(opts, 0, D.CK_NONE, -1, -1, -1)
     h = st[S.HAND_N + p]
     for s in range(h):
@@ -119,11 +133,19 @@ def combat_options(st, units, cards, tprops, p, opts):
             if st[S.U_STEP + u] == 0:
                 continue
             sq = st[S.U_SQ + u]
-            for i in range(S.MAXU_SIDE):
-                t = q * S.MAXU_SIDE + i
-                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+            # an Assault and a Volley need an adjacent target (6.1 step 1, 6.2 step 2), a
+            # Bombardment one at range 2 at most: a card with no enemy unit that near (the
+            # usual case) has no option, and the others are tested on those units only
+            near = WITHIN_TWO[sq] if cards[p, c, S.CF_BOMB_N] > 0 else NEIGHBOURS[sq]
+            if (near & fbits) == 0:
+                continue
+            for f in range(nf):
+                t = foes[f]
+                if n >= D.MAXOPT:
                     continue
                 tsq = st[S.U_SQ + t]
+                if ((near >> tsq) & 1) == 0:
+                    continue
                 if cards[p, c, S.CF_ATK_N] > 0 and adjacent(sq, tsq):
                     if tprops[terr[sq], TP_NO_ASSAULT] == 0:
                         n = D.add_option(opts, n, D.CK_ASSAULT, u, s, t)
@@ -134,11 +156,10 @@ def combat_options(st, units, cards, tprops, p, opts):
                     if in_fire_range(occ, terr, tprops, sq, tsq, 1):
                         n = D.add_option(opts, n, D.CK_VOLLEY, u, s, t)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_AMBUSH:
-            for i in range(S.MAXU_SIDE):
-                t = q * S.MAXU_SIDE + i
-                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+            for f in range(nf):
+                if n >= D.MAXOPT:
                     continue
-                n = D.add_option(opts, n, D.CK_AMBUSH, -1, s, t)
+                n = D.add_option(opts, n, D.CK_AMBUSH, -1, s, foes[f])
         elif kind == S.KIND_LEADER and cards[p, c, S.CF_LUNIT] > 0:
             # Distant Lands 9.1: a Japanese leader may "initiate ... an attack with that
             # unit using a 1d6 Assault value" — an Assault by its unit (6.1 step 1)
@@ -148,9 +169,9 @@ def combat_options(st, units, cards, tprops, p, opts):
             sq = st[S.U_SQ + u]
             if tprops[terr[sq], TP_NO_ASSAULT] == 1:
                 continue
-            for i in range(S.MAXU_SIDE):
-                t = q * S.MAXU_SIDE + i
-                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+            for f in range(nf):
+                t = foes[f]
+                if n >= D.MAXOPT:
                     continue
                 if adjacent(sq, st[S.U_SQ + t]):
                     n = D.add_option(opts, n, D.CK_ASSAULT, u, s, t)
@@ -159,16 +180,16 @@ def combat_options(st, units, cards, tprops, p, opts):
                 u = p * S.MAXU_SIDE + i
                 if st[S.U_STEP + u] == 0 or not leader_acts_for(units, cards, p, c, u):
                     continue
-                for j in range(S.MAXU_SIDE):
-                    t = q * S.MAXU_SIDE + j
-                    if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+                for f in range(nf):
+                    t = foes[f]
+                    if n >= D.MAXOPT:
                         continue
                     if in_fire_range(occ, terr, tprops, st[S.U_SQ + u], st[S.U_SQ + t], 2):
                         n = D.add_option(opts, n, D.CK_GRAND_BATTERY, u, s, t)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_ROCKETS:
-            for j in range(S.MAXU_SIDE):
-                t = q * S.MAXU_SIDE + j
-                if st[S.U_STEP + t] == 0 or n >= D.MAXOPT:
+            for f in range(nf):
+                t = foes[f]
+                if n >= D.MAXOPT:
                     continue
                 u = rocket_unit(st, tprops, p, t)
                 if u >= 0:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from manoeuvre_sim.core.jit import kernel, stack_empty
+from manoeuvre_sim.core.jit import kernel, lowest_bit, stack_empty
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import (
     forced_march_destinations,
     free_squares,
-    move_destinations_from,
+    move_mask,
     move_via,
 )
 from manoeuvre_sim.manoeuvre.engine.checks import decide
@@ -89,19 +89,21 @@ def move_options(st, units, tprops, p, moved, opts, start, banzai, slot):
     squares by the cavalry movement rules (Distant Lands 9.2: "two units may be moved two
     spaces", interpretation DL14), ``slot`` the card's hand slot (-1: already played)."""
     enter, through = free_squares(st[S.OCC : S.OCC + 64], st[S.TERR : S.TERR + 64], tprops)
-    buf = stack_empty(16, np.int32)
     n = start
     for i in range(S.MAXU_SIDE):
         u = p * S.MAXU_SIDE + i
         if st[S.U_STEP + u] == 0 or moved[i]:
             continue
         reach = 1 if banzai == 1 else units[u, S.UF_CAV]
-        # move_destinations, the board's free squares read once for every unit
-        m = move_destinations_from(st[S.U_SQ + u], reach, enter, through, buf)
-        for j in range(m):
+        # move_destinations, the board's free squares read once for every unit, in
+        # ascending order (move_destinations_from) straight into the options
+        m = move_mask(st[S.U_SQ + u], reach, enter, through)
+        while m != 0:
             if n >= D.MAXOPT:
                 break
-            n = D.add_option(opts, n, u, buf[j], slot, banzai)
+            b = lowest_bit(m)
+            n = D.add_option(opts, n, u, b, slot, banzai)
+            m ^= np.int64(1) << b
     return n
 
 
@@ -135,13 +137,14 @@ def log_via(st, g, p, u, to):
 
 
 @kernel
-def forced_march(st, g, opt, p, u, start_sq):
+def forced_march(st, g, opt, p, u, start_sq, s):
     """Rule 9.2 Forced March: the unit that just moved may move one more square (not after
     a move that began or ended in a Field or Marsh; with ``OPT_DL_FORCED_MARCH``, the
-    Distant Lands wording, only one that began there)."""
+    Distant Lands wording, only one that began there), with the Forced March card at hand
+    slot ``s`` (the callers look for it first: without one, most moves, the game context
+    is not handed on)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    s = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
-    if s < 0 or st[S.U_STEP + u] == 0:
+    if st[S.U_STEP + u] == 0:
         return
     occ = st[S.OCC : S.OCC + 64]
     terr = st[S.TERR : S.TERR + 64]
@@ -218,7 +221,9 @@ def movement_phase(st, g, opt, p):
         moved[u - p * S.MAXU_SIDE] = 1
         st[S.MOVES + p] += 1
         log(tr, trn, EV_MOVE, p, u, fr, to, how)
-        forced_march(st, g, opt, p, u, fr)
+        fm = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
+        if fm >= 0:
+            forced_march(st, g, opt, p, u, fr, fm)
         mv += 1
     # rule 5 / 9.2 Supply: one Supply card per Movement Phase moves a second unit
     s = find_hq(st, cards, p, S.HQ_SUPPLY)
@@ -246,4 +251,6 @@ def movement_phase(st, g, opt, p):
     move_unit(st, u, to)
     st[S.MOVES + p] += 1
     log(tr, trn, EV_MOVE, p, u, fr, to, 1)
-    forced_march(st, g, opt, p, u, fr)
+    fm = find_hq(st, cards, p, S.HQ_FORCED_MARCH)
+    if fm >= 0:
+        forced_march(st, g, opt, p, u, fr, fm)

@@ -5,7 +5,9 @@ Kernels take the state ``st`` and the game context ``g`` documented in ``game.py
 
 from __future__ import annotations
 
-from manoeuvre_sim.core.jit import kernel
+import numpy as np
+
+from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.core.rng import roll_die
 
 # the one results table (rule 6.1 step 7) and the one test of each d6 roll (6.6, 7, 8)
@@ -27,17 +29,72 @@ from manoeuvre_sim.manoeuvre.engine.rules import (
     card_unit,
     find_hq,
     hand_card,
+    is_hq,
     leader_acts_for,
     log,
     play_and_discard,
     play_two,
     secondary_usable,
 )
+from manoeuvre_sim.manoeuvre.engine.state import MAXU_SIDE  # names: constants for stack_empty
 
 
 # ------------------------------------------------------------------------------------------
 # restoration (rule 7) and redoubts (rule 9.2)
 # ------------------------------------------------------------------------------------------
+@kernel
+def restore_options(st, units, cards, p, opts):
+    """The options of p's restoration attempt (rule 7, D_RESTORE) into ``opts``: none, then
+    per hand card in hand order the reduced units it may restore, in unit order — a unit
+    card its own unit, a Supply or Regroup card any, a leader those it acts for or, with a
+    Maharaja in hand, any (Distant Lands 9.1). Returns their count."""
+    n = D.add_option(opts, 0, -1, -1, 0, 0)
+    # p's reduced units, in unit order (only those may be restored): read once, and with
+    # none (most player turns) the hand is not read at all
+    red = stack_empty(MAXU_SIDE, np.int32)
+    nr = 0
+    for i in range(S.MAXU_SIDE):
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 1:
+            red[nr] = u
+            nr += 1
+    h = 0
+    ms = -1
+    if nr > 0:
+        h = st[S.HAND_N + p]
+        ms = find_hq(st, cards, p, S.HQ_MAHARAJA)
+    for s in range(h):
+        c = hand_card(st, p, s)
+        kind = cards[p, c, S.CF_KIND]
+        if kind == S.KIND_UNIT:
+            # a unit card restores its own unit only: one option at most
+            u = card_unit(cards, p, c)
+            if st[S.U_STEP + u] == 1 and n < D.MAXOPT:
+                n = D.add_option(opts, n, s, u, 0, 0)
+            continue
+        if kind == S.KIND_HQ:
+            hq = cards[p, c, S.CF_HQ]
+            if hq != S.HQ_SUPPLY and hq != S.HQ_REGROUP:
+                continue
+        elif kind != S.KIND_LEADER:
+            continue
+        # a Supply or Regroup card restores any reduced unit, a leader those it acts for
+        for r in range(nr):
+            u = red[r]
+            if n >= D.MAXOPT:
+                continue
+            ok = True
+            with_m = 0
+            if kind == S.KIND_LEADER:
+                ok = leader_acts_for(units, cards, p, c, u)
+                if not ok and ms >= 0:
+                    ok = True
+                    with_m = 1 + ms
+            if ok:
+                n = D.add_option(opts, n, s, u, with_m, 0)
+    return n
+
+
 @kernel
 def restoration_phase(st, g, p):
     """Rule 7: one restoration attempt — a Supply or Regroup card, a unit card of the unit,
@@ -45,29 +102,7 @@ def restoration_phase(st, g, p):
     for, or with a Maharaja, which lifts the restriction) — then one Redoubt (rule 9.2; or
     an Indian unit card's Redoubt, Distant Lands 8)."""
     units, cards, dsize, tprops, uowner, pol, params, rng, opts, cb, tr, trn, player = g
-    n = D.add_option(opts, 0, -1, -1, 0, 0)
-    ms = find_hq(st, cards, p, S.HQ_MAHARAJA)
-    for s in range(st[S.HAND_N + p]):
-        c = hand_card(st, p, s)
-        kind = cards[p, c, S.CF_KIND]
-        for i in range(S.MAXU_SIDE):
-            u = p * S.MAXU_SIDE + i
-            if st[S.U_STEP + u] != 1 or n >= D.MAXOPT:
-                continue
-            ok = False
-            with_m = 0
-            if kind == S.KIND_LEADER:
-                ok = leader_acts_for(units, cards, p, c, u)
-                if not ok and ms >= 0:
-                    ok = True
-                    with_m = 1 + ms
-            elif kind == S.KIND_UNIT:
-                ok = card_unit(cards, p, c) == u
-            elif kind == S.KIND_HQ:
-                hq = cards[p, c, S.CF_HQ]
-                ok = hq == S.HQ_SUPPLY or hq == S.HQ_REGROUP
-            if ok:
-                n = D.add_option(opts, n, s, u, with_m, 0)
+    n = restore_options(st, units, cards, p, opts)
     if n > 1:
         k = decide(st, g, p, D.D_RESTORE, n)
         s = opts[k, 0]
@@ -96,11 +131,12 @@ def restoration_phase(st, g, p):
     # square without a redoubt; or an Indian unit card's Redoubt, while its unit is on the
     # board, under a unit of that unit's nationality (Distant Lands 8; interpretation DL18)
     n = D.add_option(opts, 0, -1, -1, 0, 0)
-    s = find_hq(st, cards, p, S.HQ_REDOUBT)
+    s = -1  # the first Redoubt card's slot (find_hq), found in the same pass
     for j in range(st[S.HAND_N + p]):
         c = hand_card(st, p, j)
         nat = -1
-        if j == s:
+        if s < 0 and is_hq(cards, p, c, S.HQ_REDOUBT):
+            s = j
             nat = 0
         elif secondary_usable(st, cards, p, c, S.SEC_REDOUBT):
             nat = units[p * S.MAXU_SIDE + cards[p, c, S.CF_UNIT], S.UF_NAT]
