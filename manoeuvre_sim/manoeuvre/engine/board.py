@@ -260,38 +260,30 @@ def move_destinations(occ, terr, tprops, sq, cavalry, out):
     return n
 
 
-def _orthogonal_neighbours() -> np.ndarray:
-    """NEIGHBOURS[sq]: the squares one orthogonal step from sq, as bits of an int64 (bit k:
-    square k)."""
-    out = np.zeros(N_SQUARES, dtype=np.int64)
-    for sq in range(N_SQUARES):
-        r, c = divmod(sq, BOARD_SIZE)
-        m = 0
-        for rr, cc in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
-            if 0 <= rr < BOARD_SIZE and 0 <= cc < BOARD_SIZE:
-                m |= 1 << (rr * BOARD_SIZE + cc)
-        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
-    return out
-
-
-NEIGHBOURS = _orthogonal_neighbours()
-
-
-def _within_two() -> np.ndarray:
-    """WITHIN_TWO[sq]: the squares one or two orthogonal steps from sq (distance 1 or 2, sq
-    itself left out), as bits of an int64: every square a Bombardment may reach (rule 6.2
-    step 2, range 2)."""
+def _within_steps(lo: int, hi: int) -> np.ndarray:
+    """[sq]: the squares lo to hi orthogonal steps from sq (Manhattan distance, so sq
+    itself when lo is 0), as bits of an int64 (bit k: square k)."""
     out = np.zeros(N_SQUARES, dtype=np.int64)
     for sq in range(N_SQUARES):
         m = 0
         for t in range(N_SQUARES):
-            if 1 <= abs(sq // 8 - t // 8) + abs(sq % 8 - t % 8) <= 2:
+            if (
+                lo
+                <= abs(sq // BOARD_SIZE - t // BOARD_SIZE) + abs(sq % BOARD_SIZE - t % BOARD_SIZE)
+                <= hi
+            ):
                 m |= 1 << t
         out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
     return out
 
 
-WITHIN_TWO = _within_two()
+NEIGHBOURS = _within_steps(1, 1)  # the squares one orthogonal step away
+# every square a Bombardment may reach (rule 6.2 step 2, range 2), sq itself left out
+WITHIN_TWO = _within_steps(1, 2)
+# the squares within 2 and 3 steps, sq included: a unit card's enemy "near" and a
+# bombardment's reach in the players' card worths (players/cards.py)
+DIAMOND2 = _within_steps(0, 2)
+DIAMOND3 = _within_steps(0, 3)
 
 
 @kernel

@@ -8,6 +8,7 @@ import numpy as np
 
 from manoeuvre_sim.core.jit import kernel, stack_empty
 from manoeuvre_sim.manoeuvre.engine import state as S
+from manoeuvre_sim.manoeuvre.engine.board import DIAMOND2, DIAMOND3
 from manoeuvre_sim.manoeuvre.engine.players.odds import (
     DICE_GE,
     KMAX,
@@ -66,22 +67,6 @@ def _enemy_reach(st, p, sq, maxd):
     return k, best
 
 
-def _diamonds(reach: int) -> np.ndarray:
-    """[sq]: the squares within ``reach`` orthogonal steps of sq (sq itself included), as
-    bits of an int64 (bit k: square k)."""
-    out = np.zeros(64, dtype=np.int64)
-    for sq in range(64):
-        m = 0
-        for t in range(64):
-            if abs(t // 8 - sq // 8) + abs(t % 8 - sq % 8) <= reach:
-                m |= 1 << t
-        out[sq] = np.array(m, dtype=np.uint64).view(np.int64)
-    return out
-
-
-DIAMOND2 = _diamonds(2)
-DIAMOND3 = _diamonds(3)
-
 # the decision context (``_decision_context``): what every card worth and the posture of one
 # decision read of the units, gathered in one pass (int64 entries)
 DC_FOE = 0  # the enemy's mean strength on the board, rounded (0 if none)
@@ -95,7 +80,7 @@ DC_SIZE = 4
 def _decision_context(st, units, p, dc):
     """The decision context ``dc`` (``DC_*``) of player p, in one pass over the units: the
     numbers ``_card_worth`` and ``_posture_weights`` read, the same as their own passes gave
-    (an enemy unit near a square, ``_n_reduced``, the ground lead of rule 2.2)."""
+    (an enemy unit near a square, p's reduced units, the ground lead of rule 2.2)."""
     q = 1 - p
     enemy = np.int64(0)
     tot = 0
@@ -246,15 +231,6 @@ def _card_worth(st, units, cards, weights, p, c, n_reduced, dc):
             if st[S.U_STEP + t] > 0 and st[S.REDOUBT + st[S.U_SQ + t]] == 1:
                 return 3.0  # an enemy redoubt to cancel
     return v
-
-
-@kernel
-def _n_reduced(st, p):
-    k = 0
-    for i in range(S.MAXU_SIDE):
-        if st[S.U_STEP + p * S.MAXU_SIDE + i] == 1:
-            k += 1
-    return k
 
 
 # ------------------------------------------------------------------------------------------

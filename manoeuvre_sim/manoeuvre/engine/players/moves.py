@@ -12,12 +12,13 @@ from manoeuvre_sim.core.rng import keep_best
 from manoeuvre_sim.manoeuvre.engine import decisions as D
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.engine.board import (
+    DIAMOND2,
     TP_DEF,
     TP_NO_ASSAULT,
     TP_REDOUBT,
     move_destinations,
 )
-from manoeuvre_sim.manoeuvre.engine.players.cards import DC_REDUCED, DIAMOND2, _card_worth
+from manoeuvre_sim.manoeuvre.engine.players.cards import DC_REDUCED, _card_worth
 from manoeuvre_sim.manoeuvre.engine.players.odds import _dice_at_least, _loss, _progress_rows
 from manoeuvre_sim.manoeuvre.engine.players.params import (
     H_ADVANCE,
