@@ -71,7 +71,7 @@ from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.core.games import hook, resolve
 from manoeuvre_sim.core.study import Pairing, Task, blocks, play
 from manoeuvre_sim.core.study_command import Option, StudyCommand
-from manoeuvre_sim.studies.whatif import BASE, VARIANT, Joint
+from manoeuvre_sim.studies.whatif import Joint, block_codes, pair_counts
 
 KIND = "fix"
 BASE_LABEL = "base"
@@ -150,6 +150,7 @@ class Player:
                      if p.army_a.name != p.army_b.name]  # fmt: skip
         self.sides = dict(zip(b.names, b.sides, strict=True))
         self.frames: dict[tuple, dict[tuple[int, int], object]] = {}
+        self.pairs: dict[tuple, object] = {}  # (ref, cand, pairing, block): pair_counts
         self.played: dict[tuple, int] = {}
         self.variants: dict[tuple, list[Pairing]] = {}
         self.kw = {"store": store, "manifest": manifest, "backend": backend, "resume": resume,
@@ -198,7 +199,7 @@ class Player:
 
         def keep(task: Task, df, stats=None) -> None:
             got = self.frames.setdefault(subs[task.pairing], {})
-            got[(task.pairing, task.first_game)] = df[["game", "first_player", "winner"]]
+            got[(task.pairing, task.first_game)] = block_codes(df)
             self.games += task.count
             if self.progress is not None:
                 self.progress(task.count)
@@ -213,19 +214,18 @@ class Player:
             raise _Interrupted
         self.played |= {(subs[t.pairing], t.pairing): n for t in tasks} | {key: n}
 
-    def frames_of(self, edits: tuple[Edit, ...], k: int, n: int) -> list[tuple[int, object]]:
-        got = self.frames[self.sub(edits, k)]
-        return [(t.first_game, got[(k, t.first_game)])
-                for t in blocks(k, 0, n, self.spec.games_per_look)]  # fmt: skip
-
     def joint(self, cand: tuple[Edit, ...], ref: tuple[Edit, ...], n: int) -> Joint:
-        """Every base pairing's paired games of ``cand`` against ``ref`` (games 0..n-1)."""
+        """Every base pairing's paired games of ``cand`` against ``ref`` (games 0..n-1); a
+        block pair is counted once (the pairings a candidate leaves alone pair alike)."""
         j = Joint()
         for k in range(len(self.base)):
-            for (first, r), (_, c) in zip(self.frames_of(ref, k, n), self.frames_of(cand, k, n),
-                                          strict=True):  # fmt: skip
-                j.add(BASE, k, first, r)
-                j.add(VARIANT, k, first, c)
+            rk, ck = self.sub(ref, k), self.sub(cand, k)
+            for t in blocks(k, 0, n, self.spec.games_per_look):
+                at = (rk, ck, k, t.first_game)
+                if at not in self.pairs:
+                    f = (k, t.first_game)
+                    self.pairs[at] = pair_counts(self.frames[rk][f], self.frames[ck][f])
+                j.add_counts(k, self.pairs[at])
         return j
 
 

@@ -121,18 +121,33 @@ class Joint:
         other = VARIANT if which == BASE else BASE
         mate = self._waiting.pop((other, pairing, first_game), None)
         if mate is None:
-            self._waiting[(which, pairing, first_game)] = df[["game", "first_player", "winner"]]
+            self._waiting[(which, pairing, first_game)] = block_codes(df)
             return
-        b, v = (mate, df) if which == VARIANT else (df, mate)
-        if not np.array_equal(b["game"].to_numpy(), v["game"].to_numpy()):
-            raise RuntimeError("what-if: base and variant blocks do not cover the same games")
-        idx = ((_code(b, "first") * 3 + _code(b, "winner")) * 2 + _code(v, "first")) * 3
-        c = np.bincount(idx + _code(v, "winner"), minlength=36)
-        self.counts[pairing] = self.counts.get(pairing, np.zeros(36, np.int64)) + c
+        b, v = (mate, block_codes(df)) if which == VARIANT else (block_codes(df), mate)
+        self.add_counts(pairing, pair_counts(b, v))
+
+    def add_counts(self, pairing: int, counts: np.ndarray) -> None:
+        """A block pair's 36 counts (:func:`pair_counts`), counted already."""
+        self.counts[pairing] = self.counts.get(pairing, np.zeros(36, np.int64)) + counts
 
     @property
     def paired_games(self) -> int:
         return int(sum(c.sum() for c in self.counts.values()))
+
+
+def block_codes(df) -> tuple[np.ndarray, np.ndarray]:
+    """A block's games and each game's (first player, winner) as one code, 3 * first +
+    winner (first: 0 a, 1 b; winner: 0 a, 1 b, 2 a draw): all the pairing reads of it."""
+    return df["game"].to_numpy(), _code(df, "first") * 3 + _code(df, "winner")
+
+
+def pair_counts(base, variant) -> np.ndarray:
+    """The 36 :class:`Joint` counts (6 x the base game's code + the variant game's) of a
+    base block and a variant block of the same games (each :func:`block_codes`)."""
+    (games_b, code_b), (games_v, code_v) = base, variant
+    if not np.array_equal(games_b, games_v):
+        raise RuntimeError("what-if: base and variant blocks do not cover the same games")
+    return np.bincount(code_b * 6 + code_v, minlength=36)
 
 
 def _code(df, what: str) -> np.ndarray:

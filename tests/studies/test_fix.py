@@ -14,6 +14,7 @@ from scipy import stats as st
 
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.studies import fix as F
+from manoeuvre_sim.studies.whatif import Joint
 from tests.studies import coin_game
 
 ALPHA = 0.05
@@ -431,6 +432,34 @@ def test_a_combination_plays_only_the_pairings_its_new_edit_touches():
         if "low" not in (p.army_a.name, p.army_b.name):
             c = j.counts[k].reshape(2, 3, 2, 3).sum(axis=(0, 2))
             assert c.sum() == n and np.trace(c) == n
+
+
+def test_a_block_pair_is_counted_once_and_its_counts_are_the_joint_s(monkeypatch):
+    # the search pairs every candidate with its reference at every look: the pairings a
+    # candidate leaves alone pair alike each time, so each block pair is counted once
+    spec, player = _player()
+    a, b = F.Edit("heavy", "heavy/heads=60", "heads", 1), F.Edit("low", "low/heads=55", "heads", 1)
+    n = 2 * spec.games_per_look
+    for e in ((), (a,), (b,)):
+        player.ensure(e, n)
+    calls = []
+    real = F.pair_counts
+    monkeypatch.setattr(F, "pair_counts", lambda x, y: calls.append(1) or real(x, y))
+    first = {e: player.joint((e,), (), n).counts for e in (a, b)}
+    counted = len(calls)
+    again = {e: player.joint((e,), (), n).counts for e in (a, b)}
+    assert len(calls) == counted  # nothing counted twice
+    assert counted == 2 * len(player.base) * (n // spec.games_per_look)  # each block once
+    # and the cached counts are those of the games themselves
+    for e in (a, b):
+        j = Joint()
+        for k in range(len(player.base)):
+            for t in F.blocks(k, 0, n, spec.games_per_look):
+                f = (k, t.first_game)
+                j.add_counts(k, real(player.frames[()][f], player.frames[player.sub((e,), k)][f]))
+        for k in j.counts:
+            assert np.array_equal(first[e][k], j.counts[k])
+            assert np.array_equal(again[e][k], j.counts[k])
 
 
 def test_resume_replays_nothing_finished_and_reaches_the_same_errata(tmp_path, monkeypatch):

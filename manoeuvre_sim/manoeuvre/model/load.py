@@ -81,6 +81,15 @@ def find_army(name_or_path: str, *, relax: bool = False) -> Army:
     if p.suffix.lower() == ".toml" or p.exists():
         return load_army(p, relax=relax)
     key = army_key(name_or_path)
+    # the built-in file named after the army (``great_britain.toml``) is read alone when it
+    # holds it: a study's set-up names each army once, and reading all 8 files for one costs
+    # 8x (the what-if and the fixer prepare a study per candidate)
+    # (the name must be one of those files: a name is never a path)
+    own = data_dir() / "armies" / (key.replace(" ", "_") + ".toml")
+    if own in builtin_army_paths():
+        a = load_army(own)
+        if a.name.casefold() == key:
+            return a
     armies = load_builtin_armies()
     for a in armies:
         if a.name.casefold() == key:
