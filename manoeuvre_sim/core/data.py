@@ -174,3 +174,22 @@ def validate(model: type[BaseModel], data: Any, source: str, context: dict | Non
         return model.model_validate(data, context=context or {})
     except ValidationError as e:
         raise DataError(source, _messages(e, data, model)) from None
+
+
+_JSON: dict[int, tuple[Any, bytes]] = {}
+
+
+def model_json(obj: BaseModel) -> bytes:
+    """``obj.model_dump_json().encode()``, kept per object when the model is frozen (its
+    value cannot change): a study hashes the same armies, terrain and map sections for every
+    pairing it packs and every block it plays (the fixer: thousands of blocks)."""
+    import weakref
+
+    got = _JSON.get(id(obj))
+    if got is not None and got[0]() is obj:
+        return got[1]
+    out = obj.model_dump_json().encode()
+    if obj.model_config.get("frozen"):
+        key = id(obj)
+        _JSON[key] = (weakref.ref(obj, lambda _, k=key: _JSON.pop(k, None)), out)
+    return out

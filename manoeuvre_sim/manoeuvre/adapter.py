@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from manoeuvre_sim.core.data import model_json
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre import DEFAULT_POLICY, RULES_VERSION
 from manoeuvre_sim.manoeuvre.engine.policy_ids import POLICY_NAMES
@@ -98,7 +99,7 @@ def load_side(spec: str, relax: bool = False) -> Army:
 
 def army_hash(army: Army) -> str:
     """A short hash of one army's validated data (what changes when a designer edits it)."""
-    return hashlib.sha256(army.model_dump_json().encode()).hexdigest()[:16]
+    return hashlib.sha256(model_json(army)).hexdigest()[:16]
 
 
 side_hash = army_hash
@@ -111,11 +112,11 @@ def study_data_hash(armies: Iterable[Army], options: RuleOptions) -> str:
     terrain = load_terrain()
     h = hashlib.sha256()
     for a in sorted(armies, key=lambda a: a.name):
-        h.update(a.model_dump_json().encode())
-    h.update(terrain.model_dump_json().encode())
+        h.update(model_json(a))
+    h.update(model_json(terrain))
     for s in load_map_pool(options.sections_file, terrain):
         if s.verified or options.include_unverified_maps:
-            h.update(s.model_dump_json().encode())
+            h.update(model_json(s))
     return h.hexdigest()[:16]
 
 

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from manoeuvre_sim.core.data import model_json
 from manoeuvre_sim.core.errors import UsageError
 from manoeuvre_sim.manoeuvre.engine import state as S
 from manoeuvre_sim.manoeuvre.model import Army, MapSection, TerrainTable
@@ -177,9 +178,9 @@ def pack(
     secs = np.array([[letters.index(ch) for ch in "".join(s.rows)] for s in pool], dtype=np.int32)
     h = hashlib.sha256()
     for obj in (army_a, army_b, terrain):
-        h.update(obj.model_dump_json().encode())
+        h.update(model_json(obj))
     for s in pool:
-        h.update(s.model_dump_json().encode())
+        h.update(model_json(s))
     return Packed(
         units=units,
         cards=cards,

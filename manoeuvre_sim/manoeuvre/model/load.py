@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from manoeuvre_sim.core.data import data_dir, read_toml, validate
+from manoeuvre_sim.core.data import data_dir, model_json, read_toml, validate
 from manoeuvre_sim.core.errors import DataError, did_you_mean
 from manoeuvre_sim.manoeuvre.model.army import Army
 from manoeuvre_sim.manoeuvre.model.maps import MapSection, SectionSet, TerrainTable
@@ -148,5 +148,5 @@ def sections_hash(sections: tuple[MapSection, ...]) -> str:
 
     h = hashlib.sha256()
     for s in sections:
-        h.update(s.model_dump_json().encode())
+        h.update(model_json(s))
     return h.hexdigest()[:16]
