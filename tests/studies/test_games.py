@@ -194,6 +194,39 @@ def test_interrupted_then_resumed_equals_one_run(one_run, tmp_path, monkeypatch)
     assert sum(len(s) for s in whole_stats) == len(heads)
 
 
+needs_two_threads = pytest.mark.skipif(
+    __import__("numba").config.NUMBA_NUM_THREADS < 2, reason="one numba thread: one task at a time"
+)
+
+
+@needs_two_threads
+def test_many_tasks_play_at_once_on_the_local_backend(one_run, monkeypatch):
+    # two tasks must be playing together to pass the barrier: one after the other, the
+    # first waits alone and the barrier breaks
+    import threading
+
+    from manoeuvre_sim.core.backend import LocalBackend
+
+    barrier, real, threads = threading.Barrier(2, timeout=20), S.run_task, []
+
+    def task(shared, item):
+        threads.append(item[4])
+        if item[0] == 0 and item[1] in (0, 10) and item[2] == 10:  # the first run's first two
+            barrier.wait()
+        return real(shared, item)
+
+    monkeypatch.setattr(S, "run_task", task)
+    backend = LocalBackend(2)
+    _, df, _ = run(10, backend=backend)
+    assert backend.at_once == 2 and set(threads) == {1}  # each task on one thread
+    pd.testing.assert_frame_equal(_sorted(df), _sorted(one_run[0]))
+    # a study of few tasks plays them one after the other, each on every thread
+    backend = LocalBackend(2)
+    threads.clear()
+    run(40, stop=20, backend=backend)
+    assert backend.at_once == 1 and set(threads) == {2}
+
+
 def test_two_disjoint_runs_merged_equal_one_run(one_run, tmp_path, monkeypatch):
     whole, _ = one_run
     run(10, stop=20, store=tmp_path / "a")
