@@ -25,8 +25,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from benchmarks.bench_search_speed import _run
-from benchmarks.bench_speed import _python
+from benchmarks.bench_search_speed import _run, checkouts
 from benchmarks.check_study_identity import store_hash
 from benchmarks.common import ROOT, Parser, Run, git_commit, load, progress
 
@@ -97,14 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.size("--rounds", 2, 1, "runs per checkout (the best kept)")
     ap.size("--threads", 2, 2, "the fix's --threads")
     args = ap.parse_args(argv)
-    if args.base is None and not args.quick:
-        ap.error("--base DIR is needed (or --quick: this checkout against itself)")
     args.fix = QUICK if args.quick else FULL
-    base = (args.base or ROOT).resolve()
-    if not Path(_python(base)).exists():
-        ap.error(f"--base {base}: no .venv there (run make setup in it first)")
+    trees = checkouts(ap, args)
+    base = trees["before"]
     run = Run(args, ap.name)
-    trees = {"before": base, "after": ROOT}
     with tempfile.TemporaryDirectory(prefix="bench-fix-speed-") as tmp:
         rows, loads = fix_rows(trees, Path(tmp), args)
     lines = run.header("The balance fixer before and after: the command's time", extra=[

@@ -148,6 +148,17 @@ def report(rows: list[dict], args) -> list[str]:
     return L
 
 
+def checkouts(ap: Parser, args) -> dict[str, Path]:
+    """``{"before": --base (--quick: this checkout), "after": this checkout}``, the base
+    checked to have its .venv (else the parser's one-line error)."""
+    if args.base is None and not args.quick:
+        ap.error("--base DIR is needed (or --quick: this checkout against itself)")
+    base = (args.base or ROOT).resolve()
+    if not Path(_python(base)).exists():
+        ap.error(f"--base {base}: no .venv there (run make setup in it first)")
+    return {"before": base, "after": ROOT}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = Parser(__file__, __doc__)
     ap.add_argument("--base", type=Path, help="the untouched checkout (--quick: this one)")
@@ -158,13 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.size("--study-games", 4, 1, "games per ordered pairing of the strong study's slice")
     ap.size("--study-rounds", 2, 1, "runs of the study's slice per checkout (the best kept)")
     args = ap.parse_args(argv)
-    if args.base is None and not args.quick:
-        ap.error("--base DIR is needed (or --quick: this checkout against itself)")
-    base = (args.base or ROOT).resolve()
-    if not Path(_python(base)).exists():
-        ap.error(f"--base {base}: no .venv there (run make setup in it first)")
+    trees = checkouts(ap, args)
+    base = trees["before"]
     run = Run(args, ap.name)
-    trees = {"before": base, "after": ROOT}
     with tempfile.TemporaryDirectory(prefix="bench-search-speed-") as tmp:
         rows = [*games_rows(trees, 1, args), *games_rows(trees, 2, args),
                 *study_rows(trees, Path(tmp), args)]  # fmt: skip
