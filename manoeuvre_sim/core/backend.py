@@ -150,6 +150,9 @@ class DaskBackend:
         info = self.client.scheduler_info()
         return sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()) or 1
 
+    def plan(self, tasks: int) -> None:
+        """Nothing to choose: each task plays on one worker's one thread."""
+
     def map(self, fn: Callable, shared: Any, items: Iterable) -> Iterator:
         """``fn(shared, item)`` for each item on the cluster, results in order; ``shared`` is
         scattered to every worker once."""

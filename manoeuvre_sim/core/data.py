@@ -5,6 +5,7 @@ the package's data folder, and the strict field types the schemas share."""
 from __future__ import annotations
 
 import tomllib
+import weakref
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -183,8 +184,6 @@ def model_json(obj: BaseModel) -> bytes:
     """``obj.model_dump_json().encode()``, kept per object when the model is frozen (its
     value cannot change): a study hashes the same armies, terrain and map sections for every
     pairing it packs and every block it plays (the fixer: thousands of blocks)."""
-    import weakref
-
     got = _JSON.get(id(obj))
     if got is not None and got[0]() is obj:
         return got[1]

@@ -457,9 +457,7 @@ def _start(pairings, to_play, game, options, flags, backend, wants_stats):
     task order (the game's data prepared once, for the pairings they name)."""
     if not to_play:
         return iter(())
-    plan = getattr(backend, "plan", None)
-    if plan is not None:  # the local backend: tasks at once, or each on every thread
-        plan(len(to_play))
+    backend.plan(len(to_play))  # the local backend: tasks at once, or each on every thread
     needed = [pairings[k] for k in sorted({t.pairing for t in to_play})]
     shared = {"game": game.__name__, "pairings": list(pairings),
               "prepared": game.prepare(needed, options), "flags": dict(flags or {})}  # fmt: skip

@@ -119,11 +119,12 @@ class Joint:
     def add(self, which: str, pairing: int, first_game: int, df) -> None:
         """A block of ``which`` (BASE or VARIANT) of base pairing ``pairing``."""
         other = VARIANT if which == BASE else BASE
+        codes = block_codes(df)
         mate = self._waiting.pop((other, pairing, first_game), None)
         if mate is None:
-            self._waiting[(which, pairing, first_game)] = block_codes(df)
+            self._waiting[(which, pairing, first_game)] = codes
             return
-        b, v = (mate, block_codes(df)) if which == VARIANT else (block_codes(df), mate)
+        b, v = (mate, codes) if which == VARIANT else (codes, mate)
         self.add_counts(pairing, pair_counts(b, v))
 
     def add_counts(self, pairing: int, counts: np.ndarray) -> None:
@@ -138,7 +139,10 @@ class Joint:
 def block_codes(df) -> tuple[np.ndarray, np.ndarray]:
     """A block's games and each game's (first player, winner) as one code, 3 * first +
     winner (first: 0 a, 1 b; winner: 0 a, 1 b, 2 a draw): all the pairing reads of it."""
-    return df["game"].to_numpy(), _code(df, "first") * 3 + _code(df, "winner")
+    first = (df["first_player"].to_numpy() == "b").astype(np.int64)
+    w = df["winner"].to_numpy()
+    winner = np.where(w == "a", 0, np.where(w == "b", 1, 2)).astype(np.int64)
+    return df["game"].to_numpy(), first * 3 + winner
 
 
 def pair_counts(base, variant) -> np.ndarray:
@@ -148,13 +152,6 @@ def pair_counts(base, variant) -> np.ndarray:
     if not np.array_equal(games_b, games_v):
         raise RuntimeError("what-if: base and variant blocks do not cover the same games")
     return np.bincount(code_b * 6 + code_v, minlength=36)
-
-
-def _code(df, what: str) -> np.ndarray:
-    if what == "first":
-        return (df["first_player"].to_numpy() == "b").astype(np.int64)
-    w = df["winner"].to_numpy()
-    return np.where(w == "a", 0, np.where(w == "b", 1, 2)).astype(np.int64)
 
 
 @dataclass

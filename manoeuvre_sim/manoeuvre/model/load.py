@@ -81,10 +81,9 @@ def find_army(name_or_path: str, *, relax: bool = False) -> Army:
     if p.suffix.lower() == ".toml" or p.exists():
         return load_army(p, relax=relax)
     key = army_key(name_or_path)
-    # the built-in file named after the army (``great_britain.toml``) is read alone when it
-    # holds it: a study's set-up names each army once, and reading all 8 files for one costs
-    # 8x (the what-if and the fixer prepare a study per candidate)
-    # (the name must be one of those files: a name is never a path)
+    # the built-in file named after the army (``great_britain.toml``, one of the 8 files'
+    # own names: a name is never a path) is read alone when it holds it, not all 8 (the
+    # what-if and the fixer prepare a study per candidate)
     own = data_dir() / "armies" / (key.replace(" ", "_") + ".toml")
     if own in builtin_army_paths():
         a = load_army(own)
