@@ -106,6 +106,19 @@ def test_dice_tail_tables_are_exact():
             assert H.DICE_GE[n, s, x] == pytest.approx(want, abs=1e-12), (n, s, x)
 
 
+def test_a_single_roll_s_tail_is_the_tabulated_one_bit_for_bit():
+    """The step-5 valuation of an assault (players/combat.py ``_with_step5_card``) reads a
+    single roll's tail from DICE_GE instead of summing it with ``_tail``: the same numbers
+    to the last bit on 0..n*s, and exactly 0 past it, or a decision could change."""
+    for n in range(H.DICE_PMF.shape[0]):
+        for s in range(H.DICE_PMF.shape[1]):
+            top = n * s
+            tail = np.zeros(H.LMAX)
+            H._tail(H.DICE_PMF[n, s].copy(), top, tail)
+            assert tail[: top + 1].tobytes() == H.DICE_GE[n, s, : top + 1].tobytes(), (n, s)
+            assert not H.DICE_GE[n, s, top + 1 :].any(), (n, s)
+
+
 def test_table_dice_ev_matches_the_odds_module():
     """Step 5 convolves the dice of several cards on the table: the same exact odds."""
     from manoeuvre_sim.manoeuvre.odds import Dice, attack_pmf, band_probabilities

@@ -13,7 +13,9 @@ from manoeuvre_sim.manoeuvre.engine.board import TP_NO_ASSAULT, adjacent
 from manoeuvre_sim.manoeuvre.engine.players.cards import DC_REDUCED, _card_worth
 from manoeuvre_sim.manoeuvre.engine.players.moves import _own_def_cards, _skirmish_move_gain
 from manoeuvre_sim.manoeuvre.engine.players.odds import (
+    DICE_GE,
     DICE_PMF,
+    KMAX,
     LMAX,
     _band_values,
     _convolve,
@@ -104,14 +106,13 @@ def _with_step5_card(st, units, cards, weights, p, u, s_init, n, sd, a0, df, tsq
     leader's Combat value — valued as ``_choose_att_card`` values it, net of its ``cost``
     (per slot); ``ev`` (the initiating card alone) if none adds more. A leader's Command
     (support, rule 6.4) is not credited."""
-    pmf = stack_empty(LMAX, np.float64)  # only 0..top is ever read (_convolve, _tail)
+    # the initiating card's roll alone, as tabulated: its distribution (DICE_PMF, on 0..top)
+    # and its tail (DICE_GE, on 0..KMAX - 1: the numbers _tail gives on 0..top, and 0 past)
     top = n * sd
-    for x in range(top + 1):
-        pmf[x] = DICE_PMF[n, sd, x]
+    pmf = DICE_PMF[n, sd]
+    tail = DICE_GE[n, sd]
     tmp = stack_empty(LMAX, np.float64)
-    tail = stack_empty(LMAX, np.float64)
     cum = stack_empty(LMAX, np.float64)
-    _tail(pmf, top, tail)
     best = ev
     for s in range(st[S.HAND_N + p]):
         if s == s_init:
@@ -129,7 +130,7 @@ def _with_step5_card(st, units, cards, weights, p, u, s_init, n, sd, a0, df, tsq
         elif kind == S.KIND_LEADER:
             if not leader_acts_for(units, cards, p, c, u):
                 continue  # Distant Lands 9.1 (a Maharaja's play is not credited here)
-            v = _ev_between(tail, top, a0 + cards[p, c, S.CF_CBT_A], df, vals)
+            v = _ev_between(tail, KMAX - 1, a0 + cards[p, c, S.CF_CBT_A], df, vals)
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_COMMITTED:
             if u < 0:
                 continue  # an Ambush has no attacking unit to commit
@@ -144,7 +145,7 @@ def _with_step5_card(st, units, cards, weights, p, u, s_init, n, sd, a0, df, tsq
         elif kind == S.KIND_HQ and cards[p, c, S.CF_HQ] == S.HQ_SAPPERS:
             if st[S.REDOUBT + tsq] == 0:
                 continue
-            v = _ev_between(tail, top, a0, df - 3.0, vals)
+            v = _ev_between(tail, KMAX - 1, a0, df - 3.0, vals)
         else:
             continue
         v -= cost[s]
