@@ -13,6 +13,7 @@ from manoeuvre_sim.manoeuvre.engine.players.odds import (
     DICE_GE,
     KMAX,
     _dice_at_least,
+    _progress_rows,
 )
 from manoeuvre_sim.manoeuvre.engine.players.params import (
     H_ADVANCE,
@@ -80,34 +81,27 @@ def _decision_context(st, units, p, dc):
     """The decision context ``dc`` (``DC_*``) of player p, in one pass over the units: the
     numbers ``_card_worth`` and ``_posture_weights`` read, the same as their own passes gave
     (an enemy unit near a square, p's reduced units, the ground lead of rule 2.2)."""
-    # Without branches on the units (every decision of the default player reads this, and
-    # which slots hold a live, full or reduced unit is a coin the branch predictor loses):
-    # the same sums as `if` per unit gave. p's enemy half is rows 0..3 for p 0, 4..7 for
-    # p 1 (``_progress_rows`` >= 4); ``sq >> 3`` is ``sq // 8``.
     q = 1 - p
-    own_step = S.U_STEP + p * S.MAXU_SIDE
-    own_sq = S.U_SQ + p * S.MAXU_SIDE
-    foe_step = S.U_STEP + q * S.MAXU_SIDE
-    foe_sq = S.U_SQ + q * S.MAXU_SIDE
-    foe = q * S.MAXU_SIDE
-    far = 1 if p == 0 else 0  # 1: p's enemy half is rows 0..3
     enemy = np.int64(0)
     tot = 0
     k = 0
     reduced = 0
     lead = 0
     for i in range(S.MAXU_SIDE):
-        s = st[own_step + i]
-        reduced += s == 1
-        lead += (s > 0) & (((st[own_sq + i] >> 3) <= 3) == far)
-        ts = st[foe_step + i]
-        on = ts != 0  # a unit on the board (its square >= 0)
-        tsq = st[foe_sq + i]
-        enemy |= np.int64(on) << (tsq & 63)
-        # rules.strength: the full or reduced strength by the step, 0 otherwise
-        tot += units[foe + i, S.UF_FULL] * (ts == 2) + units[foe + i, S.UF_REDUCED] * (ts == 1)
-        k += on
-        lead -= (ts > 0) & (((tsq >> 3) <= 3) != far)
+        u = p * S.MAXU_SIDE + i
+        if st[S.U_STEP + u] == 1:
+            reduced += 1
+        if st[S.U_STEP + u] > 0 and _progress_rows(p, st[S.U_SQ + u]) >= 4:
+            lead += 1
+        t = q * S.MAXU_SIDE + i
+        if st[S.U_STEP + t] == 0:
+            continue
+        tsq = st[S.U_SQ + t]
+        enemy |= np.int64(1) << tsq
+        tot += strength(st, units, t)
+        k += 1
+        if st[S.U_STEP + t] > 0 and _progress_rows(q, tsq) >= 4:
+            lead -= 1
     mean = tot / k if k > 0 else 0.0
     dc[DC_FOE] = int(mean + 0.5)
     dc[DC_ENEMY] = enemy
